@@ -1,0 +1,13 @@
+// Command agent is a terminal coding agent: it talks to a language model that
+// reads, searches and changes the repository it is started in.
+package main
+
+import (
+	"os"
+
+	"github.com/agent-dev/agent/cmd"
+)
+
+func main() {
+	os.Exit(cmd.Execute())
+}
