@@ -1,0 +1,132 @@
+package picker
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/toolstest"
+)
+
+// echoTool is a minimal tool with a required string parameter.
+type echoTool struct{ name string }
+
+func (e echoTool) Definition() tools.Definition {
+	return tools.Definition{
+		Name:        e.name,
+		Description: "Echo the text back.\n\nA longer description that only picked tools carry.",
+		Schema:      json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
+		ReadOnly:    true,
+	}
+}
+
+func (e echoTool) Run(_ context.Context, args json.RawMessage) (tools.Result, error) {
+	return tools.Result{Content: string(args)}, nil
+}
+
+func newSet(t *testing.T, mode Mode) *Toolset {
+	t.Helper()
+	reg, err := tools.NewRegistry(echoTool{"grep"}, echoTool{"read_file"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(reg, mode)
+}
+
+func TestPickModeOffersBriefsUntilPicked(t *testing.T) {
+	s := newSet(t, ModePick)
+	offers := s.Offers()
+	if len(offers) != 3 || offers[0].Name != PickToolsName || offers[0].Schema == nil {
+		t.Fatalf("first offer must be pick_tools with a schema, got %+v", offers)
+	}
+	for _, o := range offers[1:] {
+		if o.Schema != nil || o.Description != "Echo the text back." {
+			t.Errorf("%s offered as %+v, want a brief without schema", o.Name, o)
+		}
+	}
+
+	res, err := s.pick.Run(context.Background(), json.RawMessage(`{"names":["grep"]}`))
+	if err != nil || res.IsError || !strings.Contains(res.Content, "grep") {
+		t.Fatalf("pick grep: %+v, %v", res, err)
+	}
+	offers = s.Offers()
+	if offers[1].Name != "grep" || offers[1].Schema == nil || !strings.Contains(offers[1].Description, "longer description") {
+		t.Errorf("picked grep offered as %+v, want full description and schema", offers[1])
+	}
+	if offers[2].Schema != nil {
+		t.Errorf("read_file was not picked but carries a schema")
+	}
+
+	s.Reset()
+	if got := s.Picked(); len(got) != 0 {
+		t.Errorf("after Reset picked = %v", got)
+	}
+}
+
+func TestPickUnknownNamesListsValidOnes(t *testing.T) {
+	s := newSet(t, ModePick)
+	res, _ := s.pick.Run(context.Background(), json.RawMessage(`{"names":["grep","glob"]}`))
+	if !res.IsError || !strings.Contains(res.Content, "glob") || !strings.Contains(res.Content, "grep, read_file") {
+		t.Errorf("result %q should be an error naming glob and listing the tools", res.Content)
+	}
+	if got := s.Picked(); len(got) != 1 || got[0] != "grep" {
+		t.Errorf("the known name should still be picked, picked = %v", got)
+	}
+}
+
+func TestResolveUnpickedTool(t *testing.T) {
+	s := newSet(t, ModePick)
+	// Valid arguments to a tool seen only as a brief: it runs and becomes picked.
+	if _, raw, err := s.Resolve("grep", `{"text":"x"}`); err != nil || string(raw) != `{"text":"x"}` {
+		t.Fatalf("Resolve valid = %s, %v", raw, err)
+	}
+	if got := s.Picked(); len(got) != 1 || got[0] != "grep" {
+		t.Errorf("picked = %v, want [grep]", got)
+	}
+	// Invalid arguments to a brief tool: the error carries the schema.
+	_, _, err := s.Resolve("read_file", `{"path":"x"}`)
+	if err == nil || !strings.Contains(err.Error(), `"required":["text"]`) {
+		t.Errorf("error %v should contain read_file's schema", err)
+	}
+	if got := s.Picked(); len(got) != 2 {
+		t.Errorf("read_file should be picked after a bad call, picked = %v", got)
+	}
+	// Invalid arguments to a picked tool: no schema dump, the model has it.
+	_, _, err = s.Resolve("grep", `{"text":1}`)
+	if err == nil || strings.Contains(err.Error(), "parameter schema") {
+		t.Errorf("error for a picked tool = %v", err)
+	}
+	if _, _, err := s.Resolve("nope", `{}`); err == nil || !strings.Contains(err.Error(), "pick_tools, grep, read_file") {
+		t.Errorf("unknown tool error = %v", err)
+	}
+	if _, _, err := s.Resolve(PickToolsName, `{"names":[]}`); err == nil {
+		t.Errorf("pick_tools with no names should be refused")
+	}
+}
+
+func TestAllModeOffersEverySchema(t *testing.T) {
+	s := newSet(t, ModeAll)
+	offers := s.Offers()
+	if len(offers) != 2 {
+		t.Fatalf("all mode offers %d tools, want 2 (no pick_tools)", len(offers))
+	}
+	for _, o := range offers {
+		if o.Schema == nil {
+			t.Errorf("%s has no schema in all mode", o.Name)
+		}
+	}
+	if _, _, err := s.Resolve(PickToolsName, `{"names":["grep"]}`); err == nil {
+		t.Errorf("pick_tools must not exist in all mode")
+	}
+}
+
+func TestPickToolsConformance(t *testing.T) {
+	s := newSet(t, ModePick)
+	toolstest.Run(t, toolstest.Suite{
+		Tool:          s.pick,
+		SchemaInvalid: []string{`{}`, `{"names":"grep"}`, `{"names":[]}`},
+		BadArgs:       []string{`{"names":["no_such_tool"]}`},
+	})
+}
