@@ -1,0 +1,123 @@
+package loop
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
+)
+
+// prepared is a tool call after name resolution and argument validation.
+type prepared struct {
+	call providers.ToolCall
+	tool tools.Tool // nil when the call failed to resolve
+	args json.RawMessage
+	// fail is the error result for a call that cannot run.
+	fail string
+}
+
+// parallel reports whether the call may run beside other calls: it resolved
+// to a read-only tool other than pick_tools (which changes the toolset).
+func (p prepared) parallel() bool {
+	return p.tool != nil && p.fail == "" && p.tool.Definition().ReadOnly && p.call.Name != picker.PickToolsName
+}
+
+// runCalls runs the tool calls of one step and returns one tool message per
+// call, in call order. Consecutive calls that only read run concurrently;
+// every other call runs alone, in order. After cancellation, calls that did
+// not run are answered with "cancelled by the user".
+func (t *turn) runCalls(calls []providers.ToolCall) []providers.Message {
+	before := t.cfg.Toolset.Picked()
+	preps := make([]prepared, len(calls))
+	for i, c := range calls {
+		tool, args, err := t.cfg.Toolset.Resolve(c.Name, c.Arguments)
+		preps[i] = prepared{call: c, tool: tool, args: args}
+		if err != nil {
+			preps[i].fail = err.Error()
+		}
+	}
+	results := make([]providers.ToolResult, len(calls))
+	for i := 0; i < len(preps); {
+		j := i + 1
+		if preps[i].parallel() {
+			for j < len(preps) && preps[j].parallel() {
+				j++
+			}
+		}
+		t.runBatch(preps[i:j], results[i:j])
+		i = j
+	}
+	t.toolCalls += len(calls)
+	if after := t.cfg.Toolset.Picked(); !slices.Equal(before, after) {
+		var added []string
+		for _, n := range after {
+			if !slices.Contains(before, n) {
+				added = append(added, n)
+			}
+		}
+		t.emit(ToolsetChanged{Picked: after, Added: added})
+	}
+	msgs := make([]providers.Message, len(results))
+	for i, r := range results {
+		msgs[i] = providers.Message{Role: providers.RoleTool, Parts: []providers.Part{r}}
+	}
+	return msgs
+}
+
+// runBatch runs preps concurrently (a batch of one runs alone) and writes
+// each result to the same index of results.
+func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
+	for _, p := range preps {
+		t.emit(ToolCallStarted{ID: p.call.ID, Name: p.call.Name, Arguments: p.call.Arguments})
+	}
+	var g errgroup.Group
+	g.SetLimit(t.cfg.Parallel)
+	for i, p := range preps {
+		g.Go(func() error {
+			start := time.Now()
+			res := t.runOne(p)
+			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError}
+			t.emit(ToolCallFinished{
+				ID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
+				Meta: res.Meta, Duration: time.Since(start),
+			})
+			return nil
+		})
+	}
+	_ = g.Wait() // runOne turns every failure into a result
+}
+
+// runOne runs one call, asking for approval first when the tool is not
+// read-only. It never fails: every problem becomes an error result.
+func (t *turn) runOne(p prepared) tools.Result {
+	if p.fail != "" {
+		return tools.Result{Content: p.fail, IsError: true}
+	}
+	if t.ctx.Err() != nil {
+		return tools.Result{Content: "cancelled by the user before it ran", IsError: true}
+	}
+	def := p.tool.Definition()
+	if !def.ReadOnly && t.cfg.Approve != nil {
+		if d := t.cfg.Approve(t.ctx, p.call, def); !d.Allow {
+			reason := d.Reason
+			if reason == "" {
+				reason = fmt.Sprintf("the user did not allow this %s call", def.Name)
+			}
+			return tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}
+		}
+	}
+	res, err := p.tool.Run(t.ctx, p.args)
+	if err != nil {
+		if t.ctx.Err() != nil {
+			return tools.Result{Content: "cancelled by the user", IsError: true}
+		}
+		return tools.Result{Content: fmt.Sprintf("%s failed: %v", def.Name, err), IsError: true}
+	}
+	return res
+}

@@ -1,0 +1,116 @@
+package loop
+
+import (
+	"time"
+
+	"github.com/agent-dev/agent/providers"
+)
+
+// Event is something that happened during a turn. It is sealed; the TUI and
+// the headless printer switch over the types below. Deltas are deltas: a
+// TextDelta carries only the new text.
+type Event interface{ isEvent() }
+
+// StepStarted reports that request number Step (counting from 1) is being
+// sent to the model.
+type StepStarted struct {
+	Step int
+}
+
+// TextDelta is the next piece of the assistant's answer.
+type TextDelta struct {
+	Text string
+}
+
+// ReasoningDelta is the next piece of the assistant's visible reasoning.
+type ReasoningDelta struct {
+	Text string
+}
+
+// ToolCallStarted reports that a tool call begins to run. Arguments is the
+// raw JSON text the model wrote.
+type ToolCallStarted struct {
+	ID        string
+	Name      string
+	Arguments string
+}
+
+// ToolCallFinished reports a tool call's result. Content is what the model
+// reads; Meta holds the tool's structured details (exit status, counts).
+type ToolCallFinished struct {
+	ID       string
+	Name     string
+	Content  string
+	IsError  bool
+	Meta     map[string]any
+	Duration time.Duration
+}
+
+// ToolsetChanged reports that pick_tools changed which tools carry their
+// full schema; the next request is rebuilt with them. Picked is the whole
+// picked set, sorted; Added the names this call added.
+type ToolsetChanged struct {
+	Picked []string
+	Added  []string
+}
+
+// Retry reports that the provider will resend a request after Delay.
+type Retry struct {
+	Attempt int
+	Max     int
+	Delay   time.Duration
+	Err     string
+}
+
+// Usage reports the tokens of one step and the running total of the turn.
+type Usage struct {
+	Step  int
+	Usage providers.Usage
+	Total providers.Usage
+}
+
+// StopReason says why a turn ended.
+type StopReason string
+
+// The reasons a turn ends.
+const (
+	// StopAnswered: the model answered without calling a tool.
+	StopAnswered StopReason = "answered"
+	// StopMaxSteps: the step limit was reached while the model still called
+	// tools.
+	StopMaxSteps StopReason = "max_steps"
+	// StopCancelled: the context was cancelled.
+	StopCancelled StopReason = "cancelled"
+	// StopError: the provider failed (unreachable, refused, stream cut).
+	StopError StopReason = "error"
+)
+
+// Done is the last event of a turn; the channel is closed after it.
+type Done struct {
+	// Answer is the assistant's text of the last step; on cancellation or a
+	// cut stream, the partial text that arrived.
+	Answer string
+	Reason StopReason
+	// Err is the failure for StopError and StopCancelled, nil otherwise.
+	Err error
+	// Steps is the number of requests sent; ToolCalls the number of tool
+	// calls answered.
+	Steps     int
+	ToolCalls int
+	Usage     providers.Usage
+	Duration  time.Duration
+	// Messages are the messages this turn added to the conversation, the
+	// user's prompt first. Every tool call in them is answered by a tool
+	// result, also when the turn was cancelled.
+	Messages []providers.Message
+}
+
+func (StepStarted) isEvent()      {}
+func (TextDelta) isEvent()        {}
+func (ReasoningDelta) isEvent()   {}
+func (ToolCallStarted) isEvent()  {}
+func (ToolCallFinished) isEvent() {}
+func (ToolsetChanged) isEvent()   {}
+func (Retry) isEvent()            {}
+func (Usage) isEvent()            {}
+func (Done) isEvent()             {}
