@@ -1,0 +1,87 @@
+package shell
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+)
+
+// Spec is what the tool asks a Builder to run.
+type Spec struct {
+	// Command is the model's command text, for `bash -c`.
+	Command string
+	// Dir is the working directory.
+	Dir string
+	// Env is the child's whole environment (KEY=VALUE), already stripped of
+	// secrets and with the non-interactive settings applied.
+	Env []string
+}
+
+// Builder turns a Spec into the process to start. It sets the program,
+// arguments, Dir and Env; it may set SysProcAttr (a sandbox may need
+// namespaces). The tool then sets Stdin, Stdout, Stderr and WaitDelay, and
+// adds its process-group setting to SysProcAttr, so a Builder must leave
+// those alone. An error is reported to the model as an error result, so it
+// should say what is missing ("bash is not available: ...").
+//
+// BashCommand is the default; an OS sandbox is slotted in by a Builder that
+// wraps it.
+type Builder func(Spec) (*exec.Cmd, error)
+
+// BashCommand is the default Builder: `bash -c COMMAND` with bash found on
+// PATH.
+func BashCommand(s Spec) (*exec.Cmd, error) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return nil, fmt.Errorf("bash is not available on this machine: %v", err)
+	}
+	cmd := exec.Command(bash, "-c", s.Command)
+	cmd.Dir = s.Dir
+	cmd.Env = s.Env
+	return cmd, nil
+}
+
+// alwaysStripped are the variables never passed to a command, whatever the
+// configuration says: the agent's API key, and the agent's own directory
+// variables (bash sets PWD from the directory it starts in).
+var alwaysStripped = []string{"OPENAI_API_KEY", "PWD", "OLDPWD"}
+
+// nonInteractive are set in every command's environment so that nothing
+// waits for a pager, a terminal or a password prompt.
+var nonInteractive = []string{
+	"TERM=dumb",
+	"NO_COLOR=1",
+	"PAGER=cat",
+	"GIT_PAGER=cat",
+	"GIT_TERMINAL_PROMPT=0",
+}
+
+// childEnv returns base without the variables named in alwaysStripped and
+// strip (names compared case-insensitively, as Windows does) and without
+// those set by nonInteractive, then appends nonInteractive.
+func childEnv(base, strip []string) []string {
+	drop := func(name string) bool {
+		for _, list := range [][]string{alwaysStripped, strip} {
+			for _, s := range list {
+				if strings.EqualFold(name, s) {
+					return true
+				}
+			}
+		}
+		for _, kv := range nonInteractive {
+			if k, _, _ := strings.Cut(kv, "="); strings.EqualFold(name, k) {
+				return true
+			}
+		}
+		return false
+	}
+	env := make([]string, 0, len(base)+len(nonInteractive))
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "" || drop(name) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, nonInteractive...)
+}

@@ -1,0 +1,283 @@
+// Package shell provides the bash tool: it runs `bash -c COMMAND` in the
+// working directory with stdin closed, stdout and stderr merged in the order
+// written, a capped output, a timeout, and the whole process group stopped
+// (SIGTERM, then SIGKILL after a grace period) on timeout or cancellation.
+//
+// The process to start is made by a Builder (BashCommand by default), the
+// seam where an OS sandbox will wrap the command.
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agent-dev/agent/tools"
+)
+
+//go:embed bash.md
+var description string
+
+// Defaults applied by New to zero Config fields.
+const (
+	DefaultTimeout     = 2 * time.Minute
+	DefaultMaxTimeout  = 10 * time.Minute
+	DefaultOutputLimit = 30_000 // bytes
+	DefaultKillGrace   = 2 * time.Second
+)
+
+// pipeDrain is how long Run keeps reading the output pipe after bash has
+// exited, while something else (a background job) still holds it open. Then
+// the pipe is closed and the rest of the process group is killed.
+const pipeDrain = 250 * time.Millisecond
+
+// Config configures the bash tool. Zero fields take the defaults above.
+type Config struct {
+	// Dir is the working directory of every command; "" is the agent's own.
+	Dir string
+	// DefaultTimeout applies when the call gives no timeout_ms.
+	DefaultTimeout time.Duration
+	// MaxTimeout is the largest timeout_ms the schema accepts.
+	MaxTimeout time.Duration
+	// OutputLimit is the most output, in bytes, kept for the model: the
+	// first 40% and the last 60%, the middle replaced by a marker.
+	OutputLimit int
+	// KillGrace is how long a stopped command has between SIGTERM and
+	// SIGKILL.
+	KillGrace time.Duration
+	// Env is the environment commands start from (KEY=VALUE); nil means the
+	// agent's own (os.Environ at New).
+	Env []string
+	// StripEnv names variables never passed to commands, such as the one the
+	// configuration says holds the API key. OPENAI_API_KEY is always
+	// stripped. Names compare case-insensitively.
+	StripEnv []string
+	// Build makes the process for a command; nil means BashCommand. A
+	// sandbox replaces it.
+	Build Builder
+}
+
+// Tool is the bash tool. It is safe for concurrent use.
+type Tool struct {
+	cfg Config
+	env []string
+	def tools.Definition
+}
+
+var _ tools.Tool = (*Tool)(nil)
+
+// New returns the bash tool for cfg, with defaults filled in. The child
+// environment is computed once, here.
+func New(cfg Config) *Tool {
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = DefaultTimeout
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = DefaultMaxTimeout
+	}
+	cfg.DefaultTimeout = min(cfg.DefaultTimeout, cfg.MaxTimeout)
+	if cfg.OutputLimit <= 0 {
+		cfg.OutputLimit = DefaultOutputLimit
+	}
+	if cfg.KillGrace <= 0 {
+		cfg.KillGrace = DefaultKillGrace
+	}
+	if cfg.Build == nil {
+		cfg.Build = BashCommand
+	}
+	base := cfg.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	return &Tool{cfg: cfg, env: childEnv(base, cfg.StripEnv), def: definition(cfg)}
+}
+
+func definition(cfg Config) tools.Definition {
+	desc := strings.NewReplacer(
+		"{{default_timeout}}", humanDuration(cfg.DefaultTimeout),
+		"{{max_timeout}}", humanDuration(cfg.MaxTimeout),
+		"{{output_limit}}", fmt.Sprintf("%d bytes", cfg.OutputLimit),
+	).Replace(description)
+	schema := map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"command": map[string]any{
+				"type":        "string",
+				"minLength":   1,
+				"description": "The command line, run as `bash -c COMMAND` in the working directory.",
+			},
+			"timeout_ms": map[string]any{
+				"type":    "integer",
+				"minimum": 1,
+				"maximum": cfg.MaxTimeout.Milliseconds(),
+				"description": fmt.Sprintf("Milliseconds before the command is stopped; default %d.",
+					cfg.DefaultTimeout.Milliseconds()),
+			},
+		},
+		"required":             []string{"command"},
+		"additionalProperties": false,
+	}
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		panic(err) // a literal map of strings and numbers always encodes
+	}
+	return tools.Definition{Name: "bash", Description: desc, Schema: raw}
+}
+
+// humanDuration writes d as "2 minutes", "90 seconds" or "1500 ms".
+func humanDuration(d time.Duration) string {
+	switch {
+	case d%time.Minute == 0:
+		if d == time.Minute {
+			return "1 minute"
+		}
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d seconds", d/time.Second)
+	default:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+}
+
+// Definition implements tools.Tool.
+func (t *Tool) Definition() tools.Definition { return t.def }
+
+type args struct {
+	Command   string `json:"command"`
+	TimeoutMS int64  `json:"timeout_ms"`
+}
+
+// Run implements tools.Tool. It starts the command and waits until it exits,
+// its timeout passes or ctx is cancelled.
+//
+// A command that exits, with any status, gives a normal result whose last
+// line is the status ("exit status 2"). A timeout or cancellation stops the
+// process group and gives an error result with the output so far and a line
+// saying what happened. Meta holds exit_code (-1 when killed by a signal),
+// duration_ms, output_bytes (all the output, before the cap), truncated,
+// timed_out and cancelled.
+//
+// Run returns a Go error only when waiting for the process itself fails.
+func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+	var a args
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return tools.Errorf("bash: arguments: %v", err), nil
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return tools.Errorf("bash: the command is empty"), nil
+	}
+	timeout := t.cfg.DefaultTimeout
+	if a.TimeoutMS > 0 {
+		timeout = min(time.Duration(a.TimeoutMS)*time.Millisecond, t.cfg.MaxTimeout)
+	}
+	if ctx.Err() != nil {
+		return tools.Errorf("bash: cancelled before the command started"), nil
+	}
+	cmd, err := t.cfg.Build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: slices.Clip(t.env)})
+	if err != nil {
+		return tools.Errorf("bash: %v", err), nil
+	}
+	out := newCapture(t.cfg.OutputLimit)
+	cmd.Stdin = nil // os/exec connects it to the null device
+	cmd.Stdout = out
+	cmd.Stderr = out // the same writer: os/exec gives the child one pipe for both
+	cmd.WaitDelay = pipeDrain
+	setProcessGroup(cmd)
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return tools.Errorf("bash: starting the command: %v", err), nil
+	}
+	ending, waitErr := t.wait(ctx, cmd, timeout)
+	elapsed := time.Since(start)
+	if cmd.ProcessState == nil {
+		return tools.Result{}, fmt.Errorf("waiting for bash: %w", waitErr)
+	}
+	return t.result(ending, cmd.ProcessState, out, timeout, elapsed), nil
+}
+
+// ending says why a command stopped.
+type ending int
+
+const (
+	exited ending = iota
+	timedOut
+	cancelled
+)
+
+// wait waits for the started cmd to finish, stopping its process group on
+// timeout or cancellation: SIGTERM, then SIGKILL after the grace period
+// (interrupt before kill, as golang.org/x/tools internal/gocommand does).
+// When it returns, the process has been reaped and the output pipe is
+// closed; whatever was left in the group (background jobs) has been sent
+// SIGKILL. It returns the error of cmd.Wait.
+func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration) (ending, error) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var why ending
+	var err error
+	select {
+	case err = <-done:
+	case <-timer.C:
+		why = timedOut
+	case <-ctx.Done():
+		why = cancelled
+	}
+	if why != exited {
+		terminateGroup(cmd)
+		grace := time.NewTimer(t.cfg.KillGrace)
+		select {
+		case err = <-done:
+		case <-grace.C:
+			killGroup(cmd)
+			err = <-done // bash is dead; WaitDelay bounds the pipe
+		}
+		grace.Stop()
+	}
+	// bash has exited: kill what it left running in its group (background
+	// jobs), or they would outlive the call. The group id cannot have been
+	// reused while a member lives; when the group is empty this is a no-op
+	// unless the id was recycled in the last instant, which the kernel's
+	// sequential pid allocation makes practically impossible.
+	killGroup(cmd)
+	return why, err
+}
+
+// result writes the model's view of a finished command.
+func (t *Tool) result(why ending, state *os.ProcessState, out *capture, timeout, elapsed time.Duration) tools.Result {
+	text, truncated := out.String()
+	var b strings.Builder
+	b.WriteString(text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		b.WriteByte('\n')
+	}
+	switch why {
+	case exited:
+		b.WriteString(state.String()) // "exit status 2", "signal: killed"
+	case timedOut:
+		fmt.Fprintf(&b, "bash: timed out after %d ms; the command was stopped (%s)", timeout.Milliseconds(), state)
+	case cancelled:
+		fmt.Fprintf(&b, "bash: cancelled; the command was stopped (%s)", state)
+	}
+	return tools.Result{
+		Content: b.String(),
+		IsError: why != exited,
+		Meta: map[string]any{
+			"exit_code":    state.ExitCode(),
+			"duration_ms":  elapsed.Milliseconds(),
+			"output_bytes": out.Total(),
+			"truncated":    truncated,
+			"timed_out":    why == timedOut,
+			"cancelled":    why == cancelled,
+		},
+	}
+}
