@@ -1,0 +1,90 @@
+package openai
+
+import (
+	"encoding/json"
+
+	"github.com/agent-dev/agent/providers"
+	goopenai "github.com/sashabaranov/go-openai"
+)
+
+// emptySchema is sent for a tool defined without parameters: servers reject
+// a function whose parameters are null.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// toWire maps a neutral request to a streaming chat completions request.
+// includeUsage adds stream_options.include_usage.
+func toWire(req providers.Request, includeUsage bool) goopenai.ChatCompletionRequest {
+	w := goopenai.ChatCompletionRequest{Model: req.Model, Stream: true}
+	if includeUsage {
+		w.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
+	}
+	if req.System != "" {
+		w.Messages = append(w.Messages, goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleSystem, Content: req.System})
+	}
+	for _, m := range req.Messages {
+		w.Messages = append(w.Messages, messagesToWire(m)...)
+	}
+	for _, t := range req.Tools {
+		params := t.Parameters
+		if len(params) == 0 || string(params) == "null" {
+			params = emptySchema
+		}
+		w.Tools = append(w.Tools, goopenai.Tool{
+			Type:     goopenai.ToolTypeFunction,
+			Function: &goopenai.FunctionDefinition{Name: t.Name, Description: t.Description, Parameters: params},
+		})
+	}
+	return w
+}
+
+// messagesToWire maps one neutral message to wire messages: a tool message
+// becomes one wire message per ToolResult, an assistant message with
+// nothing to send (only reasoning) becomes none. Reasoning is never sent.
+func messagesToWire(m providers.Message) []goopenai.ChatCompletionMessage {
+	switch m.Role {
+	case providers.RoleTool:
+		var out []goopenai.ChatCompletionMessage
+		for _, p := range m.Parts {
+			if r, ok := p.(providers.ToolResult); ok {
+				content := r.Content
+				if content == "" {
+					content = "(no output)" // some servers reject a tool message without content
+				}
+				out = append(out, goopenai.ChatCompletionMessage{
+					Role: goopenai.ChatMessageRoleTool, Content: content, ToolCallID: r.CallID,
+				})
+			}
+		}
+		return out
+	case providers.RoleAssistant:
+		w := goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleAssistant, Content: m.Text()}
+		for _, c := range m.ToolCalls() {
+			args := c.Arguments
+			if args == "" {
+				args = "{}"
+			}
+			w.ToolCalls = append(w.ToolCalls, goopenai.ToolCall{
+				ID: c.ID, Type: goopenai.ToolTypeFunction,
+				Function: goopenai.FunctionCall{Name: c.Name, Arguments: args},
+			})
+		}
+		if w.Content == "" && len(w.ToolCalls) == 0 {
+			return nil
+		}
+		return []goopenai.ChatCompletionMessage{w}
+	default:
+		return []goopenai.ChatCompletionMessage{{Role: string(m.Role), Content: m.Text()}}
+	}
+}
+
+// usageFromWire maps a usage chunk to neutral usage.
+func usageFromWire(u *goopenai.Usage) providers.Usage {
+	out := providers.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+	if u.PromptTokensDetails != nil {
+		out.CachedInputTokens = u.PromptTokensDetails.CachedTokens
+	}
+	if u.CompletionTokensDetails != nil {
+		out.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
+	}
+	return out
+}

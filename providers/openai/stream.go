@@ -1,0 +1,100 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agent-dev/agent/providers"
+	goopenai "github.com/sashabaranov/go-openai"
+)
+
+// Stream sends req to the server's chat completions endpoint with
+// streaming, and calls onEvent (from the calling goroutine, which may pass
+// nil) with TextDelta, ReasoningDelta and ToolCallBegin events as they
+// arrive, and a Retry event before each wait between attempts.
+//
+// A request that failed before any byte of the response arrived (HTTP 429,
+// 5xx, a connection failure) is retried up to Config.MaxRetries times with
+// exponential backoff and jitter, honouring Retry-After. A server that
+// rejects stream_options with a 4xx naming it is asked again once without
+// it, and never again for the client's lifetime; usage is then zero.
+//
+// The Response is never nil. Errors: *providers.APIError after the last
+// try (401 and 403 are not retried); an error wrapping
+// providers.ErrStreamIdle when no byte arrived for Config.IdleTimeout; an
+// error wrapping providers.ErrStreamCut when the stream broke or ended
+// without a finish reason or [DONE] (the partial text is kept in the
+// Response; it is not retried); an error wrapping ctx.Err() when ctx was
+// cancelled, returned as soon as the connection is closed.
+func (c *Client) Stream(ctx context.Context, req providers.Request, onEvent func(providers.StreamEvent)) (*providers.Response, error) {
+	asm := newAssembler(onEvent)
+	retries := 0
+	for {
+		includeUsage := !c.noStreamOptions.Load()
+		err := c.attempt(ctx, toWire(req, includeUsage), asm)
+		if err == nil {
+			return asm.response(true), nil
+		}
+		var apiErr *providers.APIError
+		if !errors.As(err, &apiErr) {
+			return asm.response(false), err
+		}
+		if includeUsage && rejectsStreamOptions(apiErr) {
+			c.noStreamOptions.Store(true)
+			continue
+		}
+		if !apiErr.Retryable || retries >= c.cfg.MaxRetries {
+			return asm.response(false), err
+		}
+		delay, ok := c.backoff(retries, apiErr.RetryAfter)
+		if !ok {
+			return asm.response(false), err
+		}
+		retries++
+		asm.onEvent(providers.Retry{Attempt: retries, Max: c.cfg.MaxRetries, Delay: delay, Err: apiErr})
+		if err := c.sleep(ctx, delay); err != nil {
+			return asm.response(false), fmt.Errorf("waiting to retry the model request: %w", err)
+		}
+	}
+}
+
+// attempt sends one request and streams its answer into asm. It returns a
+// *providers.APIError only when nothing of the response body arrived, so
+// that the caller may retry.
+func (c *Client) attempt(ctx context.Context, wreq goopenai.ChatCompletionRequest, asm *assembler) error {
+	actx, a, stop := startAttempt(ctx, c.cfg.IdleTimeout)
+	defer stop()
+	stream, err := c.api.CreateChatCompletionStream(actx, wreq)
+	if err != nil {
+		return c.requestError(ctx, actx, a, err)
+	}
+	defer stream.Close()
+	for {
+		chunk, err := stream.Recv()
+		if err == nil {
+			asm.add(chunk)
+			continue
+		}
+		switch {
+		case ctx.Err() != nil:
+			return fmt.Errorf("streaming the model's answer: %w", ctx.Err())
+		case errors.Is(context.Cause(actx), providers.ErrStreamIdle):
+			return fmt.Errorf("no byte from the model server for %s: %w", c.cfg.IdleTimeout, providers.ErrStreamIdle)
+		case a.bodyBytes.Load() == 0:
+			msg := "the server closed the connection without answering"
+			if !errors.Is(err, io.EOF) {
+				msg += ": " + c.redact(err.Error())
+			}
+			return &providers.APIError{Message: msg, Retryable: true}
+		case errors.Is(err, io.EOF):
+			if asm.finish != "" || a.sawDone {
+				return nil
+			}
+			return fmt.Errorf("the stream ended without a finish reason or [DONE]: %w", providers.ErrStreamCut)
+		default:
+			return fmt.Errorf("reading the model's stream: %s: %w", c.redact(err.Error()), providers.ErrStreamCut)
+		}
+	}
+}
