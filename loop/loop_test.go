@@ -1,0 +1,286 @@
+package loop_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/internal/scripted"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
+)
+
+// funcTool is a tool whose behaviour a test supplies.
+type funcTool struct {
+	name     string
+	readOnly bool
+	run      func(ctx context.Context, args json.RawMessage) (tools.Result, error)
+}
+
+func (f funcTool) Definition() tools.Definition {
+	return tools.Definition{
+		Name:        f.name,
+		Description: f.name + " does a thing.\n\nMore about it.",
+		Schema:      json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`),
+		ReadOnly:    f.readOnly,
+	}
+}
+
+func (f funcTool) Run(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+	return f.run(ctx, args)
+}
+
+func echo(name string, readOnly bool) funcTool {
+	return funcTool{name, readOnly, func(_ context.Context, args json.RawMessage) (tools.Result, error) {
+		return tools.Result{Content: name + " got " + string(args)}, nil
+	}}
+}
+
+type fixture struct {
+	srv  *scripted.Server
+	loop *loop.Loop
+	set  *picker.Toolset
+}
+
+func newFixture(t *testing.T, cfg loop.Config, ts []tools.Tool, replies ...scripted.Reply) fixture {
+	t.Helper()
+	srv := scripted.New(t, replies...)
+	reg, err := tools.NewRegistry(ts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Toolset = picker.New(reg, picker.ModePick)
+	cfg.Provider = openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1})
+	cfg.Model = "m"
+	l, err := loop.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixture{srv, l, cfg.Toolset}
+}
+
+// collect runs a turn and returns its events and the final Done.
+func collect(ch <-chan loop.Event) ([]loop.Event, loop.Done) {
+	var evs []loop.Event
+	var done loop.Done
+	for ev := range ch {
+		if d, ok := ev.(loop.Done); ok {
+			done = d
+		}
+		evs = append(evs, ev)
+	}
+	return evs, done
+}
+
+func resultsOf(msgs []providers.Message) []providers.ToolResult {
+	var rs []providers.ToolResult
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if r, ok := p.(providers.ToolResult); ok {
+				rs = append(rs, r)
+			}
+		}
+	}
+	return rs
+}
+
+// TestReadOnlyCallsRunConcurrently proves concurrency without timing: each
+// call waits until both have started, which only happens if they overlap.
+func TestReadOnlyCallsRunConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	both := make(chan struct{})
+	go func() { wg.Wait(); close(both) }()
+	barrier := funcTool{"look", true, func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+		wg.Done()
+		select {
+		case <-both:
+			return tools.Result{Content: "saw " + string(args)}, nil
+		case <-ctx.Done():
+			return tools.Result{}, ctx.Err()
+		}
+	}}
+	f := newFixture(t, loop.Config{}, []tools.Tool{barrier},
+		scripted.ToolCalls(
+			scripted.Call{ID: "1", Name: "look", Arguments: `{"x":"a"}`},
+			scripted.Call{ID: "2", Name: "look", Arguments: `{"x":"b"}`},
+		),
+		scripted.Text("done"),
+	)
+	// If the calls ran one after the other, each would wait for the other
+	// forever; the deadline turns that hang into a failure.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, done := collect(f.loop.Run(ctx, nil, "go"))
+	if done.Reason != loop.StopAnswered || done.Answer != "done" {
+		t.Fatalf("done = %+v", done)
+	}
+	rs := resultsOf(done.Messages)
+	if len(rs) != 2 || rs[0].CallID != "1" || rs[0].Content != `saw {"x":"a"}` || rs[1].CallID != "2" {
+		t.Errorf("results out of call order: %+v", rs)
+	}
+	if done.Steps != 2 || done.ToolCalls != 2 || done.Usage.InputTokens != 20 {
+		t.Errorf("steps %d, tool calls %d, usage %+v", done.Steps, done.ToolCalls, done.Usage)
+	}
+	if got := done.Messages[0]; got.Role != providers.RoleUser || got.Text() != "go" {
+		t.Errorf("first message of the turn should be the prompt: %+v", got)
+	}
+}
+
+func TestApprovalGatesToolsThatChangeTheWorld(t *testing.T) {
+	var asked []string
+	approve := func(_ context.Context, call providers.ToolCall, def tools.Definition) loop.Decision {
+		asked = append(asked, call.Name)
+		return loop.Decision{Reason: "not today"}
+	}
+	f := newFixture(t, loop.Config{Approve: approve}, []tools.Tool{echo("look", true), echo("write", false)},
+		scripted.ToolCalls(
+			scripted.Call{ID: "r", Name: "look", Arguments: `{}`},
+			scripted.Call{ID: "w", Name: "write", Arguments: `{}`},
+		),
+		scripted.Text("ok"),
+	)
+	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	if len(asked) != 1 || asked[0] != "write" {
+		t.Errorf("approval asked for %v, want only write", asked)
+	}
+	rs := resultsOf(done.Messages)
+	if rs[0].IsError || !rs[1].IsError || rs[1].Content != "not today" {
+		t.Errorf("results %+v", rs)
+	}
+}
+
+func TestToolFailureIsAResultAndTheTurnGoesOn(t *testing.T) {
+	broken := funcTool{"broken", true, func(context.Context, json.RawMessage) (tools.Result, error) {
+		return tools.Result{}, errors.New("disk on fire")
+	}}
+	f := newFixture(t, loop.Config{}, []tools.Tool{broken},
+		scripted.ToolCalls(scripted.Call{ID: "b", Name: "broken", Arguments: `{}`}),
+		scripted.Text("recovered"),
+	)
+	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	rs := resultsOf(done.Messages)
+	if done.Answer != "recovered" || len(rs) != 1 || !rs[0].IsError || !strings.Contains(rs[0].Content, "disk on fire") {
+		t.Errorf("done %+v", done)
+	}
+}
+
+func TestPickedToolsAreClearedWhenTheTurnEnds(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		f := newFixture(t, loop.Config{KeepPicked: keep}, []tools.Tool{echo("look", true)},
+			scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["look"]}`}),
+			scripted.Text("ok"),
+		)
+		evs, _ := collect(f.loop.Run(context.Background(), nil, "go"))
+		var changed *loop.ToolsetChanged
+		for _, ev := range evs {
+			if c, ok := ev.(loop.ToolsetChanged); ok {
+				changed = &c
+			}
+		}
+		if changed == nil || len(changed.Added) != 1 || changed.Added[0] != "look" {
+			t.Errorf("keep=%v: ToolsetChanged = %+v", keep, changed)
+		}
+		if got := len(f.set.Picked()); (got == 1) != keep {
+			t.Errorf("keep=%v: %d tools still picked after the turn", keep, got)
+		}
+	}
+}
+
+func TestStepLimit(t *testing.T) {
+	f := newFixture(t, loop.Config{MaxSteps: 1}, []tools.Tool{echo("look", true)},
+		scripted.ToolCalls(scripted.Call{ID: "a", Name: "look", Arguments: `{}`}),
+	)
+	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	if done.Reason != loop.StopMaxSteps || !strings.Contains(done.Answer, "Stopped after 1 steps") {
+		t.Errorf("done %+v", done)
+	}
+	if rs := resultsOf(done.Messages); len(rs) != 1 {
+		t.Errorf("the last step's call must still be answered: %+v", rs)
+	}
+}
+
+func TestCancelMidStreamKeepsPartialText(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	f := newFixture(t, loop.Config{}, nil, scripted.Text("partial text here").WithPieceSize(4).HoldAfterEvents(2, hold))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var text string
+	var done loop.Done
+	for ev := range f.loop.Run(ctx, nil, "go") {
+		switch ev := ev.(type) {
+		case loop.TextDelta:
+			text += ev.Text
+			cancel() // the stream is held after its second delta
+		case loop.Done:
+			done = ev
+		}
+	}
+	if done.Reason != loop.StopCancelled || !errors.Is(done.Err, context.Canceled) {
+		t.Fatalf("done %+v", done)
+	}
+	if done.Answer == "" || !strings.HasPrefix("partial text here", done.Answer) || !strings.HasPrefix(done.Answer, text) {
+		t.Errorf("partial answer %q (deltas seen %q)", done.Answer, text)
+	}
+}
+
+func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	blocking := funcTool{"wait", false, func(ctx context.Context, _ json.RawMessage) (tools.Result, error) {
+		cancel()
+		<-ctx.Done()
+		return tools.Result{Content: "stopped", IsError: true}, nil
+	}}
+	f := newFixture(t, loop.Config{}, []tools.Tool{blocking, echo("after", false)},
+		scripted.ToolCalls(
+			scripted.Call{ID: "w", Name: "wait", Arguments: `{}`},
+			scripted.Call{ID: "a", Name: "after", Arguments: `{}`},
+		),
+	)
+	_, done := collect(f.loop.Run(ctx, nil, "go"))
+	rs := resultsOf(done.Messages)
+	if done.Reason != loop.StopCancelled || len(rs) != 2 || !rs[1].IsError || !strings.Contains(rs[1].Content, "cancelled") {
+		t.Errorf("done %+v, results %+v", done.Reason, rs)
+	}
+	if len(f.srv.Requests()) != 1 {
+		t.Errorf("no request may follow a cancellation")
+	}
+}
+
+func TestStreamCutIsAnErrorWithPartialText(t *testing.T) {
+	f := newFixture(t, loop.Config{}, nil, scripted.Text("this will be cut").WithPieceSize(2).CutAfter(3))
+	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	if done.Reason != loop.StopError || !errors.Is(done.Err, providers.ErrStreamCut) || done.Answer == "" {
+		t.Errorf("done %+v", done)
+	}
+}
+
+func TestHistoryIsSentAndNotModified(t *testing.T) {
+	f := newFixture(t, loop.Config{System: "be brief"}, nil, scripted.Text("second answer"))
+	history := []providers.Message{
+		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "first question"}}},
+		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "first answer"}}},
+	}
+	_, done := collect(f.loop.Run(context.Background(), history[:2:2], "second question"))
+	if len(done.Messages) != 2 || len(history) != 2 {
+		t.Fatalf("turn added %d messages; history now %d", len(done.Messages), len(history))
+	}
+	msgs := f.srv.Requests()[0].Chat.Messages
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m.Role+":"+m.Text())
+	}
+	want := "system:be brief,user:first question,assistant:first answer,user:second question"
+	if strings.Join(roles, ",") != want {
+		t.Errorf("sent %v, want %s", roles, want)
+	}
+}
