@@ -1,0 +1,262 @@
+package fs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agent-dev/agent/tools"
+)
+
+//go:embed read_file.md
+var readFileDescription string
+
+const readFileSchema = `{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "file to read"},
+    "offset": {"type": "integer", "minimum": 1, "description": "first line, 1-based; default 1"},
+    "limit": {"type": "integer", "minimum": 1, "description": "number of lines; default 2000"}
+  },
+  "required": ["path"],
+  "additionalProperties": false
+}`
+
+const (
+	readDefaultLimit = 2000      // lines shown when no limit is given
+	readMaxLineChars = 2000      // characters of a line shown before it is cut
+	readWholeMax     = 256 << 10 // bytes: larger files are read by range only
+	readOutputMax    = 256 << 10 // bytes of output after which the range is cut short
+	binarySniff      = 8 << 10   // bytes searched for a NUL to call a file binary
+)
+
+type readFile struct{ wd *workdir }
+
+// ReadFile returns the read_file tool confined to root.
+func ReadFile(root *os.Root) tools.Tool { return &readFile{wd: newWorkdir(root)} }
+
+var _ tools.Tool = (*readFile)(nil)
+
+func (*readFile) Definition() tools.Definition {
+	return tools.Definition{
+		Name:        "read_file",
+		Description: readFileDescription,
+		Schema:      json.RawMessage(readFileSchema),
+		ReadOnly:    true,
+	}
+}
+
+type readFileArgs struct {
+	Path   string `json:"path"`
+	Offset int    `json:"offset"`
+	Limit  int    `json:"limit"`
+}
+
+func (t *readFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+	var args readFileArgs
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return tools.Errorf("invalid arguments: %v", err), nil
+	}
+	if args.Offset < 0 || args.Limit < 0 {
+		return tools.Errorf("offset and limit must be positive"), nil
+	}
+	rel, err := t.wd.rel(args.Path)
+	if err != nil {
+		return tools.Errorf("%v", err), nil
+	}
+	fi, err := t.wd.root.Stat(native(rel))
+	if err != nil {
+		return tools.Errorf("%s", describe(args.Path, err)), nil
+	}
+	if fi.IsDir() {
+		return tools.Errorf("%s is a directory; use list_files to see its files", args.Path), nil
+	}
+	if !fi.Mode().IsRegular() {
+		return tools.Errorf("%s is not a regular file", args.Path), nil
+	}
+	f, err := t.wd.root.Open(native(rel))
+	if err != nil {
+		return tools.Errorf("%s", describe(args.Path, err)), nil
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(binarySniff)
+	if bytes.IndexByte(head, 0) >= 0 {
+		return tools.Errorf("%s looks binary (a NUL byte in its first 8 KiB); read_file shows text files only", args.Path), nil
+	}
+	if fi.Size() > readWholeMax && args.Offset == 0 && args.Limit == 0 {
+		n, err := countLines(ctx, br)
+		if err != nil {
+			return t.failed(ctx, args.Path, err)
+		}
+		return tools.Errorf("%s is %s (%d lines), more than read_file shows at once (%s); read it by range with offset and limit, or grep it",
+			args.Path, size(fi.Size()), n, size(readWholeMax)), nil
+	}
+	first, limit := max(args.Offset, 1), args.Limit
+	if limit == 0 {
+		limit = readDefaultLimit
+	}
+	w, err := readRange(ctx, br, first, limit)
+	if err != nil {
+		return t.failed(ctx, args.Path, err)
+	}
+	meta := map[string]any{"lines": w.total, "from": first, "to": w.last, "cut_lines": w.cut}
+	switch {
+	case w.total == 0:
+		return tools.Result{Content: fmt.Sprintf("(%s is empty)", args.Path), Meta: meta}, nil
+	case first > w.total:
+		return tools.Errorf("offset %d is past the end of %s, which has %d lines", first, args.Path, w.total), nil
+	}
+	if first > 1 || w.last < w.total {
+		fmt.Fprintf(&w.out, "(lines %d-%d of %d", first, w.last, w.total)
+		if w.last < w.total {
+			fmt.Fprintf(&w.out, "; continue with offset=%d", w.last+1)
+		}
+		w.out.WriteString(")\n")
+	}
+	return tools.Result{Content: w.out.String(), Meta: meta}, nil
+}
+
+func (t *readFile) failed(ctx context.Context, p string, err error) (tools.Result, error) {
+	if ctx.Err() != nil {
+		return tools.Result{}, ctx.Err()
+	}
+	return tools.Errorf("reading %s: %v", p, err), nil
+}
+
+// window is the outcome of readRange.
+type window struct {
+	out   strings.Builder // numbered lines
+	last  int             // number of the last line shown
+	total int             // lines in the file
+	cut   int             // lines cut for length
+}
+
+// readRange numbers limit lines from line first on and counts the rest.
+func readRange(ctx context.Context, br *bufio.Reader, first, limit int) (*window, error) {
+	w := &window{}
+	n := 0
+	for n < first-1 {
+		_, _, err := readLine(br, 0)
+		if err == io.EOF {
+			w.total = n
+			return w, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		n++
+		if n%65536 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	for n < first-1+limit && w.out.Len() < readOutputMax {
+		line, length, err := readLine(br, 4*readMaxLineChars)
+		if err == io.EOF {
+			w.last, w.total = n, n
+			return w, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		n++
+		fmt.Fprintf(&w.out, "%6d\t", n)
+		if length > len(line) || utf8.RuneCount(line) > readMaxLineChars {
+			line = cutRunes(line, readMaxLineChars)
+			fmt.Fprintf(&w.out, "%s… [line cut; %d bytes in all]\n", line, length)
+			w.cut++
+		} else {
+			w.out.Write(line)
+			w.out.WriteByte('\n')
+		}
+	}
+	w.last = n
+	rest, err := countLines(ctx, br)
+	w.total = n + rest
+	return w, err
+}
+
+// readLine reads one line and returns up to keep bytes of it and its
+// length in bytes, both without the line ending. At the end of the text it
+// returns io.EOF and no line.
+func readLine(br *bufio.Reader, keep int) (line []byte, length int, err error) {
+	read := 0
+	for {
+		frag, err := br.ReadSlice('\n')
+		read += len(frag)
+		if room := keep - len(line); room > 0 {
+			line = append(line, frag[:min(len(frag), room)]...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && read == 0:
+			return nil, 0, io.EOF
+		case err != nil && err != io.EOF:
+			return nil, 0, err
+		}
+		length = read
+		if len(frag) > 0 && frag[len(frag)-1] == '\n' {
+			length--
+			if len(frag) > 1 && frag[len(frag)-2] == '\r' {
+				length--
+			}
+		}
+		return line[:min(len(line), length)], length, nil
+	}
+}
+
+// countLines counts the lines left in r: its newlines, plus one for a last
+// line without one.
+func countLines(ctx context.Context, r io.Reader) (int, error) {
+	buf := make([]byte, 64<<10)
+	n, ended := 0, true
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			n += bytes.Count(buf[:k], []byte("\n"))
+			ended = buf[k-1] == '\n'
+		}
+		if errors.Is(err, io.EOF) {
+			if !ended {
+				n++
+			}
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+	}
+}
+
+// cutRunes returns the first n runes of b.
+func cutRunes(b []byte, n int) []byte {
+	i := 0
+	for ; n > 0 && i < len(b); n-- {
+		_, w := utf8.DecodeRune(b[i:])
+		i += w
+	}
+	return b[:i]
+}
+
+// size formats a byte count for people.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
