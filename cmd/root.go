@@ -2,5 +2,130 @@
 // wiring of provider, tools and loop, and the headless printer.
 package cmd
 
-// Execute runs the agent command line and returns the process exit code.
-func Execute() int { return 0 }
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Options are the flags and arguments of the root command.
+type Options struct {
+	Print        bool
+	Prompt       string
+	OutputFormat string
+	Verbose      bool
+	Model        string
+	BaseURL      string
+	Profile      string
+	ConfigPath   string
+	MaxSteps     int
+	Dir          string
+	Tools        string
+	NoStdin      bool
+	StdinTimeout time.Duration
+	AllowBash    bool
+	Yolo         bool
+	// MaxRetries is -1 when the flag was not given.
+	MaxRetries  int
+	IdleTimeout time.Duration
+}
+
+// Streams are the process's standard streams and what they are connected
+// to. Tests replace them.
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// InPiped is true when standard input is a pipe or a file, never a
+	// terminal; only then is it read.
+	InPiped       bool
+	OutIsTerminal bool
+	ErrIsTerminal bool
+}
+
+// Execute runs the agent command line with the process's streams and
+// environment, prints a failure on stderr, and returns the exit code.
+// SIGINT and SIGTERM cancel the running turn.
+func Execute() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := NewRootCmd(osStreams(), os.Getenv, nil)
+	err := root.ExecuteContext(ctx)
+	if err != nil && err.Error() != "" {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+	}
+	return exitCode(err)
+}
+
+func osStreams() Streams {
+	s := Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	if fi, err := os.Stdin.Stat(); err == nil {
+		s.InPiped = fi.Mode()&os.ModeCharDevice == 0
+	}
+	s.OutIsTerminal = term.IsTerminal(int(os.Stdout.Fd()))
+	s.ErrIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
+	return s
+}
+
+// NewRootCmd builds the root command. runF replaces the headless run in
+// tests of flag parsing; nil runs the agent.
+func NewRootCmd(st Streams, getenv func(string) string, runF func(context.Context, *Options) error) *cobra.Command {
+	o := &Options{}
+	c := &cobra.Command{
+		Use:   "agent [PROMPT]",
+		Short: "A terminal coding agent",
+		Long: `agent talks to a language model that lists, reads and searches the files of the
+working directory and runs commands in it, and prints the answer.
+
+  agent -p "Where is the HTTP server started?"
+  git diff | agent -p "review this"
+  echo "what does main.go do?" | agent -p`,
+		Version:       versionString(),
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Prompt = strings.Join(args, " ")
+			if !c.Flags().Changed("max-retries") {
+				o.MaxRetries = -1
+			}
+			if !o.Print && o.Prompt == "" && st.OutIsTerminal && !st.InPiped {
+				return usagef("the interactive interface is not built yet: run agent -p \"PROMPT\" (see agent --help)")
+			}
+			if runF != nil {
+				return runF(c.Context(), o)
+			}
+			return runHeadless(c.Context(), o, st, getenv)
+		},
+	}
+	c.SetOut(st.Out)
+	c.SetErr(st.Err)
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	c.SetVersionTemplate("agent {{.Version}}\n")
+	f := c.Flags()
+	f.BoolVarP(&o.Print, "print", "p", false, "answer the prompt once, print the answer and exit (headless)")
+	f.StringVar(&o.OutputFormat, "output-format", formatText, "headless output: text, json or stream-json")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "show progress (one line per tool call) on stderr even when it is not a terminal")
+	f.StringVar(&o.Model, "model", "", "model name (env AGENT_MODEL)")
+	f.StringVar(&o.BaseURL, "base-url", "", "OpenAI-compatible API base URL (env OPENAI_BASE_URL; default "+DefaultBaseURL+")")
+	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
+	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
+	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")
+	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
+	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
+	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
+	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
+	f.BoolVar(&o.AllowBash, "allow-bash", false, "let the model run bash commands in headless mode")
+	f.BoolVar(&o.Yolo, "yolo", false, "allow everything without asking (implies --allow-bash)")
+	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
+	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
+	return c
+}

@@ -42,7 +42,7 @@ const PickToolsName = "pick_tools"
 //go:embed pick_tools.md
 var pickToolsDescription string
 
-const pickToolsSchema = `{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"minItems":1,"description":"names of the tools to pick"}},"required":["names"],"additionalProperties":false}`
+const pickToolsSchema = `{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["names"]}`
 
 // Offer is one tool as it appears in a request. Schema is nil for a brief.
 type Offer struct {

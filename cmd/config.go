@@ -1,0 +1,209 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// DefaultBaseURL is the OpenAI API, used when nothing else names a server.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// fileConfig is the TOML configuration file. Example:
+//
+//	profile = "ollama"          # the profile used when no flag or AGENT_PROFILE names one
+//	max_steps = 25
+//	tools = "pick"              # or "all"
+//
+//	[profiles.ollama]
+//	base_url = "http://localhost:11434/v1"
+//	model = "qwen2.5-coder:7b"
+//
+//	[profiles.openrouter]
+//	base_url = "https://openrouter.ai/api/v1"
+//	api_key_env = "OPENROUTER_API_KEY"
+//	model = "openai/gpt-4.1-mini"
+type fileConfig struct {
+	Profile     string             `toml:"profile"`
+	MaxSteps    int                `toml:"max_steps"`
+	Tools       string             `toml:"tools"`
+	MaxRetries  *int               `toml:"max_retries"`
+	IdleTimeout string             `toml:"idle_timeout"`
+	Profiles    map[string]profile `toml:"profiles"`
+}
+
+// profile names one model server and how to authenticate to it.
+type profile struct {
+	BaseURL string `toml:"base_url"`
+	// APIKeyEnv is the name of the environment variable holding the key
+	// (never the key itself); default OPENAI_API_KEY.
+	APIKeyEnv string `toml:"api_key_env"`
+	Model     string `toml:"model"`
+}
+
+// settings is the resolved configuration of one run.
+type settings struct {
+	Profile     string
+	BaseURL     string
+	APIKey      string
+	APIKeyEnv   string
+	Model       string
+	MaxSteps    int
+	Tools       string
+	MaxRetries  int
+	IdleTimeout time.Duration
+	ConfigPath  string
+}
+
+// defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
+// ~/.config/agent/config.toml when XDG_CONFIG_HOME is unset.
+func defaultConfigPath(getenv func(string) string) string {
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "agent", "config.toml")
+}
+
+// loadFileConfig reads the config file at path. A missing file is an empty
+// configuration unless the person named it explicitly.
+func loadFileConfig(path string, explicit bool) (fileConfig, error) {
+	var fc fileConfig
+	if path == "" {
+		return fc, nil
+	}
+	md, err := toml.DecodeFile(path, &fc)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !explicit {
+			return fc, nil
+		}
+		return fc, usagef("config %s: %w", path, err)
+	}
+	if undec := md.Undecoded(); len(undec) > 0 {
+		keys := make([]string, len(undec))
+		for i, k := range undec {
+			keys[i] = k.String()
+		}
+		return fc, usagef("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+	}
+	return fc, nil
+}
+
+// resolveSettings applies the precedence flag > environment > config file >
+// default to every setting. It returns a usage error that says exactly what
+// to set when no model or no needed API key is configured.
+func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
+	path, explicit := o.ConfigPath, o.ConfigPath != ""
+	if !explicit {
+		path = defaultConfigPath(getenv)
+	}
+	fc, err := loadFileConfig(path, explicit)
+	if err != nil {
+		return settings{}, err
+	}
+	s := settings{ConfigPath: path}
+
+	s.Profile = first(o.Profile, getenv("AGENT_PROFILE"), fc.Profile)
+	if s.Profile == "" && len(fc.Profiles) == 1 {
+		for name := range fc.Profiles {
+			s.Profile = name
+		}
+	}
+	var p profile
+	if s.Profile != "" {
+		var ok bool
+		if p, ok = fc.Profiles[s.Profile]; !ok {
+			names := make([]string, 0, len(fc.Profiles))
+			for n := range fc.Profiles {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			return s, usagef("profile %q is not in %s (profiles there: %s)", s.Profile, path, strings.Join(names, ", "))
+		}
+	}
+
+	s.BaseURL = strings.TrimRight(first(o.BaseURL, getenv("OPENAI_BASE_URL"), p.BaseURL, DefaultBaseURL), "/")
+	if u, err := url.Parse(s.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return s, usagef("base URL %q is not an http(s) URL", s.BaseURL)
+	}
+	s.Model = first(o.Model, getenv("AGENT_MODEL"), p.Model)
+	s.APIKeyEnv = first(p.APIKeyEnv, "OPENAI_API_KEY")
+	s.APIKey = getenv(s.APIKeyEnv)
+
+	s.Tools = first(o.Tools, fc.Tools, "pick")
+	s.MaxSteps = o.MaxSteps
+	if s.MaxSteps == 0 {
+		s.MaxSteps = fc.MaxSteps
+	}
+	if s.MaxSteps < 0 {
+		return s, usagef("max steps must be at least 1, got %d", s.MaxSteps)
+	}
+	s.MaxRetries = 4
+	if fc.MaxRetries != nil {
+		s.MaxRetries = *fc.MaxRetries
+	}
+	if o.MaxRetries >= 0 {
+		s.MaxRetries = o.MaxRetries
+	}
+	s.IdleTimeout = o.IdleTimeout
+	if s.IdleTimeout == 0 && fc.IdleTimeout != "" {
+		if s.IdleTimeout, err = time.ParseDuration(fc.IdleTimeout); err != nil {
+			return s, usagef("config %s: idle_timeout: %w", path, err)
+		}
+	}
+
+	if s.Model == "" {
+		return s, usagef("no model configured: pass --model NAME, set AGENT_MODEL, or set model in a profile of %s", path)
+	}
+	if s.APIKey == "" && !isLocal(s.BaseURL) {
+		return s, usagef("no API key for %s: set %s (or use a local server with --base-url http://localhost:PORT/v1)", s.BaseURL, s.APIKeyEnv)
+	}
+	return s, nil
+}
+
+// isLocal reports whether baseURL names this machine (localhost or a
+// loopback address), where servers usually need no API key.
+func isLocal(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// first returns the first non-empty value.
+func first(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// describe is the settings in one line for -v, without the key.
+func (s settings) describe() string {
+	key := "no API key"
+	if s.APIKey != "" {
+		key = "API key from " + s.APIKeyEnv
+	}
+	return fmt.Sprintf("model %s at %s (%s), tools %s, max steps %d", s.Model, s.BaseURL, key, s.Tools, s.MaxSteps)
+}

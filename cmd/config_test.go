@@ -1,0 +1,129 @@
+package cmd
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const twoProfiles = `
+profile = "remote"
+max_steps = 7
+[profiles.remote]
+base_url = "https://models.example.com/v1"
+api_key_env = "REMOTE_KEY"
+model = "config-model"
+[profiles.ollama]
+base_url = "http://localhost:11434/v1"
+model = "qwen"
+`
+
+func TestSettingsPrecedence(t *testing.T) {
+	cfg := writeConfig(t, twoProfiles)
+	tests := []struct {
+		name      string
+		opts      Options
+		env       map[string]string
+		wantURL   string
+		wantModel string
+		wantKey   string
+		wantSteps int
+	}{
+		{"config profile", Options{}, map[string]string{"REMOTE_KEY": "k1"},
+			"https://models.example.com/v1", "config-model", "k1", 7},
+		{"environment beats config", Options{}, map[string]string{"REMOTE_KEY": "k1", "AGENT_MODEL": "env-model", "OPENAI_BASE_URL": "https://env.example.com/v1/"},
+			"https://env.example.com/v1", "env-model", "k1", 7},
+		{"flags beat environment", Options{Model: "flag-model", BaseURL: "http://127.0.0.1:9/v1", MaxSteps: 3}, map[string]string{"AGENT_MODEL": "env-model", "OPENAI_BASE_URL": "https://env.example.com/v1"},
+			"http://127.0.0.1:9/v1", "flag-model", "", 3},
+		{"profile flag", Options{Profile: "ollama"}, nil,
+			"http://localhost:11434/v1", "qwen", "", 7},
+		{"profile from environment", Options{}, map[string]string{"AGENT_PROFILE": "ollama"},
+			"http://localhost:11434/v1", "qwen", "", 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := tt.opts
+			o.ConfigPath, o.MaxRetries = cfg, -1
+			s, err := resolveSettings(&o, envOf(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.BaseURL != tt.wantURL || s.Model != tt.wantModel || s.APIKey != tt.wantKey || s.MaxSteps != tt.wantSteps {
+				t.Errorf("got url=%s model=%s key=%q steps=%d", s.BaseURL, s.Model, s.APIKey, s.MaxSteps)
+			}
+		})
+	}
+}
+
+func TestSettingsDefaultsWithoutConfig(t *testing.T) {
+	o := Options{MaxRetries: -1}
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OPENAI_API_KEY": "sk-test", "AGENT_MODEL": "m"}
+	s, err := resolveSettings(&o, envOf(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BaseURL != DefaultBaseURL || s.APIKey != "sk-test" || s.Tools != "pick" || s.MaxRetries != 4 {
+		t.Errorf("defaults: %+v", s)
+	}
+	if strings.Contains(s.describe(), "sk-test") {
+		t.Errorf("describe leaks the key: %s", s.describe())
+	}
+}
+
+func TestSettingsErrorsSayWhatToSet(t *testing.T) {
+	xdg := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
+	tests := []struct {
+		name string
+		opts Options
+		env  map[string]string
+		want []string
+	}{
+		{"no model", Options{}, xdg, []string{"--model", "AGENT_MODEL"}},
+		{"no key for a remote server", Options{Model: "m"}, xdg, []string{"OPENAI_API_KEY"}},
+		{"unknown profile", Options{Model: "m", ConfigPath: writeConfig(t, twoProfiles), Profile: "nope"}, nil, []string{"nope", "ollama, remote"}},
+		{"explicit config missing", Options{ConfigPath: "/nonexistent/agent.toml"}, nil, []string{"/nonexistent/agent.toml"}},
+		{"unknown config key", Options{ConfigPath: writeConfig(t, "modle = 'x'\n")}, nil, []string{"modle"}},
+		{"bad base URL", Options{Model: "m", BaseURL: "localhost:8080"}, xdg, []string{"http(s)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := tt.opts
+			o.MaxRetries = -1
+			_, err := resolveSettings(&o, envOf(tt.env))
+			var ue usageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("want a usage error, got %v", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			if exitCode(err) != ExitUsage {
+				t.Errorf("exit code %d, want %d", exitCode(err), ExitUsage)
+			}
+		})
+	}
+}
+
+func TestLocalServersNeedNoKey(t *testing.T) {
+	for _, u := range []string{"http://localhost:11434/v1", "http://127.0.0.1:8080/v1", "http://[::1]:1234/v1"} {
+		o := Options{Model: "m", BaseURL: u, MaxRetries: -1}
+		if _, err := resolveSettings(&o, envOf(map[string]string{"XDG_CONFIG_HOME": t.TempDir()})); err != nil {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+}

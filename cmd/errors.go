@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agent-dev/agent/loop"
+)
+
+// Exit codes of the agent command, the one place they are decided.
+const (
+	ExitOK          = 0   // the model answered
+	ExitRuntime     = 1   // the provider failed after retries, or another runtime error
+	ExitUsage       = 2   // bad flags, arguments or configuration
+	ExitMaxSteps    = 3   // the step limit was reached before a final answer
+	ExitInterrupted = 130 // cancelled by SIGINT or SIGTERM
+)
+
+// errNoPrompt explains how to give a prompt.
+var errNoPrompt = errors.New(`no prompt: give one as an argument (agent -p "PROMPT") or pipe it (echo PROMPT | agent -p)`)
+
+// usageError marks an error the person can fix by changing the command line
+// or the configuration.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error with a formatted message.
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// turnError carries a turn's stop reason to the exit code. Its message is
+// empty when the turn's output already said everything.
+type turnError struct {
+	reason loop.StopReason
+	err    error
+}
+
+func (e turnError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+func (e turnError) Unwrap() error { return e.err }
+
+// exitCode maps an error returned by a command to the process exit code.
+func exitCode(err error) int {
+	var ue usageError
+	var te turnError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &te):
+		switch te.reason {
+		case loop.StopAnswered:
+			return ExitOK
+		case loop.StopMaxSteps:
+			return ExitMaxSteps
+		case loop.StopCancelled:
+			return ExitInterrupted
+		}
+		return ExitRuntime
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	}
+	return ExitRuntime
+}

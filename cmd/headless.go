@@ -1,0 +1,161 @@
+package cmd
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/fs"
+	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/shell"
+)
+
+// runHeadless answers one prompt without a user interface: it composes the
+// prompt (argument and piped input), resolves the configuration, runs one
+// turn and prints it in the chosen output format.
+func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string) string) error {
+	switch o.OutputFormat {
+	case formatText, formatJSON, formatStreamJSON:
+	default:
+		return usagef("unknown output format %q: use text, json or stream-json", o.OutputFormat)
+	}
+	dir, err := workingDir(o.Dir)
+	if err != nil {
+		return err
+	}
+	progress := o.Verbose || st.ErrIsTerminal
+
+	var in stdinResult
+	if st.InPiped && !o.NoStdin {
+		timeout := o.StdinTimeout
+		if o.Prompt == "" {
+			timeout = 0 // the input is the prompt: wait for it
+		}
+		if in, err = readStdin(st.In, timeout); err != nil {
+			return err
+		}
+		if in.TimedOut && o.Verbose {
+			fmt.Fprintf(st.Err, "· standard input sent nothing within %s; ignoring it (--no-stdin skips it)\n", o.StdinTimeout)
+		}
+	}
+	prompt := composePrompt(o.Prompt, in)
+	if prompt == "" {
+		return usageError{errNoPrompt}
+	}
+
+	s, err := resolveSettings(o, getenv)
+	if err != nil {
+		return err
+	}
+	mode, err := picker.ParseMode(s.Tools)
+	if err != nil {
+		return usageError{err}
+	}
+	if o.Verbose {
+		fmt.Fprintf(st.Err, "· %s\n", s.describe())
+	}
+
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return usagef("working directory: %w", err)
+	}
+	defer root.Close()
+	reg, err := tools.NewRegistry(append(fs.Tools(root), shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}}))...)
+	if err != nil {
+		return fmt.Errorf("building the tools: %w", err)
+	}
+	retries := s.MaxRetries
+	if retries == 0 {
+		retries = -1 // the adapter reads 0 as its default
+	}
+	toolset := picker.New(reg, mode)
+	l, err := loop.New(loop.Config{
+		Provider: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: retries, IdleTimeout: s.IdleTimeout}),
+		Model:    s.Model,
+		System:   systemPrompt(dir, time.Now(), s.Tools),
+		Toolset:  toolset,
+		MaxSteps: s.MaxSteps,
+		Approve:  headlessApproval(o.AllowBash || o.Yolo),
+	})
+	if err != nil {
+		return err
+	}
+
+	sessionID := newSessionID()
+	p := newPrinter(o.OutputFormat, st.Out, st.Err, progress)
+	if err := p.init(sessionID, s.Model, dir, s.Tools, reg.Names()); err != nil {
+		return err
+	}
+	var done loop.Done
+	for ev := range l.Run(ctx, nil, prompt) {
+		if d, ok := ev.(loop.Done); ok {
+			done = d
+			continue
+		}
+		if err := p.event(ev); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
+	if err := p.finish(done, sessionID, s.Model); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	switch done.Reason {
+	case loop.StopCancelled:
+		return turnError{done.Reason, errors.New("interrupted")}
+	case loop.StopError:
+		return turnError{done.Reason, done.Err}
+	}
+	return turnError{reason: done.Reason}
+}
+
+// workingDir returns the absolute working directory: dir, or the current
+// directory when dir is empty. It must be an existing directory.
+func workingDir(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("current directory: %w", err)
+		}
+		return wd, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usagef("working directory %s: %w", dir, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", usagef("working directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", usagef("working directory %s is not a directory", abs)
+	}
+	return abs, nil
+}
+
+// headlessApproval allows the tools that change the world only when the
+// person allowed them on the command line. Until the sandbox lands, bash
+// runs unconfined, so it is off by default.
+func headlessApproval(allowBash bool) loop.ApproveFunc {
+	return func(_ context.Context, call providers.ToolCall, def tools.Definition) loop.Decision {
+		if allowBash {
+			return loop.Decision{Allow: true}
+		}
+		return loop.Decision{Reason: fmt.Sprintf("%s is not allowed in this headless run: the user can allow it by rerunning with --allow-bash (or --yolo). Use list_files, read_file and grep instead.", def.Name)}
+	}
+}
+
+// newSessionID returns a random identifier of 16 hex digits.
+func newSessionID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,210 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+)
+
+// Output formats of headless mode.
+const (
+	formatText       = "text"
+	formatJSON       = "json"
+	formatStreamJSON = "stream-json"
+)
+
+// printer renders a turn's events for scripts. In text mode stdout gets the
+// final answer only and stderr one line per tool call when progress is on;
+// json prints one object at the end; stream-json prints one object per
+// event, as it happens, and the result object last.
+type printer struct {
+	format   string
+	out      io.Writer
+	errOut   io.Writer
+	progress bool
+	enc      *json.Encoder
+	calls    []toolCallRecord
+	started  map[string]int // tool call id -> index in calls
+}
+
+// toolCallRecord is one tool call in the json result.
+type toolCallRecord struct {
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	Arguments  json.RawMessage `json:"arguments"`
+	IsError    bool            `json:"is_error"`
+	DurationMS int64           `json:"duration_ms"`
+}
+
+// resultObject is the final object of json and stream-json output.
+type resultObject struct {
+	Type       string           `json:"type"`
+	Answer     string           `json:"answer"`
+	StopReason loop.StopReason  `json:"stop_reason"`
+	Error      string           `json:"error,omitempty"`
+	SessionID  string           `json:"session_id"`
+	Model      string           `json:"model"`
+	Steps      int              `json:"steps"`
+	ToolCalls  []toolCallRecord `json:"tool_calls"`
+	Usage      providers.Usage  `json:"usage"`
+	DurationMS int64            `json:"duration_ms"`
+}
+
+func newPrinter(format string, out, errOut io.Writer, progress bool) *printer {
+	return &printer{format: format, out: out, errOut: errOut, progress: progress, enc: json.NewEncoder(out), started: map[string]int{}}
+}
+
+// init emits the stream-json header object.
+func (p *printer) init(sessionID, model, dir, toolsMode string, tools []string) error {
+	if p.format != formatStreamJSON {
+		return nil
+	}
+	return p.enc.Encode(map[string]any{
+		"type": "init", "session_id": sessionID, "model": model, "cwd": dir,
+		"tools_mode": toolsMode, "tools": tools,
+	})
+}
+
+// event renders one loop event.
+func (p *printer) event(ev loop.Event) error {
+	switch ev := ev.(type) {
+	case loop.ToolCallStarted:
+		p.started[ev.ID] = len(p.calls)
+		p.calls = append(p.calls, toolCallRecord{ID: ev.ID, Name: ev.Name, Arguments: rawArgs(ev.Arguments)})
+	case loop.ToolCallFinished:
+		if i, ok := p.started[ev.ID]; ok {
+			p.calls[i].IsError, p.calls[i].DurationMS = ev.IsError, ev.Duration.Milliseconds()
+			if p.progress && p.format == formatText {
+				c := p.calls[i]
+				status := "ok"
+				if ev.IsError {
+					status = "error: " + firstLine(ev.Content)
+				}
+				fmt.Fprintf(p.errOut, "· %s %s (%s, %s)\n", c.Name, summarize(c.Arguments), status, roundDuration(ev.Duration))
+			}
+		}
+	case loop.Retry:
+		if p.progress && p.format == formatText {
+			fmt.Fprintf(p.errOut, "· retry %d/%d in %s: %s\n", ev.Attempt, ev.Max, roundDuration(ev.Delay), ev.Err)
+		}
+	}
+	if p.format == formatStreamJSON {
+		if obj := streamObject(ev); obj != nil {
+			return p.enc.Encode(obj)
+		}
+	}
+	return nil
+}
+
+// finish renders the end of the turn.
+func (p *printer) finish(done loop.Done, sessionID, model string) error {
+	switch p.format {
+	case formatJSON, formatStreamJSON:
+		res := resultObject{
+			Type: "result", Answer: done.Answer, StopReason: done.Reason, SessionID: sessionID, Model: model,
+			Steps: done.Steps, ToolCalls: p.calls, Usage: done.Usage, DurationMS: done.Duration.Milliseconds(),
+		}
+		if res.ToolCalls == nil {
+			res.ToolCalls = []toolCallRecord{}
+		}
+		if done.Err != nil {
+			res.Error = done.Err.Error()
+		}
+		return p.enc.Encode(res)
+	}
+	if done.Answer == "" {
+		return nil
+	}
+	_, err := fmt.Fprintln(p.out, strings.TrimRight(done.Answer, "\n"))
+	return err
+}
+
+// streamObject is the stream-json form of a loop event (nil for Done, whose
+// form is the result object). The README documents this schema.
+func streamObject(ev loop.Event) map[string]any {
+	switch ev := ev.(type) {
+	case loop.StepStarted:
+		return map[string]any{"type": "step_started", "step": ev.Step}
+	case loop.TextDelta:
+		return map[string]any{"type": "text_delta", "text": ev.Text}
+	case loop.ReasoningDelta:
+		return map[string]any{"type": "reasoning_delta", "text": ev.Text}
+	case loop.ToolCallStarted:
+		return map[string]any{"type": "tool_call_started", "id": ev.ID, "name": ev.Name, "arguments": rawArgs(ev.Arguments)}
+	case loop.ToolCallFinished:
+		obj := map[string]any{"type": "tool_call_finished", "id": ev.ID, "name": ev.Name, "is_error": ev.IsError,
+			"content": ev.Content, "duration_ms": ev.Duration.Milliseconds()}
+		if len(ev.Meta) > 0 {
+			obj["meta"] = ev.Meta
+		}
+		return obj
+	case loop.ToolsetChanged:
+		return map[string]any{"type": "toolset_changed", "picked": nonNil(ev.Picked), "added": nonNil(ev.Added)}
+	case loop.Retry:
+		return map[string]any{"type": "retry", "attempt": ev.Attempt, "max": ev.Max, "delay_ms": ev.Delay.Milliseconds(), "error": ev.Err}
+	case loop.Usage:
+		return map[string]any{"type": "usage", "step": ev.Step, "usage": ev.Usage, "total": ev.Total}
+	}
+	return nil
+}
+
+// rawArgs returns the model's argument text as JSON: itself when valid,
+// else as a JSON string.
+func rawArgs(args string) json.RawMessage {
+	if args == "" {
+		return json.RawMessage("{}")
+	}
+	if json.Valid([]byte(args)) {
+		return json.RawMessage(args)
+	}
+	b, _ := json.Marshal(args)
+	return b
+}
+
+// summarize shows a tool call's arguments in one short line: the values of
+// a JSON object, the first ones first, each cut at 60 characters.
+func summarize(args json.RawMessage) string {
+	var obj map[string]any
+	if json.Unmarshal(args, &obj) != nil {
+		return cut(string(args), 80)
+	}
+	var parts []string
+	for _, key := range []string{"command", "pattern", "path", "names", "glob"} {
+		if v, ok := obj[key]; ok {
+			parts = append(parts, fmt.Sprintf("%s=%s", key, cut(fmt.Sprint(v), 60)))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func cut(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", "⏎")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return cut(line, 100)
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,57 @@
+package cmd
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadStdinIgnoresAPipeThatNeverWrites(t *testing.T) {
+	r, w := io.Pipe() // the writer stays open and silent
+	defer w.Close()
+	res, err := readStdin(r, 50*time.Millisecond)
+	if err != nil || !res.TimedOut || res.Data != "" {
+		t.Fatalf("got %+v, %v; want a timeout with no data", res, err)
+	}
+}
+
+func TestReadStdinReadsToEOFOnceDataFlows(t *testing.T) {
+	r, w := io.Pipe()
+	go func() {
+		// The first byte arrives at once; the rest comes in pieces.
+		for _, s := range []string{"a", "bc", "def\n"} {
+			w.Write([]byte(s))
+		}
+		w.Close()
+	}()
+	res, err := readStdin(r, time.Hour)
+	if err != nil || res.Data != "abcdef\n" || res.TimedOut || res.Truncated {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+}
+
+func TestReadStdinCapsLargeInput(t *testing.T) {
+	res, err := readStdin(strings.NewReader(strings.Repeat("x", maxStdinBytes+10)), time.Hour)
+	if err != nil || len(res.Data) != maxStdinBytes || !res.Truncated {
+		t.Fatalf("len=%d truncated=%v err=%v", len(res.Data), res.Truncated, err)
+	}
+}
+
+func TestComposePrompt(t *testing.T) {
+	tests := []struct {
+		name, arg, in, want string
+	}{
+		{"argument only", "hi", "", "hi"},
+		{"input is the prompt", "", "what is this?\n", "what is this?"},
+		{"input attached in a labelled fence", "review this", "+added\n", "review this\n\nStandard input:\n```stdin\n+added\n```"},
+		{"fence longer than backticks inside", "x", "a ``` b", "x\n\nStandard input:\n````stdin\na ``` b\n````"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := composePrompt(tt.arg, stdinResult{Data: tt.in}); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,39 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// maxAgentsMDBytes caps how much of AGENTS.md goes into the system prompt
+// (32 KiB); a longer file is cut with a note.
+const maxAgentsMDBytes = 32 << 10
+
+// systemPrompt builds the system prompt: who the agent is, the working
+// directory, the platform, the date, how to use tools, and the project's
+// AGENTS.md when the working directory has one.
+func systemPrompt(dir string, now time.Time, toolsMode string) string {
+	var b strings.Builder
+	b.WriteString("You are agent, a coding assistant that works in the user's repository through tools.\n")
+	fmt.Fprintf(&b, "Working directory: %s\nPlatform: %s/%s\nDate: %s\n\n", dir, runtime.GOOS, runtime.GOARCH, now.Format("2006-01-02"))
+	b.WriteString("Paths are relative to the working directory; tools cannot reach outside it. " +
+		"Look at the code before you answer: list, search and read files rather than guessing, and cite places as path:line. " +
+		"Answer concisely and directly, in markdown.\n")
+	if toolsMode == "pick" {
+		b.WriteString("Tools other than pick_tools are listed by name and a one-line brief. " +
+			"Call pick_tools with every tool you need first, in one call; then call them with their full schemas.\n")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "AGENTS.md"))
+	if err == nil && len(strings.TrimSpace(string(data))) > 0 {
+		text := string(data)
+		if len(text) > maxAgentsMDBytes {
+			text = text[:maxAgentsMDBytes] + "\n(AGENTS.md was cut here)"
+		}
+		fmt.Fprintf(&b, "\nThe project's AGENTS.md says:\n<agents_md>\n%s\n</agents_md>\n", strings.TrimSpace(text))
+	}
+	return b.String()
+}
