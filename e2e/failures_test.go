@@ -1,0 +1,219 @@
+//go:build unix
+
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+func TestStepLimitExitsWithCode3(t *testing.T) {
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "a", Name: "list_files", Arguments: `{}`}),
+		scripted.ToolCalls(scripted.Call{ID: "b", Name: "list_files", Arguments: `{}`}),
+	)
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--max-steps", "2", "loop forever")})
+	if res.code != 3 || !strings.Contains(res.stdout, "Stopped after 2 steps") {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	assertCallsAnswered(t, srv.Requests())
+}
+
+func TestUnreachableServerExitsWithCode1(t *testing.T) {
+	res := run(t, invocation{dir: t.TempDir(), args: []string{"-p", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--max-retries", "0", "hi"}})
+	if res.code != 1 || !strings.Contains(res.stderr, "cannot reach") {
+		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+}
+
+func TestRefusedKeyIsAnAuthenticationErrorAndNeverPrinted(t *testing.T) {
+	const key = "sk-e2e-secret-0123456789"
+	srv := scripted.New(t, scripted.Error(401, "Incorrect API key provided"))
+	res := run(t, invocation{dir: t.TempDir(), env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "-v", "hi")})
+	if res.code != 1 || !strings.Contains(res.stderr, "API key") {
+		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+	if strings.Contains(res.stdout+res.stderr, key) {
+		t.Errorf("the API key was printed")
+	}
+	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer "+key {
+		t.Errorf("Authorization header %q", got)
+	}
+}
+
+func TestConfigurationErrorsExitWithCode2(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no model", []string{"-p", "--base-url", "http://127.0.0.1:1/v1", "hi"}, "AGENT_MODEL"},
+		{"no key for a remote server", []string{"-p", "--model", "m", "hi"}, "OPENAI_API_KEY"},
+		{"no prompt", []string{"-p", "--model", "m", "--base-url", "http://127.0.0.1:1/v1"}, "no prompt"},
+		{"bad output format", []string{"-p", "--output-format", "xml", "hi"}, "stream-json"},
+		{"unknown flag", []string{"--frobnicate"}, "frobnicate"},
+		{"missing working directory", []string{"-p", "-C", "/no/such/dir", "hi"}, "/no/such/dir"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(t, invocation{dir: t.TempDir(), args: tt.args})
+			if res.code != 2 || !strings.Contains(res.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and a mention of %q", res.code, res.stderr, tt.want)
+			}
+		})
+	}
+}
+
+// TestToolProblemsAreResultsAndTheTurnGoesOn covers a tool the agent does not
+// have, arguments that do not match the schema of a tool seen only as a
+// brief, invalid JSON, and paths that leave the working directory.
+func TestToolProblemsAreResultsAndTheTurnGoesOn(t *testing.T) {
+	srv := scripted.New(t,
+		scripted.ToolCalls(
+			scripted.Call{ID: "c1", Name: "web_search", Arguments: `{"q":"x"}`},
+			scripted.Call{ID: "c2", Name: "read_file", Arguments: `{"file":"go.mod"}`},
+			scripted.Call{ID: "c3", Name: "grep", Arguments: `{"pattern":`},
+			scripted.Call{ID: "c4", Name: "read_file", Arguments: `{"path":"../../../../etc/passwd"}`},
+			scripted.Call{ID: "c5", Name: "read_file", Arguments: `{"path":"/etc/passwd"}`},
+		),
+		scripted.Text("Recovered."),
+	)
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "go")})
+	if res.code != 0 || res.stdout != "Recovered.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	results := toolResults(srv.Requests()[1])
+	checks := map[string][]string{
+		"c1": {"unknown tool", "list_files, read_file"},
+		"c2": {"schema", `"path"`},
+		"c3": {"not valid JSON"},
+	}
+	for id, wants := range checks {
+		for _, w := range wants {
+			if !strings.Contains(results[id], w) {
+				t.Errorf("result %s = %q, want it to mention %q", id, results[id], w)
+			}
+		}
+	}
+	for _, id := range []string{"c4", "c5"} {
+		if r := results[id]; r == "" || strings.Contains(r, "root:") {
+			t.Errorf("result %s = %q: a path outside the working directory must be refused", id, r)
+		}
+	}
+	assertCallsAnswered(t, srv.Requests())
+}
+
+func TestBashNeedsPermissionInHeadlessMode(t *testing.T) {
+	const key = "sk-e2e-secret-bash"
+	call := scripted.Call{ID: "b1", Name: "bash", Arguments: `{"command":"echo made > made.txt; env"}`}
+
+	srv := scripted.New(t, scripted.ToolCalls(call), scripted.Text("Could not."))
+	dir := t.TempDir()
+	res := run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "make a file")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	if got := toolResults(srv.Requests()[1])["b1"]; !strings.Contains(got, "--allow-bash") {
+		t.Errorf("denied bash result %q should say how to allow it", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
+		t.Errorf("a denied command ran")
+	}
+
+	srv = scripted.New(t, scripted.ToolCalls(call), scripted.Text("Made it."))
+	res = run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "--allow-bash", "make a file")})
+	if res.code != 0 || res.stdout != "Made it.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	got := toolResults(srv.Requests()[1])["b1"]
+	if !strings.Contains(got, "PWD="+dir) {
+		t.Errorf("bash should run in the working directory; env output:\n%s", got)
+	}
+	if strings.Contains(got, key) {
+		t.Errorf("the API key reached the command's environment")
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "made.txt")); err != nil || string(data) != "made\n" {
+		t.Errorf("made.txt = %q, %v", data, err)
+	}
+}
+
+// startAgent starts the binary with stream-json output and returns a scanner
+// over its stdout lines.
+func startAgent(t *testing.T, dir string, args []string) (*exec.Cmd, *bufio.Scanner, *strings.Builder) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = baseEnv(t)
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, bufio.NewScanner(out), stderr
+}
+
+// waitFor reads stream-json lines until one has the given type, and returns
+// the lines read.
+func waitFor(t *testing.T, sc *bufio.Scanner, typ string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for sc.Scan() {
+		var obj map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
+			t.Fatalf("bad line %q", sc.Text())
+		}
+		objs = append(objs, obj)
+		if obj["type"] == typ {
+			return objs
+		}
+	}
+	t.Fatalf("stream ended before a %s event", typ)
+	return nil
+}
+
+func exitCodeOf(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+func TestInterruptKeepsThePartialAnswer(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t, scripted.Text("The answer is partial and then more.").WithPieceSize(4).HoldAfterEvents(3, hold))
+	cmd, sc, stderr := startAgent(t, t.TempDir(), agentArgs(srv, "-p", "--output-format", "stream-json", "hi"))
+	waitFor(t, sc, "text_delta")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	objs := waitFor(t, sc, "result")
+	res := objs[len(objs)-1]
+	if code := exitCodeOf(t, cmd); code != 130 {
+		t.Errorf("exit %d, want 130; stderr %s", code, stderr)
+	}
+	answer, _ := res["answer"].(string)
+	if res["stop_reason"] != "cancelled" || answer == "" || !strings.HasPrefix("The answer is partial and then more.", answer) {
+		t.Errorf("result %v: want cancelled with the partial answer", res)
+	}
+}
