@@ -1,0 +1,90 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+func TestPromptArgumentWithoutPrintFlagIsHeadlessWhenStdoutIsNotATerminal(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("headless"))
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "what is this?")})
+	if res.code != 0 || res.stdout != "headless\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+}
+
+func TestStandardInputFromAFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "input.txt")
+	os.WriteFile(path, []byte("file contents\n"), 0o644)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	srv := scripted.New(t, scripted.Text("ok"))
+	res := run(t, invocation{dir: t.TempDir(), stdin: f, args: agentArgs(srv, "-p", "summarise")})
+	if res.code != 0 || !strings.Contains(lastUserText(srv.Requests()[0]), "```stdin\nfile contents\n```") {
+		t.Errorf("exit %d, user message %q", res.code, lastUserText(srv.Requests()[0]))
+	}
+}
+
+func TestAgentsMDGoesIntoTheSystemPrompt(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Always run make check.\n"), 0o644)
+	srv := scripted.New(t, scripted.Text("ok"))
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "hi")})
+	sys := srv.Requests()[0].Chat.Messages[0].Text()
+	if res.code != 0 || !strings.Contains(sys, "Always run make check.") || !strings.Contains(sys, time.Now().Format("2006-01-02")) ||
+		!strings.Contains(sys, "Platform: ") {
+		t.Errorf("exit %d, system prompt:\n%s", res.code, sys)
+	}
+}
+
+func TestRetryIsReportedAndTheAnswerArrives(t *testing.T) {
+	srv := scripted.New(t, scripted.Error(503, "overloaded").WithRetryAfter("0"), scripted.Text("after retry"))
+	res := run(t, invocation{dir: t.TempDir(), args: append(agentArgs(srv, "-p", "--output-format", "stream-json", "hi"), "--max-retries", "2")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	var retries int
+	for _, o := range jsonLines(t, res.stdout) {
+		if o["type"] == "retry" {
+			retries++
+			if !strings.Contains(o["error"].(string), "503") {
+				t.Errorf("retry event %v should name the status", o)
+			}
+		}
+		if o["type"] == "result" && o["answer"] != "after retry" {
+			t.Errorf("result %v", o)
+		}
+	}
+	if retries != 1 {
+		t.Errorf("%d retry events, want 1", retries)
+	}
+}
+
+func TestSilentStreamFailsAfterTheIdleTimeout(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("starts then stalls").WithPieceSize(5).StallAfter(2))
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--idle-timeout", "300ms", "hi")})
+	if res.code != 1 || !strings.Contains(res.stderr, "silent") || !strings.HasPrefix("starts then stalls", strings.TrimSpace(res.stdout)) ||
+		strings.TrimSpace(res.stdout) == "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+}
+
+func TestCutStreamFailsWithThePartialTextKept(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("this answer gets cut").WithPieceSize(5).CutAfter(2))
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "hi")})
+	if res.code != 1 || !strings.Contains(res.stderr, "cut off") || strings.TrimSpace(res.stdout) == "" ||
+		!strings.HasPrefix("this answer gets cut", strings.TrimSpace(res.stdout)) {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	if len(srv.Requests()) != 1 {
+		t.Errorf("a cut stream must not be retried; the server got %d requests", len(srv.Requests()))
+	}
+}
