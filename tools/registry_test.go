@@ -18,7 +18,7 @@ func (s stub) Run(context.Context, json.RawMessage) (tools.Result, error) {
 
 func TestBriefIsTheFirstParagraphOnOneLine(t *testing.T) {
 	tests := map[string]string{
-		"Read a file.":                               "Read a file.",
+		"Read a file.": "Read a file.",
 		"Read a file\nas numbered lines.\n\nDetails.": "Read a file as numbered lines.",
 		"\n  Padded.  \n\nMore.":                      "Padded.",
 	}
