@@ -3,6 +3,7 @@ package fs
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"io"
 	"slices"
@@ -29,14 +30,18 @@ func newSearcher(m *matcher) *searcher { return &searcher{m: m} }
 
 // search reads r (the file rel) in chunks of whole lines and returns its
 // matching lines; with keep false it only counts them. A NUL byte in the
-// first 8 KiB makes it stop and report binary.
-func (s *searcher) search(r io.Reader, rel string, keep bool) (fm fileMatches, binary bool, err error) {
+// first 8 KiB makes it stop and report binary. It checks ctx before each
+// chunk, so a cancelled search of a huge file stops within one chunk.
+func (s *searcher) search(ctx context.Context, r io.Reader, rel string, keep bool) (fm fileMatches, binary bool, err error) {
 	if len(s.buf) != searchChunk {
 		s.buf = make([]byte, searchChunk)
 	}
 	fm.rel = rel
 	n, line, first := 0, 1, true
 	for {
+		if err := ctx.Err(); err != nil {
+			return fm, false, err
+		}
 		k, err := r.Read(s.buf[n:])
 		n += k
 		eof := errors.Is(err, io.EOF)

@@ -82,7 +82,10 @@ func (t *grep) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	c := newCollector(grepLimit)
 	switch {
 	case fi.Mode().IsRegular():
-		fm, msg := t.searchOne(m, start, args.Path)
+		fm, msg := t.searchOne(ctx, m, start, args.Path)
+		if ctx.Err() != nil {
+			return tools.Result{}, ctx.Err()
+		}
 		if msg != "" {
 			return tools.Errorf("%s", msg), nil
 		}
@@ -102,13 +105,13 @@ func (t *grep) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 
 // searchOne searches the single file rel (asked is what the model sent);
 // the message says what went wrong, if anything did.
-func (t *grep) searchOne(m *matcher, rel, asked string) (fileMatches, string) {
+func (t *grep) searchOne(ctx context.Context, m *matcher, rel, asked string) (fileMatches, string) {
 	f, err := t.wd.root.Open(native(rel))
 	if err != nil {
 		return fileMatches{}, describe(asked, err)
 	}
 	defer f.Close()
-	fm, binary, err := newSearcher(m).search(f, rel, true)
+	fm, binary, err := newSearcher(m).search(ctx, f, rel, true)
 	switch {
 	case err != nil:
 		return fm, fmt.Sprintf("reading %s: %v", asked, err)
@@ -153,7 +156,7 @@ func (t *grep) searchTree(ctx context.Context, m *matcher, start, glob string, c
 					c.unreadable()
 					continue
 				}
-				fm, binary, err := s.search(fh, f.rel, c.wants(f.rel))
+				fm, binary, err := s.search(ctx, fh, f.rel, c.wants(f.rel))
 				fh.Close()
 				switch {
 				case err != nil:

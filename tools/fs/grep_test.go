@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/toolstest"
@@ -150,5 +152,49 @@ func TestGrepCancelled(t *testing.T) {
 		if err == nil && !res.IsError {
 			t.Errorf("%s: a cancelled run reported success", tool.Definition().Name)
 		}
+	}
+}
+
+// endless is an endless text file that cancels its context on the first
+// read: a search that does not check the context between chunks never ends.
+type endless struct{ cancel context.CancelFunc }
+
+func (e endless) Read(p []byte) (int, error) {
+	e.cancel()
+	for i := range p {
+		p[i] = "abc\n"[i%4]
+	}
+	return len(p), nil
+}
+
+func TestSearchStopsInsideAFileWhenCancelled(t *testing.T) {
+	m, err := newMatcher("[A-Z][0-9]", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := newSearcher(m).search(ctx, endless{cancel}, "endless.txt", true)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("search returned %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("search of an endless file kept going after cancellation")
+	}
+}
+
+// TestGrepCancelledInsideAFile holds grep to the conformance suite's
+// cancellation checks on a single file and on a tree.
+func TestGrepCancelledInsideAFile(t *testing.T) {
+	root, _ := tree(t, map[string]string{
+		"big.log": strings.Repeat("a line of log text with nothing special in it x9\n", 1<<20/50),
+	})
+	for _, args := range []string{`{"pattern":"[A-Z][0-9]","path":"big.log"}`, `{"pattern":"[A-Z][0-9]"}`} {
+		toolstest.Run(t, toolstest.Suite{Tool: Grep(root), SlowArgs: args})
 	}
 }

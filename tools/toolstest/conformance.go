@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,24 +91,60 @@ func Run(t *testing.T, s Suite) {
 		}
 	})
 	if s.SlowArgs != "" {
-		t.Run("cancellation is honoured", func(t *testing.T) {
+		t.Run("cancelled before it starts", func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			var res tools.Result
-			var err error
-			go func() {
-				defer close(done)
-				res, err = s.Tool.Run(ctx, json.RawMessage(s.SlowArgs))
-			}()
 			cancel()
-			select {
-			case <-done:
-			case <-time.After(hangLimit):
-				t.Fatalf("Run did not return within %v of cancellation", hangLimit)
-			}
-			if err == nil && !res.IsError {
-				t.Errorf("a cancelled run reported success: %+v", res)
-			}
+			checkCancelled(t, s.Tool, ctx, s.SlowArgs)
+		})
+		t.Run("cancelled while it runs", func(t *testing.T) {
+			// The context cancels itself the first time the tool consults
+			// it, so the cancellation lands after Run has started, wherever
+			// the tool first looks.
+			checkCancelled(t, s.Tool, newNoticing(), s.SlowArgs)
 		})
 	}
+}
+
+// checkCancelled runs the tool with ctx, which is or will be cancelled, and
+// requires it to return within hangLimit with an error or an error result.
+func checkCancelled(t *testing.T, tool tools.Tool, ctx context.Context, args string) {
+	t.Helper()
+	done := make(chan struct{})
+	var res tools.Result
+	var err error
+	go func() {
+		defer close(done)
+		res, err = tool.Run(ctx, json.RawMessage(args))
+	}()
+	select {
+	case <-done:
+	case <-time.After(hangLimit):
+		t.Fatalf("Run did not return within %v of cancellation", hangLimit)
+	}
+	if err == nil && !res.IsError {
+		t.Errorf("a cancelled run reported success: %+v", res)
+	}
+}
+
+// noticing is a context that cancels itself when the tool first asks
+// whether it is done.
+type noticing struct {
+	context.Context
+	cancel context.CancelFunc
+	once   sync.Once
+}
+
+func newNoticing() *noticing {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &noticing{Context: ctx, cancel: cancel}
+}
+
+func (n *noticing) Done() <-chan struct{} {
+	n.once.Do(n.cancel)
+	return n.Context.Done()
+}
+
+func (n *noticing) Err() error {
+	n.once.Do(n.cancel)
+	return n.Context.Err()
 }
