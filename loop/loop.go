@@ -80,8 +80,10 @@ func New(cfg Config) (*Loop, error) {
 
 // Run starts a turn: prompt is added to history as a user message and the
 // loop runs in a new goroutine. It returns the turn's event channel; the last
-// event is always a Done, after which the channel is closed. The consumer
-// must read until the channel is closed. history is not modified.
+// event is always a Done, after which the channel is closed. No event is
+// dropped, also after cancellation; in exchange the consumer must read until
+// the channel is closed, or the turn's goroutine blocks. history is not
+// modified.
 //
 // Cancelling ctx stops the model's stream and the running tools; the Done
 // event then carries StopCancelled and the partial answer.
@@ -101,7 +103,7 @@ func (l *Loop) Run(ctx context.Context, history []providers.Message, prompt stri
 		if !l.cfg.KeepPicked {
 			l.cfg.Toolset.Reset()
 		}
-		ch <- done
+		t.emit(done)
 	}()
 	return ch
 }
@@ -118,13 +120,10 @@ type turn struct {
 	toolCalls int
 }
 
-// emit delivers ev unless the turn's context is cancelled first.
-func (t *turn) emit(ev Event) {
-	select {
-	case t.ch <- ev:
-	case <-t.ctx.Done():
-	}
-}
+// emit delivers ev. It blocks until the consumer reads, also after
+// cancellation, so no event is lost: Run's contract is that the consumer
+// reads until the channel is closed.
+func (t *turn) emit(ev Event) { t.ch <- ev }
 
 func (t *turn) done(step int, reason StopReason, answer string, err error) Done {
 	return Done{

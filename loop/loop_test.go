@@ -246,7 +246,19 @@ func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
 			scripted.Call{ID: "a", Name: "after", Arguments: `{}`},
 		),
 	)
-	_, done := collect(f.loop.Run(ctx, nil, "go"))
+	evs, done := collect(f.loop.Run(ctx, nil, "go"))
+	started, finished := 0, 0
+	for _, ev := range evs {
+		switch ev.(type) {
+		case loop.ToolCallStarted:
+			started++
+		case loop.ToolCallFinished:
+			finished++
+		}
+	}
+	if started != 2 || finished != 2 {
+		t.Errorf("after cancellation %d calls started and %d finished, want 2 and 2", started, finished)
+	}
 	rs := resultsOf(done.Messages)
 	if done.Reason != loop.StopCancelled || len(rs) != 2 || !rs[1].IsError || !strings.Contains(rs[1].Content, "cancelled") {
 		t.Errorf("done %+v, results %+v", done.Reason, rs)
