@@ -135,12 +135,19 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		}
 	}
 
-	s.BaseURL = strings.TrimRight(first(o.BaseURL, getenv("OPENAI_BASE_URL"), p.BaseURL, DefaultBaseURL), "/")
+	s.APIKeyEnv = first(p.APIKeyEnv, "OPENAI_API_KEY")
+	// OPENAI_BASE_URL belongs with OPENAI_API_KEY: a profile whose key lives
+	// in another variable keeps its own server, so its key is never sent
+	// to a server chosen for a different key.
+	envURL := getenv("OPENAI_BASE_URL")
+	if s.APIKeyEnv != "OPENAI_API_KEY" {
+		envURL = ""
+	}
+	s.BaseURL = strings.TrimRight(first(o.BaseURL, envURL, p.BaseURL, DefaultBaseURL), "/")
 	if u, err := url.Parse(s.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return s, usagef("base URL %q is not an http(s) URL", s.BaseURL)
 	}
 	s.Model = first(o.Model, getenv("AGENT_MODEL"), p.Model)
-	s.APIKeyEnv = first(p.APIKeyEnv, "OPENAI_API_KEY")
 	s.APIKey = getenv(s.APIKeyEnv)
 
 	s.Tools = first(o.Tools, fc.Tools, "pick")

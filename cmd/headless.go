@@ -36,19 +36,34 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 
 	var in stdinResult
 	if st.InPiped && !o.NoStdin {
-		timeout := o.StdinTimeout
+		// With a prompt argument, stdin is optional context: a silent pipe
+		// is ignored after --stdin-timeout. Without one, stdin is the
+		// prompt: it may take longer to come, up to the idle limit.
+		first, idle := o.StdinTimeout, stdinIdle
 		if o.Prompt == "" {
-			timeout = 0 // the input is the prompt: wait for it
+			first = stdinIdle
 		}
-		if in, err = readStdin(st.In, timeout); err != nil {
+		if o.StdinTimeout == 0 {
+			first, idle = 0, 0
+		}
+		if in, err = readStdin(ctx, st.In, first, idle); err != nil {
+			if ctx.Err() != nil {
+				return turnError{loop.StopCancelled, errors.New("interrupted")}
+			}
 			return err
 		}
-		if in.TimedOut && o.Verbose {
+		if in.TimedOut && o.Verbose && o.Prompt != "" {
 			fmt.Fprintf(st.Err, "· standard input sent nothing within %s; ignoring it (--no-stdin skips it)\n", o.StdinTimeout)
+		}
+		if in.Stalled {
+			fmt.Fprintf(st.Err, "· standard input went silent for %s; using what arrived (--stdin-timeout 0 waits without limit)\n", stdinIdle)
 		}
 	}
 	prompt := composePrompt(o.Prompt, in)
 	if prompt == "" {
+		if in.TimedOut {
+			return usagef("%w (nothing arrived on standard input within %s)", errNoPrompt, stdinIdle)
+		}
 		return usageError{errNoPrompt}
 	}
 
@@ -81,7 +96,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	l, err := loop.New(loop.Config{
 		Provider: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: retries, IdleTimeout: s.IdleTimeout}),
 		Model:    s.Model,
-		System:   systemPrompt(dir, time.Now(), s.Tools),
+		System:   systemPrompt(root, dir, time.Now(), s.Tools),
 		Toolset:  toolset,
 		MaxSteps: s.MaxSteps,
 		Approve:  headlessApproval(o.AllowBash || o.Yolo),
@@ -95,15 +110,25 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if err := p.init(sessionID, s.Model, dir, s.Tools, reg.Names()); err != nil {
 		return err
 	}
+	// A failed write (the reader of stdout went away) cancels the turn;
+	// the loop's events are still drained so its tools stop cleanly.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var done loop.Done
+	var writeErr error
 	for ev := range l.Run(ctx, nil, prompt) {
 		if d, ok := ev.(loop.Done); ok {
 			done = d
 			continue
 		}
-		if err := p.event(ev); err != nil {
-			return fmt.Errorf("writing output: %w", err)
+		if writeErr == nil {
+			if writeErr = p.event(ev); writeErr != nil {
+				cancel()
+			}
 		}
+	}
+	if writeErr != nil {
+		return fmt.Errorf("writing output: %w", writeErr)
 	}
 	if err := p.finish(done, sessionID, s.Model); err != nil {
 		return fmt.Errorf("writing output: %w", err)

@@ -53,10 +53,18 @@ type Streams struct {
 
 // Execute runs the agent command line with the process's streams and
 // environment, prints a failure on stderr, and returns the exit code.
-// SIGINT and SIGTERM cancel the running turn.
+// SIGINT, SIGTERM and SIGHUP cancel the running turn (tools are stopped, the
+// partial answer printed); a second signal kills the process at once.
+// SIGPIPE is caught so that a closed stdout is a write error, not a death
+// that would leave a running command behind.
 func Execute() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // restore the default action for the next signal
+	}()
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	root := NewRootCmd(osStreams(), os.Getenv, nil)
 	err := root.ExecuteContext(ctx)
 	if err != nil && err.Error() != "" {

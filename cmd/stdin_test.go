@@ -1,16 +1,20 @@
 package cmd
 
 import (
+	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
 	"time"
 )
 
+var bg = context.Background()
+
 func TestReadStdinIgnoresAPipeThatNeverWrites(t *testing.T) {
 	r, w := io.Pipe() // the writer stays open and silent
 	defer w.Close()
-	res, err := readStdin(r, 50*time.Millisecond)
+	res, err := readStdin(bg, r, 50*time.Millisecond, time.Hour)
 	if err != nil || !res.TimedOut || res.Data != "" {
 		t.Fatalf("got %+v, %v; want a timeout with no data", res, err)
 	}
@@ -19,20 +23,39 @@ func TestReadStdinIgnoresAPipeThatNeverWrites(t *testing.T) {
 func TestReadStdinReadsToEOFOnceDataFlows(t *testing.T) {
 	r, w := io.Pipe()
 	go func() {
-		// The first byte arrives at once; the rest comes in pieces.
 		for _, s := range []string{"a", "bc", "def\n"} {
 			w.Write([]byte(s))
 		}
 		w.Close()
 	}()
-	res, err := readStdin(r, time.Hour)
-	if err != nil || res.Data != "abcdef\n" || res.TimedOut || res.Truncated {
+	res, err := readStdin(bg, r, time.Hour, time.Hour)
+	if err != nil || res.Data != "abcdef\n" || res.TimedOut || res.Truncated || res.Stalled {
 		t.Fatalf("got %+v, %v", res, err)
 	}
 }
 
+func TestReadStdinStopsWhenAnOpenPipeGoesSilent(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	go w.Write([]byte("some input\n")) // then silent, never closed
+	res, err := readStdin(bg, r, time.Hour, 50*time.Millisecond)
+	if err != nil || res.Data != "some input\n" || !res.Stalled {
+		t.Fatalf("got %+v, %v; want the data so far, marked stalled", res, err)
+	}
+}
+
+func TestReadStdinStopsOnCancellation(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if _, err := readStdin(ctx, r, 0, 0); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
 func TestReadStdinCapsLargeInput(t *testing.T) {
-	res, err := readStdin(strings.NewReader(strings.Repeat("x", maxStdinBytes+10)), time.Hour)
+	res, err := readStdin(bg, strings.NewReader(strings.Repeat("x", maxStdinBytes+10)), time.Hour, time.Hour)
 	if err != nil || len(res.Data) != maxStdinBytes || !res.Truncated {
 		t.Fatalf("len=%d truncated=%v err=%v", len(res.Data), res.Truncated, err)
 	}

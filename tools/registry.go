@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // Registry holds the tools of a session by name, each with its compiled
@@ -100,25 +98,18 @@ func (r *Registry) Validate(name, args string) (json.RawMessage, error) {
 	return json.RawMessage(args), nil
 }
 
-// schemaMessage flattens a jsonschema validation error into one short text.
+// schemaMessage flattens a jsonschema validation error into one short text:
+// the library's own lines ("at '/limit': minimum: got 0, want 1") without
+// its header, which names an internal schema URL.
 func schemaMessage(err error) string {
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
+	var msgs []string
+	for _, line := range strings.Split(err.Error(), "\n")[1:] {
+		if line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- ")); line != "" {
+			msgs = append(msgs, line)
+		}
+	}
+	if len(msgs) == 0 {
 		return err.Error()
 	}
-	english := message.NewPrinter(language.English)
-	var msgs []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			msgs = append(msgs, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(english)))
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
 	return strings.Join(msgs, "; ")
 }
