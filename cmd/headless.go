@@ -46,6 +46,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		if o.StdinTimeout == 0 {
 			first, idle = 0, 0
 		}
+		if o.Verbose {
+			fmt.Fprintln(st.Err, "· reading standard input (--no-stdin skips it)")
+		}
 		if in, err = readStdin(ctx, st.In, first, idle); err != nil {
 			if ctx.Err() != nil {
 				return turnError{loop.StopCancelled, errors.New("interrupted")}

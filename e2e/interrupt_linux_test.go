@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,7 +18,16 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-func TestInterruptStopsARunningCommand(t *testing.T) {
+// TestSignalsStopARunningCommand sends each signal that ends a run while a
+// bash command runs, and checks the exit code and that the command's child
+// is gone.
+func TestSignalsStopARunningCommand(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) { signalDuringCommand(t, sig) })
+	}
+}
+
+func signalDuringCommand(t *testing.T, sig syscall.Signal) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pid.fifo")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
@@ -42,7 +56,7 @@ func TestInterruptStopsARunningCommand(t *testing.T) {
 	}
 	defer unix.Close(pidfd)
 
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, sc, "result")
@@ -54,5 +68,102 @@ func TestInterruptStopsARunningCommand(t *testing.T) {
 	n, err := unix.Poll(fds, int(hangLimit.Milliseconds()))
 	if err != nil || n != 1 {
 		t.Errorf("the command's child %d outlived the interrupted run (poll: %d, %v)", pid, n, err)
+	}
+}
+
+func TestInterruptWhileWaitingForStandardInput(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	w.Write([]byte("some input, then the writer stays open\n"))
+	srv := scripted.New(t)
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, agentArgs(srv, "-p", "-v", "summarise")...)
+	cmd.Dir, cmd.Env, cmd.Stdin = t.TempDir(), baseEnv(t), r
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// With -v the agent says when it starts reading standard input; its
+	// signal handling is in place by then.
+	sc := bufio.NewScanner(stderr)
+	if !sc.Scan() || !strings.Contains(sc.Text(), "reading standard input") {
+		t.Fatalf("first stderr line %q", sc.Text())
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := io.ReadAll(stderr)
+	if code := exitCodeOf(t, cmd); code != 130 {
+		t.Errorf("exit %d, want 130; stderr %s", code, out)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Errorf("an interrupted run sent a request")
+	}
+}
+
+func TestInterruptPrintsThePartialAnswerInTextMode(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t, scripted.Text("Partial words and more.").WithPieceSize(4).HoldAfterEvents(3, hold))
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, agentArgs(srv, "-p", "hi")...)
+	cmd.Dir, cmd.Env = t.TempDir(), baseEnv(t)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The held stream is the synchronisation point: once the server has a
+	// request, the deltas before the hold are on their way or delivered.
+	if err := srv.WaitRequests(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCodeOf(t, cmd); code != 130 {
+		t.Errorf("exit %d, want 130; stderr %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr %q should say the run was interrupted", stderr.String())
+	}
+	if got := strings.TrimSpace(stdout.String()); !strings.HasPrefix("Partial words and more.", got) {
+		t.Errorf("stdout %q should be a prefix of the answer", got)
+	}
+}
+
+// TestAgentsMDCannotLeakOrBlock: an AGENTS.md that is a symlink to a file
+// outside the working directory is not read, and one that is a FIFO does
+// not block the start.
+func TestAgentsMDCannotLeakOrBlock(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "credentials")
+	os.WriteFile(secret, []byte("aws_secret_access_key = LEAKED\n"), 0o600)
+	linked := t.TempDir()
+	if err := os.Symlink(secret, filepath.Join(linked, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	fifo := t.TempDir()
+	if err := unix.Mkfifo(filepath.Join(fifo, "AGENTS.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, dir := range map[string]string{"symlink out": linked, "fifo": fifo} {
+		srv := scripted.New(t, scripted.Text("ok"))
+		res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "hi")})
+		if res.code != 0 {
+			t.Errorf("%s: exit %d: %s", name, res.code, res.stderr)
+			continue
+		}
+		if sys := srv.Requests()[0].Chat.Messages[0].Text(); strings.Contains(sys, "LEAKED") || strings.Contains(sys, "agents_md") {
+			t.Errorf("%s: system prompt holds AGENTS.md content:\n%s", name, sys)
+		}
 	}
 }

@@ -2,7 +2,9 @@ package scripted
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,6 +36,8 @@ type Handler struct {
 	mu       sync.Mutex
 	next     int
 	requests []Request
+	count    int           // requests received, also when discarded
+	arrived  chan struct{} // closed and replaced when a request arrives
 
 	closeOnce sync.Once
 	done      chan struct{}
@@ -41,7 +45,28 @@ type Handler struct {
 
 // NewHandler returns a handler that serves replies in order.
 func NewHandler(opts Options, replies ...Reply) *Handler {
-	return &Handler{opts: opts, replies: replies, done: make(chan struct{})}
+	return &Handler{opts: opts, replies: replies, done: make(chan struct{}), arrived: make(chan struct{})}
+}
+
+// WaitRequests blocks until the handler has received at least n requests,
+// ctx is done (its error is returned) or the handler is closed. Tests use it
+// to act once a client is known to be in a request, without sleeping.
+func (h *Handler) WaitRequests(ctx context.Context, n int) error {
+	for {
+		h.mu.Lock()
+		count, arrived := h.count, h.arrived
+		h.mu.Unlock()
+		if count >= n {
+			return nil
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-h.done:
+			return errors.New("scripted: server closed")
+		}
+	}
 }
 
 // Requests returns a copy of the requests received so far, in order.
@@ -67,6 +92,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.opts.DiscardRequests {
 		h.requests = append(h.requests, rec)
 	}
+	h.count++
+	close(h.arrived)
+	h.arrived = make(chan struct{})
 	h.mu.Unlock()
 
 	if status != http.StatusOK {
