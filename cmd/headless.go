@@ -8,15 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/openai"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/fs"
-	"github.com/agent-dev/agent/tools/picker"
-	"github.com/agent-dev/agent/tools/shell"
 )
 
 // runHeadless answers one prompt without a user interface: it composes the
@@ -70,47 +65,23 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		return usageError{errNoPrompt}
 	}
 
-	s, err := resolveSettings(o, getenv)
+	a, err := newAgent(o, dir, getenv)
 	if err != nil {
 		return err
 	}
-	mode, err := picker.ParseMode(s.Tools)
-	if err != nil {
-		return usageError{err}
-	}
+	defer a.root.Close()
+	s := a.settings
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())
 	}
-
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return usagef("working directory: %w", err)
-	}
-	defer root.Close()
-	reg, err := tools.NewRegistry(append(fs.Tools(root), shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}}))...)
-	if err != nil {
-		return fmt.Errorf("building the tools: %w", err)
-	}
-	retries := s.MaxRetries
-	if retries == 0 {
-		retries = -1 // the adapter reads 0 as its default
-	}
-	toolset := picker.New(reg, mode)
-	l, err := loop.New(loop.Config{
-		Provider: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: retries, IdleTimeout: s.IdleTimeout}),
-		Model:    s.Model,
-		System:   systemPrompt(root, dir, time.Now(), s.Tools),
-		Toolset:  toolset,
-		MaxSteps: s.MaxSteps,
-		Approve:  headlessApproval(o.AllowBash || o.Yolo),
-	})
+	l, err := a.newLoop(s.Model, headlessApproval(o.AllowBash || o.Yolo))
 	if err != nil {
 		return err
 	}
 
 	sessionID := newSessionID()
 	p := newPrinter(o.OutputFormat, st.Out, st.Err, progress)
-	if err := p.init(sessionID, s.Model, dir, s.Tools, reg.Names()); err != nil {
+	if err := p.init(sessionID, s.Model, dir, s.Tools, a.registry.Names()); err != nil {
 		return err
 	}
 	// A failed write (the reader of stdout went away) cancels the turn;
