@@ -1,0 +1,252 @@
+package markdown
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func readFixture(tb testing.TB) string {
+	tb.Helper()
+	b, err := os.ReadFile("testdata/fixture.md")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+// chunkers split a text into the deltas of a stream.
+// memo marks the chunkers whose reference rendering memoises glamour's
+// output per block (see memoBlocks); the others use Renderer.render as is.
+var chunkers = []struct {
+	name  string
+	split func(string) []string
+	memo  bool
+}{
+	{"1byte", func(s string) []string { return bySize(s, func() int { return 1 }) }, true},
+	{"3runes", byRunes(3), true},
+	{"17bytes", func(s string) []string { return bySize(s, func() int { return 17 }) }, false},
+	{"random", func(s string) []string {
+		rng := rand.New(rand.NewPCG(1, 2))
+		return bySize(s, func() int { return 1 + rng.IntN(40) })
+	}, false},
+	{"boundary-chars", byBoundaryChars, true},
+}
+
+// reference renders text from scratch: it splits the whole text again and
+// joins freshly assembled blocks. With memo, glamour's output for a block
+// source already seen (a pure function of source, width, position and
+// definitions) is reused, which keeps the 1-byte run fast; the splitting,
+// joining and seams are still computed from scratch at every step.
+type reference struct {
+	r    *Renderer
+	memo map[string]string
+}
+
+func (ref *reference) render(text string, width int) string {
+	if ref.memo == nil {
+		return ref.r.render(text, width, false)
+	}
+	return assemble(text, clampWidth(width), false, func(src string, w int, first, finished bool, defs string) string {
+		key := fmt.Sprint(w, first, finished, len(defs), defs, src)
+		out, ok := ref.memo[key]
+		if !ok {
+			out = ref.r.renderBlock(src, w, first, finished, defs)
+			ref.memo[key] = out
+		}
+		return out
+	})
+}
+
+func bySize(s string, size func() int) []string {
+	var out []string
+	for len(s) > 0 {
+		n := min(size(), len(s))
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
+}
+
+func byRunes(n int) func(string) []string {
+	return func(s string) []string {
+		var out []string
+		for len(s) > 0 {
+			k := 0
+			for i := 0; i < n && k < len(s); i++ {
+				_, size := utf8.DecodeRuneInString(s[k:])
+				k += size
+			}
+			out = append(out, s[:k])
+			s = s[k:]
+		}
+		return out
+	}
+}
+
+// byBoundaryChars makes every character that can open, close or continue a
+// block its own delta, with the text between them as one delta.
+func byBoundaryChars(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("\n`~-*+|>[]:#=<! \t0123456789.", s[i]) < 0 {
+			continue
+		}
+		if start < i {
+			out = append(out, s[start:i])
+		}
+		out = append(out, s[i:i+1])
+		start = i + 1
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// TestStreamEqualsFullRender is the correctness proof: at every step of the
+// fixture, fed in deltas of several shapes, the incremental rendering equals
+// the from-scratch rendering of the same text, at two widths, and after the
+// width changes mid-stream.
+func TestStreamEqualsFullRender(t *testing.T) {
+	fixture := readFixture(t)
+	for _, c := range chunkers {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			deltas := c.split(fixture)
+			if got := strings.Join(deltas, ""); got != fixture {
+				t.Fatal("chunker lost text")
+			}
+			r := NewRenderer(Dark)
+			ref := &reference{r: r}
+			if c.memo {
+				ref.memo = make(map[string]string)
+			}
+			narrow, wide, resized := NewStream(r), NewStream(r), NewStream(r)
+			var text strings.Builder
+			for i, d := range deltas {
+				text.WriteString(d)
+				narrow.Append(d)
+				wide.Append(d)
+				resized.Append(d)
+				want40 := ref.render(text.String(), 40)
+				want100 := ref.render(text.String(), 100)
+				check(t, narrow, want40, text.String(), 40, i)
+				check(t, wide, want100, text.String(), 100, i)
+				// resized switches width every 25 deltas.
+				if (i/25)%2 == 0 {
+					check(t, resized, want40, text.String(), 40, i)
+				} else {
+					check(t, resized, want100, text.String(), 100, i)
+				}
+			}
+			for _, s := range []*Stream{narrow, wide, resized} {
+				s.Finish()
+			}
+			for _, w := range []int{40, 100} {
+				want := r.Render(fixture, w)
+				if got := narrow.Render(w); got != want {
+					t.Fatalf("finished stream at %d differs from Render:\n%s", w, diff(want, got))
+				}
+			}
+			if n := len(narrow.cuts); n < 20 {
+				t.Errorf("only %d finished blocks were cached; want at least 20", n)
+			}
+		})
+	}
+}
+
+func check(t *testing.T, s *Stream, want, text string, width, step int) {
+	t.Helper()
+	got := s.Render(width)
+	if got != want {
+		t.Fatalf("step %d, width %d, text so far %q:\n%s", step, width, tailOf(text), diff(want, got))
+	}
+	if again := s.Render(width); again != got {
+		t.Fatalf("step %d: a second Render differs", step)
+	}
+}
+
+func tailOf(s string) string {
+	if len(s) > 80 {
+		return "…" + s[len(s)-80:]
+	}
+	return s
+}
+
+// diff shows the first differing line of two renderings.
+func diff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + itoa(i) + ":\nwant " + quote(w) + "\ngot  " + quote(g)
+		}
+	}
+	return "(equal lines)"
+}
+
+func TestStreamLifecycle(t *testing.T) {
+	r := NewRenderer(Light)
+	s := NewStream(r)
+	if got := s.Render(40); got != "" {
+		t.Fatalf("empty stream renders %q", got)
+	}
+	s.Append("Use [the docs][d].\n\nMore text.\n\n")
+	s.Append("[d]: https://example.com\n")
+	before := s.Render(40)
+	if strings.Contains(before, "example.com") {
+		t.Fatal("a definition in the unfinished tail applied to a finished block")
+	}
+	s.Finish()
+	if !s.Done() {
+		t.Fatal("Done is false after Finish")
+	}
+	after := s.Render(40)
+	if !strings.Contains(after, "example.com") {
+		t.Fatalf("definition not applied after Finish:\n%s", after)
+	}
+	if after != r.Render(s.Text(), 40) {
+		t.Fatal("finished stream differs from Render")
+	}
+	s.Append("\n\nA late paragraph.\n")
+	if s.Done() {
+		t.Fatal("Append did not reopen the stream")
+	}
+	if got, want := s.Render(40), r.render(s.Text(), 40, false); got != want {
+		t.Fatalf("reopened stream:\n%s", diff(want, got))
+	}
+	s.Reset()
+	if s.Len() != 0 || s.Text() != "" || s.Render(40) != "" || len(s.cuts) != 0 {
+		t.Fatal("Reset left state behind")
+	}
+}
+
+func TestRenderWidth(t *testing.T) {
+	r := NewRenderer(Dark)
+	text := strings.Repeat("word ", 40) + "\n\n- item " + strings.Repeat("x", 5) + "\n"
+	for _, w := range []int{0, 12, 40, 100} {
+		out := r.Render(text, w)
+		for i, line := range strings.Split(out, "\n") {
+			if lw := visibleWidth(line); lw > max(w, MinWidth) {
+				t.Errorf("width %d: line %d is %d cells: %q", w, i, lw, line)
+			}
+		}
+		if out != r.Render(text, w) {
+			t.Errorf("width %d: rendering is not deterministic", w)
+		}
+	}
+	if len(r.terms) > maxTerms {
+		t.Errorf("%d glamour renderers kept; want at most %d", len(r.terms), maxTerms)
+	}
+}
