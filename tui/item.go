@@ -1,0 +1,16 @@
+// Package tui is the interactive interface of agent: one top-level Bubble Tea
+// model (model.go) that consumes the loop's events, and small components
+// with a Render(width int) string method: the conversation pane and its
+// items (user and assistant messages, tool blocks, notes, errors), the
+// status line and the input. It is the only package that imports Bubble
+// Tea, lipgloss and glamour.
+package tui
+
+// item is one block of the conversation pane.
+type item interface {
+	// Render returns the item at width columns, as lines joined by "\n"
+	// with no trailing newline. A finished item renders once per width and
+	// caches the result; a changing one (a streaming answer, a running tool)
+	// re-renders only what changed.
+	Render(width int) string
+}

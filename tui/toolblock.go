@@ -1,0 +1,336 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// How much of a tool's result a block shows.
+const (
+	foldedLines   = 3   // result lines under a folded block
+	expandedLines = 200 // result lines under an expanded block; the rest is counted
+)
+
+// toolState is where a tool call is in its life.
+type toolState int
+
+const (
+	toolRunning toolState = iota // started, no result yet (possibly waiting for approval)
+	toolOK                       // finished with a normal result
+	toolFailed                   // finished with an error result
+	toolDenied                   // the person (or the policy) did not allow it
+)
+
+// toolBlock is one tool call in the conversation pane: a header line (status
+// icon or spinner, tool name, main argument, duration), then the first lines
+// of the result, all of them up to expandedLines when expanded, or, while
+// the call waits for approval, the question, the whole command and the keys.
+//
+// It is pure state: the top-level model feeds it the call's events, the
+// spinner frame and the person's toggles. Render caches its output per width;
+// every setter invalidates the cache.
+type toolBlock struct {
+	st   *styles
+	id   string // the call's ID, to match ToolCallFinished
+	name string // the tool's name
+	args string // the raw JSON arguments the model wrote
+
+	summary string // the main argument on one line
+	full    string // what an approval shows: the whole command, or the arguments
+
+	state    toolState
+	output   []string // result lines, sanitised, at most expandedLines
+	total    int      // number of result lines, also those not kept
+	dur      time.Duration
+	exitCode int // non-zero exit status of a command, 0 otherwise
+
+	waiting  bool
+	expanded bool
+	selected bool
+	frame    int
+
+	cacheOK    bool
+	cacheWidth int
+	cache      string
+}
+
+var _ item = (*toolBlock)(nil)
+
+// newToolBlock returns a running block for the call id of tool name with its
+// raw JSON arguments.
+func newToolBlock(st *styles, id, name, args string) *toolBlock {
+	b := &toolBlock{st: st, id: id, name: name, args: args}
+	b.summary, b.full = summarizeArgs(name, args)
+	return b
+}
+
+// finish records the call's result: content is what the model read, d how
+// long the call took, meta the tool's details. A result with meta
+// "denied": true shows as denied; a non-zero meta "exit_code" is shown next
+// to the duration. finish ends waiting.
+func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta map[string]any) {
+	switch {
+	case isError && meta["denied"] == true:
+		b.state = toolDenied
+	case isError:
+		b.state = toolFailed
+	default:
+		b.state = toolOK
+	}
+	b.dur = d
+	b.exitCode = metaInt(meta, "exit_code")
+	b.output, b.total = outputLines(content, expandedLines)
+	b.waiting = false
+	b.cacheOK = false
+}
+
+// running reports whether the call has no result yet.
+func (b *toolBlock) running() bool { return b.state == toolRunning }
+
+// setWaiting shows (true) or hides the inline approval question. It has an
+// effect only while the call runs.
+func (b *toolBlock) setWaiting(on bool) { b.waiting = on; b.cacheOK = false }
+
+// setExpanded shows up to expandedLines of the result (true) or the first
+// foldedLines (false).
+func (b *toolBlock) setExpanded(on bool) { b.expanded = on; b.cacheOK = false }
+
+// toggleExpanded flips between folded and expanded.
+func (b *toolBlock) toggleExpanded() { b.setExpanded(!b.expanded) }
+
+// setSelected draws (true) or removes the selection marker.
+func (b *toolBlock) setSelected(on bool) { b.selected = on; b.cacheOK = false }
+
+// setFrame sets the spinner frame shown while the call runs; any integer
+// (the model's tick count) is fine. It invalidates the cache only when the
+// block shows a spinner.
+func (b *toolBlock) setFrame(i int) {
+	if b.frame != i {
+		b.frame = i
+		if b.state == toolRunning && !b.waiting {
+			b.cacheOK = false
+		}
+	}
+}
+
+// Render implements item.
+func (b *toolBlock) Render(width int) string {
+	if b.cacheOK && b.cacheWidth == width {
+		return b.cache
+	}
+	gutter := "  "
+	if b.selected {
+		gutter = b.st.ToolSelected.Render("▌") + " "
+	}
+	inner := max(width-2, 1)
+	lines := []string{b.header(inner)}
+	switch {
+	case b.state == toolRunning && b.waiting:
+		lines = append(lines, b.approval(inner-2)...)
+	case b.state == toolOK || b.state == toolFailed:
+		lines = append(lines, b.result(inner-2)...)
+	}
+	for i, l := range lines {
+		if i > 0 {
+			l = "  " + l
+		}
+		lines[i] = gutter + l
+	}
+	b.cache = strings.Join(fitWidth(lines, width), "\n")
+	b.cacheWidth, b.cacheOK = width, true
+	return b.cache
+}
+
+// header is the first line: icon, name, main argument, tail.
+func (b *toolBlock) header(width int) string {
+	var icon, tail string
+	switch b.state {
+	case toolRunning:
+		if b.waiting {
+			icon = b.st.Approval.Render("?")
+		} else {
+			icon = b.st.ToolRunning.Render(spinnerFrame(b.frame))
+		}
+	case toolOK:
+		icon = b.st.ToolOK.Render("✓")
+		tail = b.st.Dim.Render(b.tailText())
+	case toolFailed:
+		icon = b.st.ToolFailed.Render("✗")
+		tail = b.st.Dim.Render(b.tailText())
+	case toolDenied:
+		icon = b.st.ToolFailed.Render("✗")
+		tail = b.st.ToolFailed.Render("denied")
+	}
+	head := icon + " " + b.st.ToolName.Render(b.name)
+	used := 2 + textWidth(b.name)
+	if tail != "" {
+		used += 2 + textWidth(tail)
+	}
+	// A call waiting for approval shows its whole command below instead.
+	if room := width - used - 1; room >= 4 && b.summary != "" && !b.waiting {
+		head += " " + b.st.ToolArg.Render(cutTo(b.summary, room))
+	}
+	if tail != "" {
+		head += "  " + tail
+	}
+	return cutTo(head, width)
+}
+
+// tailText is the exit status and duration after a finished call's header.
+func (b *toolBlock) tailText() string {
+	var parts []string
+	if b.exitCode > 0 { // -1 is a signal, and the content says which
+		parts = append(parts, "exit "+strconv.Itoa(b.exitCode))
+	}
+	if b.dur > 0 {
+		parts = append(parts, formatDuration(b.dur))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// result is the body of a finished call at width columns.
+func (b *toolBlock) result(width int) []string {
+	if b.total == 0 {
+		return []string{b.st.Dim.Render("(no output)")}
+	}
+	show := min(len(b.output), foldedLines)
+	if b.expanded || b.total == foldedLines+1 { // a line rather than "… +1 line"
+		show = len(b.output)
+	}
+	lines := make([]string, 0, show+1)
+	for _, l := range b.output[:show] {
+		lines = append(lines, b.st.ToolOutput.Render(cutTo(l, width)))
+	}
+	if rest := b.total - show; rest > 0 {
+		note := fmt.Sprintf("… +%d %s", rest, plural(rest, "line", "lines"))
+		if b.expanded {
+			note = fmt.Sprintf("… %d more %s not shown", rest, plural(rest, "line", "lines"))
+		}
+		lines = append(lines, b.st.Dim.Render(note))
+	}
+	return lines
+}
+
+// approval is the body of a call that waits for the person: the question,
+// the whole command wrapped, and the keys.
+func (b *toolBlock) approval(width int) []string {
+	question := "Allow " + b.name + " to run?"
+	if b.name == "bash" {
+		question = "Allow bash to run this command?"
+	}
+	lines := []string{b.st.Approval.Render(cutTo(question, width))}
+	bar := b.st.Dim.Render("│") + " "
+	for _, l := range wrapText(b.full, max(width-2, 1)) {
+		lines = append(lines, bar+b.st.ToolArg.Render(l))
+	}
+	key := func(k, what string) string { return b.st.Key.Render(k) + b.st.Dim.Render(" "+what) }
+	return append(lines, joinWrapped([]string{
+		key("y", "allow once"),
+		key("a", "allow for this session"),
+		key("n", "deny"),
+	}, b.st.Dim.Render(" · "), width)...)
+}
+
+// plural picks the singular or plural word for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// summarizeArgs returns the main argument of a call on one line and the text
+// an approval shows. It reads the JSON arguments of the known tools and falls
+// back to the raw text when they do not parse (a model may write anything).
+func summarizeArgs(name, raw string) (summary, full string) {
+	var a struct {
+		Path    string   `json:"path"`
+		Pattern string   `json:"pattern"`
+		Glob    string   `json:"glob"`
+		Command string   `json:"command"`
+		Names   []string `json:"names"`
+	}
+	rawLine := oneLine(raw)
+	if err := json.Unmarshal([]byte(raw), &a); err != nil {
+		return rawLine, raw
+	}
+	switch name {
+	case "bash":
+		if a.Command == "" {
+			return rawLine, raw
+		}
+		first, _, more := strings.Cut(strings.TrimSpace(a.Command), "\n")
+		summary = oneLine(first)
+		if more {
+			summary += " …"
+		}
+		return summary, a.Command
+	case "read_file":
+		return oneLine(a.Path), prettyJSON(raw)
+	case "list_files":
+		s := a.Path
+		if s == "" {
+			s = "."
+		}
+		if a.Pattern != "" {
+			s = a.Pattern + " in " + s
+		}
+		return oneLine(s), prettyJSON(raw)
+	case "grep":
+		s := a.Pattern
+		if a.Path != "" {
+			s += " in " + a.Path
+		}
+		if a.Glob != "" {
+			s += " (" + a.Glob + ")"
+		}
+		return oneLine(s), prettyJSON(raw)
+	case "pick_tools":
+		return strings.Join(a.Names, ", "), prettyJSON(raw)
+	}
+	for _, s := range []string{a.Command, a.Path, a.Pattern} {
+		if s != "" {
+			return oneLine(s), prettyJSON(raw)
+		}
+	}
+	return rawLine, prettyJSON(raw)
+}
+
+// prettyJSON indents valid JSON and returns anything else unchanged.
+func prettyJSON(raw string) string {
+	var buf bytes.Buffer
+	if json.Indent(&buf, []byte(raw), "", "  ") != nil {
+		return raw
+	}
+	return buf.String()
+}
+
+// metaInt reads an integer from a tool's meta, whether it came straight from
+// the tool (int) or through JSON (float64); 0 when absent.
+func metaInt(meta map[string]any, key string) int {
+	switch v := meta[key].(type) {
+	case int:
+		return v
+	case int64:
+		return int(v)
+	case float64:
+		return int(v)
+	}
+	return 0
+}
+
+// formatDuration prints a tool's duration compactly: 35ms, 1.2s, 2m05s.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	case d < time.Minute:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	default:
+		return formatElapsed(d)
+	}
+}
