@@ -105,11 +105,11 @@ working directory and runs commands in it, and prints the answer.
 			if !c.Flags().Changed("max-retries") {
 				o.MaxRetries = -1
 			}
-			if !o.Print && o.Prompt == "" && st.OutIsTerminal && !st.InPiped {
-				return usagef("the interactive interface is not built yet: run agent -p \"PROMPT\" (see agent --help)")
-			}
 			if runF != nil {
 				return runF(c.Context(), o)
+			}
+			if interactive(o, st) {
+				return runInteractive(c.Context(), o, getenv)
 			}
 			return runHeadless(c.Context(), o, st, getenv)
 		},
@@ -136,4 +136,10 @@ working directory and runs commands in it, and prints the answer.
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
 	return c
+}
+
+// interactive reports whether a run opens the interface: not with -p, and
+// only when stdout is a terminal and stdin is not piped.
+func interactive(o *Options, st Streams) bool {
+	return !o.Print && st.OutIsTerminal && !st.InPiped
 }

@@ -38,10 +38,22 @@ func TestBadFlagIsAUsageError(t *testing.T) {
 	}
 }
 
-func TestTerminalWithoutPromptExplainsHeadlessMode(t *testing.T) {
-	_, err := parse(t, Streams{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, OutIsTerminal: true})
-	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "agent -p") {
-		t.Errorf("got %v", err)
+func TestInterfaceOnlyInATerminal(t *testing.T) {
+	tests := []struct {
+		name  string
+		print bool
+		st    Streams
+		want  bool
+	}{
+		{"terminal", false, Streams{OutIsTerminal: true}, true},
+		{"terminal with -p", true, Streams{OutIsTerminal: true}, false},
+		{"stdout piped", false, Streams{}, false},
+		{"stdin piped", false, Streams{OutIsTerminal: true, InPiped: true}, false},
+	}
+	for _, tt := range tests {
+		if got := interactive(&Options{Print: tt.print}, tt.st); got != tt.want {
+			t.Errorf("%s: interactive = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
 

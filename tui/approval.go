@@ -1,0 +1,78 @@
+package tui
+
+import (
+	"context"
+	"sync"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+)
+
+// Approver connects the loop's approval hook to the person at the
+// keyboard. The loop's goroutine calls Ask and blocks; the TUI receives the
+// question as a message, shows it inline in the tool's block and sends the
+// answer back. Tools allowed "for this session" are remembered here and
+// not asked again. It is safe for concurrent use.
+type Approver struct {
+	requests chan approvalRequest
+
+	mu      sync.Mutex
+	session map[string]bool // tool names allowed for the session
+}
+
+// approvalRequest is one question to the person. The answer goes to reply,
+// which has room for it, so answering never blocks.
+type approvalRequest struct {
+	call  providers.ToolCall
+	reply chan approvalAnswer
+}
+
+// approvalAnswer is the person's choice.
+type approvalAnswer struct {
+	allow      bool
+	forSession bool
+}
+
+// NewApprover returns an Approver with nothing allowed yet.
+func NewApprover() *Approver {
+	return &Approver{requests: make(chan approvalRequest), session: map[string]bool{}}
+}
+
+// Ask asks the person whether call may run and waits for the answer. It
+// returns at once when the call's tool was allowed for the session, and a
+// denial when ctx is cancelled (the turn was cancelled while it asked).
+func (a *Approver) Ask(ctx context.Context, call providers.ToolCall) loop.Decision {
+	a.mu.Lock()
+	allowed := a.session[call.Name]
+	a.mu.Unlock()
+	if allowed {
+		return loop.Decision{Allow: true}
+	}
+	req := approvalRequest{call: call, reply: make(chan approvalAnswer, 1)}
+	select {
+	case a.requests <- req:
+	case <-ctx.Done():
+		return loop.Decision{Reason: "cancelled by the user"}
+	}
+	select {
+	case ans := <-req.reply:
+		if !ans.allow {
+			return loop.Decision{Reason: "the user denied this " + call.Name + " call; ask them or try another way"}
+		}
+		if ans.forSession {
+			a.mu.Lock()
+			a.session[call.Name] = true
+			a.mu.Unlock()
+		}
+		return loop.Decision{Allow: true}
+	case <-ctx.Done():
+		return loop.Decision{Reason: "cancelled by the user"}
+	}
+}
+
+// reset forgets what was allowed for the session (/new).
+func (a *Approver) reset() {
+	a.mu.Lock()
+	clear(a.session)
+	a.mu.Unlock()
+}

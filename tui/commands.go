@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+)
+
+// slashCommand is one command typed at the prompt.
+type slashCommand struct {
+	name string // with the slash
+	args string // argument hint, "" for none
+	desc string
+}
+
+// slashCommands are the commands the prompt understands, in help order.
+var slashCommands = []slashCommand{
+	{"/help", "", "show keys and commands"},
+	{"/new", "", "start a fresh conversation"},
+	{"/model", "NAME", "switch the model"},
+	{"/tools", "", "list tools and which are picked"},
+	{"/clear", "", "clear the screen, keep the conversation"},
+	{"/quit", "", "quit"},
+}
+
+// completions returns the commands whose names start with the input's first
+// word, when the input is a lone slash word.
+func completions(input string) []slashCommand {
+	if !strings.HasPrefix(input, "/") || strings.ContainsAny(input, " \n") {
+		return nil
+	}
+	var out []slashCommand
+	for _, c := range slashCommands {
+		if strings.HasPrefix(c.name, input) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// complete returns the input completed as far as the matching commands
+// agree (with a trailing space once a single command matches), or the input
+// unchanged.
+func complete(input string) string {
+	matches := completions(input)
+	if len(matches) == 0 {
+		return input
+	}
+	if len(matches) == 1 {
+		if matches[0].args != "" {
+			return matches[0].name + " "
+		}
+		return matches[0].name
+	}
+	prefix := matches[0].name
+	for _, m := range matches[1:] {
+		for !strings.HasPrefix(m.name, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	return prefix
+}
+
+// parseSlash splits "/model gpt-4.1" into the command and its argument. ok
+// is false for input that is not a known command.
+func parseSlash(input string) (cmd slashCommand, arg string, ok bool) {
+	name, arg, _ := strings.Cut(strings.TrimSpace(input), " ")
+	for _, c := range slashCommands {
+		if c.name == name {
+			return c, strings.TrimSpace(arg), true
+		}
+	}
+	return slashCommand{}, "", false
+}
+
+// commandHelp is the text /help shows.
+func commandHelp() string {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, c := range slashCommands {
+		fmt.Fprintf(&b, "  %-14s %s\n", strings.TrimSpace(c.name+" "+c.args), c.desc)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

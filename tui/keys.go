@@ -1,0 +1,60 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap holds every key binding; help shows the ones that apply now.
+type keyMap struct {
+	Send, Newline, HistoryPrev, HistoryNext   key.Binding
+	PageUp, PageDown, Top, Bottom             key.Binding
+	Cancel, Quit, Help, Complete              key.Binding
+	SelectPrev, SelectNext, Expand            key.Binding
+	AllowOnce, AllowSession, Deny             key.Binding
+	running, approving, full, completionShown bool
+}
+
+func newKeyMap() keyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return keyMap{
+		Send:         b("enter", "send", "enter"),
+		Newline:      b("shift+enter/ctrl+j", "newline", "shift+enter", "ctrl+j"),
+		HistoryPrev:  b("↑", "earlier prompt", "up"),
+		HistoryNext:  b("↓", "later prompt", "down"),
+		PageUp:       b("pgup", "scroll up", "pgup"),
+		PageDown:     b("pgdn", "scroll down", "pgdown"),
+		Top:          b("home", "top", "home"),
+		Bottom:       b("end", "bottom", "end"),
+		Cancel:       b("esc", "cancel turn", "esc"),
+		Quit:         b("ctrl+c", "quit", "ctrl+c"),
+		Help:         b("?", "all keys", "?"),
+		Complete:     b("tab", "complete /command", "tab"),
+		SelectPrev:   b("ctrl+↑", "previous tool", "ctrl+up"),
+		SelectNext:   b("ctrl+↓", "next tool", "ctrl+down"),
+		Expand:       b("ctrl+o", "expand/fold tool", "ctrl+o"),
+		AllowOnce:    b("y", "allow once", "y"),
+		AllowSession: b("a", "allow for session", "a"),
+		Deny:         b("n", "deny", "n", "esc"),
+	}
+}
+
+// ShortHelp is the one-line help for the current state.
+func (k keyMap) ShortHelp() []key.Binding {
+	switch {
+	case k.approving:
+		return []key.Binding{k.AllowOnce, k.AllowSession, k.Deny}
+	case k.running:
+		return []key.Binding{k.Cancel, k.PageUp, k.Expand, k.Help}
+	}
+	return []key.Binding{k.Send, k.Newline, k.Complete, k.Expand, k.Quit, k.Help}
+}
+
+// FullHelp is every binding, in columns.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.SelectPrev, k.SelectNext, k.Expand},
+		{k.Cancel, k.Quit, k.Help},
+	}
+}

@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/agent-dev/agent/tui/markdown"
+)
+
+// reasoningLines is how many of its last lines folded reasoning shows.
+const reasoningLines = 3
+
+// userItem is a prompt the person sent.
+type userItem struct {
+	st    *styles
+	text  string
+	width int
+	cache string
+}
+
+func newUserItem(st *styles, text string) *userItem { return &userItem{st: st, text: text} }
+
+func (u *userItem) Render(width int) string {
+	if u.cache != "" && u.width == width {
+		return u.cache
+	}
+	body := lipgloss.NewStyle().Width(max(width-2, 1)).Render(u.text)
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		mark := "  "
+		if i == 0 {
+			mark = u.st.UserMark.Render("❯ ")
+		}
+		lines[i] = mark + u.st.User.Render(strings.TrimRight(l, " "))
+	}
+	u.cache, u.width = strings.Join(lines, "\n"), width
+	return u.cache
+}
+
+// assistantItem is one assistant message: its reasoning (dimmed, folded to
+// its last lines) and its text, rendered as markdown while it streams.
+type assistantItem struct {
+	st        *styles
+	reasoning strings.Builder
+	md        *markdown.Stream
+	finished  bool
+}
+
+func newAssistantItem(st *styles) *assistantItem {
+	return &assistantItem{st: st, md: markdown.NewStream(st.Markdown)}
+}
+
+func (a *assistantItem) appendText(s string)      { a.md.Append(s) }
+func (a *assistantItem) appendReasoning(s string) { a.reasoning.WriteString(s) }
+
+// finish marks the message complete: its whole text is final.
+func (a *assistantItem) finish() {
+	if !a.finished {
+		a.finished = true
+		a.md.Finish()
+	}
+}
+
+// empty reports whether nothing arrived yet.
+func (a *assistantItem) empty() bool {
+	return a.reasoning.Len() == 0 && strings.TrimSpace(a.md.Text()) == ""
+}
+
+func (a *assistantItem) Render(width int) string {
+	var parts []string
+	if r := strings.TrimSpace(a.reasoning.String()); r != "" {
+		wrapped := strings.Split(lipgloss.NewStyle().Width(max(width-2, 1)).Render(r), "\n")
+		if len(wrapped) > reasoningLines {
+			wrapped = append([]string{"…"}, wrapped[len(wrapped)-reasoningLines:]...)
+		}
+		for i, l := range wrapped {
+			wrapped[i] = a.st.Reasoning.Render("│ " + strings.TrimRight(l, " "))
+		}
+		parts = append(parts, strings.Join(wrapped, "\n"))
+	}
+	if text := a.md.Render(width); strings.TrimSpace(text) != "" {
+		parts = append(parts, strings.Trim(text, "\n"))
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,562 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+)
+
+// Config is what the interface needs from the command that starts it.
+type Config struct {
+	// Model is the model name; Dir the working directory; SessionID
+	// identifies the conversation.
+	Model     string
+	Dir       string
+	SessionID string
+	// NewLoop builds the agent loop for a model, at start and on /model.
+	NewLoop func(model string) (*loop.Loop, error)
+	// Tools returns the names of every tool and of those picked now.
+	Tools func() (all, picked []string)
+	// Approver receives the loop's approval questions; nil asks nothing.
+	Approver *Approver
+	// Prompt, when not empty, is sent as soon as the interface starts.
+	Prompt string
+	// Warning is shown in the status line (for example in yolo mode).
+	Warning string
+	// ContextWindow is the model's context window in tokens; 0 looks the
+	// model up in a table of common models.
+	ContextWindow int
+}
+
+// quitWindow is how soon a second Ctrl+C must follow the first to quit when
+// the input is not empty.
+const quitWindow = 2 * time.Second
+
+// tickInterval is the spinner's frame time while a turn runs.
+const tickInterval = 100 * time.Millisecond
+
+// Messages of the model.
+type (
+	submitMsg      struct{ text string }
+	turnStartedMsg struct{ events <-chan loop.Event }
+	eventsMsg      struct{ evs []loop.Event }
+	turnClosedMsg  struct{}
+	approvalMsg    struct{ req approvalRequest }
+	tickMsg        struct{}
+)
+
+// Model is the one top-level Bubble Tea model of the interface.
+type Model struct {
+	cfg   Config
+	st    *styles
+	keys  keyMap
+	help  help.Model
+	input textarea.Model
+	chat  *chatList
+	bar   *status
+	loop  *loop.Loop
+
+	history []providers.Message // the conversation sent with each prompt
+	prompts []string            // earlier prompts, oldest first
+	recall  int                 // index into prompts while recalling; len(prompts) when not
+	draft   string              // the input as it was before recalling
+
+	running   bool
+	events    <-chan loop.Event
+	cancel    context.CancelFunc
+	started   time.Time
+	current   *assistantItem
+	blocks    map[string]*toolBlock
+	order     []*toolBlock // tool blocks in order, for selection
+	selected  int          // index into order; -1 when none
+	approving *approvalRequest
+	frame     int
+
+	width, height int
+	quitArmed     time.Time
+	fullHelp      bool
+}
+
+// New returns the model; err when the first loop cannot be built.
+func New(cfg Config) (*Model, error) {
+	l, err := cfg.NewLoop(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	st := newStyles(true)
+	in := textarea.New()
+	in.Placeholder = "Ask about this repository…  (/help for commands)"
+	in.ShowLineNumbers = false
+	in.Prompt = "│ "
+	in.SetHeight(3)
+	in.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j"))
+	in.Focus()
+	m := &Model{
+		cfg: cfg, st: st, keys: newKeyMap(), help: help.New(), input: in,
+		chat: newChatList(), loop: l, blocks: map[string]*toolBlock{}, selected: -1,
+	}
+	m.bar = newStatus(st, cfg.Model, cfg.Dir, cfg.SessionID, cfg.ContextWindow)
+	m.bar.warning = cfg.Warning
+	return m, nil
+}
+
+// Init asks for the background colour, listens for approval questions and
+// sends the initial prompt.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, textarea.Blink}
+	if m.cfg.Approver != nil {
+		cmds = append(cmds, waitApproval(m.cfg.Approver))
+	}
+	if p := strings.TrimSpace(m.cfg.Prompt); p != "" {
+		cmds = append(cmds, func() tea.Msg { return submitMsg{p} })
+	}
+	return tea.Batch(cmds...)
+}
+
+// maxEventBatch bounds how many waiting events one message carries.
+const maxEventBatch = 256
+
+// waitEvent waits for the next event of the running turn and takes the
+// events already waiting behind it too, so that a burst of deltas costs one
+// render, not one per delta. A closed channel gives turnClosedMsg (after
+// the events read before it).
+func waitEvent(ch <-chan loop.Event) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return turnClosedMsg{}
+		}
+		evs := []loop.Event{ev}
+		for len(evs) < maxEventBatch {
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					return eventsMsg{evs} // the next wait sees the close
+				}
+				evs = append(evs, ev)
+			default:
+				return eventsMsg{evs}
+			}
+		}
+		return eventsMsg{evs}
+	}
+}
+
+// waitApproval reads the next approval question.
+func waitApproval(a *Approver) tea.Cmd {
+	return func() tea.Msg { return approvalMsg{<-a.requests} }
+}
+
+func tick() tea.Cmd { return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{} }) }
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(msg.Width)
+		m.help.SetWidth(msg.Width)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		*m.st = *newStyles(msg.IsDark())
+		m.input.SetStyles(textarea.DefaultStyles(msg.IsDark()))
+		m.help.Styles = help.DefaultStyles(msg.IsDark())
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.chat.scrollUp(3)
+		case tea.MouseWheelDown:
+			m.chat.scrollDown(3)
+		}
+		return m, nil
+	case submitMsg:
+		return m, m.submit(msg.text)
+	case turnStartedMsg:
+		m.events = msg.events
+		return m, waitEvent(m.events)
+	case eventsMsg:
+		for _, ev := range msg.evs {
+			m.handleEvent(ev)
+		}
+		return m, waitEvent(m.events)
+	case turnClosedMsg:
+		m.events = nil
+		return m, nil
+	case approvalMsg:
+		m.askApproval(msg.req)
+		return m, nil
+	case tickMsg:
+		if !m.running {
+			return m, nil
+		}
+		m.frame++
+		m.bar.setRunning(true, time.Since(m.started), m.frame)
+		for _, b := range m.order {
+			b.setFrame(m.frame)
+		}
+		return m, tick()
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+// handleKey routes a key press: approval answers first, then the keys of
+// the pane and the turn, then the input.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.approving != nil {
+		switch {
+		case key.Matches(msg, k.AllowOnce):
+			return m.answer(approvalAnswer{allow: true})
+		case key.Matches(msg, k.AllowSession):
+			return m.answer(approvalAnswer{allow: true, forSession: true})
+		case msg.String() == "esc", msg.String() == "ctrl+c":
+			cmd := m.answer(approvalAnswer{})
+			m.cancelTurn()
+			return cmd
+		case key.Matches(msg, k.Deny):
+			return m.answer(approvalAnswer{})
+		}
+		return nil // nothing else runs while a question waits
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.ctrlC()
+	case key.Matches(msg, k.Cancel):
+		m.cancelTurn()
+		return nil
+	case key.Matches(msg, k.PageUp):
+		m.chat.pageUp()
+		return nil
+	case key.Matches(msg, k.PageDown):
+		m.chat.pageDown()
+		return nil
+	case key.Matches(msg, k.Top):
+		m.chat.top()
+		return nil
+	case key.Matches(msg, k.Bottom):
+		m.chat.bottom()
+		return nil
+	case key.Matches(msg, k.SelectPrev):
+		m.selectBlock(-1)
+		return nil
+	case key.Matches(msg, k.SelectNext):
+		m.selectBlock(+1)
+		return nil
+	case key.Matches(msg, k.Expand):
+		if b := m.selectedBlock(); b != nil {
+			b.setExpanded(!b.expanded)
+		}
+		return nil
+	case key.Matches(msg, k.Complete):
+		m.input.SetValue(complete(m.input.Value()))
+		m.input.CursorEnd()
+		return nil
+	case key.Matches(msg, k.Help) && m.input.Value() == "":
+		m.fullHelp = !m.fullHelp
+		m.help.ShowAll = m.fullHelp
+		return nil
+	case key.Matches(msg, k.Send):
+		text := strings.TrimSpace(m.input.Value())
+		if text == "" {
+			return nil
+		}
+		m.input.Reset()
+		return m.submit(text)
+	case key.Matches(msg, k.HistoryPrev) && m.input.Line() == 0:
+		m.recallPrompt(-1)
+		return nil
+	case key.Matches(msg, k.HistoryNext) && m.input.Line() == m.input.LineCount()-1:
+		m.recallPrompt(+1)
+		return nil
+	}
+	m.quitArmed = time.Time{}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+// ctrlC cancels a running turn; on an idle prompt it quits, at once when
+// the input is empty, else on a second press within quitWindow.
+func (m *Model) ctrlC() tea.Cmd {
+	if m.running {
+		m.cancelTurn()
+		return nil
+	}
+	if m.input.Value() == "" || (!m.quitArmed.IsZero() && time.Since(m.quitArmed) < quitWindow) {
+		return tea.Quit
+	}
+	m.quitArmed = time.Now()
+	return nil
+}
+
+func (m *Model) cancelTurn() {
+	if m.cancel != nil {
+		m.cancel()
+	}
+}
+
+// answer sends the person's answer to the waiting approval question.
+func (m *Model) answer(ans approvalAnswer) tea.Cmd {
+	req := *m.approving
+	m.approving = nil
+	m.keys.approving = false
+	if b := m.blocks[req.call.ID]; b != nil {
+		b.setWaiting(false)
+	}
+	return tea.Batch(
+		func() tea.Msg { req.reply <- ans; return nil },
+		waitApproval(m.cfg.Approver),
+	)
+}
+
+// askApproval shows a question in the call's block, creating the block if
+// the question arrived before the call's start event.
+func (m *Model) askApproval(req approvalRequest) {
+	m.approving = &req
+	m.keys.approving = true
+	b := m.block(req.call.ID, req.call.Name, req.call.Arguments)
+	b.setWaiting(true)
+	m.chat.bottom()
+}
+
+// block returns the block of a tool call, adding it to the pane when new.
+func (m *Model) block(id, name, args string) *toolBlock {
+	if b, ok := m.blocks[id]; ok {
+		return b
+	}
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	b := newToolBlock(m.st, id, name, args)
+	m.blocks[id] = b
+	m.order = append(m.order, b)
+	m.chat.append(b)
+	return b
+}
+
+func (m *Model) selectedBlock() *toolBlock {
+	if len(m.order) == 0 {
+		return nil
+	}
+	if m.selected < 0 || m.selected >= len(m.order) {
+		return m.order[len(m.order)-1]
+	}
+	return m.order[m.selected]
+}
+
+func (m *Model) selectBlock(delta int) {
+	if len(m.order) == 0 {
+		return
+	}
+	if cur := m.selectedBlock(); cur != nil {
+		cur.setSelected(false)
+	}
+	if m.selected < 0 {
+		m.selected = len(m.order) - 1
+	}
+	m.selected = min(max(m.selected+delta, 0), len(m.order)-1)
+	m.order[m.selected].setSelected(true)
+}
+
+// recallPrompt steps through earlier prompts; stepping past the newest
+// brings back what was typed before recalling.
+func (m *Model) recallPrompt(delta int) {
+	if len(m.prompts) == 0 {
+		return
+	}
+	if m.recall == len(m.prompts) {
+		m.draft = m.input.Value()
+	}
+	m.recall = min(max(m.recall+delta, 0), len(m.prompts))
+	if m.recall == len(m.prompts) {
+		m.input.SetValue(m.draft)
+	} else {
+		m.input.SetValue(m.prompts[m.recall])
+	}
+	m.input.CursorEnd()
+}
+
+// submit runs a slash command or starts a turn with text.
+func (m *Model) submit(text string) tea.Cmd {
+	m.prompts = append(m.prompts, text)
+	m.recall = len(m.prompts)
+	m.quitArmed = time.Time{}
+	if strings.HasPrefix(text, "/") {
+		return m.command(text)
+	}
+	if m.running {
+		m.chat.append(newNoteItem(m.st, "A turn is running: wait for it, or press Esc to cancel it."))
+		return nil
+	}
+	m.chat.append(newUserItem(m.st, text))
+	m.chat.bottom()
+	ctx, cancel := context.WithCancel(context.Background())
+	m.running, m.cancel, m.started, m.frame = true, cancel, time.Now(), 0
+	m.keys.running = true
+	m.bar.setRunning(true, 0, 0)
+	history := append([]providers.Message(nil), m.history...)
+	l := m.loop
+	return tea.Batch(func() tea.Msg { return turnStartedMsg{l.Run(ctx, history, text)} }, tick())
+}
+
+// command runs a slash command.
+func (m *Model) command(text string) tea.Cmd {
+	cmd, arg, ok := parseSlash(text)
+	if !ok {
+		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Unknown command %s; /help lists them.", strings.Fields(text)[0])))
+		return nil
+	}
+	switch cmd.name {
+	case "/quit":
+		m.cancelTurn()
+		return tea.Quit
+	case "/help":
+		m.fullHelp, m.help.ShowAll = true, true
+		m.chat.append(newNoteItem(m.st, commandHelp()))
+	case "/clear":
+		m.chat.clear()
+	case "/new":
+		if m.running {
+			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before starting a new conversation."))
+			return nil
+		}
+		m.history, m.blocks, m.order, m.selected, m.current = nil, map[string]*toolBlock{}, nil, -1, nil
+		m.chat.clear()
+		m.bar.resetTokens()
+		if m.cfg.Approver != nil {
+			m.cfg.Approver.reset()
+		}
+		m.chat.append(newNoteItem(m.st, "New conversation."))
+	case "/model":
+		if arg == "" {
+			m.chat.append(newNoteItem(m.st, "Model: "+m.cfg.Model+". Switch with /model NAME."))
+			return nil
+		}
+		if m.running {
+			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching models."))
+			return nil
+		}
+		l, err := m.cfg.NewLoop(arg)
+		if err != nil {
+			m.chat.append(newErrorItem(m.st, err.Error()))
+			return nil
+		}
+		m.loop, m.cfg.Model = l, arg
+		m.bar.setModel(arg, m.cfg.ContextWindow)
+		m.chat.append(newNoteItem(m.st, "Model: "+arg+"."))
+	case "/tools":
+		all, picked := m.cfg.Tools()
+		line := "Tools: " + strings.Join(all, ", ") + "."
+		if len(picked) > 0 {
+			line += " Picked in this turn: " + strings.Join(picked, ", ") + "."
+		} else {
+			line += " None picked now: the model picks what it needs in each turn."
+		}
+		m.chat.append(newNoteItem(m.st, line))
+	}
+	m.chat.bottom()
+	return nil
+}
+
+// handleEvent applies one loop event to the conversation pane.
+func (m *Model) handleEvent(ev loop.Event) {
+	switch ev := ev.(type) {
+	case loop.TextDelta:
+		m.assistant().appendText(ev.Text)
+	case loop.ReasoningDelta:
+		m.assistant().appendReasoning(ev.Text)
+	case loop.ToolCallStarted:
+		m.block(ev.ID, ev.Name, ev.Arguments)
+	case loop.ToolCallFinished:
+		m.block(ev.ID, ev.Name, "").finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
+	case loop.ToolsetChanged:
+		if len(ev.Added) > 0 {
+			m.chat.append(newNoteItem(m.st, "Picked "+strings.Join(ev.Added, ", ")+"."))
+		}
+	case loop.Retry:
+		m.chat.append(newNoteItem(m.st, fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)))
+	case loop.Usage:
+		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
+	case loop.Done:
+		m.endTurn(ev)
+	}
+}
+
+// assistant returns the assistant message that deltas go to, starting one
+// after a tool block.
+func (m *Model) assistant() *assistantItem {
+	if m.current == nil {
+		m.current = newAssistantItem(m.st)
+		m.chat.append(m.current)
+	}
+	return m.current
+}
+
+// endTurn records the turn's messages and says how it ended.
+func (m *Model) endTurn(d loop.Done) {
+	m.history = append(m.history, d.Messages...)
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.running, m.cancel = false, nil
+	m.keys.running = false
+	m.bar.setRunning(false, 0, 0)
+	switch d.Reason {
+	case loop.StopCancelled:
+		m.chat.append(newNoteItem(m.st, "Cancelled."))
+	case loop.StopError:
+		m.chat.append(newErrorItem(m.st, "Error: "+errText(d.Err)))
+	case loop.StopMaxSteps:
+		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before a final answer.", d.Steps)))
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	return err.Error()
+}
+
+// View lays out the pane, the completion hint, the input, the status line
+// and the help line.
+func (m *Model) View() tea.View {
+	if m.width == 0 || m.height == 0 {
+		return tea.NewView("")
+	}
+	var bottom []string
+	if hints := completions(m.input.Value()); len(hints) > 0 {
+		for _, h := range hints {
+			bottom = append(bottom, m.st.Dim.Render(fmt.Sprintf("  %-8s %-6s %s", h.name, h.args, h.desc)))
+		}
+	}
+	bottom = append(bottom, m.input.View(), m.bar.Render(m.width))
+	helpLine := m.help.View(m.keys)
+	if !m.quitArmed.IsZero() {
+		helpLine = m.st.Approval.Render("Press Ctrl+C again to quit.")
+	}
+	bottom = append(bottom, helpLine)
+	tail := strings.Join(bottom, "\n")
+	paneHeight := max(m.height-strings.Count(tail, "\n")-1, 1)
+	v := tea.NewView(m.chat.View(m.width, paneHeight) + "\n" + tail)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "agent"
+	return v
+}

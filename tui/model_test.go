@@ -1,0 +1,332 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agent-dev/agent/internal/scripted"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/fs"
+	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/shell"
+)
+
+// driver runs the model as Bubble Tea would: commands run in goroutines and
+// their messages come back to Update, one at a time, on the test goroutine.
+type driver struct {
+	t    *testing.T
+	m    *Model
+	msgs chan tea.Msg
+	quit bool
+}
+
+// waitLimit bounds how long the driver waits for the screen to show
+// something; reaching it means the model is stuck.
+const waitLimit = 20 * time.Second
+
+func newDriver(t *testing.T, cfg Config) *driver {
+	t.Helper()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 256)}
+	d.update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.run(m.Init())
+	return d
+}
+
+// run executes cmd in the background; batches fan out.
+func (d *driver) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				d.run(c)
+			}
+		default:
+			if reflect.TypeOf(msg) == reflect.TypeOf(tea.Quit()) {
+				d.msgs <- quitSeen{}
+				return
+			}
+			d.msgs <- msg
+		}
+	}()
+}
+
+type quitSeen struct{}
+
+func (d *driver) update(msg tea.Msg) {
+	if _, ok := msg.(quitSeen); ok {
+		d.quit = true
+		return
+	}
+	_, cmd := d.m.Update(msg)
+	d.run(cmd)
+}
+
+// screen is the view as plain text.
+func (d *driver) screen() string { return ansi.Strip(d.m.View().Content) }
+
+// until feeds messages until the screen satisfies ok.
+func (d *driver) until(what string, ok func(screen string) bool) {
+	d.t.Helper()
+	deadline := time.After(waitLimit)
+	for !ok(d.screen()) {
+		select {
+		case msg := <-d.msgs:
+			d.update(msg)
+		case <-deadline:
+			d.t.Fatalf("screen never showed %s:\n%s", what, d.screen())
+		}
+	}
+}
+
+func (d *driver) untilShows(text string) {
+	d.t.Helper()
+	d.until(text, func(s string) bool { return strings.Contains(s, text) })
+}
+
+// key sends a key press: "enter", "esc", "ctrl+c", "tab", "up", "pgup" or
+// a single character.
+func (d *driver) key(k string) {
+	named := map[string]tea.KeyPressMsg{
+		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
+		"up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown}, "pgup": {Code: tea.KeyPgUp},
+		"pgdown": {Code: tea.KeyPgDown}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl}, "ctrl+o": {Code: 'o', Mod: tea.ModCtrl},
+	}
+	if msg, ok := named[k]; ok {
+		d.update(msg)
+		return
+	}
+	for _, r := range k {
+		d.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (d *driver) typeAndSend(text string) {
+	d.key(text)
+	d.key("enter")
+}
+
+// config builds a Config whose loop talks to srv with real tools on dir.
+func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) Config {
+	t.Helper()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	reg, err := tools.NewRegistry(append(fs.Tools(root), shell.New(shell.Config{Dir: dir}))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := picker.New(reg, picker.ModePick)
+	approve := func(ctx context.Context, call providers.ToolCall, _ tools.Definition) loop.Decision {
+		if approver == nil {
+			return loop.Decision{Allow: true}
+		}
+		return approver.Ask(ctx, call)
+	}
+	return Config{
+		Model: "scripted-model", Dir: dir, SessionID: "s1", Approver: approver,
+		NewLoop: func(model string) (*loop.Loop, error) {
+			return loop.New(loop.Config{
+				Provider: openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1}),
+				Model:    model, Toolset: set, Approve: approve,
+			})
+		},
+		Tools: func() ([]string, []string) { return reg.Names(), set.Picked() },
+	}
+}
+
+func TestPromptStreamsAnAnswerAndAToolBlock(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(dir+"/main.go", []byte("package main\n\nfunc main() {}\n"), 0o644)
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "g", Name: "grep", Arguments: `{"pattern":"func main"}`}),
+		scripted.Text("The **entry point** is `main` in main.go.").WithUsage(1200, 34),
+	)
+	d := newDriver(t, config(t, srv, dir, nil))
+	d.typeAndSend("where is main?")
+	d.untilShows("entry point")
+	s := d.screen()
+	for _, want := range []string{"where is main?", "grep", "func main", "✓", "main.go"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "**entry point**") {
+		t.Errorf("markdown was not rendered:\n%s", s)
+	}
+	d.until("turn end", func(string) bool { return !d.m.running })
+	if len(d.m.history) != 4 {
+		t.Errorf("history has %d messages after the turn, want 4 (user, call, result, answer)", len(d.m.history))
+	}
+}
+
+func TestApprovalAsksInlineAndRunsOnYes(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo approved > out.txt"}`}),
+		scripted.Text("Done."),
+	)
+	d := newDriver(t, config(t, srv, dir, NewApprover()))
+	d.typeAndSend("make a file")
+	d.untilShows("echo approved > out.txt")
+	d.until("the approval question", func(s string) bool { return d.m.approving != nil })
+	if _, err := os.Stat(dir + "/out.txt"); err == nil {
+		t.Fatal("the command ran before it was approved")
+	}
+	d.key("x") // other keys do nothing while the question waits
+	if d.m.approving == nil || d.m.input.Value() != "" {
+		t.Fatalf("a stray key answered the question or reached the input")
+	}
+	d.key("y")
+	d.untilShows("Done.")
+	if data, err := os.ReadFile(dir + "/out.txt"); err != nil || string(data) != "approved\n" {
+		t.Errorf("out.txt = %q, %v", data, err)
+	}
+}
+
+func TestDenialIsAResultTheModelReads(t *testing.T) {
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"rm -rf build"}`}),
+		scripted.Text("Understood, I will not."),
+	)
+	d := newDriver(t, config(t, srv, t.TempDir(), NewApprover()))
+	d.typeAndSend("clean up")
+	d.until("the approval question", func(string) bool { return d.m.approving != nil })
+	d.key("n")
+	d.untilShows("Understood")
+	results := toolResultsOf(srv.Requests()[1])
+	if !strings.Contains(results["b"], "denied") {
+		t.Errorf("the model should read a denial, got %q", results["b"])
+	}
+}
+
+func toolResultsOf(req scripted.Request) map[string]string {
+	out := map[string]string{}
+	for _, m := range req.Chat.Messages {
+		if m.Role == "tool" {
+			out[m.ToolCallID] = m.Text()
+		}
+	}
+	return out
+}
+
+func TestEscCancelsARunningTurnAndKeepsThePartialAnswer(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t, scripted.Text("Zebras answer before the hold, then more.").WithPieceSize(8).HoldAfterEvents(3, hold))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("go")
+	d.untilShows("Zebras") // a word the status line's directory cannot hold
+	d.key("esc")
+	d.untilShows("Cancelled.")
+	if d.m.running {
+		t.Errorf("the turn still runs after Esc")
+	}
+	if s := d.screen(); !strings.Contains(s, "Zebras") {
+		t.Errorf("the partial answer is gone:\n%s", s)
+	}
+	if n := len(d.m.history); n != 2 {
+		t.Errorf("history has %d messages, want the prompt and the partial answer: %+v", n, d.m.history)
+	}
+}
+
+func TestCtrlCQuitsOnlyWhenIdle(t *testing.T) {
+	srv := scripted.New(t)
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.key("draft")
+	d.key("ctrl+c")
+	if d.quit {
+		t.Fatal("one Ctrl+C with text in the input quit")
+	}
+	d.untilShows("Ctrl+C again")
+	d.key("ctrl+c")
+	d.until("quit", func(string) bool { return d.quit })
+
+	d = newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.key("ctrl+c")
+	d.until("quit on an empty prompt", func(string) bool { return d.quit })
+}
+
+func TestSlashCommands(t *testing.T) {
+	srv := scripted.New(t)
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+
+	d.key("/mo")
+	d.untilShows("switch the model") // completion hint
+	d.key("tab")
+	if got := d.m.input.Value(); got != "/model " {
+		t.Fatalf("tab completed to %q", got)
+	}
+	d.key("other-model")
+	d.key("enter")
+	d.untilShows("Model: other-model.")
+	if !strings.Contains(d.screen(), "other-model") || d.m.cfg.Model != "other-model" {
+		t.Errorf("model not switched")
+	}
+
+	d.typeAndSend("/tools")
+	d.untilShows("Tools: bash, grep, list_files, read_file.")
+
+	d.typeAndSend("/nope")
+	d.untilShows("Unknown command /nope")
+
+	d.typeAndSend("/new")
+	d.untilShows("New conversation.")
+	if strings.Contains(d.screen(), "Unknown command") {
+		t.Errorf("/new should clear the pane")
+	}
+}
+
+func TestPromptHistoryRecall(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("one"), scripted.Text("two"))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("first prompt")
+	d.untilShows("one")
+	d.until("idle", func(string) bool { return !d.m.running })
+	d.typeAndSend("second prompt")
+	d.untilShows("two")
+	d.key("draft")
+	d.key("up")
+	if got := d.m.input.Value(); got != "second prompt" {
+		t.Errorf("up recalled %q", got)
+	}
+	d.key("up")
+	if got := d.m.input.Value(); got != "first prompt" {
+		t.Errorf("up again recalled %q", got)
+	}
+	d.key("down")
+	d.key("down")
+	if got := d.m.input.Value(); got != "draft" {
+		t.Errorf("down past the newest gave %q, want the draft back", got)
+	}
+}
+
+func TestErrorsShowInThePaneAndThePromptStaysUsable(t *testing.T) {
+	srv := scripted.New(t, scripted.Error(401, "bad key"), scripted.Text("works now"))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("hi")
+	d.untilShows("Error:")
+	d.until("idle", func(string) bool { return !d.m.running })
+	d.typeAndSend("again")
+	d.untilShows("works now")
+}
