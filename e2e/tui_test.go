@@ -1,0 +1,117 @@
+//go:build unix
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// tmuxSession runs the agent in a detached tmux session on a private
+// socket, as a person would in a terminal of 100x30.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+	name   string
+}
+
+func startTmux(t *testing.T, dir string, args []string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed, and CI must run this test")
+		}
+		t.Skip("tmux is not installed (apt-get install -y tmux)")
+	}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("agent-e2e-%d", os.Getpid()), name: "agent"}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	env := strings.Join(baseEnv(t), " ")
+	// After the agent exits the pane shows its exit code and stays open.
+	script := fmt.Sprintf("cd '%s' && env -i %s TERM=xterm-256color %s %s; echo AGENT-EXITED-$?; sleep 600",
+		dir, env, binary, strings.Join(quoted, " "))
+	s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", script)
+	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxSession) tmux(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (s *tmuxSession) screen() string { return s.tmux("capture-pane", "-p", "-t", s.name) }
+
+// keys types keys as tmux send-keys names them ("Enter", "Escape", "C-c")
+// or literal text.
+func (s *tmuxSession) keys(keys ...string) { s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...) }
+
+func (s *tmuxSession) text(text string) { s.tmux("send-keys", "-t", s.name, "-l", text) }
+
+// waitFor polls the screen until it holds want. tmux offers no event for a
+// changed screen, so this polls; the deadline only detects a hang.
+func (s *tmuxSession) waitFor(want string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(hangLimit)
+	for {
+		screen := s.screen()
+		if strings.Contains(screen, want) {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q:\n%s", want, screen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestInterfaceInTmux(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644)
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "l", Name: "list_files", Arguments: `{"pattern":"*.txt"}`}),
+		scripted.Text("There is **one** text file: notes.txt."),
+		scripted.Text("Walruses stream slowly and then the rest").WithPieceSize(4).HoldAfterEvents(3, hold),
+	)
+	s := startTmux(t, dir, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
+	s.waitFor("Ask about this repository")
+
+	s.text("which text files are here?")
+	s.keys("Enter")
+	screen := s.waitFor("one text file")
+	for _, want := range []string{"❯ which text files are here?", "list_files", "*.txt", "✓", "notes.txt", "scripted-model"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "**one**") {
+		t.Errorf("markdown was not rendered:\n%s", screen)
+	}
+
+	s.text("now a slow one")
+	s.keys("Enter")
+	s.waitFor("Walruses")
+	s.keys("Escape")
+	screen = s.waitFor("Cancelled.")
+	if !strings.Contains(screen, "Walruses") {
+		t.Errorf("the partial answer is gone after Esc:\n%s", screen)
+	}
+
+	s.keys("C-c")
+	s.waitFor("AGENT-EXITED-0")
+}
