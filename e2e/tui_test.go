@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +24,7 @@ type tmuxSession struct {
 	name   string
 }
 
-func startTmux(t *testing.T, dir string, args []string) *tmuxSession {
+func startTmux(t *testing.T, dir string, extraEnv, args []string) *tmuxSession {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -35,7 +37,7 @@ func startTmux(t *testing.T, dir string, args []string) *tmuxSession {
 	for i, a := range args {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
-	env := strings.Join(baseEnv(t), " ")
+	env := strings.Join(append(baseEnv(t), extraEnv...), " ")
 	// After the agent exits the pane shows its exit code and stays open.
 	script := fmt.Sprintf("cd '%s' && env -i %s TERM=xterm-256color %s %s; echo AGENT-EXITED-$?; sleep 600",
 		dir, env, binary, strings.Join(quoted, " "))
@@ -88,7 +90,7 @@ func TestInterfaceInTmux(t *testing.T) {
 		scripted.Text("There is **one** text file: notes.txt."),
 		scripted.Text("Walruses stream slowly and then the rest").WithPieceSize(4).HoldAfterEvents(3, hold),
 	)
-	s := startTmux(t, dir, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
+	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
 	s.waitFor("Ask about this repository")
 
 	s.text("which text files are here?")
@@ -114,4 +116,46 @@ func TestInterfaceInTmux(t *testing.T) {
 
 	s.keys("C-c")
 	s.waitFor("AGENT-EXITED-0")
+}
+
+// sgr matches a Select Graphic Rendition sequence and captures its
+// parameters.
+var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+
+// hasColour reports whether styled text sets a foreground or background
+// colour (basic, bright, 256 or true colour); 39 and 49 only reset them.
+func hasColour(styled string) bool {
+	for _, m := range sgr.FindAllStringSubmatch(styled, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
+			n, _ := strconv.Atoi(p)
+			if (n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 97) || (n >= 100 && n <= 107) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestInterfaceHonoursNoColor(t *testing.T) {
+	answer := scripted.Text("Some **bold** text and `code`.")
+	srv := scripted.New(t, answer, answer)
+	args := []string{"--base-url", srv.URL(), "--model", "scripted-model"}
+	for _, env := range [][]string{nil, {"NO_COLOR=1"}} {
+		s := startTmux(t, t.TempDir(), env, args)
+		s.waitFor("Ask about this repository")
+		s.text("hi")
+		s.keys("Enter")
+		s.waitFor("Some bold text")
+		styled := s.tmux("capture-pane", "-e", "-p", "-t", s.name)
+		has := hasColour(styled)
+		if env == nil && !has {
+			t.Errorf("no colour without NO_COLOR; the check would prove nothing:\n%q", styled)
+		}
+		if env != nil && has {
+			t.Errorf("colour with NO_COLOR=1:\n%q", styled)
+		}
+		s.keys("C-c")
+		s.waitFor("AGENT-EXITED-0")
+		exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+	}
 }

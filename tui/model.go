@@ -37,6 +37,11 @@ type Config struct {
 	ContextWindow int
 }
 
+// pickToolsName is the tool that picks tools (tools/picker.PickToolsName;
+// the interface does not import the tools). Its calls show as one-line notes
+// rather than tool blocks.
+const pickToolsName = "pick_tools"
+
 // quitWindow is how soon a second Ctrl+C must follow the first to quit when
 // the input is not empty.
 const quitWindow = 2 * time.Second
@@ -481,12 +486,19 @@ func (m *Model) handleEvent(ev loop.Event) {
 	case loop.ReasoningDelta:
 		m.assistant().appendReasoning(ev.Text)
 	case loop.ToolCallStarted:
-		m.block(ev.ID, ev.Name, ev.Arguments)
+		if ev.Name != pickToolsName {
+			m.block(ev.ID, ev.Name, ev.Arguments)
+		}
 	case loop.ToolCallFinished:
-		m.block(ev.ID, ev.Name, "").finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
+		switch {
+		case ev.Name != pickToolsName:
+			m.block(ev.ID, ev.Name, "").finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
+		case ev.IsError:
+			m.chat.append(newErrorItem(m.st, "pick_tools: "+ev.Content))
+		}
 	case loop.ToolsetChanged:
 		if len(ev.Added) > 0 {
-			m.chat.append(newNoteItem(m.st, "Picked "+strings.Join(ev.Added, ", ")+"."))
+			m.noteAfterText("Picked " + strings.Join(ev.Added, ", ") + ".")
 		}
 	case loop.Retry:
 		m.chat.append(newNoteItem(m.st, fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)))
@@ -495,6 +507,16 @@ func (m *Model) handleEvent(ev loop.Event) {
 	case loop.Done:
 		m.endTurn(ev)
 	}
+}
+
+// noteAfterText adds a note; the assistant message so far is finished, so
+// text after the note starts a new message below it.
+func (m *Model) noteAfterText(text string) {
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.chat.append(newNoteItem(m.st, text))
 }
 
 // assistant returns the assistant message that deltas go to, starting one

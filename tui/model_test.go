@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -329,4 +330,62 @@ func TestErrorsShowInThePaneAndThePromptStaysUsable(t *testing.T) {
 	d.until("idle", func(string) bool { return !d.m.running })
 	d.typeAndSend("again")
 	d.untilShows("works now")
+}
+
+func TestPickToolsIsANoteAndReasoningIsFolded(t *testing.T) {
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`}),
+		scripted.Text("Answer after picking.").WithReasoning("line one of thinking\nline two\nline three\nline four\nthe last line"),
+	)
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("go")
+	d.untilShows("Answer after picking.")
+	s := d.screen()
+	if !strings.Contains(s, "Picked grep, read_file.") {
+		t.Errorf("no pick note:\n%s", s)
+	}
+	if strings.Contains(s, `"names"`) || len(d.m.order) != 0 {
+		t.Errorf("pick_tools was shown as a tool block:\n%s", s)
+	}
+	if !strings.Contains(s, "the last line") || strings.Contains(s, "line one of thinking") {
+		t.Errorf("reasoning should be folded to its last lines:\n%s", s)
+	}
+}
+
+func TestExpandShowsTheWholeToolResult(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, fmt.Sprintf("row-%02d", i))
+	}
+	os.WriteFile(dir+"/rows.txt", []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"rows.txt"}`}),
+		scripted.Text("Read it."),
+	)
+	d := newDriver(t, config(t, srv, dir, nil))
+	d.typeAndSend("read rows")
+	d.untilShows("Read it.")
+	if strings.Contains(d.screen(), "row-20") {
+		t.Fatalf("a folded block shows its whole result:\n%s", d.screen())
+	}
+	d.key("ctrl+o")
+	d.m.chat.top()
+	d.untilShows("row-20")
+}
+
+func TestCtrlJInsertsANewlineAndEnterSends(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("ok"))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.key("first")
+	d.update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
+	d.key("second")
+	if got := d.m.input.Value(); got != "first\nsecond" {
+		t.Fatalf("input = %q", got)
+	}
+	d.key("enter")
+	d.untilShows("ok")
+	if got := srv.Requests()[0].Chat.Messages; got[len(got)-1].Text() != "first\nsecond" {
+		t.Errorf("sent %q", got[len(got)-1].Text())
+	}
 }
