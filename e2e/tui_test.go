@@ -59,7 +59,9 @@ func (s *tmuxSession) screen() string { return s.tmux("capture-pane", "-p", "-t"
 
 // keys types keys as tmux send-keys names them ("Enter", "Escape", "C-c")
 // or literal text.
-func (s *tmuxSession) keys(keys ...string) { s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...) }
+func (s *tmuxSession) keys(keys ...string) {
+	s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...)
+}
 
 func (s *tmuxSession) text(text string) { s.tmux("send-keys", "-t", s.name, "-l", text) }
 
