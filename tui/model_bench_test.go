@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
+)
+
+// benchTurns turns of four items each make a 5,000-item conversation.
+const benchTurns = 1250
+
+// loadedModel returns the real top-level model holding a 5,000-item
+// conversation made of what turns really produce: the prompt, a markdown
+// answer with a list and a code block, a tool block with a 40-line result,
+// and a final answer. Nothing is sent anywhere.
+func loadedModel(tb testing.TB) *Model {
+	tb.Helper()
+	reg, _ := tools.NewRegistry()
+	set := picker.New(reg, picker.ModePick)
+	m, err := New(Config{
+		Model: "bench", Dir: "/repo", SessionID: "bench",
+		NewLoop: func(model string) (*loop.Loop, error) {
+			return loop.New(loop.Config{Provider: openai.New(openai.Config{BaseURL: "http://127.0.0.1:9/v1"}), Model: model, Toolset: set})
+		},
+		Tools: func() ([]string, []string) { return nil, nil },
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+	var result strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&result, "%6d\tfunc handler%d(w http.ResponseWriter, r *http.Request) {}\n", i+1, i)
+	}
+	for i := range benchTurns {
+		m.chat.append(newUserItem(m.st, fmt.Sprintf("Question %d: where is the handler registered?", i)))
+		m.handleEvent(loop.TextDelta{Text: "Let me look. The server has:\n\n- a router in `server.go`\n- handlers in `handlers.go`\n\n```go\nmux.HandleFunc(\"/\", index)\n```\n"})
+		id := "call_" + strconv.Itoa(i)
+		m.handleEvent(loop.ToolCallStarted{ID: id, Name: "read_file", Arguments: `{"path":"handlers.go"}`})
+		m.handleEvent(loop.ToolCallFinished{ID: id, Name: "read_file", Content: result.String(), Duration: 3 * time.Millisecond})
+		m.handleEvent(loop.TextDelta{Text: fmt.Sprintf("The handler is registered in **server.go:%d**.", i)})
+		m.handleEvent(loop.Done{Reason: loop.StopAnswered})
+	}
+	if n := m.chat.len(); n != 4*benchTurns {
+		tb.Fatalf("conversation has %d items", n)
+	}
+	return m
+}
+
+// BenchmarkConversationView times the whole interface's View() over a
+// 5,000-item conversation, following the bottom and scrolled to the middle
+// (goal: under 16 ms, one frame at 60 Hz).
+func BenchmarkConversationView(b *testing.B) {
+	m := loadedModel(b)
+	m.View()
+	b.Run("bottom", func(b *testing.B) {
+		for b.Loop() {
+			m.View()
+		}
+	})
+	b.Run("middle", func(b *testing.B) {
+		m.chat.top()
+		for range m.chat.len() / 2 {
+			m.chat.scrollDown(7)
+		}
+		for b.Loop() {
+			m.chat.scrollUp(1) // a new position each frame
+			m.View()
+		}
+	})
+}
+
+// BenchmarkConversationRSS reports the resident memory of the process after
+// loading the 5,000-item conversation and showing it (Linux: VmRSS of
+// /proc/self/status), beside the resident memory before loading.
+func BenchmarkConversationRSS(b *testing.B) {
+	before := rssMiB()
+	var after float64
+	for b.Loop() {
+		m := loadedModel(b)
+		m.View()
+		runtime.GC()
+		after = rssMiB()
+		runtime.KeepAlive(m)
+	}
+	b.ReportMetric(before, "MiB-RSS-before")
+	b.ReportMetric(after, "MiB-RSS-loaded")
+}
+
+// rssMiB is the process's resident set in MiB, 0 where /proc is missing.
+func rssMiB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
+}
