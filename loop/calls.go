@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -31,8 +32,9 @@ func (p prepared) parallel() bool {
 // runCalls runs the tool calls of one step and returns one tool message per
 // call, in call order. Consecutive calls that only read run concurrently;
 // every other call runs alone, in order. After cancellation, calls that did
-// not run are answered with "cancelled by the user".
-func (t *turn) runCalls(calls []providers.ToolCall) []providers.Message {
+// not run are answered with "cancelled by the user". The error is a failure
+// to record the calls; the messages are complete all the same.
+func (t *turn) runCalls(calls []providers.ToolCall) ([]providers.Message, error) {
 	before := t.cfg.Toolset.Picked()
 	preps := make([]prepared, len(calls))
 	for i, c := range calls {
@@ -64,10 +66,17 @@ func (t *turn) runCalls(calls []providers.ToolCall) []providers.Message {
 		t.emit(ToolsetChanged{Picked: after, Added: added})
 	}
 	msgs := make([]providers.Message, len(results))
+	var err error
 	for i, r := range results {
 		msgs[i] = providers.Message{Role: providers.RoleTool, Parts: []providers.Part{r}}
+		if rerr := t.record(msgs[i], providers.Usage{}); rerr != nil && err == nil {
+			err = rerr
+		}
 	}
-	return msgs
+	if err == nil {
+		err = t.storeErr.get()
+	}
+	return msgs, err
 }
 
 // runBatch runs preps concurrently (a batch of one runs alone) and writes
@@ -81,8 +90,11 @@ func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 	for i, p := range preps {
 		g.Go(func() error {
 			start := time.Now()
+			t.storeCall(func(s Store, ctx context.Context) error { return s.StartToolCall(ctx, p.call, start) })
 			res := t.runOne(p)
 			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError}
+			end := time.Now()
+			t.storeCall(func(s Store, ctx context.Context) error { return s.FinishToolCall(ctx, p.call, results[i], start, end) })
 			t.emit(ToolCallFinished{
 				ID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
 				Meta: res.Meta, Duration: time.Since(start),
@@ -91,6 +103,18 @@ func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 		})
 	}
 	_ = g.Wait() // runOne turns every failure into a result
+}
+
+// storeCall runs a tool-call write when the loop has a store, keeping the
+// first failure for runCalls to report. Calls of one batch write
+// concurrently; the store serialises them.
+func (t *turn) storeCall(write func(Store, context.Context) error) {
+	if t.cfg.Store == nil {
+		return
+	}
+	if err := write(t.cfg.Store, context.WithoutCancel(t.ctx)); err != nil {
+		t.storeErr.set(fmt.Errorf("saving a tool call: %w", err))
+	}
 }
 
 // runOne runs one call, asking for approval first when the tool is not

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agent-dev/agent/providers"
@@ -39,6 +40,10 @@ type Config struct {
 	// KeepPicked keeps the picked tools from one turn to the next instead of
 	// clearing them when a turn ends.
 	KeepPicked bool
+	// Store, when not nil, records every message and tool call as it
+	// completes. A failed write ends the turn with StopError: a turn that
+	// cannot be saved is not carried on.
+	Store Store
 }
 
 // ApproveFunc decides whether a tool call that changes the world may run. It
@@ -118,6 +123,28 @@ type turn struct {
 	first     int
 	usage     providers.Usage
 	toolCalls int
+	storeErr  firstError // the first failed tool-call write of the turn
+}
+
+// firstError keeps the first error set, for writes made from several
+// goroutines.
+type firstError struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *firstError) set(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+func (f *firstError) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
 }
 
 // emit delivers ev. It blocks until the consumer reads, also after
@@ -139,6 +166,9 @@ func (t *turn) done(step int, reason StopReason, answer string, err error) Done 
 }
 
 func (t *turn) run() Done {
+	if err := t.record(t.msgs[len(t.msgs)-1], providers.Usage{}); err != nil {
+		return t.done(0, StopError, "", err)
+	}
 	for step := 1; ; step++ {
 		t.emit(StepStarted{Step: step})
 		resp, err := t.cfg.Provider.Stream(t.ctx, t.request(), t.forward)
@@ -153,6 +183,9 @@ func (t *turn) run() Done {
 			partial := keepText(resp.Message)
 			if len(partial.Parts) > 0 {
 				t.msgs = append(t.msgs, partial)
+				if rerr := t.record(partial, resp.Usage); rerr != nil {
+					return t.done(step, StopError, partial.Text(), rerr)
+				}
 			}
 			if t.ctx.Err() != nil {
 				return t.done(step, StopCancelled, partial.Text(), t.ctx.Err())
@@ -161,11 +194,18 @@ func (t *turn) run() Done {
 		}
 		resp.Message.Role = providers.RoleAssistant
 		t.msgs = append(t.msgs, resp.Message)
+		if err := t.record(resp.Message, resp.Usage); err != nil {
+			return t.done(step, StopError, resp.Message.Text(), err)
+		}
 		calls := resp.Message.ToolCalls()
 		if len(calls) == 0 {
 			return t.done(step, StopAnswered, resp.Message.Text(), nil)
 		}
-		t.msgs = append(t.msgs, t.runCalls(calls)...)
+		results, err := t.runCalls(calls)
+		t.msgs = append(t.msgs, results...)
+		if err != nil {
+			return t.done(step, StopError, resp.Message.Text(), err)
+		}
 		if t.ctx.Err() != nil {
 			return t.done(step, StopCancelled, resp.Message.Text(), t.ctx.Err())
 		}
@@ -177,6 +217,18 @@ func (t *turn) run() Done {
 			return t.done(step, StopMaxSteps, answer, nil)
 		}
 	}
+}
+
+// record saves a completed message when the loop has a store. It writes
+// with a context that outlives the turn's cancellation.
+func (t *turn) record(m providers.Message, usage providers.Usage) error {
+	if t.cfg.Store == nil {
+		return nil
+	}
+	if err := t.cfg.Store.AppendMessage(context.WithoutCancel(t.ctx), m, usage); err != nil {
+		return fmt.Errorf("saving the conversation: %w", err)
+	}
+	return nil
 }
 
 // request builds the next request from the conversation and the toolset.

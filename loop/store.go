@@ -1,0 +1,26 @@
+package loop
+
+import (
+	"context"
+	"time"
+
+	"github.com/agent-dev/agent/providers"
+)
+
+// Store records a conversation as it happens, so that a process that dies
+// loses at most the reply that was still streaming. The loop calls it from
+// the turn's goroutine, in conversation order, each call as the thing it
+// records completes. Writes use a context that is not cancelled with the
+// turn, so a cancelled turn is still recorded. package sessions satisfies it.
+type Store interface {
+	// AppendMessage records a completed message: the user's prompt, an
+	// assistant message (with the usage of the response that produced it;
+	// zero for others), or a tool result. An assistant message's tool calls
+	// are recorded as pending.
+	AppendMessage(ctx context.Context, m providers.Message, usage providers.Usage) error
+	// StartToolCall records that call, from the last assistant message,
+	// began to run at started.
+	StartToolCall(ctx context.Context, call providers.ToolCall, started time.Time) error
+	// FinishToolCall records call's result and its run time.
+	FinishToolCall(ctx context.Context, call providers.ToolCall, result providers.ToolResult, started, finished time.Time) error
+}
