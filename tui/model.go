@@ -35,6 +35,9 @@ type Config struct {
 	// ContextWindow is the model's context window in tokens; 0 looks the
 	// model up in a table of common models.
 	ContextWindow int
+	// History is the earlier conversation of a resumed session: it is
+	// shown, tool blocks included, and sent with the next prompt.
+	History []providers.Message
 }
 
 // pickToolsName is the tool that picks tools (tools/picker.PickToolsName;
@@ -111,7 +114,55 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, cfg.SessionID, cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
+	m.showHistory(cfg.History)
 	return m, nil
+}
+
+// showHistory puts an earlier conversation in the pane and makes it the
+// history the next prompt is sent with: prompts, answers as markdown, and a
+// finished tool block per call with its result.
+func (m *Model) showHistory(msgs []providers.Message) {
+	m.history = append([]providers.Message(nil), msgs...)
+	for _, msg := range msgs {
+		switch msg.Role {
+		case providers.RoleUser:
+			m.chat.append(newUserItem(m.st, msg.Text()))
+			m.prompts = append(m.prompts, msg.Text())
+		case providers.RoleAssistant:
+			for _, p := range msg.Parts {
+				switch p := p.(type) {
+				case providers.Reasoning:
+					m.assistant().appendReasoning(p.Text)
+				case providers.Text:
+					m.assistant().appendText(p.Text)
+				case providers.ToolCall:
+					if p.Name != pickToolsName {
+						m.block(p.ID, p.Name, p.Arguments)
+					}
+				}
+			}
+		case providers.RoleTool:
+			for _, p := range msg.Parts {
+				if r, ok := p.(providers.ToolResult); ok && r.Name != pickToolsName {
+					if b, ok := m.blocks[r.CallID]; ok {
+						b.finish(r.Content, r.IsError, 0, nil)
+					}
+				}
+			}
+		}
+		if msg.Role != providers.RoleAssistant && m.current != nil {
+			m.current.finish()
+			m.current = nil
+		}
+	}
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.recall = len(m.prompts)
+	if len(msgs) > 0 {
+		m.chat.append(newNoteItem(m.st, "Resumed: the conversation above is sent with your next prompt."))
+	}
 }
 
 // Init asks for the background colour, listens for approval questions and

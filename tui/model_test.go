@@ -389,3 +389,36 @@ func TestCtrlJInsertsANewlineAndEnterSends(t *testing.T) {
 		t.Errorf("sent %q", got[len(got)-1].Text())
 	}
 }
+
+func TestResumedHistoryIsShownAndSent(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("continuing"))
+	cfg := config(t, srv, t.TempDir(), nil)
+	cfg.History = []providers.Message{
+		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "earlier question"}}},
+		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "Looking."}, providers.ToolCall{ID: "g1", Name: "grep", Arguments: `{"pattern":"needle"}`}}},
+		{Role: providers.RoleTool, Parts: []providers.Part{providers.ToolResult{CallID: "g1", Name: "grep", Content: "a.go:3:needle"}}},
+		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "Found it in **a.go**."}}},
+	}
+	d := newDriver(t, cfg)
+	s := d.screen()
+	for _, want := range []string{"earlier question", "Looking.", "grep", "needle", "✓", "Found it in a.go.", "Resumed"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("resumed screen lacks %q:\n%s", want, s)
+		}
+	}
+	d.key("up")
+	if got := d.m.input.Value(); got != "earlier question" {
+		t.Errorf("up recalled %q, want the resumed prompt", got)
+	}
+	d.m.input.Reset()
+	d.typeAndSend("and then?")
+	d.untilShows("continuing")
+	msgs := srv.Requests()[0].Chat.Messages
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m.Role)
+	}
+	if got := strings.Join(roles, ","); got != "user,assistant,tool,assistant,user" {
+		t.Errorf("request roles %s; want the resumed history then the prompt (and no system message, none was set)", got)
+	}
+}
