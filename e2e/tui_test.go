@@ -1,4 +1,4 @@
-//go:build unix
+//go:build linux
 
 package e2e
 
@@ -8,10 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/agent-dev/agent/internal/scripted"
 )
@@ -38,9 +41,13 @@ func startTmux(t *testing.T, dir string, extraEnv, args []string) *tmuxSession {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	env := strings.Join(append(baseEnv(t), extraEnv...), " ")
-	// After the agent exits the pane shows its exit code and stays open.
+	// After the agent exits the pane shows its exit code and stays open;
+	// with EXEC=1 in extraEnv the agent is the pane's process instead.
 	script := fmt.Sprintf("cd '%s' && env -i %s TERM=xterm-256color %s %s; echo AGENT-EXITED-$?; sleep 600",
 		dir, env, binary, strings.Join(quoted, " "))
+	if slices.Contains(extraEnv, "EXEC=1") {
+		script = fmt.Sprintf("cd '%s' && exec env -i %s TERM=xterm-256color %s %s", dir, env, binary, strings.Join(quoted, " "))
+	}
 	s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	return s
@@ -159,5 +166,52 @@ func TestInterfaceHonoursNoColor(t *testing.T) {
 		s.keys("C-c")
 		s.waitFor("AGENT-EXITED-0")
 		exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+	}
+}
+
+// TestHangupStopsAnApprovedCommand approves a command in the interface, then
+// hangs up the terminal (SIGHUP to the agent): the command's child must not
+// outlive the agent.
+func TestHangupStopsAnApprovedCommand(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pid.fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "s", Name: "bash", Arguments: `{"command":"sleep 300 & echo $! > pid.fifo; wait"}`}),
+		scripted.Text("never shown").HoldAfterEvents(0, hold),
+	)
+	s := startTmux(t, dir, []string{"EXEC=1"}, []string{"--base-url", srv.URL(), "--model", "scripted-model"})
+	s.waitFor("Ask about this repository")
+	s.text("start a long command")
+	s.keys("Enter")
+	s.waitFor("Allow bash to run this command?")
+	s.keys("y")
+	data, err := os.ReadFile(fifo) // blocks until the command writes its child's pid
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatalf("pid %q: %v", data, err)
+	}
+	pidfd, err := unix.PidfdOpen(child, 0)
+	if err != nil {
+		t.Fatalf("pidfd_open(%d): %v", child, err)
+	}
+	defer unix.Close(pidfd)
+	agentPID, err := strconv.Atoi(strings.TrimSpace(s.tmux("list-panes", "-t", s.name, "-F", "#{pane_pid}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Kill(agentPID, unix.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+	if n, err := unix.Poll(fds, int(hangLimit.Milliseconds())); err != nil || n != 1 {
+		t.Errorf("the approved command's child %d outlived the hung-up agent (poll: %d, %v)", child, n, err)
 	}
 }

@@ -48,6 +48,9 @@ func (a *Approver) Ask(ctx context.Context, call providers.ToolCall) loop.Decisi
 	if allowed {
 		return loop.Decision{Allow: true}
 	}
+	if ctx.Err() != nil {
+		return loop.Decision{Reason: "cancelled by the user"}
+	}
 	req := approvalRequest{call: call, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:

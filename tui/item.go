@@ -14,3 +14,8 @@ type item interface {
 	// re-renders only what changed.
 	Render(width int) string
 }
+
+// restyler is an item that caches renderings made with the styles; restyle
+// drops them when the styles change (the terminal reported its background
+// after the item was drawn).
+type restyler interface{ restyle() }

@@ -21,6 +21,9 @@ type userItem struct {
 
 func newUserItem(st *styles, text string) *userItem { return &userItem{st: st, text: text} }
 
+// restyle drops the cached rendering (the styles changed).
+func (u *userItem) restyle() { u.cache = "" }
+
 func (u *userItem) Render(width int) string {
 	if u.cache != "" && u.width == width {
 		return u.cache
@@ -45,14 +48,30 @@ type assistantItem struct {
 	reasoning strings.Builder
 	md        *markdown.Stream
 	finished  bool
+
+	// The rendering of a finished message, per width.
+	cache      string
+	cacheWidth int
 }
 
 func newAssistantItem(st *styles) *assistantItem {
 	return &assistantItem{st: st, md: markdown.NewStream(st.Markdown)}
 }
 
-func (a *assistantItem) appendText(s string)      { a.md.Append(s) }
-func (a *assistantItem) appendReasoning(s string) { a.reasoning.WriteString(s) }
+func (a *assistantItem) appendText(s string)      { a.md.Append(s); a.cache = "" }
+func (a *assistantItem) appendReasoning(s string) { a.reasoning.WriteString(s); a.cache = "" }
+
+// restyle renders the message again with the current styles (after the
+// terminal reported its background).
+func (a *assistantItem) restyle() {
+	text, done := a.md.Text(), a.md.Done()
+	a.md = markdown.NewStream(a.st.Markdown)
+	a.md.Append(text)
+	if done {
+		a.md.Finish()
+	}
+	a.cache = ""
+}
 
 // finish marks the message complete: its whole text is final.
 func (a *assistantItem) finish() {
@@ -68,8 +87,11 @@ func (a *assistantItem) empty() bool {
 }
 
 func (a *assistantItem) Render(width int) string {
+	if a.finished && a.cache != "" && a.cacheWidth == width {
+		return a.cache
+	}
 	var parts []string
-	if r := strings.TrimSpace(a.reasoning.String()); r != "" {
+	if r := strings.TrimSpace(lastLines(a.reasoning.String(), reasoningLines+1)); r != "" {
 		wrapped := strings.Split(lipgloss.NewStyle().Width(max(width-2, 1)).Render(r), "\n")
 		if len(wrapped) > reasoningLines {
 			wrapped = append([]string{"…"}, wrapped[len(wrapped)-reasoningLines:]...)
@@ -82,5 +104,24 @@ func (a *assistantItem) Render(width int) string {
 	if text := a.md.Render(width); strings.TrimSpace(text) != "" {
 		parts = append(parts, strings.Trim(text, "\n"))
 	}
-	return strings.Join(parts, "\n")
+	out := strings.Join(parts, "\n")
+	if a.finished {
+		a.cache, a.cacheWidth = out, width
+	}
+	return out
+}
+
+// lastLines returns the last n lines of s (all of s when it has fewer), so
+// folded reasoning wraps only what it shows, however long the reasoning.
+func lastLines(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	end := len(s)
+	for i := 0; i < n; i++ {
+		j := strings.LastIndexByte(s[:end], '\n')
+		if j < 0 {
+			return s
+		}
+		end = j
+	}
+	return s[end+1:]
 }

@@ -56,10 +56,21 @@ const tickInterval = 100 * time.Millisecond
 type (
 	submitMsg      struct{ text string }
 	turnStartedMsg struct{ events <-chan loop.Event }
-	eventsMsg      struct{ evs []loop.Event }
-	turnClosedMsg  struct{}
-	approvalMsg    struct{ req approvalRequest }
-	tickMsg        struct{}
+	eventsMsg      struct {
+		ch  <-chan loop.Event
+		evs []loop.Event
+	}
+	turnClosedMsg struct{ ch <-chan loop.Event }
+	approvalMsg   struct{ req approvalRequest }
+	tickMsg       struct{ turn int }
+	// modelSwitchedMsg carries the loop built for /model NAME, built in a
+	// command because building reads the project's AGENTS.md.
+	modelSwitchedMsg struct {
+		model string
+		loop  *loop.Loop
+		err   error
+	}
+	quitExpiredMsg struct{ armed time.Time }
 )
 
 // Model is the one top-level Bubble Tea model of the interface.
@@ -79,6 +90,7 @@ type Model struct {
 	draft   string              // the input as it was before recalling
 
 	running   bool
+	turn      int // counts turns; ticks of an earlier turn are dropped
 	events    <-chan loop.Event
 	cancel    context.CancelFunc
 	started   time.Time
@@ -105,7 +117,7 @@ func New(cfg Config) (*Model, error) {
 	in.Placeholder = "Ask about this repository…  (/help for commands)"
 	in.ShowLineNumbers = false
 	in.Prompt = "│ "
-	in.SetHeight(3)
+	in.SetHeight(inputHeight(24))
 	in.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j"))
 	in.Focus()
 	m := &Model{
@@ -189,21 +201,21 @@ func waitEvent(ch <-chan loop.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
-			return turnClosedMsg{}
+			return turnClosedMsg{ch}
 		}
 		evs := []loop.Event{ev}
 		for len(evs) < maxEventBatch {
 			select {
 			case ev, ok := <-ch:
 				if !ok {
-					return eventsMsg{evs} // the next wait sees the close
+					return eventsMsg{ch, evs} // the next wait sees the close
 				}
 				evs = append(evs, ev)
 			default:
-				return eventsMsg{evs}
+				return eventsMsg{ch, evs}
 			}
 		}
-		return eventsMsg{evs}
+		return eventsMsg{ch, evs}
 	}
 }
 
@@ -212,7 +224,9 @@ func waitApproval(a *Approver) tea.Cmd {
 	return func() tea.Msg { return approvalMsg{<-a.requests} }
 }
 
-func tick() tea.Cmd { return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{} }) }
+func tick(turn int) tea.Cmd {
+	return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{turn} })
+}
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -220,10 +234,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.input.SetWidth(msg.Width)
+		m.input.SetHeight(inputHeight(msg.Height))
 		m.help.SetWidth(msg.Width)
 		return m, nil
 	case tea.BackgroundColorMsg:
+		if msg.IsDark() == m.st.Dark {
+			return m, nil
+		}
 		*m.st = *newStyles(msg.IsDark())
+		for i := range m.chat.len() {
+			if r, ok := m.chat.at(i).(restyler); ok {
+				r.restyle()
+			}
+		}
 		m.input.SetStyles(textarea.DefaultStyles(msg.IsDark()))
 		m.help.Styles = help.DefaultStyles(msg.IsDark())
 		return m, nil
@@ -243,18 +266,36 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.events = msg.events
 		return m, waitEvent(m.events)
 	case eventsMsg:
+		cmds := []tea.Cmd{waitEvent(msg.ch)} // an earlier turn's channel is read to its close
 		for _, ev := range msg.evs {
-			m.handleEvent(ev)
+			cmds = append(cmds, m.handleEvent(ev))
 		}
-		return m, waitEvent(m.events)
+		return m, tea.Batch(cmds...)
 	case turnClosedMsg:
-		m.events = nil
+		if msg.ch == m.events {
+			m.events = nil
+		}
+		return m, nil
+	case modelSwitchedMsg:
+		if msg.err != nil {
+			m.chat.append(newErrorItem(m.st, msg.err.Error()))
+		} else {
+			m.loop, m.cfg.Model = msg.loop, msg.model
+			m.bar.setModel(msg.model, m.cfg.ContextWindow)
+			m.chat.append(newNoteItem(m.st, "Model: "+msg.model+"."))
+		}
+		m.chat.bottom()
+		return m, nil
+	case quitExpiredMsg:
+		if msg.armed.Equal(m.quitArmed) {
+			m.quitArmed = time.Time{}
+		}
 		return m, nil
 	case approvalMsg:
 		m.askApproval(msg.req)
 		return m, nil
 	case tickMsg:
-		if !m.running {
+		if !m.running || msg.turn != m.turn {
 			return m, nil
 		}
 		m.frame++
@@ -262,7 +303,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, b := range m.order {
 			b.setFrame(m.frame)
 		}
-		return m, tick()
+		return m, tick(m.turn)
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
@@ -273,6 +314,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // the pane and the turn, then the input.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.paneKey(msg) {
+		return nil
+	}
 	if m.approving != nil {
 		switch {
 		case key.Matches(msg, k.AllowOnce):
@@ -294,29 +338,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Cancel):
 		m.cancelTurn()
 		return nil
-	case key.Matches(msg, k.PageUp):
-		m.chat.pageUp()
-		return nil
-	case key.Matches(msg, k.PageDown):
-		m.chat.pageDown()
-		return nil
-	case key.Matches(msg, k.Top):
-		m.chat.top()
-		return nil
-	case key.Matches(msg, k.Bottom):
-		m.chat.bottom()
-		return nil
-	case key.Matches(msg, k.SelectPrev):
-		m.selectBlock(-1)
-		return nil
-	case key.Matches(msg, k.SelectNext):
-		m.selectBlock(+1)
-		return nil
-	case key.Matches(msg, k.Expand):
-		if b := m.selectedBlock(); b != nil {
-			b.setExpanded(!b.expanded)
-		}
-		return nil
 	case key.Matches(msg, k.Complete):
 		m.input.SetValue(complete(m.input.Value()))
 		m.input.CursorEnd()
@@ -328,6 +349,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Send):
 		text := strings.TrimSpace(m.input.Value())
 		if text == "" {
+			return nil
+		}
+		if m.running && !strings.HasPrefix(text, "/") {
+			// Keep what was typed; it can be sent when the turn ends.
+			m.chat.append(newNoteItem(m.st, "A turn is running: press Enter again when it ends, or Esc to cancel it."))
+			m.chat.bottom()
 			return nil
 		}
 		m.input.Reset()
@@ -345,6 +372,33 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// paneKey handles the keys that scroll the pane and select or expand tool
+// blocks; they work at any time, also while a question waits.
+func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.PageUp):
+		m.chat.pageUp()
+	case key.Matches(msg, k.PageDown):
+		m.chat.pageDown()
+	case key.Matches(msg, k.Top):
+		m.chat.top()
+	case key.Matches(msg, k.Bottom):
+		m.chat.bottom()
+	case key.Matches(msg, k.SelectPrev):
+		m.selectBlock(-1)
+	case key.Matches(msg, k.SelectNext):
+		m.selectBlock(+1)
+	case key.Matches(msg, k.Expand):
+		if b := m.selectedBlock(); b != nil {
+			b.setExpanded(!b.expanded)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 // ctrlC cancels a running turn; on an idle prompt it quits, at once when
 // the input is empty, else on a second press within quitWindow.
 func (m *Model) ctrlC() tea.Cmd {
@@ -356,7 +410,8 @@ func (m *Model) ctrlC() tea.Cmd {
 		return tea.Quit
 	}
 	m.quitArmed = time.Now()
-	return nil
+	armed := m.quitArmed
+	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitExpiredMsg{armed} })
 }
 
 func (m *Model) cancelTurn() {
@@ -463,11 +518,22 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.chat.bottom()
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.cancel, m.started, m.frame = true, cancel, time.Now(), 0
+	m.turn++
 	m.keys.running = true
 	m.bar.setRunning(true, 0, 0)
 	history := append([]providers.Message(nil), m.history...)
 	l := m.loop
-	return tea.Batch(func() tea.Msg { return turnStartedMsg{l.Run(ctx, history, text)} }, tick())
+	return tea.Batch(func() tea.Msg { return turnStartedMsg{l.Run(ctx, history, text)} }, tick(m.turn))
+}
+
+// forgetItems drops the references to items that left the pane: output
+// that still arrives goes to new items below.
+func (m *Model) forgetItems() {
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.blocks, m.order, m.selected = map[string]*toolBlock{}, nil, -1
 }
 
 // command runs a slash command.
@@ -486,13 +552,15 @@ func (m *Model) command(text string) tea.Cmd {
 		m.chat.append(newNoteItem(m.st, commandHelp()))
 	case "/clear":
 		m.chat.clear()
+		m.forgetItems()
 	case "/new":
 		if m.running {
 			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before starting a new conversation."))
 			return nil
 		}
-		m.history, m.blocks, m.order, m.selected, m.current = nil, map[string]*toolBlock{}, nil, -1, nil
+		m.history = nil
 		m.chat.clear()
+		m.forgetItems()
 		m.bar.resetTokens()
 		if m.cfg.Approver != nil {
 			m.cfg.Approver.reset()
@@ -507,14 +575,11 @@ func (m *Model) command(text string) tea.Cmd {
 			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching models."))
 			return nil
 		}
-		l, err := m.cfg.NewLoop(arg)
-		if err != nil {
-			m.chat.append(newErrorItem(m.st, err.Error()))
-			return nil
+		newLoop := m.cfg.NewLoop
+		return func() tea.Msg {
+			l, err := newLoop(arg)
+			return modelSwitchedMsg{model: arg, loop: l, err: err}
 		}
-		m.loop, m.cfg.Model = l, arg
-		m.bar.setModel(arg, m.cfg.ContextWindow)
-		m.chat.append(newNoteItem(m.st, "Model: "+arg+"."))
 	case "/tools":
 		all, picked := m.cfg.Tools()
 		line := "Tools: " + strings.Join(all, ", ") + "."
@@ -530,7 +595,7 @@ func (m *Model) command(text string) tea.Cmd {
 }
 
 // handleEvent applies one loop event to the conversation pane.
-func (m *Model) handleEvent(ev loop.Event) {
+func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	switch ev := ev.(type) {
 	case loop.TextDelta:
 		m.assistant().appendText(ev.Text)
@@ -556,8 +621,9 @@ func (m *Model) handleEvent(ev loop.Event) {
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
 	case loop.Done:
-		m.endTurn(ev)
+		return m.endTurn(ev)
 	}
+	return nil
 }
 
 // noteAfterText adds a note; the assistant message so far is finished, so
@@ -580,8 +646,9 @@ func (m *Model) assistant() *assistantItem {
 	return m.current
 }
 
-// endTurn records the turn's messages and says how it ended.
-func (m *Model) endTurn(d loop.Done) {
+// endTurn records the turn's messages and says how it ended. A question
+// still waiting (it arrived as the turn was cancelled) is answered no.
+func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	m.history = append(m.history, d.Messages...)
 	if m.current != nil {
 		m.current.finish()
@@ -589,6 +656,10 @@ func (m *Model) endTurn(d loop.Done) {
 	}
 	m.running, m.cancel = false, nil
 	m.keys.running = false
+	var cmd tea.Cmd
+	if m.approving != nil {
+		cmd = m.answer(approvalAnswer{})
+	}
 	m.bar.setRunning(false, 0, 0)
 	switch d.Reason {
 	case loop.StopCancelled:
@@ -598,6 +669,7 @@ func (m *Model) endTurn(d loop.Done) {
 	case loop.StopMaxSteps:
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before a final answer.", d.Steps)))
 	}
+	return cmd
 }
 
 func errText(err error) string {
@@ -607,27 +679,61 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// View lays out the pane, the completion hint, the input, the status line
-// and the help line.
+// inputHeight is the input's height in rows for a terminal of height rows:
+// three, or one in a short terminal.
+func inputHeight(height int) int {
+	if height < 12 {
+		return 1
+	}
+	return 3
+}
+
+// maxHints caps the completion lines shown above the input.
+const maxHints = 4
+
+// View lays out the pane, the completion hints, the input, the status line
+// and the help line in exactly the terminal's height: when rows run short,
+// the help line goes first, then the hints, then the status line; the pane
+// takes what is left.
 func (m *Model) View() tea.View {
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}
-	var bottom []string
-	if hints := completions(m.input.Value()); len(hints) > 0 {
-		for _, h := range hints {
-			bottom = append(bottom, m.st.Dim.Render(fmt.Sprintf("  %-8s %-6s %s", h.name, h.args, h.desc)))
+	var hints []string
+	for i, h := range completions(m.input.Value()) {
+		if i == maxHints {
+			break
 		}
+		hints = append(hints, cutTo(m.st.Dim.Render(fmt.Sprintf("  %-8s %-6s %s", h.name, h.args, h.desc)), m.width))
 	}
-	bottom = append(bottom, m.input.View(), m.bar.Render(m.width))
-	helpLine := m.help.View(m.keys)
+	help := m.help.View(m.keys)
 	if !m.quitArmed.IsZero() {
-		helpLine = m.st.Approval.Render("Press Ctrl+C again to quit.")
+		help = m.st.Approval.Render("Press Ctrl+C again to quit.")
 	}
-	bottom = append(bottom, helpLine)
-	tail := strings.Join(bottom, "\n")
-	paneHeight := max(m.height-strings.Count(tail, "\n")-1, 1)
-	v := tea.NewView(m.chat.View(m.width, paneHeight) + "\n" + tail)
+	helpLines := fitWidth(strings.Split(help, "\n"), m.width)
+	status := []string{m.bar.Render(m.width)}
+	input := fitWidth(strings.Split(m.input.View(), "\n"), m.width)
+
+	room := m.height - len(input) - 1 // one row at least for the pane
+	for _, drop := range []*[]string{&helpLines, &hints, &status} {
+		if len(hints)+len(status)+len(helpLines) <= room {
+			break
+		}
+		*drop = nil
+	}
+	var bottom []string
+	bottom = append(bottom, hints...)
+	bottom = append(bottom, input...)
+	bottom = append(bottom, status...)
+	bottom = append(bottom, helpLines...)
+	lines := bottom
+	if pane := m.height - len(bottom); pane > 0 {
+		lines = append(strings.Split(m.chat.View(m.width, pane), "\n"), bottom...)
+	}
+	if len(lines) > m.height { // a terminal smaller than the input itself
+		lines = lines[len(lines)-m.height:]
+	}
+	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "agent"

@@ -205,3 +205,9 @@ func joinWrapped(segs []string, sep string, w int) []string {
 	}
 	return fitWidth(lines, w)
 }
+
+// restyle drops the cached rendering (the styles changed).
+func (n *noteItem) restyle() { n.cacheWidth = -1 }
+
+// restyle drops the cached rendering (the styles changed).
+func (e *errorItem) restyle() { e.cacheWidth = -1 }

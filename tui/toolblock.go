@@ -334,3 +334,6 @@ func formatDuration(d time.Duration) string {
 		return formatElapsed(d)
 	}
 }
+
+// restyle drops the cached rendering (the styles changed).
+func (b *toolBlock) restyle() { b.cacheOK = false }
