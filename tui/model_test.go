@@ -422,3 +422,120 @@ func TestResumedHistoryIsShownAndSent(t *testing.T) {
 		t.Errorf("request roles %s; want the resumed history then the prompt (and no system message, none was set)", got)
 	}
 }
+
+func TestCtrlCCancelsARunningTurnWithoutQuitting(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t, scripted.Text("Zebras keep streaming and streaming.").WithPieceSize(6).HoldAfterEvents(2, hold))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("go")
+	d.untilShows("Zebras")
+	d.key("ctrl+c")
+	d.untilShows("Cancelled.")
+	if d.quit {
+		t.Errorf("Ctrl+C during a turn quit the interface")
+	}
+}
+
+func TestEscStopsARunningCommand(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "s", Name: "bash", Arguments: `{"command":"echo started; sleep 300"}`}))
+	d := newDriver(t, config(t, srv, dir, nil))
+	d.typeAndSend("wait")
+	d.until("the command running", func(string) bool { b := d.m.blocks["s"]; return b != nil && b.running() })
+	d.key("esc")
+	d.untilShows("Cancelled.")
+	if b := d.m.blocks["s"]; b == nil || b.running() {
+		t.Errorf("the tool block still runs after Esc")
+	}
+}
+
+func TestEscWhileAQuestionWaitsDeniesAndCancels(t *testing.T) {
+	srv := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"touch x"}`}))
+	dir := t.TempDir()
+	d := newDriver(t, config(t, srv, dir, NewApprover()))
+	d.typeAndSend("go")
+	d.until("the question", func(string) bool { return d.m.approving != nil })
+	d.key("pgup") // the pane scrolls while the question waits
+	if d.m.approving == nil {
+		t.Fatal("a scroll key answered the question")
+	}
+	d.key("esc")
+	d.untilShows("Cancelled.")
+	if _, err := os.Stat(dir + "/x"); err == nil {
+		t.Errorf("the denied command ran")
+	}
+	if len(srv.Requests()) != 1 {
+		t.Errorf("the cancelled turn sent another request")
+	}
+}
+
+func TestScrollingUnpinsAndEndFollowsAgain(t *testing.T) {
+	var text strings.Builder
+	for i := range 80 {
+		fmt.Fprintf(&text, "Line %d of a long answer.\n\n", i)
+	}
+	hold := make(chan struct{})
+	srv := scripted.New(t, scripted.Text(text.String()),
+		scripted.Text("Kiwis first, then after a pause the Ostriches arrive last.").WithPieceSize(10).HoldAfterEvents(2, hold))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("long")
+	d.untilShows("Line 79 of")
+	d.until("idle", func(string) bool { return !d.m.running })
+	d.typeAndSend("more") // sending pins the view to the bottom
+	d.untilShows("Kiwis")
+	d.update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	d.key("pgup")
+	if d.m.chat.following() || strings.Contains(d.screen(), "Kiwis") {
+		t.Fatalf("scrolling up did not move the view:\n%s", d.screen())
+	}
+	close(hold)
+	d.until("the turn to end", func(string) bool { return !d.m.running })
+	if strings.Contains(d.screen(), "Ostriches") {
+		t.Errorf("new output moved a view the person had scrolled up")
+	}
+	d.update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	d.untilShows("Ostriches arrive last.")
+}
+
+func TestResizeReflowsTheConversation(t *testing.T) {
+	srv := scripted.New(t, scripted.Text(strings.Repeat("word ", 60)))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("go")
+	d.until("idle", func(string) bool { return !d.m.running })
+	for _, w := range []int{100, 40} {
+		d.update(tea.WindowSizeMsg{Width: w, Height: 30})
+		for _, line := range strings.Split(d.screen(), "\n") {
+			if ansi.StringWidth(line) > w {
+				t.Errorf("at width %d a line has %d columns: %q", w, ansi.StringWidth(line), line)
+			}
+		}
+	}
+}
+
+func TestInitialPromptIsSentAtOnce(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("answered the argument"))
+	cfg := config(t, srv, t.TempDir(), nil)
+	cfg.Prompt = "from the command line"
+	d := newDriver(t, cfg)
+	d.untilShows("answered the argument")
+	if !strings.Contains(d.screen(), "❯ from the command line") {
+		t.Errorf("the initial prompt is not shown:\n%s", d.screen())
+	}
+}
+
+func TestHelpAndQuitCommands(t *testing.T) {
+	srv := scripted.New(t)
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("/help")
+	d.untilShows("/model NAME")
+	if !d.m.help.ShowAll {
+		t.Errorf("/help should show every key")
+	}
+	d.key("?") // on an empty input, ? toggles the full help
+	if d.m.help.ShowAll {
+		t.Errorf("? did not fold the help")
+	}
+	d.typeAndSend("/quit")
+	d.until("quit", func(string) bool { return d.quit })
+}
