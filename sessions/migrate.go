@@ -1,0 +1,123 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are the schema's versions: migrations[i] brings user_version
+// i to i+1. Append new steps; never edit a released one.
+var migrations = []string{
+	// 1: sessions, messages, tool calls. Times are milliseconds since the
+	// Unix epoch; message_count is the highest message seq of the session.
+	`
+CREATE TABLE sessions (
+	id                TEXT PRIMARY KEY,
+	title             TEXT NOT NULL DEFAULT '',
+	dir               TEXT NOT NULL,
+	provider          TEXT NOT NULL DEFAULT '',
+	model             TEXT NOT NULL DEFAULT '',
+	system_prompt     TEXT NOT NULL DEFAULT '',
+	status            TEXT NOT NULL DEFAULT 'running'
+	                  CHECK (status IN ('running', 'completed', 'failed', 'cancelled')),
+	created_at        INTEGER NOT NULL,
+	updated_at        INTEGER NOT NULL,
+	message_count     INTEGER NOT NULL DEFAULT 0,
+	input_tokens      INTEGER NOT NULL DEFAULT 0,
+	output_tokens     INTEGER NOT NULL DEFAULT 0,
+	cached_tokens     INTEGER NOT NULL DEFAULT 0,
+	reasoning_tokens  INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX sessions_updated ON sessions (updated_at);
+CREATE INDEX sessions_dir_updated ON sessions (dir, updated_at);
+
+CREATE TABLE messages (
+	id                INTEGER PRIMARY KEY,
+	session_id        TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	seq               INTEGER NOT NULL,
+	role              TEXT NOT NULL,
+	parts             TEXT NOT NULL,
+	input_tokens      INTEGER NOT NULL DEFAULT 0,
+	output_tokens     INTEGER NOT NULL DEFAULT 0,
+	cached_tokens     INTEGER NOT NULL DEFAULT 0,
+	reasoning_tokens  INTEGER NOT NULL DEFAULT 0,
+	created_at        INTEGER NOT NULL,
+	UNIQUE (session_id, seq)
+);
+
+CREATE TABLE tool_calls (
+	id                INTEGER PRIMARY KEY,
+	session_id        TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+	call_id           TEXT NOT NULL,
+	name              TEXT NOT NULL,
+	arguments         TEXT NOT NULL,
+	result            TEXT,
+	is_error          INTEGER NOT NULL DEFAULT 0,
+	status            TEXT NOT NULL DEFAULT 'pending'
+	                  CHECK (status IN ('pending', 'executing', 'completed', 'failed')),
+	started_at        INTEGER,
+	finished_at       INTEGER,
+	duration_ms       INTEGER
+);
+CREATE INDEX tool_calls_session_call ON tool_calls (session_id, call_id);
+CREATE INDEX tool_calls_message ON tool_calls (message_id);
+CREATE INDEX tool_calls_name ON tool_calls (name);
+`,
+}
+
+// migrate brings the schema to SchemaVersion, one transaction per step. The
+// version is re-read inside each transaction, which holds the write lock, so
+// two processes opening a new database at once migrate it once.
+func (s *Store) migrate(ctx context.Context) error {
+	v, err := userVersion(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if v > len(migrations) {
+		return newerSchema(v)
+	}
+	for v < len(migrations) {
+		err := s.write(ctx, func(tx *sql.Tx) error {
+			if v, err = userVersion(ctx, tx); err != nil {
+				return err
+			}
+			if v >= len(migrations) {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+				return fmt.Errorf("migrating schema to version %d: %w", v+1, err)
+			}
+			// PRAGMA takes no parameters; v+1 is our own integer.
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+				return fmt.Errorf("migrating schema to version %d: %w", v+1, err)
+			}
+			v++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if v > len(migrations) {
+		return newerSchema(v)
+	}
+	return nil
+}
+
+func newerSchema(v int) error {
+	return fmt.Errorf("%w (schema version %d; this agent knows up to %d): upgrade agent", ErrNewerSchema, v, len(migrations))
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func userVersion(ctx context.Context, q queryer) (int, error) {
+	var v int
+	if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("reading schema version: %w", err)
+	}
+	return v, nil
+}

@@ -1,0 +1,88 @@
+package sessions
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agent-dev/agent/providers"
+)
+
+// The tags of the stored part types. They are part of the database format:
+// never rename one.
+const (
+	tagText       = "text"
+	tagReasoning  = "reasoning"
+	tagToolCall   = "tool_call"
+	tagToolResult = "tool_result"
+)
+
+// wirePart is the stored JSON of one part. Only the fields of its type are
+// written:
+//
+//	{"type":"text","text":"..."}
+//	{"type":"reasoning","text":"..."}
+//	{"type":"tool_call","id":"...","name":"...","arguments":"..."}
+//	{"type":"tool_result","call_id":"...","name":"...","content":"...","is_error":true}
+//
+// arguments is the model's raw text as a JSON string, since it may be
+// invalid JSON.
+type wirePart struct {
+	Type      string `json:"type"`
+	Text      string `json:"text,omitempty"`
+	ID        string `json:"id,omitempty"`
+	CallID    string `json:"call_id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
+	Content   string `json:"content,omitempty"`
+	IsError   bool   `json:"is_error,omitempty"`
+}
+
+// MarshalParts encodes parts as the stored JSON array of tagged objects
+// (see wirePart). A nil part is an error.
+func MarshalParts(parts []providers.Part) ([]byte, error) {
+	wire := make([]wirePart, len(parts))
+	for i, p := range parts {
+		switch p := p.(type) {
+		case providers.Text:
+			wire[i] = wirePart{Type: tagText, Text: p.Text}
+		case providers.Reasoning:
+			wire[i] = wirePart{Type: tagReasoning, Text: p.Text}
+		case providers.ToolCall:
+			wire[i] = wirePart{Type: tagToolCall, ID: p.ID, Name: p.Name, Arguments: p.Arguments}
+		case providers.ToolResult:
+			wire[i] = wirePart{Type: tagToolResult, CallID: p.CallID, Name: p.Name, Content: p.Content, IsError: p.IsError}
+		case nil:
+			return nil, fmt.Errorf("part %d: nil part", i)
+		default:
+			return nil, fmt.Errorf("part %d: unknown part type %T", i, p)
+		}
+	}
+	return json.Marshal(wire)
+}
+
+// UnmarshalParts decodes what MarshalParts wrote. An unknown "type" is an
+// error naming it, never a silently dropped part.
+func UnmarshalParts(data []byte) ([]providers.Part, error) {
+	var wire []wirePart
+	if err := json.Unmarshal(data, &wire); err != nil {
+		return nil, fmt.Errorf("decoding parts: %w", err)
+	}
+	parts := make([]providers.Part, len(wire))
+	for i, w := range wire {
+		switch w.Type {
+		case tagText:
+			parts[i] = providers.Text{Text: w.Text}
+		case tagReasoning:
+			parts[i] = providers.Reasoning{Text: w.Text}
+		case tagToolCall:
+			parts[i] = providers.ToolCall{ID: w.ID, Name: w.Name, Arguments: w.Arguments}
+		case tagToolResult:
+			parts[i] = providers.ToolResult{CallID: w.CallID, Name: w.Name, Content: w.Content, IsError: w.IsError}
+		case "":
+			return nil, fmt.Errorf(`part %d: missing "type"`, i)
+		default:
+			return nil, fmt.Errorf("part %d: unknown part type %q", i, w.Type)
+		}
+	}
+	return parts, nil
+}

@@ -1,0 +1,144 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agent-dev/agent/providers"
+)
+
+// Recorder records one session's conversation as the agent loop produces
+// it. Its method set is the loop's Store interface. Each call is one
+// transaction, committed before the call returns; calls may come from
+// several goroutines at once.
+type Recorder struct {
+	s  *Store
+	id string
+}
+
+// Recorder returns the recorder of the session with exactly this id. The id
+// is checked by the first write, which fails with ErrNotFound if the session
+// does not exist (or was deleted).
+func (s *Store) Recorder(sessionID string) *Recorder {
+	return &Recorder{s: s, id: sessionID}
+}
+
+// SessionID returns the id of the session r records.
+func (r *Recorder) SessionID() string { return r.id }
+
+// AppendMessage stores m as the session's next message (its seq is one more
+// than the last), adds usage to the session's totals and bumps its updated
+// time. Each ToolCall part of an assistant message gets a tool call record
+// with status pending.
+func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage providers.Usage) error {
+	parts, err := MarshalParts(m.Parts)
+	if err != nil {
+		return fmt.Errorf("recording %s message in session %s: %w", m.Role, r.id, err)
+	}
+	now := millis(r.s.now())
+	err = r.s.write(ctx, func(tx *sql.Tx) error {
+		var seq int
+		err := tx.QueryRowContext(ctx, `UPDATE sessions SET
+				message_count = message_count + 1,
+				input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+				cached_tokens = cached_tokens + ?, reasoning_tokens = reasoning_tokens + ?,
+				updated_at = ?
+			WHERE id = ? RETURNING message_count`,
+			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, now, r.id,
+		).Scan(&seq)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO messages
+			(session_id, seq, role, parts, input_tokens, output_tokens, cached_tokens, reasoning_tokens, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.id, seq, string(m.Role), string(parts),
+			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, now)
+		if err != nil {
+			return err
+		}
+		if m.Role != providers.RoleAssistant {
+			return nil
+		}
+		msgID, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		for _, c := range m.ToolCalls() {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tool_calls
+				(session_id, message_id, call_id, name, arguments, status) VALUES (?, ?, ?, ?, ?, 'pending')`,
+				r.id, msgID, c.ID, c.Name, c.Arguments); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("recording %s message in session %s: %w", m.Role, r.id, err)
+	}
+	return nil
+}
+
+// callRow picks the tool call record a write is about: among the records
+// with that call id, those of the latest assistant message that has one;
+// among those (a model may repeat an id within a message), the first by the
+// given status preference.
+const callRow = `(SELECT id FROM tool_calls
+	WHERE session_id = ?1 AND call_id = ?2
+	  AND message_id = (SELECT MAX(message_id) FROM tool_calls WHERE session_id = ?1 AND call_id = ?2)
+	ORDER BY %s, id LIMIT 1)`
+
+// StartToolCall marks call, from the session's latest assistant message
+// that has its id, as executing since started. A call that was never
+// recorded is ErrNotFound.
+func (r *Recorder) StartToolCall(ctx context.Context, call providers.ToolCall, started time.Time) error {
+	q := fmt.Sprintf(`UPDATE tool_calls SET status = 'executing', started_at = ?3 WHERE id = `+callRow,
+		`CASE status WHEN 'pending' THEN 0 ELSE 1 END`)
+	if err := r.updateCall(ctx, q, call.ID, millis(started)); err != nil {
+		return fmt.Errorf("recording start of tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
+	}
+	return nil
+}
+
+// FinishToolCall records call's result: status failed when result.IsError,
+// else completed, the result's content, the start and finish times and the
+// duration in milliseconds. A call that was never recorded is ErrNotFound.
+func (r *Recorder) FinishToolCall(ctx context.Context, call providers.ToolCall, result providers.ToolResult, started, finished time.Time) error {
+	status := "completed"
+	if result.IsError {
+		status = "failed"
+	}
+	q := fmt.Sprintf(`UPDATE tool_calls SET status = ?3, result = ?4, is_error = ?5,
+			started_at = ?6, finished_at = ?7, duration_ms = ?8 WHERE id = `+callRow,
+		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
+	err := r.updateCall(ctx, q, call.ID, status, result.Content, result.IsError,
+		millis(started), millis(finished), finished.Sub(started).Milliseconds())
+	if err != nil {
+		return fmt.Errorf("recording result of tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
+	}
+	return nil
+}
+
+// updateCall runs q with the session id as ?1, the call id as ?2 and args
+// from ?3 on, and bumps the session's updated time.
+func (r *Recorder) updateCall(ctx context.Context, q, callID string, args ...any) error {
+	return r.s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q, append([]any{r.id, callID}, args...)...)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("no such call: %w", ErrNotFound)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, millis(r.s.now()), r.id)
+		return err
+	})
+}

@@ -1,0 +1,218 @@
+package sessions_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+)
+
+// The recorder is the loop's store.
+var _ loop.Store = (*sessions.Recorder)(nil)
+
+func assistantMsg(text string, calls ...providers.ToolCall) providers.Message {
+	m := providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: text}}}
+	for _, c := range calls {
+		m.Parts = append(m.Parts, c)
+	}
+	return m
+}
+
+func toolMsg(r providers.ToolResult) providers.Message {
+	return providers.Message{Role: providers.RoleTool, Parts: []providers.Part{r}}
+}
+
+func bashCall(id string) providers.ToolCall {
+	return providers.ToolCall{ID: id, Name: "bash", Arguments: fmt.Sprintf(`{"command":"echo %s"}`, id)}
+}
+
+// writeTurn records a complete turn the way the loop does: the prompt, an
+// assistant message asking for the calls, each call started and finished,
+// then their results.
+func writeTurn(t testing.TB, rec *sessions.Recorder, callIDs ...string) {
+	t.Helper()
+	ctx := context.Background()
+	var calls []providers.ToolCall
+	for _, id := range callIDs {
+		calls = append(calls, bashCall(id))
+	}
+	must(t, rec.AppendMessage(ctx, userMsg("run them"), zeroUsage))
+	must(t, rec.AppendMessage(ctx, assistantMsg("running", calls...), providers.Usage{InputTokens: 10, OutputTokens: 5}))
+	var results []providers.ToolResult
+	for _, c := range calls {
+		start := time.Now()
+		must(t, rec.StartToolCall(ctx, c, start))
+		r := providers.ToolResult{CallID: c.ID, Name: c.Name, Content: "out " + c.ID}
+		must(t, rec.FinishToolCall(ctx, c, r, start, start.Add(15*time.Millisecond)))
+		results = append(results, r)
+	}
+	for _, r := range results {
+		must(t, rec.AppendMessage(ctx, toolMsg(r), zeroUsage))
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRecordTurn(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	rec := s.Recorder(ss.ID)
+	if rec.SessionID() != ss.ID {
+		t.Errorf("SessionID = %s", rec.SessionID())
+	}
+	reasoning := providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{
+		providers.Reasoning{Text: "hmm"}, providers.Text{Text: "let me look"},
+		providers.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"x"}`},
+		providers.ToolCall{ID: "call_b", Name: "bash", Arguments: `{"command":"false"`},
+	}}
+	usage := providers.Usage{InputTokens: 1000, OutputTokens: 50, CachedInputTokens: 900, ReasoningTokens: 7}
+	must(t, rec.AppendMessage(ctx, userMsg("look at x"), zeroUsage))
+	must(t, rec.AppendMessage(ctx, reasoning, usage))
+
+	calls, err := s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	if len(calls) != 2 || calls[0].Status != sessions.ToolPending || calls[1].Status != sessions.ToolPending ||
+		calls[0].MessageSeq != 2 || calls[1].Arguments != `{"command":"false"` || !calls[0].StartedAt.IsZero() {
+		t.Fatalf("after AppendMessage: %+v", calls)
+	}
+
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	a, b := reasoning.ToolCalls()[0], reasoning.ToolCalls()[1]
+	ra := providers.ToolResult{CallID: "call_a", Name: "read_file", Content: "contents of x"}
+	rb := providers.ToolResult{CallID: "call_b", Name: "bash", Content: "invalid arguments", IsError: true}
+	must(t, rec.StartToolCall(ctx, a, t0))
+	calls, err = s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	if calls[0].Status != sessions.ToolExecuting || !calls[0].StartedAt.Equal(t0) {
+		t.Fatalf("after StartToolCall: %+v", calls[0])
+	}
+	must(t, rec.FinishToolCall(ctx, a, ra, t0, t0.Add(1234*time.Millisecond)))
+	// b finishes without a recorded start (it failed before running).
+	must(t, rec.FinishToolCall(ctx, b, rb, t0, t0.Add(time.Millisecond)))
+	must(t, rec.AppendMessage(ctx, toolMsg(ra), zeroUsage))
+	must(t, rec.AppendMessage(ctx, toolMsg(rb), zeroUsage))
+	final := assistantMsg("done")
+	must(t, rec.AppendMessage(ctx, final, usage))
+
+	calls, err = s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	want := []sessions.ToolCallRecord{
+		{SessionID: ss.ID, MessageSeq: 2, CallID: "call_a", Name: "read_file", Arguments: `{"path":"x"}`,
+			Status: sessions.ToolCompleted, Result: "contents of x", StartedAt: t0,
+			FinishedAt: t0.Add(1234 * time.Millisecond), Duration: 1234 * time.Millisecond},
+		{SessionID: ss.ID, MessageSeq: 2, CallID: "call_b", Name: "bash", Arguments: `{"command":"false"`,
+			Status: sessions.ToolFailed, Result: "invalid arguments", IsError: true, StartedAt: t0,
+			FinishedAt: t0.Add(time.Millisecond), Duration: time.Millisecond},
+	}
+	for i := range calls {
+		calls[i].StartedAt, calls[i].FinishedAt = calls[i].StartedAt.UTC(), calls[i].FinishedAt.UTC()
+	}
+	if !reflect.DeepEqual(calls, want) {
+		t.Errorf("tool calls\n%+v\nwant\n%+v", calls, want)
+	}
+
+	wantMsgs := []providers.Message{userMsg("look at x"), reasoning, toolMsg(ra), toolMsg(rb), final}
+	msgs, err := s.Messages(ctx, ss.ID)
+	must(t, err)
+	if !reflect.DeepEqual(msgs, wantMsgs) {
+		t.Errorf("Messages\n%+v\nwant\n%+v", msgs, wantMsgs)
+	}
+	recs, err := s.MessageRecords(ctx, ss.ID)
+	must(t, err)
+	for i, r := range recs {
+		if r.Seq != i+1 || !reflect.DeepEqual(r.Message, wantMsgs[i]) || r.CreatedAt.IsZero() {
+			t.Errorf("record %d = %+v", i, r)
+		}
+	}
+	if recs[1].Usage != usage || recs[0].Usage != zeroUsage {
+		t.Errorf("usage of the records: %+v, %+v", recs[0].Usage, recs[1].Usage)
+	}
+	got, err := s.Get(ctx, ss.ID)
+	must(t, err)
+	if got.Usage != usage.Add(usage) || got.Messages != 5 {
+		t.Errorf("session totals: %+v, %d messages", got.Usage, got.Messages)
+	}
+}
+
+// A model may reuse call ids across turns ("glob:0"): each write is about
+// the latest assistant message that asked for that id.
+func TestRepeatedCallIDs(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	rec := s.Recorder(ss.ID)
+	writeTurn(t, rec, "glob:0")
+	must(t, rec.AppendMessage(ctx, assistantMsg("again", bashCall("glob:0")), zeroUsage))
+	now := time.Now()
+	must(t, rec.StartToolCall(ctx, bashCall("glob:0"), now))
+	calls, err := s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	if len(calls) != 2 || calls[0].Status != sessions.ToolCompleted || calls[1].Status != sessions.ToolExecuting ||
+		calls[1].MessageSeq != 4 {
+		t.Errorf("calls %+v", calls)
+	}
+}
+
+// Tool-call writes of one turn come from several goroutines at once.
+func TestConcurrentToolCalls(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	rec := s.Recorder(ss.ID)
+	const n = 32
+	var calls []providers.ToolCall
+	for i := range n {
+		calls = append(calls, bashCall(fmt.Sprint("call_", i)))
+	}
+	must(t, rec.AppendMessage(ctx, assistantMsg("many", calls...), zeroUsage))
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*n)
+	for i, c := range calls {
+		wg.Go(func() {
+			start := time.Now()
+			if err := rec.StartToolCall(ctx, c, start); err != nil {
+				errs <- err
+			}
+			r := providers.ToolResult{CallID: c.ID, Name: c.Name, Content: c.ID, IsError: i%4 == 0}
+			if err := rec.FinishToolCall(ctx, c, r, start, start.Add(time.Duration(i)*time.Millisecond)); err != nil {
+				errs <- err
+			}
+		})
+	}
+	// Readers at the same time.
+	wg.Go(func() {
+		for range 20 {
+			if _, err := s.Messages(ctx, ss.ID); err != nil {
+				errs <- err
+			}
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	got, err := s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	for i, c := range got {
+		want := sessions.ToolCompleted
+		if i%4 == 0 {
+			want = sessions.ToolFailed
+		}
+		if c.CallID != calls[i].ID || c.Status != want || c.Result != c.CallID || c.Duration != time.Duration(i)*time.Millisecond {
+			t.Errorf("call %d: %+v", i, c)
+		}
+	}
+}

@@ -1,0 +1,310 @@
+package sessions
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agent-dev/agent/providers"
+)
+
+// Status is where a session's last turn ended.
+type Status string
+
+// The statuses of a session. A new session is running.
+const (
+	StatusRunning   Status = "running"
+	StatusCompleted Status = "completed"
+	StatusFailed    Status = "failed"
+	StatusCancelled Status = "cancelled"
+)
+
+func (s Status) valid() bool {
+	switch s {
+	case StatusRunning, StatusCompleted, StatusFailed, StatusCancelled:
+		return true
+	}
+	return false
+}
+
+// NewSession is what Create needs. Dir is the working directory (made
+// absolute and cleaned); Provider names the endpoint (a base URL's host is
+// enough, never a key); SystemPrompt is sent once at the head of every
+// request of the session.
+type NewSession struct {
+	Dir          string
+	Provider     string
+	Model        string
+	SystemPrompt string
+	Title        string
+}
+
+// Summary is a session as List shows it.
+type Summary struct {
+	ID        string
+	Title     string
+	Dir       string
+	Provider  string
+	Model     string
+	Status    Status
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Messages counts the stored messages (user, assistant and tool).
+	Messages int
+	// Usage is the sum of the usage of every recorded response.
+	Usage providers.Usage
+}
+
+// Session is a session's record: its summary and its system prompt.
+type Session struct {
+	Summary
+	SystemPrompt string
+}
+
+// idLen is the length of a session id: lowercase hex of 6 random bytes.
+const idLen = 12
+
+// MinPrefix is the shortest id prefix Get resolves.
+const MinPrefix = 4
+
+// Create starts a session with status running.
+func (s *Store) Create(ctx context.Context, n NewSession) (*Session, error) {
+	dir, err := cleanDir(n.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("creating session: %w", err)
+	}
+	now := s.now()
+	for range 5 {
+		id, err := newID()
+		if err != nil {
+			return nil, fmt.Errorf("creating session: %w", err)
+		}
+		var inserted int64
+		err = s.write(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `INSERT INTO sessions
+				(id, title, dir, provider, model, system_prompt, status, created_at, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+				id, n.Title, dir, n.Provider, n.Model, n.SystemPrompt, StatusRunning, millis(now), millis(now))
+			if err != nil {
+				return err
+			}
+			inserted, err = res.RowsAffected()
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("creating session: %w", err)
+		}
+		if inserted == 1 {
+			return &Session{
+				Summary: Summary{
+					ID: id, Title: n.Title, Dir: dir, Provider: n.Provider, Model: n.Model,
+					Status: StatusRunning, CreatedAt: time.UnixMilli(millis(now)), UpdatedAt: time.UnixMilli(millis(now)),
+				},
+				SystemPrompt: n.SystemPrompt,
+			}, nil
+		}
+	}
+	return nil, errors.New("creating session: no unused id after 5 tries")
+}
+
+func newID() (string, error) {
+	var b [idLen / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+func cleanDir(dir string) (string, error) {
+	if dir == "" {
+		return "", errors.New("no working directory given")
+	}
+	return filepath.Abs(dir)
+}
+
+const sessionColumns = `id, title, dir, provider, model, status, created_at, updated_at,
+	message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens, system_prompt`
+
+func scanSession(sc interface{ Scan(...any) error }) (*Session, error) {
+	var ss Session
+	var created, updated sql.NullInt64
+	err := sc.Scan(&ss.ID, &ss.Title, &ss.Dir, &ss.Provider, &ss.Model, &ss.Status, &created, &updated,
+		&ss.Messages, &ss.Usage.InputTokens, &ss.Usage.OutputTokens, &ss.Usage.CachedInputTokens,
+		&ss.Usage.ReasoningTokens, &ss.SystemPrompt)
+	if err != nil {
+		return nil, err
+	}
+	ss.CreatedAt, ss.UpdatedAt = fromMillis(created), fromMillis(updated)
+	return &ss, nil
+}
+
+// Get returns the session whose id is id or, when no id equals it, the one
+// session whose id starts with it (at least MinPrefix characters, like git).
+// It fails with ErrNotFound when none matches and ErrAmbiguous when several
+// do.
+func (s *Store) Get(ctx context.Context, id string) (*Session, error) {
+	id = strings.ToLower(strings.TrimSpace(id))
+	ss, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
+	if err == nil {
+		return ss, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("reading session %s: %w", id, err)
+	}
+	if utf8.RuneCountInString(id) < MinPrefix || len(id) >= idLen {
+		return nil, fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	// Ids are lowercase hex, so every id with the prefix sorts below
+	// prefix+"~".
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions
+		WHERE id >= ? AND id < ? ORDER BY id LIMIT 2`, id, id+"~")
+	if err != nil {
+		return nil, fmt.Errorf("reading session %s: %w", id, err)
+	}
+	defer rows.Close()
+	var found []*Session
+	for rows.Next() {
+		ss, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("reading session %s: %w", id, err)
+		}
+		found = append(found, ss)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading session %s: %w", id, err)
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("session %q: %w", id, ErrNotFound)
+	case 1:
+		return found[0], nil
+	}
+	return nil, fmt.Errorf("session %q (%s, %s, ...): %w", id, found[0].ID, found[1].ID, ErrAmbiguous)
+}
+
+// Latest returns the most recently updated session of the working directory
+// dir (made absolute and cleaned, as Create does), or ErrNotFound.
+func (s *Store) Latest(ctx context.Context, dir string) (*Session, error) {
+	dir, err := cleanDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("finding the latest session: %w", err)
+	}
+	ss, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
+		WHERE dir = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1`, dir))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("no session in %s: %w", dir, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("finding the latest session in %s: %w", dir, err)
+	}
+	return ss, nil
+}
+
+// ListOptions filter List.
+type ListOptions struct {
+	// Dir keeps the sessions of that working directory; "" keeps all.
+	Dir string
+	// Limit caps the number of sessions; 0 or less means no cap.
+	Limit int
+}
+
+// List returns sessions, most recently updated first.
+func (s *Store) List(ctx context.Context, opts ListOptions) ([]Summary, error) {
+	q := `SELECT ` + sessionColumns + ` FROM sessions`
+	var args []any
+	if opts.Dir != "" {
+		dir, err := cleanDir(opts.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("listing sessions: %w", err)
+		}
+		q += ` WHERE dir = ?`
+		args = append(args, dir)
+	}
+	q += ` ORDER BY updated_at DESC, rowid DESC`
+	if opts.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, opts.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("listing sessions: %w", err)
+	}
+	defer rows.Close()
+	var list []Summary
+	for rows.Next() {
+		ss, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("listing sessions: %w", err)
+		}
+		list = append(list, ss.Summary)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing sessions: %w", err)
+	}
+	return list, nil
+}
+
+// Delete removes the session with exactly this id, with its messages and
+// tool calls. An unknown id is ErrNotFound; resolve a prefix with Get first.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	return s.updateSession(ctx, "deleting session", id, `DELETE FROM sessions WHERE id = ?`, id)
+}
+
+// SetStatus records how the session's last turn ended and bumps its updated
+// time.
+func (s *Store) SetStatus(ctx context.Context, id string, status Status) error {
+	if !status.valid() {
+		return fmt.Errorf("setting status of session %s: invalid status %q", id, status)
+	}
+	return s.updateSession(ctx, "setting status of session", id,
+		`UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?`, status, millis(s.now()), id)
+}
+
+// SetTitle renames the session; its updated time is kept.
+func (s *Store) SetTitle(ctx context.Context, id, title string) error {
+	return s.updateSession(ctx, "setting title of session", id, `UPDATE sessions SET title = ? WHERE id = ?`, title, id)
+}
+
+// updateSession runs one statement that must touch the session id.
+func (s *Store) updateSession(ctx context.Context, what, id, query string, args ...any) error {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", what, id, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s %s: %w", what, id, ErrNotFound)
+	}
+	return nil
+}
+
+// TitleFromPrompt derives a session title from the user's first prompt: its
+// first non-blank line, trimmed, cut to 80 characters with an ellipsis.
+func TitleFromPrompt(prompt string) string {
+	for line := range strings.Lines(prompt) {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if utf8.RuneCountInString(line) > 80 {
+			r := []rune(line)
+			line = strings.TrimSpace(string(r[:79])) + "…"
+		}
+		return line
+	}
+	return ""
+}

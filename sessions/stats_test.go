@@ -1,0 +1,83 @@
+package sessions_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+)
+
+func TestStats(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	a, b := t.TempDir(), t.TempDir()
+	t0 := time.Now()
+	// record writes one assistant message asking for calls of tool, each
+	// finished after the given duration (ms); negative: never finished.
+	record := func(dir, tool string, ms []int, failed func(int) bool) {
+		ss := create(t, s, dir, "")
+		rec := s.Recorder(ss.ID)
+		var calls []providers.ToolCall
+		for i := range ms {
+			calls = append(calls, providers.ToolCall{ID: "c" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Name: tool})
+		}
+		must(t, rec.AppendMessage(ctx, assistantMsg("", calls...), zeroUsage))
+		for i, c := range calls {
+			if ms[i] < 0 {
+				continue
+			}
+			r := providers.ToolResult{CallID: c.ID, Name: tool, IsError: failed(i)}
+			must(t, rec.FinishToolCall(ctx, c, r, t0, t0.Add(time.Duration(ms[i])*time.Millisecond)))
+		}
+	}
+	var hundred []int
+	for i := 1; i <= 100; i++ {
+		hundred = append(hundred, i)
+	}
+	record(a, "bash", hundred, func(i int) bool { return i%10 == 0 }) // 10 failures
+	record(a, "read_file", []int{40, 10, 30, 20, -1}, func(int) bool { return false })
+	record(b, "read_file", []int{1000}, func(int) bool { return true })
+
+	all, err := s.Stats(ctx, "")
+	must(t, err)
+	want := []sessions.ToolStats{
+		{Name: "bash", Calls: 100, Failures: 10, FailureRate: 0.1, MedianMS: 50.5, P95MS: 95.05},
+		{Name: "read_file", Calls: 5, Failures: 1, FailureRate: 0.2, Unfinished: 1, MedianMS: 30, P95MS: 808},
+	}
+	if !statsEqual(all, want) {
+		t.Errorf("Stats(all) =\n%+v\nwant\n%+v", all, want)
+	}
+	inA, err := s.Stats(ctx, a)
+	must(t, err)
+	want[1] = sessions.ToolStats{Name: "read_file", Calls: 4, Unfinished: 1, MedianMS: 25, P95MS: 38.5}
+	if !statsEqual(inA, want) {
+		t.Errorf("Stats(a) =\n%+v\nwant\n%+v", inA, want)
+	}
+	none, err := s.Stats(ctx, t.TempDir())
+	must(t, err)
+	if len(none) != 0 {
+		t.Errorf("Stats of an empty directory = %+v", none)
+	}
+}
+
+// statsEqual compares with a tolerance for the floating-point fields.
+func statsEqual(got, want []sessions.ToolStats) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	near := func(x, y float64) bool { return x-y < 1e-9 && y-x < 1e-9 }
+	for i := range got {
+		g, w := got[i], want[i]
+		if !near(g.FailureRate, w.FailureRate) || !near(g.MedianMS, w.MedianMS) || !near(g.P95MS, w.P95MS) {
+			return false
+		}
+		g.FailureRate, g.MedianMS, g.P95MS = w.FailureRate, w.MedianMS, w.P95MS
+		if !reflect.DeepEqual(g, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,196 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// busyTimeout is how long a write waits for another connection or process
+// that holds the database's write lock before it fails with "database is
+// locked".
+const busyTimeout = 5 * time.Second
+
+// Store is the session database. It is safe for concurrent use by several
+// goroutines; other processes may use the same file at the same time.
+type Store struct {
+	db   *sql.DB
+	path string
+	// writeMu serialises this process's write transactions, so that
+	// goroutines queue here instead of polling SQLite's busy handler; the
+	// busy timeout then only arbitrates between processes.
+	writeMu sync.Mutex
+	// now is the clock for created and updated times; tests replace it.
+	now func() time.Time
+}
+
+// DefaultPath returns where the database lives when nothing else is
+// configured: $XDG_DATA_HOME/agent/agent.db, else
+// $HOME/.local/share/agent/agent.db (on Windows %USERPROFILE% stands in for
+// $HOME). It returns "" when none of those variables is set. getenv is
+// usually os.Getenv.
+func DefaultPath(getenv func(string) string) string {
+	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "agent", "agent.db")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home = getenv("USERPROFILE")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "agent", "agent.db")
+}
+
+// Open opens the session database at path, creating it and its parent
+// directory (mode 0700; the file itself 0600) when they do not exist, and
+// brings its schema up to date. Each migration runs in its own transaction,
+// so a failure leaves the previous version intact.
+//
+// Errors are wrapped as "opening session database PATH: ...": a database
+// written by a newer agent gives ErrNewerSchema; a file that is not a SQLite
+// database, one that stays locked by another process for longer than the
+// busy timeout (5 s), or a directory that cannot be written give SQLite's or
+// the OS's error. ctx bounds the migration work only.
+func Open(ctx context.Context, path string) (*Store, error) {
+	s, err := open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("opening session database %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("no path given")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, err
+	}
+	// Create the file ourselves so that it is private: SQLite would create
+	// it (and its -wal and -shm files, which copy its mode) as 0644.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+	} else {
+		f.Close()
+	}
+	db, err := sql.Open("sqlite", dsn(abs))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	s := &Store{db: db, path: abs, now: time.Now}
+	// Two processes opening a new database at once both switch it to WAL
+	// mode; SQLite resolves that race by failing one of them with
+	// SQLITE_BUSY at once, without waiting, so retry for the busy timeout.
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		err = db.PingContext(ctx)
+		if err == nil {
+			err = s.migrate(ctx)
+		}
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-time.After(time.Duration(10+rand.IntN(40)) * time.Millisecond):
+			continue
+		}
+		break
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqliteBusy
+}
+
+const sqliteBusy = 5 // SQLITE_BUSY, the primary result code of "database is locked"
+
+// dsn is the driver's connection string for the database file at abs: a
+// file: URI (so that any character of the path is allowed) with the settings
+// every connection applies when it opens. synchronous=NORMAL in WAL mode
+// keeps every committed transaction across a crash of the process (kill -9);
+// only a power failure may lose the last ones, never corrupt the file.
+// _txlock=immediate makes each write transaction take the write lock when it
+// begins, so two writers never deadlock upgrading a read lock.
+func dsn(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive path: file:///C:/...
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_foreign_keys", "1")
+	q.Set("_txlock", "immediate")
+	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
+	return u.String()
+}
+
+// Path returns the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database. Writes in flight finish first.
+func (s *Store) Close() error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	return s.db.Close()
+}
+
+// write runs fn in one immediate transaction, serialised with this process's
+// other writes, and commits it when fn returns nil.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// millis converts t to the stored form: milliseconds since the Unix epoch.
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMillis converts a stored time back; a NULL (invalid) value is the zero
+// time.
+func fromMillis(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.UnixMilli(v.Int64)
+}
