@@ -38,7 +38,10 @@ type fileConfig struct {
 	Tools       string             `toml:"tools"`
 	MaxRetries  *int               `toml:"max_retries"`
 	IdleTimeout string             `toml:"idle_timeout"`
-	Profiles    map[string]profile `toml:"profiles"`
+	// DB is the session database; default $XDG_DATA_HOME/agent/agent.db.
+	DB            string             `toml:"db"`
+	ContextWindow int                `toml:"context_window"`
+	Profiles      map[string]profile `toml:"profiles"`
 }
 
 // profile names one model server and how to authenticate to it.

@@ -36,7 +36,16 @@ type Options struct {
 	// MaxRetries is -1 when the flag was not given.
 	MaxRetries  int
 	IdleTimeout time.Duration
+	// DB is the session database (--db); Continue and Resume pick the
+	// session a prompt goes on ("" for Resume: none; resumePick: choose).
+	DB       string
+	Continue bool
+	Resume   string
 }
+
+// resumePick is the value of --resume given without an id: the interface
+// opens a session picker.
+const resumePick = "?"
 
 // Streams are the process's standard streams and what they are connected
 // to. Tests replace them.
@@ -66,6 +75,7 @@ func Execute() int {
 	}()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	root := NewRootCmd(osStreams(), os.Getenv, nil)
+	root.SetArgs(normalizeArgs(os.Args[1:]))
 	err := root.ExecuteContext(ctx)
 	if err != nil && err.Error() != "" {
 		fmt.Fprintln(os.Stderr, "agent:", err)
@@ -118,7 +128,10 @@ working directory and runs commands in it, and prints the answer.
 	c.SetErr(st.Err)
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	c.SetVersionTemplate("agent {{.Version}}\n")
+	c.PersistentFlags().StringVar(&o.DB, "db", "", "session database (default $XDG_DATA_HOME/agent/agent.db)")
 	f := c.Flags()
+	f.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session of this directory")
+	f.StringVarP(&o.Resume, "resume", "r", "", "resume the session ID (without ID in the interface: choose one)")
 	f.BoolVarP(&o.Print, "print", "p", false, "answer the prompt once, print the answer and exit (headless)")
 	f.StringVar(&o.OutputFormat, "output-format", formatText, "headless output: text, json or stream-json")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "show progress (one line per tool call) on stderr even when it is not a terminal")
@@ -142,4 +155,21 @@ working directory and runs commands in it, and prints the answer.
 // only when stdout is a terminal and stdin is not piped.
 func interactive(o *Options, st Streams) bool {
 	return !o.Print && st.OutIsTerminal && !st.InPiped
+}
+
+// normalizeArgs lets --resume (-r) stand without an id: when it is the last
+// argument or another flag follows it, it gets resumePick, so that
+// "agent -r" opens the session picker while "agent -r ID" resumes ID.
+func normalizeArgs(args []string) []string {
+	out := make([]string, 0, len(args)+1)
+	for i, a := range args {
+		out = append(out, a)
+		if a == "--" {
+			return append(out, args[i+1:]...)
+		}
+		if (a == "-r" || a == "--resume") && (i == len(args)-1 || strings.HasPrefix(args[i+1], "-")) {
+			out = append(out, resumePick)
+		}
+	}
+	return out
 }

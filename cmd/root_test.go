@@ -65,3 +65,22 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version printed %q, %v", out, err)
 	}
 }
+
+func TestResumeWithoutAnID(t *testing.T) {
+	tests := []struct{ args, want string }{
+		{"-r", "-r ?"},
+		{"-r -p", "-r ? -p"},
+		{"-r abc123 -p hi", "-r abc123 -p hi"},
+		{"--resume", "--resume ?"},
+		{"-p -- -r", "-p -- -r"},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(normalizeArgs(strings.Fields(tt.args)), " "); got != tt.want {
+			t.Errorf("normalizeArgs(%s) = %s, want %s", tt.args, got, tt.want)
+		}
+	}
+	o, err := parse(t, Streams{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}, normalizeArgs([]string{"-c", "-r"})...)
+	if err != nil || !o.Continue || o.Resume != resumePick {
+		t.Errorf("options %+v, %v", o, err)
+	}
+}

@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+
+	"github.com/agent-dev/agent/sessions"
+)
+
+// dbPath is the session database: --db, else db in the config file, else
+// $XDG_DATA_HOME/agent/agent.db.
+func dbPath(o *Options, getenv func(string) string) (string, error) {
+	if o.DB != "" {
+		return o.DB, nil
+	}
+	path, explicit := o.ConfigPath, o.ConfigPath != ""
+	if !explicit {
+		path = defaultConfigPath(getenv)
+	}
+	fc, err := loadFileConfig(path, explicit)
+	if err != nil {
+		return "", err
+	}
+	if fc.DB != "" {
+		return fc.DB, nil
+	}
+	if p := sessions.DefaultPath(getenv); p != "" {
+		return p, nil
+	}
+	return "", usagef("no place for the session database: set --db PATH or XDG_DATA_HOME")
+}
+
+// openStore opens the session database named by the options.
+func openStore(ctx context.Context, o *Options, getenv func(string) string) (*sessions.Store, error) {
+	path, err := dbPath(o, getenv)
+	if err != nil {
+		return nil, err
+	}
+	st, err := sessions.Open(ctx, path)
+	if errors.Is(err, sessions.ErrNewerSchema) {
+		return nil, usageError{err}
+	}
+	return st, err
+}
+
+// sessionError maps a store lookup error to a usage error when the person
+// named a session that does not exist or is ambiguous.
+func sessionError(err error) error {
+	if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrAmbiguous) {
+		return usageError{err}
+	}
+	return err
+}
