@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/agent-dev/agent/providers"
 	"os"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ type status struct {
 	// context of the model's window.
 	context int
 	// window is the model's context window in tokens; 0 looks it up with
-	// contextWindow(model). The percentage is omitted when neither knows.
+	// providers.ContextWindow(model). The percentage is omitted when neither knows.
 	window int
 
 	running bool          // a turn runs: show the spinner and elapsed time
@@ -144,7 +145,7 @@ func (s *status) segments() []statusSeg {
 	}
 	window := s.window
 	if window == 0 {
-		window = contextWindow(s.model)
+		window = providers.ContextWindow(s.model)
 	}
 	if window > 0 && s.context > 0 {
 		pct := (s.context*100 + window/2) / window
@@ -289,45 +290,4 @@ func spinnerFrame(i int) string {
 	n := len(frames) / 3
 	i = ((i % n) + n) % n
 	return frames[i*3 : i*3+3]
-}
-
-// contextWindow returns the context window in tokens of a model, by
-// case-insensitive prefix of its name (a "vendor/" prefix is ignored), or 0
-// when the model is not known.
-func contextWindow(model string) int {
-	m := strings.ToLower(model)
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
-	// Longer prefixes first where one prefix extends another.
-	table := [...]struct {
-		prefix string
-		tokens int
-	}{
-		{"gpt-4.1", 1_047_576},
-		{"gpt-4o", 128_000},
-		{"gpt-4-turbo", 128_000},
-		{"gpt-5", 400_000},
-		{"o4-mini", 200_000},
-		{"o3", 200_000},
-		{"o1", 200_000},
-		{"claude-", 200_000},
-		{"qwen2.5-coder", 32_768},
-		{"qwen2.5", 32_768},
-		{"llama3.1", 131_072},
-		{"llama3.2", 131_072},
-		{"llama3.3", 131_072},
-		{"llama-3.1", 131_072},
-		{"llama-3.2", 131_072},
-		{"llama-3.3", 131_072},
-		{"llama3", 8_192},
-		{"deepseek", 128_000},
-		{"gemini-2", 1_048_576},
-	}
-	for _, e := range table {
-		if strings.HasPrefix(m, e.prefix) {
-			return e.tokens
-		}
-	}
-	return 0
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/agent-dev/agent/providers"
 	"strings"
 	"testing"
 	"time"
@@ -143,8 +144,8 @@ func TestContextWindow(t *testing.T) {
 		{"", 0},
 	}
 	for _, tt := range tests {
-		if got := contextWindow(tt.model); got != tt.want {
-			t.Errorf("contextWindow(%q) = %d, want %d", tt.model, got, tt.want)
+		if got := providers.ContextWindow(tt.model); got != tt.want {
+			t.Errorf("ContextWindow(%q) = %d, want %d", tt.model, got, tt.want)
 		}
 	}
 }
