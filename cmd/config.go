@@ -65,6 +65,9 @@ type settings struct {
 	MaxRetries  int
 	IdleTimeout time.Duration
 	ConfigPath  string
+	// ContextWindow is the model's window in tokens from the config file;
+	// 0 looks the model up in a table of common models.
+	ContextWindow int
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -117,7 +120,7 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	if err != nil {
 		return settings{}, err
 	}
-	s := settings{ConfigPath: path}
+	s := settings{ConfigPath: path, ContextWindow: fc.ContextWindow}
 
 	s.Profile = first(o.Profile, getenv("AGENT_PROFILE"), fc.Profile)
 	if s.Profile == "" && len(fc.Profiles) == 1 {

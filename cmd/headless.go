@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
 )
@@ -74,12 +75,45 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())
 	}
-	l, err := a.newLoop(s.Model, headlessApproval(o.AllowBash || o.Yolo))
+	if o.Resume == resumePick {
+		return usagef("--resume needs a session id in headless mode (agent sessions list shows them)")
+	}
+	store, err := openStore(ctx, o, getenv)
 	if err != nil {
 		return err
 	}
+	defer store.Close()
+	conv, err := resumeSession(ctx, store, o, dir)
+	if err != nil {
+		return err
+	}
+	// A continued session keeps its system prompt: it is never written
+	// again (Codex #16213).
+	system := a.systemPrompt()
+	if conv != nil {
+		system = conv.session.SystemPrompt
+	}
+	if err := checkFits(s.ContextWindow, s.Model, system, historyOf(conv), prompt); err != nil {
+		return err
+	}
+	if conv == nil {
+		if conv, err = newSession(ctx, store, a, s.Model, system, prompt); err != nil {
+			return err
+		}
+	}
+	sess := conv.session
+	if o.Verbose {
+		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", sess.ID, len(conv.history))
+	}
+	l, err := a.newLoop(s.Model, system, store.Recorder(sess.ID), headlessApproval(o.AllowBash || o.Yolo))
+	if err != nil {
+		return err
+	}
+	if err := store.SetStatus(ctx, sess.ID, sessions.StatusRunning); err != nil {
+		return err
+	}
 
-	sessionID := newSessionID()
+	sessionID := sess.ID
 	p := newPrinter(o.OutputFormat, st.Out, st.Err, progress)
 	if err := p.init(sessionID, s.Model, dir, s.Tools, a.registry.Names()); err != nil {
 		return err
@@ -90,7 +124,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	defer cancel()
 	var done loop.Done
 	var writeErr error
-	for ev := range l.Run(ctx, nil, prompt) {
+	for ev := range l.Run(ctx, conv.history, prompt) {
 		if d, ok := ev.(loop.Done); ok {
 			done = d
 			continue
@@ -100,6 +134,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 				cancel()
 			}
 		}
+	}
+	if err := store.SetStatus(context.WithoutCancel(ctx), sess.ID, sessionStatus(done.Reason)); err != nil && done.Err == nil {
+		done.Err = err
 	}
 	if writeErr != nil {
 		return fmt.Errorf("writing output: %w", writeErr)
@@ -114,6 +151,25 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		return turnError{done.Reason, done.Err}
 	}
 	return turnError{reason: done.Reason}
+}
+
+// historyOf is the conversation's earlier messages; none for a new one.
+func historyOf(c *conversation) []providers.Message {
+	if c == nil {
+		return nil
+	}
+	return c.history
+}
+
+// sessionStatus is the session's status after a turn that ended so.
+func sessionStatus(r loop.StopReason) sessions.Status {
+	switch r {
+	case loop.StopCancelled:
+		return sessions.StatusCancelled
+	case loop.StopError:
+		return sessions.StatusFailed
+	}
+	return sessions.StatusCompleted
 }
 
 // workingDir returns the absolute working directory: dir, or the current

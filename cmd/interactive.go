@@ -37,7 +37,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		Model:     a.settings.Model,
 		Dir:       dir,
 		SessionID: newSessionID(),
-		NewLoop:   func(model string) (*loop.Loop, error) { return a.newLoop(model, approve) },
+		NewLoop:   func(model string) (*loop.Loop, error) { return a.newLoop(model, a.systemPrompt(), nil, approve) },
 		Tools:     func() ([]string, []string) { return a.registry.Names(), a.toolset.Picked() },
 		Approver:  approver,
 		Prompt:    o.Prompt,

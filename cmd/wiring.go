@@ -47,8 +47,15 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode)}, nil
 }
 
-// newLoop builds a loop for model with the given approval hook.
-func (a *agent) newLoop(model string, approve loop.ApproveFunc) (*loop.Loop, error) {
+// systemPrompt is the system prompt of a new session in the agent's
+// directory.
+func (a *agent) systemPrompt() string {
+	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools)
+}
+
+// newLoop builds a loop for model with the session's system prompt, its
+// recorder (nil records nothing) and the approval hook.
+func (a *agent) newLoop(model, system string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
 	s := a.settings
 	retries := s.MaxRetries
 	if retries == 0 {
@@ -57,9 +64,10 @@ func (a *agent) newLoop(model string, approve loop.ApproveFunc) (*loop.Loop, err
 	return loop.New(loop.Config{
 		Provider: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: retries, IdleTimeout: s.IdleTimeout}),
 		Model:    model,
-		System:   systemPrompt(a.root, a.dir, time.Now(), s.Tools),
+		System:   system,
 		Toolset:  a.toolset,
 		MaxSteps: s.MaxSteps,
 		Approve:  approve,
+		Store:    store,
 	})
 }

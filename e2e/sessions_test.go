@@ -1,0 +1,199 @@
+//go:build linux
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// roles lists a request's messages as role:text, tool calls and results
+// marked, for comparing whole conversations.
+func roles(req scripted.Request) []string {
+	var out []string
+	for _, m := range req.Chat.Messages {
+		s := m.Role
+		switch {
+		case len(m.ToolCalls) > 0:
+			for _, c := range m.ToolCalls {
+				s += " call:" + c.ID
+			}
+		case m.Role == "tool":
+			s += " result:" + m.ToolCallID
+		case m.Role != "system":
+			s += ":" + m.Text()
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func sessionIDOf(t *testing.T, stdout string) string {
+	t.Helper()
+	var res struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.SessionID == "" {
+		t.Fatalf("no session id in %q: %v", stdout, err)
+	}
+	return res.SessionID
+}
+
+func TestContinueSendsTheWholeHistoryWithOneSystemPrompt(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "r1", Name: "read_file", Arguments: `{"path":"a.txt"}`}),
+		scripted.Text("It says alpha."),
+		scripted.Text("Still alpha."),
+	)
+	first := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "what does a.txt say?")})
+	if first.code != 0 {
+		t.Fatalf("first run: exit %d: %s", first.code, first.stderr)
+	}
+	second := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-c", "-p", "and now?")})
+	if second.code != 0 || second.stdout != "Still alpha.\n" {
+		t.Fatalf("continue: exit %d, stdout %q, stderr %q", second.code, second.stdout, second.stderr)
+	}
+	reqs := srv.Requests()
+	got := roles(reqs[2])
+	want := []string{"system", "user:what does a.txt say?", "assistant call:r1", "tool result:r1", "assistant:It says alpha.", "user:and now?"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("continued request:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if reqs[2].Chat.Messages[0].Text() != reqs[0].Chat.Messages[0].Text() {
+		t.Errorf("the continued session's system prompt changed")
+	}
+}
+
+func TestResumeBySessionIDPrefix(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agent.db")
+	srv := scripted.New(t, scripted.Text("first answer"), scripted.Text("second answer"))
+	first := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-p", "--output-format", "json", "remember zebras")})
+	id := sessionIDOf(t, first.stdout)
+	// From another directory, by a prefix of the id.
+	second := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-r", id[:6], "-p", "what did I say?")})
+	if second.code != 0 {
+		t.Fatalf("resume: exit %d: %s", second.code, second.stderr)
+	}
+	got := roles(srv.Requests()[1])
+	if strings.Join(got, " | ") != "system | user:remember zebras | assistant:first answer | user:what did I say?" {
+		t.Errorf("resumed request: %v", got)
+	}
+}
+
+func TestSessionErrorsAreUsageErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agent.db")
+	srv := scripted.New(t)
+	for name, args := range map[string][]string{
+		"unknown id":          {"-r", "0123456789ab", "-p", "hi"},
+		"nothing to continue": {"-c", "-p", "hi"},
+		"resume needs an id":  {"-r", "-p", "hi"},
+	} {
+		res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, append([]string{"--db", db}, args...)...)})
+		if res.code != 2 {
+			t.Errorf("%s: exit %d, stderr %q", name, res.code, res.stderr)
+		}
+	}
+	os.WriteFile(filepath.Join(t.TempDir(), "x"), nil, 0o644)
+	corrupt := filepath.Join(t.TempDir(), "corrupt.db")
+	os.WriteFile(corrupt, []byte("this is not a database, not at all, not even close......................................................................"), 0o644)
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", corrupt, "-p", "hi")})
+	if res.code != 1 || !strings.Contains(res.stderr, corrupt) {
+		t.Errorf("corrupt database: exit %d, stderr %q", res.code, res.stderr)
+	}
+}
+
+// TestCrashMidStreamLosesOnlyTheStreamingReply kills the agent with
+// SIGKILL while the second reply streams: the prompt, the first reply's tool
+// call and its result survive, and the next run's request is valid.
+func TestCrashMidStreamLosesOnlyTheStreamingReply(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "r1", Name: "read_file", Arguments: `{"path":"a.txt"}`}),
+		scripted.Text("This reply is cut by the crash.").WithPieceSize(4).HoldAfterEvents(3, hold),
+		scripted.Text("Recovered."),
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, agentArgs(srv, "--db", db, "-p", "read a.txt")...)
+	cmd.Dir, cmd.Env = dir, baseEnv(t)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.WaitRequests(ctx, 2); err != nil { // the second reply is streaming
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-c", "-p", "go on")})
+	if res.code != 0 || res.stdout != "Recovered.\n" {
+		t.Fatalf("continue after the crash: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	reqs := srv.Requests()
+	got := roles(reqs[2])
+	want := []string{"system", "user:read a.txt", "assistant call:r1", "tool result:r1", "user:go on"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("request after the crash:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(toolResults(reqs[2])["r1"], "alpha") {
+		t.Errorf("the completed tool result was lost: %q", toolResults(reqs[2])["r1"])
+	}
+	assertCallsAnswered(t, reqs[2:])
+}
+
+// TestCrashDuringACommandLeavesAnInterruptedResult kills the agent with
+// SIGKILL while a command runs: the call has no result, and the next run
+// sends a synthetic "interrupted" one so the request is valid.
+func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	fifo := filepath.Join(dir, "pid.fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "b1", Name: "bash", Arguments: `{"command":"sleep 300 & echo $! > pid.fifo; wait"}`}),
+		scripted.Text("Picked up again."),
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, agentArgs(srv, "--db", db, "--allow-bash", "-p", "run it")...)
+	cmd.Dir, cmd.Env = dir, baseEnv(t)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(fifo) // the command is running
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+		t.Cleanup(func() { unix.Kill(pid, unix.SIGKILL) }) // SIGKILL leaves the command's child behind
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-c", "-p", "what happened?")})
+	if res.code != 0 || res.stdout != "Picked up again.\n" {
+		t.Fatalf("continue after the crash: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	req := srv.Requests()[1]
+	if got := toolResults(req)["b1"]; got != "interrupted" {
+		t.Errorf("the unanswered call's result is %q, want the synthetic \"interrupted\"", got)
+	}
+	assertCallsAnswered(t, []scripted.Request{req})
+}
