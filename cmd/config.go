@@ -33,11 +33,11 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 //	api_key_env = "OPENROUTER_API_KEY"
 //	model = "openai/gpt-4.1-mini"
 type fileConfig struct {
-	Profile     string             `toml:"profile"`
-	MaxSteps    int                `toml:"max_steps"`
-	Tools       string             `toml:"tools"`
-	MaxRetries  *int               `toml:"max_retries"`
-	IdleTimeout string             `toml:"idle_timeout"`
+	Profile     string `toml:"profile"`
+	MaxSteps    int    `toml:"max_steps"`
+	Tools       string `toml:"tools"`
+	MaxRetries  *int   `toml:"max_retries"`
+	IdleTimeout string `toml:"idle_timeout"`
 	// DB is the session database; default $XDG_DATA_HOME/agent/agent.db.
 	DB            string             `toml:"db"`
 	ContextWindow int                `toml:"context_window"`

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 )
 
