@@ -9,8 +9,10 @@ import (
 	"github.com/agent-dev/agent/tui"
 )
 
-// runInteractive opens the interface in the terminal. Tools that change the
-// world ask the person first, unless --allow-bash or --yolo allowed them.
+// runInteractive opens the interface in the terminal on a new session, the
+// latest one of the directory (--continue), a named one (--resume ID) or one
+// the person picks (--resume without an id). Tools that change the world
+// ask the person first, unless --allow-bash or --yolo allowed them.
 func runInteractive(ctx context.Context, o *Options, getenv func(string) string) error {
 	dir, err := workingDir(o.Dir)
 	if err != nil {
@@ -21,6 +23,11 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		return err
 	}
 	defer a.root.Close()
+	store, err := openStore(ctx, o, getenv)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
 
 	approver := tui.NewApprover()
 	approve := func(ctx context.Context, call providers.ToolCall, _ tools.Definition) loop.Decision {
@@ -29,18 +36,45 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		}
 		return approver.Ask(ctx, call)
 	}
+	s := a.settings
+	ss := &tui.StoreSessions{
+		Store: store, Dir: dir, Model: s.Model, Provider: providerName(s.BaseURL),
+		System: a.systemPrompt,
+		NewLoop: func(model, system string, rec loop.Store) (*loop.Loop, error) {
+			return a.newLoop(model, system, rec, approve)
+		},
+	}
+	conv, err := resumeSession(ctx, store, o, dir)
+	if err != nil {
+		return err
+	}
+	var sess *tui.Session
+	if conv != nil {
+		sess, err = ss.Open(ctx, conv.session.ID)
+	} else {
+		sess, err = ss.New(ctx)
+	}
+	if err != nil {
+		return err
+	}
 	warning := ""
 	if o.Yolo {
 		warning = "YOLO: commands run without asking"
 	}
-	return tui.Run(ctx, tui.Config{
-		Model:     a.settings.Model,
-		Dir:       dir,
-		SessionID: newSessionID(),
-		NewLoop:   func(model string) (*loop.Loop, error) { return a.newLoop(model, a.systemPrompt(), nil, approve) },
-		Tools:     func() ([]string, []string) { return a.registry.Names(), a.toolset.Picked() },
-		Approver:  approver,
-		Prompt:    o.Prompt,
-		Warning:   warning,
+	err = tui.Run(ctx, tui.Config{
+		Model:         s.Model,
+		Dir:           dir,
+		Session:       sess,
+		Sessions:      ss,
+		PickSession:   o.Resume == resumePick,
+		Tools:         func() ([]string, []string) { return a.registry.Names(), a.toolset.Picked() },
+		Approver:      approver,
+		Prompt:        o.Prompt,
+		Warning:       warning,
+		ContextWindow: s.ContextWindow,
 	})
+	if cerr := ss.Cleanup(context.WithoutCancel(ctx)); err == nil {
+		err = cerr
+	}
+	return err
 }

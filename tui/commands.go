@@ -16,6 +16,7 @@ type slashCommand struct {
 var slashCommands = []slashCommand{
 	{"/help", "", "show keys and commands"},
 	{"/new", "", "start a fresh conversation"},
+	{"/sessions", "", "resume an earlier session"},
 	{"/model", "NAME", "switch the model"},
 	{"/tools", "", "list tools and which are picked"},
 	{"/clear", "", "clear the screen, keep the conversation"},

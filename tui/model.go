@@ -17,13 +17,16 @@ import (
 
 // Config is what the interface needs from the command that starts it.
 type Config struct {
-	// Model is the model name; Dir the working directory; SessionID
-	// identifies the conversation.
-	Model     string
-	Dir       string
-	SessionID string
-	// NewLoop builds the agent loop for a model, at start and on /model.
-	NewLoop func(model string) (*loop.Loop, error)
+	// Model is the model name; Dir the working directory.
+	Model string
+	Dir   string
+	// Session is the conversation to start with (new or resumed).
+	Session *Session
+	// Sessions reaches the session store for /new, /sessions and the
+	// picker, and records turns; nil keeps nothing.
+	Sessions Sessions
+	// PickSession opens the session picker at start (agent -r).
+	PickSession bool
 	// Tools returns the names of every tool and of those picked now.
 	Tools func() (all, picked []string)
 	// Approver receives the loop's approval questions; nil asks nothing.
@@ -35,9 +38,6 @@ type Config struct {
 	// ContextWindow is the model's context window in tokens; 0 looks the
 	// model up in a table of common models.
 	ContextWindow int
-	// History is the earlier conversation of a resumed session: it is
-	// shown, tool blocks included, and sent with the next prompt.
-	History []providers.Message
 }
 
 // pickToolsName is the tool that picks tools (tools/picker.PickToolsName;
@@ -71,6 +71,20 @@ type (
 		err   error
 	}
 	quitExpiredMsg struct{ armed time.Time }
+	// Session store answers.
+	sessionsListedMsg struct {
+		items []SessionInfo
+		err   error
+	}
+	sessionOpenedMsg struct {
+		sess *Session
+		err  error
+	}
+	sessionTitledMsg struct {
+		id, title string
+		err       error
+	}
+	storeErrMsg struct{ err error }
 )
 
 // Model is the one top-level Bubble Tea model of the interface.
@@ -83,6 +97,9 @@ type Model struct {
 	chat  *chatList
 	bar   *status
 	loop  *loop.Loop
+
+	session *Session       // the conversation being shown and continued
+	picker  *sessionPicker // the session picker, when open
 
 	history []providers.Message // the conversation sent with each prompt
 	prompts []string            // earlier prompts, oldest first
@@ -106,9 +123,12 @@ type Model struct {
 	fullHelp      bool
 }
 
-// New returns the model; err when the first loop cannot be built.
+// New returns the model; err when the session's loop cannot be built.
 func New(cfg Config) (*Model, error) {
-	l, err := cfg.NewLoop(cfg.Model)
+	if cfg.Session == nil || cfg.Session.NewLoop == nil {
+		return nil, fmt.Errorf("interface: no session to show")
+	}
+	l, err := cfg.Session.NewLoop(cfg.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +143,21 @@ func New(cfg Config) (*Model, error) {
 	m := &Model{
 		cfg: cfg, st: st, keys: newKeyMap(), help: help.New(), input: in,
 		chat: newChatList(), loop: l, blocks: map[string]*toolBlock{}, selected: -1,
+		session: cfg.Session,
 	}
-	m.bar = newStatus(st, cfg.Model, cfg.Dir, cfg.SessionID, cfg.ContextWindow)
+	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
-	m.showHistory(cfg.History)
+	m.showHistory(cfg.Session.History)
 	return m, nil
+}
+
+// sessionLabel is what the status line calls a session: its title, else
+// its id.
+func sessionLabel(s *Session) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	return s.ID
 }
 
 // showHistory puts an earlier conversation in the pane and makes it the
@@ -186,6 +216,9 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if p := strings.TrimSpace(m.cfg.Prompt); p != "" {
 		cmds = append(cmds, func() tea.Msg { return submitMsg{p} })
+	}
+	if m.cfg.PickSession {
+		cmds = append(cmds, m.openPicker())
 	}
 	return tea.Batch(cmds...)
 }
@@ -286,6 +319,36 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.chat.bottom()
 		return m, nil
+	case sessionsListedMsg:
+		if m.picker != nil {
+			m.picker.items, m.picker.now = msg.items, time.Now()
+			if msg.items == nil {
+				m.picker.items = []SessionInfo{}
+			}
+			if msg.err != nil {
+				m.picker.err = msg.err.Error()
+			}
+		}
+		return m, nil
+	case sessionOpenedMsg:
+		m.picker = nil
+		if msg.err != nil {
+			m.chat.append(newErrorItem(m.st, "Session: "+msg.err.Error()))
+			return m, nil
+		}
+		m.switchSession(msg.sess)
+		return m, nil
+	case sessionTitledMsg:
+		if msg.err != nil {
+			m.chat.append(newErrorItem(m.st, "Saving the session: "+msg.err.Error()))
+		} else if m.session != nil && msg.id == m.session.ID && msg.title != "" {
+			m.session.Title = msg.title
+			m.bar.session = msg.title
+		}
+		return m, nil
+	case storeErrMsg:
+		m.chat.append(newErrorItem(m.st, "Saving the session: "+msg.err.Error()))
+		return m, nil
 	case quitExpiredMsg:
 		if msg.armed.Equal(m.quitArmed) {
 			m.quitArmed = time.Time{}
@@ -314,6 +377,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // the pane and the turn, then the input.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.picker != nil {
+		return m.pickerKey(msg)
+	}
 	if m.paneKey(msg) {
 		return nil
 	}
@@ -370,6 +436,68 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	return cmd
+}
+
+// pickerKey handles keys while the session picker is open.
+func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "up", "ctrl+p":
+		m.picker.move(-1)
+	case "down", "ctrl+n":
+		m.picker.move(+1)
+	case "enter":
+		if it, ok := m.picker.selected(); ok {
+			sessions, id := m.cfg.Sessions, it.ID
+			return func() tea.Msg {
+				sess, err := sessions.Open(context.Background(), id)
+				return sessionOpenedMsg{sess, err}
+			}
+		}
+	case "esc", "ctrl+c", "q":
+		m.picker = nil
+	}
+	return nil
+}
+
+// openPicker opens the session picker and asks for the list.
+func (m *Model) openPicker() tea.Cmd {
+	if m.cfg.Sessions == nil {
+		m.chat.append(newNoteItem(m.st, "Sessions are not saved in this run."))
+		return nil
+	}
+	if m.running {
+		m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching sessions."))
+		return nil
+	}
+	m.picker = &sessionPicker{st: m.st}
+	sessions := m.cfg.Sessions
+	return func() tea.Msg {
+		items, err := sessions.List(context.Background())
+		return sessionsListedMsg{items, err}
+	}
+}
+
+// switchSession shows sess in place of the current conversation and goes
+// on with it.
+func (m *Model) switchSession(sess *Session) {
+	l, err := sess.NewLoop(m.cfg.Model)
+	if err != nil {
+		m.chat.append(newErrorItem(m.st, err.Error()))
+		return
+	}
+	m.session, m.loop, m.history = sess, l, nil
+	m.chat.clear()
+	m.forgetItems()
+	m.bar.resetTokens()
+	m.bar.session = sessionLabel(sess)
+	if m.cfg.Approver != nil {
+		m.cfg.Approver.reset()
+	}
+	m.showHistory(sess.History)
+	if len(sess.History) == 0 {
+		m.chat.append(newNoteItem(m.st, "New conversation."))
+	}
+	m.chat.bottom()
 }
 
 // paneKey handles the keys that scroll the pane and select or expand tool
@@ -523,7 +651,15 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.bar.setRunning(true, 0, 0)
 	history := append([]providers.Message(nil), m.history...)
 	l := m.loop
-	return tea.Batch(func() tea.Msg { return turnStartedMsg{l.Run(ctx, history, text)} }, tick(m.turn))
+	cmds := []tea.Cmd{func() tea.Msg { return turnStartedMsg{l.Run(ctx, history, text)} }, tick(m.turn)}
+	if sessions := m.cfg.Sessions; sessions != nil {
+		id := m.session.ID
+		cmds = append(cmds, func() tea.Msg {
+			title, err := sessions.Started(context.Background(), id, text)
+			return sessionTitledMsg{id, title, err}
+		})
+	}
+	return tea.Batch(cmds...)
 }
 
 // forgetItems drops the references to items that left the pane: output
@@ -550,6 +686,8 @@ func (m *Model) command(text string) tea.Cmd {
 	case "/help":
 		m.fullHelp, m.help.ShowAll = true, true
 		m.chat.append(newNoteItem(m.st, commandHelp()))
+	case "/sessions":
+		return m.openPicker()
 	case "/clear":
 		m.chat.clear()
 		m.forgetItems()
@@ -558,14 +696,13 @@ func (m *Model) command(text string) tea.Cmd {
 			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before starting a new conversation."))
 			return nil
 		}
-		m.history = nil
-		m.chat.clear()
-		m.forgetItems()
-		m.bar.resetTokens()
-		if m.cfg.Approver != nil {
-			m.cfg.Approver.reset()
+		if sessions := m.cfg.Sessions; sessions != nil {
+			return func() tea.Msg {
+				sess, err := sessions.New(context.Background())
+				return sessionOpenedMsg{sess, err}
+			}
 		}
-		m.chat.append(newNoteItem(m.st, "New conversation."))
+		m.switchSession(&Session{ID: m.session.ID, NewLoop: m.session.NewLoop})
 	case "/model":
 		if arg == "" {
 			m.chat.append(newNoteItem(m.st, "Model: "+m.cfg.Model+". Switch with /model NAME."))
@@ -575,7 +712,7 @@ func (m *Model) command(text string) tea.Cmd {
 			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching models."))
 			return nil
 		}
-		newLoop := m.cfg.NewLoop
+		newLoop := m.session.NewLoop
 		return func() tea.Msg {
 			l, err := newLoop(arg)
 			return modelSwitchedMsg{model: arg, loop: l, err: err}
@@ -656,10 +793,20 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	}
 	m.running, m.cancel = false, nil
 	m.keys.running = false
-	var cmd tea.Cmd
+	var cmds []tea.Cmd
 	if m.approving != nil {
-		cmd = m.answer(approvalAnswer{})
+		cmds = append(cmds, m.answer(approvalAnswer{}))
 	}
+	if sessions := m.cfg.Sessions; sessions != nil {
+		id, reason := m.session.ID, d.Reason
+		cmds = append(cmds, func() tea.Msg {
+			if err := sessions.Ended(context.Background(), id, reason); err != nil {
+				return storeErrMsg{err}
+			}
+			return nil
+		})
+	}
+	cmd := tea.Batch(cmds...)
 	m.bar.setRunning(false, 0, 0)
 	switch d.Reason {
 	case loop.StopCancelled:
@@ -728,7 +875,11 @@ func (m *Model) View() tea.View {
 	bottom = append(bottom, helpLines...)
 	lines := bottom
 	if pane := m.height - len(bottom); pane > 0 {
-		lines = append(strings.Split(m.chat.View(m.width, pane), "\n"), bottom...)
+		view := m.chat.View(m.width, pane)
+		if m.picker != nil {
+			view = m.picker.View(m.width, pane)
+		}
+		lines = append(strings.Split(view, "\n"), bottom...)
 	}
 	if len(lines) > m.height { // a terminal smaller than the input itself
 		lines = lines[len(lines)-m.height:]

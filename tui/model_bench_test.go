@@ -29,10 +29,10 @@ func loadedModel(tb testing.TB) *Model {
 	reg, _ := tools.NewRegistry()
 	set := picker.New(reg, picker.ModePick)
 	m, err := New(Config{
-		Model: "bench", Dir: "/repo", SessionID: "bench",
-		NewLoop: func(model string) (*loop.Loop, error) {
+		Model: "bench", Dir: "/repo",
+		Session: &Session{ID: "bench", NewLoop: func(model string) (*loop.Loop, error) {
 			return loop.New(loop.Config{Provider: openai.New(openai.Config{BaseURL: "http://127.0.0.1:9/v1"}), Model: model, Toolset: set})
-		},
+		}},
 		Tools: func() ([]string, []string) { return nil, nil },
 	})
 	if err != nil {

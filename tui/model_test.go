@@ -145,13 +145,13 @@ func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) 
 		return approver.Ask(ctx, call)
 	}
 	return Config{
-		Model: "scripted-model", Dir: dir, SessionID: "s1", Approver: approver,
-		NewLoop: func(model string) (*loop.Loop, error) {
+		Model: "scripted-model", Dir: dir, Approver: approver,
+		Session: &Session{ID: "s1", NewLoop: func(model string) (*loop.Loop, error) {
 			return loop.New(loop.Config{
 				Provider: openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1}),
 				Model:    model, Toolset: set, Approve: approve,
 			})
-		},
+		}},
 		Tools: func() ([]string, []string) { return reg.Names(), set.Picked() },
 	}
 }
@@ -393,7 +393,7 @@ func TestCtrlJInsertsANewlineAndEnterSends(t *testing.T) {
 func TestResumedHistoryIsShownAndSent(t *testing.T) {
 	srv := scripted.New(t, scripted.Text("continuing"))
 	cfg := config(t, srv, t.TempDir(), nil)
-	cfg.History = []providers.Message{
+	cfg.Session.History = []providers.Message{
 		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "earlier question"}}},
 		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "Looking."}, providers.ToolCall{ID: "g1", Name: "grep", Arguments: `{"pattern":"needle"}`}}},
 		{Role: providers.RoleTool, Parts: []providers.Part{providers.ToolResult{CallID: "g1", Name: "grep", Content: "a.go:3:needle"}}},

@@ -1,0 +1,160 @@
+package tui
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+)
+
+// Session is a conversation the interface shows and goes on with.
+type Session struct {
+	ID    string
+	Title string
+	// History is what the conversation already holds.
+	History []providers.Message
+	// NewLoop builds this session's loop for a model (its system prompt,
+	// its recorder). It does no I/O.
+	NewLoop func(model string) (*loop.Loop, error)
+}
+
+// SessionInfo is one line of the session picker.
+type SessionInfo struct {
+	ID, Title string
+	Updated   time.Time
+	Messages  int
+}
+
+// Sessions is what the interface needs of the session store. The model
+// calls it only from commands, never from Update.
+type Sessions interface {
+	// New starts a session in the working directory.
+	New(ctx context.Context) (*Session, error)
+	// Open loads a session and its history.
+	Open(ctx context.Context, id string) (*Session, error)
+	// List returns the sessions of the working directory, newest first.
+	List(ctx context.Context) ([]SessionInfo, error)
+	// Started records that a turn began with prompt; the first prompt
+	// titles an untitled session. It returns the title.
+	Started(ctx context.Context, id, prompt string) (string, error)
+	// Ended records how a turn ended.
+	Ended(ctx context.Context, id string, reason loop.StopReason) error
+}
+
+// StoreSessions adapts the session database to Sessions. It remembers the
+// sessions it created so that Cleanup can remove the ones left empty.
+type StoreSessions struct {
+	Store    *sessions.Store
+	Dir      string
+	Model    string
+	Provider string
+	// System returns the system prompt of a new session (it reads the
+	// project's AGENTS.md, so it runs in a command).
+	System func() string
+	// NewLoop builds a loop for model with a system prompt and a recorder.
+	NewLoop func(model, system string, rec loop.Store) (*loop.Loop, error)
+
+	mu      sync.Mutex
+	created []string
+}
+
+var _ Sessions = (*StoreSessions)(nil)
+
+func (s *StoreSessions) session(sess *sessions.Session, history []providers.Message) *Session {
+	system, rec := sess.SystemPrompt, s.Store.Recorder(sess.ID)
+	return &Session{
+		ID: sess.ID, Title: sess.Title, History: history,
+		NewLoop: func(model string) (*loop.Loop, error) { return s.NewLoop(model, system, rec) },
+	}
+}
+
+// New creates a session with a fresh system prompt.
+func (s *StoreSessions) New(ctx context.Context) (*Session, error) {
+	sess, err := s.Store.Create(ctx, sessions.NewSession{Dir: s.Dir, Provider: s.Provider, Model: s.Model, SystemPrompt: s.System()})
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.created = append(s.created, sess.ID)
+	s.mu.Unlock()
+	return s.session(sess, nil), nil
+}
+
+// Open loads session id (a unique prefix will do) with its history.
+func (s *StoreSessions) Open(ctx context.Context, id string) (*Session, error) {
+	sess, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	history, err := s.Store.Messages(ctx, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	return s.session(sess, history), nil
+}
+
+// List returns the working directory's sessions that hold messages.
+func (s *StoreSessions) List(ctx context.Context) ([]SessionInfo, error) {
+	sums, err := s.Store.List(ctx, sessions.ListOptions{Dir: s.Dir, Limit: 200})
+	if err != nil {
+		return nil, err
+	}
+	var out []SessionInfo
+	for _, x := range sums {
+		if x.Messages > 0 {
+			out = append(out, SessionInfo{ID: x.ID, Title: x.Title, Updated: x.UpdatedAt, Messages: x.Messages})
+		}
+	}
+	return out, nil
+}
+
+// Started marks the session running and titles it from its first prompt.
+func (s *StoreSessions) Started(ctx context.Context, id, prompt string) (string, error) {
+	sess, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	title := sess.Title
+	if title == "" {
+		title = sessions.TitleFromPrompt(prompt)
+		if err := s.Store.SetTitle(ctx, id, title); err != nil {
+			return "", err
+		}
+	}
+	return title, s.Store.SetStatus(ctx, id, sessions.StatusRunning)
+}
+
+// Ended records the session's status after a turn.
+func (s *StoreSessions) Ended(ctx context.Context, id string, reason loop.StopReason) error {
+	status := sessions.StatusCompleted
+	switch reason {
+	case loop.StopCancelled:
+		status = sessions.StatusCancelled
+	case loop.StopError:
+		status = sessions.StatusFailed
+	}
+	return s.Store.SetStatus(ctx, id, status)
+}
+
+// Cleanup deletes the sessions this adapter created that never got a
+// message, so that opening and closing the interface leaves nothing behind.
+func (s *StoreSessions) Cleanup(ctx context.Context) error {
+	s.mu.Lock()
+	ids := append([]string(nil), s.created...)
+	s.mu.Unlock()
+	for _, id := range ids {
+		sess, err := s.Store.Get(ctx, id)
+		if err != nil {
+			continue
+		}
+		if sess.Messages == 0 {
+			if err := s.Store.Delete(ctx, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/scripted"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
+)
+
+func storeSessions(t *testing.T, srv *scripted.Server, dir string) *StoreSessions {
+	t.Helper()
+	store, err := sessions.Open(context.Background(), filepath.Join(t.TempDir(), "agent.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	reg, _ := tools.NewRegistry()
+	set := picker.New(reg, picker.ModePick)
+	return &StoreSessions{
+		Store: store, Dir: dir, Model: "scripted-model", Provider: "127.0.0.1",
+		System: func() string { return "the system prompt" },
+		NewLoop: func(model, system string, rec loop.Store) (*loop.Loop, error) {
+			return loop.New(loop.Config{
+				Provider: openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1}),
+				Model:    model, System: system, Toolset: set, Store: rec,
+			})
+		},
+	}
+}
+
+func TestSessionsAreSavedPickedAndResumed(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.New(t, scripted.Text("Answer about zebras."), scripted.Text("Answer about kiwis."), scripted.Text("Back with zebras."))
+	ss := storeSessions(t, srv, dir)
+	ctx := context.Background()
+	first, err := ss.New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(t, srv, dir, nil)
+	cfg.Session, cfg.Sessions = first, ss
+	d := newDriver(t, cfg)
+
+	d.typeAndSend("tell me about zebras")
+	d.untilShows("Answer about zebras.")
+	d.until("the title in the status line", func(s string) bool { return strings.Contains(s, "tell me about zebras") && !d.m.running })
+
+	d.typeAndSend("/new")
+	d.untilShows("New conversation.")
+	if strings.Contains(d.screen(), "zebras") {
+		t.Errorf("/new still shows the earlier conversation")
+	}
+	d.typeAndSend("and kiwis?")
+	d.untilShows("Answer about kiwis.")
+	d.until("idle", func(string) bool { return !d.m.running })
+
+	d.typeAndSend("/sessions")
+	d.untilShows("Resume a session")
+	d.untilShows("tell me about zebras")
+	d.key("down") // newest first: kiwis, then zebras
+	d.key("enter")
+	d.untilShows("Answer about zebras.")
+	if strings.Contains(d.screen(), "kiwis") || d.m.session.ID != first.ID {
+		t.Errorf("the picked session is not the one shown:\n%s", d.screen())
+	}
+	d.typeAndSend("zebras again")
+	d.untilShows("Back with zebras.")
+	msgs := srv.Requests()[2].Chat.Messages
+	var got []string
+	for _, m := range msgs {
+		got = append(got, m.Role+":"+m.Text())
+	}
+	want := "system:the system prompt | user:tell me about zebras | assistant:Answer about zebras. | user:zebras again"
+	if strings.Join(got, " | ") != want {
+		t.Errorf("resumed request:\n%s\nwant\n%s", strings.Join(got, " | "), want)
+	}
+
+	saved, err := ss.Store.Get(ctx, first.ID)
+	if err != nil || saved.Title != "tell me about zebras" || saved.Messages != 4 {
+		t.Errorf("saved session %+v, %v", saved, err)
+	}
+}
+
+func TestEmptySessionsAreCleanedUp(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("hi"))
+	ss := storeSessions(t, srv, t.TempDir())
+	ctx := context.Background()
+	empty, _ := ss.New(ctx)
+	used, _ := ss.New(ctx)
+	if err := ss.Store.Recorder(used.ID).AppendMessage(ctx, userMessage("kept"), zeroUsage); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.Cleanup(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ss.Store.Get(ctx, empty.ID); err == nil {
+		t.Errorf("the empty session is still there")
+	}
+	if _, err := ss.Store.Get(ctx, used.ID); err != nil {
+		t.Errorf("the used session was removed: %v", err)
+	}
+}
+
+var zeroUsage providers.Usage
+
+func userMessage(text string) providers.Message {
+	return providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: text}}}
+}
