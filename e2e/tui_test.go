@@ -215,3 +215,26 @@ func TestHangupStopsAnApprovedCommand(t *testing.T) {
 		t.Errorf("the approved command's child %d outlived the hung-up agent (poll: %d, %v)", child, n, err)
 	}
 }
+
+// TestInterfaceContinuesAHeadlessSession: a session started with -p is
+// continued in the interface with -c, its conversation shown.
+func TestInterfaceContinuesAHeadlessSession(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	srv := scripted.New(t, scripted.Text("Pelicans fly south."), scripted.Text("Yes, still south."))
+	if res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "where do pelicans fly?")}); res.code != 0 {
+		t.Fatalf("headless run: exit %d: %s", res.code, res.stderr)
+	}
+	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", db, "-c"})
+	screen := s.waitFor("Pelicans fly south.")
+	if !strings.Contains(screen, "where do pelicans fly?") {
+		t.Errorf("the earlier prompt is not shown:\n%s", screen)
+	}
+	s.text("still?")
+	s.keys("Enter")
+	s.waitFor("Yes, still south.")
+	s.keys("C-c")
+	s.waitFor("AGENT-EXITED-0")
+	if got := roles(srv.Requests()[1]); strings.Join(got, " | ") != "system | user:where do pelicans fly? | assistant:Pelicans fly south. | user:still?" {
+		t.Errorf("continued request: %v", got)
+	}
+}

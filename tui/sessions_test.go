@@ -114,3 +114,25 @@ var zeroUsage providers.Usage
 func userMessage(text string) providers.Message {
 	return providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: text}}}
 }
+
+func TestPickSessionOpensThePickerAtStart(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.New(t, scripted.Text("Answer one."))
+	ss := storeSessions(t, srv, dir)
+	ctx := context.Background()
+	old, _ := ss.New(ctx)
+	rec := ss.Store.Recorder(old.ID)
+	rec.AppendMessage(ctx, userMessage("the old question"), zeroUsage)
+	ss.Store.SetTitle(ctx, old.ID, "the old question")
+	fresh, _ := ss.New(ctx)
+	cfg := config(t, srv, dir, nil)
+	cfg.Session, cfg.Sessions, cfg.PickSession = fresh, ss, true
+	d := newDriver(t, cfg)
+	d.untilShows("Resume a session")
+	d.untilShows("the old question")
+	d.key("enter")
+	d.until("the old session", func(string) bool { return d.m.picker == nil && d.m.session.ID == old.ID })
+	if !strings.Contains(d.screen(), "❯ the old question") {
+		t.Errorf("the resumed conversation is not shown:\n%s", d.screen())
+	}
+}
