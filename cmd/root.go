@@ -148,6 +148,7 @@ working directory and runs commands in it, and prints the answer.
 	f.BoolVar(&o.Yolo, "yolo", false, "allow everything without asking (implies --allow-bash)")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
+	c.AddCommand(newSessionsCmd(st, getenv, o))
 	return c
 }
 
