@@ -1,0 +1,646 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/spf13/cobra"
+)
+
+// sessionsEnv is what the sessions commands need: where to write, how to
+// open the store, which directory "this directory" is, and the clock that
+// relative times are measured from.
+type sessionsEnv struct {
+	out  io.Writer
+	open func(context.Context) (*sessions.Store, error)
+	dir  func() (string, error)
+	now  func() time.Time
+}
+
+// withStore opens the store, runs f and closes the store again.
+func (e *sessionsEnv) withStore(ctx context.Context, f func(*sessions.Store) error) error {
+	s, err := e.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return f(s)
+}
+
+// scope is the directory a list or stats command covers: "" for --all.
+func (e *sessionsEnv) scope(all bool) (string, error) {
+	if all {
+		return "", nil
+	}
+	return e.dir()
+}
+
+// newSessionsCmd builds "agent sessions" and its subcommands. o holds the
+// root's persistent flags (--db); -C/--cwd is redefined here, on the same
+// field, so that it works before and after "sessions".
+func newSessionsCmd(st Streams, getenv func(string) string, o *Options) *cobra.Command {
+	e := &sessionsEnv{
+		out:  st.Out,
+		open: func(ctx context.Context) (*sessions.Store, error) { return openStore(ctx, o, getenv) },
+		dir:  func() (string, error) { return workingDir(o.Dir) },
+		now:  time.Now,
+	}
+	c := &cobra.Command{
+		Use:   "sessions",
+		Short: "List, show, export, remove and measure recorded sessions",
+		Long: `Every conversation is recorded in the session database (--db). These commands
+read it; IDs may be shortened to a unique prefix of at least 4 characters.
+
+  agent sessions list
+  agent sessions show 3f2a
+  agent sessions export 3f2a --format markdown > session.md`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q for agent sessions (see agent sessions --help)", args[0])
+			}
+			return c.Help()
+		},
+	}
+	c.PersistentFlags().StringVarP(&o.Dir, "cwd", "C", "", "working directory whose sessions to use (default the current directory)")
+	c.AddCommand(newSessionsListCmd(e), newSessionsShowCmd(e), newSessionsExportCmd(e), newSessionsRmCmd(e), newSessionsStatsCmd(e))
+	return c
+}
+
+// usageExactArgs accepts n arguments (0, or 1: a session id); anything
+// else is a usage error.
+func usageExactArgs(n int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		switch {
+		case len(args) == n:
+			return nil
+		case n == 0:
+			return usagef("%s takes no arguments, got %q", c.CommandPath(), args)
+		}
+		return usagef("%s needs one session ID (agent sessions list shows them), got %d arguments", c.CommandPath(), len(args))
+	}
+}
+
+// getSession resolves id (or a unique prefix) to its session; an unknown or
+// ambiguous id is a usage error.
+func getSession(ctx context.Context, s *sessions.Store, id string) (*sessions.Session, error) {
+	ss, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	return ss, nil
+}
+
+// listOptions are the flags of "agent sessions list".
+type listOptions struct{ All, JSON bool }
+
+func newSessionsListCmd(e *sessionsEnv) *cobra.Command {
+	opts := &listOptions{}
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List the sessions of this directory, most recently updated first",
+		Args:  usageExactArgs(0),
+		RunE:  func(c *cobra.Command, _ []string) error { return runSessionsList(c.Context(), e, opts) },
+	}
+	c.Flags().BoolVar(&opts.All, "all", false, "list the sessions of every directory")
+	c.Flags().BoolVar(&opts.JSON, "json", false, "print a JSON array")
+	return c
+}
+
+// tokensJSON is a usage in JSON, every key always present.
+type tokensJSON struct {
+	Input     int `json:"input"`
+	Output    int `json:"output"`
+	Cached    int `json:"cached_input"`
+	Reasoning int `json:"reasoning"`
+}
+
+func tokensOf(u providers.Usage) tokensJSON {
+	return tokensJSON{u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.ReasoningTokens}
+}
+
+// summaryJSON is a session in list and export output.
+type summaryJSON struct {
+	ID        string     `json:"id"`
+	Title     string     `json:"title"`
+	Dir       string     `json:"dir"`
+	Provider  string     `json:"provider"`
+	Model     string     `json:"model"`
+	Status    string     `json:"status"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
+	Messages  int        `json:"messages"`
+	Tokens    tokensJSON `json:"tokens"`
+}
+
+func summaryOf(s sessions.Summary) summaryJSON {
+	return summaryJSON{
+		ID: s.ID, Title: s.Title, Dir: s.Dir, Provider: s.Provider, Model: s.Model, Status: string(s.Status),
+		CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), Messages: s.Messages, Tokens: tokensOf(s.Usage),
+	}
+}
+
+func runSessionsList(ctx context.Context, e *sessionsEnv, opts *listOptions) error {
+	dir, err := e.scope(opts.All)
+	if err != nil {
+		return err
+	}
+	var list []sessions.Summary
+	if err := e.withStore(ctx, func(s *sessions.Store) (err error) {
+		list, err = s.List(ctx, sessions.ListOptions{Dir: dir})
+		return err
+	}); err != nil {
+		return err
+	}
+	if opts.JSON {
+		out := make([]summaryJSON, len(list))
+		for i, s := range list {
+			out[i] = summaryOf(s)
+		}
+		return writeIndentedJSON(e.out, out)
+	}
+	if len(list) == 0 {
+		where := "yet"
+		if dir != "" {
+			where = "in " + dir + " yet"
+		}
+		return writeOut(e.out, fmt.Sprintf("No sessions %s. Start one with: agent -p \"PROMPT\" (or agent for the interface).\n", where))
+	}
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	header := "ID\tTITLE\tUPDATED\tMESSAGES\tTOKENS IN/OUT"
+	if opts.All {
+		header += "\tDIR"
+	}
+	fmt.Fprintln(tw, header)
+	for _, s := range list {
+		title := s.Title
+		if title == "" {
+			title = "(untitled)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d", s.ID, cut(title, 50), relativeTime(s.UpdatedAt, e.now()),
+			s.Messages, s.Usage.InputTokens, s.Usage.OutputTokens)
+		if opts.All {
+			fmt.Fprintf(tw, "\t%s", s.Dir)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	return writeOut(e.out, b.String())
+}
+
+// relativeTime says how long before now t was: "just now", "5m ago", "3h
+// ago", "2d ago", and the date for anything older than 30 days.
+func relativeTime(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+func newSessionsShowCmd(e *sessionsEnv) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a session's conversation as text (long tool results are cut)",
+		Args:  usageExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			return e.withStore(ctx, func(s *sessions.Store) error {
+				conv, err := loadRecorded(ctx, s, args[0])
+				if err != nil {
+					return err
+				}
+				return writeOut(e.out, renderShow(conv, e.now()))
+			})
+		},
+	}
+}
+
+// recordedSession is everything recorded of one session.
+type recordedSession struct {
+	session  *sessions.Session
+	messages []sessions.MessageRecord
+	calls    []sessions.ToolCallRecord
+}
+
+func loadRecorded(ctx context.Context, s *sessions.Store, id string) (*recordedSession, error) {
+	ss, err := getSession(ctx, s, id)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := s.MessageRecords(ctx, ss.ID)
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	calls, err := s.ToolCalls(ctx, ss.ID)
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	return &recordedSession{session: ss, messages: msgs, calls: calls}, nil
+}
+
+// callRecords finds the tool call record of a call: by the seq of the
+// assistant message that asked for it and its id (ids repeat across turns
+// with some servers).
+type callRecords map[recordedCallKey]sessions.ToolCallRecord
+
+type recordedCallKey struct {
+	seq int
+	id  string
+}
+
+func (conv *recordedSession) callRecords() callRecords {
+	idx := callRecords{}
+	for _, c := range conv.calls {
+		idx[recordedCallKey{c.MessageSeq, c.CallID}] = c
+	}
+	return idx
+}
+
+// showLines is how many lines of a tool result show prints.
+const showLines = 20
+
+func renderShow(conv *recordedSession, now time.Time) string {
+	var b strings.Builder
+	ss := conv.session
+	fmt.Fprintf(&b, "session %s: %s\n", ss.ID, orUntitled(ss.Title))
+	fmt.Fprintf(&b, "%s · %s · %s · updated %s · %d messages · %d/%d tokens in/out\n",
+		ss.Dir, orDash(ss.Model), ss.Status, relativeTime(ss.UpdatedAt, now), ss.Messages, ss.Usage.InputTokens, ss.Usage.OutputTokens)
+	idx := conv.callRecords()
+	lastAssistant := 0
+	for _, m := range conv.messages {
+		if m.Message.Role == providers.RoleAssistant {
+			lastAssistant = m.Seq
+		}
+		if m.Message.Role != providers.RoleTool {
+			fmt.Fprintf(&b, "\n▸ %s\n", m.Message.Role)
+		}
+		for _, p := range m.Message.Parts {
+			switch p := p.(type) {
+			case providers.Text:
+				b.WriteString(strings.TrimRight(p.Text, "\n") + "\n")
+			case providers.Reasoning:
+				fmt.Fprintf(&b, "(reasoning omitted, %d characters)\n", len([]rune(p.Text)))
+			case providers.ToolCall:
+				fmt.Fprintf(&b, "→ %s %s", p.Name, cut(p.Arguments, 300))
+				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok && rec.Status != sessions.ToolCompleted && rec.Status != sessions.ToolFailed {
+					fmt.Fprintf(&b, "  [%s: never finished]", rec.Status)
+				}
+				b.WriteString("\n")
+			case providers.ToolResult:
+				status := "ok"
+				if p.IsError {
+					status = "error"
+				}
+				if rec, ok := idx[recordedCallKey{lastAssistant, p.CallID}]; ok && !rec.FinishedAt.IsZero() {
+					status += fmt.Sprintf(" · %d ms", rec.Duration.Milliseconds())
+				}
+				fmt.Fprintf(&b, "\n▸ tool %s (%s)\n", p.Name, status)
+				b.WriteString(headLines(p.Content, showLines, ss.ID))
+			}
+		}
+	}
+	return b.String()
+}
+
+// headLines returns the first n lines of s, and a note of how many more
+// there are and where to see them.
+func headLines(s string, n int, id string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n") + "\n"
+	}
+	return strings.Join(lines[:n], "\n") +
+		fmt.Sprintf("\n… %d more lines (agent sessions export %s shows everything)\n", len(lines)-n, id)
+}
+
+func orUntitled(s string) string {
+	if s == "" {
+		return "(untitled)"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// exportOptions are the flags of "agent sessions export".
+type exportOptions struct{ Format string }
+
+// Formats of export.
+const formatMarkdown = "markdown"
+
+func newSessionsExportCmd(e *sessionsEnv) *cobra.Command {
+	opts := &exportOptions{}
+	c := &cobra.Command{
+		Use:   "export ID",
+		Short: "Write a session completely to stdout: metadata, messages, tool calls with timings",
+		Args:  usageExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if opts.Format != formatJSON && opts.Format != formatMarkdown {
+				return usagef("unknown export format %q: use json or markdown", opts.Format)
+			}
+			ctx := c.Context()
+			return e.withStore(ctx, func(s *sessions.Store) error {
+				conv, err := loadRecorded(ctx, s, args[0])
+				if err != nil {
+					return err
+				}
+				if opts.Format == formatJSON {
+					exp, err := exportOf(conv)
+					if err != nil {
+						return err
+					}
+					return writeIndentedJSON(e.out, exp)
+				}
+				return writeOut(e.out, renderMarkdown(conv))
+			})
+		},
+	}
+	c.Flags().StringVar(&opts.Format, "format", formatJSON, "json (one lossless object) or markdown")
+	return c
+}
+
+// exportJSON is the json export of a session. Message parts keep the
+// store's neutral shapes ({"type":"text","text":...}, see
+// sessions.MarshalParts); tool call arguments are the model's raw text.
+type exportJSON struct {
+	Session   sessionExport    `json:"session"`
+	Messages  []messageJSON    `json:"messages"`
+	ToolCalls []toolCallExport `json:"tool_calls"`
+}
+
+type sessionExport struct {
+	summaryJSON
+	SystemPrompt string `json:"system_prompt"`
+}
+
+type messageJSON struct {
+	Seq       int             `json:"seq"`
+	Role      string          `json:"role"`
+	CreatedAt time.Time       `json:"created_at"`
+	Tokens    tokensJSON      `json:"tokens"`
+	Parts     json.RawMessage `json:"parts"`
+}
+
+type toolCallExport struct {
+	MessageSeq int        `json:"message_seq"`
+	CallID     string     `json:"call_id"`
+	Name       string     `json:"name"`
+	Arguments  string     `json:"arguments"`
+	Status     string     `json:"status"`
+	Result     string     `json:"result"`
+	IsError    bool       `json:"is_error"`
+	StartedAt  *time.Time `json:"started_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+	DurationMS *int64     `json:"duration_ms"`
+}
+
+func exportOf(conv *recordedSession) (*exportJSON, error) {
+	exp := &exportJSON{
+		Session:  sessionExport{summaryOf(conv.session.Summary), conv.session.SystemPrompt},
+		Messages: make([]messageJSON, len(conv.messages)), ToolCalls: make([]toolCallExport, len(conv.calls)),
+	}
+	for i, m := range conv.messages {
+		parts, err := sessions.MarshalParts(m.Message.Parts)
+		if err != nil {
+			return nil, fmt.Errorf("exporting message %d: %w", m.Seq, err)
+		}
+		exp.Messages[i] = messageJSON{Seq: m.Seq, Role: string(m.Message.Role), CreatedAt: m.CreatedAt.UTC(), Tokens: tokensOf(m.Usage), Parts: parts}
+	}
+	for i, c := range conv.calls {
+		tc := toolCallExport{MessageSeq: c.MessageSeq, CallID: c.CallID, Name: c.Name, Arguments: c.Arguments,
+			Status: string(c.Status), Result: c.Result, IsError: c.IsError}
+		if !c.StartedAt.IsZero() {
+			t := c.StartedAt.UTC()
+			tc.StartedAt = &t
+		}
+		if !c.FinishedAt.IsZero() {
+			t, ms := c.FinishedAt.UTC(), c.Duration.Milliseconds()
+			tc.FinishedAt, tc.DurationMS = &t, &ms
+		}
+		exp.ToolCalls[i] = tc
+	}
+	return exp, nil
+}
+
+// renderMarkdown writes the whole session as Markdown: metadata, the
+// system prompt, then a heading per turn (a user message and what followed)
+// and per message, with tool arguments and results in mdFence blocks.
+func renderMarkdown(conv *recordedSession) string {
+	var b strings.Builder
+	ss := conv.session
+	fmt.Fprintf(&b, "# %s\n\n", orUntitled(ss.Title))
+	for _, kv := range [][2]string{
+		{"id", ss.ID}, {"directory", ss.Dir}, {"provider", orDash(ss.Provider)}, {"model", orDash(ss.Model)},
+		{"status", string(ss.Status)}, {"created", ss.CreatedAt.UTC().Format(time.RFC3339)},
+		{"updated", ss.UpdatedAt.UTC().Format(time.RFC3339)}, {"messages", fmt.Sprint(ss.Messages)},
+		{"tokens", fmt.Sprintf("%d in, %d out, %d cached in, %d reasoning",
+			ss.Usage.InputTokens, ss.Usage.OutputTokens, ss.Usage.CachedInputTokens, ss.Usage.ReasoningTokens)},
+	} {
+		fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], kv[1])
+	}
+	if ss.SystemPrompt != "" {
+		b.WriteString("\n## System prompt\n\n" + mdFence(ss.SystemPrompt, "text"))
+	}
+	idx := conv.callRecords()
+	turn := 0
+	for _, m := range conv.messages {
+		role := m.Message.Role
+		if role == providers.RoleUser || turn == 0 {
+			turn++
+			fmt.Fprintf(&b, "\n## Turn %d\n", turn)
+		}
+		if role != providers.RoleTool {
+			fmt.Fprintf(&b, "\n### %d. %s\n\n_%s_", m.Seq, role, m.CreatedAt.UTC().Format(time.RFC3339))
+			if m.Usage != (providers.Usage{}) {
+				fmt.Fprintf(&b, " · %d tokens in, %d out", m.Usage.InputTokens, m.Usage.OutputTokens)
+			}
+			b.WriteString("\n")
+		}
+		for _, p := range m.Message.Parts {
+			switch p := p.(type) {
+			case providers.Text:
+				b.WriteString("\n" + strings.TrimRight(p.Text, "\n") + "\n")
+			case providers.Reasoning:
+				b.WriteString("\n**Reasoning**\n\n" + mdFence(p.Text, "text"))
+			case providers.ToolCall:
+				fmt.Fprintf(&b, "\n**Tool call** `%s` (id `%s`)", p.Name, p.ID)
+				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {
+					b.WriteString(" · " + callTiming(rec))
+				}
+				b.WriteString("\n\n" + mdFence(indentJSON(p.Arguments), "json"))
+			case providers.ToolResult:
+				status := ""
+				if p.IsError {
+					status = " · error"
+				}
+				fmt.Fprintf(&b, "\n### %d. tool result `%s` (id `%s`)%s\n\n", m.Seq, p.Name, p.CallID, status)
+				b.WriteString(mdFence(p.Content, "text"))
+			}
+		}
+	}
+	return b.String()
+}
+
+// callTiming describes a tool call record's status and times.
+func callTiming(rec sessions.ToolCallRecord) string {
+	s := string(rec.Status)
+	if !rec.StartedAt.IsZero() {
+		s += ", started " + rec.StartedAt.UTC().Format(time.RFC3339Nano)
+	}
+	if !rec.FinishedAt.IsZero() {
+		s += fmt.Sprintf(", finished %s, %d ms", rec.FinishedAt.UTC().Format(time.RFC3339Nano), rec.Duration.Milliseconds())
+	}
+	return s
+}
+
+// mdFence puts s in a mdFence code block whose fence is longer than any run
+// of backticks in s.
+func mdFence(s, lang string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n"
+}
+
+// indentJSON indents valid JSON and returns anything else unchanged.
+func indentJSON(s string) string {
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(s), "", "  ") != nil {
+		return s
+	}
+	return b.String()
+}
+
+func newSessionsRmCmd(e *sessionsEnv) *cobra.Command {
+	return &cobra.Command{
+		Use:   "rm ID",
+		Short: "Delete a session with its messages and tool calls",
+		Args:  usageExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			return e.withStore(ctx, func(s *sessions.Store) error {
+				ss, err := getSession(ctx, s, args[0])
+				if err != nil {
+					return err
+				}
+				if err := s.Delete(ctx, ss.ID); err != nil {
+					return sessionError(err)
+				}
+				return writeOut(e.out, fmt.Sprintf("removed session %s: %s (%d messages, %s)\n",
+					ss.ID, orUntitled(ss.Title), ss.Messages, ss.Dir))
+			})
+		},
+	}
+}
+
+// statsOptions are the flags of "agent sessions stats".
+type statsOptions struct{ All, JSON bool }
+
+func newSessionsStatsCmd(e *sessionsEnv) *cobra.Command {
+	opts := &statsOptions{}
+	c := &cobra.Command{
+		Use:   "stats",
+		Short: "Per tool: calls, failure rate, median and 95th-percentile duration",
+		Args:  usageExactArgs(0),
+		RunE:  func(c *cobra.Command, _ []string) error { return runSessionsStats(c.Context(), e, opts) },
+	}
+	c.Flags().BoolVar(&opts.All, "all", false, "count the sessions of every directory")
+	c.Flags().BoolVar(&opts.JSON, "json", false, "print a JSON array")
+	return c
+}
+
+// toolStatsJSON is one tool's stats in JSON.
+type toolStatsJSON struct {
+	Name           string  `json:"name"`
+	Calls          int     `json:"calls"`
+	Failures       int     `json:"failures"`
+	FailurePercent float64 `json:"failure_percent"`
+	MedianMS       float64 `json:"median_ms"`
+	P95MS          float64 `json:"p95_ms"`
+	Unfinished     int     `json:"unfinished"`
+}
+
+func runSessionsStats(ctx context.Context, e *sessionsEnv, opts *statsOptions) error {
+	dir, err := e.scope(opts.All)
+	if err != nil {
+		return err
+	}
+	var stats []sessions.ToolStats
+	if err := e.withStore(ctx, func(s *sessions.Store) (err error) {
+		stats, err = s.Stats(ctx, dir)
+		return err
+	}); err != nil {
+		return err
+	}
+	if opts.JSON {
+		out := make([]toolStatsJSON, len(stats))
+		for i, t := range stats {
+			out[i] = toolStatsJSON{t.Name, t.Calls, t.Failures, 100 * t.FailureRate, t.MedianMS, t.P95MS, t.Unfinished}
+		}
+		return writeIndentedJSON(e.out, out)
+	}
+	if len(stats) == 0 {
+		where := ""
+		if dir != "" {
+			where = " in " + dir
+		}
+		return writeOut(e.out, fmt.Sprintf("No tool calls recorded%s yet.\n", where))
+	}
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tCALLS\tFAILED\tMEDIAN\tP95\tUNFINISHED")
+	for _, t := range stats {
+		if t.Calls == 0 { // only unfinished calls: no rate, no durations
+			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t%d\n", t.Name, t.Unfinished)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f ms\t%.1f ms\t%d\n", t.Name, t.Calls, 100*t.FailureRate, t.MedianMS, t.P95MS, t.Unfinished)
+	}
+	tw.Flush()
+	return writeOut(e.out, b.String())
+}
+
+// writeIndentedJSON writes v as indented JSON.
+func writeIndentedJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+func writeOut(w io.Writer, s string) error {
+	if _, err := io.WriteString(w, s); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
