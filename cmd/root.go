@@ -149,6 +149,11 @@ working directory and runs commands in it, and prints the answer.
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
 	c.AddCommand(newSessionsCmd(st, getenv, o))
+	// Only real subcommands may take a first word away from an unquoted
+	// prompt: no "help" or "completion" commands ("agent -p help me fix
+	// this" is a prompt; --help is the help).
+	c.CompletionOptions.DisableDefaultCmd = true
+	c.SetHelpCommand(&cobra.Command{Use: "no-help-command", Hidden: true})
 	return c
 }
 

@@ -84,3 +84,12 @@ func TestResumeWithoutAnID(t *testing.T) {
 		t.Errorf("options %+v, %v", o, err)
 	}
 }
+
+func TestUnquotedPromptsThatStartWithHelp(t *testing.T) {
+	for _, args := range [][]string{{"-p", "help", "me", "fix", "this"}, {"-p", "completion", "of", "the", "task"}} {
+		o, err := parse(t, Streams{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}, args...)
+		if err != nil || o.Prompt != strings.Join(args[1:], " ") {
+			t.Errorf("%v: options %+v, %v", args, o, err)
+		}
+	}
+}

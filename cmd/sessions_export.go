@@ -1,0 +1,209 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/spf13/cobra"
+)
+
+// exportOptions are the flags of "agent sessions export".
+type exportOptions struct{ Format string }
+
+// Formats of export.
+const formatMarkdown = "markdown"
+
+func newSessionsExportCmd(e *sessionsEnv) *cobra.Command {
+	opts := &exportOptions{}
+	c := &cobra.Command{
+		Use:   "export ID",
+		Short: "Write a session completely to stdout: metadata, messages, tool calls with timings",
+		Args:  usageExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if opts.Format != formatJSON && opts.Format != formatMarkdown {
+				return usagef("unknown export format %q: use json or markdown", opts.Format)
+			}
+			ctx := c.Context()
+			return e.withStore(ctx, func(s *sessions.Store) error {
+				conv, err := loadRecorded(ctx, s, args[0])
+				if err != nil {
+					return err
+				}
+				if opts.Format == formatJSON {
+					exp, err := exportOf(conv)
+					if err != nil {
+						return err
+					}
+					return writeIndentedJSON(e.out, exp)
+				}
+				return writeOut(e.out, renderMarkdown(conv))
+			})
+		},
+	}
+	c.Flags().StringVar(&opts.Format, "format", formatJSON, "json (one lossless object) or markdown")
+	return c
+}
+
+// exportJSON is the json export of a session. Message parts keep the
+// store's neutral shapes ({"type":"text","text":...}, see
+// sessions.MarshalParts); tool call arguments are the model's raw text.
+type exportJSON struct {
+	Session   sessionExport    `json:"session"`
+	Messages  []messageJSON    `json:"messages"`
+	ToolCalls []toolCallExport `json:"tool_calls"`
+}
+
+type sessionExport struct {
+	summaryJSON
+	SystemPrompt string `json:"system_prompt"`
+}
+
+type messageJSON struct {
+	Seq       int             `json:"seq"`
+	Role      string          `json:"role"`
+	CreatedAt time.Time       `json:"created_at"`
+	Tokens    tokensJSON      `json:"tokens"`
+	Parts     json.RawMessage `json:"parts"`
+}
+
+type toolCallExport struct {
+	MessageSeq int        `json:"message_seq"`
+	CallID     string     `json:"call_id"`
+	Name       string     `json:"name"`
+	Arguments  string     `json:"arguments"`
+	Status     string     `json:"status"`
+	Result     string     `json:"result"`
+	IsError    bool       `json:"is_error"`
+	StartedAt  *time.Time `json:"started_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+	DurationMS *int64     `json:"duration_ms"`
+}
+
+func exportOf(conv *recordedSession) (*exportJSON, error) {
+	exp := &exportJSON{
+		Session:  sessionExport{summaryOf(conv.session.Summary), conv.session.SystemPrompt},
+		Messages: make([]messageJSON, len(conv.messages)), ToolCalls: make([]toolCallExport, len(conv.calls)),
+	}
+	for i, m := range conv.messages {
+		parts, err := sessions.MarshalParts(m.Message.Parts)
+		if err != nil {
+			return nil, fmt.Errorf("exporting message %d: %w", m.Seq, err)
+		}
+		exp.Messages[i] = messageJSON{Seq: m.Seq, Role: string(m.Message.Role), CreatedAt: m.CreatedAt.UTC(), Tokens: tokensOf(m.Usage), Parts: parts}
+	}
+	for i, c := range conv.calls {
+		tc := toolCallExport{MessageSeq: c.MessageSeq, CallID: c.CallID, Name: c.Name, Arguments: c.Arguments,
+			Status: string(c.Status), Result: c.Result, IsError: c.IsError}
+		if !c.StartedAt.IsZero() {
+			t := c.StartedAt.UTC()
+			tc.StartedAt = &t
+		}
+		if !c.FinishedAt.IsZero() {
+			t, ms := c.FinishedAt.UTC(), c.Duration.Milliseconds()
+			tc.FinishedAt, tc.DurationMS = &t, &ms
+		}
+		exp.ToolCalls[i] = tc
+	}
+	return exp, nil
+}
+
+// renderMarkdown writes the whole session as Markdown: metadata, the
+// system prompt, then a heading per turn (a user message and what followed)
+// and per message, with tool arguments and results in mdFence blocks.
+func renderMarkdown(conv *recordedSession) string {
+	var b strings.Builder
+	ss := conv.session
+	fmt.Fprintf(&b, "# %s\n\n", orUntitled(ss.Title))
+	for _, kv := range [][2]string{
+		{"id", ss.ID}, {"directory", ss.Dir}, {"provider", orDash(ss.Provider)}, {"model", orDash(ss.Model)},
+		{"status", string(ss.Status)}, {"created", ss.CreatedAt.UTC().Format(time.RFC3339)},
+		{"updated", ss.UpdatedAt.UTC().Format(time.RFC3339)}, {"messages", fmt.Sprint(ss.Messages)},
+		{"tokens", fmt.Sprintf("%d in, %d out, %d cached in, %d reasoning",
+			ss.Usage.InputTokens, ss.Usage.OutputTokens, ss.Usage.CachedInputTokens, ss.Usage.ReasoningTokens)},
+	} {
+		fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], kv[1])
+	}
+	if ss.SystemPrompt != "" {
+		b.WriteString("\n## System prompt\n\n" + mdFence(ss.SystemPrompt, "text"))
+	}
+	idx := conv.callRecords()
+	turn := 0
+	for _, m := range conv.messages {
+		role := m.Message.Role
+		if role == providers.RoleUser || turn == 0 {
+			turn++
+			fmt.Fprintf(&b, "\n## Turn %d\n", turn)
+		}
+		if role != providers.RoleTool {
+			fmt.Fprintf(&b, "\n### %d. %s\n\n_%s_", m.Seq, role, m.CreatedAt.UTC().Format(time.RFC3339))
+			if m.Usage != (providers.Usage{}) {
+				fmt.Fprintf(&b, " · %d tokens in, %d out", m.Usage.InputTokens, m.Usage.OutputTokens)
+			}
+			b.WriteString("\n")
+		}
+		for _, p := range m.Message.Parts {
+			switch p := p.(type) {
+			case providers.Text:
+				b.WriteString("\n" + strings.TrimRight(p.Text, "\n") + "\n")
+			case providers.Reasoning:
+				b.WriteString("\n**Reasoning**\n\n" + mdFence(p.Text, "text"))
+			case providers.ToolCall:
+				fmt.Fprintf(&b, "\n**Tool call** `%s` (id `%s`)", p.Name, p.ID)
+				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {
+					b.WriteString(" · " + callTiming(rec))
+				}
+				b.WriteString("\n\n" + mdFence(indentJSON(p.Arguments), "json"))
+			case providers.ToolResult:
+				status := ""
+				if p.IsError {
+					status = " · error"
+				}
+				fmt.Fprintf(&b, "\n### %d. tool result `%s` (id `%s`)%s\n\n", m.Seq, p.Name, p.CallID, status)
+				b.WriteString(mdFence(p.Content, "text"))
+			}
+		}
+	}
+	return b.String()
+}
+
+// callTiming describes a tool call record's status and times.
+func callTiming(rec sessions.ToolCallRecord) string {
+	s := string(rec.Status)
+	if !rec.StartedAt.IsZero() {
+		s += ", started " + rec.StartedAt.UTC().Format(time.RFC3339Nano)
+	}
+	if !rec.FinishedAt.IsZero() {
+		s += fmt.Sprintf(", finished %s, %d ms", rec.FinishedAt.UTC().Format(time.RFC3339Nano), rec.Duration.Milliseconds())
+	}
+	return s
+}
+
+// mdFence puts s in a mdFence code block whose fence is longer than any run
+// of backticks in s.
+func mdFence(s, lang string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n"
+}
+
+// indentJSON indents valid JSON and returns anything else unchanged.
+func indentJSON(s string) string {
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(s), "", "  ") != nil {
+		return s
+	}
+	return b.String()
+}
