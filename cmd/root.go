@@ -101,11 +101,13 @@ func NewRootCmd(st Streams, getenv func(string) string, runF func(context.Contex
 		Use:   "agent [PROMPT]",
 		Short: "A terminal coding agent",
 		Long: `agent talks to a language model that lists, reads and searches the files of the
-working directory and runs commands in it, and prints the answer.
+working directory and, when you allow it, runs commands in it.
 
-  agent -p "Where is the HTTP server started?"
+  agent                                        open the interface
+  agent "Where is the HTTP server started?"    open it and send a prompt
+  agent -p "Where is the HTTP server started?" answer once, headless
   git diff | agent -p "review this"
-  echo "what does main.go do?" | agent -p`,
+  agent -c                                     continue this directory's latest session`,
 		Version:       versionString(),
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
