@@ -197,3 +197,39 @@ func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
 	}
 	assertCallsAnswered(t, []scripted.Request{req})
 }
+
+// TestTheKeyNeverReachesTheDatabase runs a session whose command prints the
+// environment, then searches every file of the database for the key.
+func TestTheKeyNeverReachesTheDatabase(t *testing.T) {
+	const key = "sk-e2e-never-stored-42"
+	dbDir := t.TempDir()
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "e", Name: "bash", Arguments: `{"command":"env"}`}),
+		scripted.Text("Done."),
+	)
+	res := run(t, invocation{dir: t.TempDir(), env: []string{"OPENAI_API_KEY=" + key},
+		args: agentArgs(srv, "--db", filepath.Join(dbDir, "agent.db"), "--allow-bash", "-p", "show the environment")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dbDir, "*"))
+	if len(files) == 0 {
+		t.Fatal("no database files")
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if strings.Contains(string(data), key) {
+			t.Errorf("%s holds the API key", f)
+		}
+	}
+}
+
+func TestDatabaseThatCannotBeCreatedExitsWithCode1(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocker, []byte("x"), 0o644)
+	srv := scripted.New(t)
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", filepath.Join(blocker, "agent.db"), "-p", "hi")})
+	if res.code != 1 || !strings.Contains(res.stderr, "session database") {
+		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+}
