@@ -12,7 +12,6 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
-	"github.com/agent-dev/agent/tools"
 )
 
 // runHeadless answers one prompt without a user interface: it composes the
@@ -196,17 +195,22 @@ func workingDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// headlessApproval allows the tools that change the world only when the
-// person allowed them on the command line. Until the sandbox lands, bash
-// runs unconfined, so it is off by default.
+// headlessApproval is headless mode's answer to tools that change the
+// world: edits inside the working directory proceed (the file tools cannot
+// reach outside it), and bash runs only when the person allowed it on the
+// command line, since bash is not sandboxed yet.
 func headlessApproval(allowBash bool) loop.ApproveFunc {
-	return func(_ context.Context, call providers.ToolCall, def tools.Definition) loop.Decision {
-		if allowBash {
+	return func(_ context.Context, req loop.Approval) loop.Decision {
+		if allowBash || isEdit(req.Def.Name) {
 			return loop.Decision{Allow: true}
 		}
-		return loop.Decision{Reason: fmt.Sprintf("%s is not allowed in this headless run: the user can allow it by rerunning with --allow-bash (or --yolo). Use list_files, read_file and grep instead.", def.Name)}
+		return loop.Decision{Reason: fmt.Sprintf("%s is not allowed in this headless run: the user can allow it by rerunning with --allow-bash (or --yolo). Use list_files, read_file and grep instead.", req.Def.Name)}
 	}
 }
+
+// isEdit reports whether a tool only changes files inside the working
+// directory.
+func isEdit(name string) bool { return name == "edit_file" || name == "write_file" }
 
 // newSessionID returns a random identifier of 16 hex digits.
 func newSessionID() string {

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tui"
 )
 
@@ -30,11 +28,18 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	defer store.Close()
 
 	approver := tui.NewApprover()
-	approve := func(ctx context.Context, call providers.ToolCall, _ tools.Definition) loop.Decision {
-		if o.AllowBash || o.Yolo {
+	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
+		if o.Yolo || (o.AllowBash && !isEdit(req.Def.Name)) {
 			return loop.Decision{Allow: true}
 		}
-		return approver.Ask(ctx, call)
+		q := tui.Question{Call: req.Call, Group: req.Def.Name}
+		if isEdit(req.Def.Name) {
+			q.Group = "edits" // allowing one edit tool for the session allows both
+			if req.Preview != nil {
+				q.Diff, _ = req.Preview.Meta["diff"].(string)
+			}
+		}
+		return approver.Ask(ctx, q)
 	}
 	s := a.settings
 	ss := &tui.StoreSessions{

@@ -128,7 +128,18 @@ func (t *turn) runOne(p prepared) tools.Result {
 	}
 	def := p.tool.Definition()
 	if !def.ReadOnly && t.cfg.Approve != nil {
-		if d := t.cfg.Approve(t.ctx, p.call, def); !d.Allow {
+		req := Approval{Call: p.call, Def: def}
+		if pv, ok := p.tool.(tools.Previewer); ok {
+			res, err := pv.Preview(t.ctx, p.args)
+			if err != nil {
+				res = tools.Result{Content: fmt.Sprintf("%s failed: %v", def.Name, err), IsError: true}
+			}
+			if res.IsError {
+				return res // the call would fail: no question to ask
+			}
+			req.Preview = &res
+		}
+		if d := t.cfg.Approve(t.ctx, req); !d.Allow {
 			reason := d.Reason
 			if reason == "" {
 				reason = fmt.Sprintf("the user did not allow this %s call", def.Name)

@@ -48,7 +48,16 @@ type Config struct {
 
 // ApproveFunc decides whether a tool call that changes the world may run. It
 // may block (the TUI asks a person) and must return when ctx is cancelled.
-type ApproveFunc func(ctx context.Context, call providers.ToolCall, def tools.Definition) Decision
+type ApproveFunc func(ctx context.Context, req Approval) Decision
+
+// Approval is a question to an ApproveFunc: the call, its tool and, for a
+// tool that can preview its effect (tools.Previewer: an edit's diff), the
+// preview; nil when there is none.
+type Approval struct {
+	Call    providers.ToolCall
+	Def     tools.Definition
+	Preview *tools.Result
+}
 
 // Decision is an approval's answer. When Allow is false, Reason is given to
 // the model as the tool's error result.

@@ -136,8 +136,8 @@ func TestReadOnlyCallsRunConcurrently(t *testing.T) {
 
 func TestApprovalGatesToolsThatChangeTheWorld(t *testing.T) {
 	var asked []string
-	approve := func(_ context.Context, call providers.ToolCall, def tools.Definition) loop.Decision {
-		asked = append(asked, call.Name)
+	approve := func(_ context.Context, req loop.Approval) loop.Decision {
+		asked = append(asked, req.Call.Name)
 		return loop.Decision{Reason: "not today"}
 	}
 	f := newFixture(t, loop.Config{Approve: approve}, []tools.Tool{echo("look", true), echo("write", false)},
@@ -294,5 +294,45 @@ func TestHistoryIsSentAndNotModified(t *testing.T) {
 	want := "system:be brief,user:first question,assistant:first answer,user:second question"
 	if strings.Join(roles, ",") != want {
 		t.Errorf("sent %v, want %s", roles, want)
+	}
+}
+
+// previewTool previews a change: a diff for "ok", a failure otherwise.
+type previewTool struct{ funcTool }
+
+func (p previewTool) Preview(_ context.Context, args json.RawMessage) (tools.Result, error) {
+	if strings.Contains(string(args), "ok") {
+		return tools.Result{Content: "would change", Meta: map[string]any{"diff": "+new line"}}, nil
+	}
+	return tools.Result{Content: "old_string not found", IsError: true}, nil
+}
+
+func TestApprovalSeesThePreviewAndAFailingPreviewAsksNothing(t *testing.T) {
+	var previews []string
+	approve := func(_ context.Context, req loop.Approval) loop.Decision {
+		if req.Preview != nil {
+			previews = append(previews, req.Preview.Meta["diff"].(string))
+		}
+		return loop.Decision{Allow: true}
+	}
+	ran := 0
+	edit := previewTool{funcTool{"edit", false, func(context.Context, json.RawMessage) (tools.Result, error) {
+		ran++
+		return tools.Result{Content: "edited"}, nil
+	}}}
+	f := newFixture(t, loop.Config{Approve: approve}, []tools.Tool{edit},
+		scripted.ToolCalls(
+			scripted.Call{ID: "a", Name: "edit", Arguments: `{"x":"ok"}`},
+			scripted.Call{ID: "b", Name: "edit", Arguments: `{"x":"bad"}`},
+		),
+		scripted.Text("done"),
+	)
+	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	rs := resultsOf(done.Messages)
+	if len(previews) != 1 || previews[0] != "+new line" {
+		t.Errorf("approvals saw previews %v, want one diff", previews)
+	}
+	if ran != 1 || rs[0].Content != "edited" || !rs[1].IsError || rs[1].Content != "old_string not found" {
+		t.Errorf("ran %d times; results %+v", ran, rs)
 	}
 }

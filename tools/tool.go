@@ -61,3 +61,11 @@ type Result struct {
 func Errorf(format string, args ...any) Result {
 	return Result{Content: fmt.Sprintf(format, args...), IsError: true}
 }
+
+// Previewer is a tool that can say what a call would change without
+// changing it (an edit's diff), so that a person can approve the change
+// itself. Preview returns the Result Run would return, minus the effect:
+// its Meta carries the change, or IsError the reason it would fail.
+type Previewer interface {
+	Preview(ctx context.Context, args json.RawMessage) (Result, error)
+}

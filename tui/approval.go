@@ -20,10 +20,20 @@ type Approver struct {
 	session map[string]bool // tool names allowed for the session
 }
 
+// Question is what the person is asked about: a tool call, the group its
+// "allow for this session" answer covers (the tool's name, or one name for
+// several tools such as "edits"), and for an edit the diff it would make.
+type Question struct {
+	Call  providers.ToolCall
+	Group string
+	Diff  string
+}
+
 // approvalRequest is one question to the person. The answer goes to reply,
 // which has room for it, so answering never blocks.
 type approvalRequest struct {
 	call  providers.ToolCall
+	diff  string
 	reply chan approvalAnswer
 }
 
@@ -38,12 +48,16 @@ func NewApprover() *Approver {
 	return &Approver{requests: make(chan approvalRequest), session: map[string]bool{}}
 }
 
-// Ask asks the person whether call may run and waits for the answer. It
-// returns at once when the call's tool was allowed for the session, and a
+// Ask asks the person whether q's call may run and waits for the answer.
+// It returns at once when q's group was allowed for the session, and a
 // denial when ctx is cancelled (the turn was cancelled while it asked).
-func (a *Approver) Ask(ctx context.Context, call providers.ToolCall) loop.Decision {
+func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
+	call, group := q.Call, q.Group
+	if group == "" {
+		group = call.Name
+	}
 	a.mu.Lock()
-	allowed := a.session[call.Name]
+	allowed := a.session[group]
 	a.mu.Unlock()
 	if allowed {
 		return loop.Decision{Allow: true}
@@ -51,7 +65,7 @@ func (a *Approver) Ask(ctx context.Context, call providers.ToolCall) loop.Decisi
 	if ctx.Err() != nil {
 		return loop.Decision{Reason: "cancelled by the user"}
 	}
-	req := approvalRequest{call: call, reply: make(chan approvalAnswer, 1)}
+	req := approvalRequest{call: call, diff: q.Diff, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
@@ -64,7 +78,7 @@ func (a *Approver) Ask(ctx context.Context, call providers.ToolCall) loop.Decisi
 		}
 		if ans.forSession {
 			a.mu.Lock()
-			a.session[call.Name] = true
+			a.session[group] = true
 			a.mu.Unlock()
 		}
 		return loop.Decision{Allow: true}

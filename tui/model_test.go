@@ -138,11 +138,11 @@ func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) 
 		t.Fatal(err)
 	}
 	set := picker.New(reg, picker.ModePick)
-	approve := func(ctx context.Context, call providers.ToolCall, _ tools.Definition) loop.Decision {
+	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
 		if approver == nil {
 			return loop.Decision{Allow: true}
 		}
-		return approver.Ask(ctx, call)
+		return approver.Ask(ctx, Question{Call: req.Call})
 	}
 	return Config{
 		Model: "scripted-model", Dir: dir, Approver: approver,
