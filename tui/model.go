@@ -568,6 +568,9 @@ func (m *Model) askApproval(req approvalRequest) {
 	m.approving = &req
 	m.keys.approving = true
 	b := m.block(req.call.ID, req.call.Name, req.call.Arguments)
+	if req.diff != "" {
+		b.setDiff(req.diff)
+	}
 	b.setWaiting(true)
 	m.chat.bottom()
 }

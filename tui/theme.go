@@ -34,6 +34,10 @@ type styles struct {
 	Approval     lipgloss.Style // the inline approval question
 	Key          lipgloss.Style // a key name in a hint
 
+	DiffAdd  lipgloss.Style // an added line of a diff
+	DiffDel  lipgloss.Style // a removed line
+	DiffHunk lipgloss.Style // a hunk header or file header
+
 	Status     lipgloss.Style // the status line
 	StatusWarn lipgloss.Style // a warning in the status line (yolo)
 }
@@ -70,6 +74,9 @@ func newStyles(dark bool) *styles {
 		ToolSelected: lipgloss.NewStyle().Foreground(accent),
 		Approval:     lipgloss.NewStyle().Foreground(yellow).Bold(true),
 		Key:          lipgloss.NewStyle().Foreground(accent).Bold(true),
+		DiffAdd:      lipgloss.NewStyle().Foreground(green),
+		DiffDel:      lipgloss.NewStyle().Foreground(red),
+		DiffHunk:     lipgloss.NewStyle().Foreground(accent),
 		Status:       lipgloss.NewStyle().Foreground(dim),
 		StatusWarn:   lipgloss.NewStyle().Foreground(red).Bold(true),
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,8 @@ type toolBlock struct {
 	dur      time.Duration
 	exitCode int // non-zero exit status of a command, 0 otherwise
 
+	diff []string // a change's unified diff (edits), shown in place of the result
+
 	waiting  bool
 	expanded bool
 	selected bool
@@ -83,6 +86,9 @@ func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta m
 	}
 	b.dur = d
 	b.exitCode = metaInt(meta, "exit_code")
+	if d, ok := meta["diff"].(string); ok && d != "" {
+		b.setDiff(d)
+	}
 	b.output, b.total = outputLines(content, expandedLines)
 	b.waiting = false
 	b.cacheOK = false
@@ -94,6 +100,49 @@ func (b *toolBlock) running() bool { return b.state == toolRunning }
 // setWaiting shows (true) or hides the inline approval question. It has an
 // effect only while the call runs.
 func (b *toolBlock) setWaiting(on bool) { b.waiting = on; b.cacheOK = false }
+
+// diffFold is how many diff lines a folded block shows.
+const diffFold = 20
+
+// setDiff gives the block a change to show: a unified diff, shown coloured
+// in place of the result (and in the question while it waits).
+func (b *toolBlock) setDiff(diff string) {
+	b.diff = strings.Split(strings.TrimRight(sanitizeDiff(diff), "\n"), "\n")
+	b.cacheOK = false
+}
+
+// sanitizeDiff drops escape sequences and carriage returns from a diff.
+func sanitizeDiff(diff string) string {
+	return strings.ReplaceAll(ansi.Strip(diff), "\r", "")
+}
+
+// diffLines renders the diff at width, folded to diffFold lines unless
+// expanded.
+func (b *toolBlock) diffLines(width int) []string {
+	show := len(b.diff)
+	if !b.expanded && show > diffFold {
+		show = diffFold
+	}
+	lines := make([]string, 0, show+1)
+	for _, l := range b.diff[:show] {
+		l = cutTo(strings.ReplaceAll(l, "\t", "    "), width)
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
+			l = b.st.DiffHunk.Render(l)
+		case strings.HasPrefix(l, "+"):
+			l = b.st.DiffAdd.Render(l)
+		case strings.HasPrefix(l, "-"):
+			l = b.st.DiffDel.Render(l)
+		default:
+			l = b.st.ToolOutput.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	if rest := len(b.diff) - show; rest > 0 {
+		lines = append(lines, b.st.Dim.Render(fmt.Sprintf("… +%d diff %s (ctrl+o expands)", rest, plural(rest, "line", "lines"))))
+	}
+	return lines
+}
 
 // setExpanded shows up to expandedLines of the result (true) or the first
 // foldedLines (false).
@@ -194,6 +243,9 @@ func (b *toolBlock) tailText() string {
 
 // result is the body of a finished call at width columns.
 func (b *toolBlock) result(width int) []string {
+	if len(b.diff) > 0 && b.state == toolOK {
+		return b.diffLines(width)
+	}
 	if b.total == 0 {
 		return []string{b.st.Dim.Render("(no output)")}
 	}
@@ -222,15 +274,22 @@ func (b *toolBlock) approval(width int) []string {
 	if b.name == "bash" {
 		question = "Allow bash to run this command?"
 	}
+	session := "allow for this session"
 	lines := []string{b.st.Approval.Render(cutTo(question, width))}
-	bar := b.st.Dim.Render("│") + " "
-	for _, l := range wrapText(b.full, max(width-2, 1)) {
-		lines = append(lines, bar+b.st.ToolArg.Render(l))
+	if len(b.diff) > 0 {
+		lines[0] = b.st.Approval.Render(cutTo("Allow this change to "+b.summary+"?", width))
+		lines = append(lines, b.diffLines(width)...)
+		session = "allow edits for this session"
+	} else {
+		bar := b.st.Dim.Render("│") + " "
+		for _, l := range wrapText(b.full, max(width-2, 1)) {
+			lines = append(lines, bar+b.st.ToolArg.Render(l))
+		}
 	}
 	key := func(k, what string) string { return b.st.Key.Render(k) + b.st.Dim.Render(" "+what) }
 	return append(lines, joinWrapped([]string{
 		key("y", "allow once"),
-		key("a", "allow for this session"),
+		key("a", session),
 		key("n", "deny"),
 	}, b.st.Dim.Render(" · "), width)...)
 }
