@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,7 @@ type printer struct {
 	enc      *json.Encoder
 	calls    []toolCallRecord
 	started  map[string]int // tool call id -> index in calls
+	changed  []string       // files changed by edit tools, in order, once each
 }
 
 // toolCallRecord is one tool call in the json result.
@@ -77,6 +79,9 @@ func (p *printer) event(ev loop.Event) error {
 		p.started[ev.ID] = len(p.calls)
 		p.calls = append(p.calls, toolCallRecord{ID: ev.ID, Name: ev.Name, Arguments: rawArgs(ev.Arguments)})
 	case loop.ToolCallFinished:
+		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && isEdit(ev.Name) && !slices.Contains(p.changed, path) {
+			p.changed = append(p.changed, path)
+		}
 		if i, ok := p.started[ev.ID]; ok {
 			p.calls[i].IsError, p.calls[i].DurationMS = ev.IsError, ev.Duration.Milliseconds()
 			if p.progress && p.format == formatText {
@@ -116,6 +121,9 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 			res.Error = done.Err.Error()
 		}
 		return p.enc.Encode(res)
+	}
+	if p.progress && len(p.changed) > 0 {
+		fmt.Fprintf(p.errOut, "· changed files: %s\n", strings.Join(p.changed, ", "))
 	}
 	if done.Answer == "" {
 		return nil

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -85,6 +86,8 @@ type (
 		err       error
 	}
 	storeErrMsg struct{ err error }
+	// gitStatusMsg is `git status --short` after a turn that ran bash.
+	gitStatusMsg struct{ out string }
 )
 
 // Model is the one top-level Bubble Tea model of the interface.
@@ -107,7 +110,8 @@ type Model struct {
 	draft   string              // the input as it was before recalling
 
 	running   bool
-	turn      int // counts turns; ticks of an earlier turn are dropped
+	ranBash   bool // the running turn ran a command (its changes are not undoable)
+	turn      int  // counts turns; ticks of an earlier turn are dropped
 	events    <-chan loop.Event
 	cancel    context.CancelFunc
 	started   time.Time
@@ -345,6 +349,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.session.Title = msg.title
 			m.bar.session = msg.title
 		}
+		return m, nil
+	case gitStatusMsg:
+		m.chat.append(newNoteItem(m.st, "Commands ran, and /undo does not cover them. git status --short:\n"+msg.out))
+		m.chat.bottom()
 		return m, nil
 	case storeErrMsg:
 		m.chat.append(newErrorItem(m.st, "Saving the session: "+msg.err.Error()))
@@ -742,6 +750,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.ReasoningDelta:
 		m.assistant().appendReasoning(ev.Text)
 	case loop.ToolCallStarted:
+		m.ranBash = m.ranBash || ev.Name == "bash"
 		if ev.Name != pickToolsName {
 			m.block(ev.ID, ev.Name, ev.Arguments)
 		}
@@ -808,6 +817,10 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 			}
 			return nil
 		})
+	}
+	if m.ranBash {
+		m.ranBash = false
+		cmds = append(cmds, gitStatus(m.cfg.Dir))
 	}
 	cmd := tea.Batch(cmds...)
 	m.bar.setRunning(false, 0, 0)
@@ -892,4 +905,26 @@ func (m *Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "agent"
 	return v
+}
+
+// gitStatusLines caps the git status shown after a turn.
+const gitStatusLines = 20
+
+// gitStatus runs `git status --short` in dir (a command, so no I/O in
+// Update) and reports it when dir is a git work tree with changes.
+func gitStatus(dir string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, "git", "-C", dir, "status", "--short").Output()
+		text := strings.TrimRight(string(out), "\n")
+		if err != nil || text == "" {
+			return nil
+		}
+		lines := strings.Split(text, "\n")
+		if len(lines) > gitStatusLines {
+			lines = append(lines[:gitStatusLines], fmt.Sprintf("… %d more", len(lines)-gitStatusLines))
+		}
+		return gitStatusMsg{strings.Join(lines, "\n")}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -538,4 +539,21 @@ func TestHelpAndQuitCommands(t *testing.T) {
 	}
 	d.typeAndSend("/quit")
 	d.until("quit", func(string) bool { return d.quit })
+}
+
+func TestGitStatusAfterATurnThatRanCommands(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo x > made-by-bash.txt"}`}),
+		scripted.Text("Made a file."),
+	)
+	d := newDriver(t, config(t, srv, dir, nil))
+	d.typeAndSend("make a file")
+	d.untilShows("?? made-by-bash.txt")
 }
