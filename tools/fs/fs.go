@@ -1,7 +1,8 @@
-// Package fs holds the read-only file tools (list_files, read_file, grep).
-// Every file access goes through an *os.Root opened on the working
-// directory, so paths with "..", absolute paths elsewhere and symlinks that
-// lead outside it are refused.
+// Package fs holds the file tools: list_files, read_file and grep, which
+// only read, and edit_file and write_file, which change files. Every file
+// access goes through an *os.Root opened on the working directory, so paths
+// with "..", absolute paths elsewhere and symlinks that lead outside it are
+// refused.
 package fs
 
 import (

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"strings"
@@ -38,10 +40,24 @@ const (
 	binarySniff      = 8 << 10   // bytes searched for a NUL to call a file binary
 )
 
-type readFile struct{ wd *workdir }
+type readFile struct {
+	wd      *workdir
+	tracker *Tracker
+}
 
-// ReadFile returns the read_file tool confined to root.
-func ReadFile(root *os.Root) tools.Tool { return &readFile{wd: newWorkdir(root)} }
+// ReadFile returns the read_file tool confined to root. Each successful
+// read, whole or by range, is recorded with the hash of the file's whole
+// content in tracker (the first one given; without one, in a tracker of
+// its own), which is what lets write_file overwrite the file afterwards.
+func ReadFile(root *os.Root, tracker ...*Tracker) tools.Tool {
+	t := &readFile{wd: newWorkdir(root)}
+	if len(tracker) > 0 && tracker[0] != nil {
+		t.tracker = tracker[0]
+	} else {
+		t.tracker = NewTracker()
+	}
+	return t
+}
 
 var _ tools.Tool = (*readFile)(nil)
 
@@ -87,7 +103,8 @@ func (t *readFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 		return tools.Errorf("%s", describe(args.Path, err)), nil
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	sum := sha256.New()
+	br := bufio.NewReaderSize(io.TeeReader(f, sum), 64<<10)
 	head, _ := br.Peek(binarySniff)
 	if bytes.IndexByte(head, 0) >= 0 {
 		return tools.Errorf("%s looks binary (a NUL byte in its first 8 KiB); read_file shows text files only", args.Path), nil
@@ -111,10 +128,12 @@ func (t *readFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 	meta := map[string]any{"lines": w.total, "from": first, "to": w.last, "cut_lines": w.cut}
 	switch {
 	case w.total == 0:
+		t.record(rel, br, sum)
 		return tools.Result{Content: fmt.Sprintf("(%s is empty)", args.Path), Meta: meta}, nil
 	case first > w.total:
 		return tools.Errorf("offset %d is past the end of %s, which has %d lines", first, args.Path, w.total), nil
 	}
+	t.record(rel, br, sum)
 	if first > 1 || w.last < w.total {
 		fmt.Fprintf(&w.out, "(lines %d-%d of %d", first, w.last, w.total)
 		if w.last < w.total {
@@ -123,6 +142,15 @@ func (t *readFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 		w.out.WriteString(")\n")
 	}
 	return tools.Result{Content: w.out.String(), Meta: meta}, nil
+}
+
+// record notes in the tracker that the model has read rel, hashing what is
+// left of the file first so that the hash covers all of it.
+func (t *readFile) record(rel string, rest io.Reader, sum hash.Hash) {
+	if _, err := io.Copy(io.Discard, rest); err != nil {
+		return
+	}
+	t.tracker.record(rel, [sha256.Size]byte(sum.Sum(nil)))
 }
 
 func (t *readFile) failed(ctx context.Context, p string, err error) (tools.Result, error) {

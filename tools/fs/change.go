@@ -1,0 +1,260 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/agent-dev/agent/tools"
+)
+
+// editMax is the largest file the editing tools change, in bytes; they hold
+// it in memory twice.
+const editMax = 64 << 20
+
+// change is one file change worked out and not yet made.
+type change struct {
+	rel     string      // slash path relative to the working directory
+	existed bool        // the file exists (else it is created)
+	link    bool        // rel is a symlink, written through in place
+	mode    fs.FileMode // mode to keep; 0 for a new file
+	before  []byte      // content before, nil for a new file
+	after   []byte      // content after
+	note    string      // what the change was, for the model ("2 replacements")
+	edits   []lineEdit  // the line edits from before to after, when known
+	verb    string      // "Edited" or "Wrote", for the model
+}
+
+// editor holds what edit_file and write_file share.
+type editor struct {
+	wd      *workdir
+	tracker *Tracker
+	journal Journal
+}
+
+func newEditor(root *os.Root, opts Options) editor {
+	if opts.Tracker == nil {
+		opts.Tracker = NewTracker()
+	}
+	return editor{wd: newWorkdir(root), tracker: opts.Tracker, journal: opts.Journal}
+}
+
+// planFunc works out a change from a tool's arguments. A problem the model
+// can fix is an error Result; a Go error is a broken machine or a cancelled
+// context.
+type planFunc func(ctx context.Context, raw json.RawMessage) (*change, *tools.Result, error)
+
+// preview returns what run would report, without changing anything.
+func (e editor) preview(ctx context.Context, raw json.RawMessage, plan planFunc) (tools.Result, error) {
+	c, bad, err := plan(ctx, raw)
+	if err != nil || bad != nil {
+		return deref(bad), err
+	}
+	res := c.result()
+	res.Content = "(preview) " + res.Content
+	return res, nil
+}
+
+// run works out the change and makes it: it tells the journal, writes the
+// file and records the new content in the tracker.
+func (e editor) run(ctx context.Context, raw json.RawMessage, plan planFunc) (tools.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return tools.Result{}, err
+	}
+	e.tracker.changing.Lock()
+	defer e.tracker.changing.Unlock()
+	c, bad, err := plan(ctx, raw)
+	if err != nil || bad != nil {
+		return deref(bad), err
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Result{}, err
+	}
+	res := c.result()
+	if bytes.Equal(c.before, c.after) && c.existed {
+		e.tracker.record(c.rel, sha256.Sum256(c.after))
+		return res, nil
+	}
+	if e.journal != nil {
+		if err := e.journal.Before(ctx, c.rel, c.existed, c.before, c.mode); err != nil {
+			return tools.Errorf("%s was not changed: saving its prior state for undo failed: %v", c.rel, err), nil
+		}
+	}
+	if err := e.write(c); err != nil {
+		return tools.Errorf("%s was not changed: %s", c.rel, describeWrite(c.rel, err)), nil
+	}
+	e.tracker.record(c.rel, sha256.Sum256(c.after))
+	if e.journal != nil {
+		if err := e.journal.After(ctx, c.rel, c.after); err != nil {
+			res.Content += fmt.Sprintf(" (the change was made, but recording it for undo failed: %v)", err)
+			res.Meta["journal_error"] = err.Error()
+		}
+	}
+	return res, nil
+}
+
+func deref(r *tools.Result) tools.Result {
+	if r == nil {
+		return tools.Result{}
+	}
+	return *r
+}
+
+// result is what the model and the person see of c.
+func (c *change) result() tools.Result {
+	from := "a/" + c.rel
+	if !c.existed {
+		from = "/dev/null"
+	}
+	var edits []lineEdit
+	if c.existed {
+		edits = c.lineEdits()
+	} else if len(c.after) > 0 {
+		edits = []lineEdit{{new: string(c.after)}}
+	}
+	diff, added, removed := unifiedDiff(from, "b/"+c.rel, string(c.before), edits)
+	var text string
+	switch {
+	case !c.existed:
+		text = fmt.Sprintf("Created %s (%d lines)", c.rel, len(splitLines(string(c.after))))
+	case bytes.Equal(c.before, c.after):
+		text = fmt.Sprintf("%s unchanged: the new content is the same as the old", c.rel)
+	case c.note != "":
+		text = fmt.Sprintf("%s %s: %s, +%d -%d lines", c.verb, c.rel, c.note, added, removed)
+	default:
+		text = fmt.Sprintf("%s %s: +%d -%d lines", c.verb, c.rel, added, removed)
+	}
+	return tools.Result{Content: text, Meta: map[string]any{
+		"path": c.rel, "diff": diff, "added": added, "removed": removed, "created": !c.existed,
+	}}
+}
+
+// lineEdits are the line edits from before to after: those edit_file
+// worked out from its matches, or a diff of the two texts.
+func (c *change) lineEdits() []lineEdit {
+	if c.edits != nil {
+		return c.edits
+	}
+	return lineDiff(string(c.before), string(c.after))
+}
+
+// stat looks at rel for a change: its info (nil when nothing is there) and
+// whether it is a symlink. Problems are error results for the model.
+func (w *workdir) stat(p, rel string) (fs.FileInfo, bool, *tools.Result) {
+	if rel == "." {
+		r := tools.Errorf("%s is the working directory, not a file", p)
+		return nil, false, &r
+	}
+	lfi, lerr := w.root.Lstat(native(rel))
+	fi, err := w.root.Stat(native(rel))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && lerr == nil && lfi.Mode()&fs.ModeSymlink != 0:
+		r := tools.Errorf("%s is a symlink to a file that does not exist; write to a path inside the working directory instead", p)
+		return nil, false, &r
+	case errors.Is(err, fs.ErrNotExist) && errors.Is(lerr, fs.ErrNotExist):
+		return nil, false, nil
+	case err != nil:
+		r := tools.Errorf("%s", describe(p, err))
+		return nil, false, &r
+	case fi.IsDir():
+		r := tools.Errorf("%s is a directory, not a file", p)
+		return nil, false, &r
+	case !fi.Mode().IsRegular():
+		r := tools.Errorf("%s is not a regular file", p)
+		return nil, false, &r
+	case fi.Size() > editMax:
+		r := tools.Errorf("%s is %s, more than the editing tools change (%s)", p, size(fi.Size()), size(editMax))
+		return nil, false, &r
+	}
+	return fi, lerr == nil && lfi.Mode()&fs.ModeSymlink != 0, nil
+}
+
+// keptMode is the part of a file's mode that a rewrite keeps.
+func keptMode(fi fs.FileInfo) fs.FileMode {
+	return fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+}
+
+// write makes change c on disk. A regular file is replaced by a temporary
+// file written beside it and renamed over it, so a reader sees the old or
+// the new content, never half of it; the temporary file gets the kept mode
+// before the rename. A symlink is written through in place (the root keeps
+// it inside the working directory), so the link stays a link. Missing
+// parent directories of a new file are created.
+func (e editor) write(c *change) error {
+	name := native(c.rel)
+	if c.link {
+		f, err := e.wd.root.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(c.after)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	dir := path.Dir(c.rel)
+	if !c.existed && dir != "." {
+		if err := e.wd.root.MkdirAll(native(dir), 0o755); err != nil {
+			return err
+		}
+	}
+	perm := fs.FileMode(0o644) // for a new file, subject to the umask
+	if c.existed {
+		perm = 0o600
+	}
+	tmp, f, err := e.createTemp(dir, path.Base(c.rel), perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(c.after)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && c.existed {
+		err = e.wd.root.Chmod(native(tmp), c.mode)
+	}
+	if err == nil {
+		err = e.wd.root.Rename(native(tmp), name)
+	}
+	if err != nil {
+		e.wd.root.Remove(native(tmp))
+	}
+	return err
+}
+
+// createTemp creates a new hidden file beside base in dir.
+func (e editor) createTemp(dir, base string, perm fs.FileMode) (string, *os.File, error) {
+	for range 10 {
+		var r [6]byte
+		rand.Read(r[:])
+		tmp := join(dir, "."+base+".agent-"+hex.EncodeToString(r[:])+".tmp")
+		f, err := e.wd.root.OpenFile(native(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return tmp, f, err
+	}
+	return "", nil, errors.New("cannot create a temporary file")
+}
+
+// describeWrite turns an error from writing p into a message for the model.
+func describeWrite(p string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !strings.Contains(err.Error(), "escapes from parent") {
+		return fmt.Sprintf("cannot write %s: %v", p, pe.Err)
+	}
+	return describe(p, err)
+}
