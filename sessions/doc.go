@@ -10,6 +10,12 @@
 // its method set is the loop's Store interface, which this package satisfies
 // without importing loop.
 //
+// A FileJournal, from Store.Journal, records the files the agent's editing
+// tools change in each turn (the state before the turn's first change to a
+// file, the hash after its last); Store.Undo puts back the latest turn's
+// files, refusing when one changed outside the agent since. Changes made by
+// shell commands are not recorded.
+//
 // Messages are stored in the neutral format of package providers, their parts
 // as tagged JSON (see MarshalParts). The system prompt is a field of the
 // session, never a message, so a resumed conversation sends it exactly once.

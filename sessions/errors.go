@@ -13,4 +13,11 @@ var (
 	// ErrNewerSchema: the database was written by a newer agent whose schema
 	// this binary does not know. The database is left untouched.
 	ErrNewerSchema = errors.New("session database was created by a newer version of agent")
+	// ErrNothingToUndo: every file change the session recorded is undone
+	// already, or it recorded none.
+	ErrNothingToUndo = errors.New("nothing to undo")
+	// ErrChangedSince: Undo refused because a file changed outside the agent
+	// after the agent's last change to it. Nothing was restored. The error is
+	// a *ChangedSinceError, which names the files.
+	ErrChangedSince = errors.New("changed outside the agent since")
 )

@@ -13,3 +13,11 @@ func DB(s *Store) *sql.DB { return s.db }
 
 // Migrations returns how many schema versions this binary knows.
 func Migrations() int { return len(migrations) }
+
+// SchemaStep returns the SQL of migration i (0 brings version 0 to 1), for
+// building databases of an older version.
+func SchemaStep(i int) string { return migrations[i] }
+
+// SetUndoFault makes Undo fail when it puts back a path for which fault
+// returns an error.
+func SetUndoFault(s *Store, fault func(path string) error) { s.undoFault = fault }

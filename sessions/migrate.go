@@ -65,6 +65,27 @@ CREATE INDEX tool_calls_session_call ON tool_calls (session_id, call_id);
 CREATE INDEX tool_calls_message ON tool_calls (message_id);
 CREATE INDEX tool_calls_name ON tool_calls (name);
 `,
+	// 2: the undo journal. One row per file the agent changed in a turn
+	// (turn is the seq of the session's latest user message at the time):
+	// the file's state before the turn's first change to it, and the SHA-256
+	// (lowercase hex) of its content after the turn's last change, NULL
+	// until the change is confirmed. prior_content is NULL when the file did
+	// not exist; prior_mode is an io/fs.FileMode.
+	`
+CREATE TABLE file_snapshots (
+	id                INTEGER PRIMARY KEY,
+	session_id        TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	turn              INTEGER NOT NULL,
+	path              TEXT NOT NULL,
+	existed           INTEGER NOT NULL,
+	prior_content     BLOB,
+	prior_mode        INTEGER NOT NULL DEFAULT 0,
+	after_hash        TEXT,
+	undone            INTEGER NOT NULL DEFAULT 0,
+	created_at        INTEGER NOT NULL,
+	UNIQUE (session_id, turn, path)
+);
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

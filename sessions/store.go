@@ -33,6 +33,8 @@ type Store struct {
 	writeMu sync.Mutex
 	// now is the clock for created and updated times; tests replace it.
 	now func() time.Time
+	// undoFault, when set by a test, makes Undo fail to put back a path.
+	undoFault func(path string) error
 }
 
 // DefaultPath returns where the database lives when nothing else is

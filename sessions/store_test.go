@@ -52,13 +52,13 @@ func TestOpenNewDatabase(t *testing.T) {
 		"foreign_keys": "1",
 		"busy_timeout": "5000",
 		"synchronous":  "1", // NORMAL
-		"user_version": "1",
+		"user_version": strconv.Itoa(sessions.Migrations()),
 	} {
 		if got := pragma(t, s, name); got != want {
 			t.Errorf("PRAGMA %s = %s, want %s", name, got, want)
 		}
 	}
-	for _, table := range []string{"sessions", "messages", "tool_calls"} {
+	for _, table := range []string{"sessions", "messages", "tool_calls", "file_snapshots"} {
 		var n int
 		if err := sessions.DB(s).QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
 			t.Errorf("table %s: %v", table, err)
@@ -102,7 +102,7 @@ func TestReopenKeepsData(t *testing.T) {
 	if got.Title != "first" || got.Messages != 1 {
 		t.Errorf("reopened session = %+v", got)
 	}
-	if v := pragma(t, s, "user_version"); v != "1" {
+	if v := pragma(t, s, "user_version"); v != strconv.Itoa(sessions.Migrations()) {
 		t.Errorf("user_version after reopening = %s", v)
 	}
 }
@@ -173,7 +173,7 @@ func TestOpenEmptyExistingFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := openAt(t, path)
-	if v := pragma(t, s, "user_version"); v != "1" {
+	if v := pragma(t, s, "user_version"); v != strconv.Itoa(sessions.Migrations()) {
 		t.Errorf("user_version = %s", v)
 	}
 }
