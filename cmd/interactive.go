@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tui"
 )
 
@@ -43,9 +44,13 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	}
 	s := a.settings
 	ss := &tui.StoreSessions{
-		Store: store, Dir: dir, Model: s.Model, Provider: providerName(s.BaseURL),
+		Store: store, Root: a.root, Dir: dir, Model: s.Model, Provider: providerName(s.BaseURL),
 		System: a.systemPrompt,
 		NewLoop: func(model, system string, rec loop.Store) (*loop.Loop, error) {
+			// The session whose loop is built is the one edits go to.
+			if r, ok := rec.(*sessions.Recorder); ok {
+				a.journal.set(store.Journal(r.SessionID()))
+			}
 			return a.newLoop(model, system, rec, approve)
 		},
 	}

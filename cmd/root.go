@@ -150,7 +150,7 @@ working directory and, when you allow it, runs commands in it.
 	f.BoolVar(&o.Yolo, "yolo", false, "allow everything without asking (implies --allow-bash)")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
-	c.AddCommand(newSessionsCmd(st, getenv, o))
+	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o))
 	// Only real subcommands may take a first word away from an unquoted
 	// prompt: no "help" or "completion" commands ("agent -p help me fix
 	// this" is a prompt; --help is the help).

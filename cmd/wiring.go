@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
+	iofs "io/fs"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/agent-dev/agent/loop"
@@ -22,6 +25,45 @@ type agent struct {
 	root     *os.Root
 	registry *tools.Registry
 	toolset  *picker.Toolset
+	journal  *currentJournal // where edits record what they change, for undo
+}
+
+// currentJournal forwards the file tools' journal calls to the journal of
+// the session being worked on (the interface switches sessions; the tools
+// are built once). With none set, nothing is recorded.
+type currentJournal struct {
+	mu sync.Mutex
+	j  fs.Journal
+}
+
+var _ fs.Journal = (*currentJournal)(nil)
+
+func (c *currentJournal) set(j fs.Journal) {
+	c.mu.Lock()
+	c.j = j
+	c.mu.Unlock()
+}
+
+func (c *currentJournal) get() fs.Journal {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.j
+}
+
+// Before forwards to the current session's journal.
+func (c *currentJournal) Before(ctx context.Context, path string, existed bool, content []byte, mode iofs.FileMode) error {
+	if j := c.get(); j != nil {
+		return j.Before(ctx, path, existed, content, mode)
+	}
+	return nil
+}
+
+// After forwards to the current session's journal.
+func (c *currentJournal) After(ctx context.Context, path string, content []byte) error {
+	if j := c.get(); j != nil {
+		return j.After(ctx, path, content)
+	}
+	return nil
 }
 
 // newAgent resolves the settings and builds the tools for dir. Close the
@@ -39,12 +81,14 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	if err != nil {
 		return nil, usagef("working directory: %w", err)
 	}
-	reg, err := tools.NewRegistry(append(fs.Tools(root), shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}}))...)
+	journal := &currentJournal{}
+	files := fs.ToolsWith(root, fs.Options{Tracker: fs.NewTracker(), Journal: journal})
+	reg, err := tools.NewRegistry(append(files, shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}}))...)
 	if err != nil {
 		root.Close()
 		return nil, fmt.Errorf("building the tools: %w", err)
 	}
-	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode)}, nil
+	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode), journal: journal}, nil
 }
 
 // systemPrompt is the system prompt of a new session in the agent's

@@ -19,6 +19,7 @@ var slashCommands = []slashCommand{
 	{"/sessions", "", "resume an earlier session"},
 	{"/model", "NAME", "switch the model"},
 	{"/tools", "", "list tools and which are picked"},
+	{"/undo", "", "put back the files the last turn changed"},
 	{"/clear", "", "clear the screen, keep the conversation"},
 	{"/quit", "", "quit"},
 }

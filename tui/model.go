@@ -88,6 +88,7 @@ type (
 	storeErrMsg struct{ err error }
 	// gitStatusMsg is `git status --short` after a turn that ran bash.
 	gitStatusMsg struct{ out string }
+	undoneMsg    struct{ text string }
 )
 
 // Model is the one top-level Bubble Tea model of the interface.
@@ -350,12 +351,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.bar.session = msg.title
 		}
 		return m, nil
+	case undoneMsg:
+		m.chat.append(newNoteItem(m.st, msg.text))
+		m.chat.bottom()
+		return m, nil
 	case gitStatusMsg:
 		m.chat.append(newNoteItem(m.st, "Commands ran, and /undo does not cover them. git status --short:\n"+msg.out))
 		m.chat.bottom()
 		return m, nil
 	case storeErrMsg:
-		m.chat.append(newErrorItem(m.st, "Saving the session: "+msg.err.Error()))
+		m.chat.append(newErrorItem(m.st, "Session: "+msg.err.Error()))
 		return m, nil
 	case quitExpiredMsg:
 		if msg.armed.Equal(m.quitArmed) {
@@ -699,6 +704,23 @@ func (m *Model) command(text string) tea.Cmd {
 		m.chat.append(newNoteItem(m.st, commandHelp()))
 	case "/sessions":
 		return m.openPicker()
+	case "/undo":
+		if m.cfg.Sessions == nil {
+			m.chat.append(newNoteItem(m.st, "Sessions are not saved in this run, so there is nothing to undo."))
+			return nil
+		}
+		if m.running {
+			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before undoing."))
+			return nil
+		}
+		sessions, id := m.cfg.Sessions, m.session.ID
+		return func() tea.Msg {
+			text, err := sessions.Undo(context.Background(), id)
+			if err != nil {
+				return storeErrMsg{fmt.Errorf("undo: %w", err)}
+			}
+			return undoneMsg{text}
+		}
 	case "/clear":
 		m.chat.clear()
 		m.forgetItems()
