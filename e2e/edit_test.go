@@ -1,0 +1,163 @@
+//go:build linux
+
+package e2e
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// treeHash hashes every file of dir: path, mode and content.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	var entries []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, _ := d.Info()
+		data, _ := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		sum := sha256.Sum256(data)
+		entries = append(entries, rel+" "+info.Mode().String()+" "+hex.EncodeToString(sum[:]))
+		return nil
+	})
+	sort.Strings(entries)
+	sum := sha256.Sum256([]byte(strings.Join(entries, "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+func write(t *testing.T, dir, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReadEditVerifyHeadless(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"greet.go"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"greet.go","old_string":"\"hello\"","new_string":"\"hello, world\""}`}),
+		scripted.ToolCalls(scripted.Call{ID: "v", Name: "grep", Arguments: `{"pattern":"hello, world"}`}),
+		scripted.Text("greet now says hello, world."),
+	)
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "-p", "--output-format", "stream-json", "make greet say hello, world")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "greet.go"))
+	if !strings.Contains(string(data), `return "hello, world"`) {
+		t.Errorf("greet.go after the edit:\n%s", data)
+	}
+	if got := toolResults(srv.Requests()[3])["v"]; !strings.Contains(got, "greet.go:3:") {
+		t.Errorf("the verifying grep did not find the edit: %q", got)
+	}
+	var diff string
+	for _, o := range jsonLines(t, res.stdout) {
+		if o["type"] == "tool_call_finished" && o["name"] == "edit_file" {
+			meta, _ := o["meta"].(map[string]any)
+			diff, _ = meta["diff"].(string)
+		}
+	}
+	if !strings.Contains(diff, `-func greet() string { return "hello" }`) || !strings.Contains(diff, `+func greet() string { return "hello, world" }`) {
+		t.Errorf("stream-json's tool_call_finished should carry the diff, got %q", diff)
+	}
+}
+
+func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "a.db")
+	write(t, dir, "a.txt", "alpha\n")
+	write(t, dir, "b.txt", "bravo\n")
+	write(t, dir, "c.txt", "charlie\r\nsecond line\r\n")
+	os.Chmod(filepath.Join(dir, "b.txt"), 0o755)
+	before := treeHash(t, dir)
+	srv := scripted.New(t,
+		scripted.ToolCalls(
+			scripted.Call{ID: "e1", Name: "edit_file", Arguments: `{"path":"a.txt","old_string":"alpha","new_string":"ALPHA"}`},
+			scripted.Call{ID: "e2", Name: "edit_file", Arguments: `{"path":"b.txt","old_string":"bravo","new_string":"BRAVO"}`},
+			scripted.Call{ID: "e3", Name: "edit_file", Arguments: `{"path":"c.txt","old_string":"second line","new_string":"2nd line"}`},
+			scripted.Call{ID: "w1", Name: "write_file", Arguments: `{"path":"d.txt","content":"delta\n"}`},
+		),
+		scripted.Text("Four files changed."),
+	)
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "-v", "change them")})
+	if res.code != 0 || !strings.Contains(res.stderr, "changed files: a.txt, b.txt, c.txt, d.txt") {
+		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	}
+	if treeHash(t, dir) == before {
+		t.Fatal("the turn changed nothing")
+	}
+	undo := run(t, invocation{dir: dir, args: []string{"--db", db, "undo"}})
+	if undo.code != 0 || !strings.Contains(undo.stdout, "removed d.txt") {
+		t.Fatalf("undo: exit %d, stdout %q, stderr %q", undo.code, undo.stdout, undo.stderr)
+	}
+	if treeHash(t, dir) != before {
+		t.Errorf("after undo the tree differs from before the turn")
+	}
+	if again := run(t, invocation{dir: dir, args: []string{"--db", db, "undo"}}); again.code != 2 || !strings.Contains(again.stderr, "nothing to undo") {
+		t.Errorf("a second undo: exit %d, stderr %q", again.code, again.stderr)
+	}
+
+	// A new turn edits a.txt; the person changes it too; undo refuses and changes nothing.
+	srv2 := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "e4", Name: "edit_file", Arguments: `{"path":"a.txt","old_string":"alpha","new_string":"ALPHA"}`}),
+		scripted.Text("Changed."),
+	)
+	if res := run(t, invocation{dir: dir, args: agentArgs(srv2, "--db", db, "-c", "-p", "again")}); res.code != 0 {
+		t.Fatalf("second turn: exit %d: %s", res.code, res.stderr)
+	}
+	write(t, dir, "a.txt", "the person's own edit\n")
+	changed := treeHash(t, dir)
+	refused := run(t, invocation{dir: dir, args: []string{"--db", db, "undo"}})
+	if refused.code != 2 || !strings.Contains(refused.stderr, "a.txt") {
+		t.Errorf("undo after an outside change: exit %d, stderr %q", refused.code, refused.stderr)
+	}
+	if treeHash(t, dir) != changed {
+		t.Errorf("a refused undo changed files")
+	}
+}
+
+func TestReadEditVerifyInTheInterface(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"greet.go"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"greet.go","old_string":"\"hello\"","new_string":"\"howdy\""}`}),
+		scripted.ToolCalls(scripted.Call{ID: "v", Name: "read_file", Arguments: `{"path":"greet.go"}`}),
+		scripted.Text("It says howdy now."),
+	)
+	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.waitFor("Ask about this repository")
+	s.text("make greet say howdy")
+	s.keys("Enter")
+	screen := s.waitFor("Allow this change to greet.go?")
+	if !strings.Contains(screen, `+func greet() string { return "howdy" }`) {
+		t.Errorf("the question should show the diff before the change:\n%s", screen)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); strings.Contains(string(data), "howdy") {
+		t.Fatal("the file changed before the edit was approved")
+	}
+	s.keys("y")
+	s.waitFor("It says howdy now.")
+	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), "howdy") {
+		t.Errorf("greet.go was not edited: %s", data)
+	}
+	s.text("/undo")
+	s.keys("Enter")
+	s.waitFor("restored greet.go")
+	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), `"hello"`) {
+		t.Errorf("/undo did not restore greet.go: %s", data)
+	}
+	s.keys("C-c")
+	s.waitFor("AGENT-EXITED-0")
+}
