@@ -101,7 +101,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		}
 	}
 	sess := conv.session
-	a.journal.set(store.Journal(sess.ID))
+	a.useSession(sess.ID, store.Journal(sess.ID))
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", sess.ID, len(conv.history))
 	}

@@ -49,7 +49,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		NewLoop: func(model, system string, rec loop.Store) (*loop.Loop, error) {
 			// The session whose loop is built is the one edits go to.
 			if r, ok := rec.(*sessions.Recorder); ok {
-				a.journal.set(store.Journal(r.SessionID()))
+				a.useSession(r.SessionID(), store.Journal(r.SessionID()))
 			}
 			return a.newLoop(model, system, rec, approve)
 		},

@@ -26,6 +26,15 @@ type agent struct {
 	registry *tools.Registry
 	toolset  *picker.Toolset
 	journal  *currentJournal // where edits record what they change, for undo
+	tracker  *fs.Tracker     // what the model of the current session has read
+}
+
+// useSession points the file tools at session id: its journal records
+// their changes, and on a change of session the read tracker starts empty.
+func (a *agent) useSession(id string, j fs.Journal) {
+	if a.journal.use(id, j) {
+		a.tracker.Reset()
+	}
 }
 
 // currentJournal forwards the file tools' journal calls to the journal of
@@ -33,15 +42,20 @@ type agent struct {
 // are built once). With none set, nothing is recorded.
 type currentJournal struct {
 	mu sync.Mutex
+	id string // the session
 	j  fs.Journal
 }
 
 var _ fs.Journal = (*currentJournal)(nil)
 
-func (c *currentJournal) set(j fs.Journal) {
+// use makes j, of session id, the current journal, and reports whether
+// the session changed.
+func (c *currentJournal) use(id string, j fs.Journal) bool {
 	c.mu.Lock()
-	c.j = j
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	changed := c.id != "" && c.id != id
+	c.id, c.j = id, j
+	return changed
 }
 
 func (c *currentJournal) get() fs.Journal {
@@ -81,14 +95,14 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	if err != nil {
 		return nil, usagef("working directory: %w", err)
 	}
-	journal := &currentJournal{}
-	files := fs.ToolsWith(root, fs.Options{Tracker: fs.NewTracker(), Journal: journal})
+	journal, tracker := &currentJournal{}, fs.NewTracker()
+	files := fs.ToolsWith(root, fs.Options{Tracker: tracker, Journal: journal})
 	reg, err := tools.NewRegistry(append(files, shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}}))...)
 	if err != nil {
 		root.Close()
 		return nil, fmt.Errorf("building the tools: %w", err)
 	}
-	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode), journal: journal}, nil
+	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode), journal: journal, tracker: tracker}, nil
 }
 
 // systemPrompt is the system prompt of a new session in the agent's

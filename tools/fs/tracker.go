@@ -36,6 +36,14 @@ func (t *Tracker) record(rel string, sum [sha256.Size]byte) {
 	t.sums[rel] = sum
 }
 
+// Reset forgets every read: the session changed, and the model of the new
+// one has read nothing yet.
+func (t *Tracker) Reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	clear(t.sums)
+}
+
 // lookup returns the hash recorded for rel.
 func (t *Tracker) lookup(rel string) ([sha256.Size]byte, bool) {
 	t.mu.Lock()

@@ -226,3 +226,15 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+func TestResetTrackerForgetsReads(t *testing.T) {
+	root, _ := tree(t, map[string]string{"f.txt": "1\n"})
+	tracker := NewTracker()
+	ts := map[string]tools.Tool{}
+	for _, tool := range ToolsWith(root, Options{Tracker: tracker}) {
+		ts[tool.Definition().Name] = tool
+	}
+	mustOK(t, call(t, ts["read_file"], `{"path": "f.txt"}`))
+	tracker.Reset() // a new session
+	mustRefuse(t, call(t, ts["write_file"], writeArgs("f.txt", "2\n")), "not read")
+}
