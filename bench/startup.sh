@@ -11,6 +11,7 @@ mkdir -p "$out"
 go build -o "$out/agent" .
 go build -o "$out/scripted-server" ./bench/scripted-server
 
+rm -f "$out/server.url"
 "$out/scripted-server" -addr 127.0.0.1:0 > "$out/server.url" &
 server=$!
 trap 'kill $server 2>/dev/null' EXIT
