@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+	_ "modernc.org/sqlite"
 
 	"github.com/agent-dev/agent/internal/scripted"
 )
@@ -230,6 +232,34 @@ func TestDatabaseThatCannotBeCreatedExitsWithCode1(t *testing.T) {
 	srv := scripted.New(t)
 	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", filepath.Join(blocker, "agent.db"), "-p", "hi")})
 	if res.code != 1 || !strings.Contains(res.stderr, "session database") {
+		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+}
+
+// TestLockedDatabaseExitsWithCode1 holds an exclusive lock on the database
+// from this process: the agent waits its busy timeout, then fails clearly.
+func TestLockedDatabaseExitsWithCode1(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agent.db")
+	srv := scripted.New(t, scripted.Text("first"))
+	if res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-p", "create the database")}); res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	sqldb, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqldb.Close()
+	conn, err := sqldb.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK")
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-p", "hi")})
+	if res.code != 1 || !strings.Contains(res.stderr, "locked") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 	}
 }
