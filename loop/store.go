@@ -8,10 +8,13 @@ import (
 )
 
 // Store records a conversation as it happens, so that a process that dies
-// loses at most the reply that was still streaming. The loop calls it from
-// the turn's goroutine, in conversation order, each call as the thing it
-// records completes. Writes use a context that is not cancelled with the
-// turn, so a cancelled turn is still recorded. package sessions satisfies it.
+// loses at most the reply that was still streaming. The loop calls
+// AppendMessage from the turn's goroutine, in conversation order, each call
+// as the thing it records completes; StartToolCall and FinishToolCall come
+// from the goroutines of concurrent read-only calls, so an implementation
+// must be safe for concurrent use. Writes use a context that is not
+// cancelled with the turn, so a cancelled turn is still recorded. package
+// sessions satisfies it.
 type Store interface {
 	// AppendMessage records a completed message: the user's prompt, an
 	// assistant message (with the usage of the response that produced it;

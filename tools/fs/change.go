@@ -94,7 +94,9 @@ func (e editor) run(ctx context.Context, raw json.RawMessage, plan planFunc) (to
 	}
 	e.tracker.record(c.rel, sha256.Sum256(c.after))
 	if e.journal != nil {
-		if err := e.journal.After(ctx, c.rel, c.after); err != nil {
+		// The file has changed: its record must be written even if the turn
+		// is being cancelled, or undo would take it for an outside change.
+		if err := e.journal.After(context.WithoutCancel(ctx), c.rel, c.after); err != nil {
 			res.Content += fmt.Sprintf(" (the change was made, but recording it for undo failed: %v)", err)
 			res.Meta["journal_error"] = err.Error()
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,4 +238,38 @@ func TestResetTrackerForgetsReads(t *testing.T) {
 	mustOK(t, call(t, ts["read_file"], `{"path": "f.txt"}`))
 	tracker.Reset() // a new session
 	mustRefuse(t, call(t, ts["write_file"], writeArgs("f.txt", "2\n")), "not read")
+}
+
+// cancellingJournal cancels the turn's context in Before, as an Esc that
+// lands in the middle of a change, and remembers what After saw.
+type cancellingJournal struct {
+	cancel         context.CancelFunc
+	afterCalled    bool
+	afterCancelled bool
+}
+
+func (j *cancellingJournal) Before(context.Context, string, bool, []byte, iofs.FileMode) error {
+	j.cancel()
+	return nil
+}
+
+func (j *cancellingJournal) After(ctx context.Context, _ string, _ []byte) error {
+	j.afterCalled, j.afterCancelled = true, ctx.Err() != nil
+	return nil
+}
+
+// A change made while the turn is being cancelled is still recorded with a
+// live context, so undo does not take it for an outside change.
+func TestJournalAfterOutlivesCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	j := &cancellingJournal{cancel: cancel}
+	root, dir := tree(t, map[string]string{"f.txt": "old\n"})
+	if _, err := EditFile(root, Options{Journal: j}).Run(ctx, json.RawMessage(editArgs("f.txt", "old", "new", false))); err != nil {
+		t.Fatal(err)
+	}
+	changed := readBack(t, dir, "f.txt") == "new\n"
+	if changed && (!j.afterCalled || j.afterCancelled) {
+		t.Errorf("the file changed but After was called=%v with a cancelled context=%v", j.afterCalled, j.afterCancelled)
+	}
 }
