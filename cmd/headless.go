@@ -65,15 +65,6 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		return usageError{errNoPrompt}
 	}
 
-	a, err := newAgent(o, dir, getenv)
-	if err != nil {
-		return err
-	}
-	defer a.root.Close()
-	s := a.settings
-	if o.Verbose {
-		fmt.Fprintf(st.Err, "· %s\n", s.describe())
-	}
 	if o.Resume == resumePick {
 		return usagef("--resume needs a session id in headless mode (agent sessions list shows them)")
 	}
@@ -85,6 +76,18 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	conv, err := resumeSession(ctx, store, o, dir)
 	if err != nil {
 		return err
+	}
+	if dir, err = sessionDir(conv, dir); err != nil {
+		return err
+	}
+	a, err := newAgent(o, dir, getenv)
+	if err != nil {
+		return err
+	}
+	defer a.root.Close()
+	s := a.settings
+	if o.Verbose {
+		fmt.Fprintf(st.Err, "· %s\n", s.describe())
 	}
 	// A continued session keeps its system prompt: it is never written
 	// again (Codex #16213).

@@ -17,16 +17,23 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	if err != nil {
 		return err
 	}
-	a, err := newAgent(o, dir, getenv)
-	if err != nil {
-		return err
-	}
-	defer a.root.Close()
 	store, err := openStore(ctx, o, getenv)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	conv, err := resumeSession(ctx, store, o, dir)
+	if err != nil {
+		return err
+	}
+	if dir, err = sessionDir(conv, dir); err != nil {
+		return err
+	}
+	a, err := newAgent(o, dir, getenv)
+	if err != nil {
+		return err
+	}
+	defer a.root.Close()
 
 	approver := tui.NewApprover()
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
@@ -53,10 +60,6 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			}
 			return a.newLoop(model, system, rec, approve)
 		},
-	}
-	conv, err := resumeSession(ctx, store, o, dir)
-	if err != nil {
-		return err
 	}
 	var sess *tui.Session
 	if conv != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
 
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
@@ -93,4 +94,17 @@ func checkFits(window int, model, system string, history []providers.Message, pr
 		return fmt.Errorf("the conversation (about %d tokens) no longer fits %s's context window of %d tokens: start a new session (compaction is not built yet)", tokens, model, window)
 	}
 	return nil
+}
+
+// sessionDir is the directory a run works in: a resumed session goes on in
+// its own directory, which its history, its system prompt and its undo
+// journal describe, wherever it was resumed from.
+func sessionDir(conv *conversation, dir string) (string, error) {
+	if conv == nil || conv.session.Dir == dir {
+		return dir, nil
+	}
+	if fi, err := os.Stat(conv.session.Dir); err != nil || !fi.IsDir() {
+		return "", usagef("session %s worked in %s, which is no longer a directory", conv.session.ID, conv.session.Dir)
+	}
+	return conv.session.Dir, nil
 }

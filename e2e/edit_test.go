@@ -161,3 +161,34 @@ func TestReadEditVerifyInTheInterface(t *testing.T) {
 	s.keys("C-c")
 	s.waitFor("AGENT-EXITED-0")
 }
+
+// TestResumingElsewhereWorksInTheSessionsDirectory resumes a session from
+// another directory: its edits and its undo happen in the session's own
+// directory, never in the one it was resumed from.
+func TestResumingElsewhereWorksInTheSessionsDirectory(t *testing.T) {
+	home, elsewhere, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "a.db")
+	write(t, home, "f.txt", "one\n")
+	write(t, elsewhere, "f.txt", "one\n")
+	srv := scripted.New(t,
+		scripted.Text("Started."),
+		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"f.txt","old_string":"one","new_string":"two"}`}),
+		scripted.Text("Edited."),
+	)
+	first := run(t, invocation{dir: home, args: agentArgs(srv, "--db", db, "-p", "--output-format", "json", "start")})
+	id := sessionIDOf(t, first.stdout)
+	if res := run(t, invocation{dir: elsewhere, args: agentArgs(srv, "--db", db, "-r", id, "-p", "edit f.txt")}); res.code != 0 {
+		t.Fatalf("resume: exit %d: %s", res.code, res.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(home, "f.txt")); string(got) != "two\n" {
+		t.Errorf("the session's own f.txt = %q, want the edit", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(elsewhere, "f.txt")); string(got) != "one\n" {
+		t.Errorf("the directory it was resumed from changed: %q", got)
+	}
+	if res := run(t, invocation{dir: elsewhere, args: []string{"--db", db, "undo", "--session", id}}); res.code != 0 {
+		t.Fatalf("undo: exit %d: %s", res.code, res.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(home, "f.txt")); string(got) != "one\n" {
+		t.Errorf("undo did not restore the session's f.txt: %q", got)
+	}
+}
