@@ -104,6 +104,7 @@ type Model struct {
 
 	session *Session       // the conversation being shown and continued
 	picker  *sessionPicker // the session picker, when open
+	pending string         // the initial prompt, held until a session is picked
 
 	history []providers.Message // the conversation sent with each prompt
 	prompts []string            // earlier prompts, oldest first
@@ -219,11 +220,13 @@ func (m *Model) Init() tea.Cmd {
 	if m.cfg.Approver != nil {
 		cmds = append(cmds, waitApproval(m.cfg.Approver))
 	}
-	if p := strings.TrimSpace(m.cfg.Prompt); p != "" {
-		cmds = append(cmds, func() tea.Msg { return submitMsg{p} })
-	}
-	if m.cfg.PickSession {
+	p := strings.TrimSpace(m.cfg.Prompt)
+	switch {
+	case m.cfg.PickSession:
+		m.pending = p // sent to the session the person picks (or the fresh one)
 		cmds = append(cmds, m.openPicker())
+	case p != "":
+		cmds = append(cmds, func() tea.Msg { return submitMsg{p} })
 	}
 	return tea.Batch(cmds...)
 }
@@ -337,12 +340,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case sessionOpenedMsg:
 		m.picker = nil
-		if msg.err != nil {
+		switch {
+		case msg.err != nil:
 			m.chat.append(newErrorItem(m.st, "Session: "+msg.err.Error()))
-			return m, nil
+		case m.running:
+			// A turn started before the switch arrived; it stays with the
+			// session it began in.
+			m.chat.append(newNoteItem(m.st, "A turn is running: switch sessions when it ends."))
+		default:
+			m.switchSession(msg.sess)
 		}
-		m.switchSession(msg.sess)
-		return m, nil
+		return m, m.sendPending()
 	case sessionTitledMsg:
 		if msg.err != nil {
 			m.chat.append(newErrorItem(m.st, "Saving the session: "+msg.err.Error()))
@@ -468,8 +476,19 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case "esc", "ctrl+c", "q":
 		m.picker = nil
+		return m.sendPending()
 	}
 	return nil
+}
+
+// sendPending sends the initial prompt held while the picker was open.
+func (m *Model) sendPending() tea.Cmd {
+	p := m.pending
+	if p == "" || m.picker != nil {
+		return nil
+	}
+	m.pending = ""
+	return func() tea.Msg { return submitMsg{p} }
 }
 
 // openPicker opens the session picker and asks for the list.

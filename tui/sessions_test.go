@@ -136,3 +136,51 @@ func TestPickSessionOpensThePickerAtStart(t *testing.T) {
 		t.Errorf("the resumed conversation is not shown:\n%s", d.screen())
 	}
 }
+
+// A session that arrives while a turn runs (/new, then Enter before the
+// store answered) is not switched to: the turn stays with its session.
+func TestNoSessionSwitchWhileATurnRuns(t *testing.T) {
+	dir := t.TempDir()
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t, scripted.Text("Herons wait patiently.").WithPieceSize(4).HoldAfterEvents(2, hold))
+	ss := storeSessions(t, srv, dir)
+	first, _ := ss.New(context.Background())
+	other, _ := ss.New(context.Background())
+	cfg := config(t, srv, dir, nil)
+	cfg.Session, cfg.Sessions = first, ss
+	d := newDriver(t, cfg)
+	d.typeAndSend("go")
+	d.untilShows("Herons")
+	d.update(sessionOpenedMsg{sess: other})
+	if d.m.session.ID != first.ID {
+		t.Errorf("the session switched while a turn ran")
+	}
+	d.untilShows("switch sessions when it ends")
+}
+
+// With -r and a prompt, the prompt waits for the person's pick and goes to
+// the picked session.
+func TestPromptWaitsForThePickedSession(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.New(t, scripted.Text("Answered in the old session."))
+	ss := storeSessions(t, srv, dir)
+	ctx := context.Background()
+	old, _ := ss.New(ctx)
+	ss.Store.Recorder(old.ID).AppendMessage(ctx, userMessage("old question"), zeroUsage)
+	ss.Store.SetTitle(ctx, old.ID, "old question")
+	fresh, _ := ss.New(ctx)
+	cfg := config(t, srv, dir, nil)
+	cfg.Session, cfg.Sessions, cfg.PickSession, cfg.Prompt = fresh, ss, true, "the new question"
+	d := newDriver(t, cfg)
+	d.untilShows("Resume a session")
+	if len(srv.Requests()) != 0 {
+		t.Fatal("the prompt was sent before a session was picked")
+	}
+	d.untilShows("old question")
+	d.key("enter")
+	d.untilShows("Answered in the old session.")
+	if d.m.session.ID != old.ID {
+		t.Errorf("the prompt went to session %s, want the picked %s", d.m.session.ID, old.ID)
+	}
+}
