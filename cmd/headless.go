@@ -108,7 +108,11 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", sess.ID, len(conv.history))
 	}
-	l, err := a.newLoop(s.Model, system, store.Recorder(sess.ID), headlessApproval(o.AllowBash || o.Yolo))
+	mode, err := permissionMode(o, false)
+	if err != nil {
+		return err
+	}
+	l, err := a.newLoop(s.Model, system, store.Recorder(sess.ID), headlessApproval(mode, o.AllowBash))
 	if err != nil {
 		return err
 	}
@@ -198,23 +202,6 @@ func workingDir(dir string) (string, error) {
 	}
 	return abs, nil
 }
-
-// headlessApproval is headless mode's answer to tools that change the
-// world: edits inside the working directory proceed (the file tools cannot
-// reach outside it), and bash runs only when the person allowed it on the
-// command line, since bash is not sandboxed yet.
-func headlessApproval(allowBash bool) loop.ApproveFunc {
-	return func(_ context.Context, req loop.Approval) loop.Decision {
-		if allowBash || isEdit(req.Def.Name) {
-			return loop.Decision{Allow: true}
-		}
-		return loop.Decision{Reason: fmt.Sprintf("%s is not allowed in this headless run: the user can allow it by rerunning with --allow-bash (or --yolo). Use list_files, read_file and grep instead.", req.Def.Name)}
-	}
-}
-
-// isEdit reports whether a tool only changes files inside the working
-// directory.
-func isEdit(name string) bool { return name == "edit_file" || name == "write_file" }
 
 // newSessionID returns a random identifier of 16 hex digits.
 func newSessionID() string {

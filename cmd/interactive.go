@@ -35,9 +35,13 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	}
 	defer a.root.Close()
 
+	mode, err := permissionMode(o, true)
+	if err != nil {
+		return err
+	}
 	approver := tui.NewApprover()
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
-		if o.Yolo || (o.AllowBash && !isEdit(req.Def.Name)) {
+		if judge(mode, o.AllowBash, req.Def.Name) == allow {
 			return loop.Decision{Allow: true}
 		}
 		q := tui.Question{Call: req.Call, Group: req.Def.Name}
@@ -71,7 +75,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		return err
 	}
 	warning := ""
-	if o.Yolo {
+	if mode == modeYolo {
 		warning = "YOLO: commands run without asking"
 	}
 	err = tui.Run(ctx, tui.Config{

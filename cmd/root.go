@@ -41,6 +41,9 @@ type Options struct {
 	DB       string
 	Continue bool
 	Resume   string
+	// PermissionMode is ask, auto or yolo; "" takes the default of the
+	// mode the run is in.
+	PermissionMode string
 }
 
 // resumePick is the value of --resume given without an id: the interface
@@ -147,7 +150,8 @@ working directory and, when you allow it, runs commands in it.
 	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "let the model run bash commands in headless mode")
-	f.BoolVar(&o.Yolo, "yolo", false, "allow everything without asking (implies --allow-bash)")
+	f.BoolVar(&o.Yolo, "yolo", false, "allow everything without asking (--permission-mode yolo)")
+	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes), auto (the headless default: file changes proceed), or yolo")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o))

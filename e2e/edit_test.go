@@ -192,3 +192,22 @@ func TestResumingElsewhereWorksInTheSessionsDirectory(t *testing.T) {
 		t.Errorf("undo did not restore the session's f.txt: %q", got)
 	}
 }
+
+func TestPermissionModeAskDeniesEditsHeadless(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "f.txt", "one\n")
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"f.txt","old_string":"one","new_string":"two"}`}),
+		scripted.Text("Could not edit."),
+	)
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--permission-mode", "ask", "-p", "edit")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "f.txt")); string(got) != "one\n" {
+		t.Errorf("an edit ran in ask mode with nobody to ask: %q", got)
+	}
+	if r := toolResults(srv.Requests()[1])["e"]; !strings.Contains(r, "--permission-mode auto") {
+		t.Errorf("the denial should say how to allow edits: %q", r)
+	}
+}
