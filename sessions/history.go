@@ -82,8 +82,8 @@ func (s *Store) messageRecords(ctx context.Context, id string) ([]MessageRecord,
 // never stored (the process died or the turn was cancelled) gets one right
 // after the assistant message's stored results. It holds the result the
 // tool call record has if the tool finished, else an error result saying
-// CancelledResult when the session's status is cancelled and
-// InterruptedResult otherwise. So the history is a valid request for every
+// CancelledResult for a call of the last turn when the session's status is
+// cancelled, and InterruptedResult otherwise. So the history is a valid request for every
 // provider. An unknown id is ErrNotFound.
 func (s *Store) Messages(ctx context.Context, id string) ([]providers.Message, error) {
 	msgs, err := s.messages(ctx, id)
@@ -107,9 +107,13 @@ func (s *Store) messages(ctx context.Context, id string) ([]providers.Message, e
 		return nil, err
 	}
 	var finished map[callKey][]providers.ToolResult // loaded when first needed
-	missing := providers.ToolResult{Content: InterruptedResult, IsError: true}
-	if status == StatusCancelled {
-		missing.Content = CancelledResult
+	// The session's status tells how its last turn ended; a call of an
+	// earlier turn left without a result was interrupted (the process died).
+	lastTurn := 0
+	for i, r := range recs {
+		if r.Message.Role == providers.RoleUser {
+			lastTurn = i
+		}
 	}
 
 	out := make([]providers.Message, 0, len(recs))
@@ -131,6 +135,10 @@ func (s *Store) messages(ctx context.Context, id string) ([]providers.Message, e
 					answered[r.CallID]++
 				}
 			}
+		}
+		missing := providers.ToolResult{Content: InterruptedResult, IsError: true}
+		if status == StatusCancelled && i >= lastTurn {
+			missing.Content = CancelledResult
 		}
 		for _, c := range calls {
 			if answered[c.ID] > 0 {
