@@ -68,23 +68,13 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Resume == resumePick {
 		return usagef("--resume needs a session id in headless mode (agent sessions list shows them)")
 	}
-	store, err := openStore(ctx, o, getenv)
+	a, store, conv, err := openSession(ctx, o, getenv, dir)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	conv, err := resumeSession(ctx, store, o, dir)
-	if err != nil {
-		return err
-	}
-	if dir, err = sessionDir(conv, dir); err != nil {
-		return err
-	}
-	a, err := newAgent(o, dir, getenv)
-	if err != nil {
-		return err
-	}
 	defer a.root.Close()
+	dir = a.dir
 	s := a.settings
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())

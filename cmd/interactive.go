@@ -17,23 +17,13 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, o, getenv)
+	a, store, conv, err := openSession(ctx, o, getenv, dir)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	conv, err := resumeSession(ctx, store, o, dir)
-	if err != nil {
-		return err
-	}
-	if dir, err = sessionDir(conv, dir); err != nil {
-		return err
-	}
-	a, err := newAgent(o, dir, getenv)
-	if err != nil {
-		return err
-	}
 	defer a.root.Close()
+	dir = a.dir
 
 	mode, err := permissionMode(o, true)
 	if err != nil {

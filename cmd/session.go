@@ -108,3 +108,27 @@ func sessionDir(conv *conversation, dir string) (string, error) {
 	}
 	return conv.session.Dir, nil
 }
+
+// openSession opens the session database, finds the session a run goes on
+// (nil for a new one; see resumeSession) and builds the agent in the
+// directory the run works in: dir, or a resumed session's own. The caller
+// closes the store and the agent's root.
+func openSession(ctx context.Context, o *Options, getenv func(string) string, dir string) (*agent, *sessions.Store, *conversation, error) {
+	store, err := openStore(ctx, o, getenv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	conv, err := resumeSession(ctx, store, o, dir)
+	if err == nil {
+		dir, err = sessionDir(conv, dir)
+	}
+	var a *agent
+	if err == nil {
+		a, err = newAgent(o, dir, getenv)
+	}
+	if err != nil {
+		store.Close()
+		return nil, nil, nil, err
+	}
+	return a, store, conv, nil
+}
