@@ -1,0 +1,247 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agent-dev/agent/providers"
+)
+
+// sessionLabel is what the status line calls a session: its title, else
+// its id.
+func sessionLabel(s *Session) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	return s.ID
+}
+
+// showHistory puts an earlier conversation in the pane and makes it the
+// history the next prompt is sent with: prompts, answers as markdown, and a
+// finished tool block per call with its result.
+func (m *Model) showHistory(msgs []providers.Message) {
+	m.history = append([]providers.Message(nil), msgs...)
+	for _, msg := range msgs {
+		switch msg.Role {
+		case providers.RoleUser:
+			m.chat.append(newUserItem(m.st, msg.Text()))
+			m.prompts = append(m.prompts, msg.Text())
+		case providers.RoleAssistant:
+			for _, p := range msg.Parts {
+				switch p := p.(type) {
+				case providers.Reasoning:
+					m.assistant().appendReasoning(p.Text)
+				case providers.Text:
+					m.assistant().appendText(p.Text)
+				case providers.ToolCall:
+					if p.Name != pickToolsName {
+						m.block(p.ID, p.Name, p.Arguments)
+					}
+				}
+			}
+		case providers.RoleTool:
+			for _, p := range msg.Parts {
+				if r, ok := p.(providers.ToolResult); ok && r.Name != pickToolsName {
+					if b, ok := m.blocks[r.CallID]; ok {
+						b.finish(r.Content, r.IsError, 0, nil)
+					}
+				}
+			}
+		}
+		if msg.Role != providers.RoleAssistant && m.current != nil {
+			m.current.finish()
+			m.current = nil
+		}
+	}
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.recall = len(m.prompts)
+	if len(msgs) > 0 {
+		m.chat.append(newNoteItem(m.st, "Resumed: the conversation above is sent with your next prompt."))
+	}
+}
+
+// openPicker opens the session picker and asks for the list.
+func (m *Model) openPicker() tea.Cmd {
+	if m.cfg.Sessions == nil {
+		m.chat.append(newNoteItem(m.st, "Sessions are not saved in this run."))
+		return nil
+	}
+	if m.running {
+		m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching sessions."))
+		return nil
+	}
+	m.picker = &sessionPicker{st: m.st}
+	sessions := m.cfg.Sessions
+	return func() tea.Msg {
+		items, err := sessions.List(context.Background())
+		return sessionsListedMsg{items, err}
+	}
+}
+
+// switchSession shows sess in place of the current conversation and goes
+// on with it.
+func (m *Model) switchSession(sess *Session) {
+	l, err := sess.NewLoop(m.cfg.Model)
+	if err != nil {
+		m.chat.append(newErrorItem(m.st, err.Error()))
+		return
+	}
+	m.session, m.loop, m.history = sess, l, nil
+	m.chat.clear()
+	m.forgetItems()
+	m.bar.resetTokens()
+	m.bar.session = sessionLabel(sess)
+	if m.cfg.Approver != nil {
+		m.cfg.Approver.reset()
+	}
+	m.showHistory(sess.History)
+	if len(sess.History) == 0 {
+		m.chat.append(newNoteItem(m.st, "New conversation."))
+	}
+	m.chat.bottom()
+}
+
+// submit runs a slash command or starts a turn with text.
+func (m *Model) submit(text string) tea.Cmd {
+	m.prompts = append(m.prompts, text)
+	m.recall = len(m.prompts)
+	m.quitArmed = time.Time{}
+	if strings.HasPrefix(text, "/") {
+		return m.command(text)
+	}
+	if m.running {
+		m.chat.append(newNoteItem(m.st, "A turn is running: wait for it, or press Esc to cancel it."))
+		return nil
+	}
+	m.chat.append(newUserItem(m.st, text))
+	m.chat.bottom()
+	ctx, cancel := context.WithCancel(context.Background())
+	m.running, m.cancel, m.started, m.frame = true, cancel, time.Now(), 0
+	m.turn++
+	m.keys.running = true
+	m.bar.setRunning(true, 0, 0)
+	history := append([]providers.Message(nil), m.history...)
+	l := m.loop
+	cmds := []tea.Cmd{func() tea.Msg { return turnStartedMsg{l.Run(ctx, history, text)} }, tick(m.turn)}
+	if sessions := m.cfg.Sessions; sessions != nil {
+		id := m.session.ID
+		cmds = append(cmds, func() tea.Msg {
+			title, err := sessions.Started(context.Background(), id, text)
+			return sessionTitledMsg{id, title, err}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// forgetItems drops the references to items that left the pane: output
+// that still arrives goes to new items below.
+func (m *Model) forgetItems() {
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.blocks, m.order, m.selected = map[string]*toolBlock{}, nil, -1
+}
+
+// command runs a slash command.
+func (m *Model) command(text string) tea.Cmd {
+	cmd, arg, ok := parseSlash(text)
+	if !ok {
+		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Unknown command %s; /help lists them.", strings.Fields(text)[0])))
+		return nil
+	}
+	switch cmd.name {
+	case "/quit":
+		m.cancelTurn()
+		return tea.Quit
+	case "/help":
+		m.fullHelp, m.help.ShowAll = true, true
+		m.chat.append(newNoteItem(m.st, commandHelp()))
+	case "/sessions":
+		return m.openPicker()
+	case "/undo":
+		if m.cfg.Sessions == nil {
+			m.chat.append(newNoteItem(m.st, "Sessions are not saved in this run, so there is nothing to undo."))
+			return nil
+		}
+		if m.running {
+			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before undoing."))
+			return nil
+		}
+		sessions, id := m.cfg.Sessions, m.session.ID
+		return func() tea.Msg {
+			text, err := sessions.Undo(context.Background(), id)
+			if err != nil {
+				return storeErrMsg{fmt.Errorf("undo: %w", err)}
+			}
+			return undoneMsg{text}
+		}
+	case "/clear":
+		m.chat.clear()
+		m.forgetItems()
+	case "/new":
+		if m.running {
+			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before starting a new conversation."))
+			return nil
+		}
+		if sessions := m.cfg.Sessions; sessions != nil {
+			return func() tea.Msg {
+				sess, err := sessions.New(context.Background())
+				return sessionOpenedMsg{sess, err}
+			}
+		}
+		m.switchSession(&Session{ID: m.session.ID, NewLoop: m.session.NewLoop})
+	case "/model":
+		if arg == "" {
+			m.chat.append(newNoteItem(m.st, "Model: "+m.cfg.Model+". Switch with /model NAME."))
+			return nil
+		}
+		if m.running {
+			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching models."))
+			return nil
+		}
+		newLoop := m.session.NewLoop
+		return func() tea.Msg {
+			l, err := newLoop(arg)
+			return modelSwitchedMsg{model: arg, loop: l, err: err}
+		}
+	case "/tools":
+		all, picked := m.cfg.Tools()
+		line := "Tools: " + strings.Join(all, ", ") + "."
+		if len(picked) > 0 {
+			line += " Picked in this turn: " + strings.Join(picked, ", ") + "."
+		} else {
+			line += " None picked now: the model picks what it needs in each turn."
+		}
+		m.chat.append(newNoteItem(m.st, line))
+	}
+	m.chat.bottom()
+	return nil
+}
+
+// gitStatus runs `git status --short` in dir (a command, so no I/O in
+// Update) and reports it when dir is a git work tree with changes.
+func gitStatus(dir string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, "git", "-C", dir, "status", "--short").Output()
+		text := strings.TrimRight(string(out), "\n")
+		if err != nil || text == "" {
+			return nil
+		}
+		lines := strings.Split(text, "\n")
+		if len(lines) > gitStatusLines {
+			lines = append(lines[:gitStatusLines], fmt.Sprintf("… %d more", len(lines)-gitStatusLines))
+		}
+		return gitStatusMsg{strings.Join(lines, "\n")}
+	}
+}

@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agent-dev/agent/loop"
+)
+
+// waitEvent waits for the next event of the running turn and takes the
+// events already waiting behind it too, so that a burst of deltas costs one
+// render, not one per delta. A closed channel gives turnClosedMsg (after
+// the events read before it).
+func waitEvent(ch <-chan loop.Event) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return turnClosedMsg{ch}
+		}
+		evs := []loop.Event{ev}
+		for len(evs) < maxEventBatch {
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					return eventsMsg{ch, evs} // the next wait sees the close
+				}
+				evs = append(evs, ev)
+			default:
+				return eventsMsg{ch, evs}
+			}
+		}
+		return eventsMsg{ch, evs}
+	}
+}
+
+// waitApproval reads the next approval question.
+func waitApproval(a *Approver) tea.Cmd {
+	return func() tea.Msg { return approvalMsg{<-a.requests} }
+}
+
+func tick(turn int) tea.Cmd {
+	return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{turn} })
+}
+
+// block returns the block of a tool call, adding it to the pane when new.
+func (m *Model) block(id, name, args string) *toolBlock {
+	if b, ok := m.blocks[id]; ok {
+		return b
+	}
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	b := newToolBlock(m.st, id, name, args)
+	m.blocks[id] = b
+	m.order = append(m.order, b)
+	m.chat.append(b)
+	return b
+}
+
+// handleEvent applies one loop event to the conversation pane.
+func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
+	switch ev := ev.(type) {
+	case loop.TextDelta:
+		m.assistant().appendText(ev.Text)
+	case loop.ReasoningDelta:
+		m.assistant().appendReasoning(ev.Text)
+	case loop.ToolCallStarted:
+		m.ranBash = m.ranBash || ev.Name == "bash"
+		if ev.Name != pickToolsName {
+			m.block(ev.ID, ev.Name, ev.Arguments)
+		}
+	case loop.ToolCallFinished:
+		switch {
+		case ev.Name != pickToolsName:
+			m.block(ev.ID, ev.Name, "").finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
+		case ev.IsError:
+			m.chat.append(newErrorItem(m.st, "pick_tools: "+ev.Content))
+		}
+	case loop.ToolsetChanged:
+		if len(ev.Added) > 0 {
+			m.noteAfterText("Picked " + strings.Join(ev.Added, ", ") + ".")
+		}
+	case loop.Retry:
+		m.chat.append(newNoteItem(m.st, fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)))
+	case loop.Usage:
+		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
+	case loop.Done:
+		return m.endTurn(ev)
+	}
+	return nil
+}
+
+// noteAfterText adds a note; the assistant message so far is finished, so
+// text after the note starts a new message below it.
+func (m *Model) noteAfterText(text string) {
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.chat.append(newNoteItem(m.st, text))
+}
+
+// assistant returns the assistant message that deltas go to, starting one
+// after a tool block.
+func (m *Model) assistant() *assistantItem {
+	if m.current == nil {
+		m.current = newAssistantItem(m.st)
+		m.chat.append(m.current)
+	}
+	return m.current
+}
+
+// endTurn records the turn's messages and says how it ended. A question
+// still waiting (it arrived as the turn was cancelled) is answered no.
+func (m *Model) endTurn(d loop.Done) tea.Cmd {
+	m.history = append(m.history, d.Messages...)
+	if m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.running, m.cancel = false, nil
+	m.keys.running = false
+	var cmds []tea.Cmd
+	if m.approving != nil {
+		cmds = append(cmds, m.answer(approvalAnswer{}))
+	}
+	if sessions := m.cfg.Sessions; sessions != nil {
+		id, reason := m.session.ID, d.Reason
+		cmds = append(cmds, func() tea.Msg {
+			if err := sessions.Ended(context.Background(), id, reason); err != nil {
+				return storeErrMsg{err}
+			}
+			return nil
+		})
+	}
+	if m.ranBash {
+		m.ranBash = false
+		cmds = append(cmds, gitStatus(m.cfg.Dir))
+	}
+	cmd := tea.Batch(cmds...)
+	m.bar.setRunning(false, 0, 0)
+	switch d.Reason {
+	case loop.StopCancelled:
+		m.chat.append(newNoteItem(m.st, "Cancelled."))
+	case loop.StopError:
+		m.chat.append(newErrorItem(m.st, "Error: "+errText(d.Err)))
+	case loop.StopMaxSteps:
+		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before a final answer.", d.Steps)))
+	}
+	return cmd
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	return err.Error()
+}

@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// handleKey routes a key press: approval answers first, then the keys of
+// the pane and the turn, then the input.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.picker != nil {
+		return m.pickerKey(msg)
+	}
+	if m.paneKey(msg) {
+		return nil
+	}
+	if m.approving != nil {
+		switch {
+		case key.Matches(msg, k.AllowOnce):
+			return m.answer(approvalAnswer{allow: true})
+		case key.Matches(msg, k.AllowSession):
+			return m.answer(approvalAnswer{allow: true, forSession: true})
+		case msg.String() == "esc", msg.String() == "ctrl+c":
+			cmd := m.answer(approvalAnswer{})
+			m.cancelTurn()
+			return cmd
+		case key.Matches(msg, k.Deny):
+			return m.answer(approvalAnswer{})
+		}
+		return nil // nothing else runs while a question waits
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.ctrlC()
+	case key.Matches(msg, k.Cancel):
+		m.cancelTurn()
+		return nil
+	case key.Matches(msg, k.Complete):
+		m.input.SetValue(complete(m.input.Value()))
+		m.input.CursorEnd()
+		return nil
+	case key.Matches(msg, k.Help) && m.input.Value() == "":
+		m.fullHelp = !m.fullHelp
+		m.help.ShowAll = m.fullHelp
+		return nil
+	case key.Matches(msg, k.Send):
+		text := strings.TrimSpace(m.input.Value())
+		if text == "" {
+			return nil
+		}
+		if m.running && !strings.HasPrefix(text, "/") {
+			// Keep what was typed; it can be sent when the turn ends.
+			m.chat.append(newNoteItem(m.st, "A turn is running: press Enter again when it ends, or Esc to cancel it."))
+			m.chat.bottom()
+			return nil
+		}
+		m.input.Reset()
+		return m.submit(text)
+	case key.Matches(msg, k.HistoryPrev) && m.input.Line() == 0:
+		m.recallPrompt(-1)
+		return nil
+	case key.Matches(msg, k.HistoryNext) && m.input.Line() == m.input.LineCount()-1:
+		m.recallPrompt(+1)
+		return nil
+	}
+	m.quitArmed = time.Time{}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+// pickerKey handles keys while the session picker is open.
+func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "up", "ctrl+p":
+		m.picker.move(-1)
+	case "down", "ctrl+n":
+		m.picker.move(+1)
+	case "enter":
+		if it, ok := m.picker.selected(); ok {
+			sessions, id := m.cfg.Sessions, it.ID
+			return func() tea.Msg {
+				sess, err := sessions.Open(context.Background(), id)
+				return sessionOpenedMsg{sess, err}
+			}
+		}
+	case "esc", "ctrl+c", "q":
+		m.picker = nil
+		return m.sendPending()
+	}
+	return nil
+}
+
+// sendPending sends the initial prompt held while the picker was open.
+func (m *Model) sendPending() tea.Cmd {
+	p := m.pending
+	if p == "" || m.picker != nil {
+		return nil
+	}
+	m.pending = ""
+	return func() tea.Msg { return submitMsg{p} }
+}
+
+// paneKey handles the keys that scroll the pane and select or expand tool
+// blocks; they work at any time, also while a question waits.
+func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.PageUp):
+		m.chat.pageUp()
+	case key.Matches(msg, k.PageDown):
+		m.chat.pageDown()
+	case key.Matches(msg, k.Top):
+		m.chat.top()
+	case key.Matches(msg, k.Bottom):
+		m.chat.bottom()
+	case key.Matches(msg, k.SelectPrev):
+		m.selectBlock(-1)
+	case key.Matches(msg, k.SelectNext):
+		m.selectBlock(+1)
+	case key.Matches(msg, k.Expand):
+		if b := m.selectedBlock(); b != nil {
+			b.setExpanded(!b.expanded)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// ctrlC cancels a running turn; on an idle prompt it quits, at once when
+// the input is empty, else on a second press within quitWindow.
+func (m *Model) ctrlC() tea.Cmd {
+	if m.running {
+		m.cancelTurn()
+		return nil
+	}
+	if m.input.Value() == "" || (!m.quitArmed.IsZero() && time.Since(m.quitArmed) < quitWindow) {
+		return tea.Quit
+	}
+	m.quitArmed = time.Now()
+	armed := m.quitArmed
+	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitExpiredMsg{armed} })
+}
+
+func (m *Model) cancelTurn() {
+	if m.cancel != nil {
+		m.cancel()
+	}
+}
+
+// answer sends the person's answer to the waiting approval question.
+func (m *Model) answer(ans approvalAnswer) tea.Cmd {
+	req := *m.approving
+	m.approving = nil
+	m.keys.approving = false
+	if b := m.blocks[req.call.ID]; b != nil {
+		b.setWaiting(false)
+	}
+	return tea.Batch(
+		func() tea.Msg { req.reply <- ans; return nil },
+		waitApproval(m.cfg.Approver),
+	)
+}
+
+// askApproval shows a question in the call's block, creating the block if
+// the question arrived before the call's start event.
+func (m *Model) askApproval(req approvalRequest) {
+	m.approving = &req
+	m.keys.approving = true
+	b := m.block(req.call.ID, req.call.Name, req.call.Arguments)
+	if req.diff != "" {
+		b.setDiff(req.diff)
+	}
+	b.setWaiting(true)
+	m.chat.bottom()
+}
+
+func (m *Model) selectedBlock() *toolBlock {
+	if len(m.order) == 0 {
+		return nil
+	}
+	if m.selected < 0 || m.selected >= len(m.order) {
+		return m.order[len(m.order)-1]
+	}
+	return m.order[m.selected]
+}
+
+func (m *Model) selectBlock(delta int) {
+	if len(m.order) == 0 {
+		return
+	}
+	if cur := m.selectedBlock(); cur != nil {
+		cur.setSelected(false)
+	}
+	if m.selected < 0 {
+		m.selected = len(m.order) - 1
+	}
+	m.selected = min(max(m.selected+delta, 0), len(m.order)-1)
+	m.order[m.selected].setSelected(true)
+}
+
+// recallPrompt steps through earlier prompts; stepping past the newest
+// brings back what was typed before recalling.
+func (m *Model) recallPrompt(delta int) {
+	if len(m.prompts) == 0 {
+		return
+	}
+	if m.recall == len(m.prompts) {
+		m.draft = m.input.Value()
+	}
+	m.recall = min(max(m.recall+delta, 0), len(m.prompts))
+	if m.recall == len(m.prompts) {
+		m.input.SetValue(m.draft)
+	} else {
+		m.input.SetValue(m.prompts[m.recall])
+	}
+	m.input.CursorEnd()
+}
