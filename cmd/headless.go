@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -191,11 +189,4 @@ func workingDir(dir string) (string, error) {
 		return "", usagef("working directory %s is not a directory", abs)
 	}
 	return abs, nil
-}
-
-// newSessionID returns a random identifier of 16 hex digits.
-func newSessionID() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

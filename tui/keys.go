@@ -4,12 +4,12 @@ import "charm.land/bubbles/v2/key"
 
 // keyMap holds every key binding; help shows the ones that apply now.
 type keyMap struct {
-	Send, Newline, HistoryPrev, HistoryNext   key.Binding
-	PageUp, PageDown, Top, Bottom             key.Binding
-	Cancel, Quit, Help, Complete              key.Binding
-	SelectPrev, SelectNext, Expand            key.Binding
-	AllowOnce, AllowSession, Deny             key.Binding
-	running, approving, full, completionShown bool
+	Send, Newline, HistoryPrev, HistoryNext key.Binding
+	PageUp, PageDown, Top, Bottom           key.Binding
+	Cancel, Quit, Help, Complete            key.Binding
+	SelectPrev, SelectNext, Expand          key.Binding
+	AllowOnce, AllowSession, Deny           key.Binding
+	running, approving                      bool
 }
 
 func newKeyMap() keyMap {

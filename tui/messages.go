@@ -81,11 +81,6 @@ func (a *assistantItem) finish() {
 	}
 }
 
-// empty reports whether nothing arrived yet.
-func (a *assistantItem) empty() bool {
-	return a.reasoning.Len() == 0 && strings.TrimSpace(a.md.Text()) == ""
-}
-
 func (a *assistantItem) Render(width int) string {
 	if a.finished && a.cache != "" && a.cacheWidth == width {
 		return a.cache

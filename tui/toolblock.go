@@ -148,9 +148,6 @@ func (b *toolBlock) diffLines(width int) []string {
 // foldedLines (false).
 func (b *toolBlock) setExpanded(on bool) { b.expanded = on; b.cacheOK = false }
 
-// toggleExpanded flips between folded and expanded.
-func (b *toolBlock) toggleExpanded() { b.setExpanded(!b.expanded) }
-
 // setSelected draws (true) or removes the selection marker.
 func (b *toolBlock) setSelected(on bool) { b.selected = on; b.cacheOK = false }
 
