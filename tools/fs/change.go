@@ -260,3 +260,10 @@ func describeWrite(p string, err error) string {
 	}
 	return describe(p, err)
 }
+
+// refuse is a plan's answer for a change that cannot be made: an error
+// result the model reads, and no change.
+func refuse(format string, args ...any) (*change, *tools.Result, error) {
+	r := tools.Errorf(format, args...)
+	return nil, &r, nil
+}

@@ -63,40 +63,36 @@ func (t *editFile) Preview(ctx context.Context, raw json.RawMessage) (tools.Resu
 }
 
 func (t *editFile) plan(ctx context.Context, raw json.RawMessage) (*change, *tools.Result, error) {
-	fail := func(format string, args ...any) (*change, *tools.Result, error) {
-		r := tools.Errorf(format, args...)
-		return nil, &r, nil
-	}
 	var args editFileArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
-		return fail("invalid arguments: %v", err)
+		return refuse("invalid arguments: %v", err)
 	}
 	switch {
 	case args.OldString == "":
-		return fail("old_string is empty, and creating a file is not an edit: use write_file. To insert text, put a line next to it in old_string and again in new_string.")
+		return refuse("old_string is empty, and creating a file is not an edit: use write_file. To insert text, put a line next to it in old_string and again in new_string.")
 	case args.OldString == args.NewString:
-		return fail("old_string and new_string are the same, so there is nothing to change")
+		return refuse("old_string and new_string are the same, so there is nothing to change")
 	}
 	rel, err := t.wd.rel(args.Path)
 	if err != nil {
-		return fail("%v", err)
+		return refuse("%v", err)
 	}
 	fi, link, bad := t.wd.stat(args.Path, rel)
 	if bad != nil {
 		return nil, bad, nil
 	}
 	if fi == nil {
-		return fail("%s does not exist; edit_file changes existing files, create it with write_file", args.Path)
+		return refuse("%s does not exist; edit_file changes existing files, create it with write_file", args.Path)
 	}
 	data, err := t.wd.root.ReadFile(native(rel))
 	if err != nil {
-		return fail("%s", describe(args.Path, err))
+		return refuse("%s", describe(args.Path, err))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
 	if bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
-		return fail("%s looks binary (a NUL byte in its first 8 KiB); edit_file changes text files only", args.Path)
+		return refuse("%s looks binary (a NUL byte in its first 8 KiB); edit_file changes text files only", args.Path)
 	}
 	s := string(data)
 
@@ -118,7 +114,7 @@ func (t *editFile) plan(ctx context.Context, raw json.RawMessage) (*change, *too
 			continue
 		}
 		if p.old == p.new {
-			return fail("old_string and new_string differ only in line endings, which follow the file's, so there is nothing to change")
+			return refuse("old_string and new_string differ only in line endings, which follow the file's, so there is nothing to change")
 		}
 		if !args.ReplaceAll {
 			if len(at) == 1 {
@@ -127,7 +123,7 @@ func (t *editFile) plan(ctx context.Context, raw json.RawMessage) (*change, *too
 				}
 			}
 			if len(at) > 1 {
-				return fail("old_string occurs %d times in %s, at lines %s; add surrounding lines to old_string so that it occurs once, or set replace_all to replace every occurrence",
+				return refuse("old_string occurs %d times in %s, at lines %s; add surrounding lines to old_string so that it occurs once, or set replace_all to replace every occurrence",
 					len(at), args.Path, listLines(lineNumbers(s, at)))
 			}
 		}
@@ -142,5 +138,5 @@ func (t *editFile) plan(ctx context.Context, raw json.RawMessage) (*change, *too
 	if hint == "" {
 		hint = "read the file again (it may have changed) and copy the text exactly"
 	}
-	return fail("old_string was not found in %s; %s", args.Path, hint)
+	return refuse("old_string was not found in %s; %s", args.Path, hint)
 }

@@ -61,17 +61,13 @@ func (t *writeFile) Preview(ctx context.Context, raw json.RawMessage) (tools.Res
 }
 
 func (t *writeFile) plan(ctx context.Context, raw json.RawMessage) (*change, *tools.Result, error) {
-	fail := func(format string, args ...any) (*change, *tools.Result, error) {
-		r := tools.Errorf(format, args...)
-		return nil, &r, nil
-	}
 	var args writeFileArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
-		return fail("invalid arguments: %v", err)
+		return refuse("invalid arguments: %v", err)
 	}
 	rel, err := t.wd.rel(args.Path)
 	if err != nil {
-		return fail("%v", err)
+		return refuse("%v", err)
 	}
 	fi, link, bad := t.wd.stat(args.Path, rel)
 	if bad != nil {
@@ -82,7 +78,7 @@ func (t *writeFile) plan(ctx context.Context, raw json.RawMessage) (*change, *to
 	}
 	data, err := t.wd.root.ReadFile(native(rel))
 	if err != nil {
-		return fail("%s", describe(args.Path, err))
+		return refuse("%s", describe(args.Path, err))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -90,9 +86,9 @@ func (t *writeFile) plan(ctx context.Context, raw json.RawMessage) (*change, *to
 	known, read := t.tracker.lookup(rel)
 	switch {
 	case !read:
-		return fail("%s exists and you have not read it in this session: read it with read_file first, then write it (or change part of it with edit_file)", args.Path)
+		return refuse("%s exists and you have not read it in this session: read it with read_file first, then write it (or change part of it with edit_file)", args.Path)
 	case known != sha256.Sum256(data):
-		return fail("%s has changed on disk since you last read it: read it again with read_file, then write it", args.Path)
+		return refuse("%s has changed on disk since you last read it: read it again with read_file, then write it", args.Path)
 	}
 	content := args.Content
 	if usesCRLF(string(data)) && !strings.Contains(content, "\r\n") {
