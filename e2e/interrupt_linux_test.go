@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,20 +40,7 @@ func signalDuringCommand(t *testing.T, sig syscall.Signal) {
 	)
 	cmd, sc, stderr := startAgent(t, dir, agentArgs(srv, "-p", "--allow-bash", "--output-format", "stream-json", "wait"))
 	waitFor(t, sc, "tool_call_started")
-	// Opening the FIFO blocks until the command writes the sleeper's pid.
-	data, err := os.ReadFile(fifo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatalf("pid %q: %v", data, err)
-	}
-	pidfd, err := unix.PidfdOpen(pid, 0)
-	if err != nil {
-		t.Fatalf("pidfd_open(%d): %v", pid, err)
-	}
-	defer unix.Close(pidfd)
+	sleeper := childFromFIFO(t, fifo)
 
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
@@ -63,11 +49,8 @@ func signalDuringCommand(t *testing.T, sig syscall.Signal) {
 	if code := exitCodeOf(t, cmd); code != 130 {
 		t.Errorf("exit %d, want 130; stderr %s", code, stderr)
 	}
-	// A pidfd becomes readable when its process ends.
-	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(hangLimit.Milliseconds()))
-	if err != nil || n != 1 {
-		t.Errorf("the command's child %d outlived the interrupted run (poll: %d, %v)", pid, n, err)
+	if !sleeper.ended() {
+		t.Errorf("the command's child %d outlived the interrupted run", sleeper.pid)
 	}
 }
 

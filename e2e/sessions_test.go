@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -179,13 +178,8 @@ func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(fifo) // the command is running
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
-		t.Cleanup(func() { unix.Kill(pid, unix.SIGKILL) }) // SIGKILL leaves the command's child behind
-	}
+	sleeper := childFromFIFO(t, fifo)                          // the command is running
+	t.Cleanup(func() { unix.Kill(sleeper.pid, unix.SIGKILL) }) // SIGKILL of the agent leaves it behind
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 

@@ -190,19 +190,7 @@ func TestHangupStopsAnApprovedCommand(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("Allow bash to run this command?")
 	s.keys("y")
-	data, err := os.ReadFile(fifo) // blocks until the command writes its child's pid
-	if err != nil {
-		t.Fatal(err)
-	}
-	child, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatalf("pid %q: %v", data, err)
-	}
-	pidfd, err := unix.PidfdOpen(child, 0)
-	if err != nil {
-		t.Fatalf("pidfd_open(%d): %v", child, err)
-	}
-	defer unix.Close(pidfd)
+	sleeper := childFromFIFO(t, fifo)
 	agentPID, err := strconv.Atoi(strings.TrimSpace(s.tmux("list-panes", "-t", s.name, "-F", "#{pane_pid}")))
 	if err != nil {
 		t.Fatal(err)
@@ -210,9 +198,8 @@ func TestHangupStopsAnApprovedCommand(t *testing.T) {
 	if err := unix.Kill(agentPID, unix.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
-	if n, err := unix.Poll(fds, int(hangLimit.Milliseconds())); err != nil || n != 1 {
-		t.Errorf("the approved command's child %d outlived the hung-up agent (poll: %d, %v)", child, n, err)
+	if !sleeper.ended() {
+		t.Errorf("the approved command's child %d outlived the hung-up agent", sleeper.pid)
 	}
 }
 
