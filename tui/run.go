@@ -6,6 +6,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/agent-dev/agent/loop"
 )
 
 // shutdownWait bounds how long Run waits, after the interface closed, for a
@@ -24,23 +26,28 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	m.cancelTurn()
-	if ch := m.events; ch != nil {
-		timer := time.NewTimer(shutdownWait)
-		defer timer.Stop()
-	drain:
-		for {
-			select {
-			case _, ok := <-ch:
-				if !ok {
-					break drain
-				}
-			case <-timer.C:
-				break drain
-			}
-		}
+	if m.events != nil {
+		drain(m.events, shutdownWait)
 	}
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("interface: %w", err)
 	}
 	return nil
+}
+
+// drain reads ch until it is closed (the loop has ended and its tools have
+// stopped) or limit passes, and reports whether it was closed.
+func drain(ch <-chan loop.Event, limit time.Duration) bool {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for {
+		select {
+		case _, ok := <-ch:
+			if !ok {
+				return true
+			}
+		case <-timer.C:
+			return false
+		}
+	}
 }
