@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"github.com/agent-dev/agent/providers"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,21 @@ func TestLocalServersNeedNoKey(t *testing.T) {
 		if _, err := resolveSettings(&o, envOf(map[string]string{"XDG_CONFIG_HOME": t.TempDir()})); err != nil {
 			t.Errorf("%s: %v", u, err)
 		}
+	}
+}
+
+func TestCheckFitsTheContextWindow(t *testing.T) {
+	long := []providers.Message{{Role: providers.RoleTool, Parts: []providers.Part{providers.ToolResult{Content: strings.Repeat("x", 4*2000)}}}}
+	if err := checkFits(1000, "m", "system", long, "hi"); err == nil || !strings.Contains(err.Error(), "new session") {
+		t.Errorf("a 2,000-token history in a 1,000-token window: %v", err)
+	}
+	if err := checkFits(4000, "m", "system", long, "hi"); err != nil {
+		t.Errorf("a 2,000-token history in a 4,000-token window: %v", err)
+	}
+	if err := checkFits(0, "unknown-model", "", long, "hi"); err != nil {
+		t.Errorf("an unknown window must not refuse: %v", err)
+	}
+	if err := checkFits(0, "gpt-4o", "", []providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: strings.Repeat("y", 4*200_000)}}}}, ""); err == nil {
+		t.Errorf("the table of common models should know gpt-4o's 128k window")
 	}
 }

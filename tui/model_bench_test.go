@@ -112,3 +112,25 @@ func rssMiB() float64 {
 	}
 	return 0
 }
+
+// BenchmarkStreamingAnswerFrame times one delta and one frame (View) of an
+// answer that already holds N paragraphs: the cost a token pays while the
+// answer streams, as the answer grows.
+func BenchmarkStreamingAnswerFrame(b *testing.B) {
+	for _, paragraphs := range []int{100, 2000} {
+		b.Run(fmt.Sprintf("paragraphs=%d", paragraphs), func(b *testing.B) {
+			m := loadedModel(b)
+			m.View()
+			var text strings.Builder
+			for i := range paragraphs {
+				fmt.Fprintf(&text, "Paragraph %d of a long answer, with `code` and **bold** words in it.\n\n", i)
+			}
+			m.handleEvent(loop.TextDelta{Text: text.String()})
+			m.View()
+			for b.Loop() {
+				m.handleEvent(loop.TextDelta{Text: "word "})
+				m.View()
+			}
+		})
+	}
+}
