@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,6 +28,10 @@ type tmuxSession struct {
 	name   string
 }
 
+// tmuxSockets numbers the tmux servers of this test process: each session
+// gets its own, so one test's server still shutting down never meets the next.
+var tmuxSockets atomic.Int64
+
 func startTmux(t *testing.T, dir string, extraEnv, args []string) *tmuxSession {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -35,7 +40,7 @@ func startTmux(t *testing.T, dir string, extraEnv, args []string) *tmuxSession {
 		}
 		t.Skip("tmux is not installed (apt-get install -y tmux)")
 	}
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("agent-e2e-%d", os.Getpid()), name: "agent"}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("agent-e2e-%d-%d", os.Getpid(), tmuxSockets.Add(1)), name: "agent"}
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
