@@ -298,8 +298,13 @@ func renderShow(conv *recordedSession, now time.Time) string {
 				fmt.Fprintf(&b, "(reasoning omitted, %d characters)\n", len([]rune(p.Text)))
 			case providers.ToolCall:
 				fmt.Fprintf(&b, "→ %s %s", p.Name, cut(p.Arguments, 300))
-				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok && rec.Status != sessions.ToolCompleted && rec.Status != sessions.ToolFailed {
-					fmt.Fprintf(&b, "  [%s: never finished]", rec.Status)
+				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {
+					if rec.Decision != "" {
+						fmt.Fprintf(&b, "  [%s]", rec.Decision)
+					}
+					if rec.Status != sessions.ToolCompleted && rec.Status != sessions.ToolFailed {
+						fmt.Fprintf(&b, "  [%s: never finished]", rec.Status)
+					}
 				}
 				b.WriteString("\n")
 			case providers.ToolResult:

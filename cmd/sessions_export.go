@@ -82,6 +82,9 @@ type toolCallExport struct {
 	StartedAt  *time.Time `json:"started_at"`
 	FinishedAt *time.Time `json:"finished_at"`
 	DurationMS *int64     `json:"duration_ms"`
+	// Decision is the approval decision ("allowed: person: once", `denied
+	// by rule "rm"`); null when the call needed none.
+	Decision *string `json:"decision"`
 }
 
 func exportOf(conv *recordedSession) (*exportJSON, error) {
@@ -106,6 +109,9 @@ func exportOf(conv *recordedSession) (*exportJSON, error) {
 		if !c.FinishedAt.IsZero() {
 			t, ms := c.FinishedAt.UTC(), c.Duration.Milliseconds()
 			tc.FinishedAt, tc.DurationMS = &t, &ms
+		}
+		if c.Decision != "" {
+			tc.Decision = &c.Decision
 		}
 		exp.ToolCalls[i] = tc
 	}
@@ -156,6 +162,9 @@ func renderMarkdown(conv *recordedSession) string {
 				fmt.Fprintf(&b, "\n**Tool call** `%s` (id `%s`)", p.Name, p.ID)
 				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {
 					b.WriteString(" · " + callTiming(rec))
+					if rec.Decision != "" {
+						b.WriteString(" · " + mdCode(rec.Decision))
+					}
 				}
 				b.WriteString("\n\n" + mdFence(indentJSON(p.Arguments), "json"))
 			case providers.ToolResult:
@@ -186,6 +195,23 @@ func callTiming(rec sessions.ToolCallRecord) string {
 // mdFence puts s in a mdFence code block whose fence is longer than any run
 // of backticks in s.
 func mdFence(s, lang string) string {
+	f := strings.Repeat("`", max(3, longestBackticks(s)+1))
+	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n"
+}
+
+// mdCode puts one line s in an inline code span whose delimiter is longer
+// than any run of backticks in s (padded with spaces when s starts or ends
+// with one, which Markdown strips again).
+func mdCode(s string) string {
+	f := strings.Repeat("`", longestBackticks(s)+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return f + s + f
+}
+
+// longestBackticks is the length of the longest run of backticks in s.
+func longestBackticks(s string) int {
 	longest, run := 0, 0
 	for _, r := range s {
 		if r == '`' {
@@ -195,8 +221,7 @@ func mdFence(s, lang string) string {
 			run = 0
 		}
 	}
-	f := strings.Repeat("`", max(3, longest+1))
-	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n"
+	return longest
 }
 
 // indentJSON indents valid JSON and returns anything else unchanged.

@@ -66,8 +66,8 @@ func newSessionsFixture(t *testing.T) *sessionsFixture {
 		providers.Text{Text: "Fixed: the test no longer sleeps."},
 	}}, providers.Usage{InputTokens: 150, OutputTokens: 30}))
 
-	// Session b: a bash call that fails after 40 ms and a grep call that
-	// started and never finished.
+	// Session b: a bash call, allowed by a rule, that fails after 40 ms and
+	// a grep call that started and never finished.
 	b, err := s.Create(ctx, sessions.NewSession{Dir: f.dirB, Model: "gpt-test", Title: "Run the tests"})
 	must(err)
 	f.b = b.ID
@@ -79,6 +79,7 @@ func newSessionsFixture(t *testing.T) *sessionsFixture {
 	must(rec.AppendMessage(ctx, providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{bash, grep}},
 		providers.Usage{InputTokens: 50, OutputTokens: 5}))
 	must(rec.StartToolCall(ctx, bash, t0))
+	must(rec.DecideToolCall(ctx, bash, true, `rule "go test"`))
 	must(rec.StartToolCall(ctx, grep, t0))
 	must(rec.FinishToolCall(ctx, bash, bashResult, t0, t0.Add(40*time.Millisecond)))
 	must(rec.AppendMessage(ctx, providers.Message{Role: providers.RoleTool, Parts: []providers.Part{bashResult}}, providers.Usage{}))
@@ -176,7 +177,7 @@ func TestSessionsShow(t *testing.T) {
 	out := mustRun(t, f.db, "show", f.a[:6])
 	for _, want := range []string{
 		"session " + f.a + ": Fix the flaky test", "▸ user\nFix the flaky test", "(reasoning omitted",
-		`→ read_file {"path":"a_test.go"}`, "▸ tool read_file (ok · 12 ms)", "line 20\n",
+		"→ read_file {\"path\":\"a_test.go\"}\n", "▸ tool read_file (ok · 12 ms)", "line 20\n",
 		"… 13 more lines", "Fixed: the test no longer sleeps.",
 	} {
 		if !strings.Contains(out, want) {
@@ -187,7 +188,10 @@ func TestSessionsShow(t *testing.T) {
 		t.Errorf("show prints reasoning or more than %d result lines:\n%s", showLines, out)
 	}
 	out = mustRun(t, f.db, "show", f.b)
-	for _, want := range []string{"▸ tool bash (error · 40 ms)", "exit status 1", "→ grep", "[executing: never finished]"} {
+	for _, want := range []string{
+		"→ bash {\"command\":\"go test ./...\"}  [allowed: rule \"go test\"]\n", "▸ tool bash (error · 40 ms)", "exit status 1",
+		"→ grep {\"pattern\":\"Sleep\"}  [executing: never finished]\n",
+	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show b lacks %q:\n%s", want, out)
 		}
@@ -214,6 +218,7 @@ func TestSessionsExportJSON(t *testing.T) {
 			StartedAt                               string   `json:"started_at"`
 			FinishedAt                              string   `json:"finished_at"`
 			DurationMS                              *float64 `json:"duration_ms"`
+			Decision                                *string  `json:"decision"`
 		} `json:"tool_calls"`
 	}
 	if err := dec.Decode(&exp); err != nil {
@@ -255,6 +260,9 @@ func TestSessionsExportJSON(t *testing.T) {
 		tc.StartedAt != "2025-03-01T12:00:00Z" || tc.FinishedAt != "2025-03-01T12:00:00.012Z" || !strings.HasPrefix(tc.Result, "line 1\n") {
 		t.Errorf("tool call: %+v", tc)
 	}
+	if !strings.Contains(out, `"decision": null`) || tc.Decision != nil {
+		t.Errorf("a read-only call's decision should be null: %v", tc.Decision)
+	}
 
 	// An unfinished call has null times and duration.
 	var b map[string]any
@@ -264,6 +272,9 @@ func TestSessionsExportJSON(t *testing.T) {
 	grep := b["tool_calls"].([]any)[1].(map[string]any)
 	if grep["status"] != "executing" || grep["finished_at"] != nil || grep["duration_ms"] != nil || grep["started_at"] == nil {
 		t.Errorf("unfinished call: %v", grep)
+	}
+	if bash := b["tool_calls"].([]any)[0].(map[string]any); bash["decision"] != `allowed: rule "go test"` {
+		t.Errorf("decision of the bash call = %v", bash["decision"])
 	}
 }
 
@@ -280,6 +291,13 @@ func TestSessionsExportMarkdown(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "allowed") {
+		t.Errorf("markdown of a session without decisions mentions one:\n%s", out)
+	}
+	out = mustRun(t, f.db, "export", f.b, "--format", "markdown")
+	if want := "**Tool call** `bash` (id `call_1`) · failed, started 2025-03-01T12:00:00Z, finished 2025-03-01T12:00:00.04Z, 40 ms · `allowed: rule \"go test\"`\n"; !strings.Contains(out, want) {
+		t.Errorf("markdown lacks %q:\n%s", want, out)
 	}
 	if _, err := runSessions(t, f.db, "export", f.a, "--format", "yaml"); exitCode(err) != ExitUsage {
 		t.Errorf("--format yaml: exit %d (%v), want %d", exitCode(err), err, ExitUsage)
@@ -400,6 +418,18 @@ func TestRelativeTime(t *testing.T) {
 	for _, tt := range tests {
 		if got := relativeTime(now.Add(-tt.ago), now); got != tt.want {
 			t.Errorf("relativeTime(%s ago) = %q, want %q", tt.ago, got, tt.want)
+		}
+	}
+}
+
+func TestMarkdownCode(t *testing.T) {
+	for in, want := range map[string]string{
+		`allowed: rule "git *"`: "`allowed: rule \"git *\"`",
+		"denied: rule `rm`":     "`` denied: rule `rm` ``",
+		"a ``b`` c":             "```a ``b`` c```",
+	} {
+		if got := mdCode(in); got != want {
+			t.Errorf("mdCode(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -118,7 +119,9 @@ func (t *turn) storeCall(write func(Store, context.Context) error) {
 }
 
 // runOne runs one call, asking for approval first when the tool is not
-// read-only. It never fails: every problem becomes an error result.
+// read-only. The decision is recorded in the store and, when it says why,
+// in the result's Meta["decision"]. It never fails: every problem becomes
+// an error result.
 func (t *turn) runOne(p prepared) tools.Result {
 	if p.fail != "" {
 		return tools.Result{Content: p.fail, IsError: true}
@@ -139,20 +142,43 @@ func (t *turn) runOne(p prepared) tools.Result {
 			}
 			req.Preview = &res
 		}
-		if d := t.cfg.Approve(t.ctx, req); !d.Allow {
+		d := t.cfg.Approve(t.ctx, req)
+		t.storeCall(func(s Store, ctx context.Context) error { return s.DecideToolCall(ctx, p.call, d.Allow, d.Why) })
+		if !d.Allow {
 			reason := d.Reason
 			if reason == "" {
 				reason = fmt.Sprintf("the user did not allow this %s call", def.Name)
 			}
-			return tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}
+			return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}, d.Why)
 		}
+		return withDecision(t.runTool(p), d.Why)
 	}
+	return t.runTool(p)
+}
+
+// runTool runs a call that needs no approval or was allowed.
+func (t *turn) runTool(p prepared) tools.Result {
 	res, err := p.tool.Run(t.ctx, p.args)
 	if err != nil {
 		if t.ctx.Err() != nil {
 			return tools.Result{Content: "cancelled by the user", IsError: true}
 		}
-		return tools.Result{Content: fmt.Sprintf("%s failed: %v", def.Name, err), IsError: true}
+		return tools.Result{Content: fmt.Sprintf("%s failed: %v", p.tool.Definition().Name, err), IsError: true}
 	}
+	return res
+}
+
+// withDecision returns res with why in Meta["decision"], when why is not
+// empty. The tool's Meta map is copied, never written to.
+func withDecision(res tools.Result, why string) tools.Result {
+	if why == "" {
+		return res
+	}
+	meta := maps.Clone(res.Meta)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta["decision"] = why
+	res.Meta = meta
 	return res
 }

@@ -64,6 +64,13 @@ type Approval struct {
 type Decision struct {
 	Allow  bool
 	Reason string
+	// Why is a short phrase saying who or what decided, for the record and
+	// the user, never for the model: `rule: allow "git status"`,
+	// "person: once", "person: for the session", "sandbox: workspace-write,
+	// network off", `denied by rule "rm"`, "yolo". The loop puts it in
+	// ToolCallFinished.Meta["decision"] when it is not empty, and gives it
+	// with Allow to Store.DecideToolCall.
+	Why string
 }
 
 // Loop runs turns of one conversation. A Loop runs one turn at a time.

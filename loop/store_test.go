@@ -2,8 +2,11 @@ package loop_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -53,6 +56,10 @@ func (j *journal) AppendMessage(ctx context.Context, m providers.Message, u prov
 
 func (j *journal) StartToolCall(ctx context.Context, c providers.ToolCall, _ time.Time) error {
 	return j.add("start "+c.ID, ctx)
+}
+
+func (j *journal) DecideToolCall(ctx context.Context, c providers.ToolCall, allowed bool, why string) error {
+	return j.add(fmt.Sprintf("decide %s allowed=%v why=%s", c.ID, allowed, why), ctx)
 }
 
 func (j *journal) FinishToolCall(ctx context.Context, c providers.ToolCall, r providers.ToolResult, start, end time.Time) error {
@@ -109,5 +116,98 @@ func TestAFailedWriteEndsTheTurn(t *testing.T) {
 		if n := len(f.srv.Requests()); (failOn == "user:" && n != 0) || (failOn != "user:" && n != 1) {
 			t.Errorf("failing on %q: %d requests were sent", failOn, n)
 		}
+	}
+}
+
+// Each approval decision is recorded with its call, between its start and
+// its finish, and reaches the finished event's Meta; read-only calls ask
+// nobody and record no decision.
+func TestApprovalDecisionsAreRecorded(t *testing.T) {
+	tests := []struct {
+		name     string
+		decision loop.Decision
+		meta     map[string]any // of the write call's ToolCallFinished
+		entries  []string
+	}{
+		{
+			name:     "allowed by the person",
+			decision: loop.Decision{Allow: true, Why: "person: once"},
+			meta:     map[string]any{"decision": "person: once", "tool": "meta"},
+			entries:  []string{"start w", "decide w allowed=true why=person: once", "finish w error=false"},
+		},
+		{
+			name:     "denied by a rule",
+			decision: loop.Decision{Reason: "no", Why: `denied by rule "rm"`},
+			meta:     map[string]any{"decision": `denied by rule "rm"`, "denied": true},
+			entries:  []string{"start w", `decide w allowed=false why=denied by rule "rm"`, "finish w error=true"},
+		},
+		{
+			name:     "allowed without a reason",
+			decision: loop.Decision{Allow: true},
+			meta:     map[string]any{"tool": "meta"},
+			entries:  []string{"start w", "decide w allowed=true why=", "finish w error=false"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := &journal{}
+			toolMeta := map[string]any{"tool": "meta"}
+			write := funcTool{"write", false, func(context.Context, json.RawMessage) (tools.Result, error) {
+				return tools.Result{Content: "written", Meta: toolMeta}, nil
+			}}
+			approve := func(context.Context, loop.Approval) loop.Decision { return tt.decision }
+			f := newFixture(t, loop.Config{Store: j, Approve: approve}, []tools.Tool{echo("look", true), write},
+				scripted.ToolCalls(
+					scripted.Call{ID: "r", Name: "look", Arguments: `{}`},
+					scripted.Call{ID: "w", Name: "write", Arguments: `{}`},
+				),
+				scripted.Text("ok"),
+			)
+			evs, done := collect(f.loop.Run(context.Background(), nil, "go"))
+			if done.Reason != loop.StopAnswered {
+				t.Fatalf("done %+v", done)
+			}
+			finished := map[string]loop.ToolCallFinished{}
+			for _, ev := range evs {
+				if ev, ok := ev.(loop.ToolCallFinished); ok {
+					finished[ev.ID] = ev
+				}
+			}
+			if got := finished["w"].Meta; !reflect.DeepEqual(got, tt.meta) {
+				t.Errorf("Meta of the write call = %v, want %v", got, tt.meta)
+			}
+			if _, ok := finished["r"].Meta["decision"]; ok {
+				t.Errorf("the read-only call has a decision: %v", finished["r"].Meta)
+			}
+			if len(toolMeta) != 1 {
+				t.Errorf("the tool's own Meta map was written to: %v", toolMeta)
+			}
+			var calls []string
+			for _, e := range j.entries {
+				if strings.HasPrefix(e, "decide r") {
+					t.Errorf("the read-only call recorded a decision: %q", e)
+				}
+				if verb, rest, _ := strings.Cut(e, " "); (verb == "start" || verb == "decide" || verb == "finish") && strings.HasPrefix(rest, "w") {
+					calls = append(calls, e)
+				}
+			}
+			if !slices.Equal(calls, tt.entries) {
+				t.Errorf("recorded for the write call:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(tt.entries, "\n"))
+			}
+		})
+	}
+}
+
+// A failed decision write ends the turn like any other failed write.
+func TestAFailedDecisionWriteEndsTheTurn(t *testing.T) {
+	j := &journal{failOn: "decide"}
+	approve := func(context.Context, loop.Approval) loop.Decision { return loop.Decision{Allow: true, Why: "yolo"} }
+	f := newFixture(t, loop.Config{Store: j, Approve: approve}, []tools.Tool{echo("write", false)},
+		scripted.ToolCalls(scripted.Call{ID: "w", Name: "write", Arguments: `{}`}),
+		scripted.Text("never asked for"),
+	)
+	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {
+		t.Errorf("done %+v", done)
 	}
 }

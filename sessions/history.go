@@ -219,6 +219,11 @@ type ToolCallRecord struct {
 	StartedAt  time.Time     // zero until started
 	FinishedAt time.Time     // zero until finished
 	Duration   time.Duration // whole milliseconds; zero until finished
+	// Decision is the approval decision, "allowed" or "denied" and who or
+	// what decided (`allowed: rule: allow "git status"`, see
+	// Recorder.DecideToolCall); empty when the call needed none (a read-only tool) or was
+	// recorded before decisions were.
+	Decision string
 }
 
 // ToolCalls returns every tool call of the session in the order they were
@@ -241,7 +246,7 @@ func (s *Store) toolCalls(ctx context.Context, id string) ([]ToolCallRecord, err
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT m.seq, t.call_id, t.name, t.arguments, t.status, t.result,
-		t.is_error, t.started_at, t.finished_at, t.duration_ms
+		t.is_error, t.started_at, t.finished_at, t.duration_ms, t.decision
 		FROM tool_calls t JOIN messages m ON m.id = t.message_id
 		WHERE t.session_id = ? ORDER BY t.id`, id)
 	if err != nil {
@@ -251,13 +256,13 @@ func (s *Store) toolCalls(ctx context.Context, id string) ([]ToolCallRecord, err
 	var calls []ToolCallRecord
 	for rows.Next() {
 		c := ToolCallRecord{SessionID: id}
-		var result sql.NullString
+		var result, decision sql.NullString
 		var started, finished, ms sql.NullInt64
 		if err := rows.Scan(&c.MessageSeq, &c.CallID, &c.Name, &c.Arguments, &c.Status, &result,
-			&c.IsError, &started, &finished, &ms); err != nil {
+			&c.IsError, &started, &finished, &ms, &decision); err != nil {
 			return nil, err
 		}
-		c.Result = result.String
+		c.Result, c.Decision = result.String, decision.String
 		c.StartedAt, c.FinishedAt = fromMillis(started), fromMillis(finished)
 		c.Duration = time.Duration(ms.Int64) * time.Millisecond
 		calls = append(calls, c)

@@ -86,6 +86,18 @@ CREATE TABLE file_snapshots (
 	UNIQUE (session_id, turn, path)
 );
 `,
+	// 3: the approval decision of each tool call (Recorder.DecideToolCall).
+	// NULL: the call needed no decision (a read-only tool, a call that
+	// failed before anyone was asked, or one recorded before version 3).
+	// Otherwise the outcome, "allowed" or "denied", then ": " and who or
+	// what decided (loop.Decision.Why): "allowed: person: once",
+	// "denied: nobody to ask". A reason that already starts with the
+	// outcome is kept as it is (`denied by rule "rm"`), and an empty one
+	// leaves the outcome alone. So the text always starts with "allowed" or
+	// "denied".
+	`
+ALTER TABLE tool_calls ADD COLUMN decision TEXT;
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agent-dev/agent/providers"
@@ -104,6 +105,41 @@ func (r *Recorder) StartToolCall(ctx context.Context, call providers.ToolCall, s
 		return fmt.Errorf("recording start of tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
 	}
 	return nil
+}
+
+// DecideToolCall records the approval decision about call, from the
+// session's latest assistant message that has its id: allowed or denied and
+// why (who or what decided; may be empty), stored as decisionText writes
+// it. The loop decides after StartToolCall, so an executing record is
+// preferred, then a pending one (as for FinishToolCall): with a call id
+// repeated within a message, each decision lands on the call that is
+// running. A call that was never recorded is ErrNotFound.
+func (r *Recorder) DecideToolCall(ctx context.Context, call providers.ToolCall, allowed bool, why string) error {
+	q := fmt.Sprintf(`UPDATE tool_calls SET decision = ?3 WHERE id = `+callRow,
+		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
+	if err := r.updateCall(ctx, q, call.ID, decisionText(allowed, why)); err != nil {
+		return fmt.Errorf("recording decision about tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
+	}
+	return nil
+}
+
+// decisionText is the text DecideToolCall stores for a decision: "allowed: "
+// or "denied: " and why, why alone when it already starts with the outcome
+// (`denied by rule "rm"`), and "allowed" or "denied" alone when why is
+// empty. It always starts with "allowed" or "denied".
+func decisionText(allowed bool, why string) string {
+	outcome := "denied"
+	if allowed {
+		outcome = "allowed"
+	}
+	why = strings.TrimSpace(why)
+	switch {
+	case why == "":
+		return outcome
+	case strings.HasPrefix(why, outcome):
+		return why
+	}
+	return outcome + ": " + why
 }
 
 // FinishToolCall records call's result: status failed when result.IsError,

@@ -235,6 +235,7 @@ func TestNotFound(t *testing.T) {
 		"AppendMessage":  s.Recorder(id).AppendMessage(ctx, userMsg("x"), zeroUsage),
 		"StartToolCall":  s.Recorder(id).StartToolCall(ctx, call, now),
 		"FinishToolCall": s.Recorder(id).FinishToolCall(ctx, call, providers.ToolResult{}, now, now),
+		"DecideToolCall": s.Recorder(id).DecideToolCall(ctx, call, true, "person: once"),
 	} {
 		if !errors.Is(err, sessions.ErrNotFound) {
 			t.Errorf("%s of an unknown session: %v, want ErrNotFound", name, err)
@@ -246,6 +247,9 @@ func TestNotFound(t *testing.T) {
 	ss := create(t, s, t.TempDir(), "")
 	if err := s.Recorder(ss.ID).StartToolCall(ctx, call, now); !errors.Is(err, sessions.ErrNotFound) {
 		t.Errorf("StartToolCall of an unknown call: %v", err)
+	}
+	if err := s.Recorder(ss.ID).DecideToolCall(ctx, call, false, "denied by rule"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("DecideToolCall of an unknown call: %v", err)
 	}
 }
 
