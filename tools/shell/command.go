@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // Spec is what the tool asks a Builder to run.
@@ -15,6 +16,10 @@ type Spec struct {
 	// Env is the child's whole environment (KEY=VALUE), already stripped of
 	// secrets and with the non-interactive settings applied.
 	Env []string
+	// KillGrace is the time the tool gives the command between SIGTERM and
+	// SIGKILL when it stops it; a wrapper that supervises the command must
+	// finish its own clean-up within it.
+	KillGrace time.Duration
 }
 
 // Builder turns a Spec into the process to start. It sets the program,

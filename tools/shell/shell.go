@@ -61,6 +61,11 @@ type Config struct {
 	// Build makes the process for a command; nil means BashCommand. A
 	// sandbox replaces it.
 	Build Builder
+	// Confinement, when not empty, is a sentence added to the tool's
+	// description that tells the model what the sandbox lets commands do
+	// ("Commands run in a sandbox: ..."), so that it does not waste calls
+	// on what will be refused.
+	Confinement string
 }
 
 // Tool is the bash tool. It is safe for concurrent use.
@@ -104,6 +109,9 @@ func definition(cfg Config) tools.Definition {
 		"{{max_timeout}}", humanDuration(cfg.MaxTimeout),
 		"{{output_limit}}", fmt.Sprintf("%d bytes", cfg.OutputLimit),
 	).Replace(description)
+	if cfg.Confinement != "" {
+		desc = strings.TrimRight(desc, "\n") + "\n- " + cfg.Confinement + "\n"
+	}
 	schema := map[string]any{
 		"type": "object",
 		"properties": map[string]any{
@@ -179,7 +187,7 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	if ctx.Err() != nil {
 		return tools.Errorf("bash: cancelled before the command started"), nil
 	}
-	cmd, err := t.cfg.Build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: slices.Clip(t.env)})
+	cmd, err := t.cfg.Build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: slices.Clip(t.env), KillGrace: t.cfg.KillGrace})
 	if err != nil {
 		return tools.Errorf("bash: %v", err), nil
 	}

@@ -1,0 +1,160 @@
+// Package helper is the sandbox helper: the small program that the agent's
+// own binary becomes when it is started as
+//
+//	agent __agent-sandbox [OPTIONS] -- PROGRAM ARGS...
+//
+// It confines itself (read-only bind mounts, loopback up, the Landlock
+// ruleset passed as a file descriptor), becomes a child subreaper, starts
+// PROGRAM (bash -c COMMAND) under that confinement, and when PROGRAM ends,
+// times out or is cancelled, kills every process PROGRAM left behind,
+// including those that called setsid or double-forked to hide. The agent
+// process itself is never restricted.
+//
+// The helper runs from this package's init function, before main and before
+// the packages that make the agent slow to start (chroma's styles and
+// lexers, the JSON-schema compiler: about 20 ms in all). Go initialises
+// packages in import-path order as soon as their imports are ready, and this
+// package imports only the standard library and sorts before them, so a
+// sandboxed command starts in about a millisecond more than an unsandboxed
+// one. This is the one init function of the project with an effect, and it
+// does nothing unless the process was started as the helper.
+package helper
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Arg is the first argument that makes the binary the sandbox helper.
+const Arg = "__agent-sandbox"
+
+// Exit statuses of the helper itself, when it cannot start the program.
+const (
+	// ExitSetup means the confinement could not be set up; nothing ran.
+	ExitSetup = 125
+	// ExitProbe is never used: a probe exits 0 once its set-up succeeded.
+)
+
+// Options are the helper's command-line options, in the order the sandbox
+// package writes them.
+type Options struct {
+	// RulesetFD is the Landlock ruleset's file descriptor (-1: none).
+	RulesetFD int
+	// Writable are directories that stay writable when ReadOnlyRest makes
+	// every other mount read-only: each is bind-mounted over itself first.
+	Writable []string
+	// ReadOnlyRest remounts every mount read-only except the Writable ones
+	// and those under /dev, /proc and /sys, so that nothing outside the
+	// writable roots changes, not even modes and owners (which Landlock
+	// does not govern). It needs a private mount namespace.
+	ReadOnlyRest bool
+	// ReadOnly are paths bind-mounted read-only over themselves, after the
+	// Writable ones (they lie inside them); they need a private mount
+	// namespace (PrivateMounts).
+	ReadOnly []string
+	// PrivateMounts makes every mount private before binding, so nothing
+	// propagates back to the agent's mount namespace.
+	PrivateMounts bool
+	// Loopback brings up the loopback interface of a new network
+	// namespace.
+	Loopback bool
+	// Grace is how long processes have between SIGTERM and SIGKILL when the
+	// helper is told to stop.
+	Grace time.Duration
+	// Probe only sets up and exits 0: used to learn whether namespaces work.
+	Probe bool
+	// Program and its arguments (Program[0] is an absolute path).
+	Program []string
+}
+
+// Args writes o as the helper's arguments after Arg.
+func (o Options) Args() []string {
+	a := []string{"--ruleset-fd=" + strconv.Itoa(o.RulesetFD), "--grace-ms=" + strconv.FormatInt(o.Grace.Milliseconds(), 10)}
+	if o.PrivateMounts {
+		a = append(a, "--private-mounts")
+	}
+	for _, p := range o.Writable {
+		a = append(a, "--rw="+p)
+	}
+	if o.ReadOnlyRest {
+		a = append(a, "--ro-rest")
+	}
+	for _, p := range o.ReadOnly {
+		a = append(a, "--ro="+p)
+	}
+	if o.Loopback {
+		a = append(a, "--loopback")
+	}
+	if o.Probe {
+		a = append(a, "--probe")
+	}
+	return append(append(a, "--"), o.Program...)
+}
+
+// Parse reads the helper's arguments (those after Arg).
+func Parse(args []string) (Options, error) {
+	o := Options{RulesetFD: -1, Grace: time.Second}
+	for i, a := range args {
+		switch {
+		case a == "--":
+			o.Program = args[i+1:]
+			if len(o.Program) == 0 && !o.Probe {
+				return o, fmt.Errorf("no program to run")
+			}
+			return o, nil
+		case strings.HasPrefix(a, "--ruleset-fd="):
+			n, err := strconv.Atoi(strings.TrimPrefix(a, "--ruleset-fd="))
+			if err != nil {
+				return o, fmt.Errorf("bad %s", a)
+			}
+			o.RulesetFD = n
+		case strings.HasPrefix(a, "--grace-ms="):
+			n, err := strconv.ParseInt(strings.TrimPrefix(a, "--grace-ms="), 10, 64)
+			if err != nil || n < 0 {
+				return o, fmt.Errorf("bad %s", a)
+			}
+			o.Grace = time.Duration(n) * time.Millisecond
+		case strings.HasPrefix(a, "--rw="):
+			o.Writable = append(o.Writable, strings.TrimPrefix(a, "--rw="))
+		case a == "--ro-rest":
+			o.ReadOnlyRest = true
+		case strings.HasPrefix(a, "--ro="):
+			o.ReadOnly = append(o.ReadOnly, strings.TrimPrefix(a, "--ro="))
+		case a == "--private-mounts":
+			o.PrivateMounts = true
+		case a == "--loopback":
+			o.Loopback = true
+		case a == "--probe":
+			o.Probe = true
+		default:
+			return o, fmt.Errorf("unknown option %q", a)
+		}
+	}
+	return o, fmt.Errorf("missing -- before the program")
+}
+
+func init() {
+	if len(os.Args) < 2 || os.Args[1] != Arg {
+		return
+	}
+	runtime.LockOSThread() // the confinement is set up on this thread; the program is started from it
+	o, err := Parse(os.Args[2:])
+	if err != nil {
+		fail(err)
+	}
+	os.Exit(run(o))
+}
+
+// fail reports a set-up failure on stderr, which the agent shows the model,
+// and exits with ExitSetup.
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "agent sandbox: %v\n", err)
+	os.Exit(ExitSetup)
+}
+
+// errUnsupported is the helper's answer on systems without its sandbox.
+var errUnsupported = fmt.Errorf("this system has no sandbox helper")

@@ -1,0 +1,227 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/agent-dev/agent/tools/shell"
+	"github.com/agent-dev/agent/tools/shell/sandbox/helper"
+)
+
+// linux confines commands with Landlock, applied by the helper, and with
+// user, mount and network namespaces when the kernel lets us create them.
+type linux struct {
+	p   Policy
+	exe string
+	abi int // Landlock ABI; 0 when there is none
+	why string
+
+	once    sync.Once
+	ns      bool   // namespaces work
+	nsErr   string // why not
+	ruleset *os.File
+	err     error // set-up failure, reported by build
+}
+
+func newPlatform(p Policy, exe string) platform {
+	l := &linux{p: p, exe: exe}
+	abi, err := ll.LandlockGetABIVersion()
+	switch {
+	case err != nil:
+		l.why = fmt.Sprintf("Landlock is not available (%v): the kernel is older than 5.13, or Landlock is not enabled at boot", err)
+	case exe == "":
+		l.why = "the agent's executable is unknown, so the sandbox helper cannot be started"
+	default:
+		l.abi = abi
+	}
+	if l.abi > 0 && l.abi < 4 && !p.Network {
+		l.setup() // only namespaces can keep the network off: find out now
+	}
+	return l
+}
+
+// enforced reports whether the policy can be enforced, given what is known
+// so far (the namespace probe decides only for old kernels with the
+// network off).
+func (l *linux) enforced() (bool, string) {
+	switch {
+	case l.abi == 0:
+		return false, l.why
+	case !l.p.Network && l.abi < 4 && !l.ns:
+		return false, fmt.Sprintf("the network cannot be turned off: Landlock ABI %d has no TCP rules and user namespaces are unavailable (%s)", l.abi, l.nsErr)
+	}
+	return true, ""
+}
+
+func (l *linux) status() Status {
+	if l.abi > 0 {
+		l.setup()
+	}
+	st := Status{LandlockABI: l.abi, UserNamespaces: l.ns, UserNamespacesErr: l.nsErr}
+	st.Enforced, st.Reason = l.enforced()
+	if !st.Enforced {
+		return st
+	}
+	st.Mechanism = fmt.Sprintf("Landlock ABI %d", l.abi)
+	if !l.p.Network {
+		st.NetworkBy = "Landlock TCP rules"
+		if l.ns {
+			st.NetworkBy = "network namespace"
+		} else {
+			st.Warnings = append(st.Warnings, "without a network namespace only TCP is blocked: UDP (DNS) still leaves the machine")
+		}
+	}
+	if l.p.Mode == WorkspaceWrite {
+		if l.ns {
+			st.ProtectedBy = "read-only bind mounts in a mount namespace"
+		} else {
+			st.Warnings = append(st.Warnings, "without a mount namespace, .git/hooks, .git/config and the agent's directories inside the working directory are writable")
+		}
+	}
+	if !l.ns {
+		st.Warnings = append(st.Warnings, "without a mount namespace, commands can change the mode and owner of files outside the writable roots (Landlock does not govern them)")
+	}
+	if l.abi < 6 {
+		st.Warnings = append(st.Warnings, fmt.Sprintf("Landlock ABI %d cannot scope signals and abstract unix sockets (ABI 6 can)", l.abi))
+	}
+	return st
+}
+
+// setup probes the namespaces and builds the Landlock ruleset, once.
+func (l *linux) setup() {
+	l.once.Do(func() {
+		if err := l.probe(); err != nil {
+			l.nsErr = err.Error()
+		} else {
+			l.ns = true
+		}
+		if ok, _ := l.enforced(); ok {
+			l.ruleset, l.err = l.buildRuleset()
+		}
+	})
+}
+
+// sysProcAttr is the helper's process attributes: the parent-death signal
+// (the helper then kills what it started) and, when they work, new user,
+// mount and (network off) network namespaces mapping our ids to themselves.
+func (l *linux) sysProcAttr(ns bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	if !ns {
+		return a
+	}
+	a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	if !l.p.Network {
+		a.Cloneflags |= syscall.CLONE_NEWNET
+	}
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+	return a
+}
+
+// probe starts the helper in probe mode inside the namespaces: it sets
+// them up as a command would and exits.
+func (l *linux) probe() error {
+	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
+		Loopback: !l.p.Network, Probe: true}
+	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
+	cmd.SysProcAttr = l.sysProcAttr(true)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
+			return fmt.Errorf("user namespaces: %s", msg)
+		}
+		return fmt.Errorf("user namespaces: %v", err)
+	}
+	return nil
+}
+
+func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
+	if l.abi == 0 {
+		return shell.BashCommand(spec) // not enforced: the policy asked a person
+	}
+	l.setup()
+	if ok, _ := l.enforced(); !ok {
+		return shell.BashCommand(spec)
+	}
+	if l.err != nil {
+		return nil, fmt.Errorf("the sandbox could not be set up: %w", l.err)
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return nil, fmt.Errorf("bash is not available on this machine: %v", err)
+	}
+	o := helper.Options{
+		RulesetFD:     3, // the first of ExtraFiles
+		PrivateMounts: l.ns,
+		Loopback:      l.ns && !l.p.Network,
+		Grace:         spec.KillGrace / 2, // the helper cleans up before the tool kills it
+		Program:       []string{bash, "-c", spec.Command},
+	}
+	if l.ns {
+		o.Writable, o.ReadOnlyRest, o.ReadOnly = existing(l.p.writable()), true, protectedNow(l.p)
+	}
+	cmd := &exec.Cmd{
+		Path:        l.exe,
+		Args:        append([]string{l.exe, helper.Arg}, o.Args()...),
+		Dir:         spec.Dir,
+		Env:         spec.Env,
+		ExtraFiles:  []*os.File{l.ruleset},
+		SysProcAttr: l.sysProcAttr(l.ns),
+	}
+	return cmd, nil
+}
+
+// protectedNow lists the protected paths to bind read-only for a command,
+// looked up now: a .git directory without hooks gets an empty hooks
+// directory (as `git init` makes), and a missing protected directory of
+// the agent's is created, so that a command cannot create them writable.
+func protectedNow(p Policy) []string {
+	var out []string
+	for _, path := range p.protected() {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			switch {
+			case filepath.Base(path) == "config" && filepath.Base(filepath.Dir(path)) == ".git":
+				continue // a .git without config is not a repository git will use
+			case filepath.Base(path) == "hooks" && filepath.Base(filepath.Dir(path)) == ".git":
+				if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+					continue // no repository (or a worktree's .git file)
+				}
+			}
+			if err := os.MkdirAll(path, 0o755); err != nil {
+				continue
+			}
+		}
+		out = append(out, path)
+	}
+	return out
+}
+
+// existing keeps the directories that exist.
+func existing(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (l *linux) close() error {
+	if l.ruleset != nil {
+		return l.ruleset.Close()
+	}
+	return nil
+}

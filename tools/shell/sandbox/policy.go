@@ -1,0 +1,178 @@
+// Package sandbox confines the bash tool's commands with the operating
+// system's sandbox: on Linux, Landlock (filesystem, TCP, scopes) applied by
+// a helper that the agent's binary re-executes (package helper), with user,
+// mount and network namespaces where the kernel allows them; on macOS,
+// sandbox-exec with a generated Seatbelt profile. Elsewhere it reports that
+// nothing confines commands, and the permission policy asks before each.
+//
+// A Sandbox's Build method is a shell.Builder: the bash tool starts every
+// command through it.
+package sandbox
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Mode says what commands may change.
+type Mode string
+
+// The modes, as written on the command line (--sandbox) and in the config.
+const (
+	// WorkspaceWrite lets commands read everything and write only the
+	// working directory, the temporary directories and the configured
+	// writable roots; Protected paths stay read-only inside them.
+	WorkspaceWrite Mode = "workspace-write"
+	// ReadOnly lets commands read everything and write nothing but
+	// /dev/null and its kind.
+	ReadOnly Mode = "read-only"
+	// Off runs commands unconfined.
+	Off Mode = "off"
+)
+
+// ParseMode reads a mode name; "" is WorkspaceWrite. The error names the
+// valid modes.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case "":
+		return WorkspaceWrite, nil
+	case WorkspaceWrite, ReadOnly, Off:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown sandbox mode %q: use workspace-write, read-only or off", s)
+}
+
+// Policy is what the sandbox allows. Paths are absolute; New cleans them.
+type Policy struct {
+	Mode Mode
+	// Network lets commands open network connections. Off by default.
+	Network bool
+	// Dir is the working directory: writable in WorkspaceWrite.
+	Dir string
+	// WritableRoots are further directories writable in WorkspaceWrite.
+	WritableRoots []string
+	// TempDirs are the temporary directories writable in WorkspaceWrite;
+	// nil means DefaultTempDirs.
+	TempDirs []string
+	// Protected are paths that stay read-only even inside a writable root:
+	// the agent's own config and data directories (an agent that can
+	// rewrite its config escapes on the next start). Dir/.git/hooks and
+	// Dir/.git/config are always protected (both can name programs that
+	// git runs outside the sandbox).
+	Protected []string
+}
+
+// DefaultTempDirs are $TMPDIR (when set) and /tmp.
+func DefaultTempDirs(getenv func(string) string) []string {
+	dirs := []string{"/tmp"}
+	if t := getenv("TMPDIR"); t != "" && filepath.IsAbs(t) && filepath.Clean(t) != "/tmp" {
+		dirs = append(dirs, filepath.Clean(t))
+	}
+	return dirs
+}
+
+// writable returns the directories commands may write in, cleaned: none
+// unless the mode is WorkspaceWrite.
+func (p Policy) writable() []string {
+	if p.Mode != WorkspaceWrite {
+		return nil
+	}
+	var out []string
+	for _, d := range append(append([]string{p.Dir}, p.TempDirs...), p.WritableRoots...) {
+		if d != "" {
+			out = append(out, filepath.Clean(d))
+		}
+	}
+	return out
+}
+
+// protected returns the paths to keep read-only that lie inside a writable
+// root (outside them, the sandbox denies writes anyway).
+func (p Policy) protected() []string {
+	roots := p.writable()
+	var out []string
+	for _, path := range append([]string{filepath.Join(p.Dir, ".git", "hooks"), filepath.Join(p.Dir, ".git", "config")}, p.Protected...) {
+		path = filepath.Clean(path)
+		for _, r := range roots {
+			if within(path, r) {
+				out = append(out, path)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// within reports whether path is root or beneath it (both clean).
+func within(path, root string) bool {
+	if root == "/" {
+		return true
+	}
+	return path == root || strings.HasPrefix(path, root+"/")
+}
+
+// Status is what confines commands on this machine under a policy, for
+// `agent doctor`, the bash tool's description and the permission policy.
+type Status struct {
+	Mode    Mode
+	Network bool
+	// Enforced is true when commands run confined as the policy says. When
+	// it is false and the mode is not Off, Reason says why, and commands
+	// must not run without a person's approval.
+	Enforced bool
+	Reason   string
+	// Mechanism names what confines the filesystem ("Landlock ABI 7",
+	// "sandbox-exec"), NetworkBy what keeps the network off ("network
+	// namespace", "Landlock TCP rules"), ProtectedBy what keeps Protected
+	// paths read-only; each is "" when it does not apply.
+	Mechanism   string
+	NetworkBy   string
+	ProtectedBy string
+	// Warnings are weaker guarantees than the policy asks for, said plainly.
+	Warnings []string
+	// LandlockABI is the kernel's Landlock ABI version (0: none);
+	// UserNamespaces whether the agent can create user namespaces, and
+	// UserNamespacesErr why not. Linux only.
+	LandlockABI       int
+	UserNamespaces    bool
+	UserNamespacesErr string
+}
+
+// Summary is the mode in a few words: "workspace-write, network off".
+func (s Status) Summary() string {
+	if s.Mode == Off {
+		return "off"
+	}
+	net := "network off"
+	if s.Network {
+		net = "network on"
+	}
+	if !s.Enforced {
+		return fmt.Sprintf("%s, %s (not enforced: %s)", s.Mode, net, s.Reason)
+	}
+	return fmt.Sprintf("%s, %s", s.Mode, net)
+}
+
+// Confinement is the sentence for the bash tool's description; "" when
+// commands are not confined.
+func (s Status) Confinement() string {
+	if s.Mode == Off || !s.Enforced {
+		return ""
+	}
+	what := "may write only in the working directory and the temporary directory (and .git/hooks and .git/config stay read-only)"
+	if s.Mode == ReadOnly {
+		what = "may not write any file"
+	}
+	net := "have no network access (a server started on 127.0.0.1 inside the same command still works)"
+	if s.NetworkBy == "Landlock TCP rules" {
+		net = "cannot open TCP connections, even to 127.0.0.1"
+	}
+	if s.Network {
+		net = "may use the network"
+	}
+	return fmt.Sprintf("Sandbox (%s): commands %s, and %s. An operation the sandbox refuses fails with \"Permission denied\", \"Read-only file system\" or a network error: do not try to work around it; tell the user what needs more access.", s.Summary(), what, net)
+}
+
+// devices are the files every command may write, as it may /dev/null.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}

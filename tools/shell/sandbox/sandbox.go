@@ -1,0 +1,81 @@
+package sandbox
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/agent-dev/agent/tools/shell"
+)
+
+// Sandbox starts commands under a Policy. It is safe for concurrent use.
+// Close releases what it holds (the Landlock ruleset).
+type Sandbox struct {
+	policy Policy
+	exe    string
+	impl   platform
+}
+
+// platform is the operating system's side of a Sandbox.
+type platform interface {
+	status() Status
+	build(shell.Spec) (*exec.Cmd, error)
+	close() error
+}
+
+// New returns a sandbox for p. exe is the agent's executable (the helper
+// that Linux re-executes: os.Executable()). The kernel's support is looked
+// up at once (a system call); namespaces are probed on first use, or now
+// when the answer decides whether the policy can be enforced.
+func New(p Policy, exe string) (*Sandbox, error) {
+	if p.Dir == "" || !filepath.IsAbs(p.Dir) {
+		return nil, fmt.Errorf("sandbox: the working directory %q is not an absolute path", p.Dir)
+	}
+	if p.Mode == "" {
+		p.Mode = WorkspaceWrite
+	}
+	if p.TempDirs == nil {
+		p.TempDirs = []string{"/tmp"}
+	}
+	for _, list := range [][]string{p.WritableRoots, p.TempDirs, p.Protected} {
+		for i, d := range list {
+			if !filepath.IsAbs(d) {
+				return nil, fmt.Errorf("sandbox: %q is not an absolute path", d)
+			}
+			list[i] = filepath.Clean(d)
+		}
+	}
+	p.Dir = filepath.Clean(p.Dir)
+	s := &Sandbox{policy: p, exe: exe}
+	if p.Mode == Off {
+		s.impl = off{}
+		return s, nil
+	}
+	s.impl = newPlatform(p, exe)
+	return s, nil
+}
+
+// Status says what confines commands here under the sandbox's policy.
+func (s *Sandbox) Status() Status {
+	st := s.impl.status()
+	st.Mode, st.Network = s.policy.Mode, s.policy.Network
+	return st
+}
+
+// Build is a shell.Builder: it returns the command that runs spec's
+// command under the policy. When Status().Enforced is false the command
+// runs unconfined: the permission policy must then have asked a person
+// (see Status). An error says what failed to set up; nothing was run.
+func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
+	return s.impl.build(spec)
+}
+
+// Close releases the sandbox's resources.
+func (s *Sandbox) Close() error { return s.impl.close() }
+
+// off runs commands unconfined: the Off mode.
+type off struct{}
+
+func (off) status() Status                           { return Status{Enforced: false} }
+func (off) build(spec shell.Spec) (*exec.Cmd, error) { return shell.BashCommand(spec) }
+func (off) close() error                             { return nil }
