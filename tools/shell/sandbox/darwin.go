@@ -47,7 +47,7 @@ func canonical(p Policy) Policy {
 	return p
 }
 
-func (d *darwin) status() Status {
+func (d *darwin) status(bool) Status {
 	if d.why != "" {
 		return Status{Reason: d.why}
 	}

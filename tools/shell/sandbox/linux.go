@@ -44,8 +44,11 @@ func newPlatform(p Policy, exe string) platform {
 	default:
 		l.abi = abi
 	}
-	if l.abi > 0 && l.abi < 4 && !p.Network {
+	switch {
+	case l.abi > 0 && l.abi < 4 && !p.Network:
 		l.setup() // only namespaces can keep the network off: find out now
+	case l.abi > 0:
+		go l.setup() // in the background, while the agent starts
 	}
 	return l
 }
@@ -63,7 +66,12 @@ func (l *linux) enforced() (bool, string) {
 	return true, ""
 }
 
-func (l *linux) status() Status {
+func (l *linux) status(full bool) Status {
+	if !full {
+		st := Status{LandlockABI: l.abi}
+		st.Enforced, st.Reason = l.enforced() // the probe ran already when it decides
+		return st
+	}
 	if l.abi > 0 {
 		l.setup()
 	}

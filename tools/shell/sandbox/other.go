@@ -15,7 +15,7 @@ type unsupported struct{}
 
 func newPlatform(Policy, string) platform { return unsupported{} }
 
-func (unsupported) status() Status {
+func (unsupported) status(bool) Status {
 	return Status{Reason: "there is no sandbox for " + runtime.GOOS}
 }
 

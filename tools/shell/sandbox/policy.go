@@ -155,7 +155,7 @@ func (s Status) Summary() string {
 }
 
 // Confinement is the sentence for the bash tool's description; "" when
-// commands are not confined.
+// commands are not confined. It needs only what Brief gives.
 func (s Status) Confinement() string {
 	if s.Mode == Off || !s.Enforced {
 		return ""
@@ -164,10 +164,7 @@ func (s Status) Confinement() string {
 	if s.Mode == ReadOnly {
 		what = "may not write any file"
 	}
-	net := "have no network access (a server started on 127.0.0.1 inside the same command still works)"
-	if s.NetworkBy == "Landlock TCP rules" {
-		net = "cannot open TCP connections, even to 127.0.0.1"
-	}
+	net := "have no network access"
 	if s.Network {
 		net = "may use the network"
 	}

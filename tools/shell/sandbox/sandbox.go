@@ -18,7 +18,10 @@ type Sandbox struct {
 
 // platform is the operating system's side of a Sandbox.
 type platform interface {
-	status() Status
+	// status says what confines commands; with full false it does not wait
+	// for the namespace probe, so NetworkBy, ProtectedBy, Warnings and
+	// UserNamespaces may be unset.
+	status(full bool) Status
 	build(shell.Spec) (*exec.Cmd, error)
 	close() error
 }
@@ -55,9 +58,18 @@ func New(p Policy, exe string) (*Sandbox, error) {
 	return s, nil
 }
 
-// Status says what confines commands here under the sandbox's policy.
-func (s *Sandbox) Status() Status {
-	st := s.impl.status()
+// Status says what confines commands here under the sandbox's policy, in
+// full: on Linux it waits for the namespace probe that New started (a few
+// milliseconds).
+func (s *Sandbox) Status() Status { return s.status(true) }
+
+// Brief is Status without waiting for the namespace probe: Mode, Network,
+// Enforced and Reason are right, the other fields may be unset. The
+// permission policy and the bash tool's description need no more.
+func (s *Sandbox) Brief() Status { return s.status(false) }
+
+func (s *Sandbox) status(full bool) Status {
+	st := s.impl.status(full)
 	st.Mode, st.Network = s.policy.Mode, s.policy.Network
 	return st
 }
@@ -76,6 +88,6 @@ func (s *Sandbox) Close() error { return s.impl.close() }
 // off runs commands unconfined: the Off mode.
 type off struct{}
 
-func (off) status() Status                           { return Status{Enforced: false} }
+func (off) status(bool) Status                       { return Status{Enforced: false} }
 func (off) build(spec shell.Spec) (*exec.Cmd, error) { return shell.BashCommand(spec) }
 func (off) close() error                             { return nil }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Added latency of a sandboxed command: a whole bash tool call, unsandboxed
+# and in workspace-write (Landlock, user/mount/network namespaces, read-only
+# remounts, subreaper), for `true` and a short `ls`, with the real agent
+# binary as the helper. Prints the median of COUNT runs of 300 calls each.
+# Usage: bench/sandbox.sh [COUNT]   (default 10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-10}
+mkdir -p bench/out
+go build -o bench/out/agent .
+AGENT_SANDBOX_HELPER="$PWD/bench/out/agent" go test -run '^$' -bench BenchmarkCommand -benchtime 300x \
+  -count "$count" ./tools/shell/sandbox/ > bench/out/sandbox.txt
+python3 - bench/out/sandbox.txt <<'PY'
+import re, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"BenchmarkCommand/(\S+?)-\d+\s+\d+\s+(\d+) ns/op", line)
+    if m:
+        runs.setdefault(m.group(1), []).append(int(m.group(2)) / 1e6)
+med = {k: statistics.median(v) for k, v in runs.items()}
+for k in sorted(med):
+    print(f"{k:30s} median {med[k]:.2f} ms over {len(runs[k])} runs")
+for cmd in ("true", "ls"):
+    print(f"added by the sandbox ({cmd}): {med['workspace-write/' + cmd] - med['off/' + cmd]:.2f} ms")
+PY
