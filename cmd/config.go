@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
 
 // DefaultBaseURL is the OpenAI API, used when nothing else names a server.
@@ -32,6 +34,15 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 //	base_url = "https://openrouter.ai/api/v1"
 //	api_key_env = "OPENROUTER_API_KEY"
 //	model = "openai/gpt-4.1-mini"
+//
+//	[sandbox]
+//	mode = "workspace-write"    # or "read-only", "off"
+//	network = false
+//	writable_roots = ["~/.cache/go-build"]
+//
+//	[permissions]
+//	allow = ["git status", "go test", "ls"]
+//	deny = ["rm", "git push"]
 type fileConfig struct {
 	Profile     string `toml:"profile"`
 	MaxSteps    int    `toml:"max_steps"`
@@ -42,6 +53,28 @@ type fileConfig struct {
 	DB            string             `toml:"db"`
 	ContextWindow int                `toml:"context_window"`
 	Profiles      map[string]profile `toml:"profiles"`
+	Sandbox       sandboxConfig      `toml:"sandbox"`
+	Permissions   permissionsConfig  `toml:"permissions"`
+}
+
+// sandboxConfig is the [sandbox] table: what commands may do.
+type sandboxConfig struct {
+	// Mode is workspace-write (default), read-only or off.
+	Mode string `toml:"mode"`
+	// Network lets commands use the network.
+	Network bool `toml:"network"`
+	// WritableRoots are directories commands may write besides the
+	// working directory and the temporary directory: absolute, or starting
+	// with ~/.
+	WritableRoots []string `toml:"writable_roots"`
+}
+
+// permissionsConfig is the [permissions] table: command rules, each a
+// command name and its first arguments ("git status"), matched against
+// every command of a command line (see package tools/shell/rules).
+type permissionsConfig struct {
+	Allow []string `toml:"allow"`
+	Deny  []string `toml:"deny"`
 }
 
 // profile names one model server and how to authenticate to it.
@@ -68,6 +101,14 @@ type settings struct {
 	// ContextWindow is the model's window in tokens from the config file;
 	// 0 looks the model up in a table of common models.
 	ContextWindow int
+	// Sandbox is the sandbox mode (--sandbox, else [sandbox] mode); Network
+	// whether commands may use the network; WritableRoots the extra
+	// writable directories, absolute.
+	Sandbox       sandbox.Mode
+	Network       bool
+	WritableRoots []string
+	// Allow and Deny are the command rules of [permissions].
+	Allow, Deny []string
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -178,6 +219,10 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		}
 	}
 
+	if err := resolveSandbox(&s, o, fc, path); err != nil {
+		return s, err
+	}
+
 	if s.Model == "" {
 		return s, usagef("no model configured: pass --model NAME, set AGENT_MODEL, or set model in a profile of %s", path)
 	}
@@ -219,4 +264,36 @@ func (s settings) describe() string {
 		key = "API key from " + s.APIKeyEnv
 	}
 	return fmt.Sprintf("model %s at %s (%s), tools %s, max steps %d", s.Model, s.BaseURL, key, s.Tools, s.MaxSteps)
+}
+
+// resolveSandbox fills the sandbox and permission settings: flag >
+// config > default (workspace-write, network off).
+func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
+	mode, err := sandbox.ParseMode(first(o.Sandbox, fc.Sandbox.Mode))
+	if err != nil {
+		if o.Sandbox == "" {
+			return usagef("config %s: sandbox: %w", path, err)
+		}
+		return usageError{err}
+	}
+	s.Sandbox = mode
+	s.Network = fc.Sandbox.Network
+	if o.NetworkSet {
+		s.Network = o.Network
+	}
+	home, _ := os.UserHomeDir()
+	for _, r := range fc.Sandbox.WritableRoots {
+		switch {
+		case r == "~" || strings.HasPrefix(r, "~/"):
+			if home == "" {
+				return usagef("config %s: sandbox: writable root %q: no home directory", path, r)
+			}
+			r = filepath.Join(home, strings.TrimPrefix(r, "~"))
+		case !filepath.IsAbs(r):
+			return usagef("config %s: sandbox: writable root %q must be absolute or start with ~/", path, r)
+		}
+		s.WritableRoots = append(s.WritableRoots, filepath.Clean(r))
+	}
+	s.Allow, s.Deny = fc.Permissions.Allow, fc.Permissions.Deny
+	return nil
 }

@@ -100,7 +100,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if err != nil {
 		return err
 	}
-	l, err := a.newLoop(s.Model, system, store.Recorder(sess.ID), headlessApproval(mode, o.AllowBash))
+	l, err := a.newLoop(s.Model, system, store.Recorder(sess.ID), headlessApproval(a.policy(mode, o.AllowBash)))
 	if err != nil {
 		return err
 	}

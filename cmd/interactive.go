@@ -5,6 +5,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tui"
 )
 
@@ -30,9 +31,13 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		return err
 	}
 	approver := tui.NewApprover()
+	pol := a.policy(mode, o.AllowBash)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
-		if judge(mode, o.AllowBash, req.Def.Name) == allow {
-			return loop.Decision{Allow: true}
+		switch r := pol.judge(req.Def.Name, req.Call.Arguments); r.verdict {
+		case allow:
+			return loop.Decision{Allow: true, Why: r.why}
+		case deny:
+			return loop.Decision{Reason: r.reason, Why: r.why}
 		}
 		q := tui.Question{Call: req.Call, Group: req.Def.Name}
 		if isEdit(req.Def.Name) {
@@ -41,7 +46,11 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 				q.Diff, _ = req.Preview.Meta["diff"].(string)
 			}
 		}
-		return approver.Ask(ctx, q)
+		d := approver.Ask(ctx, q)
+		if d.Allow && req.Def.Name == "bash" {
+			d.Why = pol.confined(d.Why)
+		}
+		return d
 	}
 	s := a.settings
 	ss := &tui.StoreSessions{
@@ -65,8 +74,11 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		return err
 	}
 	warning := ""
-	if mode == modeYolo {
-		warning = "YOLO: commands run without asking"
+	switch {
+	case mode == modeYolo:
+		warning = "YOLO: no sandbox, commands run without asking"
+	case !pol.sandbox.Enforced && pol.sandbox.Mode != sandbox.Off:
+		warning = "no sandbox here: every command needs approval (agent doctor says why)"
 	}
 	err = tui.Run(ctx, tui.Config{
 		Model:         s.Model,

@@ -2,22 +2,27 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/tools/shell/rules"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
 
-// Permission modes (--permission-mode). Until the OS sandbox lands, bash is
-// never let run unasked except by --allow-bash or yolo.
+// Permission modes (--permission-mode).
 const (
-	// modeAsk asks before every bash command and every file change (the
-	// interface's default). Headless, where nobody can answer, it denies.
+	// modeAsk asks before every bash command and every file change that no
+	// rule decides (the interface's default). Headless, where nobody can
+	// answer, what would be asked is denied.
 	modeAsk = "ask"
-	// modeAuto lets file changes inside the working directory proceed; bash
-	// still asks (interface) or is denied (headless) unless --allow-bash.
-	// The default of headless runs.
+	// modeAuto runs commands inside the sandbox and lets file changes in
+	// the working directory proceed, without asking; deny rules still
+	// deny. Where no sandbox confines commands, commands are asked about
+	// (denied headless). The default of headless runs.
 	modeAuto = "auto"
-	// modeYolo allows everything without asking (--yolo).
+	// modeYolo runs everything without a sandbox and without asking
+	// (--yolo).
 	modeYolo = "yolo"
 )
 
@@ -48,31 +53,113 @@ const (
 	deny
 )
 
-// judge applies the mode to a call of tool name: file changes and bash
-// commands are the tools that change the world.
-func judge(mode string, allowBash bool, name string) verdict {
+// ruling is the policy's answer for one call: the verdict, who or what
+// decided (recorded with the call), and for a denial or a question, the
+// reason in words the model and the person read.
+type ruling struct {
+	verdict verdict
+	why     string
+	reason  string
+}
+
+// policy decides the calls that change the world: bash commands and file
+// changes. Rules come first (deny wins), then the mode and the sandbox.
+type policy struct {
+	mode      string
+	allowBash bool
+	rules     *rules.Set
+	sandbox   sandbox.Status
+}
+
+// judge rules on a call of tool name with its JSON arguments. Deny rules
+// hold in every mode, yolo included: they are the user's own words.
+func (p policy) judge(name, arguments string) ruling {
 	switch {
-	case mode == modeYolo:
-		return allow
-	case isEdit(name) && mode == modeAuto:
-		return allow
-	case !isEdit(name) && allowBash:
-		return allow
+	case name == "bash":
+		return p.judgeCommand(arguments)
+	case p.mode == modeYolo:
+		return ruling{verdict: allow, why: "yolo"}
+	case isEdit(name):
+		return p.judgeEdit(name)
 	}
-	return askPerson
+	return ruling{verdict: askPerson}
+}
+
+func (p policy) judgeEdit(name string) ruling {
+	switch {
+	case p.sandbox.Mode == sandbox.ReadOnly:
+		return ruling{verdict: deny, why: "denied: read-only sandbox",
+			reason: fmt.Sprintf("%s is refused: the sandbox is read-only (--sandbox read-only), so no file may change. Tell the user what you would change instead.", name)}
+	case p.mode == modeAuto:
+		return ruling{verdict: allow, why: "auto: file change in the working directory"}
+	}
+	return ruling{verdict: askPerson}
+}
+
+func (p policy) judgeCommand(arguments string) ruling {
+	var a struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal([]byte(arguments), &a) // the registry validated them
+	res := p.rules.Check(a.Command)
+	switch res.Verdict {
+	case rules.Deny:
+		return ruling{verdict: deny, why: res.Reason,
+			reason: fmt.Sprintf("The command was not run: %s (a rule in the user's config). Do not try to get around the rule; find another way or ask the user.", res.Reason)}
+	case rules.Allow:
+		return ruling{verdict: allow, why: p.confined(res.Reason)}
+	}
+	switch {
+	case p.mode == modeYolo:
+		return ruling{verdict: allow, why: "yolo"}
+	case p.allowBash:
+		return ruling{verdict: allow, why: p.confined("--allow-bash")}
+	case p.mode == modeAuto && p.sandbox.Enforced:
+		return ruling{verdict: allow, why: "sandbox: " + p.sandbox.Summary()}
+	}
+	reason := res.Reason
+	if p.mode == modeAuto { // not enforced, so asked about
+		reason = "no sandbox confines commands here (" + p.sandboxWhy() + ")"
+	}
+	return ruling{verdict: askPerson, reason: reason}
+}
+
+// confined adds the sandbox to an allowing decision's why, when there is
+// one.
+func (p policy) confined(why string) string {
+	if p.sandbox.Enforced {
+		return why + "; sandbox: " + p.sandbox.Summary()
+	}
+	return why + "; unconfined"
+}
+
+// sandboxWhy says why commands are not confined.
+func (p policy) sandboxWhy() string {
+	if p.sandbox.Mode == sandbox.Off {
+		return "--sandbox off"
+	}
+	return p.sandbox.Reason
 }
 
 // headlessApproval answers for headless runs, where nobody can be asked:
 // what the policy would ask about is denied, with a reason the model reads.
-func headlessApproval(mode string, allowBash bool) loop.ApproveFunc {
+func headlessApproval(p policy) loop.ApproveFunc {
 	return func(_ context.Context, req loop.Approval) loop.Decision {
-		if judge(mode, allowBash, req.Def.Name) == allow {
-			return loop.Decision{Allow: true}
+		r := p.judge(req.Def.Name, req.Call.Arguments)
+		switch r.verdict {
+		case allow:
+			return loop.Decision{Allow: true, Why: r.why}
+		case deny:
+			return loop.Decision{Reason: r.reason, Why: r.why}
 		}
+		why := "denied: nobody to ask (headless)"
 		if isEdit(req.Def.Name) {
-			return loop.Decision{Reason: fmt.Sprintf("%s is not allowed in this headless run (--permission-mode %s): the user can allow file changes with --permission-mode auto.", req.Def.Name, mode)}
+			return loop.Decision{Why: why, Reason: fmt.Sprintf("%s is not allowed in this headless run (--permission-mode %s): the user can allow file changes with --permission-mode auto.", req.Def.Name, p.mode)}
 		}
-		return loop.Decision{Reason: fmt.Sprintf("%s is not allowed in this headless run: the user can allow it by rerunning with --allow-bash (or --yolo). Use list_files, read_file and grep instead.", req.Def.Name)}
+		if req.Def.Name == "bash" {
+			return loop.Decision{Why: why, Reason: fmt.Sprintf("bash needs approval in this headless run and nobody can be asked (%s). The user can allow it with an allow rule in the config, --permission-mode auto (commands run in the sandbox), --allow-bash or --yolo. Use list_files, read_file and grep instead.", r.reason)}
+		}
+		return loop.Decision{Why: why, Reason: fmt.Sprintf("%s needs approval and nobody can be asked in this headless run.", req.Def.Name)}
 	}
 }
 

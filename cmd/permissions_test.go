@@ -1,28 +1,72 @@
 package cmd
 
-import "testing"
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
 
-func TestPermissionModes(t *testing.T) {
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/shell/rules"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
+)
+
+func TestPolicy(t *testing.T) {
+	set, err := rules.Compile([]string{"ls", "git status"}, []string{"rm", "git push"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxed := sandbox.Status{Mode: sandbox.WorkspaceWrite, Enforced: true}
+	none := sandbox.Status{Mode: sandbox.WorkspaceWrite, Reason: "no Landlock"}
+	off := sandbox.Status{Mode: sandbox.Off}
+	readOnly := sandbox.Status{Mode: sandbox.ReadOnly, Enforced: true}
+	cmd := func(c string) string { return `{"command":` + strconv.Quote(c) + `}` }
 	tests := []struct {
-		mode      string
-		allowBash bool
-		tool      string
+		name      string
+		p         policy
+		tool, arg string
 		want      verdict
+		why       string // a fragment of the recorded decision
 	}{
-		{modeAsk, false, "edit_file", askPerson},
-		{modeAsk, false, "bash", askPerson},
-		{modeAsk, true, "bash", allow},
-		{modeAsk, true, "write_file", askPerson},
-		{modeAuto, false, "write_file", allow},
-		{modeAuto, false, "bash", askPerson},
-		{modeAuto, true, "bash", allow},
-		{modeYolo, false, "bash", allow},
-		{modeYolo, false, "edit_file", allow},
+		{"ask asks about edits", policy{mode: modeAsk, sandbox: boxed}, "edit_file", "{}", askPerson, ""},
+		{"ask asks about commands", policy{mode: modeAsk, sandbox: boxed}, "bash", cmd("make"), askPerson, ""},
+		{"an allow rule runs in the sandbox", policy{mode: modeAsk, rules: set, sandbox: boxed}, "bash", cmd("ls -la && git status"), allow, "sandbox"},
+		{"an allow rule without a sandbox", policy{mode: modeAsk, rules: set, sandbox: none}, "bash", cmd("ls"), allow, "unconfined"},
+		{"a smuggled command is asked about", policy{mode: modeAsk, rules: set, sandbox: boxed}, "bash", cmd("ls && make"), askPerson, ""},
+		{"deny wins over allow", policy{mode: modeAsk, rules: set, sandbox: boxed}, "bash", cmd("ls && rm -rf x"), deny, `"rm"`},
+		{"deny wins in auto", policy{mode: modeAuto, rules: set, sandbox: boxed}, "bash", cmd("echo $(rm x)"), deny, `"rm"`},
+		{"deny wins over --allow-bash", policy{mode: modeAsk, allowBash: true, rules: set, sandbox: boxed}, "bash", cmd("bash -c 'git push'"), deny, "git push"},
+		{"auto runs commands in the sandbox", policy{mode: modeAuto, rules: set, sandbox: boxed}, "bash", cmd("make"), allow, "sandbox: workspace-write"},
+		{"auto without a sandbox asks", policy{mode: modeAuto, sandbox: none}, "bash", cmd("make"), askPerson, ""},
+		{"auto with the sandbox off asks", policy{mode: modeAuto, sandbox: off}, "bash", cmd("make"), askPerson, ""},
+		{"auto edits", policy{mode: modeAuto, sandbox: boxed}, "write_file", "{}", allow, "auto"},
+		{"read-only refuses edits", policy{mode: modeAuto, sandbox: readOnly}, "edit_file", "{}", deny, "read-only"},
+		{"--allow-bash", policy{mode: modeAsk, allowBash: true, sandbox: boxed}, "bash", cmd("make"), allow, "--allow-bash; sandbox"},
+		{"--allow-bash keeps asking about edits", policy{mode: modeAsk, allowBash: true, sandbox: boxed}, "write_file", "{}", askPerson, ""},
+		{"yolo", policy{mode: modeYolo, rules: set, sandbox: off}, "bash", cmd("make"), allow, "yolo"},
+		{"deny rules hold in yolo", policy{mode: modeYolo, rules: set, sandbox: off}, "bash", cmd("ls; rm -rf x"), deny, `"rm"`},
+		{"yolo edits", policy{mode: modeYolo, sandbox: off}, "edit_file", "{}", allow, "yolo"},
 	}
 	for _, tt := range tests {
-		if got := judge(tt.mode, tt.allowBash, tt.tool); got != tt.want {
-			t.Errorf("judge(%s, allowBash=%v, %s) = %v, want %v", tt.mode, tt.allowBash, tt.tool, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.p.judge(tt.tool, tt.arg)
+			if r.verdict != tt.want || !strings.Contains(r.why, tt.why) {
+				t.Errorf("judge(%s %s) = %v %q, want %v with %q", tt.tool, tt.arg, r.verdict, r.why, tt.want, tt.why)
+			}
+			if r.verdict == deny && r.reason == "" {
+				t.Error("a denial without a reason for the model")
+			}
+		})
+	}
+}
+
+func TestHeadlessDeniesWhatItWouldAsk(t *testing.T) {
+	approve := headlessApproval(policy{mode: modeAuto, sandbox: sandbox.Status{Mode: sandbox.WorkspaceWrite, Reason: "no Landlock"}})
+	d := approve(context.Background(), loop.Approval{Call: providers.ToolCall{Name: "bash", Arguments: `{"command":"make"}`}, Def: tools.Definition{Name: "bash"}})
+	if d.Allow || !strings.Contains(d.Reason, "no Landlock") || !strings.Contains(d.Why, "nobody to ask") {
+		t.Errorf("headless, no sandbox: %+v", d)
 	}
 }
 

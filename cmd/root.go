@@ -44,6 +44,11 @@ type Options struct {
 	// PermissionMode is ask, auto or yolo; "" takes the default of the
 	// mode the run is in.
 	PermissionMode string
+	// Sandbox is the sandbox mode (--sandbox); "" takes the config's.
+	// Network is --network, which counts only when NetworkSet.
+	Sandbox    string
+	Network    bool
+	NetworkSet bool
 }
 
 // resumePick is the value of --resume given without an id: the interface
@@ -120,6 +125,7 @@ working directory and, when you allow it, runs commands in it.
 			if !c.Flags().Changed("max-retries") {
 				o.MaxRetries = -1
 			}
+			o.NetworkSet = c.Flags().Changed("network")
 			if runF != nil {
 				return runF(c.Context(), o)
 			}
@@ -149,12 +155,14 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
 	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
-	f.BoolVar(&o.AllowBash, "allow-bash", false, "let the model run bash commands in headless mode")
-	f.BoolVar(&o.Yolo, "yolo", false, "allow everything without asking (--permission-mode yolo)")
-	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes), auto (the headless default: file changes proceed), or yolo")
+	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
+	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
+	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), or yolo")
+	f.StringVar(&o.Sandbox, "sandbox", "", "what commands may change: workspace-write (default: the working directory and the temporary directory), read-only, or off")
+	f.BoolVar(&o.Network, "network", false, "let commands use the network (off by default)")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
-	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o))
+	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o))
 	// Only real subcommands may take a first word away from an unquoted
 	// prompt: no "help" or "completion" commands ("agent -p help me fix
 	// this" is a prompt; --help is the help).

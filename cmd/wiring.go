@@ -5,6 +5,7 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/tools/shell"
+	"github.com/agent-dev/agent/tools/shell/rules"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
 
 // agent is what a run needs, built once from the settings: the working
@@ -27,6 +30,13 @@ type agent struct {
 	toolset  *picker.Toolset
 	journal  *currentJournal // where edits record what they change, for undo
 	tracker  *fs.Tracker     // what the model of the current session has read
+	sandbox  *sandbox.Sandbox
+	rules    *rules.Set
+}
+
+// policy is the permission policy of a run in mode.
+func (a *agent) policy(mode string, allowBash bool) policy {
+	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief()}
 }
 
 // useSession points the file tools at session id: its journal records
@@ -95,14 +105,60 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	if err != nil {
 		return nil, usagef("working directory: %w", err)
 	}
+	set, err := rules.Compile(s.Allow, s.Deny)
+	if err != nil {
+		root.Close()
+		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
+	}
+	sb, err := newSandbox(o, s, dir, getenv)
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
 	journal, tracker := &currentJournal{}, fs.NewTracker()
 	files := fs.ToolsWith(root, fs.Options{Tracker: tracker, Journal: journal})
-	reg, err := tools.NewRegistry(append(files, shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}}))...)
+	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, Build: sb.Build, Confinement: sb.Brief().Confinement()})
+	reg, err := tools.NewRegistry(append(files, bash)...)
 	if err != nil {
 		root.Close()
 		return nil, fmt.Errorf("building the tools: %w", err)
 	}
-	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode), journal: journal, tracker: tracker}, nil
+	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode), journal: journal,
+		tracker: tracker, sandbox: sb, rules: set}, nil
+}
+
+// newSandbox builds the sandbox of a run in dir: the mode of the settings
+// (off in yolo), the working directory, the temporary directories and the
+// configured roots writable; the agent's config and data directories
+// protected.
+func newSandbox(o *Options, s settings, dir string, getenv func(string) string) (*sandbox.Sandbox, error) {
+	mode := s.Sandbox
+	if o.Yolo || o.PermissionMode == modeYolo {
+		mode = sandbox.Off
+	}
+	var protected []string
+	if s.ConfigPath != "" {
+		if p, err := filepath.Abs(filepath.Dir(s.ConfigPath)); err == nil {
+			protected = append(protected, p)
+		}
+	}
+	if db, err := dbPath(o, getenv); err == nil {
+		if p, err := filepath.Abs(filepath.Dir(db)); err == nil {
+			protected = append(protected, p)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "" // the sandbox reports that it cannot start its helper
+	}
+	sb, err := sandbox.New(sandbox.Policy{
+		Mode: mode, Network: s.Network, Dir: dir, WritableRoots: s.WritableRoots,
+		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: protected,
+	}, exe)
+	if err != nil {
+		return nil, fmt.Errorf("building the sandbox: %w", err)
+	}
+	return sb, nil
 }
 
 // systemPrompt is the system prompt of a new session in the agent's

@@ -112,25 +112,28 @@ func TestToolProblemsAreResultsAndTheTurnGoesOn(t *testing.T) {
 	assertCallsAnswered(t, srv.Requests())
 }
 
-func TestBashNeedsPermissionInHeadlessMode(t *testing.T) {
+func TestBashInHeadlessMode(t *testing.T) {
 	const key = "sk-e2e-secret-bash"
 	call := scripted.Call{ID: "b1", Name: "bash", Arguments: `{"command":"echo made > made.txt; env"}`}
 
+	// In ask mode nobody can be asked: the command is denied.
 	srv := scripted.New(t, scripted.ToolCalls(call), scripted.Text("Could not."))
 	dir := t.TempDir()
-	res := run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "make a file")})
+	res := run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "--permission-mode", "ask", "make a file")})
 	if res.code != 0 {
 		t.Fatalf("exit %d: %s", res.code, res.stderr)
 	}
-	if got := toolResults(srv.Requests()[1])["b1"]; !strings.Contains(got, "--allow-bash") {
+	if got := toolResults(srv.Requests()[1])["b1"]; !strings.Contains(got, "--permission-mode auto") {
 		t.Errorf("denied bash result %q should say how to allow it", got)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
 		t.Errorf("a denied command ran")
 	}
 
+	// The headless default (auto) runs it in the sandbox (Linux and macOS;
+	// the suite runs where there is one).
 	srv = scripted.New(t, scripted.ToolCalls(call), scripted.Text("Made it."))
-	res = run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "--allow-bash", "make a file")})
+	res = run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "make a file")})
 	if res.code != 0 || res.stdout != "Made it.\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}

@@ -60,30 +60,31 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	allowed := a.session[group]
 	a.mu.Unlock()
 	if allowed {
-		return loop.Decision{Allow: true}
+		return loop.Decision{Allow: true, Why: "person: allowed " + group + " for the session"}
 	}
 	if ctx.Err() != nil {
-		return loop.Decision{Reason: "cancelled by the user"}
+		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
 	req := approvalRequest{call: call, diff: q.Diff, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
-		return loop.Decision{Reason: "cancelled by the user"}
+		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
 	select {
 	case ans := <-req.reply:
 		if !ans.allow {
-			return loop.Decision{Reason: "the user denied this " + call.Name + " call; ask them or try another way"}
+			return loop.Decision{Reason: "the user denied this " + call.Name + " call; ask them or try another way", Why: "denied by the person"}
 		}
 		if ans.forSession {
 			a.mu.Lock()
 			a.session[group] = true
 			a.mu.Unlock()
+			return loop.Decision{Allow: true, Why: "person: for the session"}
 		}
-		return loop.Decision{Allow: true}
+		return loop.Decision{Allow: true, Why: "person: once"}
 	case <-ctx.Done():
-		return loop.Decision{Reason: "cancelled by the user"}
+		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
 }
 

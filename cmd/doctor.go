@@ -1,0 +1,179 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/tools/shell/rules"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
+)
+
+// doctorTimeout bounds the provider check.
+const doctorTimeout = 10 * time.Second
+
+// errDoctor is doctor's failure: something it checked does not work. What
+// is printed already says what.
+var errDoctor = errors.New("")
+
+// newDoctorCmd builds `agent doctor`: what this machine can do for the
+// agent (the sandbox: Landlock ABI, user namespaces, the mode in force),
+// where its config and data live, and whether the provider answers. It
+// exits 1 when the provider cannot be reached or the sandbox the
+// configuration asks for cannot be enforced.
+func newDoctorCmd(st Streams, getenv func(string) string, o *Options) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the sandbox, the configuration and the provider",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			o.NetworkSet = c.Flags().Changed("network")
+			return runDoctor(c.Context(), st.Out, getenv, o)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
+	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file")
+	f.StringVar(&o.Model, "model", "", "model name")
+	f.StringVar(&o.BaseURL, "base-url", "", "OpenAI-compatible API base URL")
+	f.StringVar(&o.Sandbox, "sandbox", "", "sandbox mode to check: workspace-write, read-only or off")
+	f.BoolVar(&o.Network, "network", false, "check the sandbox with the network allowed")
+	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
+	return c
+}
+
+func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *Options) error {
+	dir, err := workingDir(o.Dir)
+	if err != nil {
+		return err
+	}
+	s, serr := resolveSettings(o, getenv)
+	var usage usageError
+	if serr != nil && !errors.As(serr, &usage) {
+		return serr
+	}
+	failed := false
+	line := func(k, format string, a ...any) { fmt.Fprintf(w, "%-18s %s\n", k, fmt.Sprintf(format, a...)) }
+
+	line("agent", "%s", versionString())
+	line("working directory", "%s", dir)
+	cfg := s.ConfigPath
+	if _, err := os.Stat(cfg); err != nil {
+		cfg += " (not found: defaults apply)"
+	}
+	line("config", "%s", cfg)
+	if db, err := dbPath(o, getenv); err == nil {
+		line("sessions", "%s", db)
+	} else {
+		line("sessions", "%v", err)
+	}
+
+	if serr != nil && s.Sandbox == "" {
+		line("configuration", "%v", serr)
+		return errDoctor
+	}
+	sb, err := newSandbox(o, s, dir, getenv)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	ss := sb.Status()
+	failed = printSandbox(line, ss) || failed
+
+	line("permission mode", "ask in the interface, auto headless (unless --permission-mode or --yolo)")
+	if _, err := rules.Compile(s.Allow, s.Deny); err != nil {
+		line("command rules", "invalid: %v", err)
+		failed = true
+	} else {
+		line("command rules", "%d allow, %d deny", len(s.Allow), len(s.Deny))
+	}
+
+	if serr != nil {
+		line("provider", "%v", serr)
+		failed = true
+	} else {
+		failed = checkProvider(ctx, line, s) || failed
+	}
+	if failed {
+		return errDoctor
+	}
+	return nil
+}
+
+// printSandbox prints the sandbox lines and reports whether the sandbox
+// falls short of its mode.
+func printSandbox(line func(string, string, ...any), ss sandbox.Status) bool {
+	if ss.LandlockABI > 0 {
+		line("landlock", "ABI %d", ss.LandlockABI)
+	} else if ss.Mode != sandbox.Off || ss.Reason != "" {
+		line("landlock", "not available")
+	}
+	switch {
+	case ss.UserNamespaces:
+		line("user namespaces", "available")
+	case ss.UserNamespacesErr != "":
+		line("user namespaces", "unavailable: %s", ss.UserNamespacesErr)
+	}
+	switch {
+	case ss.Mode == sandbox.Off:
+		line("sandbox", "off: commands run unconfined")
+		return false
+	case !ss.Enforced:
+		line("sandbox", "%s requested, NOT ENFORCED: %s", ss.Mode, ss.Reason)
+		line("", "every command will be asked about (denied headless unless allowed)")
+		return true
+	}
+	line("sandbox", "%s", ss.Summary())
+	line("  filesystem", "%s", ss.Mechanism)
+	if ss.NetworkBy != "" {
+		line("  network off by", "%s", ss.NetworkBy)
+	}
+	if ss.ProtectedBy != "" {
+		line("  protected paths", "%s", ss.ProtectedBy)
+	}
+	for _, w := range ss.Warnings {
+		line("  warning", "%s", w)
+	}
+	return false
+}
+
+// checkProvider lists the provider's models and reports whether it failed.
+func checkProvider(ctx context.Context, line func(string, string, ...any), s settings) bool {
+	key := "no API key"
+	if s.APIKey != "" {
+		key = "API key from " + s.APIKeyEnv
+	}
+	line("provider", "%s (%s), model %s", s.BaseURL, key, s.Model)
+	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
+	defer cancel()
+	start := time.Now()
+	ids, err := openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: -1}).Models(ctx)
+	var ae *providers.APIError
+	switch {
+	case errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound:
+		line("  reachable", "yes (in %d ms), but it lists no models at /models", time.Since(start).Milliseconds())
+		return false
+	case err != nil:
+		line("  reachable", "NO: %v", err)
+		return true
+	}
+	found := ""
+	if len(ids) > 0 {
+		found = "; model not in its list"
+		for _, id := range ids {
+			if id == s.Model {
+				found = "; model listed"
+			}
+		}
+	}
+	line("  reachable", "yes, %d models in %d ms%s", len(ids), time.Since(start).Milliseconds(), found)
+	return false
+}
