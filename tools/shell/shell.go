@@ -61,6 +61,12 @@ type Config struct {
 	// Build makes the process for a command; nil means BashCommand. A
 	// sandbox replaces it.
 	Build Builder
+	// Guard, when not nil, is called before each command; the function it
+	// returns (nil: none) is called after the command and everything it
+	// started have ended, and the text it returns, when not empty, is
+	// added to the result (a sandbox undoing what a command must not leave
+	// behind).
+	Guard func() func() string
 	// Confinement, when not empty, is a sentence added to the tool's
 	// description that tells the model what the sandbox lets commands do
 	// ("Commands run in a sandbox: ..."), so that it does not waste calls
@@ -198,6 +204,10 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	cmd.WaitDelay = pipeDrain
 	setProcessGroup(cmd)
 
+	var after func() string
+	if t.cfg.Guard != nil {
+		after = t.cfg.Guard()
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return tools.Errorf("bash: starting the command: %v", err), nil
@@ -207,7 +217,14 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	if cmd.ProcessState == nil {
 		return tools.Result{}, fmt.Errorf("waiting for bash: %w", waitErr)
 	}
-	return t.result(ending, cmd.ProcessState, out, timeout, elapsed), nil
+	res := t.result(ending, cmd.ProcessState, out, timeout, elapsed)
+	if after != nil {
+		if note := after(); note != "" {
+			res.Content += "\n" + note
+			res.Meta["guard"] = note
+		}
+	}
+	return res, nil
 }
 
 // ending says why a command stopped.

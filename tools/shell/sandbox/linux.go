@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -34,7 +36,10 @@ type linux struct {
 }
 
 func newPlatform(p Policy, exe string) platform {
-	l := &linux{p: p, exe: exe}
+	// The helper is started as /proc/self/exe, the agent's own binary even
+	// when a command has since replaced the file at its path (exe may lie
+	// in a writable root: go run, ./agent in the repository).
+	l := &linux{p: p, exe: "/proc/self/exe"}
 	abi, err := ll.LandlockGetABIVersion()
 	switch {
 	case err != nil:
@@ -88,6 +93,11 @@ func (l *linux) status(full bool) Status {
 		} else {
 			st.Warnings = append(st.Warnings, "without a network namespace only TCP is blocked: UDP (DNS) still leaves the machine")
 		}
+		if unixSocketsBlockable() {
+			st.NetworkBy += "; unix sockets denied by seccomp"
+		} else {
+			st.Warnings = append(st.Warnings, "unix sockets of host services (Docker, D-Bus, ssh-agent) stay reachable on "+runtime.GOARCH)
+		}
 	}
 	if l.p.Mode == WorkspaceWrite {
 		if l.ns {
@@ -127,7 +137,7 @@ func (l *linux) sysProcAttr(ns bool) *syscall.SysProcAttr {
 	if !ns {
 		return a
 	}
-	a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
 	if !l.p.Network {
 		a.Cloneflags |= syscall.CLONE_NEWNET
 	}
@@ -174,11 +184,13 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 		RulesetFD:     3, // the first of ExtraFiles
 		PrivateMounts: l.ns,
 		Loopback:      l.ns && !l.p.Network,
+		NoUnixSockets: !l.p.Network && unixSocketsBlockable(),
 		Grace:         spec.KillGrace / 2, // the helper cleans up before the tool kills it
 		Program:       []string{bash, "-c", spec.Command},
 	}
 	if l.ns {
-		o.Writable, o.ReadOnlyRest, o.ReadOnly = existing(l.p.writable()), true, protectedNow(l.p)
+		o.Writable, o.ReadOnlyRest = existing(l.p.writable()), true
+		o.Pinned, o.ReadOnly = protectedNow(l.p)
 	}
 	cmd := &exec.Cmd{
 		Path:        l.exe,
@@ -191,29 +203,101 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// protectedNow lists the protected paths to bind read-only for a command,
-// looked up now: a .git directory without hooks gets an empty hooks
-// directory (as `git init` makes), and a missing protected directory of
-// the agent's is created, so that a command cannot create them writable.
-func protectedNow(p Policy) []string {
-	var out []string
+// unixSocketsBlockable reports whether the helper's seccomp filter is
+// written for this architecture.
+func unixSocketsBlockable() bool { return runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" }
+
+// protectedNow lists, for one command, the protected paths to bind
+// read-only and the directories to pin: every directory between a writable
+// root and a protected path is bind-mounted over itself, so that a command
+// can neither rename it away nor put a writable copy in its place (a mount
+// point cannot be moved). It is looked up anew for each command, without
+// following symlinks: a protected path reached through a symlink is
+// protected by making the symlink's directory read-only instead, since the
+// link itself could otherwise be replaced. A .git directory without hooks
+// gets an empty hooks directory (as `git init` makes), and a missing
+// protected directory of the agent's is created, so that a command cannot
+// create them writable.
+func protectedNow(p Policy) (pinned, readOnly []string) {
+	seen := map[string]bool{}
+	add := func(list *[]string, path string) {
+		if !seen[path] {
+			seen[path] = true
+			*list = append(*list, path)
+		}
+	}
 	for _, path := range p.protected() {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		root := rootOf(p, path)
+		if root == "" || path == root {
+			continue
+		}
+		// Walk from the root down, stopping at a symlink or a missing part.
+		rel, _ := filepath.Rel(root, path)
+		parts := strings.Split(rel, string(filepath.Separator))
+		cur, link, missing := root, "", false
+		var dirs []string
+		for i, part := range parts {
+			cur = filepath.Join(cur, part)
+			fi, err := os.Lstat(cur)
 			switch {
-			case filepath.Base(path) == "config" && filepath.Base(filepath.Dir(path)) == ".git":
-				continue // a .git without config is not a repository git will use
-			case filepath.Base(path) == "hooks" && filepath.Base(filepath.Dir(path)) == ".git":
-				if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-					continue // no repository (or a worktree's .git file)
-				}
+			case errors.Is(err, os.ErrNotExist):
+				missing = true
+			case err != nil:
+				missing = true
+			case fi.Mode()&os.ModeSymlink != 0:
+				link = cur
+			case i < len(parts)-1 && !fi.IsDir():
+				missing = true // a .git file (worktree): nothing here to protect
 			}
-			if err := os.MkdirAll(path, 0o755); err != nil {
+			if missing || link != "" {
+				break
+			}
+			if i < len(parts)-1 {
+				dirs = append(dirs, cur)
+			}
+		}
+		switch {
+		case link != "":
+			add(&readOnly, filepath.Dir(link))
+			continue
+		case missing:
+			if !createProtected(path, dirs, len(parts)) {
 				continue
 			}
 		}
-		out = append(out, path)
+		for _, d := range dirs {
+			add(&pinned, d)
+		}
+		add(&readOnly, path)
 	}
-	return out
+	return pinned, readOnly
+}
+
+// createProtected creates a missing protected directory when its parent
+// exists as a real directory: .git/hooks inside an existing .git, or one of
+// the agent's directories. A missing .git/config is left missing (a .git
+// without config is no repository git uses). existing are the directories
+// found on the way down from the root; depth is how many parts the path
+// has below it.
+func createProtected(path string, existing []string, depth int) bool {
+	if len(existing) != depth-1 {
+		return false // more than the last part is missing, or a link is on the way
+	}
+	if filepath.Base(filepath.Dir(path)) == ".git" && filepath.Base(path) == "config" {
+		return false
+	}
+	return os.Mkdir(path, 0o755) == nil
+}
+
+// rootOf returns the writable root that holds path ("" for none).
+func rootOf(p Policy, path string) string {
+	best := ""
+	for _, r := range p.writable() {
+		if within(path, r) && len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
 }
 
 // existing keeps the directories that exist.

@@ -172,4 +172,5 @@ func (s Status) Confinement() string {
 }
 
 // devices are the files every command may write, as it may /dev/null.
-var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+// /dev/tty is not among them: a command has no controlling terminal.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}

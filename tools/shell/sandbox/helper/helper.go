@@ -52,6 +52,10 @@ type Options struct {
 	// writable roots changes, not even modes and owners (which Landlock
 	// does not govern). It needs a private mount namespace.
 	ReadOnlyRest bool
+	// Pinned are directories bind-mounted over themselves (staying
+	// writable) after the Writable ones, so that they cannot be renamed or
+	// replaced: the parents of ReadOnly paths.
+	Pinned []string
 	// ReadOnly are paths bind-mounted read-only over themselves, after the
 	// Writable ones (they lie inside them); they need a private mount
 	// namespace (PrivateMounts).
@@ -62,6 +66,10 @@ type Options struct {
 	// Loopback brings up the loopback interface of a new network
 	// namespace.
 	Loopback bool
+	// NoUnixSockets denies creating unix-domain sockets (socketpair stays
+	// allowed), so that host services listening on socket files (Docker,
+	// D-Bus, ssh-agent) are out of reach when the network is off.
+	NoUnixSockets bool
 	// Grace is how long processes have between SIGTERM and SIGKILL when the
 	// helper is told to stop.
 	Grace time.Duration
@@ -83,11 +91,17 @@ func (o Options) Args() []string {
 	if o.ReadOnlyRest {
 		a = append(a, "--ro-rest")
 	}
+	for _, p := range o.Pinned {
+		a = append(a, "--pin="+p)
+	}
 	for _, p := range o.ReadOnly {
 		a = append(a, "--ro="+p)
 	}
 	if o.Loopback {
 		a = append(a, "--loopback")
+	}
+	if o.NoUnixSockets {
+		a = append(a, "--no-unix-sockets")
 	}
 	if o.Probe {
 		a = append(a, "--probe")
@@ -122,12 +136,16 @@ func Parse(args []string) (Options, error) {
 			o.Writable = append(o.Writable, strings.TrimPrefix(a, "--rw="))
 		case a == "--ro-rest":
 			o.ReadOnlyRest = true
+		case strings.HasPrefix(a, "--pin="):
+			o.Pinned = append(o.Pinned, strings.TrimPrefix(a, "--pin="))
 		case strings.HasPrefix(a, "--ro="):
 			o.ReadOnly = append(o.ReadOnly, strings.TrimPrefix(a, "--ro="))
 		case a == "--private-mounts":
 			o.PrivateMounts = true
 		case a == "--loopback":
 			o.Loopback = true
+		case a == "--no-unix-sockets":
+			o.NoUnixSockets = true
 		case a == "--probe":
 			o.Probe = true
 		default:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,10 +20,12 @@ const (
 	sysLandlockRestrictSelf = 446
 	prSetChildSubreaper     = 36
 	prSetNoNewPrivs         = 38
+	sysCloseRange           = 436 // also the same everywhere (Linux 5.9)
+	closeRangeCloexec       = 1 << 2
 )
 
-// run confines this thread, starts the program and supervises it. It
-// returns the exit status to leave with.
+// run sets up the namespaces, starts the program confined, supervises it,
+// and returns the exit status to leave with.
 func run(o Options) int {
 	if err := confine(o); err != nil {
 		fail(err)
@@ -33,28 +36,23 @@ func run(o Options) int {
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
 		fail(fmt.Errorf("becoming a child subreaper: %v", e))
 	}
-	if o.RulesetFD >= 0 {
-		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
-			fail(fmt.Errorf("setting no_new_privs: %v", e))
-		}
-		if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(o.RulesetFD), 0, 0); e != 0 {
-			fail(fmt.Errorf("landlock_restrict_self: %v", e))
-		}
-		syscall.Close(o.RulesetFD)
+	// Not dumpable: nothing without CAP_SYS_PTRACE in our user namespace
+	// (and the command has no capabilities) may ptrace this process or
+	// open its memory.
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0); e != 0 {
+		fail(fmt.Errorf("making the helper undumpable: %v", e))
 	}
 	// Signals that stop the command: the agent's SIGTERM to the process
 	// group, and SIGTERM as this process's parent-death signal.
 	stop := make(chan os.Signal, 4)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 
-	// Started from the locked thread, the program inherits its Landlock
-	// domain and no_new_privs.
-	proc, err := os.StartProcess(o.Program[0], o.Program, &os.ProcAttr{Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+	pid, err := startConfined(o)
 	if err != nil {
-		fail(fmt.Errorf("starting %s: %v", o.Program[0], err))
+		fail(err)
 	}
 	exited := make(chan syscall.WaitStatus, 1)
-	go func() { exited <- waitFor(proc.Pid) }()
+	go func() { exited <- waitFor(pid) }()
 
 	var ws syscall.WaitStatus
 	select {
@@ -72,6 +70,61 @@ func run(o Options) int {
 	}
 	killAll()
 	return status(ws)
+}
+
+// startConfined starts the program from a thread of its own that confines
+// itself first (capabilities dropped, no_new_privs, seccomp, Landlock) and
+// ends as soon as the program has started. Landlock and the other
+// restrictions are per thread: the program inherits them from that thread,
+// while no thread left in the helper shares the program's Landlock domain,
+// so the program can neither ptrace nor signal its supervisor (Landlock's
+// ptrace rule and, from ABI 6, its signal scope). The program starts in a
+// session of its own, without the agent's controlling terminal.
+func startConfined(o Options) (int, error) {
+	type started struct {
+		pid int
+		err error
+	}
+	ch := make(chan started, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
+		pid, err := confineThreadAndStart(o)
+		ch <- started{pid, err}
+	}()
+	s := <-ch
+	return s.pid, s.err
+}
+
+func confineThreadAndStart(o Options) (int, error) {
+	if err := dropCapabilities(); err != nil {
+		return 0, err
+	}
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
+		return 0, fmt.Errorf("setting no_new_privs: %v", e)
+	}
+	if o.NoUnixSockets {
+		if err := denyUnixSockets(); err != nil {
+			return 0, err
+		}
+	}
+	if o.RulesetFD >= 0 {
+		if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(o.RulesetFD), 0, 0); e != 0 {
+			return 0, fmt.Errorf("landlock_restrict_self: %v", e)
+		}
+		syscall.Close(o.RulesetFD)
+	}
+	// Descriptors the agent let us inherit stay out of the program.
+	if _, _, e := syscall.RawSyscall(sysCloseRange, 3, ^uintptr(0)>>1, closeRangeCloexec); e != 0 {
+		return 0, fmt.Errorf("close_range: %v", e)
+	}
+	proc, err := os.StartProcess(o.Program[0], o.Program, &os.ProcAttr{
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Sys:   &syscall.SysProcAttr{Setsid: true},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("starting %s: %v", o.Program[0], err)
+	}
+	return proc.Pid, nil
 }
 
 // waitFor reaps children until pid exits and returns its status; the other
@@ -243,6 +296,11 @@ func confine(o Options) error {
 	if o.ReadOnlyRest {
 		if err := readOnlyRest(o.Writable); err != nil {
 			return err
+		}
+	}
+	for _, p := range o.Pinned {
+		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind-mounting %s: %v", p, err)
 		}
 	}
 	for _, p := range o.ReadOnly {
