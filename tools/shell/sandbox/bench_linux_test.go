@@ -20,10 +20,8 @@ func BenchmarkCommand(b *testing.B) {
 	if _, err := os.Stat("/usr/bin/bash"); err != nil {
 		b.Skip("no bash")
 	}
-	exe := os.Getenv("AGENT_SANDBOX_HELPER")
-	if exe == "" {
-		exe, _ = os.Executable()
-	}
+	exe, _ := os.Executable()
+	helperExe := os.Getenv("AGENT_SANDBOX_HELPER")
 	dir := b.TempDir()
 	for _, name := range []string{"a.go", "b.go", "README.md"} {
 		os.WriteFile(dir+"/"+name, []byte("x\n"), 0o644)
@@ -35,6 +33,9 @@ func BenchmarkCommand(b *testing.B) {
 		}
 		if mode != Off && !sb.Status().Enforced {
 			b.Skipf("no sandbox here: %s", sb.Status().Reason)
+		}
+		if l, ok := sb.impl.(*linux); ok && helperExe != "" {
+			l.exe = helperExe // production starts /proc/self/exe: the agent
 		}
 		tool := shell.New(shell.Config{Dir: dir, Build: sb.Build})
 		for _, command := range []string{"true", "ls"} {
