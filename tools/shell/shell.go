@@ -62,11 +62,11 @@ type Config struct {
 	// sandbox replaces it.
 	Build Builder
 	// Guard, when not nil, is called before each command; the function it
-	// returns (nil: none) is called after the command and everything it
-	// started have ended, and the text it returns, when not empty, is
-	// added to the result (a sandbox undoing what a command must not leave
-	// behind).
-	Guard func() func() string
+	// returns (nil: none) is called with the result after the command and
+	// everything it started have ended, and the text it returns, when not
+	// empty, is added to the result (a sandbox undoing what a command must
+	// not leave behind, or explaining a refusal).
+	Guard func() func(tools.Result) string
 	// Confinement, when not empty, is a sentence added to the tool's
 	// description that tells the model what the sandbox lets commands do
 	// ("Commands run in a sandbox: ..."), so that it does not waste calls
@@ -204,7 +204,7 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	cmd.WaitDelay = pipeDrain
 	setProcessGroup(cmd)
 
-	var after func() string
+	var after func(tools.Result) string
 	if t.cfg.Guard != nil {
 		after = t.cfg.Guard()
 	}
@@ -219,7 +219,7 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	}
 	res := t.result(ending, cmd.ProcessState, out, timeout, elapsed)
 	if after != nil {
-		if note := after(); note != "" {
+		if note := after(res); note != "" {
 			res.Content += "\n" + note
 			res.Meta["guard"] = note
 		}

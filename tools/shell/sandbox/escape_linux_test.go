@@ -412,3 +412,40 @@ func TestExitStatusAndSignalsPassThrough(t *testing.T) {
 		t.Errorf("kill -9: want signal: killed\n%s", res.Content)
 	}
 }
+
+// A refused write gets a word for the model; a command that works does not.
+func TestRefusalIsExplainedToTheModel(t *testing.T) {
+	b := newBox(t, nil)
+	res := b.run("echo evil > " + b.outside + "/x")
+	if !strings.Contains(res.Content, "agent sandbox (workspace-write, network off)") || !strings.Contains(res.Content, "tell the user") {
+		t.Errorf("a refused write should be explained:\n%s", res.Content)
+	}
+	if res := b.run("echo fine"); strings.Contains(res.Content, "agent sandbox") {
+		t.Errorf("a working command got a sandbox note:\n%s", res.Content)
+	}
+}
+
+// A repository the command creates keeps git's sample hooks, loses any
+// other hook and a config that names programs; the command is told.
+func TestGitGuardUndoesANewRepositorysHooks(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	b := newBox(t, nil)
+	b.needNamespaces()
+	os.RemoveAll(filepath.Join(b.work, ".git"))
+	res := b.run(`git init -q && echo evil > .git/hooks/post-checkout && git config core.hooksPath /x && echo made`)
+	if !strings.Contains(res.Content, "undone") || !strings.Contains(res.Content, "post-checkout") {
+		t.Errorf("the result should say what was undone:\n%s", res.Content)
+	}
+	absent(t, filepath.Join(b.work, ".git", "hooks", "post-checkout"))
+	if out, _ := exec.Command("git", "-C", b.work, "config", "core.hooksPath").Output(); len(out) > 0 {
+		t.Errorf("core.hooksPath survived: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(b.work, ".git", "hooks", "pre-commit.sample")); err != nil {
+		t.Errorf("git's sample hooks should stay: %v", err)
+	}
+	if res := b.run("git status --short && echo ok"); !strings.HasSuffix(strings.TrimSpace(res.Content), "exit status 0") {
+		t.Errorf("the repository should still work:\n%s", res.Content)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-dev/agent/tools"
 )
 
 // Guard is a shell guard for the working directory's git repository: what
@@ -24,15 +26,53 @@ import (
 //     replaced by a plain one.
 //
 // The returned text says what was done ("" when nothing was); the bash tool
-// appends it to the result. Guard is nil when commands cannot write the
-// working directory.
-func (s *Sandbox) Guard() func() string {
-	if s.policy.Mode != WorkspaceWrite || !s.Brief().Enforced {
+// appends it to the result, with a word for the model when the output looks
+// like a refusal by the sandbox. Guard returns nil when nothing confines
+// commands.
+func (s *Sandbox) Guard() func(tools.Result) string {
+	st := s.Brief()
+	if s.policy.Mode == Off || !st.Enforced {
 		return nil
 	}
 	gitDir := filepath.Join(s.policy.Dir, ".git")
-	before := lookGit(gitDir)
-	return func() string { return repairGit(gitDir, before) }
+	var before gitState
+	if s.policy.Mode == WorkspaceWrite {
+		before = lookGit(gitDir)
+	}
+	return func(res tools.Result) string {
+		var notes []string
+		if s.policy.Mode == WorkspaceWrite {
+			if n := repairGit(gitDir, before); n != "" {
+				notes = append(notes, n)
+			}
+		}
+		if n := refusal(res, st); n != "" {
+			notes = append(notes, n)
+		}
+		return strings.Join(notes, "\n")
+	}
+}
+
+// refusalSigns are what commands print when the sandbox refused them.
+var refusalSigns = []string{
+	"Read-only file system", "Permission denied", "Operation not permitted",
+	"Network is unreachable", "Could not resolve host", "Temporary failure in name resolution",
+	"Name or service not known", "Connection refused",
+}
+
+// refusal explains a failed command whose output looks like a refusal by
+// the sandbox, so that the model tells the person instead of trying ways
+// around it.
+func refusal(res tools.Result, st Status) string {
+	if code, _ := res.Meta["exit_code"].(int); code == 0 && !res.IsError {
+		return ""
+	}
+	for _, sign := range refusalSigns {
+		if strings.Contains(res.Content, sign) {
+			return fmt.Sprintf("agent sandbox (%s): if this failed because the sandbox refused a write outside the working directory or a network connection, do not try to get around it: tell the user, who can add a writable root or allow the network in the config, or approve the command with a less strict --sandbox.", st.Summary())
+		}
+	}
+	return ""
 }
 
 // gitState is what Guard remembers of .git before a command.
