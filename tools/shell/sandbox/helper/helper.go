@@ -32,12 +32,9 @@ import (
 // Arg is the first argument that makes the binary the sandbox helper.
 const Arg = "__agent-sandbox"
 
-// Exit statuses of the helper itself, when it cannot start the program.
-const (
-	// ExitSetup means the confinement could not be set up; nothing ran.
-	ExitSetup = 125
-	// ExitProbe is never used: a probe exits 0 once its set-up succeeded.
-)
+// ExitSetup is the helper's exit status when the confinement could not be
+// set up and nothing ran (a probe exits 0 once its set-up succeeded).
+const ExitSetup = 125
 
 // Options are the helper's command-line options, in the order the sandbox
 // package writes them.
@@ -173,6 +170,3 @@ func fail(err error) {
 	fmt.Fprintf(os.Stderr, "agent sandbox: %v\n", err)
 	os.Exit(ExitSetup)
 }
-
-// errUnsupported is the helper's answer on systems without its sandbox.
-var errUnsupported = fmt.Errorf("this system has no sandbox helper")
