@@ -267,7 +267,8 @@ func (s settings) describe() string {
 }
 
 // resolveSandbox fills the sandbox and permission settings: flag >
-// config > default (workspace-write, network off).
+// config > default (workspace-write, network off). On an error it sets
+// nothing, so s.Sandbox stays "" (agent doctor reads it so).
 func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 	mode, err := sandbox.ParseMode(first(o.Sandbox, fc.Sandbox.Mode))
 	if err != nil {
@@ -276,12 +277,12 @@ func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 		}
 		return usageError{err}
 	}
-	s.Sandbox = mode
-	s.Network = fc.Sandbox.Network
+	network := fc.Sandbox.Network
 	if o.NetworkSet {
-		s.Network = o.Network
+		network = o.Network
 	}
 	home, _ := os.UserHomeDir()
+	var roots []string
 	for _, r := range fc.Sandbox.WritableRoots {
 		switch {
 		case r == "~" || strings.HasPrefix(r, "~/"):
@@ -292,8 +293,9 @@ func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 		case !filepath.IsAbs(r):
 			return usagef("config %s: sandbox: writable root %q must be absolute or start with ~/", path, r)
 		}
-		s.WritableRoots = append(s.WritableRoots, filepath.Clean(r))
+		roots = append(roots, filepath.Clean(r))
 	}
+	s.Sandbox, s.Network, s.WritableRoots = mode, network, roots
 	s.Allow, s.Deny = fc.Permissions.Allow, fc.Permissions.Deny
 	return nil
 }

@@ -107,18 +107,30 @@ func (p policy) judgeCommand(arguments string) ruling {
 		return ruling{verdict: deny, why: res.Reason,
 			reason: fmt.Sprintf("The command was not run: %s (a rule in the user's config). Do not try to get around the rule; find another way or ask the user.", res.Reason)}
 	case rules.Allow:
+		if !p.sandbox.Enforced && p.sandbox.Mode != sandbox.Off {
+			break // no sandbox where one was asked for: every command is asked about
+		}
 		return ruling{verdict: allow, why: p.confined(res.Reason)}
 	}
+	if res.Unresolved && p.rules.Denies() {
+		// The line may hide a denied command: a person must look, in
+		// every mode (headless: denied).
+		return ruling{verdict: askPerson, reason: res.Reason + " (and deny rules are configured)"}
+	}
+	unavailable := !p.sandbox.Enforced && p.sandbox.Mode != sandbox.Off
 	switch {
 	case p.mode == modeYolo:
 		return ruling{verdict: allow, why: "yolo"}
+	case unavailable:
+		// Where no sandbox can be set up, nothing runs unconfined unasked:
+		// not by --allow-bash, not by an allow rule, not in auto.
 	case p.allowBash:
 		return ruling{verdict: allow, why: p.confined("--allow-bash")}
 	case p.mode == modeAuto && p.sandbox.Enforced:
 		return ruling{verdict: allow, why: "sandbox: " + p.sandbox.Summary()}
 	}
 	reason := res.Reason
-	if p.mode == modeAuto { // not enforced, so asked about
+	if unavailable || p.mode == modeAuto {
 		reason = "no sandbox confines commands here (" + p.sandboxWhy() + ")"
 	}
 	return ruling{verdict: askPerson, reason: reason}

@@ -14,20 +14,25 @@ import (
 )
 
 // outsideDir is a directory outside every root the sandbox lets commands
-// write: not under the working directory and not under /tmp (which is
-// writable), so it is made next to this package.
+// write: not under the working directory and not under /tmp (writable, and
+// where the repository itself may be cloned), so it is made in /var/tmp, or
+// else in the home directory.
 func outsideDir(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	home, _ := os.UserHomeDir()
+	for _, parent := range []string{"/var/tmp", home} {
+		if parent == "" || strings.HasPrefix(parent, "/tmp") {
+			continue
+		}
+		d, err := os.MkdirTemp(parent, "agent-e2e-outside-")
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		return d
 	}
-	d, err := os.MkdirTemp(wd, "outside-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
+	t.Skip("no directory outside /tmp to write to")
+	return ""
 }
 
 // decisions returns the recorded decision of each tool call in a

@@ -159,6 +159,29 @@ func (c *checker) allowCheck(base string, args []arg) {
 		}
 	}
 	c.noRule(args)
+	c.namesDenied(base, args)
+}
+
+// namesDenied notes, for a command no rule allows, an argument that names a
+// command a deny rule denies (`flock f rm x`, `strace rm x`): the program
+// may well run it, and only wrappers known here are looked into, so the
+// line needs a person even in a mode that runs commands unasked.
+func (c *checker) namesDenied(base string, args []arg) {
+	for _, a := range args[1:] {
+		if !a.exact {
+			continue
+		}
+		name := a.val
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		for _, r := range c.set.denyRules() {
+			if r.name == name {
+				c.ask(fmt.Sprintf("%s may run %s, which deny rule %q names", base, a.text, r.text))
+				return
+			}
+		}
+	}
 }
 
 // runs checks the command a wrapper runs. A transparent wrapper (env, nohup,

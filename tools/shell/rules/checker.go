@@ -21,6 +21,7 @@ type checker struct {
 	commands  []string // simple commands, for display
 	denied    string   // reason of the first deny match, if any
 	asks      []string // reasons that need approval, first first
+	hidden    bool     // some reason in asks may hide a command (not just a file write)
 	allowedBy []string // texts of the allow rules used, deduplicated
 	unallowed []string // simple commands no allow rule matches
 }
@@ -29,8 +30,18 @@ func newChecker(s *Set, src string, depth int) *checker {
 	return &checker{set: s, src: src, depth: depth, record: true}
 }
 
-// ask notes something that needs approval.
+// ask notes something that needs approval because it cannot be checked:
+// it may hide a command.
 func (c *checker) ask(reason string) {
+	c.hidden = true
+	c.note(reason)
+}
+
+// askWrite notes something that needs approval because it writes files,
+// without hiding any command.
+func (c *checker) askWrite(reason string) { c.note(reason) }
+
+func (c *checker) note(reason string) {
 	if !slices.Contains(c.asks, reason) {
 		c.asks = append(c.asks, reason)
 	}
@@ -72,8 +83,9 @@ func (c *checker) merge(o *checker, withCommands bool) {
 		c.denied = o.denied
 	}
 	for _, r := range o.asks {
-		c.ask(r)
+		c.note(r)
 	}
+	c.hidden = c.hidden || o.hidden
 	for _, t := range o.allowedBy {
 		if !slices.Contains(c.allowedBy, t) {
 			c.allowedBy = append(c.allowedBy, t)
@@ -96,6 +108,7 @@ func (c *checker) result() Result {
 		res.Verdict, res.Reason = Deny, c.denied
 	case len(c.asks) > 0:
 		res.Reason = "needs approval: " + andMore(c.asks)
+		res.Unresolved = c.hidden
 	case len(c.unallowed) > 0:
 		res.Reason = "no rule allows: " + andMore(c.unallowed)
 	case len(c.commands) == 0 || len(c.allowedBy) == 0:

@@ -101,6 +101,9 @@ func (s *Set) Empty() bool {
 	return s == nil || len(s.allow)+len(s.deny) == 0
 }
 
+// Denies reports whether the set has deny rules.
+func (s *Set) Denies() bool { return s != nil && len(s.deny) > 0 }
+
 func (s *Set) allowRules() []rule {
 	if s == nil {
 		return nil
@@ -155,6 +158,14 @@ type Result struct {
 	// sudo, xargs, find -exec, bash -c ...) follows the wrapper's own entry.
 	// For display only.
 	Commands []string
+	// Unresolved is true when the verdict is Ask because part of the
+	// command line could not be checked (a command name known only at run
+	// time, eval, a word that may complete a deny rule): such a line may
+	// hide a command a deny rule names, so a caller that runs Ask lines
+	// without a person must not run it when there are deny rules. It is
+	// false for a line that is only not allowed by any rule. A line that
+	// does not parse is Unresolved: bash may read it otherwise.
+	Unresolved bool
 }
 
 // Check parses command as bash (mvdan.cc/sh/v3/syntax, LangBash) and decides
@@ -171,7 +182,7 @@ type Result struct {
 func (s *Set) Check(command string) (res Result) {
 	defer func() {
 		if r := recover(); r != nil {
-			res = Result{Verdict: Ask, Reason: fmt.Sprintf("needs approval: internal error while checking: %v", r)}
+			res = Result{Verdict: Ask, Reason: fmt.Sprintf("needs approval: internal error while checking: %v", r), Unresolved: true}
 		}
 	}()
 	return s.check(command)
@@ -182,7 +193,7 @@ func (s *Set) check(command string) Result {
 	c := newChecker(s, command, 0)
 	f, err := parse(command, syntax.LangBash)
 	if err != nil {
-		return Result{Verdict: Ask, Reason: oneLine("needs approval: cannot parse the command: " + err.Error())}
+		return Result{Verdict: Ask, Reason: oneLine("needs approval: cannot parse the command: " + err.Error()), Unresolved: true}
 	}
 	if why := misread(command, f); why != "" {
 		c.ask("the command holds " + why)

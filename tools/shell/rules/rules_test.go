@@ -124,3 +124,29 @@ func TestVerdictString(t *testing.T) {
 		t.Error("wrong verdict names")
 	}
 }
+
+// Unresolved separates lines that may hide a command from lines that only
+// write files or are only not allowed.
+func TestUnresolved(t *testing.T) {
+	set, err := Compile([]string{"echo", "ls"}, []string{"rm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]bool{
+		"echo x > out.txt":        false,
+		"find . -delete":          false,
+		"make":                    false,
+		"bash -c 'echo x > out'":  false,
+		"$CMD x":                  true,
+		"eval ls":                 true,
+		"git -C . push && ls":     false,
+		"flock f rm x":            true,
+		"bash -c 'eval ls' > out": true,
+		"echo x > \"$f\"":         true,
+		"ls (":                    true,
+	} {
+		if got := set.Check(cmd); got.Unresolved != want {
+			t.Errorf("Check(%q).Unresolved = %v, want %v (%s)", cmd, got.Unresolved, want, got.Reason)
+		}
+	}
+}

@@ -1,12 +1,12 @@
 package sandbox
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agent-dev/agent/tools"
 )
@@ -20,10 +20,16 @@ import (
 // command added after it ended (when none of its processes is alive):
 //
 //   - a commondir or config.worktree file that appeared is removed;
-//   - in a repository (or a .git file or link) the command created, hooks
-//     other than git's samples are moved to .git/hooks.blocked-by-agent, and
-//     a config that names programs is moved to config.blocked-by-agent and
-//     replaced by a plain one.
+//   - a .git file or link the command created is moved aside;
+//   - hooks or config that are symlinks (they can point where commands
+//     may write) are moved aside;
+//   - in a repository the command created, and for a config it created,
+//     hooks other than git's samples are moved to hooks.blocked-by-agent,
+//     and a config with keys beyond a short list of safe ones is moved to
+//     config.blocked-by-agent and replaced by a plain one;
+//   - when the index changed, the same is done for every nested repository
+//     or submodule (gitlink) whose git directory the command changed, since
+//     the person's `git status` runs git inside them.
 //
 // The returned text says what was done ("" when nothing was); the bash tool
 // appends it to the result, with a word for the model when the output looks
@@ -78,16 +84,35 @@ func refusal(res tools.Result, st Status) string {
 // gitState is what Guard remembers of .git before a command.
 type gitState struct {
 	exists         bool
+	config         bool
 	commondir      bool
 	configWorktree bool
+	index          fileStamp
+	start          time.Time
+}
+
+// fileStamp tells whether a file changed.
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{size: -1}
+	}
+	return fileStamp{fi.Size(), fi.ModTime()}
 }
 
 func lookGit(gitDir string) gitState {
-	_, err := os.Lstat(gitDir)
 	return gitState{
-		exists:         err == nil,
+		exists:         exists(gitDir),
+		config:         exists(filepath.Join(gitDir, "config")),
 		commondir:      exists(filepath.Join(gitDir, "commondir")),
 		configWorktree: exists(filepath.Join(gitDir, "config.worktree")),
+		index:          stampOf(filepath.Join(gitDir, "index")),
+		start:          time.Now(),
 	}
 }
 
@@ -96,11 +121,62 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// dangerousConfig are fragments of git config keys that name programs or
-// other files to read (compared in lower case).
-var dangerousConfig = []string{
-	"hookspath", "fsmonitor", "sshcommand", "editor", "pager", "askpass", "textconv", "external",
-	"helper", "program", "include", "filter", "alias", "command", "exec", "worktree", "proxy", "gitproxy",
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
+// safeConfigKeys are the git config keys a repository the command made may
+// keep: what `git init` and `git clone` write, user identity, remotes and
+// branches by URL, submodules by URL. Any other key (there are dozens that
+// name programs: core.fsmonitor, core.hooksPath, remote.*.uploadpack,
+// merge.*.driver, ...) gets the config replaced. Section and key names
+// compare in lower case; a subsection is written as "*".
+var safeConfigKeys = map[string]bool{
+	"core.repositoryformatversion": true, "core.filemode": true, "core.bare": true,
+	"core.logallrefupdates": true, "core.ignorecase": true, "core.precomposeunicode": true,
+	"core.symlinks": true, "core.worktree": true,
+	"remote.*.url": true, "remote.*.fetch": true, "remote.*.pushurl": true,
+	"branch.*.remote": true, "branch.*.merge": true,
+	"user.name": true, "user.email": true, "init.defaultbranch": true,
+	"submodule.*.url": true, "submodule.*.active": true, "extensions.objectformat": true,
+}
+
+// configIsPlain reports whether a git config holds only safeConfigKeys and
+// nothing it cannot read (continuation lines, includes, odd syntax).
+func configIsPlain(text []byte) bool {
+	section := ""
+	for _, raw := range strings.Split(string(text), "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if strings.HasSuffix(line, "\\") {
+			return false
+		}
+		if line[0] == '[' {
+			end := strings.IndexByte(line, ']')
+			if end < 0 || strings.TrimSpace(line[end+1:]) != "" && !strings.HasPrefix(strings.TrimSpace(line[end+1:]), "#") {
+				return false
+			}
+			head := strings.TrimSpace(line[1:end])
+			name, sub, hasSub := strings.Cut(head, " ")
+			if !hasSub {
+				name, sub, hasSub = strings.Cut(head, ".")
+			}
+			section = strings.ToLower(name)
+			if hasSub && strings.TrimSpace(sub) != "" {
+				section += ".*"
+			}
+			continue
+		}
+		key, _, _ := strings.Cut(line, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		if section == "" || !safeConfigKeys[section+"."+key] {
+			return false
+		}
+	}
+	return true
 }
 
 // plainConfig is what `git init` writes.
@@ -132,15 +208,83 @@ func repairGit(gitDir string, before gitState) string {
 			done = append(done, ".git/"+f.name+" removed")
 		}
 	}
-	if !before.exists {
-		done = append(done, disableHooks(gitDir)...)
-		done = append(done, plainConfigOf(gitDir)...)
+	fresh := !before.exists
+	done = append(done, guardRepo(gitDir, ".git", fresh, fresh || !before.config)...)
+	if before.exists && stampOf(filepath.Join(gitDir, "index")) != before.index {
+		done = append(done, guardGitlinks(filepath.Dir(gitDir), before.start)...)
 	}
 	return note(done)
 }
 
-// disableHooks moves every hook but git's samples out of .git/hooks.
-func disableHooks(gitDir string) []string {
+// guardRepo neutralises a repository's hooks and config: links always (a
+// link can point where commands may write), hooks other than samples when
+// hooks is set, a config with keys beyond safeConfigKeys when config is set.
+// name is the git directory as the note shows it.
+func guardRepo(gitDir, name string, hooks, config bool) []string {
+	var done []string
+	if p := filepath.Join(gitDir, "hooks"); isLink(p) {
+		if os.Rename(p, p+".blocked-by-agent") == nil && os.Mkdir(p, 0o755) == nil {
+			done = append(done, name+"/hooks, a symlink, moved to "+name+"/hooks.blocked-by-agent")
+		}
+	} else if hooks {
+		done = append(done, disableHooks(gitDir, name)...)
+	}
+	if p := filepath.Join(gitDir, "config"); isLink(p) || config {
+		done = append(done, plainConfigOf(gitDir, name)...)
+	}
+	return done
+}
+
+// guardGitlinks neutralises nested repositories and submodules that the
+// index records (gitlinks, mode 160000) and whose git directory the command
+// changed: the person's `git status` runs git inside each of them, with
+// their hooks and config.
+func guardGitlinks(work string, since time.Time) []string {
+	cmd := exec.Command("git", "-C", work, "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "ls-files", "-s", "-z")
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	var done []string
+	for _, entry := range strings.Split(string(out), "\x00") {
+		meta, path, ok := strings.Cut(entry, "\t")
+		if !ok || !strings.HasPrefix(meta, "160000 ") {
+			continue
+		}
+		gitDir := filepath.Join(work, path, ".git")
+		if fi, err := os.Lstat(gitDir); err == nil && fi.Mode().IsRegular() {
+			b, _ := os.ReadFile(gitDir)
+			if dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
+				dir = strings.TrimSpace(dir)
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(work, path, dir)
+				}
+				gitDir = dir
+			}
+		}
+		if !changedSince(gitDir, since) {
+			continue
+		}
+		done = append(done, guardRepo(gitDir, filepath.Join(path, ".git"), true, true)...)
+	}
+	return done
+}
+
+// changedSince reports whether a git directory, its config or its hooks
+// changed at or after since.
+func changedSince(gitDir string, since time.Time) bool {
+	for _, p := range []string{gitDir, filepath.Join(gitDir, "config"), filepath.Join(gitDir, "hooks")} {
+		if fi, err := os.Lstat(p); err == nil && !fi.ModTime().Before(since) {
+			return true
+		}
+	}
+	return false
+}
+
+// disableHooks moves every hook but git's samples out of the hooks
+// directory.
+func disableHooks(gitDir, name string) []string {
 	hooks := filepath.Join(gitDir, "hooks")
 	ents, err := os.ReadDir(hooks)
 	if err != nil {
@@ -156,31 +300,29 @@ func disableHooks(gitDir string) []string {
 			return done
 		}
 		if os.Rename(filepath.Join(hooks, e.Name()), filepath.Join(blocked, e.Name())) == nil {
-			done = append(done, ".git/hooks/"+e.Name()+" moved to .git/hooks.blocked-by-agent/")
+			done = append(done, name+"/hooks/"+e.Name()+" moved to "+name+"/hooks.blocked-by-agent/")
 		}
 	}
 	return done
 }
 
-// plainConfigOf replaces a config that names programs with a plain one.
-func plainConfigOf(gitDir string) []string {
+// plainConfigOf replaces a config that is a link or holds more than
+// safeConfigKeys with a plain one.
+func plainConfigOf(gitDir, name string) []string {
 	path := filepath.Join(gitDir, "config")
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+	fi, err := os.Lstat(path)
+	if err != nil {
 		return nil
 	}
-	lower := bytes.ToLower(b)
-	dangerous := err != nil
-	for _, d := range dangerousConfig {
-		dangerous = dangerous || bytes.Contains(lower, []byte(d))
-	}
-	if !dangerous {
-		return nil
+	if fi.Mode().IsRegular() {
+		if b, err := os.ReadFile(path); err == nil && configIsPlain(b) {
+			return nil
+		}
 	}
 	if os.Rename(path, path+".blocked-by-agent") != nil || os.WriteFile(path, []byte(plainConfig), 0o644) != nil {
 		return nil
 	}
-	return []string{".git/config moved to .git/config.blocked-by-agent and replaced by a plain one"}
+	return []string{name + "/config moved to " + name + "/config.blocked-by-agent and replaced by a plain one"}
 }
 
 func note(done []string) string {

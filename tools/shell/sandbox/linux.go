@@ -261,9 +261,11 @@ func protectedNow(p Policy) (pinned, readOnly []string) {
 			add(&readOnly, filepath.Dir(link))
 			continue
 		case missing:
-			if !createProtected(path, dirs, len(parts)) {
+			created, ok := createProtected(path, dirs, len(parts))
+			if !ok {
 				continue
 			}
+			dirs = append(dirs, created...)
 		}
 		for _, d := range dirs {
 			add(&pinned, d)
@@ -273,20 +275,31 @@ func protectedNow(p Policy) (pinned, readOnly []string) {
 	return pinned, readOnly
 }
 
-// createProtected creates a missing protected directory when its parent
-// exists as a real directory: .git/hooks inside an existing .git, or one of
-// the agent's directories. A missing .git/config is left missing (a .git
-// without config is no repository git uses). existing are the directories
-// found on the way down from the root; depth is how many parts the path
-// has below it.
-func createProtected(path string, existing []string, depth int) bool {
-	if len(existing) != depth-1 {
-		return false // more than the last part is missing, or a link is on the way
+// createProtected creates a missing protected directory, with the missing
+// directories above it (which protectedNow then pins), when no symlink is on
+// the way: one of the agent's directories, or .git/hooks inside an existing
+// .git. It never creates a .git, nor a missing .git/config (the git guard
+// looks after one that a command creates). existing are the directories
+// found on the way down from the root; depth is how many parts the path has
+// below it. It returns the directories it created above the path.
+func createProtected(path string, existing []string, depth int) ([]string, bool) {
+	inGit := filepath.Base(filepath.Dir(path)) == ".git"
+	switch {
+	case inGit && filepath.Base(path) == "config":
+		return nil, false
+	case inGit && len(existing) != depth-1:
+		return nil, false // no .git: no repository to protect
 	}
-	if filepath.Base(filepath.Dir(path)) == ".git" && filepath.Base(path) == "config" {
-		return false
+	var created []string
+	cur := path
+	for i := depth - 1; i > len(existing); i-- {
+		cur = filepath.Dir(cur)
+		created = append([]string{cur}, created...)
 	}
-	return os.Mkdir(path, 0o755) == nil
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, false
+	}
+	return created, true
 }
 
 // rootOf returns the writable root that holds path ("" for none).

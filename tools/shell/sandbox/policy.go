@@ -12,6 +12,7 @@ package sandbox
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -88,14 +89,24 @@ func (p Policy) writable() []string {
 }
 
 // protected returns the paths to keep read-only that lie inside a writable
-// root (outside them, the sandbox denies writes anyway).
+// root (outside them, the sandbox denies writes anyway). A protected path
+// reached through a symlink counts twice: as written and as resolved (a
+// config directory linked into a dotfiles repository that is the working
+// directory).
 func (p Policy) protected() []string {
 	roots := p.writable()
 	var out []string
-	for _, path := range append([]string{filepath.Join(p.Dir, ".git", "hooks"), filepath.Join(p.Dir, ".git", "config")}, p.Protected...) {
+	candidates := []string{filepath.Join(p.Dir, ".git", "hooks"), filepath.Join(p.Dir, ".git", "config")}
+	for _, path := range p.Protected {
+		candidates = append(candidates, path)
+		if real, err := filepath.EvalSymlinks(path); err == nil && real != filepath.Clean(path) {
+			candidates = append(candidates, real)
+		}
+	}
+	for _, path := range candidates {
 		path = filepath.Clean(path)
 		for _, r := range roots {
-			if within(path, r) {
+			if within(path, r) && !slices.Contains(out, path) {
 				out = append(out, path)
 				break
 			}
