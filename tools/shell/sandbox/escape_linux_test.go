@@ -449,3 +449,26 @@ func TestGitGuardUndoesANewRepositorysHooks(t *testing.T) {
 		t.Errorf("the repository should still work:\n%s", res.Content)
 	}
 }
+
+// A nested repository armed in one command and registered in a later one
+// (its config's times set back) is neutralised when it is registered.
+func TestGitGuardNestedRepositoryRegisteredLater(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	b := newBox(t, nil)
+	b.needNamespaces()
+	os.RemoveAll(filepath.Join(b.work, ".git"))
+	if out, err := exec.Command("git", "init", "-q", b.work).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	b.run(`git init -q sub && git -C sub config core.fsmonitor 'touch /x' && echo a > sub/a && git -C sub add a && ` +
+		`git -C sub -c user.name=t -c user.email=t@t commit -qm a && touch -d 2001-01-01 sub/.git/config sub/.git`)
+	res := b.run(`git add sub 2>&1; echo added`)
+	if !strings.Contains(res.Content, "sub/.git/config moved") {
+		t.Errorf("registering the nested repository should neutralise its config:\n%s", res.Content)
+	}
+	if out, _ := exec.Command("git", "-C", filepath.Join(b.work, "sub"), "config", "core.fsmonitor").Output(); len(out) > 0 {
+		t.Errorf("sub still has core.fsmonitor = %s", out)
+	}
+}

@@ -88,13 +88,14 @@ type gitState struct {
 	commondir      bool
 	configWorktree bool
 	index          fileStamp
-	start          time.Time
 }
 
-// fileStamp tells whether a file changed.
+// fileStamp tells whether a file changed: its size, modification time and
+// status-change time (which no command can set back, unlike the
+// modification time).
 type fileStamp struct {
-	size int64
-	mod  time.Time
+	size       int64
+	mod, ctime time.Time
 }
 
 func stampOf(path string) fileStamp {
@@ -102,7 +103,7 @@ func stampOf(path string) fileStamp {
 	if err != nil {
 		return fileStamp{size: -1}
 	}
-	return fileStamp{fi.Size(), fi.ModTime()}
+	return fileStamp{fi.Size(), fi.ModTime(), changeTime(fi)}
 }
 
 func lookGit(gitDir string) gitState {
@@ -112,7 +113,6 @@ func lookGit(gitDir string) gitState {
 		commondir:      exists(filepath.Join(gitDir, "commondir")),
 		configWorktree: exists(filepath.Join(gitDir, "config.worktree")),
 		index:          stampOf(filepath.Join(gitDir, "index")),
-		start:          time.Now(),
 	}
 }
 
@@ -211,7 +211,7 @@ func repairGit(gitDir string, before gitState) string {
 	fresh := !before.exists
 	done = append(done, guardRepo(gitDir, ".git", fresh, fresh || !before.config)...)
 	if before.exists && stampOf(filepath.Join(gitDir, "index")) != before.index {
-		done = append(done, guardGitlinks(filepath.Dir(gitDir), before.start)...)
+		done = append(done, guardGitlinks(filepath.Dir(gitDir))...)
 	}
 	return note(done)
 }
@@ -235,11 +235,13 @@ func guardRepo(gitDir, name string, hooks, config bool) []string {
 	return done
 }
 
-// guardGitlinks neutralises nested repositories and submodules that the
-// index records (gitlinks, mode 160000) and whose git directory the command
-// changed: the person's `git status` runs git inside each of them, with
-// their hooks and config.
-func guardGitlinks(work string, since time.Time) []string {
+// guardGitlinks neutralises every nested repository and submodule that
+// the index records (gitlinks, mode 160000): the person's `git status` runs
+// git inside each of them, with their hooks and config. It runs when the
+// index changed, whichever command made the nested repository: registering
+// it is what arms it. Submodules' usual config (core.worktree, remote and
+// branch) passes the allow-list; their hooks are moved aside.
+func guardGitlinks(work string) []string {
 	cmd := exec.Command("git", "-C", work, "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "ls-files", "-s", "-z")
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
 	out, err := cmd.Output()
@@ -263,23 +265,12 @@ func guardGitlinks(work string, since time.Time) []string {
 				gitDir = dir
 			}
 		}
-		if !changedSince(gitDir, since) {
+		if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
 			continue
 		}
 		done = append(done, guardRepo(gitDir, filepath.Join(path, ".git"), true, true)...)
 	}
 	return done
-}
-
-// changedSince reports whether a git directory, its config or its hooks
-// changed at or after since.
-func changedSince(gitDir string, since time.Time) bool {
-	for _, p := range []string{gitDir, filepath.Join(gitDir, "config"), filepath.Join(gitDir, "hooks")} {
-		if fi, err := os.Lstat(p); err == nil && !fi.ModTime().Before(since) {
-			return true
-		}
-	}
-	return false
 }
 
 // disableHooks moves every hook but git's samples out of the hooks
