@@ -5,4 +5,6 @@ import (
 	"time"
 )
 
-func statCtime(st *syscall.Stat_t) time.Time { return time.Unix(int64(st.Ctimespec.Sec), int64(st.Ctimespec.Nsec)) }
+func statCtime(st *syscall.Stat_t) time.Time {
+	return time.Unix(int64(st.Ctimespec.Sec), int64(st.Ctimespec.Nsec))
+}
