@@ -22,12 +22,10 @@ func (c *checker) call(args []arg) {
 	}
 	base := name.val
 	if strings.Contains(base, "/") {
-		if !strings.HasPrefix(base, "/") {
-			c.ask(fmt.Sprintf("runs %s by a relative path", name.text))
-			return
-		}
-		// Deny rules still apply to /bin/rm; allow rules never match a path.
-		c.ask(fmt.Sprintf("runs %s by its path; allow rules match bare command names", name.text))
+		// Deny rules still apply to /bin/rm and ./rm; allow rules never
+		// match a path. A program run by its path is no more hidden than
+		// make or python: rules cannot see inside any program.
+		c.askPlain(fmt.Sprintf("runs %s by its path; allow rules match bare command names", name.text))
 		base = path.Base(base)
 	}
 	if base == "" {
@@ -162,16 +160,39 @@ func (c *checker) allowCheck(base string, args []arg) {
 	c.namesDenied(base, args)
 }
 
-// namesDenied notes, for a command no rule allows, an argument that names a
-// command a deny rule denies (`flock f rm x`, `strace rm x`): the program
-// may well run it, and only wrappers known here are looked into, so the
-// line needs a person even in a mode that runs commands unasked.
+// runners are programs that run a command given in their arguments, which
+// the checker does not parse as wrappers (their options are many).
+var runners = map[string]bool{
+	"flock": true, "strace": true, "ltrace": true, "script": true, "chroot": true, "unshare": true,
+	"nsenter": true, "taskset": true, "chrt": true, "prlimit": true, "setpriv": true, "runuser": true,
+	"su": true, "systemd-run": true, "parallel": true, "valgrind": true, "gdb": true, "firejail": true,
+	"bwrap": true, "proot": true, "fakeroot": true, "catchsegv": true, "expect": true, "tmux": true,
+	"screen": true, "xvfb-run": true, "entr": true, "at": true, "batch": true, "ssh": true,
+	"perf": true, "numactl": true, "faketime": true, "torsocks": true, "proxychains": true, "sg": true,
+	"newgrp": true, "dbus-run-session": true, "uv": true, "npx": true, "pnpx": true, "bunx": true,
+}
+
+// namesDenied notes, for a runner no rule allows (`flock f rm x`,
+// `strace rm x`), when deny rules exist, an argument that names a denied
+// command or a shell, or that is known only at run time: the runner may
+// well run it, so the line needs a person even in a mode that runs
+// commands unasked. Other programs are not looked into (`git rm` and
+// `grep rm` are not runs of rm).
 func (c *checker) namesDenied(base string, args []arg) {
+	if !runners[base] || !c.set.Denies() {
+		return
+	}
 	for _, a := range args[1:] {
 		if !a.exact {
-			continue
+			c.ask(fmt.Sprintf("%s runs other programs and %s is known only at run time", base, a.text))
+			return
 		}
-		name := a.val
+		name, _, _ := strings.Cut(strings.TrimSpace(a.val), " ")
+		switch path.Base(name) {
+		case "sh", "bash", "dash", "ash", "zsh", "ksh", "mksh", "busybox", "env", "eval", "exec", "xargs":
+			c.ask(fmt.Sprintf("%s runs %s, whose commands are not checked", base, a.text))
+			return
+		}
 		if i := strings.LastIndexByte(name, '/'); i >= 0 {
 			name = name[i+1:]
 		}

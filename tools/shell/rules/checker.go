@@ -37,9 +37,10 @@ func (c *checker) ask(reason string) {
 	c.note(reason)
 }
 
-// askWrite notes something that needs approval because it writes files,
-// without hiding any command.
-func (c *checker) askWrite(reason string) { c.note(reason) }
+// askPlain notes something that needs approval without hiding any command
+// from the rules: a file write, a program run by its path (whose name the
+// deny rules still see).
+func (c *checker) askPlain(reason string) { c.note(reason) }
 
 func (c *checker) note(reason string) {
 	if !slices.Contains(c.asks, reason) {

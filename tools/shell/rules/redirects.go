@@ -59,7 +59,7 @@ func (c *checker) writes(op syntax.RedirOperator, target arg) {
 		c.ask(fmt.Sprintf("writes to %s (redirection %s)", target.text, op)) // a target known at run time may hide a command substitution's effect
 		return
 	}
-	c.askWrite(fmt.Sprintf("writes to %s (redirection %s)", target.text, op))
+	c.askPlain(fmt.Sprintf("writes to %s (redirection %s)", target.text, op))
 }
 
 // heredoc walks a here-document. Bash ends the body at the first line equal

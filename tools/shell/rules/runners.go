@@ -175,7 +175,7 @@ func (c *checker) find(args []arg) {
 			c.call(inner)
 			i = end
 		case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
-			c.askWrite(fmt.Sprintf("find %s changes files", a.val))
+			c.askPlain(fmt.Sprintf("find %s changes files", a.val))
 		}
 	}
 }

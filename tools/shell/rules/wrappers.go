@@ -55,7 +55,7 @@ func (c *checker) simpleWrapper(base string, args []arg) {
 		return
 	}
 	if base == "time" && hasOpt(opts, "o", "output") {
-		c.askWrite("time -o writes to a file")
+		c.askPlain("time -o writes to a file")
 	}
 	if base == "timeout" && len(inner) > 0 {
 		if !inner[0].exact {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agent-dev/agent/tools"
@@ -27,9 +28,11 @@ import (
 //     hooks other than git's samples are moved to hooks.blocked-by-agent,
 //     and a config with keys beyond a short list of safe ones is moved to
 //     config.blocked-by-agent and replaced by a plain one;
-//   - when the index changed, the same is done for every nested repository
-//     or submodule (gitlink) whose git directory the command changed, since
-//     the person's `git status` runs git inside them.
+//   - the same is done for every nested repository or submodule (gitlink of
+//     the index) that the command registered, or whose git directory,
+//     config or hooks it changed, since the person's `git status` runs git
+//     inside them; others, the person's own, are left alone. The gitlinks
+//     are listed (git ls-files) only when the index changed.
 //
 // The returned text says what was done ("" when nothing was); the bash tool
 // appends it to the result, with a word for the model when the output looks
@@ -43,12 +46,12 @@ func (s *Sandbox) Guard() func(tools.Result) string {
 	gitDir := filepath.Join(s.policy.Dir, ".git")
 	var before gitState
 	if s.policy.Mode == WorkspaceWrite {
-		before = lookGit(gitDir)
+		before = s.lookGit(gitDir)
 	}
 	return func(res tools.Result) string {
 		var notes []string
 		if s.policy.Mode == WorkspaceWrite {
-			if n := repairGit(gitDir, before); n != "" {
+			if n := s.repairGit(gitDir, before); n != "" {
 				notes = append(notes, n)
 			}
 		}
@@ -88,6 +91,11 @@ type gitState struct {
 	commondir      bool
 	configWorktree bool
 	index          fileStamp
+	// links are the gitlinks (nested repositories, submodules) of the
+	// index, listed when listed is set; start is when the command began.
+	links  map[string]bool
+	listed bool
+	start  time.Time
 }
 
 // fileStamp tells whether a file changed: its size, modification time and
@@ -106,14 +114,37 @@ func stampOf(path string) fileStamp {
 	return fileStamp{fi.Size(), fi.ModTime(), changeTime(fi)}
 }
 
-func lookGit(gitDir string) gitState {
-	return gitState{
+func (s *Sandbox) lookGit(gitDir string) gitState {
+	work := filepath.Dir(gitDir)
+	st := gitState{
 		exists:         exists(gitDir),
 		config:         exists(filepath.Join(gitDir, "config")),
 		commondir:      exists(filepath.Join(gitDir, "commondir")),
 		configWorktree: exists(filepath.Join(gitDir, "config.worktree")),
 		index:          stampOf(filepath.Join(gitDir, "index")),
+		start:          time.Now(),
 	}
+	if st.exists && st.index.size >= 0 {
+		st.links, st.listed = s.links.get(work, st.index), true
+	}
+	return st
+}
+
+// gitlinkCache holds the gitlinks of an index as of its stamp, so that git
+// runs only when the index changed.
+type gitlinkCache struct {
+	mu    sync.Mutex
+	stamp fileStamp
+	links map[string]bool
+}
+
+func (c *gitlinkCache) get(work string, stamp fileStamp) map[string]bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.links == nil || c.stamp != stamp {
+		c.links, c.stamp = listGitlinks(work), stamp
+	}
+	return c.links
 }
 
 func exists(path string) bool {
@@ -182,7 +213,7 @@ func configIsPlain(text []byte) bool {
 // plainConfig is what `git init` writes.
 const plainConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"
 
-func repairGit(gitDir string, before gitState) string {
+func (s *Sandbox) repairGit(gitDir string, before gitState) string {
 	fi, err := os.Lstat(gitDir)
 	if err != nil {
 		return ""
@@ -210,8 +241,8 @@ func repairGit(gitDir string, before gitState) string {
 	}
 	fresh := !before.exists
 	done = append(done, guardRepo(gitDir, ".git", fresh, fresh || !before.config)...)
-	if before.exists && stampOf(filepath.Join(gitDir, "index")) != before.index {
-		done = append(done, guardGitlinks(filepath.Dir(gitDir))...)
+	if now := stampOf(filepath.Join(gitDir, "index")); before.exists && now.size >= 0 && (before.listed || now != before.index) {
+		done = append(done, s.guardGitlinks(filepath.Dir(gitDir), before)...)
 	}
 	return note(done)
 }
@@ -235,25 +266,37 @@ func guardRepo(gitDir, name string, hooks, config bool) []string {
 	return done
 }
 
-// guardGitlinks neutralises every nested repository and submodule that
-// the index records (gitlinks, mode 160000): the person's `git status` runs
-// git inside each of them, with their hooks and config. It runs when the
-// index changed, whichever command made the nested repository: registering
-// it is what arms it. Submodules' usual config (core.worktree, remote and
-// branch) passes the allow-list; their hooks are moved aside.
-func guardGitlinks(work string) []string {
+// listGitlinks lists the gitlinks (mode 160000) of work's index: nested
+// repositories and submodules, by path. git runs with the programs it could
+// be told to run turned off; the top-level config is read-only to commands.
+func listGitlinks(work string) map[string]bool {
 	cmd := exec.Command("git", "-C", work, "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "ls-files", "-s", "-z")
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
 	out, err := cmd.Output()
+	links := map[string]bool{}
 	if err != nil {
-		return nil
+		return links
 	}
-	var done []string
 	for _, entry := range strings.Split(string(out), "\x00") {
-		meta, path, ok := strings.Cut(entry, "\t")
-		if !ok || !strings.HasPrefix(meta, "160000 ") {
-			continue
+		if meta, path, ok := strings.Cut(entry, "\t"); ok && strings.HasPrefix(meta, "160000 ") {
+			links[path] = true
 		}
+	}
+	return links
+}
+
+// guardGitlinks neutralises the nested repositories and submodules of the
+// index that the command registered or changed: the person's `git status`
+// runs git inside each of them, with their hooks and config. A gitlink is
+// new when it was not listed before the command (or nothing was listed);
+// changed when its git directory, config, hooks directory or a hook has a
+// status-change time after the command began (which no command can set
+// back). Only git directories inside a writable root are touched: the
+// command could not have changed others, and the guard runs unconfined.
+func (s *Sandbox) guardGitlinks(work string, before gitState) []string {
+	links := s.links.get(work, stampOf(filepath.Join(work, ".git", "index")))
+	var done []string
+	for path := range links {
 		gitDir := filepath.Join(work, path, ".git")
 		if fi, err := os.Lstat(gitDir); err == nil && fi.Mode().IsRegular() {
 			b, _ := os.ReadFile(gitDir)
@@ -265,12 +308,49 @@ func guardGitlinks(work string) []string {
 				gitDir = dir
 			}
 		}
-		if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+		real, err := filepath.EvalSymlinks(gitDir)
+		if err != nil || rootOfPath(s.policy, real) == "" {
 			continue
 		}
-		done = append(done, guardRepo(gitDir, filepath.Join(path, ".git"), true, true)...)
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			continue
+		}
+		if before.listed && before.links[path] && !changedSince(real, before.start) {
+			continue
+		}
+		done = append(done, guardRepo(real, filepath.Join(path, ".git"), true, true)...)
 	}
 	return done
+}
+
+// changedSince reports whether a git directory, its config, its hooks
+// directory or one of its hooks had its status changed at or after since.
+func changedSince(gitDir string, since time.Time) bool {
+	paths := []string{gitDir, filepath.Join(gitDir, "config"), filepath.Join(gitDir, "hooks")}
+	if ents, err := os.ReadDir(filepath.Join(gitDir, "hooks")); err == nil {
+		for _, e := range ents {
+			paths = append(paths, filepath.Join(gitDir, "hooks", e.Name()))
+		}
+	}
+	for _, p := range paths {
+		if fi, err := os.Lstat(p); err == nil && !changeTime(fi).Before(since) {
+			return true
+		}
+	}
+	return false
+}
+
+// rootOfPath returns the writable root of p that holds path, "" for none.
+func rootOfPath(p Policy, path string) string {
+	for _, r := range p.writable() {
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			r = real
+		}
+		if within(path, r) {
+			return r
+		}
+	}
+	return ""
 }
 
 // disableHooks moves every hook but git's samples out of the hooks

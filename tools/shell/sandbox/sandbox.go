@@ -14,6 +14,9 @@ type Sandbox struct {
 	policy Policy
 	exe    string
 	impl   platform
+	// links caches the gitlinks of the working directory's index for the
+	// git guard, listed again only when the index changes.
+	links gitlinkCache
 }
 
 // platform is the operating system's side of a Sandbox.
