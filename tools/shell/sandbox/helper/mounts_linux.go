@@ -1,0 +1,169 @@
+package helper
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// confine sets up the namespaces' contents: private mounts, read-only
+// binds and the loopback interface.
+func confine(o Options) error {
+	if o.PrivateMounts {
+		if err := syscall.Mount("none", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+			return fmt.Errorf("making mounts private: %v", err)
+		}
+	}
+	for _, p := range o.Writable {
+		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind-mounting %s: %v", p, err)
+		}
+	}
+	if o.ReadOnlyRest {
+		if err := readOnlyRest(o.Writable); err != nil {
+			return err
+		}
+	}
+	for _, p := range o.Pinned {
+		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind-mounting %s: %v", p, err)
+		}
+	}
+	for _, p := range o.ReadOnly {
+		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind-mounting %s: %v", p, err)
+		}
+		if err := remountReadOnly(p); err != nil {
+			return err
+		}
+	}
+	if o.PrivateMounts {
+		// The working directory was entered before the bind mounts: enter
+		// it again by name, so that it is the writable mount now on top.
+		if wd, err := os.Getwd(); err == nil {
+			if err := syscall.Chdir(wd); err != nil {
+				return fmt.Errorf("re-entering %s: %v", wd, err)
+			}
+		}
+	}
+	if o.Loopback {
+		if err := loopbackUp(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readOnlyRest remounts read-only every mount point listed in
+// /proc/self/mountinfo except those within a writable root and those under
+// /dev, /proc and /sys (devices, and kernel interfaces Landlock already
+// denies writing).
+func readOnlyRest(writable []string) error {
+	raw, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return fmt.Errorf("listing mounts: %v", err)
+	}
+	done := map[string]bool{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		// id parent major:minor root mount-point options ...
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		mp := unescapeMount(f[4])
+		if done[mp] || under(mp, "/dev") || under(mp, "/proc") || under(mp, "/sys") {
+			continue
+		}
+		done[mp] = true
+		skip := false
+		for _, w := range writable {
+			skip = skip || under(mp, w)
+		}
+		if skip {
+			continue
+		}
+		if err := remountReadOnly(mp); err != nil {
+			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.EACCES) {
+				continue // hidden under another mount, or not ours to see
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// under reports whether path is dir or beneath it.
+func under(path, dir string) bool {
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+}
+
+// unescapeMount decodes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// remountReadOnly makes the mount at path read-only, keeping the flags the
+// kernel locks for a less privileged namespace (nosuid, nodev, noexec, the
+// atime flags).
+func remountReadOnly(path string) error {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(path, &st); err != nil {
+		return fmt.Errorf("statfs %s: %w", path, err)
+	}
+	flags := uintptr(syscall.MS_REMOUNT | syscall.MS_BIND | syscall.MS_RDONLY)
+	for _, f := range []struct{ st, ms uintptr }{
+		{0x2, syscall.MS_NOSUID}, {0x4, syscall.MS_NODEV}, {0x8, syscall.MS_NOEXEC},
+		{0x400, syscall.MS_NOATIME}, {0x800, syscall.MS_NODIRATIME}, {0x1000, syscall.MS_RELATIME},
+	} {
+		if uintptr(st.Flags)&f.st != 0 {
+			flags |= f.ms
+		}
+	}
+	if err := syscall.Mount("none", path, "", flags, ""); err != nil {
+		return fmt.Errorf("making %s read-only: %w", path, err)
+	}
+	return nil
+}
+
+// loopbackUp sets the IFF_UP flag of "lo" with SIOCSIFFLAGS, so that
+// servers a command starts on 127.0.0.1 can be reached from inside the
+// sandbox's network namespace (and nothing else can).
+func loopbackUp() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("loopback: %v", err)
+	}
+	defer syscall.Close(fd)
+	var req struct {
+		name  [syscall.IFNAMSIZ]byte
+		flags uint16
+		_     [22]byte
+	}
+	copy(req.name[:], "lo")
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
+		return fmt.Errorf("loopback flags: %v", e)
+	}
+	req.flags |= syscall.IFF_UP | syscall.IFF_RUNNING
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
+		return fmt.Errorf("loopback up: %v", e)
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package helper
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// waitFor reaps children until pid exits and returns its status; the other
+// children reaped on the way (orphans this subreaper inherited) are
+// dropped.
+func waitFor(pid int) syscall.WaitStatus {
+	for {
+		var ws syscall.WaitStatus
+		got, err := syscall.Wait4(-1, &ws, 0, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case err != nil:
+			return 0 // ECHILD: cannot happen while pid is unreaped
+		case got == pid:
+			return ws
+		}
+	}
+}
+
+// killAll kills every remaining descendant and reaps them. A killed
+// process's children are reparented to this subreaper, so each round finds
+// the next generation, until there are no children left.
+func killAll() {
+	for {
+		kids := children()
+		for _, k := range kids {
+			syscall.Kill(k, syscall.SIGKILL)
+		}
+		opts := syscall.WNOHANG
+		if len(kids) > 0 {
+			opts = 0 // something was killed: its exit will come
+		}
+		var ws syscall.WaitStatus
+		got, err := syscall.Wait4(-1, &ws, opts, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+		case err != nil: // ECHILD: none left
+			return
+		case got == 0 && len(kids) == 0:
+			// A child exists that the listing missed (it was being
+			// reparented): list again.
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// signalAll sends sig to every descendant, walking the tree of children.
+func signalAll(sig syscall.Signal) {
+	seen := map[int]bool{}
+	todo := children()
+	for len(todo) > 0 {
+		pid := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[pid] {
+			continue
+		}
+		seen[pid] = true
+		syscall.Kill(pid, sig)
+		todo = append(todo, childrenOf(pid)...)
+	}
+}
+
+// children lists this process's children.
+func children() []int { return childrenOf(os.Getpid()) }
+
+// childrenOf lists the children of pid from /proc/PID/task/*/children
+// (every thread's), or, on a kernel without that file, by scanning the
+// parent of every process.
+func childrenOf(pid int) []int {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return nil // gone
+	}
+	var kids []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if errors.Is(err, os.ErrNotExist) {
+			return scanChildren(pid)
+		}
+		kids = appendInts(kids, b)
+	}
+	return kids
+}
+
+// scanChildren finds pid's children by reading every process's parent.
+func scanChildren(pid int) []int {
+	ents, _ := os.ReadDir("/proc")
+	var kids []int
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+		s := string(b)
+		i := lastIndex(s, ')')
+		var state byte
+		var ppid, self int
+		if i < 0 {
+			continue
+		}
+		if _, err := fmt.Sscanf(s[i+1:], " %c %d", &state, &ppid); err != nil || ppid != pid {
+			continue
+		}
+		if _, err := fmt.Sscanf(s, "%d", &self); err == nil {
+			kids = append(kids, self)
+		}
+	}
+	return kids
+}
+
+func lastIndex(s string, c byte) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// appendInts appends the space-separated decimal numbers of b.
+func appendInts(dst []int, b []byte) []int {
+	n, in := 0, false
+	for _, c := range b {
+		if c >= '0' && c <= '9' {
+			n, in = n*10+int(c-'0'), true
+			continue
+		}
+		if in {
+			dst = append(dst, n)
+		}
+		n, in = 0, false
+	}
+	if in {
+		dst = append(dst, n)
+	}
+	return dst
+}
+
+// status turns the program's wait status into the helper's: its exit code,
+// or death by the same signal (so the agent reports "signal: killed").
+func status(ws syscall.WaitStatus) int {
+	if !ws.Signaled() {
+		return ws.ExitStatus()
+	}
+	sig := ws.Signal()
+	signal.Reset(sig)
+	syscall.Kill(os.Getpid(), sig)
+	// A signal whose default action is not to terminate, or one the Go
+	// runtime keeps for itself, leaves us here: report it as a shell does.
+	time.Sleep(10 * time.Millisecond)
+	return 128 + int(sig)
+}
