@@ -3,8 +3,6 @@ package sessions_test
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -86,13 +84,7 @@ func TestDecideRepeatedCallIDs(t *testing.T) {
 // kept, its tool calls have no decision, and new calls record one.
 func TestMigrateV2(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "agent.db")
-	db, err := sql.Open("sqlite", path)
-	must(t, err)
-	for _, q := range []string{
-		sessions.SchemaStep(0),
-		sessions.SchemaStep(1),
-		`PRAGMA user_version = 2`,
+	s := migrated(t, 2,
 		`INSERT INTO sessions (id, title, dir, model, status, created_at, updated_at, message_count)
 			VALUES ('0123456789ab', 'old', '/w', 'm', 'completed', 1, 2, 3)`,
 		`INSERT INTO messages (session_id, seq, role, parts, created_at) VALUES
@@ -103,17 +95,7 @@ func TestMigrateV2(t *testing.T) {
 			VALUES ('0123456789ab', 2, 'c1', 'bash', '{}', 'done', 'completed', 1000, 1040, 40)`,
 		`INSERT INTO file_snapshots (session_id, turn, path, existed, prior_content, created_at)
 			VALUES ('0123456789ab', 1, 'a.txt', 1, 'before', 1)`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("building a v2 database: %v", err)
-		}
-	}
-	must(t, db.Close())
-
-	s := openAt(t, path)
-	if v := pragma(t, s, "user_version"); v != strconv.Itoa(sessions.Migrations()) {
-		t.Errorf("user_version after migrating = %s", v)
-	}
+	)
 	ss, err := s.Get(ctx, "0123456789ab")
 	must(t, err)
 	if ss.Title != "old" || ss.Messages != 3 {

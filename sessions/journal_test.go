@@ -3,7 +3,6 @@ package sessions_test
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/agent-dev/agent/providers"
@@ -240,33 +238,18 @@ func TestJournalRowsGoWithTheSession(t *testing.T) {
 // sessions, messages and a tool call, and uses the journal on its session.
 func TestMigrateV1(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "agent.db")
 	dir := filepath.Join(t.TempDir(), "work")
 	must(t, os.Mkdir(dir, 0o755))
-	db, err := sql.Open("sqlite", path)
-	must(t, err)
-	for _, q := range []string{
-		sessions.SchemaStep(0),
-		`PRAGMA user_version = 1`,
+	s := migrated(t, 1,
 		`INSERT INTO sessions (id, title, dir, model, status, created_at, updated_at, message_count)
-			VALUES ('0123456789ab', 'old', '` + dir + `', 'm', 'completed', 1, 2, 3)`,
+			VALUES ('0123456789ab', 'old', '`+dir+`', 'm', 'completed', 1, 2, 3)`,
 		`INSERT INTO messages (session_id, seq, role, parts, created_at) VALUES
 			('0123456789ab', 1, 'user', '[{"type":"text","text":"hi"}]', 1),
 			('0123456789ab', 2, 'assistant', '[{"type":"text","text":"hello"}]', 1),
 			('0123456789ab', 3, 'user', '[{"type":"text","text":"edit"}]', 2)`,
 		`INSERT INTO tool_calls (session_id, message_id, call_id, name, arguments, status)
 			VALUES ('0123456789ab', 2, 'c1', 'bash', '{}', 'completed')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("building a v1 database: %v", err)
-		}
-	}
-	must(t, db.Close())
-
-	s := openAt(t, path)
-	if v := pragma(t, s, "user_version"); v != strconv.Itoa(sessions.Migrations()) {
-		t.Errorf("user_version after migrating = %s", v)
-	}
+	)
 	ss, err := s.Get(ctx, "0123456789ab")
 	must(t, err)
 	if ss.Title != "old" || ss.Messages != 3 || ss.Status != sessions.StatusCompleted {

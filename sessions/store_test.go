@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -27,6 +28,32 @@ func openAt(t testing.TB, path string) *sessions.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// migrated writes a database at schema version (its first version
+// migrations, then the rows), opens it with the current code and checks that
+// it was migrated to the newest schema.
+func migrated(t *testing.T, version int, rows ...string) *sessions.Store {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "agent.db")
+	db, err := sql.Open("sqlite", path)
+	must(t, err)
+	var stmts []string
+	for v := range version {
+		stmts = append(stmts, sessions.SchemaStep(v))
+	}
+	stmts = append(stmts, fmt.Sprintf("PRAGMA user_version = %d", version))
+	for _, q := range append(stmts, rows...) {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("building a version %d database: %v", version, err)
+		}
+	}
+	must(t, db.Close())
+	s := openAt(t, path)
+	if v := pragma(t, s, "user_version"); v != strconv.Itoa(sessions.Migrations()) {
+		t.Errorf("user_version after migrating from %d = %s", version, v)
+	}
 	return s
 }
 
