@@ -147,14 +147,10 @@ func newSandbox(o *Options, s settings, dir string, getenv func(string) string) 
 			protected = append(protected, p)
 		}
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		exe = "" // the sandbox reports that it cannot start its helper
-	}
 	sb, err := sandbox.New(sandbox.Policy{
 		Mode: mode, Network: s.Network, Dir: dir, WritableRoots: s.WritableRoots,
 		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: protected,
-	}, exe)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("building the sandbox: %w", err)
 	}

@@ -20,14 +20,13 @@ func BenchmarkCommand(b *testing.B) {
 	if _, err := os.Stat("/usr/bin/bash"); err != nil {
 		b.Skip("no bash")
 	}
-	exe, _ := os.Executable()
 	helperExe := os.Getenv("AGENT_SANDBOX_HELPER")
 	dir := b.TempDir()
 	for _, name := range []string{"a.go", "b.go", "README.md"} {
 		os.WriteFile(dir+"/"+name, []byte("x\n"), 0o644)
 	}
 	for _, mode := range []Mode{Off, WorkspaceWrite} {
-		sb, err := New(Policy{Mode: mode, Dir: dir}, exe)
+		sb, err := New(Policy{Mode: mode, Dir: dir})
 		if err != nil {
 			b.Fatal(err)
 		}

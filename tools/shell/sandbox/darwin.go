@@ -21,7 +21,7 @@ type darwin struct {
 	why string
 }
 
-func newPlatform(p Policy, _ string) platform {
+func newPlatform(p Policy) platform {
 	d := &darwin{p: canonical(p)}
 	if _, err := os.Stat(sandboxExec); err != nil {
 		d.why = fmt.Sprintf("%s is not available: %v", sandboxExec, err)

@@ -309,7 +309,7 @@ func (s *Sandbox) guardGitlinks(work string, before gitState) []string {
 			}
 		}
 		real, err := filepath.EvalSymlinks(gitDir)
-		if err != nil || rootOfPath(s.policy, real) == "" {
+		if err != nil || s.policy.rootOf(real) == "" {
 			continue
 		}
 		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
@@ -338,19 +338,6 @@ func changedSince(gitDir string, since time.Time) bool {
 		}
 	}
 	return false
-}
-
-// rootOfPath returns the writable root of p that holds path, "" for none.
-func rootOfPath(p Policy, path string) string {
-	for _, r := range p.writable() {
-		if real, err := filepath.EvalSymlinks(r); err == nil {
-			r = real
-		}
-		if within(path, r) {
-			return r
-		}
-	}
-	return ""
 }
 
 // disableHooks moves every hook but git's samples out of the hooks

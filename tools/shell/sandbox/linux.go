@@ -35,17 +35,15 @@ type linux struct {
 	err     error // set-up failure, reported by build
 }
 
-func newPlatform(p Policy, exe string) platform {
+func newPlatform(p Policy) platform {
 	// The helper is started as /proc/self/exe, the agent's own binary even
-	// when a command has since replaced the file at its path (exe may lie
-	// in a writable root: go run, ./agent in the repository).
+	// when a command has since replaced the file at its path (the binary
+	// may lie in a writable root: go run, ./agent in the repository).
 	l := &linux{p: p, exe: "/proc/self/exe"}
 	abi, err := ll.LandlockGetABIVersion()
 	switch {
 	case err != nil:
 		l.why = fmt.Sprintf("Landlock is not available (%v): the kernel is older than 5.13, or Landlock is not enabled at boot", err)
-	case exe == "":
-		l.why = "the agent's executable is unknown, so the sandbox helper cannot be started"
 	default:
 		l.abi = abi
 	}
@@ -227,7 +225,7 @@ func protectedNow(p Policy) (pinned, readOnly []string) {
 		}
 	}
 	for _, path := range p.protected() {
-		root := rootOf(p, path)
+		root := p.rootOf(path)
 		if root == "" || path == root {
 			continue
 		}
@@ -300,17 +298,6 @@ func createProtected(path string, existing []string, depth int) ([]string, bool)
 		return nil, false
 	}
 	return created, true
-}
-
-// rootOf returns the writable root that holds path ("" for none).
-func rootOf(p Policy, path string) string {
-	best := ""
-	for _, r := range p.writable() {
-		if within(path, r) && len(r) > len(best) {
-			best = r
-		}
-	}
-	return best
 }
 
 // existing keeps the directories that exist.

@@ -13,7 +13,7 @@ import (
 // which the permission policy answers by asking before each.
 type unsupported struct{}
 
-func newPlatform(Policy, string) platform { return unsupported{} }
+func newPlatform(Policy) platform { return unsupported{} }
 
 func (unsupported) status(bool) Status {
 	return Status{Reason: "there is no sandbox for " + runtime.GOOS}

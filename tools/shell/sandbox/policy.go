@@ -94,7 +94,6 @@ func (p Policy) writable() []string {
 // config directory linked into a dotfiles repository that is the working
 // directory).
 func (p Policy) protected() []string {
-	roots := p.writable()
 	var out []string
 	candidates := []string{filepath.Join(p.Dir, ".git", "hooks"), filepath.Join(p.Dir, ".git", "config")}
 	for _, path := range p.Protected {
@@ -105,14 +104,31 @@ func (p Policy) protected() []string {
 	}
 	for _, path := range candidates {
 		path = filepath.Clean(path)
-		for _, r := range roots {
-			if within(path, r) && !slices.Contains(out, path) {
-				out = append(out, path)
-				break
-			}
+		if p.rootOf(path) != "" && !slices.Contains(out, path) {
+			out = append(out, path)
 		}
 	}
 	return out
+}
+
+// rootOf returns the deepest writable root that holds path, "" for none.
+// Each root counts as written and with its symlinks resolved, so that a
+// resolved path is found in a root given through a symlink; the form that
+// holds path is returned.
+func (p Policy) rootOf(path string) string {
+	best := ""
+	for _, r := range p.writable() {
+		forms := []string{r}
+		if real, err := filepath.EvalSymlinks(r); err == nil && real != r {
+			forms = append(forms, real)
+		}
+		for _, f := range forms {
+			if within(path, f) && len(f) > len(best) {
+				best = f
+			}
+		}
+	}
+	return best
 }
 
 // within reports whether path is root or beneath it (both clean).

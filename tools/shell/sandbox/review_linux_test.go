@@ -80,7 +80,16 @@ func TestReviewHelperThreadsEscapeLandlock(t *testing.T) {
 // ~/go/bin and the agent runs in $HOME), one command replaces it (rename
 // over the path: no ETXTBSY) and the next command starts the replacement
 // unconfined.
+//
+// The helper is now started as /proc/self/exe. The test runs a copy of this
+// test binary from inside the working directory as the "agent", whose first
+// command replaces that copy and whose second command must still be
+// confined.
 func TestReviewAgentExecutableInAWritableRoot(t *testing.T) {
+	if dirs := os.Getenv("SANDBOX_EXE_CHILD"); dirs != "" {
+		exeChild(t, strings.Split(dirs, ":"))
+		return
+	}
 	b := newBox(t, nil)
 	self, err := os.Executable()
 	if err != nil {
@@ -89,19 +98,34 @@ func TestReviewAgentExecutableInAWritableRoot(t *testing.T) {
 	exe := filepath.Join(b.work, "bin", "agent")
 	os.MkdirAll(filepath.Dir(exe), 0o755)
 	copyFile(t, self, exe)
-	p := Policy{Mode: WorkspaceWrite, Dir: b.work, TempDirs: []string{b.tmp}, Protected: []string{b.innerConfig, b.outerData}}
-	sb, err := New(p, exe)
+	cmd := exec.Command(exe, "-test.run=^TestReviewAgentExecutableInAWritableRoot$", "-test.v")
+	cmd.Env = append(os.Environ(), "SANDBOX_EXE_CHILD="+strings.Join([]string{b.work, b.tmp, b.outside}, ":"))
+	out, err := cmd.CombinedOutput()
+	t.Logf("the agent run from the working directory:\n%s", out)
+	if err != nil {
+		t.Fatalf("the child agent failed: %v", err)
+	}
+	absent(t, filepath.Join(b.outside, "escaped"))
+}
+
+// exeChild is the agent of TestReviewAgentExecutableInAWritableRoot: it
+// runs from work/bin/agent; dirs are work, tmp and outside.
+func exeChild(t *testing.T, dirs []string) {
+	work, tmp, outside := dirs[0], dirs[1], dirs[2]
+	sb, err := New(Policy{Mode: WorkspaceWrite, Dir: work, TempDirs: []string{tmp}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { sb.Close() })
-	b.tool = shell.New(shell.Config{Dir: b.work, Build: sb.Build, KillGrace: time.Second})
-	out := filepath.Join(b.outside, "escaped")
-	res := b.run(fmt.Sprintf(`printf '#!/bin/sh\necho escaped > %s\n' > bin/new && chmod +x bin/new && mv bin/new bin/agent`, out))
+	defer sb.Close()
+	b := &box{t: t, work: work, tmp: tmp, outside: outside, sb: sb,
+		tool: shell.New(shell.Config{Dir: work, Build: sb.Build, KillGrace: time.Second})}
+	res := b.run(fmt.Sprintf(`printf '#!/bin/sh\necho escaped > %s\n' > bin/new && chmod +x bin/new && mv bin/new bin/agent`, filepath.Join(outside, "escaped")))
 	t.Logf("first command:\n%s", res.Content)
+	if exitCode(res) != 0 {
+		t.Fatalf("the first command could not replace the agent's file")
+	}
 	res = b.run("true")
 	t.Logf("second command:\n%s", res.Content)
-	absent(t, out)
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -12,7 +12,6 @@ import (
 // Close releases what it holds (the Landlock ruleset).
 type Sandbox struct {
 	policy Policy
-	exe    string
 	impl   platform
 	// links caches the gitlinks of the working directory's index for the
 	// git guard, listed again only when the index changes.
@@ -29,11 +28,11 @@ type platform interface {
 	close() error
 }
 
-// New returns a sandbox for p. exe is the agent's executable (the helper
-// that Linux re-executes: os.Executable()). The kernel's support is looked
+// New returns a sandbox for p. On Linux the helper is the agent's own
+// binary, started as /proc/self/exe. The kernel's support is looked
 // up at once (a system call); namespaces are probed on first use, or now
 // when the answer decides whether the policy can be enforced.
-func New(p Policy, exe string) (*Sandbox, error) {
+func New(p Policy) (*Sandbox, error) {
 	if p.Dir == "" || !filepath.IsAbs(p.Dir) {
 		return nil, fmt.Errorf("sandbox: the working directory %q is not an absolute path", p.Dir)
 	}
@@ -52,12 +51,12 @@ func New(p Policy, exe string) (*Sandbox, error) {
 		}
 	}
 	p.Dir = filepath.Clean(p.Dir)
-	s := &Sandbox{policy: p, exe: exe}
+	s := &Sandbox{policy: p}
 	if p.Mode == Off {
 		s.impl = off{}
 		return s, nil
 	}
-	s.impl = newPlatform(p, exe)
+	s.impl = newPlatform(p)
 	return s, nil
 }
 
