@@ -22,13 +22,28 @@ func needGit(t *testing.T) {
 	}
 }
 
-// gitOutside runs git in dir as the person would, unconfined.
+// gitOutside runs git in dir as the person would, unconfined, and returns
+// its output, failure or not.
 func gitOutside(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=u", "-c", "user.email=u@example.com"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
-	out, _ := cmd.CombinedOutput()
+	out, _ := gitCommand(t, append([]string{"-C", dir}, args...)...).CombinedOutput()
 	return string(out)
+}
+
+// gitMust runs git with args as the person would, unconfined, and fails the
+// test if it fails.
+func gitMust(t *testing.T, args ...string) {
+	t.Helper()
+	if out, err := gitCommand(t, args...).CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// gitCommand is git with an identity and no system or user config.
+func gitCommand(t *testing.T, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", append([]string{"-c", "user.name=u", "-c", "user.email=u@example.com"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	return cmd
 }
 
 // HIGH. A repository the command creates is checked by the git guard when

@@ -50,9 +50,7 @@ func TestGitGuardNestedRepositoryRegisteredLater(t *testing.T) {
 	b := newBox(t, nil)
 	b.needNamespaces()
 	os.RemoveAll(filepath.Join(b.work, ".git"))
-	if out, err := exec.Command("git", "init", "-q", b.work).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gitMust(t, "init", "-q", b.work)
 	b.run(`git init -q sub && git -C sub config core.fsmonitor 'touch /x' && echo a > sub/a && git -C sub add a && ` +
 		`git -C sub -c user.name=t -c user.email=t@t commit -qm a && touch -d 2001-01-01 sub/.git/config sub/.git`)
 	res := b.run(`git add sub 2>&1; echo added`)

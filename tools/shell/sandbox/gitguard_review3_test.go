@@ -9,7 +9,6 @@ package sandbox
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -18,13 +17,28 @@ import (
 // with one commit, as the person would have it before the session.
 func initRepoOutside(t *testing.T, b *box) {
 	t.Helper()
-	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "x"}} {
-		cmd := exec.Command("git", append([]string{"-C", b.work, "-c", "user.name=u", "-c", "user.email=u@example.com"}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+	gitMust(t, "-C", b.work, "init", "-q")
+	gitMust(t, "-C", b.work, "commit", "-q", "--allow-empty", "-m", "x")
+}
+
+// withSubmodule makes the box's working directory a repository with a
+// nested repository "sub" committed as a gitlink, as the person would have
+// it before the session; config, when given, is a key and value set in sub.
+func withSubmodule(t *testing.T, b *box, config ...string) string {
+	t.Helper()
+	initRepoOutside(t, b)
+	sub := filepath.Join(b.work, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	gitMust(t, "-C", sub, "init", "-q")
+	gitMust(t, "-C", sub, "commit", "-q", "--allow-empty", "-m", "y")
+	if len(config) == 2 {
+		gitMust(t, "-C", sub, "config", config[0], config[1])
+	}
+	gitMust(t, "-C", b.work, "add", "sub")
+	gitMust(t, "-C", b.work, "commit", "-qm", "sub")
+	return sub
 }
 
 // HIGH. guardGitlinks acts wherever the command points it: a gitlink whose
@@ -78,16 +92,7 @@ func TestReview3GuardIgnoresExistingGitlinkWhenIndexUnchanged(t *testing.T) {
 	needGit(t)
 	b := newBox(t, nil)
 	b.needNamespaces()
-	initRepoOutside(t, b)
-	sub := filepath.Join(b.work, "sub")
-	os.Mkdir(sub, 0o755)
-	for _, args := range [][]string{{"-C", sub, "init", "-q"}, {"-C", sub, "commit", "-q", "--allow-empty", "-m", "y"}, {"-C", b.work, "add", "sub"}, {"-C", b.work, "commit", "-qm", "sub"}} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=u", "-c", "user.email=u@example.com"}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	withSubmodule(t, b)
 	marker := filepath.Join(b.outside, "fsmonitor-ran")
 	res := b.run("git -C sub config core.fsmonitor " + sq("touch "+marker))
 	t.Logf("command:\n%s", res.Content)
@@ -110,16 +115,7 @@ func TestReview3GuardBreaksUntouchedSubmodule(t *testing.T) {
 	needGit(t)
 	b := newBox(t, nil)
 	b.needNamespaces()
-	initRepoOutside(t, b)
-	sub := filepath.Join(b.work, "sub")
-	os.Mkdir(sub, 0o755)
-	for _, args := range [][]string{{"-C", sub, "init", "-q"}, {"-C", sub, "commit", "-q", "--allow-empty", "-m", "y"}, {"-C", sub, "config", "lfs.repositoryformatversion", "0"}, {"-C", b.work, "add", "sub"}, {"-C", b.work, "commit", "-qm", "sub"}} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=u", "-c", "user.email=u@example.com"}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	sub := withSubmodule(t, b, "lfs.repositoryformatversion", "0")
 	hook := filepath.Join(sub, ".git", "hooks", "pre-push")
 	write(t, hook, "#!/bin/sh\ngit lfs pre-push \"$@\"\n")
 	cfg, _ := os.ReadFile(filepath.Join(sub, ".git", "config"))
