@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,11 +51,17 @@ type fileConfig struct {
 	MaxRetries  *int   `toml:"max_retries"`
 	IdleTimeout string `toml:"idle_timeout"`
 	// DB is the session database; default $XDG_DATA_HOME/agent/agent.db.
-	DB            string             `toml:"db"`
-	ContextWindow int                `toml:"context_window"`
-	Profiles      map[string]profile `toml:"profiles"`
-	Sandbox       sandboxConfig      `toml:"sandbox"`
-	Permissions   permissionsConfig  `toml:"permissions"`
+	DB string `toml:"db"`
+	// ContextWindow is the model's context window in tokens; a profile's
+	// own wins.
+	ContextWindow int `toml:"context_window"`
+	// AutoCompact is the share of the context window (0 to 1) past which
+	// the conversation is compacted before a request; 0 turns automatic
+	// compaction off. Unset: DefaultAutoCompact. A profile's own wins.
+	AutoCompact *float64           `toml:"auto_compact"`
+	Profiles    map[string]profile `toml:"profiles"`
+	Sandbox     sandboxConfig      `toml:"sandbox"`
+	Permissions permissionsConfig  `toml:"permissions"`
 }
 
 // sandboxConfig is the [sandbox] table: what commands may do.
@@ -84,7 +91,15 @@ type profile struct {
 	// (never the key itself); default OPENAI_API_KEY.
 	APIKeyEnv string `toml:"api_key_env"`
 	Model     string `toml:"model"`
+	// ContextWindow and AutoCompact override the top-level settings for
+	// this profile's model.
+	ContextWindow int      `toml:"context_window"`
+	AutoCompact   *float64 `toml:"auto_compact"`
 }
+
+// DefaultAutoCompact is the share of the context window past which the
+// conversation is compacted when the config file says nothing.
+const DefaultAutoCompact = 0.8
 
 // settings is the resolved configuration of one run.
 type settings struct {
@@ -98,9 +113,13 @@ type settings struct {
 	MaxRetries  int
 	IdleTimeout time.Duration
 	ConfigPath  string
-	// ContextWindow is the model's window in tokens from the config file;
-	// 0 looks the model up in a table of common models.
+	// ContextWindow is the model's window in tokens from the config file
+	// (the profile's, else the top level's); 0 looks the model up in a
+	// table of common models.
 	ContextWindow int
+	// AutoCompact is the share of the window past which the conversation
+	// is compacted, 0 for never (auto_compact).
+	AutoCompact float64
 	// Sandbox is the sandbox mode (--sandbox, else [sandbox] mode); Network
 	// whether commands may use the network; WritableRoots the extra
 	// writable directories, absolute.
@@ -161,7 +180,7 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	if err != nil {
 		return settings{}, err
 	}
-	s := settings{ConfigPath: path, ContextWindow: fc.ContextWindow}
+	s := settings{ConfigPath: path}
 
 	s.Profile = first(o.Profile, getenv("AGENT_PROFILE"), fc.Profile)
 	if s.Profile == "" && len(fc.Profiles) == 1 {
@@ -196,6 +215,20 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 	s.Model = first(o.Model, getenv("AGENT_MODEL"), p.Model)
 	s.APIKey = getenv(s.APIKeyEnv)
+
+	s.ContextWindow = cmp.Or(p.ContextWindow, fc.ContextWindow)
+	if s.ContextWindow < 0 {
+		return s, usagef("config %s: context_window must be a number of tokens, got %d", path, s.ContextWindow)
+	}
+	s.AutoCompact = DefaultAutoCompact
+	for _, v := range []*float64{fc.AutoCompact, p.AutoCompact} {
+		if v != nil {
+			s.AutoCompact = *v
+		}
+	}
+	if s.AutoCompact < 0 || s.AutoCompact > 1 {
+		return s, usagef("config %s: auto_compact must be a share of the context window from 0 (off) to 1, got %g", path, s.AutoCompact)
+	}
 
 	s.Tools = first(o.Tools, fc.Tools, "pick")
 	s.MaxSteps = o.MaxSteps

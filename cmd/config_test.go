@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"errors"
-	"github.com/agent-dev/agent/providers"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,18 +132,38 @@ func TestLocalServersNeedNoKey(t *testing.T) {
 	}
 }
 
-func TestCheckFitsTheContextWindow(t *testing.T) {
-	long := []providers.Message{{Role: providers.RoleTool, Parts: []providers.Part{providers.ToolResult{Content: strings.Repeat("x", 4*2000)}}}}
-	if err := checkFits(1000, "m", "system", long, "hi"); err == nil || !strings.Contains(err.Error(), "new session") {
-		t.Errorf("a 2,000-token history in a 1,000-token window: %v", err)
+func TestContextWindowAndAutoCompact(t *testing.T) {
+	tests := []struct {
+		name    string
+		config  string
+		window  int
+		compact float64
+		bad     string
+	}{
+		{"defaults", ``, 0, DefaultAutoCompact, ""},
+		{"top level", "context_window = 16000\nauto_compact = 0.5", 16000, 0.5, ""},
+		{"the profile's own wins", "context_window = 16000\nauto_compact = 0.5\n[profiles.p]\nmodel = \"m\"\ncontext_window = 1500\nauto_compact = 0",
+			1500, 0, ""},
+		{"a profile inherits the top level", "context_window = 16000\n[profiles.p]\nmodel = \"m\"", 16000, DefaultAutoCompact, ""},
+		{"auto_compact past 1", "auto_compact = 80", 0, 0, "auto_compact"},
+		{"negative window", "context_window = -5", 0, 0, "context_window"},
 	}
-	if err := checkFits(4000, "m", "system", long, "hi"); err != nil {
-		t.Errorf("a 2,000-token history in a 4,000-token window: %v", err)
-	}
-	if err := checkFits(0, "unknown-model", "", long, "hi"); err != nil {
-		t.Errorf("an unknown window must not refuse: %v", err)
-	}
-	if err := checkFits(0, "gpt-4o", "", []providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: strings.Repeat("y", 4*200_000)}}}}, ""); err == nil {
-		t.Errorf("the table of common models should know gpt-4o's 128k window")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Options{Model: "m", BaseURL: "http://localhost:1/v1", MaxRetries: -1, ConfigPath: writeConfig(t, tt.config)}
+			s, err := resolveSettings(&o, envOf(nil))
+			if tt.bad != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.bad) {
+					t.Fatalf("err = %v, want one naming %s", err, tt.bad)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ContextWindow != tt.window || s.AutoCompact != tt.compact {
+				t.Errorf("window %d, auto_compact %g; want %d, %g", s.ContextWindow, s.AutoCompact, tt.window, tt.compact)
+			}
+		})
 	}
 }

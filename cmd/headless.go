@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 )
 
@@ -66,7 +65,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Resume == resumePick {
 		return usagef("--resume needs a session id in headless mode (agent sessions list shows them)")
 	}
-	a, store, conv, err := openSession(ctx, o, getenv, dir)
+	a, store, run, err := openSession(ctx, o, getenv, dir)
 	if err != nil {
 		return err
 	}
@@ -79,28 +78,21 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	}
 	// A continued session keeps its system prompt: it is never written
 	// again (Codex #16213).
-	system := a.systemPrompt()
-	if conv != nil {
-		system = conv.session.SystemPrompt
-	}
-	if err := checkFits(s.ContextWindow, s.Model, system, historyOf(conv), prompt); err != nil {
-		return err
-	}
-	if conv == nil {
-		if conv, err = newSession(ctx, store, a, s.Model, system, prompt); err != nil {
+	if run == nil {
+		if run, err = newSession(ctx, store, a, s.Model, a.systemPrompt(), prompt); err != nil {
 			return err
 		}
 	}
-	sess := conv.session
+	sess, conv := run.record, run.conv
 	a.useSession(sess.ID, store.Journal(sess.ID))
 	if o.Verbose {
-		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", sess.ID, len(conv.history))
+		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", sess.ID, conv.Len())
 	}
 	mode, err := permissionMode(o, false)
 	if err != nil {
 		return err
 	}
-	l, err := a.newLoop(s.Model, system, store.Recorder(sess.ID), headlessApproval(a.policy(mode, o.AllowBash)))
+	l, err := a.newLoop(s.Model, store.Recorder(sess.ID), headlessApproval(a.policy(mode, o.AllowBash)))
 	if err != nil {
 		return err
 	}
@@ -119,7 +111,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	defer cancel()
 	var done loop.Done
 	var writeErr error
-	for ev := range l.Run(ctx, conv.history, prompt) {
+	for ev := range l.Run(ctx, conv, prompt) {
 		if d, ok := ev.(loop.Done); ok {
 			done = d
 			continue
@@ -142,18 +134,10 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	switch done.Reason {
 	case loop.StopCancelled:
 		return turnError{done.Reason, errors.New("interrupted")}
-	case loop.StopError:
+	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull:
 		return turnError{done.Reason, done.Err}
 	}
 	return turnError{reason: done.Reason}
-}
-
-// historyOf is the conversation's earlier messages; none for a new one.
-func historyOf(c *conversation) []providers.Message {
-	if c == nil {
-		return nil
-	}
-	return c.history
 }
 
 // sessionStatus is the session's status after a turn that ended so.
@@ -161,7 +145,7 @@ func sessionStatus(r loop.StopReason) sessions.Status {
 	switch r {
 	case loop.StopCancelled:
 		return sessions.StatusCancelled
-	case loop.StopError:
+	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull:
 		return sessions.StatusFailed
 	}
 	return sessions.StatusCompleted

@@ -18,7 +18,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	if err != nil {
 		return err
 	}
-	a, store, conv, err := openSession(ctx, o, getenv, dir)
+	a, store, run, err := openSession(ctx, o, getenv, dir)
 	if err != nil {
 		return err
 	}
@@ -56,17 +56,17 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	ss := &tui.StoreSessions{
 		Store: store, Root: a.root, Dir: dir, Model: s.Model, Provider: providerName(s.BaseURL),
 		System: a.systemPrompt,
-		NewLoop: func(model, system string, rec loop.Store) (*loop.Loop, error) {
+		NewLoop: func(model string, rec loop.Store) (*loop.Loop, error) {
 			// The session whose loop is built is the one edits go to.
 			if r, ok := rec.(*sessions.Recorder); ok {
 				a.useSession(r.SessionID(), store.Journal(r.SessionID()))
 			}
-			return a.newLoop(model, system, rec, approve)
+			return a.newLoop(model, rec, approve)
 		},
 	}
 	var sess *tui.Session
-	if conv != nil {
-		sess, err = ss.Open(ctx, conv.session.ID)
+	if run != nil {
+		sess, err = ss.Open(ctx, run.record.ID)
 	} else {
 		sess, err = ss.New(ctx)
 	}
@@ -86,7 +86,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		Session:       sess,
 		Sessions:      ss,
 		PickSession:   o.Resume == resumePick,
-		Tools:         func() ([]string, []string) { return a.registry.Names(), a.toolset.Picked() },
+		Tools:         func(picked []string) ([]string, []string) { return a.catalog.Names(), a.catalog.Full(picked) },
 		Approver:      approver,
 		Prompt:        o.Prompt,
 		Warning:       warning,

@@ -97,6 +97,10 @@ func (p *printer) event(ev loop.Event) error {
 		if p.progress && p.format == formatText {
 			fmt.Fprintf(p.errOut, "· retry %d/%d in %s: %s\n", ev.Attempt, ev.Max, roundDuration(ev.Delay), ev.Err)
 		}
+	case loop.Compacted:
+		if p.progress && p.format == formatText {
+			fmt.Fprintf(p.errOut, "· compacted the conversation: about %d → %d tokens\n", ev.BeforeTokens, ev.AfterTokens)
+		}
 	}
 	if p.format == formatStreamJSON {
 		if obj := streamObject(ev); obj != nil {
@@ -157,6 +161,9 @@ func streamObject(ev loop.Event) map[string]any {
 		return map[string]any{"type": "retry", "attempt": ev.Attempt, "max": ev.Max, "delay_ms": ev.Delay.Milliseconds(), "error": ev.Err}
 	case loop.Usage:
 		return map[string]any{"type": "usage", "step": ev.Step, "usage": ev.Usage, "total": ev.Total}
+	case loop.Compacted:
+		return map[string]any{"type": "compaction", "before_tokens": ev.BeforeTokens, "after_tokens": ev.AfterTokens,
+			"summary": ev.Summary, "auto": ev.Auto}
 	}
 	return nil
 }

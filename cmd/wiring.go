@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	iofs "io/fs"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/openai"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
@@ -27,7 +29,7 @@ type agent struct {
 	dir      string
 	root     *os.Root
 	registry *tools.Registry
-	toolset  *picker.Toolset
+	catalog  *picker.Catalog
 	journal  *currentJournal // where edits record what they change, for undo
 	tracker  *fs.Tracker     // what the model of the current session has read
 	sandbox  *sandbox.Sandbox
@@ -123,7 +125,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		root.Close()
 		return nil, fmt.Errorf("building the tools: %w", err)
 	}
-	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode), journal: journal,
+	return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.New(reg, mode), journal: journal,
 		tracker: tracker, sandbox: sb, rules: set}, nil
 }
 
@@ -163,21 +165,23 @@ func (a *agent) systemPrompt() string {
 	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools)
 }
 
-// newLoop builds a loop for model with the session's system prompt, its
-// recorder (nil records nothing) and the approval hook.
-func (a *agent) newLoop(model, system string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
+// newLoop builds a loop for model with the session's tool-call recorder
+// (nil records nothing) and the approval hook. Its context window is the
+// configured one, else the model's from the table of common models.
+func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
 	s := a.settings
 	retries := s.MaxRetries
 	if retries == 0 {
 		retries = -1 // the adapter reads 0 as its default
 	}
 	return loop.New(loop.Config{
-		Provider: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: retries, IdleTimeout: s.IdleTimeout}),
-		Model:    model,
-		System:   system,
-		Toolset:  a.toolset,
-		MaxSteps: s.MaxSteps,
-		Approve:  approve,
-		Store:    store,
+		Provider:    openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: retries, IdleTimeout: s.IdleTimeout}),
+		Model:       model,
+		Catalog:     a.catalog,
+		MaxSteps:    s.MaxSteps,
+		Approve:     approve,
+		Store:       store,
+		Window:      cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
+		AutoCompact: s.AutoCompact,
 	})
 }

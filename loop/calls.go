@@ -30,16 +30,18 @@ func (p prepared) parallel() bool {
 	return p.tool != nil && p.fail == "" && p.tool.Definition().ReadOnly && p.call.Name != picker.PickToolsName
 }
 
-// runCalls runs the tool calls of one step and returns one tool message per
-// call, in call order. Consecutive calls that only read run concurrently;
-// every other call runs alone, in order. After cancellation, calls that did
-// not run are answered with "cancelled by the user". The error is a failure
-// to record the calls; the messages are complete all the same.
-func (t *turn) runCalls(calls []providers.ToolCall) ([]providers.Message, error) {
-	before := t.cfg.Toolset.Picked()
+// runCalls runs the tool calls of one step and appends one tool message per
+// call to the conversation, in call order. Consecutive calls that only read
+// run concurrently; every other call runs alone, in order. After
+// cancellation, calls that did not run are answered with "cancelled by the
+// user". The error is a failure to record the calls: every result is
+// appended all the same, as far as the conversation takes them.
+func (t *turn) runCalls(calls []providers.ToolCall) error {
+	cat := t.cfg.Catalog
+	before := cat.Full(t.conv.Picked())
 	preps := make([]prepared, len(calls))
 	for i, c := range calls {
-		tool, args, err := t.cfg.Toolset.Resolve(c.Name, c.Arguments)
+		tool, args, err := cat.Resolve(c.Name, c.Arguments, t.conv)
 		preps[i] = prepared{call: c, tool: tool, args: args}
 		if err != nil {
 			preps[i].fail = err.Error()
@@ -57,7 +59,7 @@ func (t *turn) runCalls(calls []providers.ToolCall) ([]providers.Message, error)
 		i = j
 	}
 	t.toolCalls += len(calls)
-	if after := t.cfg.Toolset.Picked(); !slices.Equal(before, after) {
+	if after := cat.Full(t.conv.Picked()); !slices.Equal(before, after) {
 		var added []string
 		for _, n := range after {
 			if !slices.Contains(before, n) {
@@ -66,18 +68,17 @@ func (t *turn) runCalls(calls []providers.ToolCall) ([]providers.Message, error)
 		}
 		t.emit(ToolsetChanged{Picked: after, Added: added})
 	}
-	msgs := make([]providers.Message, len(results))
 	var err error
-	for i, r := range results {
-		msgs[i] = providers.Message{Role: providers.RoleTool, Parts: []providers.Part{r}}
-		if rerr := t.record(msgs[i], providers.Usage{}); rerr != nil && err == nil {
+	for _, r := range results {
+		m := providers.Message{Role: providers.RoleTool, Parts: []providers.Part{r}}
+		if rerr := t.record(m, providers.Usage{}); rerr != nil && err == nil {
 			err = rerr
 		}
 	}
 	if err == nil {
 		err = t.storeErr.get()
 	}
-	return msgs, err
+	return err
 }
 
 // runBatch runs preps concurrently (a batch of one runs alone) and writes

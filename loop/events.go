@@ -71,6 +71,23 @@ type Usage struct {
 	Total providers.Usage
 }
 
+// Compacting reports that a compaction starts: the model is asked for a
+// summary of the older part of the conversation. BeforeTokens estimates the
+// request the conversation makes now; Auto is false for /compact.
+type Compacting struct {
+	BeforeTokens int
+	Auto         bool
+}
+
+// Compacted reports a finished compaction: the older messages were replaced
+// by Summary, and the request now carries about AfterTokens (estimated).
+type Compacted struct {
+	BeforeTokens int
+	AfterTokens  int
+	Summary      string
+	Auto         bool
+}
+
 // StopReason says why a turn ended.
 type StopReason string
 
@@ -85,6 +102,12 @@ const (
 	StopCancelled StopReason = "cancelled"
 	// StopError: the provider failed (unreachable, refused, stream cut).
 	StopError StopReason = "error"
+	// StopMaxTokens: the model's responses were cut by its output limit
+	// more than MaxContinuations times in a row.
+	StopMaxTokens StopReason = "max_tokens"
+	// StopContextFull: the next request would not fit the context window,
+	// and compaction is off or could not free enough of it.
+	StopContextFull StopReason = "context_full"
 )
 
 // Done is the last event of a turn; the channel is closed after it.
@@ -93,7 +116,8 @@ type Done struct {
 	// cut stream, the partial text that arrived.
 	Answer string
 	Reason StopReason
-	// Err is the failure for StopError and StopCancelled, nil otherwise.
+	// Err is the failure for StopError, StopCancelled, StopMaxTokens and
+	// StopContextFull, nil otherwise.
 	Err error
 	// Steps is the number of requests sent; ToolCalls the number of tool
 	// calls answered.
@@ -101,10 +125,6 @@ type Done struct {
 	ToolCalls int
 	Usage     providers.Usage
 	Duration  time.Duration
-	// Messages are the messages this turn added to the conversation, the
-	// user's prompt first. Every tool call in them is answered by a tool
-	// result, also when the turn was cancelled.
-	Messages []providers.Message
 }
 
 func (StepStarted) isEvent()      {}
@@ -115,4 +135,6 @@ func (ToolCallFinished) isEvent() {}
 func (ToolsetChanged) isEvent()   {}
 func (Retry) isEvent()            {}
 func (Usage) isEvent()            {}
+func (Compacting) isEvent()       {}
+func (Compacted) isEvent()        {}
 func (Done) isEvent()             {}

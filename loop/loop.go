@@ -8,12 +8,13 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
@@ -22,13 +23,18 @@ import (
 // DefaultMaxSteps is the step limit when Config.MaxSteps is zero.
 const DefaultMaxSteps = 25
 
-// Config is what a Loop needs. Provider, Model and Toolset are required.
+// MaxContinuations is how many times in a row the loop asks the model to
+// continue a response cut by its output limit before it ends the turn with
+// StopMaxTokens.
+const MaxContinuations = 2
+
+// Config is what a Loop needs. Provider, Model and Catalog are required.
 type Config struct {
 	Provider providers.Provider
 	Model    string
-	// System is the system prompt, sent once at the head of every request.
-	System  string
-	Toolset *picker.Toolset
+	// Catalog is the tools and how they are offered; the picks are the
+	// conversation's.
+	Catalog *picker.Catalog
 	// MaxSteps bounds the requests of one turn; 0 means DefaultMaxSteps.
 	MaxSteps int
 	// Approve is asked before every tool call that is not read-only; nil
@@ -37,13 +43,18 @@ type Config struct {
 	// Parallel bounds how many read-only tool calls of one step run at once;
 	// 0 means 8.
 	Parallel int
-	// KeepPicked keeps the picked tools from one turn to the next instead of
-	// clearing them when a turn ends.
-	KeepPicked bool
-	// Store, when not nil, records every message and tool call as it
-	// completes. A failed write ends the turn with StopError: a turn that
-	// cannot be saved is not carried on.
+	// Store, when not nil, records every tool call as it starts, is decided
+	// and finishes (messages are recorded by the conversation). A failed
+	// write ends the turn with StopError: a turn that cannot be saved is not
+	// carried on.
 	Store Store
+	// Window is the model's context window in tokens; 0 when unknown, which
+	// turns context accounting and compaction off.
+	Window int
+	// AutoCompact is the share of Window (0 to 1) past which the next
+	// request is preceded by a compaction; 0 turns automatic compaction off
+	// (a request over the window still ends the turn).
+	AutoCompact float64
 }
 
 // ApproveFunc decides whether a tool call that changes the world may run. It
@@ -73,7 +84,8 @@ type Decision struct {
 	Why string
 }
 
-// Loop runs turns of one conversation. A Loop runs one turn at a time.
+// Loop runs turns of conversations. It holds no conversation of its own: a
+// Loop may serve several in turn, one turn at a time per conversation.
 type Loop struct {
 	cfg Config
 }
@@ -85,10 +97,12 @@ func New(cfg Config) (*Loop, error) {
 		return nil, errors.New("loop: no provider")
 	case cfg.Model == "":
 		return nil, errors.New("loop: no model")
-	case cfg.Toolset == nil:
-		return nil, errors.New("loop: no toolset")
+	case cfg.Catalog == nil:
+		return nil, errors.New("loop: no tool catalog")
 	case cfg.MaxSteps < 0:
 		return nil, fmt.Errorf("loop: max steps must be positive, got %d", cfg.MaxSteps)
+	case cfg.AutoCompact < 0 || cfg.AutoCompact > 1:
+		return nil, fmt.Errorf("loop: auto compact must be a share of the window from 0 to 1, got %g", cfg.AutoCompact)
 	}
 	if cfg.MaxSteps == 0 {
 		cfg.MaxSteps = DefaultMaxSteps
@@ -99,34 +113,54 @@ func New(cfg Config) (*Loop, error) {
 	return &Loop{cfg: cfg}, nil
 }
 
-// Run starts a turn: prompt is added to history as a user message and the
-// loop runs in a new goroutine. It returns the turn's event channel; the last
-// event is always a Done, after which the channel is closed. No event is
-// dropped, also after cancellation; in exchange the consumer must read until
-// the channel is closed, or the turn's goroutine blocks. history is not
-// modified.
+// Model returns the model the loop asks.
+func (l *Loop) Model() string { return l.cfg.Model }
+
+// Run starts a turn of conv: prompt is appended to it as a user message and
+// the loop runs in a new goroutine, appending every message as it completes.
+// It returns the turn's event channel; the last event is always a Done,
+// after which the channel is closed. No event is dropped, also after
+// cancellation; in exchange the consumer must read until the channel is
+// closed, or the turn's goroutine blocks. A conversation runs one turn at a
+// time.
 //
 // Cancelling ctx stops the model's stream and the running tools; the Done
 // event then carries StopCancelled and the partial answer.
-func (l *Loop) Run(ctx context.Context, history []providers.Message, prompt string) <-chan Event {
-	ch := make(chan Event, 64)
-	t := &turn{
-		cfg:   &l.cfg,
-		ctx:   ctx,
-		ch:    ch,
-		start: time.Now(),
-		msgs:  append(slices.Clip(history), providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: prompt}}}),
-		first: len(history),
-	}
+func (l *Loop) Run(ctx context.Context, conv *conversation.Conversation, prompt string) <-chan Event {
+	t, ch := l.start(ctx, conv)
 	go func() {
 		defer close(ch)
-		done := t.run()
-		if !l.cfg.KeepPicked {
-			l.cfg.Toolset.Reset()
-		}
-		t.emit(done)
+		t.emit(t.run(prompt))
 	}()
 	return ch
+}
+
+// Compact compacts conv now, as /compact asks: the older messages are
+// replaced by the model's summary (instructions, when not empty, say what
+// the summary must keep). Its events are Compacting, Usage and Compacted,
+// then Done (StopAnswered, or StopError with the reason it could not
+// compact). Like Run, the channel must be read until it is closed.
+func (l *Loop) Compact(ctx context.Context, conv *conversation.Conversation, instructions string) <-chan Event {
+	t, ch := l.start(ctx, conv)
+	go func() {
+		defer close(ch)
+		req := t.request()
+		err := t.compact(conv.Estimate(req), instructions, false)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			t.emit(t.done(0, StopCancelled, "", ctx.Err()))
+		case err != nil:
+			t.emit(t.done(0, StopError, "", err))
+		default:
+			t.emit(t.done(0, StopAnswered, "", nil))
+		}
+	}()
+	return ch
+}
+
+func (l *Loop) start(ctx context.Context, conv *conversation.Conversation) (*turn, chan Event) {
+	ch := make(chan Event, 64)
+	return &turn{cfg: &l.cfg, ctx: ctx, ch: ch, start: time.Now(), conv: conv}, ch
 }
 
 // turn is the state of one running turn.
@@ -135,10 +169,10 @@ type turn struct {
 	ctx       context.Context
 	ch        chan<- Event
 	start     time.Time
-	msgs      []providers.Message
-	first     int
+	conv      *conversation.Conversation
 	usage     providers.Usage
 	toolCalls int
+	cuts      int        // responses in a row cut by the output limit
 	storeErr  firstError // the first failed tool-call write of the turn
 }
 
@@ -177,28 +211,28 @@ func (t *turn) done(step int, reason StopReason, answer string, err error) Done 
 		ToolCalls: t.toolCalls,
 		Usage:     t.usage,
 		Duration:  time.Since(t.start),
-		Messages:  t.msgs[t.first:],
 	}
 }
 
-func (t *turn) run() Done {
-	if err := t.record(t.msgs[len(t.msgs)-1], providers.Usage{}); err != nil {
+func (t *turn) run(prompt string) Done {
+	if err := t.record(userMessage(prompt), providers.Usage{}); err != nil {
 		return t.done(0, StopError, "", err)
 	}
 	for step := 1; ; step++ {
+		req, stop := t.prepare()
+		if stop != nil {
+			return t.done(step-1, stop.reason, stop.answer, stop.err)
+		}
 		t.emit(StepStarted{Step: step})
-		resp, err := t.cfg.Provider.Stream(t.ctx, t.request(), t.forward)
+		resp, err := t.cfg.Provider.Stream(t.ctx, req, t.forward)
 		if resp == nil {
 			resp = &providers.Response{}
 		}
-		t.usage = t.usage.Add(resp.Usage)
-		if resp.Usage != (providers.Usage{}) {
-			t.emit(Usage{Step: step, Usage: resp.Usage, Total: t.usage})
-		}
+		t.conv.Measured(conversation.Measure{Bytes: conversation.SizeOf(req).Total(), InputTokens: resp.Usage.InputTokens})
+		t.addUsage(step, resp.Usage)
 		if err != nil {
 			partial := keepText(resp.Message)
 			if len(partial.Parts) > 0 {
-				t.msgs = append(t.msgs, partial)
 				if rerr := t.record(partial, resp.Usage); rerr != nil {
 					return t.done(step, StopError, partial.Text(), rerr)
 				}
@@ -208,26 +242,46 @@ func (t *turn) run() Done {
 			}
 			return t.done(step, StopError, partial.Text(), err)
 		}
-		resp.Message.Role = providers.RoleAssistant
-		t.msgs = append(t.msgs, resp.Message)
-		if err := t.record(resp.Message, resp.Usage); err != nil {
-			return t.done(step, StopError, resp.Message.Text(), err)
+		msg := resp.Message
+		msg.Role = providers.RoleAssistant
+		cut := resp.FinishReason == providers.FinishLength
+		if cut {
+			msg = dropCutCalls(msg)
+			t.cuts++
+		} else {
+			t.cuts = 0
 		}
-		calls := resp.Message.ToolCalls()
-		if len(calls) == 0 {
-			return t.done(step, StopAnswered, resp.Message.Text(), nil)
+		if err := t.record(msg, resp.Usage); err != nil {
+			return t.done(step, StopError, msg.Text(), err)
 		}
-		results, err := t.runCalls(calls)
-		t.msgs = append(t.msgs, results...)
-		if err != nil {
-			return t.done(step, StopError, resp.Message.Text(), err)
+		calls := msg.ToolCalls()
+		if len(calls) == 0 && !cut {
+			return t.done(step, StopAnswered, msg.Text(), nil)
+		}
+		if cut && t.cuts > MaxContinuations {
+			answer := fmt.Sprintf("The model's response was cut off by its output limit %d times in a row, so the turn stopped. "+
+				"Ask for a shorter answer or for the work in smaller steps.", t.cuts)
+			if text := msg.Text(); text != "" {
+				answer = text + "\n\n" + answer
+			}
+			return t.done(step, StopMaxTokens, answer, errors.New("the response was cut off by the output limit"))
+		}
+		if len(calls) > 0 {
+			if err := t.runCalls(calls); err != nil {
+				return t.done(step, StopError, msg.Text(), err)
+			}
 		}
 		if t.ctx.Err() != nil {
-			return t.done(step, StopCancelled, resp.Message.Text(), t.ctx.Err())
+			return t.done(step, StopCancelled, msg.Text(), t.ctx.Err())
+		}
+		if cut {
+			if err := t.record(userMessage(continuePrompt), providers.Usage{}); err != nil {
+				return t.done(step, StopError, msg.Text(), err)
+			}
 		}
 		if step >= t.cfg.MaxSteps {
 			answer := fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before the model gave a final answer.", step)
-			if text := resp.Message.Text(); text != "" {
+			if text := msg.Text(); text != "" {
 				answer = text + "\n\n" + answer
 			}
 			return t.done(step, StopMaxSteps, answer, nil)
@@ -235,26 +289,56 @@ func (t *turn) run() Done {
 	}
 }
 
-// record saves a completed message when the loop has a store. It writes
-// with a context that outlives the turn's cancellation.
-func (t *turn) record(m providers.Message, usage providers.Usage) error {
-	if t.cfg.Store == nil {
-		return nil
+// continuePrompt asks the model to go on after a response that its output
+// limit cut.
+const continuePrompt = "Your last response was cut off by the output token limit. Continue exactly where it stopped, " +
+	"without repeating what you already wrote. If you were writing a tool call, it was not run: send it again, " +
+	"smaller (for example as several smaller edits)."
+
+// dropCutCalls removes from a response cut by the output limit the tool
+// calls whose arguments are not complete JSON: they were cut and must not
+// run.
+func dropCutCalls(m providers.Message) providers.Message {
+	out := providers.Message{Role: m.Role}
+	for _, p := range m.Parts {
+		if c, ok := p.(providers.ToolCall); ok && !json.Valid([]byte(c.Arguments)) {
+			continue
+		}
+		out.Parts = append(out.Parts, p)
 	}
-	if err := t.cfg.Store.AppendMessage(context.WithoutCancel(t.ctx), m, usage); err != nil {
+	return out
+}
+
+// addUsage counts a response's usage in the turn and reports it.
+func (t *turn) addUsage(step int, u providers.Usage) {
+	t.usage = t.usage.Add(u)
+	if u != (providers.Usage{}) {
+		t.emit(Usage{Step: step, Usage: u, Total: t.usage})
+	}
+}
+
+// userMessage is a user message of one text.
+func userMessage(text string) providers.Message {
+	return providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: text}}}
+}
+
+// record appends a completed message to the conversation, which saves it.
+// It writes with a context that outlives the turn's cancellation.
+func (t *turn) record(m providers.Message, usage providers.Usage) error {
+	if err := t.conv.Append(context.WithoutCancel(t.ctx), m, usage); err != nil {
 		return fmt.Errorf("saving the conversation: %w", err)
 	}
 	return nil
 }
 
-// request builds the next request from the conversation and the toolset.
+// request builds the next request from the conversation and the picks.
 func (t *turn) request() providers.Request {
-	offers := t.cfg.Toolset.Offers()
+	offers := t.cfg.Catalog.Offers(t.conv.Picked())
 	defs := make([]providers.ToolDefinition, len(offers))
 	for i, o := range offers {
 		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema}
 	}
-	return providers.Request{Model: t.cfg.Model, System: t.cfg.System, Messages: t.msgs, Tools: defs}
+	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: t.conv.Messages(), Tools: defs}
 }
 
 // forward turns a provider's stream events into loop events.

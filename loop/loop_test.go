@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -46,7 +47,7 @@ func echo(name string, readOnly bool) funcTool {
 type fixture struct {
 	srv  *scripted.Server
 	loop *loop.Loop
-	set  *picker.Toolset
+	conv *conversation.Conversation
 }
 
 func newFixture(t *testing.T, cfg loop.Config, ts []tools.Tool, replies ...scripted.Reply) fixture {
@@ -56,14 +57,15 @@ func newFixture(t *testing.T, cfg loop.Config, ts []tools.Tool, replies ...scrip
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Toolset = picker.New(reg, picker.ModePick)
+	cfg.Catalog = picker.New(reg, picker.ModePick)
 	cfg.Provider = openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1})
 	cfg.Model = "m"
 	l, err := loop.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{srv, l, cfg.Toolset}
+	rec, _ := cfg.Store.(conversation.Recorder)
+	return fixture{srv, l, conversation.New("", rec)}
 }
 
 // collect runs a turn and returns its events and the final Done.
@@ -118,18 +120,18 @@ func TestReadOnlyCallsRunConcurrently(t *testing.T) {
 	// forever; the deadline turns that hang into a failure.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, done := collect(f.loop.Run(ctx, nil, "go"))
+	_, done := collect(f.loop.Run(ctx, f.conv, "go"))
 	if done.Reason != loop.StopAnswered || done.Answer != "done" {
 		t.Fatalf("done = %+v", done)
 	}
-	rs := resultsOf(done.Messages)
+	rs := resultsOf(f.conv.Messages())
 	if len(rs) != 2 || rs[0].CallID != "1" || rs[0].Content != `saw {"x":"a"}` || rs[1].CallID != "2" {
 		t.Errorf("results out of call order: %+v", rs)
 	}
 	if done.Steps != 2 || done.ToolCalls != 2 || done.Usage.InputTokens != 20 {
 		t.Errorf("steps %d, tool calls %d, usage %+v", done.Steps, done.ToolCalls, done.Usage)
 	}
-	if got := done.Messages[0]; got.Role != providers.RoleUser || got.Text() != "go" {
+	if got := f.conv.Messages()[0]; got.Role != providers.RoleUser || got.Text() != "go" {
 		t.Errorf("first message of the turn should be the prompt: %+v", got)
 	}
 }
@@ -147,11 +149,11 @@ func TestApprovalGatesToolsThatChangeTheWorld(t *testing.T) {
 		),
 		scripted.Text("ok"),
 	)
-	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if len(asked) != 1 || asked[0] != "write" {
 		t.Errorf("approval asked for %v, want only write", asked)
 	}
-	rs := resultsOf(done.Messages)
+	rs := resultsOf(f.conv.Messages())
 	if rs[0].IsError || !rs[1].IsError || rs[1].Content != "not today" {
 		t.Errorf("results %+v", rs)
 	}
@@ -165,32 +167,46 @@ func TestToolFailureIsAResultAndTheTurnGoesOn(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "b", Name: "broken", Arguments: `{}`}),
 		scripted.Text("recovered"),
 	)
-	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
-	rs := resultsOf(done.Messages)
+	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	rs := resultsOf(f.conv.Messages())
 	if done.Answer != "recovered" || len(rs) != 1 || !rs[0].IsError || !strings.Contains(rs[0].Content, "disk on fire") {
 		t.Errorf("done %+v", done)
 	}
 }
 
-func TestPickedToolsAreClearedWhenTheTurnEnds(t *testing.T) {
-	for _, keep := range []bool{false, true} {
-		f := newFixture(t, loop.Config{KeepPicked: keep}, []tools.Tool{echo("look", true)},
-			scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["look"]}`}),
-			scripted.Text("ok"),
-		)
-		evs, _ := collect(f.loop.Run(context.Background(), nil, "go"))
-		var changed *loop.ToolsetChanged
-		for _, ev := range evs {
-			if c, ok := ev.(loop.ToolsetChanged); ok {
-				changed = &c
-			}
+// Picks last for the session: the next turn's requests carry the picked
+// tool in full, and their tools are byte-identical to the last request of
+// the turn before, so the provider's prompt cache stays warm.
+func TestPicksLastForTheSession(t *testing.T) {
+	f := newFixture(t, loop.Config{}, []tools.Tool{echo("look", true), echo("other", true)},
+		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["look"]}`}),
+		scripted.Text("ok"),
+		scripted.Text("again"),
+	)
+	evs, _ := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	var changed *loop.ToolsetChanged
+	for _, ev := range evs {
+		if c, ok := ev.(loop.ToolsetChanged); ok {
+			changed = &c
 		}
-		if changed == nil || len(changed.Added) != 1 || changed.Added[0] != "look" {
-			t.Errorf("keep=%v: ToolsetChanged = %+v", keep, changed)
-		}
-		if got := len(f.set.Picked()); (got == 1) != keep {
-			t.Errorf("keep=%v: %d tools still picked after the turn", keep, got)
-		}
+	}
+	if changed == nil || len(changed.Added) != 1 || changed.Added[0] != "look" {
+		t.Errorf("ToolsetChanged = %+v", changed)
+	}
+	if got := f.conv.Picked(); len(got) != 1 || got[0] != "look" {
+		t.Errorf("picked after the turn = %v, want [look]", got)
+	}
+	collect(f.loop.Run(context.Background(), f.conv, "next"))
+	reqs := f.srv.Requests()
+	tools := func(i int) string { b, _ := json.Marshal(reqs[i].Chat.Tools); return string(b) }
+	if tools(0) == tools(1) {
+		t.Errorf("the pick did not change the tools")
+	}
+	if tools(1) != tools(2) {
+		t.Errorf("the next turn's tools differ from the last request's:\n%s\n%s", tools(1), tools(2))
+	}
+	if !strings.Contains(tools(2), `"x"`) {
+		t.Errorf("the next turn does not carry look's schema: %s", tools(2))
 	}
 }
 
@@ -198,11 +214,11 @@ func TestStepLimit(t *testing.T) {
 	f := newFixture(t, loop.Config{MaxSteps: 1}, []tools.Tool{echo("look", true)},
 		scripted.ToolCalls(scripted.Call{ID: "a", Name: "look", Arguments: `{}`}),
 	)
-	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopMaxSteps || !strings.Contains(done.Answer, "Stopped after 1 steps") {
 		t.Errorf("done %+v", done)
 	}
-	if rs := resultsOf(done.Messages); len(rs) != 1 {
+	if rs := resultsOf(f.conv.Messages()); len(rs) != 1 {
 		t.Errorf("the last step's call must still be answered: %+v", rs)
 	}
 }
@@ -215,7 +231,7 @@ func TestCancelMidStreamKeepsPartialText(t *testing.T) {
 	defer cancel()
 	var text string
 	var done loop.Done
-	for ev := range f.loop.Run(ctx, nil, "go") {
+	for ev := range f.loop.Run(ctx, f.conv, "go") {
 		switch ev := ev.(type) {
 		case loop.TextDelta:
 			text += ev.Text
@@ -246,7 +262,7 @@ func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
 			scripted.Call{ID: "a", Name: "after", Arguments: `{}`},
 		),
 	)
-	evs, done := collect(f.loop.Run(ctx, nil, "go"))
+	evs, done := collect(f.loop.Run(ctx, f.conv, "go"))
 	started, finished := 0, 0
 	for _, ev := range evs {
 		switch ev.(type) {
@@ -259,7 +275,7 @@ func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
 	if started != 2 || finished != 2 {
 		t.Errorf("after cancellation %d calls started and %d finished, want 2 and 2", started, finished)
 	}
-	rs := resultsOf(done.Messages)
+	rs := resultsOf(f.conv.Messages())
 	if done.Reason != loop.StopCancelled || len(rs) != 2 || !rs[1].IsError || !strings.Contains(rs[1].Content, "cancelled") {
 		t.Errorf("done %+v, results %+v", done.Reason, rs)
 	}
@@ -270,21 +286,23 @@ func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
 
 func TestStreamCutIsAnErrorWithPartialText(t *testing.T) {
 	f := newFixture(t, loop.Config{}, nil, scripted.Text("this will be cut").WithPieceSize(2).CutAfter(3))
-	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopError || !errors.Is(done.Err, providers.ErrStreamCut) || done.Answer == "" {
 		t.Errorf("done %+v", done)
 	}
 }
 
-func TestHistoryIsSentAndNotModified(t *testing.T) {
-	f := newFixture(t, loop.Config{System: "be brief"}, nil, scripted.Text("second answer"))
+func TestHistoryIsSentAndSnapshotsStayUnchanged(t *testing.T) {
+	f := newFixture(t, loop.Config{}, nil, scripted.Text("second answer"))
 	history := []providers.Message{
 		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "first question"}}},
 		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "first answer"}}},
 	}
-	_, done := collect(f.loop.Run(context.Background(), history[:2:2], "second question"))
-	if len(done.Messages) != 2 || len(history) != 2 {
-		t.Fatalf("turn added %d messages; history now %d", len(done.Messages), len(history))
+	f.conv = conversation.Restore(conversation.State{System: "be brief", Messages: history}, nil)
+	before := f.conv.Messages()
+	collect(f.loop.Run(context.Background(), f.conv, "second question"))
+	if n := len(f.conv.Messages()); n != 4 || len(before) != 2 {
+		t.Fatalf("the conversation holds %d messages, the earlier snapshot %d; want 4 and 2", n, len(before))
 	}
 	msgs := f.srv.Requests()[0].Chat.Messages
 	var roles []string
@@ -327,8 +345,8 @@ func TestApprovalSeesThePreviewAndAFailingPreviewAsksNothing(t *testing.T) {
 		),
 		scripted.Text("done"),
 	)
-	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
-	rs := resultsOf(done.Messages)
+	collect(f.loop.Run(context.Background(), f.conv, "go"))
+	rs := resultsOf(f.conv.Messages())
 	if len(previews) != 1 || previews[0] != "+new line" {
 		t.Errorf("approvals saw previews %v, want one diff", previews)
 	}

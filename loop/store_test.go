@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -54,6 +55,14 @@ func (j *journal) AppendMessage(ctx context.Context, m providers.Message, u prov
 	return j.add(desc, ctx)
 }
 
+func (j *journal) SavePicks(ctx context.Context, picked []string) error {
+	return j.add("picks "+strings.Join(picked, ","), ctx)
+}
+
+func (j *journal) SaveCompaction(ctx context.Context, c conversation.Compaction) error {
+	return j.add(fmt.Sprintf("compaction from %d", c.FirstSeq), ctx)
+}
+
 func (j *journal) StartToolCall(ctx context.Context, c providers.ToolCall, _ time.Time) error {
 	return j.add("start "+c.ID, ctx)
 }
@@ -75,11 +84,14 @@ func TestStoreRecordsEveryMessageAndToolCallInOrder(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "c1", Name: "look", Arguments: `{}`}),
 		scripted.Text("answer"),
 	)
-	_, done := collect(f.loop.Run(context.Background(), nil, "question"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, "question"))
 	if done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}
-	want := []string{"user:question", "assistant:+call c1 (5 out)", "start c1", "finish c1 error=false", "tool:result c1", "assistant:answer (5 out)"}
+	// Calling look, offered as a brief, picks it: the pick is saved with
+	// the result that follows it.
+	want := []string{"user:question", "assistant:+call c1 (5 out)", "start c1", "finish c1 error=false",
+		"picks look", "tool:result c1", "assistant:answer (5 out)"}
 	if strings.Join(j.entries, " | ") != strings.Join(want, " | ") {
 		t.Errorf("recorded:\n%s\nwant:\n%s", strings.Join(j.entries, "\n"), strings.Join(want, "\n"))
 	}
@@ -92,7 +104,7 @@ func TestStoreRecordsACancelledTurn(t *testing.T) {
 	f := newFixture(t, loop.Config{Store: j}, nil, scripted.Text("partial text here").WithPieceSize(4).HoldAfterEvents(2, hold))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	for ev := range f.loop.Run(ctx, nil, "go") {
+	for ev := range f.loop.Run(ctx, f.conv, "go") {
 		if _, ok := ev.(loop.TextDelta); ok {
 			cancel()
 		}
@@ -109,7 +121,7 @@ func TestAFailedWriteEndsTheTurn(t *testing.T) {
 			scripted.ToolCalls(scripted.Call{ID: "c1", Name: "look", Arguments: `{}`}),
 			scripted.Text("never asked for"),
 		)
-		_, done := collect(f.loop.Run(context.Background(), nil, "question"))
+		_, done := collect(f.loop.Run(context.Background(), f.conv, "question"))
 		if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {
 			t.Errorf("failing on %q: done %+v", failOn, done)
 		}
@@ -163,7 +175,7 @@ func TestApprovalDecisionsAreRecorded(t *testing.T) {
 				),
 				scripted.Text("ok"),
 			)
-			evs, done := collect(f.loop.Run(context.Background(), nil, "go"))
+			evs, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 			if done.Reason != loop.StopAnswered {
 				t.Fatalf("done %+v", done)
 			}
@@ -206,7 +218,7 @@ func TestAFailedDecisionWriteEndsTheTurn(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "w", Name: "write", Arguments: `{}`}),
 		scripted.Text("never asked for"),
 	)
-	_, done := collect(f.loop.Run(context.Background(), nil, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {
 		t.Errorf("done %+v", done)
 	}

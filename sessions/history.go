@@ -29,15 +29,16 @@ type MessageRecord struct {
 // recorded: for showing and exporting a conversation. An unknown id is
 // ErrNotFound.
 func (s *Store) MessageRecords(ctx context.Context, id string) ([]MessageRecord, error) {
-	recs, _, err := s.messageRecords(ctx, id)
+	recs, _, err := s.messageRecords(ctx, id, 1)
 	if err != nil {
 		return nil, fmt.Errorf("reading messages of session %s: %w", id, err)
 	}
 	return recs, nil
 }
 
-// messageRecords also returns each message's row id, in the same order.
-func (s *Store) messageRecords(ctx context.Context, id string) ([]MessageRecord, []int64, error) {
+// messageRecords returns the messages from seq from on, and each message's
+// row id in the same order.
+func (s *Store) messageRecords(ctx context.Context, id string, from int) ([]MessageRecord, []int64, error) {
 	var count int
 	err := s.db.QueryRowContext(ctx, `SELECT message_count FROM sessions WHERE id = ?`, id).Scan(&count)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -47,13 +48,13 @@ func (s *Store) messageRecords(ctx context.Context, id string) ([]MessageRecord,
 		return nil, nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT id, seq, role, parts, input_tokens, output_tokens,
-		cached_tokens, reasoning_tokens, created_at FROM messages WHERE session_id = ? ORDER BY seq`, id)
+		cached_tokens, reasoning_tokens, created_at FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`, id, from)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
-	recs := make([]MessageRecord, 0, count)
-	ids := make([]int64, 0, count)
+	recs := make([]MessageRecord, 0, max(count-from+1, 0))
+	ids := make([]int64, 0, max(count-from+1, 0))
 	var parts []byte
 	for rows.Next() {
 		var r MessageRecord
@@ -85,26 +86,32 @@ func (s *Store) messageRecords(ctx context.Context, id string) ([]MessageRecord,
 // CancelledResult for a call of the last turn when the session's status is
 // cancelled, and InterruptedResult otherwise. So the history is a valid request for every
 // provider. An unknown id is ErrNotFound.
+//
+// Messages are the whole history: the request history after a compaction is
+// what Conversation returns.
 func (s *Store) Messages(ctx context.Context, id string) ([]providers.Message, error) {
-	msgs, err := s.messages(ctx, id)
+	msgs, _, err := s.messages(ctx, id, 1)
 	if err != nil {
 		return nil, fmt.Errorf("reading messages of session %s: %w", id, err)
 	}
 	return msgs, nil
 }
 
-func (s *Store) messages(ctx context.Context, id string) ([]providers.Message, error) {
+// messages returns the session's messages from seq from on, with the
+// results supplied for unanswered calls (see Messages), and each message's
+// seq (0 for a supplied result).
+func (s *Store) messages(ctx context.Context, id string, from int) ([]providers.Message, []int, error) {
 	var status Status
 	err := s.db.QueryRowContext(ctx, `SELECT status FROM sessions WHERE id = ?`, id).Scan(&status)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	recs, rowIDs, err := s.messageRecords(ctx, id)
+	recs, rowIDs, err := s.messageRecords(ctx, id, from)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var finished map[callKey][]providers.ToolResult // loaded when first needed
 	// The session's status tells how its last turn ended; a call of an
@@ -117,9 +124,11 @@ func (s *Store) messages(ctx context.Context, id string) ([]providers.Message, e
 	}
 
 	out := make([]providers.Message, 0, len(recs))
+	seqs := make([]int, 0, len(recs))
 	for i := 0; i < len(recs); i++ {
 		m := recs[i].Message
 		out = append(out, m)
+		seqs = append(seqs, recs[i].Seq)
 		calls := m.ToolCalls()
 		if m.Role != providers.RoleAssistant || len(calls) == 0 {
 			continue
@@ -130,6 +139,7 @@ func (s *Store) messages(ctx context.Context, id string) ([]providers.Message, e
 		for i+1 < len(recs) && recs[i+1].Message.Role == providers.RoleTool {
 			i++
 			out = append(out, recs[i].Message)
+			seqs = append(seqs, recs[i].Seq)
 			for _, p := range recs[i].Message.Parts {
 				if r, ok := p.(providers.ToolResult); ok {
 					answered[r.CallID]++
@@ -147,7 +157,7 @@ func (s *Store) messages(ctx context.Context, id string) ([]providers.Message, e
 			}
 			if finished == nil {
 				if finished, err = s.finishedCalls(ctx, id); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			res := missing
@@ -157,9 +167,10 @@ func (s *Store) messages(ctx context.Context, id string) ([]providers.Message, e
 				res, finished[k] = rs[0], rs[1:]
 			}
 			out = append(out, providers.Message{Role: providers.RoleTool, Parts: []providers.Part{res}})
+			seqs = append(seqs, 0)
 		}
 	}
-	return out, nil
+	return out, seqs, nil
 }
 
 // callKey names a tool call: the row id of the assistant message that asked

@@ -98,6 +98,26 @@ CREATE TABLE file_snapshots (
 	`
 ALTER TABLE tool_calls ADD COLUMN decision TEXT;
 `,
+	// 4: long sessions. picks: the names of the tools the model picked in
+	// the session, a JSON array of strings, kept for the whole session
+	// (Recorder.SavePicks). compactions: the points where the request
+	// history restarts from a summary; the messages themselves are never
+	// deleted. first_seq is the seq of the first message kept verbatim
+	// (one past the last message when none was kept); before_tokens and
+	// after_tokens estimate the request's size either side.
+	`
+ALTER TABLE sessions ADD COLUMN picks TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE compactions (
+	id                INTEGER PRIMARY KEY,
+	session_id        TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	first_seq         INTEGER NOT NULL,
+	summary           TEXT NOT NULL,
+	before_tokens     INTEGER NOT NULL DEFAULT 0,
+	after_tokens      INTEGER NOT NULL DEFAULT 0,
+	created_at        INTEGER NOT NULL
+);
+CREATE INDEX compactions_session ON compactions (session_id, id);
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

@@ -19,6 +19,8 @@ var slashCommands = []slashCommand{
 	{"/sessions", "", "resume an earlier session"},
 	{"/model", "NAME", "switch the model"},
 	{"/tools", "", "list tools and which are picked"},
+	{"/context", "", "show how the context window is used"},
+	{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window"},
 	{"/undo", "", "put back the files the last turn changed"},
 	{"/clear", "", "clear the screen, keep the conversation"},
 	{"/quit", "", "quit"},

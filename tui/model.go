@@ -12,7 +12,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/providers"
 )
 
 // Config is what the interface needs from the command that starts it.
@@ -27,8 +26,9 @@ type Config struct {
 	Sessions Sessions
 	// PickSession opens the session picker at start (agent -r).
 	PickSession bool
-	// Tools returns the names of every tool and of those picked now.
-	Tools func() (all, picked []string)
+	// Tools returns the names of every tool and of those offered in full
+	// given the conversation's picks.
+	Tools func(picked []string) (all, full []string)
 	// Approver receives the loop's approval questions; nil asks nothing.
 	Approver *Approver
 	// Prompt, when not empty, is sent as soon as the interface starts.
@@ -105,23 +105,23 @@ type Model struct {
 	picker  *sessionPicker // the session picker, when open
 	pending string         // the initial prompt, held until a session is picked
 
-	history []providers.Message // the conversation sent with each prompt
-	prompts []string            // earlier prompts, oldest first
-	recall  int                 // index into prompts while recalling; len(prompts) when not
-	draft   string              // the input as it was before recalling
+	prompts []string // earlier prompts, oldest first
+	recall  int      // index into prompts while recalling; len(prompts) when not
+	draft   string   // the input as it was before recalling
 
-	running   bool
-	ranBash   bool // the running turn ran a command (its changes are not undoable)
-	turn      int  // counts turns; ticks of an earlier turn are dropped
-	events    <-chan loop.Event
-	cancel    context.CancelFunc
-	started   time.Time
-	current   *assistantItem
-	blocks    map[string]*toolBlock
-	order     []*toolBlock // tool blocks in order, for selection
-	selected  int          // index into order; -1 when none
-	approving *approvalRequest
-	frame     int
+	running    bool
+	compacting bool // the running "turn" is a /compact
+	ranBash    bool // the running turn ran a command (its changes are not undoable)
+	turn       int  // counts turns; ticks of an earlier turn are dropped
+	events     <-chan loop.Event
+	cancel     context.CancelFunc
+	started    time.Time
+	current    *assistantItem
+	blocks     map[string]*toolBlock
+	order      []*toolBlock // tool blocks in order, for selection
+	selected   int          // index into order; -1 when none
+	approving  *approvalRequest
+	frame      int
 
 	width, height int
 	quitArmed     time.Time
@@ -152,7 +152,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
-	m.showHistory(cfg.Session.History)
+	m.showHistory(cfg.Session.Conv.Messages())
 	return m, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers/openai"
 	"github.com/agent-dev/agent/tools"
@@ -30,10 +31,10 @@ func loadedModel(tb testing.TB) *Model {
 	set := picker.New(reg, picker.ModePick)
 	m, err := New(Config{
 		Model: "bench", Dir: "/repo",
-		Session: &Session{ID: "bench", NewLoop: func(model string) (*loop.Loop, error) {
-			return loop.New(loop.Config{Provider: openai.New(openai.Config{BaseURL: "http://127.0.0.1:9/v1"}), Model: model, Toolset: set})
+		Session: &Session{ID: "bench", Conv: conversation.New("", nil), NewLoop: func(model string) (*loop.Loop, error) {
+			return loop.New(loop.Config{Provider: openai.New(openai.Config{BaseURL: "http://127.0.0.1:9/v1"}), Model: model, Catalog: set})
 		}},
-		Tools: func() ([]string, []string) { return nil, nil },
+		Tools: func(picked []string) ([]string, []string) { return nil, nil },
 	})
 	if err != nil {
 		tb.Fatal(err)

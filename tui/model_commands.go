@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/providers"
 )
 
@@ -21,14 +22,17 @@ func sessionLabel(s *Session) string {
 	return s.ID
 }
 
-// showHistory puts an earlier conversation in the pane and makes it the
-// history the next prompt is sent with: prompts, answers as markdown, and a
-// finished tool block per call with its result.
+// showHistory puts an earlier conversation in the pane: prompts, answers as
+// markdown, a finished tool block per call with its result, and the summary
+// of a compaction as a note.
 func (m *Model) showHistory(msgs []providers.Message) {
-	m.history = append([]providers.Message(nil), msgs...)
 	for _, msg := range msgs {
 		switch msg.Role {
 		case providers.RoleUser:
+			if summary, ok := strings.CutPrefix(msg.Text(), conversation.SummaryPrefix); ok {
+				m.chat.append(newNoteItem(m.st, "Earlier conversation, compacted. Its summary:\n"+summary))
+				break
+			}
 			m.chat.append(newUserItem(m.st, msg.Text()))
 			m.prompts = append(m.prompts, msg.Text())
 		case providers.RoleAssistant:
@@ -94,7 +98,7 @@ func (m *Model) switchSession(sess *Session) {
 		m.chat.append(newErrorItem(m.st, err.Error()))
 		return
 	}
-	m.session, m.loop, m.history = sess, l, nil
+	m.session, m.loop = sess, l
 	m.chat.clear()
 	m.forgetItems()
 	m.bar.resetTokens()
@@ -102,8 +106,9 @@ func (m *Model) switchSession(sess *Session) {
 	if m.cfg.Approver != nil {
 		m.cfg.Approver.reset()
 	}
-	m.showHistory(sess.History)
-	if len(sess.History) == 0 {
+	msgs := sess.Conv.Messages()
+	m.showHistory(msgs)
+	if len(msgs) == 0 {
 		m.chat.append(newNoteItem(m.st, "New conversation."))
 	}
 	m.chat.bottom()
@@ -128,9 +133,8 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.turn++
 	m.keys.running = true
 	m.bar.setRunning(true, 0, 0)
-	history := append([]providers.Message(nil), m.history...)
-	l := m.loop
-	cmds := []tea.Cmd{func() tea.Msg { return turnStartedMsg{l.Run(ctx, history, text)} }, tick(m.turn)}
+	l, conv := m.loop, m.session.Conv
+	cmds := []tea.Cmd{func() tea.Msg { return turnStartedMsg{l.Run(ctx, conv, text)} }, tick(m.turn)}
 	if sessions := m.cfg.Sessions; sessions != nil {
 		id := m.session.ID
 		cmds = append(cmds, func() tea.Msg {
@@ -198,7 +202,8 @@ func (m *Model) command(text string) tea.Cmd {
 				return sessionOpenedMsg{sess, err}
 			}
 		}
-		m.switchSession(&Session{ID: m.session.ID, NewLoop: m.session.NewLoop})
+		conv := conversation.New(m.session.Conv.System(), nil)
+		m.switchSession(&Session{ID: m.session.ID, Conv: conv, NewLoop: m.session.NewLoop})
 	case "/model":
 		if arg == "" {
 			m.chat.append(newNoteItem(m.st, "Model: "+m.cfg.Model+". Switch with /model NAME."))
@@ -214,14 +219,11 @@ func (m *Model) command(text string) tea.Cmd {
 			return modelSwitchedMsg{model: arg, loop: l, err: err}
 		}
 	case "/tools":
-		all, picked := m.cfg.Tools()
-		line := "Tools: " + strings.Join(all, ", ") + "."
-		if len(picked) > 0 {
-			line += " Picked in this turn: " + strings.Join(picked, ", ") + "."
-		} else {
-			line += " None picked now: the model picks what it needs in each turn."
-		}
-		m.chat.append(newNoteItem(m.st, line))
+		m.chat.append(newNoteItem(m.st, m.toolsNote()))
+	case "/context":
+		m.chat.append(newNoteItem(m.st, contextNote(m.loop.Context(m.session.Conv))))
+	case "/compact":
+		return m.startCompact(arg)
 	}
 	m.chat.bottom()
 	return nil

@@ -89,6 +89,16 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 		m.chat.append(newNoteItem(m.st, fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)))
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
+	case loop.Compacting:
+		what := "Compacting the conversation"
+		if ev.Auto {
+			what = fmt.Sprintf("The context window is nearly full (about %s tokens): compacting the conversation", formatTokens(ev.BeforeTokens))
+		}
+		m.noteAfterText(what + "…")
+	case loop.Compacted:
+		m.bar.context = ev.AfterTokens
+		m.noteAfterText(fmt.Sprintf("Compacted: about %s → %s tokens. The older messages are replaced by a summary (/context shows the window).",
+			formatTokens(ev.BeforeTokens), formatTokens(ev.AfterTokens)))
 	case loop.Done:
 		return m.endTurn(ev)
 	}
@@ -118,7 +128,8 @@ func (m *Model) assistant() *assistantItem {
 // endTurn records the turn's messages and says how it ended. A question
 // still waiting (it arrived as the turn was cancelled) is answered no.
 func (m *Model) endTurn(d loop.Done) tea.Cmd {
-	m.history = append(m.history, d.Messages...)
+	compacting := m.compacting
+	m.compacting = false
 	if m.current != nil {
 		m.current.finish()
 		m.current = nil
@@ -129,7 +140,7 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	if m.approving != nil {
 		cmds = append(cmds, m.answer(approvalAnswer{}))
 	}
-	if sessions := m.cfg.Sessions; sessions != nil {
+	if sessions := m.cfg.Sessions; sessions != nil && !compacting {
 		id, reason := m.session.ID, d.Reason
 		cmds = append(cmds, func() tea.Msg {
 			if err := sessions.Ended(context.Background(), id, reason); err != nil {
@@ -149,6 +160,10 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 		m.chat.append(newNoteItem(m.st, "Cancelled."))
 	case loop.StopError:
 		m.chat.append(newErrorItem(m.st, "Error: "+errText(d.Err)))
+	case loop.StopMaxTokens:
+		m.chat.append(newErrorItem(m.st, fmt.Sprintf("The response was cut off by the model's output limit %d times in a row, so the turn stopped. Ask for a shorter answer or smaller steps.", loop.MaxContinuations+1)))
+	case loop.StopContextFull:
+		m.chat.append(newErrorItem(m.st, "The conversation no longer fits: "+errText(d.Err)))
 	case loop.StopMaxSteps:
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before a final answer.", d.Steps)))
 	}

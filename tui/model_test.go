@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -147,13 +148,13 @@ func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) 
 	}
 	return Config{
 		Model: "scripted-model", Dir: dir, Approver: approver,
-		Session: &Session{ID: "s1", NewLoop: func(model string) (*loop.Loop, error) {
+		Session: &Session{ID: "s1", Conv: conversation.New("", nil), NewLoop: func(model string) (*loop.Loop, error) {
 			return loop.New(loop.Config{
 				Provider: openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1}),
-				Model:    model, Toolset: set, Approve: approve,
+				Model:    model, Catalog: set, Approve: approve,
 			})
 		}},
-		Tools: func() ([]string, []string) { return reg.Names(), set.Picked() },
+		Tools: func(picked []string) ([]string, []string) { return reg.Names(), set.Full(picked) },
 	}
 }
 
@@ -177,8 +178,8 @@ func TestPromptStreamsAnAnswerAndAToolBlock(t *testing.T) {
 		t.Errorf("markdown was not rendered:\n%s", s)
 	}
 	d.until("turn end", func(string) bool { return !d.m.running })
-	if len(d.m.history) != 4 {
-		t.Errorf("history has %d messages after the turn, want 4 (user, call, result, answer)", len(d.m.history))
+	if len(d.m.session.Conv.Messages()) != 4 {
+		t.Errorf("history has %d messages after the turn, want 4 (user, call, result, answer)", len(d.m.session.Conv.Messages()))
 	}
 }
 
@@ -247,8 +248,8 @@ func TestEscCancelsARunningTurnAndKeepsThePartialAnswer(t *testing.T) {
 	if s := d.screen(); !strings.Contains(s, "Zebras") {
 		t.Errorf("the partial answer is gone:\n%s", s)
 	}
-	if n := len(d.m.history); n != 2 {
-		t.Errorf("history has %d messages, want the prompt and the partial answer: %+v", n, d.m.history)
+	if n := len(d.m.session.Conv.Messages()); n != 2 {
+		t.Errorf("history has %d messages, want the prompt and the partial answer: %+v", n, d.m.session.Conv.Messages())
 	}
 }
 
@@ -394,12 +395,12 @@ func TestCtrlJInsertsANewlineAndEnterSends(t *testing.T) {
 func TestResumedHistoryIsShownAndSent(t *testing.T) {
 	srv := scripted.New(t, scripted.Text("continuing"))
 	cfg := config(t, srv, t.TempDir(), nil)
-	cfg.Session.History = []providers.Message{
+	cfg.Session.Conv = conversation.Restore(conversation.State{Messages: []providers.Message{
 		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "earlier question"}}},
 		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "Looking."}, providers.ToolCall{ID: "g1", Name: "grep", Arguments: `{"pattern":"needle"}`}}},
 		{Role: providers.RoleTool, Parts: []providers.Part{providers.ToolResult{CallID: "g1", Name: "grep", Content: "a.go:3:needle"}}},
 		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "Found it in **a.go**."}}},
-	}
+	}}, nil)
 	d := newDriver(t, cfg)
 	s := d.screen()
 	for _, want := range []string{"earlier question", "Looking.", "grep", "needle", "✓", "Found it in a.go.", "Resumed"} {
@@ -556,4 +557,37 @@ func TestGitStatusAfterATurnThatRanCommands(t *testing.T) {
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("make a file")
 	d.untilShows("?? made-by-bash.txt")
+}
+
+// /tools reads the session's picks while the loop's goroutine changes them:
+// run with -race, this fails if the picks are shared without
+// synchronisation. Picks last for the session, so /tools still lists them
+// after the turn.
+func TestToolsDuringATurnReadsTheSessionsPicks(t *testing.T) {
+	hold1, hold2 := make(chan struct{}), make(chan struct{})
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`}).HoldAfterEvents(1, hold1),
+		scripted.Text("Picked what I need, and now the answer.").WithPieceSize(8).HoldAfterEvents(2, hold2),
+	)
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("go")
+	d.until("the turn running", func(string) bool { return d.m.running })
+	d.typeAndSend("/tools")
+	d.untilShows("None picked yet")
+	close(hold1) // the loop picks while /tools keeps reading
+	for !strings.Contains(d.screen(), "Offered in full: grep, read_file.") {
+		d.typeAndSend("/tools")
+		select {
+		case msg := <-d.msgs:
+			d.update(msg)
+		case <-time.After(waitLimit):
+			t.Fatalf("the picks never showed:\n%s", d.screen())
+		}
+	}
+	close(hold2)
+	d.until("turn end", func(string) bool { return !d.m.running })
+	d.typeAndSend("/tools")
+	if got := d.m.session.Conv.Picked(); strings.Join(got, ",") != "grep,read_file" {
+		t.Errorf("picked after the turn = %v", got)
+	}
 }

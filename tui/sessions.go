@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 )
 
@@ -18,10 +18,11 @@ import (
 type Session struct {
 	ID    string
 	Title string
-	// History is what the conversation already holds.
-	History []providers.Message
-	// NewLoop builds this session's loop for a model (its system prompt,
-	// its recorder). It does no I/O.
+	// Conv is the conversation, the one copy the loop appends to and the
+	// interface reads.
+	Conv *conversation.Conversation
+	// NewLoop builds this session's loop for a model (its recorder). It
+	// does no I/O.
 	NewLoop func(model string) (*loop.Loop, error)
 }
 
@@ -37,7 +38,7 @@ type SessionInfo struct {
 type Sessions interface {
 	// New starts a session in the working directory.
 	New(ctx context.Context) (*Session, error)
-	// Open loads a session and its history.
+	// Open loads a session and its conversation.
 	Open(ctx context.Context, id string) (*Session, error)
 	// List returns the sessions of the working directory, newest first.
 	List(ctx context.Context) ([]SessionInfo, error)
@@ -63,8 +64,8 @@ type StoreSessions struct {
 	// System returns the system prompt of a new session (it reads the
 	// project's AGENTS.md, so it runs in a command).
 	System func() string
-	// NewLoop builds a loop for model with a system prompt and a recorder.
-	NewLoop func(model, system string, rec loop.Store) (*loop.Loop, error)
+	// NewLoop builds a loop for model with a recorder of tool calls.
+	NewLoop func(model string, rec loop.Store) (*loop.Loop, error)
 
 	mu      sync.Mutex
 	created []string
@@ -72,11 +73,11 @@ type StoreSessions struct {
 
 var _ Sessions = (*StoreSessions)(nil)
 
-func (s *StoreSessions) session(sess *sessions.Session, history []providers.Message) *Session {
-	system, rec := sess.SystemPrompt, s.Store.Recorder(sess.ID)
+func (s *StoreSessions) session(sess *sessions.Session, conv *conversation.Conversation) *Session {
+	rec := s.Store.Recorder(sess.ID)
 	return &Session{
-		ID: sess.ID, Title: sess.Title, History: history,
-		NewLoop: func(model string) (*loop.Loop, error) { return s.NewLoop(model, system, rec) },
+		ID: sess.ID, Title: sess.Title, Conv: conv,
+		NewLoop: func(model string) (*loop.Loop, error) { return s.NewLoop(model, rec) },
 	}
 }
 
@@ -89,20 +90,20 @@ func (s *StoreSessions) New(ctx context.Context) (*Session, error) {
 	s.mu.Lock()
 	s.created = append(s.created, sess.ID)
 	s.mu.Unlock()
-	return s.session(sess, nil), nil
+	return s.session(sess, conversation.New(sess.SystemPrompt, s.Store.Recorder(sess.ID))), nil
 }
 
-// Open loads session id (a unique prefix will do) with its history.
+// Open loads session id (a unique prefix will do) with its conversation.
 func (s *StoreSessions) Open(ctx context.Context, id string) (*Session, error) {
 	sess, err := s.Store.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	history, err := s.Store.Messages(ctx, sess.ID)
+	st, err := s.Store.Conversation(ctx, sess.ID)
 	if err != nil {
 		return nil, err
 	}
-	return s.session(sess, history), nil
+	return s.session(sess, conversation.Restore(st, s.Store.Recorder(sess.ID))), nil
 }
 
 // List returns the working directory's sessions that hold messages.

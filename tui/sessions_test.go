@@ -27,10 +27,10 @@ func storeSessions(t *testing.T, srv *scripted.Server, dir string) *StoreSession
 	return &StoreSessions{
 		Store: store, Dir: dir, Model: "scripted-model", Provider: "127.0.0.1",
 		System: func() string { return "the system prompt" },
-		NewLoop: func(model, system string, rec loop.Store) (*loop.Loop, error) {
+		NewLoop: func(model string, rec loop.Store) (*loop.Loop, error) {
 			return loop.New(loop.Config{
 				Provider: openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1}),
-				Model:    model, System: system, Toolset: set, Store: rec,
+				Model:    model, Catalog: set, Store: rec,
 			})
 		},
 	}

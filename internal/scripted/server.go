@@ -24,6 +24,15 @@ type Options struct {
 	RejectStreamOptions bool
 	// DiscardRequests keeps no record of requests (for long benchmarks).
 	DiscardRequests bool
+	// Respond, when not nil, answers every request instead of the script:
+	// a model whose behaviour depends on what it is sent (for benchmarks of
+	// long sessions). It is called with the handler's lock held, one
+	// request at a time.
+	Respond func(ChatRequest) Reply
+	// MeasureUsage replaces each reply's prompt_tokens with the request's
+	// size (MeasurePrompt) and its cached_tokens with the part a provider's
+	// prefix cache would serve (MeasureCached).
+	MeasureUsage bool
 }
 
 // Handler is the http.Handler behind a Server. Use it directly to serve a
@@ -36,6 +45,7 @@ type Handler struct {
 	mu       sync.Mutex
 	next     int
 	requests []Request
+	prev     []byte        // the previous request in provider order, for MeasureUsage
 	count    int           // requests received, also when discarded
 	arrived  chan struct{} // closed and replaced when a request arrives
 
@@ -117,6 +127,23 @@ func (h *Handler) pick(r *http.Request, rec *Request) (Reply, int, string) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	reply, status, msg := h.next1(rec)
+	if h.opts.MeasureUsage && status == http.StatusOK {
+		cur := ProviderOrder(rec.Chat)
+		reply.Usage.PromptTokens = MeasurePrompt(rec.Body)
+		reply.Usage.CachedTokens = MeasureCached(h.prev, cur)
+		h.prev = cur
+	}
+	return reply, status, msg
+}
+
+// next1 serves the next reply of the script (or of Options.Respond).
+func (h *Handler) next1(rec *Request) (Reply, int, string) {
+	if h.opts.Respond != nil {
+		rec.Reply = h.next
+		h.next++
+		return h.opts.Respond(rec.Chat), http.StatusOK, ""
+	}
 	i := h.next
 	switch {
 	case i < len(h.replies):

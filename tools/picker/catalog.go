@@ -2,7 +2,9 @@
 // the first request offers pick_tools plus a one-line brief (name and
 // description title, no parameters) of every other tool; the tools the model
 // picks carry their full description and JSON schema from the next request
-// on. In all mode every tool is offered in full from the start.
+// on, for the rest of the session (the picks live in the session, see
+// Picks), so the tools of a request change only when a tool is picked for
+// the first time. In all mode every tool is offered in full from the start.
 package picker
 
 import (
@@ -19,7 +21,7 @@ import (
 // Mode says how tools are offered to the model.
 type Mode string
 
-// The modes of a Toolset.
+// The modes of a Catalog.
 const (
 	// ModePick offers briefs and pick_tools first, full schemas once picked.
 	ModePick Mode = "pick"
@@ -51,39 +53,49 @@ type Offer struct {
 	Schema      json.RawMessage
 }
 
-// Toolset is the set of tools of a session and, in pick mode, which of them
-// the model has picked during the current turn. It is not safe for
-// concurrent use; the loop owns it.
-type Toolset struct {
-	reg    *tools.Registry
-	mode   Mode
-	picked map[string]bool
-	pick   tools.Tool
+// Picks is where a session keeps the tools the model picked, read through
+// snapshots (conversation.Conversation implements it). It must be safe for
+// concurrent use.
+type Picks interface {
+	// Picked returns the picked names, sorted; a snapshot.
+	Picked() []string
+	// Pick adds names and returns those that were not picked before.
+	Pick(names ...string) (added []string)
 }
 
-// New returns a Toolset over the tools of reg. The registry must not contain
-// a tool named pick_tools.
-func New(reg *tools.Registry, mode Mode) *Toolset {
-	s := &Toolset{reg: reg, mode: mode, picked: map[string]bool{}}
-	s.pick = pickTool{s}
-	return s
+// Catalog is the tools of a run and how they are offered. It is immutable
+// once built and safe for concurrent use: what changes (the picks) lives in
+// the session's Picks and is passed in.
+type Catalog struct {
+	reg  *tools.Registry
+	mode Mode
 }
 
-// Mode returns the toolset's mode.
-func (s *Toolset) Mode() Mode { return s.mode }
+// New returns a Catalog over the tools of reg. The registry must not
+// contain a tool named pick_tools.
+func New(reg *tools.Registry, mode Mode) *Catalog {
+	return &Catalog{reg: reg, mode: mode}
+}
 
-// Offers returns the tool definitions for the next request, sorted by name,
-// with pick_tools first in pick mode.
-func (s *Toolset) Offers() []Offer {
+// Mode returns the catalog's mode.
+func (c *Catalog) Mode() Mode { return c.mode }
+
+// Names returns the names of the tools, sorted, without pick_tools.
+func (c *Catalog) Names() []string { return c.reg.Names() }
+
+// Offers returns the tool definitions for a request given the picked names,
+// sorted by name, with pick_tools first in pick mode. The result depends on
+// picked alone, so requests with the same picks carry byte-identical tools.
+func (c *Catalog) Offers(picked []string) []Offer {
 	var offers []Offer
-	if s.mode == ModePick {
-		d := s.pick.Definition()
+	if c.mode == ModePick {
+		d := pickDefinition()
 		offers = append(offers, Offer{Name: d.Name, Description: d.Description, Schema: d.Schema})
 	}
-	for _, name := range s.reg.Names() {
-		t, _ := s.reg.Get(name)
+	for _, name := range c.reg.Names() {
+		t, _ := c.reg.Get(name)
 		d := t.Definition()
-		if s.mode == ModeAll || s.picked[name] {
+		if c.mode == ModeAll || slices.Contains(picked, name) {
 			offers = append(offers, Offer{Name: name, Description: d.Description, Schema: d.Schema})
 		} else {
 			offers = append(offers, Offer{Name: name, Description: d.Brief()})
@@ -92,55 +104,58 @@ func (s *Toolset) Offers() []Offer {
 	return offers
 }
 
-// Picked returns the names of the tools picked in this turn, sorted. In all
-// mode every tool counts as picked.
-func (s *Toolset) Picked() []string {
-	if s.mode == ModeAll {
-		return s.reg.Names()
+// Full returns the names offered with their full schema given the picked
+// names, sorted: every tool in all mode, the picked tools of this catalog
+// in pick mode.
+func (c *Catalog) Full(picked []string) []string {
+	if c.mode == ModeAll {
+		return c.reg.Names()
 	}
-	names := make([]string, 0, len(s.picked))
-	for n := range s.picked {
-		names = append(names, n)
+	var names []string
+	for _, n := range c.reg.Names() {
+		if slices.Contains(picked, n) {
+			names = append(names, n)
+		}
 	}
-	slices.Sort(names)
 	return names
 }
 
-// Pick marks the named tools as picked. It returns the names that were newly
-// picked and the names that are not tools of this set.
-func (s *Toolset) Pick(names ...string) (added, unknown []string) {
+// pick adds the names that are tools of this catalog to picks (in pick
+// mode) and returns the names that are not.
+func (c *Catalog) pick(picks Picks, names ...string) (unknown []string) {
+	var known []string
 	for _, n := range names {
-		switch _, ok := s.reg.Get(n); {
-		case !ok:
+		if _, ok := c.reg.Get(n); ok {
+			known = append(known, n)
+		} else {
 			unknown = append(unknown, n)
-		case !s.picked[n] && s.mode == ModePick:
-			s.picked[n] = true
-			added = append(added, n)
 		}
 	}
-	return added, unknown
+	if c.mode == ModePick && len(known) > 0 {
+		picks.Pick(known...)
+	}
+	return unknown
 }
-
-// Reset forgets what was picked; the loop calls it when a turn ends.
-func (s *Toolset) Reset() { clear(s.picked) }
 
 // Resolve finds the tool a call names and validates the call's arguments
 // against the tool's full schema. Calling a tool that was only shown as a
 // brief picks it; when its arguments are invalid the error includes the
 // schema so the model can retry correctly. The error text is meant for the
 // model.
-func (s *Toolset) Resolve(name, args string) (tools.Tool, json.RawMessage, error) {
-	if name == PickToolsName && s.mode == ModePick {
+//
+// The pick_tools tool it returns picks into picks.
+func (c *Catalog) Resolve(name, args string, picks Picks) (tools.Tool, json.RawMessage, error) {
+	if name == PickToolsName && c.mode == ModePick {
 		raw, err := validatePick(args)
-		return s.pick, raw, err
+		return pickTool{c, picks}, raw, err
 	}
-	t, ok := s.reg.Get(name)
+	t, ok := c.reg.Get(name)
 	if !ok {
-		return nil, nil, fmt.Errorf("unknown tool %q; the tools are: %s", name, strings.Join(s.names(), ", "))
+		return nil, nil, fmt.Errorf("unknown tool %q; the tools are: %s", name, strings.Join(c.names(), ", "))
 	}
-	wasBrief := s.mode == ModePick && !s.picked[name]
-	s.Pick(name)
-	raw, err := s.reg.Validate(name, args)
+	wasBrief := c.mode == ModePick && !slices.Contains(picks.Picked(), name)
+	c.pick(picks, name)
+	raw, err := c.reg.Validate(name, args)
 	if err != nil && wasBrief {
 		return t, nil, fmt.Errorf("%w\nThe parameter schema of %s is: %s", err, name, t.Definition().Schema)
 	}
@@ -148,9 +163,9 @@ func (s *Toolset) Resolve(name, args string) (tools.Tool, json.RawMessage, error
 }
 
 // names lists every callable name, pick_tools included in pick mode.
-func (s *Toolset) names() []string {
-	names := s.reg.Names()
-	if s.mode == ModePick {
+func (c *Catalog) names() []string {
+	names := c.reg.Names()
+	if c.mode == ModePick {
 		names = append([]string{PickToolsName}, names...)
 	}
 	return names
@@ -169,10 +184,17 @@ func validatePick(args string) (json.RawMessage, error) {
 	return json.RawMessage(args), nil
 }
 
-// pickTool is the pick_tools tool bound to its toolset.
-type pickTool struct{ s *Toolset }
+// pickTool is the pick_tools tool bound to its catalog and a session's
+// picks.
+type pickTool struct {
+	c     *Catalog
+	picks Picks
+}
 
-func (p pickTool) Definition() tools.Definition {
+func (p pickTool) Definition() tools.Definition { return pickDefinition() }
+
+// pickDefinition is pick_tools' definition.
+func pickDefinition() tools.Definition {
 	return tools.Definition{
 		Name:        PickToolsName,
 		Description: pickToolsDescription,
@@ -190,8 +212,15 @@ func (p pickTool) Run(_ context.Context, args json.RawMessage) (tools.Result, er
 	if err := json.Unmarshal(args, &in); err != nil {
 		return tools.Errorf("pick_tools: %v", err), nil
 	}
-	added, unknown := p.s.Pick(in.Names...)
-	picked := p.s.Picked()
+	before := p.picks.Picked()
+	unknown := p.c.pick(p.picks, in.Names...)
+	picked := p.c.Full(p.picks.Picked())
+	var added []string
+	for _, n := range picked {
+		if !slices.Contains(before, n) {
+			added = append(added, n)
+		}
+	}
 	res := tools.Result{Meta: map[string]any{"added": added, "picked": picked}}
 	var b strings.Builder
 	if len(picked) > 0 {
@@ -202,7 +231,7 @@ func (p pickTool) Run(_ context.Context, args json.RawMessage) (tools.Result, er
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "Unknown tool names: %s. The tools are: %s.", strings.Join(unknown, ", "), strings.Join(p.s.reg.Names(), ", "))
+		fmt.Fprintf(&b, "Unknown tool names: %s. The tools are: %s.", strings.Join(unknown, ", "), strings.Join(p.c.reg.Names(), ", "))
 	}
 	res.Content = b.String()
 	return res, nil

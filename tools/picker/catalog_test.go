@@ -3,7 +3,9 @@ package picker
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agent-dev/agent/tools"
@@ -26,13 +28,51 @@ func (e echoTool) Run(_ context.Context, args json.RawMessage) (tools.Result, er
 	return tools.Result{Content: string(args)}, nil
 }
 
-func newSet(t *testing.T, mode Mode) *Toolset {
+// set is a session's picks for the tests.
+type set struct {
+	mu    sync.Mutex
+	names []string
+}
+
+func (s *set) Picked() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Sorted(slices.Values(s.names))
+}
+
+func (s *set) Pick(names ...string) (added []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range names {
+		if !slices.Contains(s.names, n) {
+			s.names = append(s.names, n)
+			added = append(added, n)
+		}
+	}
+	return added
+}
+
+// session is a catalog with the picks of one session.
+type session struct {
+	*Catalog
+	picks *set
+	pick  tools.Tool
+}
+
+func (s session) Offers() []Offer  { return s.Catalog.Offers(s.picks.Picked()) }
+func (s session) Picked() []string { return s.Catalog.Full(s.picks.Picked()) }
+func (s session) Resolve(name, args string) (tools.Tool, json.RawMessage, error) {
+	return s.Catalog.Resolve(name, args, s.picks)
+}
+
+func newSet(t *testing.T, mode Mode) session {
 	t.Helper()
 	reg, err := tools.NewRegistry(echoTool{"grep"}, echoTool{"read_file"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(reg, mode)
+	c, picks := New(reg, mode), &set{}
+	return session{Catalog: c, picks: picks, pick: pickTool{c, picks}}
 }
 
 func TestPickModeOffersBriefsUntilPicked(t *testing.T) {
@@ -59,9 +99,26 @@ func TestPickModeOffersBriefsUntilPicked(t *testing.T) {
 		t.Errorf("read_file was not picked but carries a schema")
 	}
 
-	s.Reset()
-	if got := s.Picked(); len(got) != 0 {
-		t.Errorf("after Reset picked = %v", got)
+	// A second pick of the same tool changes nothing: the offers stay
+	// byte-identical, so the provider's prompt cache stays warm.
+	before, _ := json.Marshal(s.Offers())
+	res, _ = s.pick.Run(context.Background(), json.RawMessage(`{"names":["grep"]}`))
+	if added := res.Meta["added"].([]string); len(added) != 0 {
+		t.Errorf("picking grep again added %v", added)
+	}
+	if after, _ := json.Marshal(s.Offers()); string(after) != string(before) {
+		t.Errorf("offers changed after a repeated pick")
+	}
+}
+
+func TestOffersDependOnPicksAlone(t *testing.T) {
+	a, b := newSet(t, ModePick), newSet(t, ModePick)
+	a.picks.Pick("read_file", "grep")
+	b.picks.Pick("grep", "read_file")
+	ja, _ := json.Marshal(a.Offers())
+	jb, _ := json.Marshal(b.Offers())
+	if string(ja) != string(jb) {
+		t.Errorf("the same picks in another order give other offers:\n%s\n%s", ja, jb)
 	}
 }
 

@@ -1,0 +1,290 @@
+// Package conversation holds the one copy of a session's conversation that
+// the whole program shares: the system prompt, the messages the next request
+// carries (after the latest compaction, the summary first), the tools the
+// model has picked, and the session's token usage. The loop appends to it,
+// the interface and the headless printer read it, and a Recorder (the
+// session store) persists every change the moment it happens.
+//
+// A Conversation is safe for concurrent use: the loop's goroutine changes it
+// while the interface reads snapshots (/tools, /context).
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/agent-dev/agent/providers"
+)
+
+// Recorder persists a conversation as it changes. Each call is made once the
+// change is decided and before it becomes visible; an error leaves the
+// Conversation unchanged. package sessions satisfies it.
+type Recorder interface {
+	// AppendMessage records m as the session's next message, with the usage
+	// of the response that produced it (zero for all but assistant
+	// messages).
+	AppendMessage(ctx context.Context, m providers.Message, usage providers.Usage) error
+	// SavePicks records the picked tools' names (sorted): the whole set,
+	// replacing what was saved before.
+	SavePicks(ctx context.Context, picked []string) error
+	// SaveCompaction records a compaction point: from then on the request
+	// history is the summary followed by the messages from FirstSeq on.
+	SaveCompaction(ctx context.Context, c Compaction) error
+}
+
+// Compaction is a point where older messages were replaced by a summary.
+type Compaction struct {
+	// FirstSeq is the store's sequence number (1-based) of the first
+	// message kept verbatim; every message before it is summarised. It is
+	// one past the last stored message when nothing was kept.
+	FirstSeq int
+	// Summary is the model's summary of the messages before FirstSeq.
+	Summary string
+	// BeforeTokens and AfterTokens estimate the request's size in tokens
+	// before and after the compaction.
+	BeforeTokens, AfterTokens int
+}
+
+// State is a conversation as a store loads it.
+type State struct {
+	// System is the session's system prompt.
+	System string
+	// Messages are the messages the next request carries, in order: after a
+	// compaction, SummaryMessage first. Every tool call has its result.
+	Messages []providers.Message
+	// Seqs gives each message's sequence number in the store, 0 for one the
+	// store made up (a summary, a result supplied for an interrupted call).
+	// It has the length of Messages.
+	Seqs []int
+	// NextSeq is the sequence number the next appended message gets.
+	NextSeq int
+	// Picked are the picked tools' names.
+	Picked []string
+	// Usage is the session's total usage so far.
+	Usage providers.Usage
+	// Compactions counts the compactions of the session.
+	Compactions int
+}
+
+// Conversation is a session's conversation. The zero value is not usable;
+// use New or Restore.
+type Conversation struct {
+	mu          sync.Mutex
+	system      string
+	msgs        []providers.Message
+	seqs        []int
+	nextSeq     int
+	picked      []string // sorted
+	picksDirty  bool     // picked changed since it was last saved
+	usage       providers.Usage
+	last        Measure
+	compactions int
+	rec         Recorder
+}
+
+// Measure is what is known of the last request: its size in bytes as
+// Size counts it and the input tokens the server reported for it (0 when
+// it reported none).
+type Measure struct {
+	Bytes       int
+	InputTokens int
+}
+
+// New returns an empty conversation with a system prompt. rec may be nil:
+// then nothing is persisted.
+func New(system string, rec Recorder) *Conversation {
+	return &Conversation{system: system, nextSeq: 1, rec: rec}
+}
+
+// Restore returns the conversation a store loaded. rec may be nil.
+func Restore(s State, rec Recorder) *Conversation {
+	seqs := s.Seqs
+	if len(seqs) != len(s.Messages) {
+		seqs = make([]int, len(s.Messages))
+	}
+	next := max(s.NextSeq, 1)
+	picked := slices.Clone(s.Picked)
+	slices.Sort(picked)
+	return &Conversation{
+		system: s.System, msgs: slices.Clone(s.Messages), seqs: slices.Clone(seqs), nextSeq: next,
+		picked: slices.Compact(picked), usage: s.Usage, compactions: s.Compactions, rec: rec,
+	}
+}
+
+// System returns the system prompt.
+func (c *Conversation) System() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.system
+}
+
+// Messages returns the messages the next request carries. The slice is a
+// snapshot: later appends and compactions do not change it. Callers must not
+// modify the messages.
+func (c *Conversation) Messages() []providers.Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clip(c.msgs)
+}
+
+// Len returns the number of messages the next request carries.
+func (c *Conversation) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.msgs)
+}
+
+// Append records m (and, first, picks not saved yet) and then adds m to the
+// conversation, adding usage to the session's total. On a recording error
+// nothing changes.
+func (c *Conversation) Append(ctx context.Context, m providers.Message, usage providers.Usage) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.flushPicks(ctx); err != nil {
+		return err
+	}
+	if c.rec != nil {
+		if err := c.rec.AppendMessage(ctx, m, usage); err != nil {
+			return err
+		}
+	}
+	c.msgs = append(c.msgs, m)
+	c.seqs = append(c.seqs, c.nextSeq)
+	c.nextSeq++
+	c.usage = c.usage.Add(usage)
+	return nil
+}
+
+// AddUsage adds usage that no message carries (a compaction's summary
+// request) to the session's total. It is not persisted on its own.
+func (c *Conversation) AddUsage(u providers.Usage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.usage = c.usage.Add(u)
+}
+
+// Usage returns the session's total usage.
+func (c *Conversation) Usage() providers.Usage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.usage
+}
+
+// Picked returns the picked tools' names, sorted. The slice is a snapshot.
+func (c *Conversation) Picked() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.picked)
+}
+
+// Pick adds names to the picked tools and returns those that were not
+// picked before, in the order given. The change is saved with the next
+// Append (a pick is always followed by the tool result that reports it), or
+// by SavePicks.
+func (c *Conversation) Pick(names ...string) (added []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, n := range names {
+		if i, found := slices.BinarySearch(c.picked, n); !found {
+			c.picked = slices.Insert(c.picked, i, n)
+			added = append(added, n)
+		}
+	}
+	if len(added) > 0 {
+		c.picksDirty = true
+	}
+	return added
+}
+
+// SavePicks records picks that changed since they were last saved.
+func (c *Conversation) SavePicks(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.flushPicks(ctx)
+}
+
+func (c *Conversation) flushPicks(ctx context.Context) error {
+	if !c.picksDirty || c.rec == nil {
+		c.picksDirty = false
+		return nil
+	}
+	if err := c.rec.SavePicks(ctx, slices.Clone(c.picked)); err != nil {
+		return err
+	}
+	c.picksDirty = false
+	return nil
+}
+
+// Compactions returns how many compactions the session has had.
+func (c *Conversation) Compactions() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.compactions
+}
+
+// Compact replaces the first n messages with a summary message
+// (SummaryMessage(summary)) after recording the compaction point. n must
+// fall on a message boundary that keeps every tool call with its results:
+// Messages()[n] is not a tool message. before and after are the estimated
+// request sizes in tokens, for the record.
+func (c *Conversation) Compact(ctx context.Context, n int, summary string, before, after int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n < 0 || n > len(c.msgs) {
+		return fmt.Errorf("compacting %d of %d messages", n, len(c.msgs))
+	}
+	if n < len(c.msgs) && c.msgs[n].Role == providers.RoleTool {
+		return fmt.Errorf("compacting %d messages would separate tool results from their call", n)
+	}
+	first := c.nextSeq
+	for _, s := range c.seqs[n:] {
+		if s > 0 {
+			first = s
+			break
+		}
+	}
+	if err := c.flushPicks(ctx); err != nil {
+		return err
+	}
+	if c.rec != nil {
+		err := c.rec.SaveCompaction(ctx, Compaction{FirstSeq: first, Summary: summary, BeforeTokens: before, AfterTokens: after})
+		if err != nil {
+			return err
+		}
+	}
+	msgs := make([]providers.Message, 0, len(c.msgs)-n+1)
+	msgs = append(append(msgs, SummaryMessage(summary)), c.msgs[n:]...)
+	seqs := append([]int{0}, c.seqs[n:]...)
+	c.msgs, c.seqs = msgs, seqs
+	c.compactions++
+	c.last = Measure{}
+	return nil
+}
+
+// Measured records the size of the request just sent and the input tokens
+// the server reported for it, for Estimate.
+func (c *Conversation) Measured(m Measure) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last = m
+}
+
+// LastMeasure returns what Measured last recorded (zero after a compaction
+// or before the first request).
+func (c *Conversation) LastMeasure() Measure {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
+}
+
+// SummaryPrefix opens the user message that carries a compaction's summary.
+const SummaryPrefix = "This session continues an earlier conversation whose older part was compacted. " +
+	"Summary of it:\n\n"
+
+// SummaryMessage is the user message that stands for the compacted part of
+// a conversation.
+func SummaryMessage(summary string) providers.Message {
+	return providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: SummaryPrefix + summary}}}
+}

@@ -1,0 +1,145 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/providers"
+)
+
+var _ conversation.Recorder = (*Recorder)(nil)
+
+// Conversation loads the session's conversation as the next request
+// carries it: the system prompt; after the latest compaction, the summary
+// and the messages from its first kept one on (never what was compacted),
+// else every message, with results supplied for unanswered calls as
+// Messages does; the picked tools; the session's usage. An unknown id is
+// ErrNotFound.
+func (s *Store) Conversation(ctx context.Context, id string) (conversation.State, error) {
+	st, err := s.conversation(ctx, id)
+	if err != nil {
+		return conversation.State{}, fmt.Errorf("reading the conversation of session %s: %w", id, err)
+	}
+	return st, nil
+}
+
+func (s *Store) conversation(ctx context.Context, id string) (conversation.State, error) {
+	var st conversation.State
+	var picks string
+	err := s.db.QueryRowContext(ctx, `SELECT system_prompt, picks, message_count, input_tokens, output_tokens,
+		cached_tokens, reasoning_tokens FROM sessions WHERE id = ?`, id).Scan(&st.System, &picks, &st.NextSeq,
+		&st.Usage.InputTokens, &st.Usage.OutputTokens, &st.Usage.CachedInputTokens, &st.Usage.ReasoningTokens)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, ErrNotFound
+	}
+	if err != nil {
+		return st, err
+	}
+	st.NextSeq++
+	if err := json.Unmarshal([]byte(picks), &st.Picked); err != nil {
+		return st, fmt.Errorf("picked tools: %w", err)
+	}
+	from := 1
+	var summary sql.NullString
+	err = s.db.QueryRowContext(ctx, `SELECT first_seq, summary, (SELECT COUNT(*) FROM compactions WHERE session_id = ?1)
+		FROM compactions WHERE session_id = ?1 ORDER BY id DESC LIMIT 1`, id).Scan(&from, &summary, &st.Compactions)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return st, err
+	}
+	msgs, seqs, err := s.messages(ctx, id, from)
+	if err != nil {
+		return st, err
+	}
+	if summary.Valid {
+		msgs = append([]providers.Message{conversation.SummaryMessage(summary.String)}, msgs...)
+		seqs = append([]int{0}, seqs...)
+	}
+	st.Messages, st.Seqs = msgs, seqs
+	return st, nil
+}
+
+// SavePicks records the session's picked tools (the whole set).
+func (r *Recorder) SavePicks(ctx context.Context, picked []string) error {
+	if picked == nil {
+		picked = []string{}
+	}
+	data, err := json.Marshal(picked)
+	if err != nil {
+		return fmt.Errorf("recording picked tools in session %s: %w", r.id, err)
+	}
+	return r.s.updateSession(ctx, "recording picked tools in session", r.id,
+		`UPDATE sessions SET picks = ?, updated_at = ? WHERE id = ?`, string(data), millis(r.s.now()), r.id)
+}
+
+// SaveCompaction records a compaction point of the session. The messages
+// before it stay stored: show and export still have them.
+func (r *Recorder) SaveCompaction(ctx context.Context, c conversation.Compaction) error {
+	err := r.s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, millis(r.s.now()), r.id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrNotFound
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO compactions
+			(session_id, first_seq, summary, before_tokens, after_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			r.id, c.FirstSeq, c.Summary, c.BeforeTokens, c.AfterTokens, millis(r.s.now()))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("recording a compaction of session %s: %w", r.id, err)
+	}
+	return nil
+}
+
+// CompactionRecord is a stored compaction point.
+type CompactionRecord struct {
+	conversation.Compaction
+	CreatedAt time.Time
+}
+
+// Compactions returns the session's compaction points, oldest first. An
+// unknown id is ErrNotFound.
+func (s *Store) Compactions(ctx context.Context, id string) ([]CompactionRecord, error) {
+	out, err := s.compactions(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("reading compactions of session %s: %w", id, err)
+	}
+	return out, nil
+}
+
+func (s *Store) compactions(ctx context.Context, id string) ([]CompactionRecord, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT first_seq, summary, before_tokens, after_tokens, created_at
+		FROM compactions WHERE session_id = ? ORDER BY id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []CompactionRecord
+	for rows.Next() {
+		var c CompactionRecord
+		var created sql.NullInt64
+		if err := rows.Scan(&c.FirstSeq, &c.Summary, &c.BeforeTokens, &c.AfterTokens, &created); err != nil {
+			return nil, err
+		}
+		c.CreatedAt = fromMillis(created)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
