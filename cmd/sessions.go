@@ -233,9 +233,10 @@ func newSessionsShowCmd(e *sessionsEnv) *cobra.Command {
 
 // recordedSession is everything recorded of one session.
 type recordedSession struct {
-	session  *sessions.Session
-	messages []sessions.MessageRecord
-	calls    []sessions.ToolCallRecord
+	session     *sessions.Session
+	messages    []sessions.MessageRecord
+	calls       []sessions.ToolCallRecord
+	compactions []sessions.CompactionRecord
 }
 
 func loadRecorded(ctx context.Context, s *sessions.Store, id string) (*recordedSession, error) {
@@ -251,7 +252,34 @@ func loadRecorded(ctx context.Context, s *sessions.Store, id string) (*recordedS
 	if err != nil {
 		return nil, sessionError(err)
 	}
-	return &recordedSession{session: ss, messages: msgs, calls: calls}, nil
+	compactions, err := s.Compactions(ctx, ss.ID)
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	return &recordedSession{session: ss, messages: msgs, calls: calls, compactions: compactions}, nil
+}
+
+// compactedBefore returns the compactions whose first kept message is seq
+// (with seq -1: those that kept no message, after the last), oldest first.
+func (conv *recordedSession) compactedBefore(seq int) []sessions.CompactionRecord {
+	last := 0
+	if n := len(conv.messages); n > 0 {
+		last = conv.messages[n-1].Seq
+	}
+	var out []sessions.CompactionRecord
+	for _, c := range conv.compactions {
+		if c.FirstSeq == seq || (seq == -1 && c.FirstSeq > last) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// compactionLine says in one line that the messages before seq were
+// compacted.
+func compactionLine(c sessions.CompactionRecord) string {
+	return fmt.Sprintf("compacted: the messages before this point were summarised (about %d → %d tokens); the requests after it send the summary instead",
+		c.BeforeTokens, c.AfterTokens)
 }
 
 // callRecords finds the tool call record of a call: by the seq of the
@@ -284,6 +312,9 @@ func renderShow(conv *recordedSession, now time.Time) string {
 	idx := conv.callRecords()
 	lastAssistant := 0
 	for _, m := range conv.messages {
+		for _, c := range conv.compactedBefore(m.Seq) {
+			fmt.Fprintf(&b, "\n── %s ──\n%s\n", compactionLine(c), headLines(c.Summary, showLines, ss.ID))
+		}
 		if m.Message.Role == providers.RoleAssistant {
 			lastAssistant = m.Seq
 		}
@@ -319,6 +350,9 @@ func renderShow(conv *recordedSession, now time.Time) string {
 				b.WriteString(headLines(p.Content, showLines, ss.ID))
 			}
 		}
+	}
+	for _, c := range conv.compactedBefore(-1) {
+		fmt.Fprintf(&b, "\n── %s ──\n%s\n", compactionLine(c), headLines(c.Summary, showLines, ss.ID))
 	}
 	return b.String()
 }

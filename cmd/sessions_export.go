@@ -53,9 +53,20 @@ func newSessionsExportCmd(e *sessionsEnv) *cobra.Command {
 // store's neutral shapes ({"type":"text","text":...}, see
 // sessions.MarshalParts); tool call arguments are the model's raw text.
 type exportJSON struct {
-	Session   sessionExport    `json:"session"`
-	Messages  []messageJSON    `json:"messages"`
-	ToolCalls []toolCallExport `json:"tool_calls"`
+	Session     sessionExport    `json:"session"`
+	Messages    []messageJSON    `json:"messages"`
+	ToolCalls   []toolCallExport `json:"tool_calls"`
+	Compactions []compactionJSON `json:"compactions"`
+}
+
+// compactionJSON is a compaction point: the messages before first_seq were
+// replaced by summary in the requests after it.
+type compactionJSON struct {
+	FirstSeq     int       `json:"first_seq"`
+	Summary      string    `json:"summary"`
+	BeforeTokens int       `json:"before_tokens"`
+	AfterTokens  int       `json:"after_tokens"`
+	CreatedAt    time.Time `json:"created_at"`
 }
 
 type sessionExport struct {
@@ -91,6 +102,11 @@ func exportOf(conv *recordedSession) (*exportJSON, error) {
 	exp := &exportJSON{
 		Session:  sessionExport{summaryOf(conv.session.Summary), conv.session.SystemPrompt},
 		Messages: make([]messageJSON, len(conv.messages)), ToolCalls: make([]toolCallExport, len(conv.calls)),
+		Compactions: make([]compactionJSON, len(conv.compactions)),
+	}
+	for i, c := range conv.compactions {
+		exp.Compactions[i] = compactionJSON{FirstSeq: c.FirstSeq, Summary: c.Summary, BeforeTokens: c.BeforeTokens,
+			AfterTokens: c.AfterTokens, CreatedAt: c.CreatedAt.UTC()}
 	}
 	for i, m := range conv.messages {
 		parts, err := sessions.MarshalParts(m.Message.Parts)
@@ -140,6 +156,9 @@ func renderMarkdown(conv *recordedSession) string {
 	idx := conv.callRecords()
 	turn := 0
 	for _, m := range conv.messages {
+		for _, c := range conv.compactedBefore(m.Seq) {
+			fmt.Fprintf(&b, "\n> **%s.** Summary:\n\n%s", compactionLine(c), mdFence(c.Summary, "text"))
+		}
 		role := m.Message.Role
 		if role == providers.RoleUser || turn == 0 {
 			turn++
@@ -176,6 +195,9 @@ func renderMarkdown(conv *recordedSession) string {
 				b.WriteString(mdFence(p.Content, "text"))
 			}
 		}
+	}
+	for _, c := range conv.compactedBefore(-1) {
+		fmt.Fprintf(&b, "\n> **%s.** Summary:\n\n%s", compactionLine(c), mdFence(c.Summary, "text"))
 	}
 	return b.String()
 }

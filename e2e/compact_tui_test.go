@@ -1,0 +1,54 @@
+//go:build linux
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// /compact in the interface, as a person types it: the older messages are
+// summarised, /context shows the compaction, and the next prompt is sent
+// with the summary instead of what was compacted.
+func TestCompactInTheInterface(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.New(t,
+		scripted.Text("Zebras have stripes."),
+		scripted.Text("Goal: learn about zebras. Done: stripes explained."),
+		scripted.Text("Giraffes have long necks."),
+	)
+	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0",
+		"--db", t.TempDir() + "/agent.db"})
+	s.waitFor("Ask about this repository")
+	s.text("tell me about zebras")
+	s.keys("Enter")
+	s.waitFor("Zebras have stripes.")
+
+	s.text("/compact keep the animal names")
+	s.keys("Enter")
+	s.waitFor("Compacted: about")
+	s.text("/context")
+	s.keys("Enter")
+	screen := s.waitFor("compacted 1×")
+	for _, want := range []string{"system prompt", "tool definitions", "history"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("/context lacks %q:\n%s", want, screen)
+		}
+	}
+
+	s.text("and giraffes?")
+	s.keys("Enter")
+	s.waitFor("Giraffes have long necks.")
+	reqs := srv.Requests()
+	summary := reqs[1]
+	if len(summary.Chat.Tools) != 0 || !strings.Contains(lastUserText(summary), "keep the animal names") {
+		t.Errorf("the summary request offers %d tools and ends with %q", len(summary.Chat.Tools), lastUserText(summary))
+	}
+	next := roles(reqs[2])
+	if len(next) != 4 || !strings.Contains(reqs[2].Chat.Messages[1].Text(), "Goal: learn about zebras") ||
+		next[2] != "assistant:Zebras have stripes." || next[3] != "user:and giraffes?" {
+		t.Errorf("the request after /compact is %q", next)
+	}
+}
