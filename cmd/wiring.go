@@ -125,7 +125,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		root.Close()
 		return nil, fmt.Errorf("building the tools: %w", err)
 	}
-	return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.New(reg, mode), journal: journal,
+	return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.New(reg, mode, reg.Names()), journal: journal,
 		tracker: tracker, sandbox: sb, rules: set}, nil
 }
 

@@ -21,10 +21,15 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// binary is the agent built once for all tests.
+// binary is the agent built once for all tests, or the one AGENT_E2E_BINARY
+// names (bench/economy.sh measures an earlier build that way).
 var binary string
 
 func TestMain(m *testing.M) {
+	if b := os.Getenv("AGENT_E2E_BINARY"); b != "" {
+		binary = b
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "agent-e2e-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -57,8 +57,10 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 	if !hasProperties(toolNamed(second, "grep")) || !hasProperties(toolNamed(second, "read_file")) {
 		t.Errorf("second request: picked grep and read_file must carry full schemas")
 	}
-	if hasProperties(toolNamed(second, "list_files")) {
-		t.Errorf("second request: list_files was not picked but carries its schema")
+	// The agent's own tools are picked as one group: a later pick would
+	// make the provider re-read the whole conversation uncached.
+	if !hasProperties(toolNamed(second, "list_files")) || toolNamed(second, "pick_tools") != nil {
+		t.Errorf("second request: the group of the agent's tools must be picked whole, and pick_tools gone")
 	}
 	if got := toolResults(second)["call_pick"]; !strings.Contains(got, "grep") {
 		t.Errorf("pick_tools result %q should name grep", got)

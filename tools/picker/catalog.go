@@ -5,6 +5,17 @@
 // on, for the rest of the session (the picks live in the session, see
 // Picks), so the tools of a request change only when a tool is picked for
 // the first time. In all mode every tool is offered in full from the start.
+//
+// Tools can be picked in groups: picking one tool of a group picks all of
+// it. Providers cache a request's prefix with the tool definitions first, so
+// every change to the tools makes the provider read the whole conversation
+// again at the uncached price; a tool picked late in a long session costs
+// far more than its schema would have cost from the start. The agent's own
+// tools form one group, picked together at the first pick, when the
+// conversation is still short; tools that are many and rarely all needed
+// (an MCP server's) are picked one by one. When nothing is left to pick,
+// pick_tools is no longer offered. (BENCHMARKS.md compares the policies on
+// a reading and an editing session.)
 package picker
 
 import (
@@ -67,14 +78,29 @@ type Picks interface {
 // once built and safe for concurrent use: what changes (the picks) lives in
 // the session's Picks and is passed in.
 type Catalog struct {
-	reg  *tools.Registry
-	mode Mode
+	reg   *tools.Registry
+	mode  Mode
+	group map[string][]string // a grouped tool's name -> its group's names
 }
 
 // New returns a Catalog over the tools of reg. The registry must not
-// contain a tool named pick_tools.
-func New(reg *tools.Registry, mode Mode) *Catalog {
-	return &Catalog{reg: reg, mode: mode}
+// contain a tool named pick_tools. Each of groups names tools that are
+// picked together; a tool in no group is picked alone. Names that are not
+// tools of reg are ignored.
+func New(reg *tools.Registry, mode Mode, groups ...[]string) *Catalog {
+	c := &Catalog{reg: reg, mode: mode, group: map[string][]string{}}
+	for _, g := range groups {
+		var names []string
+		for _, n := range g {
+			if _, ok := reg.Get(n); ok {
+				names = append(names, n)
+			}
+		}
+		for _, n := range names {
+			c.group[n] = names
+		}
+	}
+	return c
 }
 
 // Mode returns the catalog's mode.
@@ -84,11 +110,12 @@ func (c *Catalog) Mode() Mode { return c.mode }
 func (c *Catalog) Names() []string { return c.reg.Names() }
 
 // Offers returns the tool definitions for a request given the picked names,
-// sorted by name, with pick_tools first in pick mode. The result depends on
-// picked alone, so requests with the same picks carry byte-identical tools.
+// sorted by name, with pick_tools first in pick mode while a tool is left to
+// pick. The result depends on picked alone, so requests with the same picks
+// carry byte-identical tools.
 func (c *Catalog) Offers(picked []string) []Offer {
 	var offers []Offer
-	if c.mode == ModePick {
+	if c.mode == ModePick && len(c.Full(picked)) < len(c.reg.Names()) {
 		d := pickDefinition()
 		offers = append(offers, Offer{Name: d.Name, Description: d.Description, Schema: d.Schema})
 	}
@@ -120,15 +147,20 @@ func (c *Catalog) Full(picked []string) []string {
 	return names
 }
 
-// pick adds the names that are tools of this catalog to picks (in pick
-// mode) and returns the names that are not.
+// pick adds the names that are tools of this catalog, and their groups, to
+// picks (in pick mode) and returns the names that are not tools.
 func (c *Catalog) pick(picks Picks, names ...string) (unknown []string) {
 	var known []string
+	picked := picks.Picked()
 	for _, n := range names {
-		if _, ok := c.reg.Get(n); ok {
-			known = append(known, n)
-		} else {
+		switch _, ok := c.reg.Get(n); {
+		case !ok:
 			unknown = append(unknown, n)
+		case slices.Contains(picked, n):
+		case c.group[n] != nil:
+			known = append(known, c.group[n]...)
+		default:
+			known = append(known, n)
 		}
 	}
 	if c.mode == ModePick && len(known) > 0 {

@@ -187,3 +187,29 @@ func TestPickToolsConformance(t *testing.T) {
 		BadArgs:       []string{`{"names":["no_such_tool"]}`},
 	})
 }
+
+func TestPickingOneToolOfAGroupPicksTheGroup(t *testing.T) {
+	reg, err := tools.NewRegistry(echoTool{"grep"}, echoTool{"read_file"}, echoTool{"mcp__gh__issue"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, picks := New(reg, ModePick, []string{"grep", "read_file", "not_a_tool"}), &set{}
+	if _, _, err := c.Resolve("grep", `{"text":"x"}`, picks); err != nil {
+		t.Fatal(err)
+	}
+	if got := picks.Picked(); strings.Join(got, ",") != "grep,read_file" {
+		t.Errorf("calling grep picked %v, want its group", got)
+	}
+	if offers := c.Offers(picks.Picked()); offers[0].Name != PickToolsName {
+		t.Errorf("pick_tools must stay while a tool is left to pick: %v", offers[0].Name)
+	}
+	res, _ := pickTool{c, picks}.Run(context.Background(), json.RawMessage(`{"names":["mcp__gh__issue"]}`))
+	if added := res.Meta["added"].([]string); strings.Join(added, ",") != "mcp__gh__issue" {
+		t.Errorf("added %v", added)
+	}
+	for _, o := range c.Offers(picks.Picked()) {
+		if o.Name == PickToolsName || o.Schema == nil {
+			t.Errorf("with every tool picked, %s is offered as %+v", o.Name, o)
+		}
+	}
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Request economy of two three-turn sessions (-p, then -c -p twice; nine
+# tool calls each) in pick and all mode: requests, bytes sent, the share that
+# a provider's prefix cache serves (tools first, as providers lay requests
+# out) and billable bytes with cache reads at a tenth. See
+# e2e/economy_test.go for the sessions and the scripted model.
+# Usage: bench/economy.sh [REV]   (REV: measure the agent built at that git
+# revision instead of the work tree, with today's scenario)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+env=()
+if [ $# -gt 0 ]; then
+  out=$(mktemp -d)
+  git worktree add -q --detach "$out/src" "$1"
+  trap 'git worktree remove --force "$out/src"; rm -rf "$out"' EXIT
+  (cd "$out/src" && go build -o "$out/agent" .)
+  env=(AGENT_E2E_BINARY="$out/agent")
+fi
+env "${env[@]}" go test -count=1 -run 'TestRequestEconomyOfAThreeTurnSession' -v ./e2e/ | grep -E 'session, (pick|all) mode'
