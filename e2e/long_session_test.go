@@ -42,7 +42,7 @@ func reader(reads int) func(scripted.ChatRequest) scripted.Reply {
 }
 
 // longSessionDir is a working directory with a 4 KB file and a config that
-// gives the model a 4,000-token window.
+// gives the model a 8,000-token window.
 func longSessionDir(t *testing.T) (dir, config string) {
 	dir = t.TempDir()
 	var b strings.Builder
@@ -51,7 +51,7 @@ func longSessionDir(t *testing.T) (dir, config string) {
 	}
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(b.String()), 0o644)
 	config = filepath.Join(t.TempDir(), "config.toml")
-	os.WriteFile(config, []byte("context_window = 4000\n"), 0o644)
+	os.WriteFile(config, []byte("context_window = 8000\n"), 0o644)
 	return dir, config
 }
 
@@ -86,8 +86,8 @@ func TestATurnThatOutgrowsTheWindowCompactsInTheMiddleAndAnswers(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	for i, r := range reqs {
-		if n := scripted.MeasurePrompt(r.Body); n > 4000 {
-			t.Errorf("request %d carries %d tokens, over the 4,000-token window", i+1, n)
+		if n := scripted.MeasurePrompt(r.Body); n > 8000 {
+			t.Errorf("request %d carries %d tokens, over the 8,000-token window", i+1, n)
 		}
 	}
 	assertCallsAnswered(t, reqs)
@@ -197,5 +197,45 @@ func TestAResponseCutByTheOutputLimitExitsWith1(t *testing.T) {
 	reqs := srv.Requests()
 	if len(reqs) != 3 || !strings.Contains(lastUserText(reqs[1]), "cut off") {
 		t.Errorf("%d requests; the second should ask to continue: %q", len(reqs), lastUserText(reqs[1]))
+	}
+}
+
+// A 300-step turn in a 16,000-token window: it compacts as often as it
+// must, finishes with its answer, and never sends a request over the
+// window. (bench/long_session_bench_test.go measures its time per step and
+// memory.)
+func TestThreeHundredStepsInASixteenThousandTokenWindow(t *testing.T) {
+	dir, _ := longSessionDir(t)
+	config := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(config, []byte("context_window = 16000\n"), 0o644)
+	srv := scripted.NewWithOptions(t, scripted.Options{Respond: reader(299), MeasureUsage: true, DiscardRequests: false})
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", filepath.Join(t.TempDir(), "agent.db"), "--config", config,
+		"--max-steps", "300", "-p", "--output-format", "json", "read big.txt 299 times")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	var out struct {
+		Answer string `json:"answer"`
+		Steps  int    `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &out); err != nil || out.Answer != "Read it 299 times." || out.Steps != 300 {
+		t.Fatalf("result %q (%v)", res.stdout, err)
+	}
+	reqs := srv.Requests()
+	summaries, largest := 0, 0
+	for i, r := range reqs {
+		n := scripted.MeasurePrompt(r.Body)
+		largest = max(largest, n)
+		if n > 16000 {
+			t.Errorf("request %d carries %d tokens, over the window", i+1, n)
+		}
+		if len(r.Chat.Tools) == 0 {
+			summaries++
+		}
+	}
+	assertCallsAnswered(t, reqs)
+	t.Logf("%d requests, %d of them summaries; the largest carried %d tokens", len(reqs), summaries, largest)
+	if summaries < 10 {
+		t.Errorf("only %d compactions in 300 steps of 1,000-token reads in a 16,000-token window", summaries)
 	}
 }

@@ -268,3 +268,23 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// bigSchema is look with a long description: tool definitions that take a
+// large share of a small window.
+type bigSchema struct{ funcTool }
+
+func (b bigSchema) Definition() tools.Definition {
+	d := b.funcTool.Definition()
+	d.Description += "\n\n" + strings.Repeat("A long paragraph about looking. ", 150)
+	return d
+}
+
+func TestCompactionWorksWhenToolsTakeAQuarterOfTheWindow(t *testing.T) {
+	const window = 4400 // the tools take about 1,200 tokens of it
+	f := measuredFixture(t, loop.Config{Window: window, AutoCompact: 0.8, MaxSteps: 40}, []tools.Tool{bigSchema{bulky(1500)}}, model(8))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, "look eight times"))
+	if done.Reason != loop.StopAnswered || f.conv.Compactions() == 0 {
+		t.Fatalf("done %+v after %d compactions", done, f.conv.Compactions())
+	}
+	requestsFit(t, f.srv, window)
+}

@@ -59,10 +59,14 @@ var errCannotFree = errors.New("compaction cannot free enough of the context win
 
 // keepShare is the share of the window that a compaction keeps verbatim at
 // most (the newest messages); minFreedShare the share it must free, or the
-// turn stops instead of compacting again and again.
+// turn stops instead of compacting again and again. A compaction keeps less
+// when the system prompt and the tools take much of the window: what it
+// keeps plus them stays under keepWithFixed of the window, so that it can
+// free minFreedShare.
 const (
 	keepShare     = 0.25
 	minFreedShare = 0.25
+	keepWithFixed = 0.5
 )
 
 // compact replaces the older part of the conversation with the model's
@@ -76,7 +80,9 @@ func (t *turn) compact(before int, instructions string, auto bool) error {
 	window := t.cfg.Window
 	keep := 0 // asked for: keep only the newest exchange
 	if auto {
-		keep = int(keepShare * float64(window) * conversation.BytesPerToken)
+		fixed := conversation.Tokens(conversation.SizeOf(providers.Request{System: t.conv.System(), Tools: t.request().Tools}).Total())
+		tokens := min(keepShare*float64(window), keepWithFixed*float64(window)-float64(fixed))
+		keep = max(int(tokens*conversation.BytesPerToken), 0)
 	}
 	n := cutPoint(msgs, keep)
 	if n == 0 {

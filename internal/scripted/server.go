@@ -46,6 +46,7 @@ type Handler struct {
 	next     int
 	requests []Request
 	prev     []byte        // the previous request in provider order, for MeasureUsage
+	largest  int           // the most prompt tokens MeasureUsage counted in one request
 	count    int           // requests received, also when discarded
 	arrived  chan struct{} // closed and replaced when a request arrives
 
@@ -84,6 +85,15 @@ func (h *Handler) Requests() []Request {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]Request(nil), h.requests...)
+}
+
+// LargestPrompt returns the most prompt tokens one request carried, as
+// MeasurePrompt counts them; 0 unless Options.MeasureUsage is set. It works
+// with DiscardRequests too.
+func (h *Handler) LargestPrompt() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.largest
 }
 
 // Close ends every stream that is stalled, held or delayed, so that the
@@ -131,6 +141,7 @@ func (h *Handler) pick(r *http.Request, rec *Request) (Reply, int, string) {
 	if h.opts.MeasureUsage && status == http.StatusOK {
 		cur := ProviderOrder(rec.Chat)
 		reply.Usage.PromptTokens = MeasurePrompt(rec.Body)
+		h.largest = max(h.largest, reply.Usage.PromptTokens)
 		reply.Usage.CachedTokens = MeasureCached(h.prev, cur)
 		h.prev = cur
 	}
