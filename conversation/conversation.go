@@ -20,7 +20,9 @@ import (
 
 // Recorder persists a conversation as it changes. Each call is made once the
 // change is decided and before it becomes visible; an error leaves the
-// Conversation unchanged. package sessions satisfies it.
+// Conversation unchanged. Calls come from the one goroutine that changes the
+// conversation (the loop's), never under the Conversation's lock, so readers
+// never wait for the store. package sessions satisfies it.
 type Recorder interface {
 	// AppendMessage records m as the session's next message, with the usage
 	// of the response that produced it (zero for all but assistant
@@ -45,6 +47,9 @@ type Compaction struct {
 	// BeforeTokens and AfterTokens estimate the request's size in tokens
 	// before and after the compaction.
 	BeforeTokens, AfterTokens int
+	// Usage is what the summary request cost; the store adds it to the
+	// session's totals.
+	Usage providers.Usage
 }
 
 // State is a conversation as a store loads it.
@@ -69,7 +74,8 @@ type State struct {
 }
 
 // Conversation is a session's conversation. The zero value is not usable;
-// use New or Restore.
+// use New or Restore. Its readers may be many; its writer (Append, Pick,
+// SavePicks, Compact) one goroutine at a time, the running turn's.
 type Conversation struct {
 	mu          sync.Mutex
 	system      string
@@ -140,9 +146,7 @@ func (c *Conversation) Len() int {
 // conversation, adding usage to the session's total. On a recording error
 // nothing changes.
 func (c *Conversation) Append(ctx context.Context, m providers.Message, usage providers.Usage) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.flushPicks(ctx); err != nil {
+	if err := c.SavePicks(ctx); err != nil {
 		return err
 	}
 	if c.rec != nil {
@@ -150,19 +154,13 @@ func (c *Conversation) Append(ctx context.Context, m providers.Message, usage pr
 			return err
 		}
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.msgs = append(c.msgs, m)
 	c.seqs = append(c.seqs, c.nextSeq)
 	c.nextSeq++
 	c.usage = c.usage.Add(usage)
 	return nil
-}
-
-// AddUsage adds usage that no message carries (a compaction's summary
-// request) to the session's total. It is not persisted on its own.
-func (c *Conversation) AddUsage(u providers.Usage) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.usage = c.usage.Add(u)
 }
 
 // Usage returns the session's total usage.
@@ -201,19 +199,20 @@ func (c *Conversation) Pick(names ...string) (added []string) {
 // SavePicks records picks that changed since they were last saved.
 func (c *Conversation) SavePicks(ctx context.Context) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.flushPicks(ctx)
-}
-
-func (c *Conversation) flushPicks(ctx context.Context) error {
-	if !c.picksDirty || c.rec == nil {
-		c.picksDirty = false
+	dirty, picked := c.picksDirty, slices.Clone(c.picked)
+	c.mu.Unlock()
+	if !dirty {
 		return nil
 	}
-	if err := c.rec.SavePicks(ctx, slices.Clone(c.picked)); err != nil {
-		return err
+	if c.rec != nil {
+		if err := c.rec.SavePicks(ctx, picked); err != nil {
+			return err
+		}
 	}
-	c.picksDirty = false
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// A pick made while saving stays dirty for the next save.
+	c.picksDirty = !slices.Equal(picked, c.picked)
 	return nil
 }
 
@@ -225,40 +224,44 @@ func (c *Conversation) Compactions() int {
 }
 
 // Compact replaces the first n messages with a summary message
-// (SummaryMessage(summary)) after recording the compaction point. n must
-// fall on a message boundary that keeps every tool call with its results:
-// Messages()[n] is not a tool message. before and after are the estimated
-// request sizes in tokens, for the record.
-func (c *Conversation) Compact(ctx context.Context, n int, summary string, before, after int) error {
+// (SummaryMessage(cp.Summary)) after recording the compaction point; cp's
+// FirstSeq is filled in from n. n must fall on a message boundary that keeps
+// every tool call with its results: Messages()[n] is not a tool message.
+// cp.Usage is added to the session's total.
+func (c *Conversation) Compact(ctx context.Context, n int, cp Compaction) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if n < 0 || n > len(c.msgs) {
+		c.mu.Unlock()
 		return fmt.Errorf("compacting %d of %d messages", n, len(c.msgs))
 	}
 	if n < len(c.msgs) && c.msgs[n].Role == providers.RoleTool {
+		c.mu.Unlock()
 		return fmt.Errorf("compacting %d messages would separate tool results from their call", n)
 	}
-	first := c.nextSeq
+	cp.FirstSeq = c.nextSeq
 	for _, s := range c.seqs[n:] {
 		if s > 0 {
-			first = s
+			cp.FirstSeq = s
 			break
 		}
 	}
-	if err := c.flushPicks(ctx); err != nil {
+	c.mu.Unlock()
+	if err := c.SavePicks(ctx); err != nil {
 		return err
 	}
 	if c.rec != nil {
-		err := c.rec.SaveCompaction(ctx, Compaction{FirstSeq: first, Summary: summary, BeforeTokens: before, AfterTokens: after})
-		if err != nil {
+		if err := c.rec.SaveCompaction(ctx, cp); err != nil {
 			return err
 		}
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	msgs := make([]providers.Message, 0, len(c.msgs)-n+1)
-	msgs = append(append(msgs, SummaryMessage(summary)), c.msgs[n:]...)
+	msgs = append(append(msgs, SummaryMessage(cp.Summary)), c.msgs[n:]...)
 	seqs := append([]int{0}, c.seqs[n:]...)
 	c.msgs, c.seqs = msgs, seqs
 	c.compactions++
+	c.usage = c.usage.Add(cp.Usage)
 	c.last = Measure{}
 	return nil
 }

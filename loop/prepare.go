@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -101,10 +102,10 @@ func (t *turn) compact(before int, instructions string, auto bool) error {
 		return fmt.Errorf("%w: the part to summarise does not fit the window itself", errCannotFree)
 	}
 	resp, err := t.cfg.Provider.Stream(t.ctx, req, t.forwardRetries)
-	if resp != nil {
-		t.conv.AddUsage(resp.Usage)
-		t.addUsage(0, resp.Usage)
+	if resp == nil {
+		resp = &providers.Response{}
 	}
+	t.addUsage(0, resp.Usage)
 	if err != nil {
 		return fmt.Errorf("asking for a summary: %w", err)
 	}
@@ -120,7 +121,8 @@ func (t *turn) compact(before int, instructions string, auto bool) error {
 				errCannotFree, after, window, max(freed, 0))
 		}
 	}
-	if err := t.conv.Compact(t.ctx, n, summary, before, after); err != nil {
+	cp := conversation.Compaction{Summary: summary, BeforeTokens: before, AfterTokens: after, Usage: resp.Usage}
+	if err := t.conv.Compact(context.WithoutCancel(t.ctx), n, cp); err != nil {
 		return fmt.Errorf("saving the compaction: %w", err)
 	}
 	t.emit(Compacted{BeforeTokens: before, AfterTokens: after, Summary: summary, Auto: auto})

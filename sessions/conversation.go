@@ -76,11 +76,16 @@ func (r *Recorder) SavePicks(ctx context.Context, picked []string) error {
 		`UPDATE sessions SET picks = ?, updated_at = ? WHERE id = ?`, string(data), millis(r.s.now()), r.id)
 }
 
-// SaveCompaction records a compaction point of the session. The messages
-// before it stay stored: show and export still have them.
+// SaveCompaction records a compaction point of the session and adds the
+// summary request's usage to the session's totals. The messages before it
+// stay stored: show and export still have them.
 func (r *Recorder) SaveCompaction(ctx context.Context, c conversation.Compaction) error {
+	u := c.Usage
 	err := r.s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, millis(r.s.now()), r.id)
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?,
+				input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+				cached_tokens = cached_tokens + ?, reasoning_tokens = reasoning_tokens + ?
+			WHERE id = ?`, millis(r.s.now()), u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.ReasoningTokens, r.id)
 		if err != nil {
 			return err
 		}

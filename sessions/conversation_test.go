@@ -37,7 +37,9 @@ func TestConversationRestartsFromTheLatestCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Keep the newest answer and the prompt after it (messages 4 and 5).
-	if err := conv.Compact(ctx, 3, "Goal: answer two questions.", 900, 300); err != nil {
+	cp := conversation.Compaction{Summary: "Goal: answer two questions.", BeforeTokens: 900, AfterTokens: 300,
+		Usage: providers.Usage{InputTokens: 90, OutputTokens: 10}}
+	if err := conv.Compact(ctx, 3, cp); err != nil {
 		t.Fatal(err)
 	}
 	if err := conv.Append(ctx, providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "second answer"}}}, providers.Usage{}); err != nil {
@@ -63,7 +65,7 @@ func TestConversationRestartsFromTheLatestCompaction(t *testing.T) {
 	if !slices.Equal(st.Picked, []string{"grep", "read_file"}) || st.Compactions != 1 || st.System != "be brief" {
 		t.Errorf("picked %v, compactions %d, system %q", st.Picked, st.Compactions, st.System)
 	}
-	if st.Usage.InputTokens != 500 || st.Usage.CachedInputTokens != 300 {
+	if st.Usage.InputTokens != 590 || st.Usage.OutputTokens != 10 || st.Usage.CachedInputTokens != 300 {
 		t.Errorf("usage %+v", st.Usage)
 	}
 	recs, err := s.MessageRecords(ctx, ss.ID)
@@ -80,7 +82,7 @@ func TestConversationRestartsFromTheLatestCompaction(t *testing.T) {
 	if err := again.Append(ctx, userMsg("third question"), providers.Usage{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := again.Compact(ctx, 4, "Goal: three questions.", 500, 200); err != nil {
+	if err := again.Compact(ctx, 4, conversation.Compaction{Summary: "Goal: three questions."}); err != nil {
 		t.Fatal(err)
 	}
 	st, err = s.Conversation(ctx, ss.ID)
@@ -106,7 +108,7 @@ func TestCompactingAcrossAToolResultIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := conv.Compact(ctx, 2, "s", 1, 1); err == nil || !strings.Contains(err.Error(), "tool results") {
+	if err := conv.Compact(ctx, 2, conversation.Compaction{Summary: "s"}); err == nil || !strings.Contains(err.Error(), "tool results") {
 		t.Errorf("Compact across a result: %v", err)
 	}
 	if cs, _ := s.Compactions(ctx, ss.ID); len(cs) != 0 {

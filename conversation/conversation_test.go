@@ -1,0 +1,129 @@
+package conversation_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/providers"
+)
+
+// failing is a Recorder whose writes fail while fail is set.
+type failing struct {
+	fail  bool
+	picks [][]string
+	msgs  int
+}
+
+func (f *failing) AppendMessage(context.Context, providers.Message, providers.Usage) error {
+	if f.fail {
+		return errors.New("disk full")
+	}
+	f.msgs++
+	return nil
+}
+
+func (f *failing) SavePicks(_ context.Context, picked []string) error {
+	if f.fail {
+		return errors.New("disk full")
+	}
+	f.picks = append(f.picks, picked)
+	return nil
+}
+
+func (f *failing) SaveCompaction(context.Context, conversation.Compaction) error {
+	if f.fail {
+		return errors.New("disk full")
+	}
+	return nil
+}
+
+func text(role providers.Role, s string) providers.Message {
+	return providers.Message{Role: role, Parts: []providers.Part{providers.Text{Text: s}}}
+}
+
+func TestAFailedWriteChangesNothing(t *testing.T) {
+	rec := &failing{}
+	c := conversation.New("sys", rec)
+	ctx := context.Background()
+	if err := c.Append(ctx, text(providers.RoleUser, "one"), providers.Usage{InputTokens: 5}); err != nil {
+		t.Fatal(err)
+	}
+	rec.fail = true
+	c.Pick("grep")
+	if err := c.Append(ctx, text(providers.RoleAssistant, "two"), providers.Usage{InputTokens: 7}); err == nil {
+		t.Fatal("a failed write was not reported")
+	}
+	if c.Len() != 1 || c.Usage().InputTokens != 5 {
+		t.Errorf("after a failed write: %d messages, usage %+v", c.Len(), c.Usage())
+	}
+	if err := c.Compact(ctx, 1, conversation.Compaction{Summary: "s"}); err == nil || c.Compactions() != 0 {
+		t.Errorf("a failed compaction write: %v, %d compactions", err, c.Compactions())
+	}
+	rec.fail = false
+	if err := c.Append(ctx, text(providers.RoleAssistant, "two"), providers.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.picks) != 1 || strings.Join(rec.picks[0], ",") != "grep" {
+		t.Errorf("the pick made while the store failed was saved as %v", rec.picks)
+	}
+}
+
+func TestPickReportsOnlyNewNamesAndKeepsThemSorted(t *testing.T) {
+	c := conversation.New("", nil)
+	if added := c.Pick("read_file", "grep"); strings.Join(added, ",") != "read_file,grep" {
+		t.Errorf("added %v", added)
+	}
+	if added := c.Pick("grep", "bash"); strings.Join(added, ",") != "bash" {
+		t.Errorf("added %v", added)
+	}
+	if got := c.Picked(); strings.Join(got, ",") != "bash,grep,read_file" {
+		t.Errorf("picked %v", got)
+	}
+}
+
+func TestEstimateFromTheLastUsage(t *testing.T) {
+	c := conversation.New(strings.Repeat("s", 400), nil)
+	req := providers.Request{System: c.System(), Messages: []providers.Message{text(providers.RoleUser, strings.Repeat("u", 400))}}
+	if got := c.Estimate(req); got != 200 {
+		t.Errorf("unmeasured estimate = %d, want 800 bytes / 4 = 200", got)
+	}
+	// The server counted 300 tokens for those 800 bytes; 400 bytes more
+	// add 100 tokens.
+	c.Measured(conversation.Measure{Bytes: 800, InputTokens: 300})
+	req.Messages = append(req.Messages, text(providers.RoleAssistant, strings.Repeat("a", 400)))
+	if got := c.Estimate(req); got != 400 {
+		t.Errorf("estimate after usage = %d, want 300 + 100", got)
+	}
+}
+
+// Readers take snapshots while the writer appends: run with -race.
+func TestSnapshotsWhileAppending(t *testing.T) {
+	c := conversation.New("", nil)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 200 {
+			c.Append(context.Background(), text(providers.RoleUser, "m"), providers.Usage{InputTokens: 1})
+			if i%10 == 0 {
+				c.Pick("t" + string(rune('a'+i/10)))
+			}
+		}
+	}()
+	for range 200 {
+		msgs := c.Messages()
+		_ = c.Picked()
+		_ = c.Usage()
+		for _, m := range msgs {
+			_ = m.Text()
+		}
+	}
+	wg.Wait()
+	if c.Len() != 200 || c.Usage().InputTokens != 200 {
+		t.Errorf("%d messages, usage %+v", c.Len(), c.Usage())
+	}
+}
