@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/providers/openai"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/picker"
@@ -167,12 +166,8 @@ func (a *agent) systemPrompt() string {
 // recorder (nil records nothing) and the approval hook.
 func (a *agent) newLoop(model, system string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
 	s := a.settings
-	retries := s.MaxRetries
-	if retries == 0 {
-		retries = -1 // the adapter reads 0 as its default
-	}
 	return loop.New(loop.Config{
-		Provider: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: retries, IdleTimeout: s.IdleTimeout}),
+		Provider: newProvider(s, s.retries()),
 		Model:    model,
 		System:   system,
 		Toolset:  a.toolset,

@@ -1,0 +1,45 @@
+package cmd
+
+import (
+	"context"
+
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/anthropic"
+	"github.com/agent-dev/agent/providers/openai"
+)
+
+// provider is what the agent needs of a model vendor: streaming for the
+// loop and the model list for `agent doctor`.
+type provider interface {
+	providers.Provider
+	Models(ctx context.Context) ([]string, error)
+}
+
+var (
+	_ provider = (*openai.Client)(nil)
+	_ provider = (*anthropic.Client)(nil)
+)
+
+// newProvider builds the provider the settings name (the one place that
+// knows the adapters). maxRetries overrides the settings' retries: -1 for
+// none (doctor's single request).
+func newProvider(s settings, maxRetries int) provider {
+	switch s.Provider {
+	case providerAnthropic:
+		return anthropic.New(anthropic.Config{
+			BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget,
+		})
+	default:
+		return openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout})
+	}
+}
+
+// retries is the settings' retry count as the adapters read it (0 is their
+// default, so "no retries" is -1).
+func (s settings) retries() int {
+	if s.MaxRetries == 0 {
+		return -1
+	}
+	return s.MaxRetries
+}
