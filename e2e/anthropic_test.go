@@ -1,0 +1,188 @@
+package e2e
+
+import (
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	sa "github.com/agent-dev/agent/internal/scriptedanthropic"
+)
+
+// anthropicArgs are the flags that point the agent at an Anthropic server.
+func anthropicArgs(srv *sa.Server, args ...string) []string {
+	return append([]string{"--provider", "anthropic", "--base-url", srv.URL(), "--model", "claude-sonnet-4-5", "--max-retries", "0"}, args...)
+}
+
+// anthropicTool returns the tool called name of a request, or nil.
+func anthropicTool(req sa.Request, name string) *sa.Tool {
+	for i, tool := range req.Params.Tools {
+		if tool.Name == name {
+			return &req.Params.Tools[i]
+		}
+	}
+	return nil
+}
+
+// blocksOf lists the types of a message's content blocks.
+func blocksOf(m sa.Message) []string {
+	var types []string
+	for _, b := range m.Content {
+		types = append(types, b.Type)
+	}
+	return types
+}
+
+// TestAnthropicPickedToolsInParallel is the main job through the Messages
+// API: the model thinks and picks tools, then greps and reads in parallel,
+// then answers. Thinking goes back signed with the tool results; the system
+// prompt is in system; the results are tool_result blocks of one user
+// message; breakpoints sit on the tools, the system prompt and the newest
+// messages.
+func TestAnthropicPickedToolsInParallel(t *testing.T) {
+	dir := sourceTree(t)
+	answer := "Exit codes are decided in `exitCode`, cmd/errors.go."
+	srv := sa.New(t,
+		sa.Answer(sa.Thinking("I need grep and read_file.", "sig-1"),
+			sa.ToolUse("toolu_pick", "pick_tools", `{"names":["grep","read_file"]}`)).
+			WithUsage(sa.Usage{Input: 3000, Output: 40, CacheWrite: 2500}),
+		sa.Answer(sa.Thinking("Search and read at once.", "sig-2"),
+			sa.ToolUse("toolu_grep", "grep", `{"pattern":"func exitCode\\(","glob":"*.go"}`),
+			sa.ToolUse("toolu_read", "read_file", `{"path":"cmd/errors.go","limit":5}`)).
+			WithPings(3).WithUsage(sa.Usage{Input: 200, Output: 60, CacheRead: 2500, CacheWrite: 900}),
+		sa.Answer(sa.Text(answer)).WithUsage(sa.Usage{Input: 100, Output: 20, CacheRead: 3400, CacheWrite: 300}),
+	)
+	res := run(t, invocation{dir: dir, env: []string{"ANTHROPIC_API_KEY=sk-ant-e2e"},
+		args: anthropicArgs(srv, "--thinking-budget", "2048", "--output-format", "stream-json", "-p", "Where is the exit code decided?")})
+	if res.code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	objs := jsonLines(t, res.stdout)
+	last := objs[len(objs)-1]
+	if last["type"] != "result" || last["answer"] != answer {
+		t.Fatalf("result = %v", last)
+	}
+	usage := last["usage"].(map[string]any)
+	if usage["input_tokens"] != float64(3000+2500+200+2500+900+100+3400+300) || usage["cached_input_tokens"] != float64(5900) || usage["cache_write_tokens"] != float64(3700) {
+		t.Errorf("usage = %v", usage)
+	}
+	var reasoning string
+	for _, o := range objs {
+		if o["type"] == "reasoning_delta" {
+			reasoning += o["text"].(string)
+		}
+	}
+	if reasoning != "I need grep and read_file.Search and read at once." {
+		t.Errorf("reasoning deltas = %q", reasoning)
+	}
+
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != "sk-ant-e2e" || r.Params.Thinking == nil || r.Params.Thinking.BudgetTokens != 2048 {
+			t.Errorf("request %d: path %s, thinking %+v", i+1, r.Path, r.Params.Thinking)
+		}
+		if len(r.Params.System) != 1 || !strings.Contains(r.Params.System[0].Text, dir) {
+			t.Errorf("request %d: the system prompt should name %s", i+1, dir)
+		}
+	}
+	if anthropicTool(reqs[0], "grep") == nil || anthropicTool(reqs[1], "grep") == nil {
+		t.Fatal("grep is not offered")
+	}
+	if string(anthropicTool(reqs[1], "grep").InputSchema) == string(anthropicTool(reqs[0], "grep").InputSchema) {
+		t.Error("the picked grep should carry its full schema in the second request")
+	}
+
+	third := reqs[2].Params
+	if len(third.Messages) != 5 {
+		t.Fatalf("third request: %d messages, want user, assistant, user, assistant, user", len(third.Messages))
+	}
+	for i, want := range [][]string{
+		{"text"}, {"thinking", "tool_use"}, {"tool_result"}, {"thinking", "tool_use", "tool_use"}, {"tool_result", "tool_result"},
+	} {
+		if got := blocksOf(third.Messages[i]); !reflect.DeepEqual(got, want) {
+			t.Errorf("third request, message %d: blocks %v, want %v", i, got, want)
+		}
+	}
+	if b := third.Messages[3].Content[0]; b.Signature != "sig-2" || b.Thinking != "Search and read at once." {
+		t.Errorf("the thinking block did not go back unchanged: %+v", b)
+	}
+	results := third.Messages[4].Content
+	if results[0].ToolUseID != "toolu_grep" || !strings.Contains(results[0].ResultText(), "cmd/errors.go:") ||
+		results[1].ToolUseID != "toolu_read" || !strings.Contains(results[1].ResultText(), "package cmd") {
+		t.Errorf("tool results = %+v", results)
+	}
+
+	// Breakpoints: the last tool, the system prompt, the newest message and
+	// the user message before it.
+	n := len(third.Tools)
+	want := []string{"tools[" + strconv.Itoa(n-1) + "]", "system[0]", "messages[2].content[0]", "messages[4].content[1]"}
+	if got := third.Breakpoints(); !reflect.DeepEqual(got, want) {
+		t.Errorf("third request: breakpoints %v, want %v", got, want)
+	}
+}
+
+// TestAnthropicThinkingAcrossContinue: a session continued with -c sends
+// the thinking of its earlier tool round back, signed, from the store.
+func TestAnthropicThinkingAcrossContinue(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(t.TempDir(), "agent.db")
+	srv := sa.New(t,
+		sa.Answer(sa.Thinking("List first.", "sig-list"), sa.Redacted("opaque-data"),
+			sa.ToolUse("toolu_ls", "list_files", `{}`)),
+		sa.Answer(sa.Text("It is empty.")),
+		sa.Answer(sa.Text("Still empty.")),
+	)
+	env := []string{"ANTHROPIC_API_KEY=k"}
+	if res := run(t, invocation{dir: dir, env: env, args: anthropicArgs(srv, "--db", db, "--tools", "all", "--thinking-budget", "1024", "-p", "what is here?")}); res.code != 0 {
+		t.Fatalf("first run: exit %d, stderr %q", res.code, res.stderr)
+	}
+	if res := run(t, invocation{dir: dir, env: env, args: anthropicArgs(srv, "--db", db, "--tools", "all", "--thinking-budget", "1024", "-c", "-p", "and now?")}); res.code != 0 {
+		t.Fatalf("second run: exit %d, stderr %q", res.code, res.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	msgs := reqs[2].Params.Messages
+	if len(msgs) != 5 {
+		t.Fatalf("continued request: %d messages, want 5", len(msgs))
+	}
+	a := msgs[1].Content
+	if got := blocksOf(msgs[1]); !reflect.DeepEqual(got, []string{"thinking", "redacted_thinking", "tool_use"}) {
+		t.Fatalf("continued request, first assistant message: %v", got)
+	}
+	if a[0].Signature != "sig-list" || a[0].Thinking != "List first." || a[1].Data != "opaque-data" {
+		t.Errorf("thinking from the store: %+v", a[:2])
+	}
+}
+
+// TestAnthropicFaults: a 529 is retried; an error event after content
+// fails the turn with the server's message and keeps the partial answer.
+func TestAnthropicFaults(t *testing.T) {
+	srv := sa.New(t,
+		sa.Error(529, "overloaded_error", "Overloaded").WithRetryAfter("0.01"),
+		sa.Answer(sa.Text("fine")),
+		sa.Answer(sa.Text("half an answer and then")).ErrorAfter(4, "overloaded_error", "Overloaded"),
+	)
+	env := []string{"ANTHROPIC_API_KEY=k"}
+	args := []string{"--provider", "anthropic", "--base-url", srv.URL(), "--model", "claude-haiku-4-5", "--max-retries", "1"}
+	res := run(t, invocation{dir: t.TempDir(), env: env, args: append(args, "-p", "hi")})
+	if res.code != 0 || res.stdout != "fine\n" {
+		t.Fatalf("after a 529: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	res = run(t, invocation{dir: t.TempDir(), env: env, args: append(args, "-p", "hi")})
+	if res.code == 0 || !strings.Contains(res.stderr, "Overloaded") {
+		t.Errorf("error event mid-stream: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+}
+
+func TestAnthropicNeedsAKey(t *testing.T) {
+	res := run(t, invocation{dir: t.TempDir(), args: []string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "-p", "hi"}})
+	if res.code != 2 || !strings.Contains(res.stderr, "ANTHROPIC_API_KEY") {
+		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+}
