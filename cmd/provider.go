@@ -43,3 +43,13 @@ func (s settings) retries() int {
 	}
 	return s.MaxRetries
 }
+
+// price is the price of the settings' model: the profile's [price] table
+// when it has one, else the table of common models; ok is false when the
+// model is in neither, and then no cost is shown.
+func (s settings) price() (providers.Price, bool) {
+	if s.Price != nil {
+		return providers.Price{Input: s.Price.Input, Output: s.Price.Output, CacheRead: s.Price.CacheRead, CacheWrite: s.Price.CacheWrite}, true
+	}
+	return providers.PriceOf(s.Model)
+}

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -66,6 +68,11 @@ func TestAnthropicPickedToolsInParallel(t *testing.T) {
 	usage := last["usage"].(map[string]any)
 	if usage["input_tokens"] != float64(3000+2500+200+2500+900+100+3400+300) || usage["cached_input_tokens"] != float64(5900) || usage["cache_write_tokens"] != float64(3700) {
 		t.Errorf("usage = %v", usage)
+	}
+	// claude-sonnet-4-5: $3 input, $0.30 cache read, $3.75 cache write, $15 output per million.
+	wantCost := (3300*3 + 5900*0.30 + 3700*3.75 + 120*15) / 1e6
+	if c, ok := last["cost_usd"].(float64); !ok || math.Abs(c-wantCost) > 1e-9 || last["session_cost_usd"] != last["cost_usd"] {
+		t.Errorf("cost_usd = %v, session_cost_usd = %v, want %v", last["cost_usd"], last["session_cost_usd"], wantCost)
 	}
 	var reasoning string
 	for _, o := range objs {
@@ -184,5 +191,26 @@ func TestAnthropicNeedsAKey(t *testing.T) {
 	res := run(t, invocation{dir: t.TempDir(), args: []string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "-p", "hi"}})
 	if res.code != 2 || !strings.Contains(res.stderr, "ANTHROPIC_API_KEY") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+}
+
+// TestAnthropicUnknownModelHasNoCost: a model without a price shows no
+// cost, never a wrong one; a profile's [price] table gives it one.
+func TestAnthropicUnknownModelHasNoCost(t *testing.T) {
+	srv := sa.New(t, sa.Answer(sa.Text("a")).WithUsage(sa.Usage{Input: 1000, Output: 100}),
+		sa.Answer(sa.Text("b")).WithUsage(sa.Usage{Input: 1000, Output: 100}))
+	args := []string{"--provider", "anthropic", "--base-url", srv.URL(), "--model", "my-own-model", "--output-format", "json", "-p", "hi"}
+	res := run(t, invocation{dir: t.TempDir(), env: []string{"ANTHROPIC_API_KEY=k"}, args: args})
+	objs := jsonLines(t, res.stdout)
+	if _, ok := objs[0]["cost_usd"]; ok || res.code != 0 {
+		t.Errorf("exit %d, an unknown model got a cost: %v", res.code, objs[0])
+	}
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(cfg, []byte("[profiles.mine]\nprovider = \"anthropic\"\nmodel = \"my-own-model\"\n[profiles.mine.price]\ninput = 2.0\noutput = 10.0\n"), 0o600)
+	res = run(t, invocation{dir: t.TempDir(), env: []string{"ANTHROPIC_API_KEY=k"},
+		args: []string{"--config", cfg, "--base-url", srv.URL(), "--output-format", "json", "-p", "hi"}})
+	objs = jsonLines(t, res.stdout)
+	if c, _ := objs[0]["cost_usd"].(float64); math.Abs(c-(1000*2.0+100*10.0)/1e6) > 1e-9 {
+		t.Errorf("exit %d, stderr %q, cost with the profile's price: %v", res.code, res.stderr, objs[0]["cost_usd"])
 	}
 }
