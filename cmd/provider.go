@@ -53,3 +53,15 @@ func (s settings) price() (providers.Price, bool) {
 	}
 	return providers.PriceOf(s.Model)
 }
+
+// tuiPricer prices models for the interface: the settings' price for the
+// configured model (the profile's [price] table, when it has one, is for
+// it), the table for any other (after /model).
+func tuiPricer(s settings) func(model string) (providers.Price, bool) {
+	return func(model string) (providers.Price, bool) {
+		if model == s.Model {
+			return s.price()
+		}
+		return providers.PriceOf(model)
+	}
+}

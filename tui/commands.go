@@ -19,6 +19,7 @@ var slashCommands = []slashCommand{
 	{"/sessions", "", "resume an earlier session"},
 	{"/model", "NAME", "switch the model"},
 	{"/tools", "", "list tools and which are picked"},
+	{"/cost", "", "show the session's tokens, cache use and cost"},
 	{"/undo", "", "put back the files the last turn changed"},
 	{"/clear", "", "clear the screen, keep the conversation"},
 	{"/quit", "", "quit"},

@@ -98,6 +98,7 @@ func (m *Model) switchSession(sess *Session) {
 	m.chat.clear()
 	m.forgetItems()
 	m.bar.resetTokens()
+	m.resetCost(sess)
 	m.bar.session = sessionLabel(sess)
 	if m.cfg.Approver != nil {
 		m.cfg.Approver.reset()
@@ -213,6 +214,8 @@ func (m *Model) command(text string) tea.Cmd {
 			l, err := newLoop(arg)
 			return modelSwitchedMsg{model: arg, loop: l, err: err}
 		}
+	case "/cost":
+		m.chat.append(newNoteItem(m.st, m.cost.report()))
 	case "/tools":
 		all, picked := m.cfg.Tools()
 		line := "Tools: " + strings.Join(all, ", ") + "."

@@ -23,6 +23,10 @@ type Session struct {
 	// NewLoop builds this session's loop for a model (its system prompt,
 	// its recorder). It does no I/O.
 	NewLoop func(model string) (*loop.Loop, error)
+	// Usage is the tokens the session used before it was opened, and
+	// Model the model it was recorded with, for the cost.
+	Usage providers.Usage
+	Model string
 }
 
 // SessionInfo is one line of the session picker.
@@ -77,6 +81,7 @@ func (s *StoreSessions) session(sess *sessions.Session, history []providers.Mess
 	return &Session{
 		ID: sess.ID, Title: sess.Title, History: history,
 		NewLoop: func(model string) (*loop.Loop, error) { return s.NewLoop(model, system, rec) },
+		Usage:   sess.Usage, Model: sess.Model,
 	}
 }
 
