@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
 )
@@ -31,7 +31,7 @@ func loadedModel(tb testing.TB) *Model {
 	m, err := New(Config{
 		Model: "bench", Dir: "/repo",
 		Session: &Session{ID: "bench", NewLoop: func(model string) (*loop.Loop, error) {
-			return loop.New(loop.Config{Provider: openai.New(openai.Config{BaseURL: "http://127.0.0.1:9/v1"}), Model: model, Toolset: set})
+			return loop.New(loop.Config{Provider: fake.New(), Model: model, Toolset: set})
 		}},
 		Tools: func() ([]string, []string) { return nil, nil },
 	})

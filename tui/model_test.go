@@ -13,10 +13,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/picker"
@@ -127,7 +126,7 @@ func (d *driver) typeAndSend(text string) {
 }
 
 // config builds a Config whose loop talks to srv with real tools on dir.
-func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) Config {
+func config(t *testing.T, srv *fake.Provider, dir string, approver *Approver) Config {
 	t.Helper()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -149,7 +148,7 @@ func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) 
 		Model: "scripted-model", Dir: dir, Approver: approver,
 		Session: &Session{ID: "s1", NewLoop: func(model string) (*loop.Loop, error) {
 			return loop.New(loop.Config{
-				Provider: openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1}),
+				Provider: srv,
 				Model:    model, Toolset: set, Approve: approve,
 			})
 		}},
@@ -160,9 +159,9 @@ func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) 
 func TestPromptStreamsAnAnswerAndAToolBlock(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(dir+"/main.go", []byte("package main\n\nfunc main() {}\n"), 0o644)
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "g", Name: "grep", Arguments: `{"pattern":"func main"}`}),
-		scripted.Text("The **entry point** is `main` in main.go.").WithUsage(1200, 34),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "g", Name: "grep", Arguments: `{"pattern":"func main"}`}),
+		fake.Text("The **entry point** is `main` in main.go.").WithUsage(1200, 34),
 	)
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("where is main?")
@@ -184,9 +183,9 @@ func TestPromptStreamsAnAnswerAndAToolBlock(t *testing.T) {
 
 func TestApprovalAsksInlineAndRunsOnYes(t *testing.T) {
 	dir := t.TempDir()
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo approved > out.txt"}`}),
-		scripted.Text("Done."),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo approved > out.txt"}`}),
+		fake.Text("Done."),
 	)
 	d := newDriver(t, config(t, srv, dir, NewApprover()))
 	d.typeAndSend("make a file")
@@ -207,9 +206,9 @@ func TestApprovalAsksInlineAndRunsOnYes(t *testing.T) {
 }
 
 func TestDenialIsAResultTheModelReads(t *testing.T) {
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"rm -rf build"}`}),
-		scripted.Text("Understood, I will not."),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"rm -rf build"}`}),
+		fake.Text("Understood, I will not."),
 	)
 	d := newDriver(t, config(t, srv, t.TempDir(), NewApprover()))
 	d.typeAndSend("clean up")
@@ -222,11 +221,13 @@ func TestDenialIsAResultTheModelReads(t *testing.T) {
 	}
 }
 
-func toolResultsOf(req scripted.Request) map[string]string {
+func toolResultsOf(req providers.Request) map[string]string {
 	out := map[string]string{}
-	for _, m := range req.Chat.Messages {
-		if m.Role == "tool" {
-			out[m.ToolCallID] = m.Text()
+	for _, m := range req.Messages {
+		for _, p := range m.Parts {
+			if r, ok := p.(providers.ToolResult); ok {
+				out[r.CallID] = r.Content
+			}
 		}
 	}
 	return out
@@ -235,7 +236,7 @@ func toolResultsOf(req scripted.Request) map[string]string {
 func TestEscCancelsARunningTurnAndKeepsThePartialAnswer(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
-	srv := scripted.New(t, scripted.Text("Zebras answer before the hold, then more.").WithPieceSize(8).HoldAfterEvents(3, hold))
+	srv := fake.New(fake.Text("Zebras answer before the hold, then more.").WithPieceSize(8).HoldAfterEvents(3, hold))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
 	d.untilShows("Zebras") // a word the status line's directory cannot hold
@@ -253,7 +254,7 @@ func TestEscCancelsARunningTurnAndKeepsThePartialAnswer(t *testing.T) {
 }
 
 func TestCtrlCQuitsOnlyWhenIdle(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.key("draft")
 	d.key("ctrl+c")
@@ -270,7 +271,7 @@ func TestCtrlCQuitsOnlyWhenIdle(t *testing.T) {
 }
 
 func TestSlashCommands(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 
 	d.key("/mo")
@@ -300,7 +301,7 @@ func TestSlashCommands(t *testing.T) {
 }
 
 func TestPromptHistoryRecall(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("one"), scripted.Text("two"))
+	srv := fake.New(fake.Text("one"), fake.Text("two"))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("first prompt")
 	d.untilShows("one")
@@ -324,7 +325,7 @@ func TestPromptHistoryRecall(t *testing.T) {
 }
 
 func TestErrorsShowInThePaneAndThePromptStaysUsable(t *testing.T) {
-	srv := scripted.New(t, scripted.Error(401, "bad key"), scripted.Text("works now"))
+	srv := fake.New(fake.Error(&providers.APIError{StatusCode: 401, Message: "bad key"}), fake.Text("works now"))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("hi")
 	d.untilShows("Error:")
@@ -334,9 +335,9 @@ func TestErrorsShowInThePaneAndThePromptStaysUsable(t *testing.T) {
 }
 
 func TestPickToolsIsANoteAndReasoningIsFolded(t *testing.T) {
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`}),
-		scripted.Text("Answer after picking.").WithReasoning("line one of thinking\nline two\nline three\nline four\nthe last line"),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`}),
+		fake.Text("Answer after picking.").WithReasoning("line one of thinking\nline two\nline three\nline four\nthe last line"),
 	)
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
@@ -360,9 +361,9 @@ func TestExpandShowsTheWholeToolResult(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("row-%02d", i))
 	}
 	os.WriteFile(dir+"/rows.txt", []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"rows.txt"}`}),
-		scripted.Text("Read it."),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "r", Name: "read_file", Arguments: `{"path":"rows.txt"}`}),
+		fake.Text("Read it."),
 	)
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("read rows")
@@ -376,7 +377,7 @@ func TestExpandShowsTheWholeToolResult(t *testing.T) {
 }
 
 func TestCtrlJInsertsANewlineAndEnterSends(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("ok"))
+	srv := fake.New(fake.Text("ok"))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.key("first")
 	d.update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
@@ -386,13 +387,13 @@ func TestCtrlJInsertsANewlineAndEnterSends(t *testing.T) {
 	}
 	d.key("enter")
 	d.untilShows("ok")
-	if got := srv.Requests()[0].Chat.Messages; got[len(got)-1].Text() != "first\nsecond" {
+	if got := srv.Requests()[0].Messages; got[len(got)-1].Text() != "first\nsecond" {
 		t.Errorf("sent %q", got[len(got)-1].Text())
 	}
 }
 
 func TestResumedHistoryIsShownAndSent(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("continuing"))
+	srv := fake.New(fake.Text("continuing"))
 	cfg := config(t, srv, t.TempDir(), nil)
 	cfg.Session.History = []providers.Message{
 		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "earlier question"}}},
@@ -414,10 +415,10 @@ func TestResumedHistoryIsShownAndSent(t *testing.T) {
 	d.m.input.Reset()
 	d.typeAndSend("and then?")
 	d.untilShows("continuing")
-	msgs := srv.Requests()[0].Chat.Messages
+	msgs := srv.Requests()[0].Messages
 	var roles []string
 	for _, m := range msgs {
-		roles = append(roles, m.Role)
+		roles = append(roles, string(m.Role))
 	}
 	if got := strings.Join(roles, ","); got != "user,assistant,tool,assistant,user" {
 		t.Errorf("request roles %s; want the resumed history then the prompt (and no system message, none was set)", got)
@@ -427,7 +428,7 @@ func TestResumedHistoryIsShownAndSent(t *testing.T) {
 func TestCtrlCCancelsARunningTurnWithoutQuitting(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
-	srv := scripted.New(t, scripted.Text("Zebras keep streaming and streaming.").WithPieceSize(6).HoldAfterEvents(2, hold))
+	srv := fake.New(fake.Text("Zebras keep streaming and streaming.").WithPieceSize(6).HoldAfterEvents(2, hold))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
 	d.untilShows("Zebras")
@@ -440,7 +441,7 @@ func TestCtrlCCancelsARunningTurnWithoutQuitting(t *testing.T) {
 
 func TestEscStopsARunningCommand(t *testing.T) {
 	dir := t.TempDir()
-	srv := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "s", Name: "bash", Arguments: `{"command":"echo started; sleep 300"}`}))
+	srv := fake.New(fake.ToolCalls(fake.Call{ID: "s", Name: "bash", Arguments: `{"command":"echo started; sleep 300"}`}))
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("wait")
 	d.until("the command running", func(string) bool { b := d.m.blocks["s"]; return b != nil && b.running() })
@@ -452,7 +453,7 @@ func TestEscStopsARunningCommand(t *testing.T) {
 }
 
 func TestEscWhileAQuestionWaitsDeniesAndCancels(t *testing.T) {
-	srv := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"touch x"}`}))
+	srv := fake.New(fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"touch x"}`}))
 	dir := t.TempDir()
 	d := newDriver(t, config(t, srv, dir, NewApprover()))
 	d.typeAndSend("go")
@@ -477,8 +478,8 @@ func TestScrollingUnpinsAndEndFollowsAgain(t *testing.T) {
 		fmt.Fprintf(&text, "Line %d of a long answer.\n\n", i)
 	}
 	hold := make(chan struct{})
-	srv := scripted.New(t, scripted.Text(text.String()),
-		scripted.Text("Kiwis first, then after a pause the Ostriches arrive last.").WithPieceSize(10).HoldAfterEvents(2, hold))
+	srv := fake.New(fake.Text(text.String()),
+		fake.Text("Kiwis first, then after a pause the Ostriches arrive last.").WithPieceSize(10).HoldAfterEvents(2, hold))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("long")
 	d.untilShows("Line 79 of")
@@ -500,7 +501,7 @@ func TestScrollingUnpinsAndEndFollowsAgain(t *testing.T) {
 }
 
 func TestResizeReflowsTheConversation(t *testing.T) {
-	srv := scripted.New(t, scripted.Text(strings.Repeat("word ", 60)))
+	srv := fake.New(fake.Text(strings.Repeat("word ", 60)))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
 	d.until("idle", func(string) bool { return !d.m.running })
@@ -515,7 +516,7 @@ func TestResizeReflowsTheConversation(t *testing.T) {
 }
 
 func TestInitialPromptIsSentAtOnce(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("answered the argument"))
+	srv := fake.New(fake.Text("answered the argument"))
 	cfg := config(t, srv, t.TempDir(), nil)
 	cfg.Prompt = "from the command line"
 	d := newDriver(t, cfg)
@@ -526,7 +527,7 @@ func TestInitialPromptIsSentAtOnce(t *testing.T) {
 }
 
 func TestHelpAndQuitCommands(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("/help")
 	d.untilShows("/model NAME")
@@ -549,9 +550,9 @@ func TestGitStatusAfterATurnThatRanCommands(t *testing.T) {
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo x > made-by-bash.txt"}`}),
-		scripted.Text("Made a file."),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo x > made-by-bash.txt"}`}),
+		fake.Text("Made a file."),
 	)
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("make a file")
