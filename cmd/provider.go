@@ -31,7 +31,8 @@ func newProvider(s settings, maxRetries int) provider {
 			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget,
 		})
 	default:
-		return openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout})
+		return openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+			MaxOutputTokens: s.MaxOutputTokens})
 	}
 }
 

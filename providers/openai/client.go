@@ -54,6 +54,9 @@ type Config struct {
 	// HTTPClient sends the requests; nil means a new client over
 	// http.DefaultTransport. Its Timeout, if any, bounds whole streams.
 	HTTPClient *http.Client
+	// MaxOutputTokens is max_completion_tokens when the request sets none;
+	// 0 sends none (the server's default).
+	MaxOutputTokens int
 }
 
 // Client streams chat completions from one server. It is safe for

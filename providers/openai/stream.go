@@ -32,11 +32,11 @@ func (c *Client) Stream(ctx context.Context, req providers.Request, onEvent func
 	asm := newAssembler(onEvent)
 	err := c.retry.Do(ctx, asm.onEvent, func() error {
 		includeUsage := !c.noStreamOptions.Load()
-		err := c.attempt(ctx, toWire(req, includeUsage), asm)
+		err := c.attempt(ctx, toWire(req, includeUsage, c.cfg.MaxOutputTokens), asm)
 		var apiErr *providers.APIError
 		if includeUsage && errors.As(err, &apiErr) && rejectsStreamOptions(apiErr) {
 			c.noStreamOptions.Store(true)
-			err = c.attempt(ctx, toWire(req, false), asm)
+			err = c.attempt(ctx, toWire(req, false, c.cfg.MaxOutputTokens), asm)
 		}
 		return err
 	})
