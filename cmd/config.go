@@ -24,6 +24,10 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 // anthropic profile; requests go to {base_url}/v1/messages.
 const DefaultAnthropicBaseURL = "https://api.anthropic.com"
 
+// minThinkingBudget is the smallest extended thinking budget the
+// Messages API accepts.
+const minThinkingBudget = 1024
+
 // The wire protocols a profile can choose.
 const (
 	providerOpenAI    = "openai"
@@ -285,8 +289,13 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	if s.ThinkingBudget < 0 || s.MaxOutputTokens < 0 {
 		return s, usagef("thinking budget and max output tokens must not be negative")
 	}
-	if s.ThinkingBudget > 0 && s.Provider != providerAnthropic {
+	switch {
+	case s.ThinkingBudget > 0 && s.Provider != providerAnthropic:
 		return s, usagef("a thinking budget needs provider anthropic (the openai protocol has no thinking budget)")
+	case s.ThinkingBudget > 0 && s.ThinkingBudget < minThinkingBudget:
+		return s, usagef("thinking budget %d is below the API's minimum of %d tokens", s.ThinkingBudget, minThinkingBudget)
+	case s.ThinkingBudget > 0 && s.MaxOutputTokens > 0 && s.MaxOutputTokens <= s.ThinkingBudget:
+		return s, usagef("max_output_tokens (%d) must exceed the thinking budget (%d): thinking counts as output", s.MaxOutputTokens, s.ThinkingBudget)
 	}
 
 	if err := resolveSandbox(&s, o, fc, path); err != nil {

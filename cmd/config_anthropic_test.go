@@ -71,6 +71,14 @@ func TestProviderFlag(t *testing.T) {
 	}
 }
 
+func TestMaxOutputMustExceedTheBudget(t *testing.T) {
+	cfg := writeConfig(t, "[profiles.c]\nprovider = \"anthropic\"\nmodel = \"c\"\nbase_url = \"http://localhost:1\"\nthinking_budget = 4000\nmax_output_tokens = 4000\n")
+	o := Options{ConfigPath: cfg, MaxRetries: -1}
+	if _, err := resolveSettings(&o, envOf(nil)); err == nil || !strings.Contains(err.Error(), "must exceed") {
+		t.Errorf("err = %v", err)
+	}
+}
+
 func TestAnthropicSettingsErrors(t *testing.T) {
 	xdg := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
 	tests := []struct {
@@ -81,6 +89,7 @@ func TestAnthropicSettingsErrors(t *testing.T) {
 		{"no key", Options{Provider: "anthropic", Model: "claude-x"}, []string{"ANTHROPIC_API_KEY"}},
 		{"unknown provider", Options{Provider: "gemini", Model: "m"}, []string{"gemini", "openai or anthropic"}},
 		{"thinking on openai", Options{Model: "m", BaseURL: "http://localhost:1/v1", ThinkingBudget: 2000, ThinkingBudgetSet: true}, []string{"anthropic"}},
+		{"thinking budget too small", Options{Provider: "anthropic", Model: "c", BaseURL: "http://localhost:1", ThinkingBudget: 500, ThinkingBudgetSet: true}, []string{"1024"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

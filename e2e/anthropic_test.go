@@ -214,3 +214,39 @@ func TestAnthropicUnknownModelHasNoCost(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, cost with the profile's price: %v", res.code, res.stderr, objs[0]["cost_usd"])
 	}
 }
+
+// TestAnthropicCutStreamDoesNotPoisonTheSession: a stream cut in the
+// middle of a thinking block fails the turn and keeps what was shown; the
+// session continued with -c sends no unsigned thinking back, and a stalled
+// stream fails with the idle timeout.
+func TestAnthropicCutStreamDoesNotPoisonTheSession(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(t.TempDir(), "agent.db")
+	srv := sa.New(t,
+		// message_start, thinking start, two thinking deltas: cut before the signature.
+		sa.Answer(sa.Thinking("Half a thought that never", "sig-never"), sa.Text("no")).CutAfter(4),
+		sa.Answer(sa.Text("Answered.")),
+		sa.Answer(sa.Text("slow")).StallAfter(3),
+	)
+	env := []string{"ANTHROPIC_API_KEY=k"}
+	args := anthropicArgs(srv, "--db", db, "--thinking-budget", "1024", "--idle-timeout", "300ms")
+	res := run(t, invocation{dir: dir, env: env, args: append(args, "--output-format", "stream-json", "-p", "think")})
+	if res.code == 0 || !strings.Contains(res.stdout, "reasoning_delta") {
+		t.Fatalf("a cut stream: exit %d, stdout %q", res.code, res.stdout)
+	}
+	res = run(t, invocation{dir: dir, env: env, args: append(args, "-c", "-p", "again")})
+	if res.code != 0 || res.stdout != "Answered.\n" {
+		t.Fatalf("continued: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	for _, m := range srv.Requests()[1].Params.Messages {
+		for _, b := range m.Content {
+			if b.Type == "thinking" || strings.Contains(b.Text, "Half a thought") {
+				t.Errorf("the unsigned thinking of the cut stream was sent back: %+v", b)
+			}
+		}
+	}
+	res = run(t, invocation{dir: dir, env: env, args: append(args, "-c", "-p", "and?")})
+	if res.code == 0 || !strings.Contains(res.stderr, "silent") && !strings.Contains(res.stderr, "no byte") {
+		t.Errorf("a stalled stream: exit %d, stderr %q", res.code, res.stderr)
+	}
+}
