@@ -1,8 +1,11 @@
 // Package providers holds the provider-neutral conversation model that the
 // rest of the agent speaks: messages made of parts (text, reasoning, tool
 // calls, tool results), tool definitions, requests, stream events, usage and
-// the errors a provider returns. It imports nothing but the standard library;
-// each vendor adapter (providers/openai) maps these types to its wire format.
+// the errors a provider returns, and what every adapter shares: the retry
+// policy, the HTTP transport with its idle timeout (retry.go, transport.go)
+// and the price table (price.go). It imports nothing but the standard
+// library; each vendor adapter (providers/openai, providers/anthropic) maps
+// these types to its wire format.
 package providers
 
 import "encoding/json"

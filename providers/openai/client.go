@@ -2,7 +2,9 @@
 // completions API with streaming (OpenAI, OpenRouter, Ollama, vLLM, LM
 // Studio, llama.cpp server, ...). It maps the neutral conversation of package
 // providers to that wire format (format.go), assembles streamed deltas into a
-// response (assemble.go, stream.go) and retries failed requests (retry.go).
+// response (assemble.go, stream.go) and retries failed requests with the
+// shared policy and transport of package providers (the OpenAI-specific
+// error reading is in retry.go, the SSE comment filter in transport.go).
 //
 // Streams are server-sent events as specified by WHATWG HTML §9.2: lines
 // starting with a colon are comments and keep a stream alive; "data: [DONE]"
