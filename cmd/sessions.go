@@ -129,10 +129,13 @@ type tokensJSON struct {
 	Output    int `json:"output"`
 	Cached    int `json:"cached_input"`
 	Reasoning int `json:"reasoning"`
+	// CacheWrite counts the input tokens written to the prompt cache
+	// (Input includes them, as it includes Cached, the ones read).
+	CacheWrite int `json:"cache_write"`
 }
 
 func tokensOf(u providers.Usage) tokensJSON {
-	return tokensJSON{u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.ReasoningTokens}
+	return tokensJSON{u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.ReasoningTokens, u.CacheWriteTokens}
 }
 
 // summaryJSON is a session in list and export output.
