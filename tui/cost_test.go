@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/fake"
 )
 
 func sonnetOnly(model string) (providers.Price, bool) {
@@ -51,4 +52,17 @@ func TestStatusShowsCost(t *testing.T) {
 	if got := s.Render(120); !strings.Contains(got, "$0.0042") {
 		t.Errorf("status %q lacks the cost", got)
 	}
+}
+
+func TestCostInTheStatusLineAndTheCostCommand(t *testing.T) {
+	srv := fake.New(fake.Text("Priced answer.").WithUsage(1_000_000, 10_000))
+	cfg := config(t, srv, t.TempDir(), nil)
+	cfg.Price = func(string) (providers.Price, bool) { return providers.Price{Input: 3, Output: 15}, true }
+	d := newDriver(t, cfg)
+	d.typeAndSend("how much?")
+	d.untilShows("Priced answer.")
+	d.untilShows("$3.15")
+	d.until("idle", func(string) bool { return !d.m.running })
+	d.typeAndSend("/cost")
+	d.untilShows("Cost $3.15, of which the last turn $3.15.")
 }
