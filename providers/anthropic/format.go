@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 
@@ -30,7 +31,12 @@ func (c *Client) toWire(req providers.Request) sdk.MessageNewParams {
 		}
 	}
 	p.MaxTokens = int64(maxTokens)
-	if budget > 0 {
+	switch {
+	case budget > 0 && adaptiveThinking(req.Model):
+		p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{
+			Display: sdk.ThinkingConfigAdaptiveDisplaySummarized, // stream the thinking, as with a budget
+		}}
+	case budget > 0:
 		p.Thinking = sdk.ThinkingConfigParamOfEnabled(int64(budget))
 	}
 	if req.System != "" {
@@ -42,6 +48,19 @@ func (c *Client) toWire(req providers.Request) sdk.MessageNewParams {
 	p.Messages = messagesToWire(req.Messages)
 	placeBreakpoints(&p)
 	return p
+}
+
+// adaptiveThinking reports whether model takes adaptive thinking (the model
+// decides how much to think) rather than a budget: Anthropic deprecated
+// budgets for these, and the SDK warns on stderr, which would tear the
+// interface. The budget still turns thinking on and sizes max_tokens.
+func adaptiveThinking(model string) bool {
+	for _, prefix := range []string{"claude-opus-4-6", "claude-mythos"} {
+		if strings.HasPrefix(model, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolToWire maps a tool definition; a tool without parameters gets an

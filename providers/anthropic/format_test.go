@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agent-dev/agent/internal/scriptedanthropic"
@@ -111,5 +112,19 @@ func TestMaxOutputTokens(t *testing.T) {
 	reqs := srv.Requests()
 	if reqs[0].Params.MaxTokens != 1000 || reqs[1].Params.MaxTokens != 300 || reqs[0].Params.Thinking != nil {
 		t.Errorf("max_tokens %d, %d; thinking %+v", reqs[0].Params.MaxTokens, reqs[1].Params.MaxTokens, reqs[0].Params.Thinking)
+	}
+}
+
+func TestAdaptiveThinking(t *testing.T) {
+	srv := scriptedanthropic.New(t, scriptedanthropic.Answer(scriptedanthropic.Text("ok")), scriptedanthropic.Answer(scriptedanthropic.Text("ok")))
+	c, _ := newClient(t, srv, Config{ThinkingBudget: 2048})
+	c.Stream(context.Background(), providers.Request{Model: "claude-opus-4-6", Messages: []providers.Message{userMsg("q")}}, nil)
+	c.Stream(context.Background(), providers.Request{Model: "claude-sonnet-4-5", Messages: []providers.Message{userMsg("q")}, ThinkingBudget: -1}, nil)
+	reqs := srv.Requests()
+	if th := reqs[0].Params.Thinking; th == nil || th.Type != "adaptive" || th.BudgetTokens != 0 || !strings.Contains(string(reqs[0].Body), `"display":"summarized"`) {
+		t.Errorf("claude-opus-4-6 thinking = %+v", th)
+	}
+	if th := reqs[1].Params.Thinking; th != nil || reqs[1].Params.MaxTokens != DefaultMaxOutputTokens {
+		t.Errorf("a request that turns thinking off: %+v, max_tokens %d", th, reqs[1].Params.MaxTokens)
 	}
 }
