@@ -21,6 +21,20 @@ import (
 // DefaultBaseURL is the OpenAI API, used when nothing else names a server.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
+// DefaultAnthropicBaseURL is Anthropic's API, the default server of an
+// anthropic profile; requests go to {base_url}/v1/messages.
+const DefaultAnthropicBaseURL = "https://api.anthropic.com"
+
+// minThinkingBudget is the smallest extended thinking budget the
+// Messages API accepts.
+const minThinkingBudget = 1024
+
+// The wire protocols a profile can choose.
+const (
+	providerOpenAI    = "openai"
+	providerAnthropic = "anthropic"
+)
+
 // fileConfig is the TOML configuration file. Example:
 //
 //	profile = "ollama"          # the profile used when no flag or AGENT_PROFILE names one
@@ -35,6 +49,18 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 //	base_url = "https://openrouter.ai/api/v1"
 //	api_key_env = "OPENROUTER_API_KEY"
 //	model = "openai/gpt-4.1-mini"
+//
+//	[profiles.claude]
+//	provider = "anthropic"      # key from ANTHROPIC_API_KEY
+//	model = "claude-sonnet-4-5"
+//	thinking_budget = 4000      # extended thinking, off by default
+//	max_output_tokens = 16000
+//
+//	[profiles.claude.price]     # USD per million tokens; overrides the table
+//	input = 3.0
+//	output = 15.0
+//	cache_read = 0.3
+//	cache_write = 3.75
 //
 //	[sandbox]
 //	mode = "workspace-write"    # or "read-only", "off"
@@ -88,13 +114,30 @@ type permissionsConfig struct {
 type profile struct {
 	BaseURL string `toml:"base_url"`
 	// APIKeyEnv is the name of the environment variable holding the key
-	// (never the key itself); default OPENAI_API_KEY.
+	// (never the key itself); default OPENAI_API_KEY, or ANTHROPIC_API_KEY
+	// for an anthropic profile.
 	APIKeyEnv string `toml:"api_key_env"`
 	Model     string `toml:"model"`
 	// ContextWindow and AutoCompact override the top-level settings for
 	// this profile's model.
 	ContextWindow int      `toml:"context_window"`
 	AutoCompact   *float64 `toml:"auto_compact"`
+	// Provider is the wire protocol: openai (default) or anthropic.
+	Provider string `toml:"provider"`
+	// ThinkingBudget is the extended thinking budget in tokens; 0 is off.
+	ThinkingBudget int `toml:"thinking_budget"`
+	// MaxOutputTokens bounds each response; 0 takes the adapter's default.
+	MaxOutputTokens int `toml:"max_output_tokens"`
+	// Price overrides the price table for the profile's model.
+	Price *priceConfig `toml:"price"`
+}
+
+// priceConfig is a [profiles.x.price] table: USD per million tokens.
+type priceConfig struct {
+	Input      float64 `toml:"input"`
+	Output     float64 `toml:"output"`
+	CacheRead  float64 `toml:"cache_read"`
+	CacheWrite float64 `toml:"cache_write"`
 }
 
 // DefaultAutoCompact is the share of the context window past which the
@@ -103,7 +146,9 @@ const DefaultAutoCompact = 0.8
 
 // settings is the resolved configuration of one run.
 type settings struct {
-	Profile     string
+	Profile string
+	// Provider is the wire protocol: providerOpenAI or providerAnthropic.
+	Provider    string
 	BaseURL     string
 	APIKey      string
 	APIKeyEnv   string
@@ -128,6 +173,12 @@ type settings struct {
 	WritableRoots []string
 	// Allow and Deny are the command rules of [permissions].
 	Allow, Deny []string
+	// ThinkingBudget is the extended thinking budget in tokens (0: off);
+	// MaxOutputTokens bounds each response (0: the adapter's default).
+	ThinkingBudget  int
+	MaxOutputTokens int
+	// Price is the profile's price override, nil to use the table.
+	Price *priceConfig
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -201,15 +252,27 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		}
 	}
 
-	s.APIKeyEnv = first(p.APIKeyEnv, "OPENAI_API_KEY")
-	// OPENAI_BASE_URL belongs with OPENAI_API_KEY: a profile whose key lives
-	// in another variable keeps its own server, so its key is never sent
-	// to a server chosen for a different key.
-	envURL := getenv("OPENAI_BASE_URL")
-	if s.APIKeyEnv != "OPENAI_API_KEY" {
+	s.Provider = first(o.Provider, p.Provider, providerOpenAI)
+	keyEnv, urlEnv, defaultURL := "OPENAI_API_KEY", "OPENAI_BASE_URL", DefaultBaseURL
+	switch s.Provider {
+	case providerOpenAI:
+	case providerAnthropic:
+		keyEnv, urlEnv, defaultURL = "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", DefaultAnthropicBaseURL
+	default:
+		if o.Provider != "" {
+			return s, usagef("--provider %q: want openai or anthropic", s.Provider)
+		}
+		return s, usagef("config %s: profile %q: provider %q: want openai or anthropic", path, s.Profile, s.Provider)
+	}
+	s.APIKeyEnv = first(p.APIKeyEnv, keyEnv)
+	// The base URL variable belongs with its key variable: a profile whose
+	// key lives in another variable keeps its own server, so its key is
+	// never sent to a server chosen for a different key.
+	envURL := getenv(urlEnv)
+	if s.APIKeyEnv != keyEnv {
 		envURL = ""
 	}
-	s.BaseURL = strings.TrimRight(first(o.BaseURL, envURL, p.BaseURL, DefaultBaseURL), "/")
+	s.BaseURL = strings.TrimRight(first(o.BaseURL, envURL, p.BaseURL, defaultURL), "/")
 	if u, err := url.Parse(s.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return s, usagef("base URL %q is not an http(s) URL", s.BaseURL)
 	}
@@ -252,6 +315,22 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		}
 	}
 
+	s.ThinkingBudget, s.MaxOutputTokens, s.Price = p.ThinkingBudget, p.MaxOutputTokens, p.Price
+	if o.ThinkingBudgetSet {
+		s.ThinkingBudget = o.ThinkingBudget
+	}
+	if s.ThinkingBudget < 0 || s.MaxOutputTokens < 0 {
+		return s, usagef("thinking budget and max output tokens must not be negative")
+	}
+	switch {
+	case s.ThinkingBudget > 0 && s.Provider != providerAnthropic:
+		return s, usagef("a thinking budget needs provider anthropic (the openai protocol has no thinking budget)")
+	case s.ThinkingBudget > 0 && s.ThinkingBudget < minThinkingBudget:
+		return s, usagef("thinking budget %d is below the API's minimum of %d tokens", s.ThinkingBudget, minThinkingBudget)
+	case s.ThinkingBudget > 0 && s.MaxOutputTokens > 0 && s.MaxOutputTokens <= s.ThinkingBudget:
+		return s, usagef("max_output_tokens (%d) must exceed the thinking budget (%d): thinking counts as output", s.MaxOutputTokens, s.ThinkingBudget)
+	}
+
 	if err := resolveSandbox(&s, o, fc, path); err != nil {
 		return s, err
 	}
@@ -260,6 +339,9 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		return s, usagef("no model configured: pass --model NAME, set AGENT_MODEL, or set model in a profile of %s", path)
 	}
 	if s.APIKey == "" && !isLocal(s.BaseURL) {
+		if s.Provider == providerAnthropic {
+			return s, usagef("no API key for %s: set %s (or use a local server with --base-url http://localhost:PORT)", s.BaseURL, s.APIKeyEnv)
+		}
 		return s, usagef("no API key for %s: set %s (or use a local server with --base-url http://localhost:PORT/v1)", s.BaseURL, s.APIKeyEnv)
 	}
 	return s, nil
@@ -296,7 +378,7 @@ func (s settings) describe() string {
 	if s.APIKey != "" {
 		key = "API key from " + s.APIKeyEnv
 	}
-	return fmt.Sprintf("model %s at %s (%s), tools %s, max steps %d", s.Model, s.BaseURL, key, s.Tools, s.MaxSteps)
+	return fmt.Sprintf("model %s at %s (%s, %s), tools %s, max steps %d", s.Model, s.BaseURL, s.Provider, key, s.Tools, s.MaxSteps)
 }
 
 // resolveSandbox fills the sandbox and permission settings: flag >

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/openai"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
@@ -43,7 +42,8 @@ func newDoctorCmd(st Streams, getenv func(string) string, o *Options) *cobra.Com
 	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
 	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file")
 	f.StringVar(&o.Model, "model", "", "model name")
-	f.StringVar(&o.BaseURL, "base-url", "", "OpenAI-compatible API base URL")
+	f.StringVar(&o.BaseURL, "base-url", "", "API base URL")
+	f.StringVar(&o.Provider, "provider", "", "wire protocol: openai or anthropic")
 	f.StringVar(&o.Sandbox, "sandbox", "", "sandbox mode to check: workspace-write, read-only or off")
 	f.BoolVar(&o.Network, "network", false, "check the sandbox with the network allowed")
 	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
@@ -151,11 +151,11 @@ func checkProvider(ctx context.Context, line func(string, string, ...any), s set
 	if s.APIKey != "" {
 		key = "API key from " + s.APIKeyEnv
 	}
-	line("provider", "%s (%s), model %s", s.BaseURL, key, s.Model)
+	line("provider", "%s %s (%s), model %s", s.Provider, s.BaseURL, key, s.Model)
 	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()
 	start := time.Now()
-	ids, err := openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: -1}).Models(ctx)
+	ids, err := newProvider(s, -1).Models(ctx)
 	var ae *providers.APIError
 	switch {
 	case errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound:

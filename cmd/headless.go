@@ -128,6 +128,13 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if writeErr != nil {
 		return fmt.Errorf("writing output: %w", writeErr)
 	}
+	if price, ok := s.price(); ok {
+		p.price = &price
+		p.sessionUsage = done.Usage
+		if ss, err := store.Get(context.WithoutCancel(ctx), sess.ID); err == nil {
+			p.sessionUsage = ss.Usage
+		}
+	}
 	if err := p.finish(done, sessionID, s.Model); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}

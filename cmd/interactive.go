@@ -91,6 +91,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		Prompt:        o.Prompt,
 		Warning:       warning,
 		ContextWindow: s.ContextWindow,
+		Price:         tuiPricer(s),
 	})
 	if cerr := ss.Cleanup(context.WithoutCancel(ctx)); err == nil {
 		err = cerr

@@ -32,6 +32,10 @@ type printer struct {
 	calls    []toolCallRecord
 	started  map[string]int // tool call id -> index in calls
 	changed  []string       // files changed by edit tools, in order, once each
+	// price is the model's price, nil when unknown; sessionUsage the
+	// session's usage after the turn, set before finish.
+	price        *providers.Price
+	sessionUsage providers.Usage
 }
 
 // toolCallRecord is one tool call in the json result.
@@ -55,6 +59,10 @@ type resultObject struct {
 	ToolCalls  []toolCallRecord `json:"tool_calls"`
 	Usage      providers.Usage  `json:"usage"`
 	DurationMS int64            `json:"duration_ms"`
+	// CostUSD is the turn's cost and SessionCostUSD the session's so far,
+	// in US dollars; both are left out for a model without a price.
+	CostUSD        *float64 `json:"cost_usd,omitempty"`
+	SessionCostUSD *float64 `json:"session_cost_usd,omitempty"`
 }
 
 func newPrinter(format string, out, errOut io.Writer, progress bool) *printer {
@@ -123,6 +131,10 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 		}
 		if done.Err != nil {
 			res.Error = done.Err.Error()
+		}
+		if p.price != nil {
+			turn, session := p.price.Cost(done.Usage), p.price.Cost(p.sessionUsage)
+			res.CostUSD, res.SessionCostUSD = &turn, &session
 		}
 		return p.enc.Encode(res)
 	}

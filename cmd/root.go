@@ -49,6 +49,13 @@ type Options struct {
 	Sandbox    string
 	Network    bool
 	NetworkSet bool
+	// Provider is the wire protocol (--provider): openai or anthropic; ""
+	// takes the profile's.
+	Provider string
+	// ThinkingBudget is --thinking-budget in tokens, which counts only
+	// when ThinkingBudgetSet.
+	ThinkingBudget    int
+	ThinkingBudgetSet bool
 }
 
 // resumePick is the value of --resume given without an id: the interface
@@ -126,6 +133,7 @@ working directory and, when you allow it, runs commands in it.
 				o.MaxRetries = -1
 			}
 			o.NetworkSet = c.Flags().Changed("network")
+			o.ThinkingBudgetSet = c.Flags().Changed("thinking-budget")
 			if runF != nil {
 				return runF(c.Context(), o)
 			}
@@ -147,7 +155,7 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVar(&o.OutputFormat, "output-format", formatText, "headless output: text, json or stream-json")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "show progress (one line per tool call) on stderr even when it is not a terminal")
 	f.StringVar(&o.Model, "model", "", "model name (env AGENT_MODEL)")
-	f.StringVar(&o.BaseURL, "base-url", "", "OpenAI-compatible API base URL (env OPENAI_BASE_URL; default "+DefaultBaseURL+")")
+	f.StringVar(&o.BaseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL or, with --provider anthropic, ANTHROPIC_BASE_URL; default "+DefaultBaseURL+" or "+DefaultAnthropicBaseURL+")")
 	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
 	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
 	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")
@@ -162,6 +170,8 @@ working directory and, when you allow it, runs commands in it.
 	f.BoolVar(&o.Network, "network", false, "let commands use the network (off by default)")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
+	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default) or anthropic (Messages API)")
+	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o))
 	// Only real subcommands may take a first word away from an unquoted
 	// prompt: no "help" or "completion" commands ("agent -p help me fix

@@ -23,6 +23,8 @@ type sessionsEnv struct {
 	open func(context.Context) (*sessions.Store, error)
 	dir  func() (string, error)
 	now  func() time.Time
+	// price prices a session's model for stats.
+	price func() pricer
 }
 
 // withStore opens the store, runs f and closes the store again.
@@ -52,6 +54,13 @@ func newSessionsCmd(st Streams, getenv func(string) string, o *Options) *cobra.C
 		open: func(ctx context.Context) (*sessions.Store, error) { return openStore(ctx, o, getenv) },
 		dir:  func() (string, error) { return workingDir(o.Dir) },
 		now:  time.Now,
+		price: func() pricer {
+			path := o.ConfigPath
+			if path == "" {
+				path = defaultConfigPath(getenv)
+			}
+			return configPricer(path)
+		},
 	}
 	c := &cobra.Command{
 		Use:   "sessions",
@@ -120,10 +129,13 @@ type tokensJSON struct {
 	Output    int `json:"output"`
 	Cached    int `json:"cached_input"`
 	Reasoning int `json:"reasoning"`
+	// CacheWrite counts the input tokens written to the prompt cache
+	// (Input includes them, as it includes Cached, the ones read).
+	CacheWrite int `json:"cache_write"`
 }
 
 func tokensOf(u providers.Usage) tokensJSON {
-	return tokensJSON{u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.ReasoningTokens}
+	return tokensJSON{u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.ReasoningTokens, u.CacheWriteTokens}
 }
 
 // summaryJSON is a session in list and export output.
@@ -411,12 +423,12 @@ func newSessionsStatsCmd(e *sessionsEnv) *cobra.Command {
 	opts := &statsOptions{}
 	c := &cobra.Command{
 		Use:   "stats",
-		Short: "Per tool: calls, failure rate, median and 95th-percentile duration",
+		Short: "Per tool: calls, failure rate, median and p95 duration; per session: tokens, cache hit rate, cost",
 		Args:  usageExactArgs(0),
 		RunE:  func(c *cobra.Command, _ []string) error { return runSessionsStats(c.Context(), e, opts) },
 	}
 	c.Flags().BoolVar(&opts.All, "all", false, "count the sessions of every directory")
-	c.Flags().BoolVar(&opts.JSON, "json", false, "print a JSON array")
+	c.Flags().BoolVar(&opts.JSON, "json", false, `print a JSON object {"tools": [...], "sessions": [...]}`)
 	return c
 }
 
@@ -437,28 +449,51 @@ func runSessionsStats(ctx context.Context, e *sessionsEnv, opts *statsOptions) e
 		return err
 	}
 	var stats []sessions.ToolStats
+	var list []sessions.Summary
 	if err := e.withStore(ctx, func(s *sessions.Store) (err error) {
-		stats, err = s.Stats(ctx, dir)
+		if stats, err = s.Stats(ctx, dir); err != nil {
+			return err
+		}
+		list, err = s.List(ctx, sessions.ListOptions{Dir: dir})
 		return err
 	}); err != nil {
 		return err
 	}
+	var price pricer = providers.PriceOf
+	if e.price != nil {
+		price = e.price()
+	}
+	tokens := sessionTokens(list, price)
 	if opts.JSON {
-		out := make([]toolStatsJSON, len(stats))
+		out := struct {
+			Tools    []toolStatsJSON     `json:"tools"`
+			Sessions []sessionTokensJSON `json:"sessions"`
+		}{make([]toolStatsJSON, len(stats)), tokens}
 		for i, t := range stats {
-			out[i] = toolStatsJSON{t.Name, t.Calls, t.Failures, 100 * t.FailureRate, t.MedianMS, t.P95MS, t.Unfinished}
+			out.Tools[i] = toolStatsJSON{t.Name, t.Calls, t.Failures, 100 * t.FailureRate, t.MedianMS, t.P95MS, t.Unfinished}
 		}
 		return writeIndentedJSON(e.out, out)
 	}
+	var b bytes.Buffer
 	if len(stats) == 0 {
 		where := ""
 		if dir != "" {
 			where = " in " + dir
 		}
-		return writeOut(e.out, fmt.Sprintf("No tool calls recorded%s yet.\n", where))
+		fmt.Fprintf(&b, "No tool calls recorded%s yet.\n", where)
+	} else {
+		writeToolStats(&b, stats)
 	}
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	if len(tokens) > 0 {
+		b.WriteString("\n")
+		writeSessionTokens(&b, tokens)
+	}
+	return writeOut(e.out, b.String())
+}
+
+// writeToolStats prints the per-tool table.
+func writeToolStats(b io.Writer, stats []sessions.ToolStats) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tCALLS\tFAILED\tMEDIAN\tP95\tUNFINISHED")
 	for _, t := range stats {
 		if t.Calls == 0 { // only unfinished calls: no rate, no durations
@@ -468,7 +503,6 @@ func runSessionsStats(ctx context.Context, e *sessionsEnv, opts *statsOptions) e
 		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f ms\t%.1f ms\t%d\n", t.Name, t.Calls, 100*t.FailureRate, t.MedianMS, t.P95MS, t.Unfinished)
 	}
 	tw.Flush()
-	return writeOut(e.out, b.String())
 }
 
 // writeIndentedJSON writes v as indented JSON.

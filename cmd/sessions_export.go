@@ -145,8 +145,8 @@ func renderMarkdown(conv *recordedSession) string {
 		{"id", ss.ID}, {"directory", ss.Dir}, {"provider", orDash(ss.Provider)}, {"model", orDash(ss.Model)},
 		{"status", string(ss.Status)}, {"created", ss.CreatedAt.UTC().Format(time.RFC3339)},
 		{"updated", ss.UpdatedAt.UTC().Format(time.RFC3339)}, {"messages", fmt.Sprint(ss.Messages)},
-		{"tokens", fmt.Sprintf("%d in, %d out, %d cached in, %d reasoning",
-			ss.Usage.InputTokens, ss.Usage.OutputTokens, ss.Usage.CachedInputTokens, ss.Usage.ReasoningTokens)},
+		{"tokens", fmt.Sprintf("%d in, %d out, %d cached in, %d reasoning, %d written to the cache",
+			ss.Usage.InputTokens, ss.Usage.OutputTokens, ss.Usage.CachedInputTokens, ss.Usage.ReasoningTokens, ss.Usage.CacheWriteTokens)},
 	} {
 		fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], kv[1])
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/openai"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/picker"
@@ -170,12 +169,8 @@ func (a *agent) systemPrompt() string {
 // configured one, else the model's from the table of common models.
 func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
 	s := a.settings
-	retries := s.MaxRetries
-	if retries == 0 {
-		retries = -1 // the adapter reads 0 as its default
-	}
 	return loop.New(loop.Config{
-		Provider:    openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: retries, IdleTimeout: s.IdleTimeout}),
+		Provider:    newProvider(s, s.retries()),
 		Model:       model,
 		Catalog:     a.catalog,
 		MaxSteps:    s.MaxSteps,

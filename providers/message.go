@@ -1,8 +1,11 @@
 // Package providers holds the provider-neutral conversation model that the
 // rest of the agent speaks: messages made of parts (text, reasoning, tool
 // calls, tool results), tool definitions, requests, stream events, usage and
-// the errors a provider returns. It imports nothing but the standard library;
-// each vendor adapter (providers/openai) maps these types to its wire format.
+// the errors a provider returns, and what every adapter shares: the retry
+// policy, the HTTP transport with its idle timeout (retry.go, transport.go)
+// and the price table (price.go). It imports nothing but the standard
+// library; each vendor adapter (providers/openai, providers/anthropic) maps
+// these types to its wire format.
 package providers
 
 import "encoding/json"
@@ -59,11 +62,25 @@ type Text struct {
 	Text string
 }
 
-// Reasoning is the model's visible thinking, as sent by servers that stream a
-// reasoning_content field. It is shown to people and never sent back.
+// Reasoning is the model's thinking. Servers that stream a
+// reasoning_content field (OpenAI-compatible ones) send it without a
+// signature, and it is shown to people and never sent back. Anthropic's
+// extended thinking signs each thinking block: a Reasoning with a Signature
+// must go back unchanged with the tool results that follow it, and a
+// redacted thinking block (Redacted holds its opaque data, Text is empty)
+// too. An adapter never sends back a Reasoning without a Signature or
+// Redacted data (a stream cut before the signature leaves such a part).
 type Reasoning struct {
 	Text string
+	// Signature is the vendor's signature of Text; empty when none came.
+	Signature string
+	// Redacted is the encrypted data of a redacted thinking block.
+	Redacted string
 }
+
+// Signed reports whether r can be sent back to the vendor that wrote it:
+// it carries a signature or redacted data.
+func (r Reasoning) Signed() bool { return r.Signature != "" || r.Redacted != "" }
 
 // ToolCall is the model's request to run a tool. ID is opaque and of any
 // shape ("call_x", "glob:0"); Arguments is the raw JSON text the model wrote,
@@ -105,15 +122,28 @@ type Request struct {
 	System   string
 	Messages []Message
 	Tools    []ToolDefinition
+	// MaxOutputTokens bounds the response's tokens (thinking included);
+	// 0 leaves it to the adapter's configuration.
+	MaxOutputTokens int
+	// ThinkingBudget is the tokens the model may think before answering
+	// (Anthropic's extended thinking); 0 leaves it to the adapter's
+	// configuration, a negative value turns thinking off.
+	ThinkingBudget int
 }
 
 // Usage counts the tokens of one response as reported by the server. Fields
 // the server does not report are zero.
+//
+// InputTokens counts every input token of the request, those read from or
+// written to the prompt cache included (OpenAI reports it so; the
+// Anthropic adapter adds its cache counts to it). CachedInputTokens is the
+// part read from the cache, CacheWriteTokens the part written to it.
 type Usage struct {
 	InputTokens       int `json:"input_tokens"`
 	OutputTokens      int `json:"output_tokens"`
 	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
 	ReasoningTokens   int `json:"reasoning_tokens,omitempty"`
+	CacheWriteTokens  int `json:"cache_write_tokens,omitempty"`
 }
 
 // Add returns the field-wise sum of u and v.
@@ -123,6 +153,7 @@ func (u Usage) Add(v Usage) Usage {
 		OutputTokens:      u.OutputTokens + v.OutputTokens,
 		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
 		ReasoningTokens:   u.ReasoningTokens + v.ReasoningTokens,
+		CacheWriteTokens:  u.CacheWriteTokens + v.CacheWriteTokens,
 	}
 }
 
@@ -130,9 +161,16 @@ func (u Usage) Add(v Usage) Usage {
 // "tool_calls", "length", "content_filter"); empty when the server sent none.
 type FinishReason string
 
-// Finish reasons with a meaning to the loop.
+// Finish reasons with a meaning to the loop. FinishLength means the
+// response was cut by the output limit (OpenAI's "length", Anthropic's
+// "max_tokens"); FinishContentFilter that the vendor refused or filtered
+// it (Anthropic's "refusal"); FinishPause that the server paused a long
+// turn and the conversation can be sent again to continue it (Anthropic's
+// "pause_turn").
 const (
-	FinishStop      FinishReason = "stop"
-	FinishToolCalls FinishReason = "tool_calls"
-	FinishLength    FinishReason = "length"
+	FinishStop          FinishReason = "stop"
+	FinishToolCalls     FinishReason = "tool_calls"
+	FinishLength        FinishReason = "length"
+	FinishContentFilter FinishReason = "content_filter"
+	FinishPause         FinishReason = "pause_turn"
 )

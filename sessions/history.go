@@ -48,7 +48,7 @@ func (s *Store) messageRecords(ctx context.Context, id string, from int) ([]Mess
 		return nil, nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT id, seq, role, parts, input_tokens, output_tokens,
-		cached_tokens, reasoning_tokens, created_at FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`, id, from)
+		cached_tokens, reasoning_tokens, cache_write_tokens, created_at FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`, id, from)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,7 +62,7 @@ func (s *Store) messageRecords(ctx context.Context, id string, from int) ([]Mess
 		var role string
 		var created sql.NullInt64
 		if err := rows.Scan(&rowID, &r.Seq, &role, &parts, &r.Usage.InputTokens, &r.Usage.OutputTokens,
-			&r.Usage.CachedInputTokens, &r.Usage.ReasoningTokens, &created); err != nil {
+			&r.Usage.CachedInputTokens, &r.Usage.ReasoningTokens, &r.Usage.CacheWriteTokens, &created); err != nil {
 			return nil, nil, err
 		}
 		r.Message.Role = providers.Role(role)

@@ -118,6 +118,14 @@ CREATE TABLE compactions (
 );
 CREATE INDEX compactions_session ON compactions (session_id, id);
 `,
+	// 5: the input tokens written to the provider's prompt cache
+	// (providers.Usage.CacheWriteTokens), per message and summed per
+	// session, beside cached_tokens, the tokens read from it. Rows recorded
+	// before this step count 0. The step depends on no other.
+	`
+ALTER TABLE sessions ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

@@ -20,7 +20,8 @@ const (
 // written:
 //
 //	{"type":"text","text":"..."}
-//	{"type":"reasoning","text":"..."}
+//	{"type":"reasoning","text":"...","signature":"..."}
+//	{"type":"reasoning","redacted":"..."}
 //	{"type":"tool_call","id":"...","name":"...","arguments":"..."}
 //	{"type":"tool_result","call_id":"...","name":"...","content":"...","is_error":true}
 //
@@ -35,6 +36,11 @@ type wirePart struct {
 	Arguments string `json:"arguments,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+	// Signature and Redacted are a Reasoning's: the vendor's signature of
+	// its text, or the data of a redacted thinking block. Both go back to
+	// the vendor unchanged when the session continues.
+	Signature string `json:"signature,omitempty"`
+	Redacted  string `json:"redacted,omitempty"`
 }
 
 // MarshalParts encodes parts as the stored JSON array of tagged objects
@@ -46,7 +52,7 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 		case providers.Text:
 			wire[i] = wirePart{Type: tagText, Text: p.Text}
 		case providers.Reasoning:
-			wire[i] = wirePart{Type: tagReasoning, Text: p.Text}
+			wire[i] = wirePart{Type: tagReasoning, Text: p.Text, Signature: p.Signature, Redacted: p.Redacted}
 		case providers.ToolCall:
 			wire[i] = wirePart{Type: tagToolCall, ID: p.ID, Name: p.Name, Arguments: p.Arguments}
 		case providers.ToolResult:
@@ -73,7 +79,7 @@ func UnmarshalParts(data []byte) ([]providers.Part, error) {
 		case tagText:
 			parts[i] = providers.Text{Text: w.Text}
 		case tagReasoning:
-			parts[i] = providers.Reasoning{Text: w.Text}
+			parts[i] = providers.Reasoning{Text: w.Text, Signature: w.Signature, Redacted: w.Redacted}
 		case tagToolCall:
 			parts[i] = providers.ToolCall{ID: w.ID, Name: w.Name, Arguments: w.Arguments}
 		case tagToolResult:

@@ -17,6 +17,8 @@ func TestPartsRoundTrip(t *testing.T) {
 		{"text", providers.Text{Text: "hello\nworld"}, `[{"type":"text","text":"hello\nworld"}]`},
 		{"empty text", providers.Text{}, `[{"type":"text"}]`},
 		{"reasoning", providers.Reasoning{Text: "let me think"}, `[{"type":"reasoning","text":"let me think"}]`},
+		{"signed reasoning", providers.Reasoning{Text: "hmm", Signature: "sig"}, `[{"type":"reasoning","text":"hmm","signature":"sig"}]`},
+		{"redacted reasoning", providers.Reasoning{Redacted: "opaque"}, `[{"type":"reasoning","redacted":"opaque"}]`},
 		{"tool call", providers.ToolCall{ID: "call_1", Name: "read_file", Arguments: `{"path":"a.go"}`},
 			`[{"type":"tool_call","id":"call_1","name":"read_file","arguments":"{\"path\":\"a.go\"}"}]`},
 		{"tool call with invalid JSON arguments", providers.ToolCall{ID: "glob:0", Name: "grep", Arguments: `{"pattern": "x`},

@@ -46,9 +46,9 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 				message_count = message_count + 1,
 				input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
 				cached_tokens = cached_tokens + ?, reasoning_tokens = reasoning_tokens + ?,
-				updated_at = ?
+				cache_write_tokens = cache_write_tokens + ?, updated_at = ?
 			WHERE id = ? RETURNING message_count`,
-			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, now, r.id,
+			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, usage.CacheWriteTokens, now, r.id,
 		).Scan(&seq)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
@@ -57,10 +57,10 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO messages
-			(session_id, seq, role, parts, input_tokens, output_tokens, cached_tokens, reasoning_tokens, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(session_id, seq, role, parts, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cache_write_tokens, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.id, seq, string(m.Role), string(parts),
-			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, now)
+			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, usage.CacheWriteTokens, now)
 		if err != nil {
 			return err
 		}

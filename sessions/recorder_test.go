@@ -77,7 +77,7 @@ func TestRecordTurn(t *testing.T) {
 		providers.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"x"}`},
 		providers.ToolCall{ID: "call_b", Name: "bash", Arguments: `{"command":"false"`},
 	}}
-	usage := providers.Usage{InputTokens: 1000, OutputTokens: 50, CachedInputTokens: 900, ReasoningTokens: 7}
+	usage := providers.Usage{InputTokens: 1000, OutputTokens: 50, CachedInputTokens: 900, ReasoningTokens: 7, CacheWriteTokens: 60}
 	must(t, rec.AppendMessage(ctx, userMsg("look at x"), zeroUsage))
 	must(t, rec.AppendMessage(ctx, reasoning, usage))
 

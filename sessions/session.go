@@ -130,14 +130,14 @@ func cleanDir(dir string) (string, error) {
 }
 
 const sessionColumns = `id, title, dir, provider, model, status, created_at, updated_at,
-	message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens, system_prompt`
+	message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens, system_prompt, cache_write_tokens`
 
 func scanSession(sc interface{ Scan(...any) error }) (*Session, error) {
 	var ss Session
 	var created, updated sql.NullInt64
 	err := sc.Scan(&ss.ID, &ss.Title, &ss.Dir, &ss.Provider, &ss.Model, &ss.Status, &created, &updated,
 		&ss.Messages, &ss.Usage.InputTokens, &ss.Usage.OutputTokens, &ss.Usage.CachedInputTokens,
-		&ss.Usage.ReasoningTokens, &ss.SystemPrompt)
+		&ss.Usage.ReasoningTokens, &ss.SystemPrompt, &ss.Usage.CacheWriteTokens)
 	if err != nil {
 		return nil, err
 	}

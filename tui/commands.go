@@ -21,6 +21,7 @@ var slashCommands = []slashCommand{
 	{"/tools", "", "list tools and which are picked"},
 	{"/context", "", "show how the context window is used"},
 	{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window"},
+	{"/cost", "", "show the session's tokens, cache use and cost"},
 	{"/undo", "", "put back the files the last turn changed"},
 	{"/clear", "", "clear the screen, keep the conversation"},
 	{"/quit", "", "quit"},

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 )
 
 // Config is what the interface needs from the command that starts it.
@@ -38,6 +39,9 @@ type Config struct {
 	// ContextWindow is the model's context window in tokens; 0 looks the
 	// model up in a table of common models.
 	ContextWindow int
+	// Price gives a model's price for the status line's cost and /cost;
+	// nil, or ok false for a model, shows no cost.
+	Price func(model string) (providers.Price, bool)
 }
 
 // pickToolsName is the tool that picks tools (tools/picker.PickToolsName;
@@ -126,6 +130,8 @@ type Model struct {
 	width, height int
 	quitArmed     time.Time
 	fullHelp      bool
+
+	cost costMeter // the session's tokens and cost
 }
 
 // New returns the model; err when the session's loop cannot be built.
@@ -152,6 +158,8 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
+	m.cost.price = cfg.Price
+	m.resetCost(cfg.Session)
 	m.showHistory(cfg.Session.Conv.Messages())
 	return m, nil
 }
@@ -213,6 +221,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.submit(msg.text)
 	case turnStartedMsg:
 		m.events = msg.events
+		m.cost.startTurn()
 		return m, waitEvent(m.events)
 	case eventsMsg:
 		cmds := []tea.Cmd{waitEvent(msg.ch)} // an earlier turn's channel is read to its close

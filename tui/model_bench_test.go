@@ -13,7 +13,7 @@ import (
 
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
 )
@@ -32,7 +32,7 @@ func loadedModel(tb testing.TB) *Model {
 	m, err := New(Config{
 		Model: "bench", Dir: "/repo",
 		Session: &Session{ID: "bench", Conv: conversation.New("", nil), NewLoop: func(model string) (*loop.Loop, error) {
-			return loop.New(loop.Config{Provider: openai.New(openai.Config{BaseURL: "http://127.0.0.1:9/v1"}), Model: model, Catalog: set})
+			return loop.New(loop.Config{Provider: fake.New(), Model: model, Catalog: set})
 		}},
 		Tools: func(picked []string) ([]string, []string) { return nil, nil },
 	})

@@ -102,6 +102,7 @@ func (m *Model) switchSession(sess *Session) {
 	m.chat.clear()
 	m.forgetItems()
 	m.bar.resetTokens()
+	m.resetCost(sess)
 	m.bar.session = sessionLabel(sess)
 	if m.cfg.Approver != nil {
 		m.cfg.Approver.reset()
@@ -218,6 +219,8 @@ func (m *Model) command(text string) tea.Cmd {
 			l, err := newLoop(arg)
 			return modelSwitchedMsg{model: arg, loop: l, err: err}
 		}
+	case "/cost":
+		m.chat.append(newNoteItem(m.st, m.cost.report()))
 	case "/tools":
 		m.chat.append(newNoteItem(m.st, m.toolsNote()))
 	case "/context":

@@ -89,6 +89,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 		m.chat.append(newNoteItem(m.st, fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)))
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
+		m.addCost(ev.Usage)
 	case loop.Compacting:
 		what := "Compacting the conversation"
 		if ev.Auto {

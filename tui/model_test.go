@@ -14,10 +14,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agent-dev/agent/conversation"
-	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/picker"
@@ -128,7 +127,7 @@ func (d *driver) typeAndSend(text string) {
 }
 
 // config builds a Config whose loop talks to srv with real tools on dir.
-func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) Config {
+func config(t *testing.T, srv *fake.Provider, dir string, approver *Approver) Config {
 	t.Helper()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -150,7 +149,7 @@ func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) 
 		Model: "scripted-model", Dir: dir, Approver: approver,
 		Session: &Session{ID: "s1", Conv: conversation.New("", nil), NewLoop: func(model string) (*loop.Loop, error) {
 			return loop.New(loop.Config{
-				Provider: openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1}),
+				Provider: srv,
 				Model:    model, Catalog: set, Approve: approve,
 			})
 		}},
@@ -161,9 +160,9 @@ func config(t *testing.T, srv *scripted.Server, dir string, approver *Approver) 
 func TestPromptStreamsAnAnswerAndAToolBlock(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(dir+"/main.go", []byte("package main\n\nfunc main() {}\n"), 0o644)
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "g", Name: "grep", Arguments: `{"pattern":"func main"}`}),
-		scripted.Text("The **entry point** is `main` in main.go.").WithUsage(1200, 34),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "g", Name: "grep", Arguments: `{"pattern":"func main"}`}),
+		fake.Text("The **entry point** is `main` in main.go.").WithUsage(1200, 34),
 	)
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("where is main?")
@@ -185,9 +184,9 @@ func TestPromptStreamsAnAnswerAndAToolBlock(t *testing.T) {
 
 func TestApprovalAsksInlineAndRunsOnYes(t *testing.T) {
 	dir := t.TempDir()
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo approved > out.txt"}`}),
-		scripted.Text("Done."),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo approved > out.txt"}`}),
+		fake.Text("Done."),
 	)
 	d := newDriver(t, config(t, srv, dir, NewApprover()))
 	d.typeAndSend("make a file")
@@ -208,9 +207,9 @@ func TestApprovalAsksInlineAndRunsOnYes(t *testing.T) {
 }
 
 func TestDenialIsAResultTheModelReads(t *testing.T) {
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"rm -rf build"}`}),
-		scripted.Text("Understood, I will not."),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"rm -rf build"}`}),
+		fake.Text("Understood, I will not."),
 	)
 	d := newDriver(t, config(t, srv, t.TempDir(), NewApprover()))
 	d.typeAndSend("clean up")
@@ -223,11 +222,13 @@ func TestDenialIsAResultTheModelReads(t *testing.T) {
 	}
 }
 
-func toolResultsOf(req scripted.Request) map[string]string {
+func toolResultsOf(req providers.Request) map[string]string {
 	out := map[string]string{}
-	for _, m := range req.Chat.Messages {
-		if m.Role == "tool" {
-			out[m.ToolCallID] = m.Text()
+	for _, m := range req.Messages {
+		for _, p := range m.Parts {
+			if r, ok := p.(providers.ToolResult); ok {
+				out[r.CallID] = r.Content
+			}
 		}
 	}
 	return out
@@ -236,7 +237,7 @@ func toolResultsOf(req scripted.Request) map[string]string {
 func TestEscCancelsARunningTurnAndKeepsThePartialAnswer(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
-	srv := scripted.New(t, scripted.Text("Zebras answer before the hold, then more.").WithPieceSize(8).HoldAfterEvents(3, hold))
+	srv := fake.New(fake.Text("Zebras answer before the hold, then more.").WithPieceSize(8).HoldAfterEvents(3, hold))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
 	d.untilShows("Zebras") // a word the status line's directory cannot hold
@@ -254,7 +255,7 @@ func TestEscCancelsARunningTurnAndKeepsThePartialAnswer(t *testing.T) {
 }
 
 func TestCtrlCQuitsOnlyWhenIdle(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.key("draft")
 	d.key("ctrl+c")
@@ -271,7 +272,7 @@ func TestCtrlCQuitsOnlyWhenIdle(t *testing.T) {
 }
 
 func TestSlashCommands(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 
 	d.key("/mo")
@@ -301,7 +302,7 @@ func TestSlashCommands(t *testing.T) {
 }
 
 func TestPromptHistoryRecall(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("one"), scripted.Text("two"))
+	srv := fake.New(fake.Text("one"), fake.Text("two"))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("first prompt")
 	d.untilShows("one")
@@ -325,7 +326,7 @@ func TestPromptHistoryRecall(t *testing.T) {
 }
 
 func TestErrorsShowInThePaneAndThePromptStaysUsable(t *testing.T) {
-	srv := scripted.New(t, scripted.Error(401, "bad key"), scripted.Text("works now"))
+	srv := fake.New(fake.Error(&providers.APIError{StatusCode: 401, Message: "bad key"}), fake.Text("works now"))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("hi")
 	d.untilShows("Error:")
@@ -335,9 +336,9 @@ func TestErrorsShowInThePaneAndThePromptStaysUsable(t *testing.T) {
 }
 
 func TestPickToolsIsANoteAndReasoningIsFolded(t *testing.T) {
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`}),
-		scripted.Text("Answer after picking.").WithReasoning("line one of thinking\nline two\nline three\nline four\nthe last line"),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`}),
+		fake.Text("Answer after picking.").WithReasoning("line one of thinking\nline two\nline three\nline four\nthe last line"),
 	)
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
@@ -361,9 +362,9 @@ func TestExpandShowsTheWholeToolResult(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("row-%02d", i))
 	}
 	os.WriteFile(dir+"/rows.txt", []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"rows.txt"}`}),
-		scripted.Text("Read it."),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "r", Name: "read_file", Arguments: `{"path":"rows.txt"}`}),
+		fake.Text("Read it."),
 	)
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("read rows")
@@ -377,7 +378,7 @@ func TestExpandShowsTheWholeToolResult(t *testing.T) {
 }
 
 func TestCtrlJInsertsANewlineAndEnterSends(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("ok"))
+	srv := fake.New(fake.Text("ok"))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.key("first")
 	d.update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
@@ -387,13 +388,13 @@ func TestCtrlJInsertsANewlineAndEnterSends(t *testing.T) {
 	}
 	d.key("enter")
 	d.untilShows("ok")
-	if got := srv.Requests()[0].Chat.Messages; got[len(got)-1].Text() != "first\nsecond" {
+	if got := srv.Requests()[0].Messages; got[len(got)-1].Text() != "first\nsecond" {
 		t.Errorf("sent %q", got[len(got)-1].Text())
 	}
 }
 
 func TestResumedHistoryIsShownAndSent(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("continuing"))
+	srv := fake.New(fake.Text("continuing"))
 	cfg := config(t, srv, t.TempDir(), nil)
 	cfg.Session.Conv = conversation.Restore(conversation.State{Messages: []providers.Message{
 		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "earlier question"}}},
@@ -415,10 +416,10 @@ func TestResumedHistoryIsShownAndSent(t *testing.T) {
 	d.m.input.Reset()
 	d.typeAndSend("and then?")
 	d.untilShows("continuing")
-	msgs := srv.Requests()[0].Chat.Messages
+	msgs := srv.Requests()[0].Messages
 	var roles []string
 	for _, m := range msgs {
-		roles = append(roles, m.Role)
+		roles = append(roles, string(m.Role))
 	}
 	if got := strings.Join(roles, ","); got != "user,assistant,tool,assistant,user" {
 		t.Errorf("request roles %s; want the resumed history then the prompt (and no system message, none was set)", got)
@@ -428,7 +429,7 @@ func TestResumedHistoryIsShownAndSent(t *testing.T) {
 func TestCtrlCCancelsARunningTurnWithoutQuitting(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
-	srv := scripted.New(t, scripted.Text("Zebras keep streaming and streaming.").WithPieceSize(6).HoldAfterEvents(2, hold))
+	srv := fake.New(fake.Text("Zebras keep streaming and streaming.").WithPieceSize(6).HoldAfterEvents(2, hold))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
 	d.untilShows("Zebras")
@@ -441,7 +442,7 @@ func TestCtrlCCancelsARunningTurnWithoutQuitting(t *testing.T) {
 
 func TestEscStopsARunningCommand(t *testing.T) {
 	dir := t.TempDir()
-	srv := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "s", Name: "bash", Arguments: `{"command":"echo started; sleep 300"}`}))
+	srv := fake.New(fake.ToolCalls(fake.Call{ID: "s", Name: "bash", Arguments: `{"command":"echo started; sleep 300"}`}))
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("wait")
 	d.until("the command running", func(string) bool { b := d.m.blocks["s"]; return b != nil && b.running() })
@@ -453,7 +454,7 @@ func TestEscStopsARunningCommand(t *testing.T) {
 }
 
 func TestEscWhileAQuestionWaitsDeniesAndCancels(t *testing.T) {
-	srv := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"touch x"}`}))
+	srv := fake.New(fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"touch x"}`}))
 	dir := t.TempDir()
 	d := newDriver(t, config(t, srv, dir, NewApprover()))
 	d.typeAndSend("go")
@@ -478,8 +479,8 @@ func TestScrollingUnpinsAndEndFollowsAgain(t *testing.T) {
 		fmt.Fprintf(&text, "Line %d of a long answer.\n\n", i)
 	}
 	hold := make(chan struct{})
-	srv := scripted.New(t, scripted.Text(text.String()),
-		scripted.Text("Kiwis first, then after a pause the Ostriches arrive last.").WithPieceSize(10).HoldAfterEvents(2, hold))
+	srv := fake.New(fake.Text(text.String()),
+		fake.Text("Kiwis first, then after a pause the Ostriches arrive last.").WithPieceSize(10).HoldAfterEvents(2, hold))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("long")
 	d.untilShows("Line 79 of")
@@ -501,7 +502,7 @@ func TestScrollingUnpinsAndEndFollowsAgain(t *testing.T) {
 }
 
 func TestResizeReflowsTheConversation(t *testing.T) {
-	srv := scripted.New(t, scripted.Text(strings.Repeat("word ", 60)))
+	srv := fake.New(fake.Text(strings.Repeat("word ", 60)))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
 	d.until("idle", func(string) bool { return !d.m.running })
@@ -516,7 +517,7 @@ func TestResizeReflowsTheConversation(t *testing.T) {
 }
 
 func TestInitialPromptIsSentAtOnce(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("answered the argument"))
+	srv := fake.New(fake.Text("answered the argument"))
 	cfg := config(t, srv, t.TempDir(), nil)
 	cfg.Prompt = "from the command line"
 	d := newDriver(t, cfg)
@@ -527,7 +528,7 @@ func TestInitialPromptIsSentAtOnce(t *testing.T) {
 }
 
 func TestHelpAndQuitCommands(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("/help")
 	d.untilShows("/model NAME")
@@ -550,9 +551,9 @@ func TestGitStatusAfterATurnThatRanCommands(t *testing.T) {
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo x > made-by-bash.txt"}`}),
-		scripted.Text("Made a file."),
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo x > made-by-bash.txt"}`}),
+		fake.Text("Made a file."),
 	)
 	d := newDriver(t, config(t, srv, dir, nil))
 	d.typeAndSend("make a file")
@@ -565,9 +566,11 @@ func TestGitStatusAfterATurnThatRanCommands(t *testing.T) {
 // after the turn.
 func TestToolsDuringATurnReadsTheSessionsPicks(t *testing.T) {
 	hold1, hold2 := make(chan struct{}), make(chan struct{})
-	srv := scripted.New(t,
-		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`}).HoldAfterEvents(1, hold1),
-		scripted.Text("Picked what I need, and now the answer.").WithPieceSize(8).HoldAfterEvents(2, hold2),
+	pick := fake.ToolCalls(fake.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`})
+	pick.Text = "Picking the tools."
+	srv := fake.New(
+		pick.HoldAfterEvents(1, hold1),
+		fake.Text("Picked what I need, and now the answer.").WithPieceSize(8).HoldAfterEvents(2, hold2),
 	)
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")

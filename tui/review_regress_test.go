@@ -7,15 +7,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/fake"
 )
 
 // The close of an earlier turn's channel, arriving after the next turn
 // started, must not detach the model from the new turn's events.
 func TestStaleCloseOfAnEarlierTurnIsIgnored(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	m, err := New(config(t, srv, t.TempDir(), nil))
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestStaleCloseOfAnEarlierTurnIsIgnored(t *testing.T) {
 // A question that arrives as the turn is cancelled is answered no when the
 // turn ends, and the prompt works again.
 func TestQuestionArrivingAfterCancelIsAnsweredNo(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	m, _ := New(config(t, srv, t.TempDir(), NewApprover()))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.submit("go")
@@ -78,7 +78,7 @@ func runAll(cmd tea.Cmd) {
 }
 
 func TestSmallTerminalsGetAViewOfTheirSize(t *testing.T) {
-	srv := scripted.New(t)
+	srv := fake.New()
 	for _, sz := range [][2]int{{20, 5}, {20, 3}, {1, 1}, {5, 2}, {80, 8}, {30, 4}} {
 		m, _ := New(config(t, srv, t.TempDir(), nil))
 		m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
@@ -99,7 +99,7 @@ func TestSmallTerminalsGetAViewOfTheirSize(t *testing.T) {
 
 func TestClearWhileStreamingKeepsShowingTheAnswer(t *testing.T) {
 	hold := make(chan struct{})
-	srv := scripted.New(t, scripted.Text("Zebras come first, and after a long pause the Giraffes arrive.").WithPieceSize(8).HoldAfterEvents(3, hold))
+	srv := fake.New(fake.Text("Zebras come first, and after a long pause the Giraffes arrive.").WithPieceSize(8).HoldAfterEvents(3, hold))
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("go")
 	d.untilShows("Zebras")

@@ -24,6 +24,9 @@ type Session struct {
 	// NewLoop builds this session's loop for a model (its recorder). It
 	// does no I/O.
 	NewLoop func(model string) (*loop.Loop, error)
+	// Model is the model the session was recorded with, for the cost of
+	// the usage its conversation already holds.
+	Model string
 }
 
 // SessionInfo is one line of the session picker.
@@ -76,7 +79,7 @@ var _ Sessions = (*StoreSessions)(nil)
 func (s *StoreSessions) session(sess *sessions.Session, conv *conversation.Conversation) *Session {
 	rec := s.Store.Recorder(sess.ID)
 	return &Session{
-		ID: sess.ID, Title: sess.Title, Conv: conv,
+		ID: sess.ID, Title: sess.Title, Conv: conv, Model: sess.Model,
 		NewLoop: func(model string) (*loop.Loop, error) { return s.NewLoop(model, rec) },
 	}
 }

@@ -6,16 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
 )
 
-func storeSessions(t *testing.T, srv *scripted.Server, dir string) *StoreSessions {
+func storeSessions(t *testing.T, srv *fake.Provider, dir string) *StoreSessions {
 	t.Helper()
 	store, err := sessions.Open(context.Background(), filepath.Join(t.TempDir(), "agent.db"))
 	if err != nil {
@@ -29,7 +28,7 @@ func storeSessions(t *testing.T, srv *scripted.Server, dir string) *StoreSession
 		System: func() string { return "the system prompt" },
 		NewLoop: func(model string, rec loop.Store) (*loop.Loop, error) {
 			return loop.New(loop.Config{
-				Provider: openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1}),
+				Provider: srv,
 				Model:    model, Catalog: set, Store: rec,
 			})
 		},
@@ -38,7 +37,7 @@ func storeSessions(t *testing.T, srv *scripted.Server, dir string) *StoreSession
 
 func TestSessionsAreSavedPickedAndResumed(t *testing.T) {
 	dir := t.TempDir()
-	srv := scripted.New(t, scripted.Text("Answer about zebras."), scripted.Text("Answer about kiwis."), scripted.Text("Back with zebras."))
+	srv := fake.New(fake.Text("Answer about zebras."), fake.Text("Answer about kiwis."), fake.Text("Back with zebras."))
 	ss := storeSessions(t, srv, dir)
 	ctx := context.Background()
 	first, err := ss.New(ctx)
@@ -73,10 +72,10 @@ func TestSessionsAreSavedPickedAndResumed(t *testing.T) {
 	}
 	d.typeAndSend("zebras again")
 	d.untilShows("Back with zebras.")
-	msgs := srv.Requests()[2].Chat.Messages
-	var got []string
-	for _, m := range msgs {
-		got = append(got, m.Role+":"+m.Text())
+	req := srv.Requests()[2]
+	got := []string{"system:" + req.System}
+	for _, m := range req.Messages {
+		got = append(got, string(m.Role)+":"+m.Text())
 	}
 	want := "system:the system prompt | user:tell me about zebras | assistant:Answer about zebras. | user:zebras again"
 	if strings.Join(got, " | ") != want {
@@ -90,7 +89,7 @@ func TestSessionsAreSavedPickedAndResumed(t *testing.T) {
 }
 
 func TestEmptySessionsAreCleanedUp(t *testing.T) {
-	srv := scripted.New(t, scripted.Text("hi"))
+	srv := fake.New(fake.Text("hi"))
 	ss := storeSessions(t, srv, t.TempDir())
 	ctx := context.Background()
 	empty, _ := ss.New(ctx)
@@ -117,7 +116,7 @@ func userMessage(text string) providers.Message {
 
 func TestPickSessionOpensThePickerAtStart(t *testing.T) {
 	dir := t.TempDir()
-	srv := scripted.New(t, scripted.Text("Answer one."))
+	srv := fake.New(fake.Text("Answer one."))
 	ss := storeSessions(t, srv, dir)
 	ctx := context.Background()
 	old, _ := ss.New(ctx)
@@ -143,7 +142,7 @@ func TestNoSessionSwitchWhileATurnRuns(t *testing.T) {
 	dir := t.TempDir()
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
-	srv := scripted.New(t, scripted.Text("Herons wait patiently.").WithPieceSize(4).HoldAfterEvents(2, hold))
+	srv := fake.New(fake.Text("Herons wait patiently.").WithPieceSize(4).HoldAfterEvents(2, hold))
 	ss := storeSessions(t, srv, dir)
 	first, _ := ss.New(context.Background())
 	other, _ := ss.New(context.Background())
@@ -163,7 +162,7 @@ func TestNoSessionSwitchWhileATurnRuns(t *testing.T) {
 // the picked session.
 func TestPromptWaitsForThePickedSession(t *testing.T) {
 	dir := t.TempDir()
-	srv := scripted.New(t, scripted.Text("Answered in the old session."))
+	srv := fake.New(fake.Text("Answered in the old session."))
 	ss := storeSessions(t, srv, dir)
 	ctx := context.Background()
 	old, _ := ss.New(ctx)

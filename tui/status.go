@@ -18,7 +18,7 @@ import (
 // (while a turn runs), the model, the working directory, the session; on the
 // right the session's tokens and the context used. When the width is short
 // the directory is shortened first (middle cut), then segments are dropped,
-// least useful first: session, tokens, directory, context, model. The
+// least useful first: session, tokens and cost, directory, context, model. The
 // warning and the spinner go last.
 type status struct {
 	st *styles
@@ -42,6 +42,8 @@ type status struct {
 	elapsed time.Duration // time since the turn started
 
 	warning string // shown first in the warning style, e.g. "YOLO: no approvals"
+
+	cost string // the session's cost ("$0.0123"), "" when unknown
 }
 
 // newStatus returns the status line for model (window: its context window in
@@ -142,6 +144,9 @@ func (s *status) segments() []statusSeg {
 	}
 	if s.in > 0 || s.out > 0 {
 		add("↑"+formatTokens(s.in)+" ↓"+formatTokens(s.out), 2).right = true
+	}
+	if s.cost != "" {
+		add(s.cost, 2).right = true
 	}
 	window := s.window
 	if window == 0 {

@@ -2,7 +2,9 @@
 // completions API with streaming (OpenAI, OpenRouter, Ollama, vLLM, LM
 // Studio, llama.cpp server, ...). It maps the neutral conversation of package
 // providers to that wire format (format.go), assembles streamed deltas into a
-// response (assemble.go, stream.go) and retries failed requests (retry.go).
+// response (assemble.go, stream.go) and retries failed requests with the
+// shared policy and transport of package providers (the OpenAI-specific
+// error reading is in retry.go, the SSE comment filter in transport.go).
 //
 // Streams are server-sent events as specified by WHATWG HTML §9.2: lines
 // starting with a colon are comments and keep a stream alive; "data: [DONE]"
@@ -10,7 +12,6 @@
 package openai
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -20,13 +21,14 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 )
 
-// Defaults for the zero fields of Config.
+// Defaults for the zero fields of Config; retries, delays and the idle
+// timeout are the shared ones of package providers.
 const (
 	DefaultBaseURL     = "https://api.openai.com/v1"
-	DefaultMaxRetries  = 4
-	DefaultIdleTimeout = 90 * time.Second
-	DefaultBaseDelay   = time.Second
-	DefaultMaxDelay    = 60 * time.Second
+	DefaultMaxRetries  = providers.DefaultMaxRetries
+	DefaultIdleTimeout = providers.DefaultIdleTimeout
+	DefaultBaseDelay   = providers.DefaultBaseDelay
+	DefaultMaxDelay    = providers.DefaultMaxDelay
 )
 
 // Config configures a Client. Zero fields take the defaults above.
@@ -54,17 +56,19 @@ type Config struct {
 	// HTTPClient sends the requests; nil means a new client over
 	// http.DefaultTransport. Its Timeout, if any, bounds whole streams.
 	HTTPClient *http.Client
+	// MaxOutputTokens is max_completion_tokens when the request sets none;
+	// 0 sends none (the server's default).
+	MaxOutputTokens int
 }
 
 // Client streams chat completions from one server. It is safe for
 // concurrent use.
 type Client struct {
-	cfg Config
-	api *goopenai.Client
+	cfg   Config
+	api   *goopenai.Client
+	retry providers.RetryPolicy // tests replace its Sleep
 	// noStreamOptions is set once the server rejected stream_options.
 	noStreamOptions atomic.Bool
-	// sleep waits d or until ctx ends; tests replace it.
-	sleep func(ctx context.Context, d time.Duration) error
 }
 
 var _ providers.Provider = (*Client)(nil)
@@ -75,30 +79,13 @@ func New(cfg Config) *Client {
 		cfg.BaseURL = DefaultBaseURL
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	switch {
-	case cfg.MaxRetries == 0:
-		cfg.MaxRetries = DefaultMaxRetries
-	case cfg.MaxRetries < 0:
-		cfg.MaxRetries = 0
-	}
+	retry := providers.RetryPolicy{MaxRetries: cfg.MaxRetries, BaseDelay: cfg.BaseDelay, MaxDelay: cfg.MaxDelay}.Normalized()
+	cfg.MaxRetries, cfg.BaseDelay, cfg.MaxDelay = retry.MaxRetries, retry.BaseDelay, retry.MaxDelay
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
-	if cfg.BaseDelay <= 0 {
-		cfg.BaseDelay = DefaultBaseDelay
-	}
-	if cfg.MaxDelay <= 0 {
-		cfg.MaxDelay = DefaultMaxDelay
-	}
-	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		*hc = *cfg.HTTPClient
-	}
-	base := hc.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	hc.Transport = &transport{base: base}
+	hc := providers.NewHTTPClient(cfg.HTTPClient)
+	hc.Transport = &commentFilter{base: hc.Transport}
 
 	oc := goopenai.DefaultConfig(cfg.APIKey) // go-openai sends no Authorization header for an empty key
 	oc.BaseURL = cfg.BaseURL
@@ -108,7 +95,7 @@ func New(cfg Config) *Client {
 	// and OpenRouter sends hundreds of ": OPENROUTER PROCESSING" lines
 	// while a model thinks. Idleness is our transport's job instead.
 	oc.EmptyMessagesLimit = ^uint(0)
-	return &Client{cfg: cfg, api: goopenai.NewClientWithConfig(oc), sleep: sleepCtx}
+	return &Client{cfg: cfg, api: goopenai.NewClientWithConfig(oc), retry: retry}
 }
 
 // redact removes the API key from s, in case a server echoed it.
@@ -117,15 +104,4 @@ func (c *Client) redact(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, c.cfg.APIKey, "[redacted]")
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

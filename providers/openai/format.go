@@ -12,9 +12,15 @@ import (
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // toWire maps a neutral request to a streaming chat completions request.
-// includeUsage adds stream_options.include_usage.
-func toWire(req providers.Request, includeUsage bool) goopenai.ChatCompletionRequest {
-	w := goopenai.ChatCompletionRequest{Model: req.Model, Stream: true}
+// includeUsage adds stream_options.include_usage. MaxOutputTokens (the
+// request's, else maxOutput) is sent as max_completion_tokens, OpenAI's
+// current name for it, and left out when 0; the thinking budget has no
+// counterpart and is not sent.
+func toWire(req providers.Request, includeUsage bool, maxOutput int) goopenai.ChatCompletionRequest {
+	w := goopenai.ChatCompletionRequest{Model: req.Model, Stream: true, MaxCompletionTokens: req.MaxOutputTokens}
+	if w.MaxCompletionTokens == 0 {
+		w.MaxCompletionTokens = maxOutput
+	}
 	if includeUsage {
 		w.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
 	}

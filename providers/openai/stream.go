@@ -30,45 +30,29 @@ import (
 // cancelled, returned as soon as the connection is closed.
 func (c *Client) Stream(ctx context.Context, req providers.Request, onEvent func(providers.StreamEvent)) (*providers.Response, error) {
 	asm := newAssembler(onEvent)
-	retries := 0
-	for {
+	err := c.retry.Do(ctx, asm.onEvent, func() error {
 		includeUsage := !c.noStreamOptions.Load()
-		err := c.attempt(ctx, toWire(req, includeUsage), asm)
-		if err == nil {
-			return asm.response(true), nil
-		}
+		err := c.attempt(ctx, toWire(req, includeUsage, c.cfg.MaxOutputTokens), asm)
 		var apiErr *providers.APIError
-		if !errors.As(err, &apiErr) {
-			return asm.response(false), err
-		}
-		if includeUsage && rejectsStreamOptions(apiErr) {
+		if includeUsage && errors.As(err, &apiErr) && rejectsStreamOptions(apiErr) {
 			c.noStreamOptions.Store(true)
-			continue
+			err = c.attempt(ctx, toWire(req, false, c.cfg.MaxOutputTokens), asm)
 		}
-		if !apiErr.Retryable || retries >= c.cfg.MaxRetries {
-			return asm.response(false), err
-		}
-		delay, ok := c.backoff(retries, apiErr.RetryAfter)
-		if !ok {
-			return asm.response(false), err
-		}
-		retries++
-		asm.onEvent(providers.Retry{Attempt: retries, Max: c.cfg.MaxRetries, Delay: delay, Err: apiErr})
-		if err := c.sleep(ctx, delay); err != nil {
-			return asm.response(false), fmt.Errorf("waiting to retry the model request: %w", err)
-		}
-	}
+		return err
+	})
+	return asm.response(err == nil), err
 }
 
 // attempt sends one request and streams its answer into asm. It returns a
 // *providers.APIError only when nothing of the response body arrived, so
 // that the caller may retry.
 func (c *Client) attempt(ctx context.Context, wreq goopenai.ChatCompletionRequest, asm *assembler) error {
-	actx, a, stop := startAttempt(ctx, c.cfg.IdleTimeout)
+	actx, a, stop := providers.StartAttempt(ctx, c.cfg.IdleTimeout)
 	defer stop()
+	actx, sse := withSSEState(actx)
 	stream, err := c.api.CreateChatCompletionStream(actx, wreq)
 	if err != nil {
-		return c.requestError(ctx, actx, a, err)
+		return a.Failure(ctx, actx, err, func(status int) string { return serverMessage(err, status) }, c.redact)
 	}
 	defer stream.Close()
 	for {
@@ -82,14 +66,14 @@ func (c *Client) attempt(ctx context.Context, wreq goopenai.ChatCompletionReques
 			return fmt.Errorf("streaming the model's answer: %w", ctx.Err())
 		case errors.Is(context.Cause(actx), providers.ErrStreamIdle):
 			return fmt.Errorf("no byte from the model server for %s: %w", c.cfg.IdleTimeout, providers.ErrStreamIdle)
-		case a.bodyBytes.Load() == 0:
+		case a.BodyBytes() == 0:
 			msg := "the server closed the connection without answering"
 			if !errors.Is(err, io.EOF) {
 				msg += ": " + c.redact(err.Error())
 			}
 			return &providers.APIError{Message: msg, Retryable: true}
 		case errors.Is(err, io.EOF):
-			if asm.finish != "" || a.sawDone {
+			if asm.finish != "" || sse.sawDone {
 				return nil
 			}
 			return fmt.Errorf("the stream ended without a finish reason or [DONE]: %w", providers.ErrStreamCut)

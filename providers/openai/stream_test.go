@@ -212,6 +212,20 @@ func TestRequestMapping(t *testing.T) {
 	if len(r.Chat.Tools) != 2 || string(r.Chat.Tools[1].Function.Parameters) != `{"type":"object","properties":{}}` {
 		t.Errorf("tools = %+v", r.Chat.Tools)
 	}
+	if strings.Contains(string(r.Body), "max_completion_tokens") || strings.Contains(string(r.Body), "max_tokens") {
+		t.Errorf("an output limit was sent though none is set: %s", r.Body)
+	}
+}
+
+func TestMaxOutputTokensSent(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("ok"), scripted.Text("ok"))
+	c := openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1, MaxOutputTokens: 500})
+	c.Stream(context.Background(), providers.Request{Model: "m"}, nil)
+	c.Stream(context.Background(), providers.Request{Model: "m", MaxOutputTokens: 70}, nil)
+	reqs := srv.Requests()
+	if !strings.Contains(string(reqs[0].Body), `"max_completion_tokens":500`) || !strings.Contains(string(reqs[1].Body), `"max_completion_tokens":70`) {
+		t.Errorf("bodies: %s\n%s", reqs[0].Body, reqs[1].Body)
+	}
 }
 
 func TestRetries(t *testing.T) {

@@ -1,0 +1,68 @@
+package cmd
+
+import (
+	"context"
+
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/anthropic"
+	"github.com/agent-dev/agent/providers/openai"
+)
+
+// provider is what the agent needs of a model vendor: streaming for the
+// loop and the model list for `agent doctor`.
+type provider interface {
+	providers.Provider
+	Models(ctx context.Context) ([]string, error)
+}
+
+var (
+	_ provider = (*openai.Client)(nil)
+	_ provider = (*anthropic.Client)(nil)
+)
+
+// newProvider builds the provider the settings name (the one place that
+// knows the adapters). maxRetries overrides the settings' retries: -1 for
+// none (doctor's single request).
+func newProvider(s settings, maxRetries int) provider {
+	switch s.Provider {
+	case providerAnthropic:
+		return anthropic.New(anthropic.Config{
+			BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget,
+		})
+	default:
+		return openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+			MaxOutputTokens: s.MaxOutputTokens})
+	}
+}
+
+// retries is the settings' retry count as the adapters read it (0 is their
+// default, so "no retries" is -1).
+func (s settings) retries() int {
+	if s.MaxRetries == 0 {
+		return -1
+	}
+	return s.MaxRetries
+}
+
+// price is the price of the settings' model: the profile's [price] table
+// when it has one, else the table of common models; ok is false when the
+// model is in neither, and then no cost is shown.
+func (s settings) price() (providers.Price, bool) {
+	if s.Price != nil {
+		return providers.Price{Input: s.Price.Input, Output: s.Price.Output, CacheRead: s.Price.CacheRead, CacheWrite: s.Price.CacheWrite}, true
+	}
+	return providers.PriceOf(s.Model)
+}
+
+// tuiPricer prices models for the interface: the settings' price for the
+// configured model (the profile's [price] table, when it has one, is for
+// it), the table for any other (after /model).
+func tuiPricer(s settings) func(model string) (providers.Price, bool) {
+	return func(model string) (providers.Price, bool) {
+		if model == s.Model {
+			return s.price()
+		}
+		return providers.PriceOf(model)
+	}
+}

@@ -1,0 +1,206 @@
+// Package fake is a provider that answers from a script, in the neutral
+// vocabulary of package providers, for the tests of the loop, the interface
+// and the commands that need a model but not a wire format. It streams each
+// reply's reasoning and text in small deltas, reports tool calls, returns
+// the scripted usage and finish reason, can hold a stream at a known point
+// or fail it, and records every request it was given.
+//
+// Replies are served in order, one per request; a request beyond the script
+// fails with an error naming the problem, and is recorded.
+package fake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/agent-dev/agent/providers"
+)
+
+// Call is one tool call of a reply.
+type Call = providers.ToolCall
+
+// Reply is one scripted answer.
+type Reply struct {
+	// Reasoning and Text are streamed in deltas of PieceSize runes (0: 3),
+	// reasoning first.
+	Reasoning string
+	Text      string
+	// Calls are reported after the text.
+	Calls []Call
+	// Finish is the finish reason; empty means tool_calls when there are
+	// calls, else stop.
+	Finish providers.FinishReason
+	Usage  providers.Usage
+	// PieceSize is the number of runes per delta; 0 means 3.
+	PieceSize int
+	// Err, when not nil, fails the stream after its deltas: the response
+	// keeps the text and reasoning, drops the calls, and Stream returns Err.
+	Err error
+	// Hold, when not nil, pauses the stream after HoldAfter deltas until
+	// Hold is closed or the context ends (then the context's error is
+	// returned).
+	Hold      <-chan struct{}
+	HoldAfter int
+}
+
+// Text is a reply that answers text.
+func Text(text string) Reply { return Reply{Text: text} }
+
+// ToolCalls is a reply that calls tools.
+func ToolCalls(calls ...Call) Reply { return Reply{Calls: calls} }
+
+// Error is a reply that fails before any delta with err.
+func Error(err error) Reply { return Reply{Err: err} }
+
+// WithReasoning sets the reasoning streamed before the text.
+func (r Reply) WithReasoning(s string) Reply { r.Reasoning = s; return r }
+
+// WithUsage sets the reply's input and output tokens.
+func (r Reply) WithUsage(in, out int) Reply {
+	r.Usage = providers.Usage{InputTokens: in, OutputTokens: out}
+	return r
+}
+
+// WithPieceSize sets the runes per delta.
+func (r Reply) WithPieceSize(n int) Reply { r.PieceSize = n; return r }
+
+// HoldAfterEvents pauses the stream after n deltas until release is closed.
+func (r Reply) HoldAfterEvents(n int, release <-chan struct{}) Reply {
+	r.Hold, r.HoldAfter = release, n
+	return r
+}
+
+// Provider serves a script. It is safe for concurrent use.
+type Provider struct {
+	mu       sync.Mutex
+	replies  []Reply
+	next     int
+	requests []providers.Request
+	arrived  chan struct{} // closed and replaced when a request arrives
+}
+
+var _ providers.Provider = (*Provider)(nil)
+
+// New returns a provider that serves replies in order.
+func New(replies ...Reply) *Provider {
+	return &Provider{replies: replies, arrived: make(chan struct{})}
+}
+
+// Requests returns copies of the requests received so far, in order.
+func (p *Provider) Requests() []providers.Request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.requests)
+}
+
+// WaitRequests blocks until at least n requests arrived or ctx ends.
+func (p *Provider) WaitRequests(ctx context.Context, n int) error {
+	for {
+		p.mu.Lock()
+		count, arrived := len(p.requests), p.arrived
+		p.mu.Unlock()
+		if count >= n {
+			return nil
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// ErrBeyondScript is returned for a request after the last reply.
+var ErrBeyondScript = errors.New("fake: request beyond the script")
+
+// Stream serves the next reply.
+func (p *Provider) Stream(ctx context.Context, req providers.Request, onEvent func(providers.StreamEvent)) (*providers.Response, error) {
+	if onEvent == nil {
+		onEvent = func(providers.StreamEvent) {}
+	}
+	req.Messages = slices.Clone(req.Messages)
+	req.Tools = slices.Clone(req.Tools)
+	p.mu.Lock()
+	p.requests = append(p.requests, req)
+	close(p.arrived)
+	p.arrived = make(chan struct{})
+	i := p.next
+	p.next++
+	p.mu.Unlock()
+	resp := &providers.Response{Message: providers.Message{Role: providers.RoleAssistant}}
+	if i >= len(p.replies) {
+		return resp, fmt.Errorf("%w: request %d of %d replies", ErrBeyondScript, i+1, len(p.replies))
+	}
+	r := p.replies[i]
+	n := r.PieceSize
+	if n <= 0 {
+		n = 3
+	}
+	sent := 0
+	var gotReasoning, gotText string // what was streamed, kept on a failure
+	stream := func(s string, ev func(string) providers.StreamEvent) error {
+		for _, piece := range pieces(s, n) {
+			if r.Hold != nil && sent == r.HoldAfter {
+				select {
+				case <-r.Hold:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			e := ev(piece)
+			if _, ok := e.(providers.TextDelta); ok {
+				gotText += piece
+			} else {
+				gotReasoning += piece
+			}
+			onEvent(e)
+			sent++
+		}
+		return nil
+	}
+	var err error
+	if err = stream(r.Reasoning, func(s string) providers.StreamEvent { return providers.ReasoningDelta{Text: s} }); err == nil {
+		err = stream(r.Text, func(s string) providers.StreamEvent { return providers.TextDelta{Text: s} })
+	}
+	if gotReasoning != "" {
+		resp.Message.Parts = append(resp.Message.Parts, providers.Reasoning{Text: gotReasoning})
+	}
+	if gotText != "" {
+		resp.Message.Parts = append(resp.Message.Parts, providers.Text{Text: gotText})
+	}
+	if err != nil {
+		return resp, err
+	}
+	if r.Err != nil {
+		return resp, r.Err
+	}
+	resp.Usage, resp.FinishReason = r.Usage, r.Finish
+	for k, c := range r.Calls {
+		onEvent(providers.ToolCallBegin{Index: k, ID: c.ID, Name: c.Name})
+		resp.Message.Parts = append(resp.Message.Parts, c)
+	}
+	if resp.FinishReason == "" {
+		resp.FinishReason = providers.FinishStop
+		if len(r.Calls) > 0 {
+			resp.FinishReason = providers.FinishToolCalls
+		}
+	}
+	return resp, nil
+}
+
+func pieces(s string, n int) []string {
+	var out []string
+	r := []rune(s)
+	for len(r) > 0 {
+		k := min(n, len(r))
+		out = append(out, string(r[:k]))
+		r = r[k:]
+	}
+	return out
+}

@@ -1,0 +1,139 @@
+package providers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of a RetryPolicy's and an adapter's zero fields.
+const (
+	DefaultMaxRetries  = 4
+	DefaultIdleTimeout = 90 * time.Second
+	DefaultBaseDelay   = time.Second
+	DefaultMaxDelay    = 60 * time.Second
+)
+
+// RetryPolicy says when and how often a request that failed before any byte
+// of its response arrived is sent again. Every adapter uses one.
+type RetryPolicy struct {
+	// MaxRetries is how many times a request is sent again; 0 means
+	// DefaultMaxRetries and a negative value none.
+	MaxRetries int
+	// BaseDelay is the first retry's backoff; each retry doubles it, with
+	// jitter, up to MaxDelay.
+	BaseDelay time.Duration
+	// MaxDelay caps the backoff. A Retry-After longer than MaxDelay is not
+	// waited for: the error is returned at once.
+	MaxDelay time.Duration
+	// Sleep waits d or until ctx ends; nil sleeps for real. Tests replace it.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Normalized returns p with its zero fields set to the defaults and a
+// negative MaxRetries set to 0.
+func (p RetryPolicy) Normalized() RetryPolicy {
+	switch {
+	case p.MaxRetries == 0:
+		p.MaxRetries = DefaultMaxRetries
+	case p.MaxRetries < 0:
+		p.MaxRetries = 0
+	}
+	if p.BaseDelay <= 0 {
+		p.BaseDelay = DefaultBaseDelay
+	}
+	if p.MaxDelay <= 0 {
+		p.MaxDelay = DefaultMaxDelay
+	}
+	if p.Sleep == nil {
+		p.Sleep = sleepCtx
+	}
+	return p
+}
+
+// Do calls attempt until it succeeds or fails with an error that is not a
+// retryable *APIError, or the retries are spent, or the server asked for a
+// wait beyond MaxDelay. Before each wait it reports a Retry event to onEvent
+// (which may be nil). p must be Normalized. It returns attempt's last
+// error, or the context's error (wrapped) when ctx ended during a wait.
+func (p RetryPolicy) Do(ctx context.Context, onEvent func(StreamEvent), attempt func() error) error {
+	for retries := 0; ; retries++ {
+		err := attempt()
+		var apiErr *APIError
+		if err == nil || !errors.As(err, &apiErr) || !apiErr.Retryable || retries >= p.MaxRetries {
+			return err
+		}
+		delay, ok := p.Backoff(retries, apiErr.RetryAfter)
+		if !ok {
+			return err
+		}
+		if onEvent != nil {
+			onEvent(Retry{Attempt: retries + 1, Max: p.MaxRetries, Delay: delay, Err: apiErr})
+		}
+		if err := p.Sleep(ctx, delay); err != nil {
+			return fmt.Errorf("waiting to retry the model request: %w", err)
+		}
+	}
+}
+
+// Backoff returns the wait before retry number retry+1: the server's
+// Retry-After when it sent one, else BaseDelay doubled per retry, capped at
+// MaxDelay, with "equal jitter" (a random half). ok is false when the
+// server asked for a wait longer than MaxDelay.
+func (p RetryPolicy) Backoff(retry int, retryAfter time.Duration) (d time.Duration, ok bool) {
+	if retryAfter > 0 {
+		return retryAfter, retryAfter <= p.MaxDelay
+	}
+	d = p.BaseDelay
+	for range retry {
+		if d *= 2; d >= p.MaxDelay {
+			d = p.MaxDelay
+			break
+		}
+	}
+	d = min(d, p.MaxDelay)
+	return d/2 + rand.N(d/2+1), true
+}
+
+// RetryableStatus reports whether an HTTP answer with status is worth
+// sending again: 429, and 5xx (Anthropic's 529 overloaded_error among them).
+func RetryableStatus(status int) bool {
+	return status == http.StatusTooManyRequests || status >= 500
+}
+
+// RetryAfter reads Retry-After (seconds or an HTTP date, RFC 9110 §10.2.3)
+// or OpenAI's retry-after-ms; zero when absent, unreadable or past.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		return max(0, time.Duration(s*float64(time.Second)))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, t.Sub(now))
+	}
+	return 0
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,83 @@
+package providers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+)
+
+func TestBackoff(t *testing.T) {
+	c := RetryPolicy{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}.Normalized()
+	for retry, want := range []time.Duration{100, 200, 400, 800, 1000, 1000, 1000} {
+		want *= time.Millisecond
+		for range 20 {
+			d, ok := c.Backoff(retry, 0)
+			if !ok || d < want/2 || d > want {
+				t.Fatalf("retry %d: backoff %v, want in [%v, %v]", retry, d, want/2, want)
+			}
+		}
+	}
+	if d, ok := c.Backoff(0, 500*time.Millisecond); !ok || d != 500*time.Millisecond {
+		t.Errorf("Retry-After 500ms: %v %v", d, ok)
+	}
+	if _, ok := c.Backoff(0, 2*time.Second); ok {
+		t.Error("a Retry-After beyond MaxDelay was accepted")
+	}
+}
+
+func TestRetryAfterHeader(t *testing.T) {
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		h    http.Header
+		want time.Duration
+	}{
+		{http.Header{}, 0},
+		{http.Header{"Retry-After": {"7"}}, 7 * time.Second},
+		{http.Header{"Retry-After": {"1.5"}}, 1500 * time.Millisecond},
+		{http.Header{"Retry-After": {now.Add(time.Minute).Format(http.TimeFormat)}}, time.Minute},
+		{http.Header{"Retry-After": {now.Add(-time.Minute).Format(http.TimeFormat)}}, 0},
+		{http.Header{"Retry-After": {"soon"}}, 0},
+		{http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"1"}}, 250 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		if got := RetryAfter(tt.h, now); got != tt.want {
+			t.Errorf("RetryAfter(%v) = %v, want %v", tt.h, got, tt.want)
+		}
+	}
+}
+
+func TestDoRetriesOnlyRetryableErrors(t *testing.T) {
+	var waits []time.Duration
+	p := RetryPolicy{MaxRetries: 3, Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}.Normalized()
+	errs := []error{
+		&APIError{StatusCode: 529, Message: "overloaded", Retryable: true, RetryAfter: time.Second},
+		&APIError{StatusCode: 0, Message: "refused", Retryable: true},
+		nil,
+	}
+	var events []Retry
+	calls := 0
+	err := p.Do(context.Background(), func(e StreamEvent) { events = append(events, e.(Retry)) }, func() error {
+		calls++
+		return errs[calls-1]
+	})
+	if err != nil || calls != 3 || len(events) != 2 || events[0].Delay != time.Second || len(waits) != 2 {
+		t.Fatalf("err %v, calls %d, events %v, waits %v", err, calls, events, waits)
+	}
+	calls = 0
+	err = p.Do(context.Background(), nil, func() error { calls++; return &APIError{StatusCode: 400} })
+	if calls != 1 || err == nil {
+		t.Errorf("a 400 was retried: %d calls, %v", calls, err)
+	}
+	calls = 0
+	plain := errors.New("cut")
+	if err := p.Do(context.Background(), nil, func() error { calls++; return plain }); err != plain || calls != 1 {
+		t.Errorf("a stream error was retried: %d calls, %v", calls, err)
+	}
+	calls = 0
+	_ = p.Do(context.Background(), nil, func() error { calls++; return &APIError{StatusCode: 503, Retryable: true} })
+	if calls != 4 {
+		t.Errorf("MaxRetries 3: %d calls, want 4", calls)
+	}
+}

@@ -1,0 +1,150 @@
+package providers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Attempt is what the shared transport learns about one HTTP attempt, which
+// vendor SDKs do not expose: whether the request went out, the status and
+// headers of the answer and how many body bytes arrived. It owns the idle
+// timer, which cancels the attempt's context with cause ErrStreamIdle when
+// no byte arrived for the idle timeout.
+type Attempt struct {
+	idle  time.Duration
+	timer *time.Timer
+
+	mu        sync.Mutex
+	sent      bool
+	status    int
+	header    http.Header
+	bodyBytes atomic.Int64
+}
+
+type attemptKey struct{}
+
+// StartAttempt returns a context for one attempt that is cancelled with
+// cause ErrStreamIdle after idle without a byte (the wait for the headers
+// included), the Attempt the transport fills in, and a stop function that
+// releases the timer and the context. Send the request with that context
+// through a client from NewHTTPClient.
+func StartAttempt(ctx context.Context, idle time.Duration) (context.Context, *Attempt, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	a := &Attempt{idle: idle}
+	a.timer = time.AfterFunc(idle, func() { cancel(ErrStreamIdle) })
+	ctx = context.WithValue(ctx, attemptKey{}, a)
+	return ctx, a, func() { a.timer.Stop(); cancel(nil) }
+}
+
+// AttemptFrom returns the Attempt of ctx, or nil.
+func AttemptFrom(ctx context.Context) *Attempt {
+	a, _ := ctx.Value(attemptKey{}).(*Attempt)
+	return a
+}
+
+// Touch restarts the idle timer.
+func (a *Attempt) Touch() { a.timer.Reset(a.idle) }
+
+// Answered returns whether the request was sent, and the answer's status
+// and headers (0 and nil before an answer).
+func (a *Attempt) Answered() (sent bool, status int, header http.Header) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sent, a.status, a.header
+}
+
+// BodyBytes is the number of body bytes read so far.
+func (a *Attempt) BodyBytes() int64 { return a.bodyBytes.Load() }
+
+// NewHTTPClient returns a copy of hc (nil: a new client over
+// http.DefaultTransport) whose transport records each attempt started with
+// StartAttempt and restarts its idle timer on every byte of the answer.
+// Requests without an Attempt pass through unchanged.
+func NewHTTPClient(hc *http.Client) *http.Client {
+	c := &http.Client{}
+	if hc != nil {
+		*c = *hc
+	}
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c.Transport = &transport{base: base}
+	return c
+}
+
+type transport struct {
+	base http.RoundTripper
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	a := AttemptFrom(req.Context())
+	if a == nil {
+		return t.base.RoundTrip(req)
+	}
+	a.mu.Lock()
+	a.sent = true
+	a.mu.Unlock()
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	a.Touch()
+	a.mu.Lock()
+	a.status, a.header = resp.StatusCode, resp.Header
+	a.mu.Unlock()
+	resp.Body = &watchedBody{ReadCloser: resp.Body, a: a}
+	return resp, nil
+}
+
+// watchedBody restarts the idle timer and counts on every byte read.
+type watchedBody struct {
+	io.ReadCloser
+	a *Attempt
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.a.Touch()
+		b.a.bodyBytes.Add(int64(n))
+	}
+	return n, err
+}
+
+// Failure classifies the error err of an attempt that obtained no stream:
+// the caller's cancellation (wrapped ctx.Err()), idleness before the
+// headers (wrapping ErrStreamIdle), an HTTP error answer (*APIError with
+// message(status) as its Message, retryable for RetryableStatus, and the
+// server's Retry-After), a request that never went out (a plain error), or
+// a connection failure (*APIError with StatusCode 0, retryable). actx is
+// the attempt's context from StartAttempt; redact removes secrets from
+// texts that came from elsewhere.
+func (a *Attempt) Failure(ctx, actx context.Context, err error, message func(status int) string, redact func(string) string) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("sending the model request: %w", ctx.Err())
+	}
+	if errors.Is(context.Cause(actx), ErrStreamIdle) {
+		return fmt.Errorf("no answer from the model server for %s: %w", a.idle, ErrStreamIdle)
+	}
+	sent, status, header := a.Answered()
+	switch {
+	case status != 0:
+		return &APIError{
+			StatusCode: status,
+			Message:    redact(message(status)),
+			Retryable:  RetryableStatus(status),
+			RetryAfter: RetryAfter(header, time.Now()),
+		}
+	case !sent:
+		return fmt.Errorf("building the model request: %s", redact(err.Error()))
+	default:
+		return &APIError{Message: redact(err.Error()), Retryable: true}
+	}
+}
