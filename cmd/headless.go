@@ -141,7 +141,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	switch done.Reason {
 	case loop.StopCancelled:
 		return turnError{done.Reason, errors.New("interrupted")}
-	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull:
+	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
 		return turnError{done.Reason, done.Err}
 	}
 	return turnError{reason: done.Reason}
@@ -152,7 +152,7 @@ func sessionStatus(r loop.StopReason) sessions.Status {
 	switch r {
 	case loop.StopCancelled:
 		return sessions.StatusCancelled
-	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull:
+	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
 		return sessions.StatusFailed
 	}
 	return sessions.StatusCompleted

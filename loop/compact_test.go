@@ -288,3 +288,22 @@ func TestCompactionWorksWhenToolsTakeAQuarterOfTheWindow(t *testing.T) {
 	}
 	requestsFit(t, f.srv, window)
 }
+
+// A paused response (Anthropic's pause_turn) is sent back so the model goes
+// on; a refusal ends the turn with its own stop reason.
+func TestPausedResponsesGoOnAndRefusalsStop(t *testing.T) {
+	paused := scripted.Text("Searching the web")
+	paused.Finish = "pause_turn"
+	f := newFixture(t, loop.Config{}, nil, paused, scripted.Text("Found it."))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	if done.Reason != loop.StopAnswered || done.Answer != "Found it." || done.Steps != 2 {
+		t.Errorf("after a pause: done %+v", done)
+	}
+	refusal := scripted.Text("")
+	refusal.Finish = "content_filter"
+	f = newFixture(t, loop.Config{}, nil, refusal)
+	_, done = collect(f.loop.Run(context.Background(), f.conv, "go"))
+	if done.Reason != loop.StopRefused || done.Err == nil {
+		t.Errorf("after a refusal: done %+v", done)
+	}
+}

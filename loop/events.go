@@ -108,6 +108,9 @@ const (
 	// StopContextFull: the next request would not fit the context window,
 	// and compaction is off or could not free enough of it.
 	StopContextFull StopReason = "context_full"
+	// StopRefused: the model declined to answer (finish reason
+	// content_filter, Anthropic's refusal).
+	StopRefused StopReason = "refused"
 )
 
 // Done is the last event of a turn; the channel is closed after it.
@@ -116,8 +119,8 @@ type Done struct {
 	// cut stream, the partial text that arrived.
 	Answer string
 	Reason StopReason
-	// Err is the failure for StopError, StopCancelled, StopMaxTokens and
-	// StopContextFull, nil otherwise.
+	// Err is the failure for StopError, StopCancelled, StopMaxTokens,
+	// StopContextFull and StopRefused, nil otherwise.
 	Err error
 	// Steps is the number of requests sent; ToolCalls the number of tool
 	// calls answered.

@@ -255,7 +255,11 @@ func (t *turn) run(prompt string) Done {
 			return t.done(step, StopError, msg.Text(), err)
 		}
 		calls := msg.ToolCalls()
-		if len(calls) == 0 && !cut {
+		paused := resp.FinishReason == providers.FinishPause
+		switch {
+		case resp.FinishReason == providers.FinishContentFilter && len(calls) == 0:
+			return t.done(step, StopRefused, msg.Text(), errors.New("the model declined to answer (its provider's refusal or content filter)"))
+		case len(calls) == 0 && !cut && !paused:
 			return t.done(step, StopAnswered, msg.Text(), nil)
 		}
 		if cut && t.cuts > MaxContinuations {
@@ -279,6 +283,8 @@ func (t *turn) run(prompt string) Done {
 				return t.done(step, StopError, msg.Text(), err)
 			}
 		}
+		// A paused response (Anthropic's pause_turn) is sent back as it is:
+		// the next request lets the model go on.
 		if step >= t.cfg.MaxSteps {
 			answer := fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before the model gave a final answer.", step)
 			if text := msg.Text(); text != "" {

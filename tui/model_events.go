@@ -163,6 +163,8 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 		m.chat.append(newErrorItem(m.st, "Error: "+errText(d.Err)))
 	case loop.StopMaxTokens:
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("The response was cut off by the model's output limit %d times in a row, so the turn stopped. Ask for a shorter answer or smaller steps.", loop.MaxContinuations+1)))
+	case loop.StopRefused:
+		m.chat.append(newErrorItem(m.st, "The model declined to answer."))
 	case loop.StopContextFull:
 		m.chat.append(newErrorItem(m.st, "The conversation no longer fits: "+errText(d.Err)))
 	case loop.StopMaxSteps:

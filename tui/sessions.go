@@ -146,7 +146,7 @@ func (s *StoreSessions) Ended(ctx context.Context, id string, reason loop.StopRe
 	switch reason {
 	case loop.StopCancelled:
 		status = sessions.StatusCancelled
-	case loop.StopError:
+	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
 		status = sessions.StatusFailed
 	}
 	return s.Store.SetStatus(ctx, id, status)
