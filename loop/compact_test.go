@@ -9,10 +9,9 @@ import (
 	"testing"
 
 	"github.com/agent-dev/agent/conversation"
-	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
 )
@@ -27,25 +26,22 @@ func bulky(size int) funcTool {
 // model answers like a model in a long turn: a summary when asked without
 // tools (counting the looks it summarises), a call of look until it has seen
 // calls results in all, then an answer.
-func model(calls int) func(scripted.ChatRequest) scripted.Reply {
-	return func(c scripted.ChatRequest) scripted.Reply {
-		seen := 0
-		for _, m := range c.Messages {
-			if m.Role == "tool" {
-				seen++
-			}
+func model(calls int) func(providers.Request) fake.Reply {
+	return func(req providers.Request) fake.Reply {
+		seen := len(resultsOf(req.Messages))
+		for _, m := range req.Messages {
 			var earlier int
 			if _, err := fmt.Sscanf(afterWord(m.Text(), "Looks so far:"), "%d", &earlier); err == nil {
 				seen += earlier
 			}
 		}
-		if len(c.Tools) == 0 {
-			return scripted.Text(fmt.Sprintf("Goal: look often. Looks so far: %d. Next step: look again.", seen))
+		if len(req.Tools) == 0 {
+			return fake.Text(fmt.Sprintf("Goal: look often. Looks so far: %d. Next step: look again.", seen))
 		}
 		if seen >= calls {
-			return scripted.Text("All looked at.")
+			return fake.Text("All looked at.")
 		}
-		return scripted.ToolCalls(scripted.Call{ID: fmt.Sprintf("c%d", seen), Name: "look", Arguments: `{}`})
+		return fake.ToolCalls(fake.Call{ID: fmt.Sprintf("c%d", seen), Name: "look", Arguments: `{}`})
 	}
 }
 
@@ -58,39 +54,43 @@ func afterWord(s, word string) string {
 	return after
 }
 
-// measuredFixture is a loop over a server that answers with respond and
-// reports prompt tokens as the request's size.
-func measuredFixture(t *testing.T, cfg loop.Config, ts []tools.Tool, respond func(scripted.ChatRequest) scripted.Reply) fixture {
+// measuredFixture is a loop over a model that answers with respond and
+// reports as input tokens the request's size (measured), as a server's
+// usage does: the loop calibrates its estimates with it.
+func measuredFixture(t *testing.T, cfg loop.Config, ts []tools.Tool, respond func(providers.Request) fake.Reply) fixture {
 	t.Helper()
-	srv := scripted.NewWithOptions(t, scripted.Options{Respond: respond, MeasureUsage: true})
-	reg, err := tools.NewRegistry(ts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Catalog = picker.New(reg, picker.ModeAll)
-	cfg.Provider = openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1})
-	cfg.Model = "m"
-	l, err := loop.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fixture{srv, l, conversation.New("You are terse.", nil)}
+	provider := fake.NewFunc(func(req providers.Request) fake.Reply {
+		r := respond(req)
+		r.Usage.InputTokens = measured(req)
+		return r
+	})
+	return loopOver(t, cfg, ts, picker.ModeAll, provider, "You are terse.")
 }
 
-// requestsFit fails the test when a request the server received is over
-// the window, or a tool call in it has no result.
-func requestsFit(t *testing.T, srv *scripted.Server, window int) {
+// measured is the input tokens of req: its content in bytes at
+// conversation.BytesPerToken.
+func measured(req providers.Request) int {
+	return conversation.Tokens(conversation.SizeOf(req).Total())
+}
+
+// requestsFit fails the test when a request the model received is over the
+// window, or a tool call in it has no result.
+func requestsFit(t *testing.T, provider *fake.Provider, window int) {
 	t.Helper()
-	for i, r := range srv.Requests() {
-		if n := scripted.MeasurePrompt(r.Body); n > window {
+	for i, r := range provider.Requests() {
+		if n := measured(r); n > window {
 			t.Errorf("request %d is %d tokens, over the %d-token window", i+1, n, window)
 		}
 		open := map[string]bool{}
-		for _, m := range r.Chat.Messages {
-			for _, c := range m.ToolCalls {
-				open[c.ID] = true
+		for _, m := range r.Messages {
+			for _, p := range m.Parts {
+				switch p := p.(type) {
+				case providers.ToolCall:
+					open[p.ID] = true
+				case providers.ToolResult:
+					delete(open, p.CallID)
+				}
 			}
-			delete(open, m.ToolCallID)
 		}
 		if len(open) > 0 {
 			t.Errorf("request %d has tool calls without results: %v", i+1, open)
@@ -119,13 +119,13 @@ func TestATurnThatOutgrowsTheWindowCompactsAndFinishes(t *testing.T) {
 			t.Errorf("compaction %+v", c)
 		}
 	}
-	requestsFit(t, f.srv, window)
+	requestsFit(t, f.provider, window)
 	var summaryRequests int
-	for _, r := range f.srv.Requests() {
-		if len(r.Chat.Tools) == 0 {
+	for _, r := range f.provider.Requests() {
+		if len(r.Tools) == 0 {
 			summaryRequests++
-			last := r.Chat.Messages[len(r.Chat.Messages)-1]
-			if last.Role != "user" || !strings.Contains(last.Text(), "Next step") {
+			last := r.Messages[len(r.Messages)-1]
+			if last.Role != providers.RoleUser || !strings.Contains(last.Text(), "Next step") {
 				t.Errorf("the summary request ends with %s %q, want the summary prompt", last.Role, last.Text())
 			}
 		}
@@ -148,15 +148,15 @@ func TestACompactionThatCannotFreeEnoughStopsTheTurn(t *testing.T) {
 		t.Fatalf("done %+v", done)
 	}
 	summaries := 0
-	for _, r := range f.srv.Requests() {
-		if len(r.Chat.Tools) == 0 {
+	for _, r := range f.provider.Requests() {
+		if len(r.Tools) == 0 {
 			summaries++
 		}
 	}
 	if summaries > 1 {
 		t.Errorf("%d summary requests: compaction must not loop", summaries)
 	}
-	requestsFit(t, f.srv, window)
+	requestsFit(t, f.provider, window)
 }
 
 func TestWithoutAutoCompactARequestOverTheWindowIsNotSent(t *testing.T) {
@@ -166,8 +166,8 @@ func TestWithoutAutoCompactARequestOverTheWindowIsNotSent(t *testing.T) {
 	if done.Reason != loop.StopContextFull || !strings.Contains(errText(done.Err), "/compact") {
 		t.Fatalf("done %+v", done)
 	}
-	requestsFit(t, f.srv, window)
-	if n := len(f.srv.Requests()); n < 2 {
+	requestsFit(t, f.provider, window)
+	if n := len(f.provider.Requests()); n < 2 {
 		t.Errorf("only %d requests; the turn should have run until the window was full", n)
 	}
 }
@@ -184,8 +184,8 @@ func TestCompactOnRequestKeepsTheNewestExchange(t *testing.T) {
 	if len(after) != 2 || !strings.HasPrefix(after[0].Text(), conversation.SummaryPrefix) || after[1].Text() != before[len(before)-1].Text() {
 		t.Errorf("after /compact the conversation is %d messages: %+v", len(after), after)
 	}
-	reqs := f.srv.Requests()
-	if last := reqs[len(reqs)-1].Chat.Messages; !strings.Contains(last[len(last)-1].Text(), "keep the file names") {
+	reqs := f.provider.Requests()
+	if last := reqs[len(reqs)-1].Messages; !strings.Contains(last[len(last)-1].Text(), "keep the file names") {
 		t.Errorf("the user's instructions are not in the summary request")
 	}
 	var sawStart bool
@@ -199,10 +199,11 @@ func TestCompactOnRequestKeepsTheNewestExchange(t *testing.T) {
 	}
 	// The next turn sends the summary, not the compacted messages.
 	collect(f.loop.Run(context.Background(), f.conv, "and now?"))
-	reqs = f.srv.Requests()
-	sent := reqs[len(reqs)-1].Chat.Messages
-	if len(sent) != 4 || !strings.Contains(sent[1].Text(), "compacted") || sent[3].Text() != "and now?" {
-		t.Errorf("the next request carries %d messages, want system, summary, the kept answer, the prompt", len(sent))
+	reqs = f.provider.Requests()
+	next := reqs[len(reqs)-1]
+	sent := next.Messages
+	if next.System != "You are terse." || len(sent) != 3 || !strings.Contains(sent[0].Text(), "compacted") || sent[2].Text() != "and now?" {
+		t.Errorf("the next request carries system %q and %d messages, want the system prompt and the summary, the kept answer, the prompt", next.System, len(sent))
 	}
 }
 
@@ -212,33 +213,33 @@ func TestACutToolCallIsNotRunAndTheModelContinues(t *testing.T) {
 		ran++
 		return tools.Result{Content: "written"}, nil
 	}}
-	cut := scripted.ToolCalls(scripted.Call{ID: "w", Name: "write", Arguments: `{"x":"a very long conte`})
-	cut.Text, cut.Finish = "Writing the file.", "length"
-	f := newFixture(t, loop.Config{}, []tools.Tool{write}, cut, scripted.Text("Done, in smaller pieces."))
+	cut := fake.ToolCalls(fake.Call{ID: "w", Name: "write", Arguments: `{"x":"a very long conte`})
+	cut.Text, cut.Finish = "Writing the file.", providers.FinishLength
+	f := newFixture(t, loop.Config{}, []tools.Tool{write}, cut, fake.Text("Done, in smaller pieces."))
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "write it"))
 	if done.Reason != loop.StopAnswered || ran != 0 {
 		t.Fatalf("done %+v; the cut call ran %d times", done, ran)
 	}
-	second := f.srv.Requests()[1].Chat.Messages
-	if last := second[len(second)-1]; last.Role != "user" || !strings.Contains(last.Text(), "cut off by the output token limit") {
+	second := f.provider.Requests()[1].Messages
+	if last := second[len(second)-1]; last.Role != providers.RoleUser || !strings.Contains(last.Text(), "cut off by the output token limit") {
 		t.Errorf("the request after a cut ends with %s %q", last.Role, last.Text())
 	}
 	for _, m := range second {
-		if len(m.ToolCalls) > 0 {
-			t.Errorf("the cut call was sent back: %+v", m.ToolCalls)
+		if calls := m.ToolCalls(); len(calls) > 0 {
+			t.Errorf("the cut call was sent back: %+v", calls)
 		}
 	}
 }
 
 func TestResponsesCutThreeTimesInARowStopTheTurn(t *testing.T) {
-	cut := scripted.Text("and so on and so on")
-	cut.Finish = "length"
-	f := newFixture(t, loop.Config{}, nil, cut, cut, cut, scripted.Text("never asked for"))
+	cut := fake.Text("and so on and so on")
+	cut.Finish = providers.FinishLength
+	f := newFixture(t, loop.Config{}, nil, cut, cut, cut, fake.Text("never asked for"))
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopMaxTokens || !strings.Contains(done.Answer, "output limit") || done.Err == nil {
 		t.Fatalf("done %+v", done)
 	}
-	if n := len(f.srv.Requests()); n != loop.MaxContinuations+1 {
+	if n := len(f.provider.Requests()); n != loop.MaxContinuations+1 {
 		t.Errorf("%d requests, want %d", n, loop.MaxContinuations+1)
 	}
 }
@@ -247,11 +248,12 @@ func TestAFailedSummaryEndsTheTurnWithTheConversationIntact(t *testing.T) {
 	const window = 2000
 	respond := model(12)
 	f := measuredFixture(t, loop.Config{Window: window, AutoCompact: 0.8, MaxSteps: 40}, []tools.Tool{bulky(1500)},
-		func(c scripted.ChatRequest) scripted.Reply {
-			if len(c.Tools) == 0 {
-				return scripted.Text("summary that will be cut").CutAfter(2)
+		func(req providers.Request) fake.Reply {
+			if len(req.Tools) == 0 {
+				// The connection breaks after "summ" of "summary that will be cut".
+				return fake.Reply{Text: "summ", Err: providers.ErrStreamCut}
 			}
-			return respond(c)
+			return respond(req)
 		})
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "look a dozen times"))
 	if done.Reason != loop.StopError || !errors.Is(done.Err, providers.ErrStreamCut) {
@@ -286,21 +288,21 @@ func TestCompactionWorksWhenToolsTakeAQuarterOfTheWindow(t *testing.T) {
 	if done.Reason != loop.StopAnswered || f.conv.Compactions() == 0 {
 		t.Fatalf("done %+v after %d compactions", done, f.conv.Compactions())
 	}
-	requestsFit(t, f.srv, window)
+	requestsFit(t, f.provider, window)
 }
 
 // A paused response (Anthropic's pause_turn) is sent back so the model goes
 // on; a refusal ends the turn with its own stop reason.
 func TestPausedResponsesGoOnAndRefusalsStop(t *testing.T) {
-	paused := scripted.Text("Searching the web")
-	paused.Finish = "pause_turn"
-	f := newFixture(t, loop.Config{}, nil, paused, scripted.Text("Found it."))
+	paused := fake.Text("Searching the web")
+	paused.Finish = providers.FinishPause
+	f := newFixture(t, loop.Config{}, nil, paused, fake.Text("Found it."))
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopAnswered || done.Answer != "Found it." || done.Steps != 2 {
 		t.Errorf("after a pause: done %+v", done)
 	}
-	refusal := scripted.Text("")
-	refusal.Finish = "content_filter"
+	refusal := fake.Text("")
+	refusal.Finish = providers.FinishContentFilter
 	f = newFixture(t, loop.Config{}, nil, refusal)
 	_, done = collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopRefused || done.Err == nil {

@@ -10,10 +10,9 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/conversation"
-	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
 )
@@ -44,28 +43,35 @@ func echo(name string, readOnly bool) funcTool {
 	}}
 }
 
+// fixture is a loop over the fake provider, which records the requests.
 type fixture struct {
-	srv  *scripted.Server
-	loop *loop.Loop
-	conv *conversation.Conversation
+	provider *fake.Provider
+	loop     *loop.Loop
+	conv     *conversation.Conversation
 }
 
-func newFixture(t *testing.T, cfg loop.Config, ts []tools.Tool, replies ...scripted.Reply) fixture {
+func newFixture(t *testing.T, cfg loop.Config, ts []tools.Tool, replies ...fake.Reply) fixture {
 	t.Helper()
-	srv := scripted.New(t, replies...)
+	return loopOver(t, cfg, ts, picker.ModePick, fake.New(replies...), "")
+}
+
+// loopOver is a fixture whose loop asks provider and offers ts in mode; the
+// conversation starts with the system prompt system.
+func loopOver(t *testing.T, cfg loop.Config, ts []tools.Tool, mode picker.Mode, provider *fake.Provider, system string) fixture {
+	t.Helper()
 	reg, err := tools.NewRegistry(ts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Catalog = picker.New(reg, picker.ModePick)
-	cfg.Provider = openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1})
+	cfg.Catalog = picker.New(reg, mode)
+	cfg.Provider = provider
 	cfg.Model = "m"
 	l, err := loop.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec, _ := cfg.Store.(conversation.Recorder)
-	return fixture{srv, l, conversation.New("", rec)}
+	return fixture{provider, l, conversation.New(system, rec)}
 }
 
 // collect runs a turn and returns its events and the final Done.
@@ -110,11 +116,11 @@ func TestReadOnlyCallsRunConcurrently(t *testing.T) {
 		}
 	}}
 	f := newFixture(t, loop.Config{}, []tools.Tool{barrier},
-		scripted.ToolCalls(
-			scripted.Call{ID: "1", Name: "look", Arguments: `{"x":"a"}`},
-			scripted.Call{ID: "2", Name: "look", Arguments: `{"x":"b"}`},
-		),
-		scripted.Text("done"),
+		fake.ToolCalls(
+			fake.Call{ID: "1", Name: "look", Arguments: `{"x":"a"}`},
+			fake.Call{ID: "2", Name: "look", Arguments: `{"x":"b"}`},
+		).WithUsage(10, 5),
+		fake.Text("done").WithUsage(10, 5),
 	)
 	// If the calls ran one after the other, each would wait for the other
 	// forever; the deadline turns that hang into a failure.
@@ -143,11 +149,11 @@ func TestApprovalGatesToolsThatChangeTheWorld(t *testing.T) {
 		return loop.Decision{Reason: "not today"}
 	}
 	f := newFixture(t, loop.Config{Approve: approve}, []tools.Tool{echo("look", true), echo("write", false)},
-		scripted.ToolCalls(
-			scripted.Call{ID: "r", Name: "look", Arguments: `{}`},
-			scripted.Call{ID: "w", Name: "write", Arguments: `{}`},
+		fake.ToolCalls(
+			fake.Call{ID: "r", Name: "look", Arguments: `{}`},
+			fake.Call{ID: "w", Name: "write", Arguments: `{}`},
 		),
-		scripted.Text("ok"),
+		fake.Text("ok"),
 	)
 	collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if len(asked) != 1 || asked[0] != "write" {
@@ -164,8 +170,8 @@ func TestToolFailureIsAResultAndTheTurnGoesOn(t *testing.T) {
 		return tools.Result{}, errors.New("disk on fire")
 	}}
 	f := newFixture(t, loop.Config{}, []tools.Tool{broken},
-		scripted.ToolCalls(scripted.Call{ID: "b", Name: "broken", Arguments: `{}`}),
-		scripted.Text("recovered"),
+		fake.ToolCalls(fake.Call{ID: "b", Name: "broken", Arguments: `{}`}),
+		fake.Text("recovered"),
 	)
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	rs := resultsOf(f.conv.Messages())
@@ -179,9 +185,9 @@ func TestToolFailureIsAResultAndTheTurnGoesOn(t *testing.T) {
 // the turn before, so the provider's prompt cache stays warm.
 func TestPicksLastForTheSession(t *testing.T) {
 	f := newFixture(t, loop.Config{}, []tools.Tool{echo("look", true), echo("other", true)},
-		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["look"]}`}),
-		scripted.Text("ok"),
-		scripted.Text("again"),
+		fake.ToolCalls(fake.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["look"]}`}),
+		fake.Text("ok"),
+		fake.Text("again"),
 	)
 	evs, _ := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	var changed *loop.ToolsetChanged
@@ -197,8 +203,8 @@ func TestPicksLastForTheSession(t *testing.T) {
 		t.Errorf("picked after the turn = %v, want [look]", got)
 	}
 	collect(f.loop.Run(context.Background(), f.conv, "next"))
-	reqs := f.srv.Requests()
-	tools := func(i int) string { b, _ := json.Marshal(reqs[i].Chat.Tools); return string(b) }
+	reqs := f.provider.Requests()
+	tools := func(i int) string { b, _ := json.Marshal(reqs[i].Tools); return string(b) }
 	if tools(0) == tools(1) {
 		t.Errorf("the pick did not change the tools")
 	}
@@ -212,7 +218,7 @@ func TestPicksLastForTheSession(t *testing.T) {
 
 func TestStepLimit(t *testing.T) {
 	f := newFixture(t, loop.Config{MaxSteps: 1}, []tools.Tool{echo("look", true)},
-		scripted.ToolCalls(scripted.Call{ID: "a", Name: "look", Arguments: `{}`}),
+		fake.ToolCalls(fake.Call{ID: "a", Name: "look", Arguments: `{}`}),
 	)
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopMaxSteps || !strings.Contains(done.Answer, "Stopped after 1 steps") {
@@ -226,7 +232,7 @@ func TestStepLimit(t *testing.T) {
 func TestCancelMidStreamKeepsPartialText(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
-	f := newFixture(t, loop.Config{}, nil, scripted.Text("partial text here").WithPieceSize(4).HoldAfterEvents(2, hold))
+	f := newFixture(t, loop.Config{}, nil, fake.Text("partial text here").WithPieceSize(4).HoldAfterEvents(2, hold))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var text string
@@ -257,9 +263,9 @@ func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
 		return tools.Result{Content: "stopped", IsError: true}, nil
 	}}
 	f := newFixture(t, loop.Config{}, []tools.Tool{blocking, echo("after", false)},
-		scripted.ToolCalls(
-			scripted.Call{ID: "w", Name: "wait", Arguments: `{}`},
-			scripted.Call{ID: "a", Name: "after", Arguments: `{}`},
+		fake.ToolCalls(
+			fake.Call{ID: "w", Name: "wait", Arguments: `{}`},
+			fake.Call{ID: "a", Name: "after", Arguments: `{}`},
 		),
 	)
 	evs, done := collect(f.loop.Run(ctx, f.conv, "go"))
@@ -279,13 +285,16 @@ func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
 	if done.Reason != loop.StopCancelled || len(rs) != 2 || !rs[1].IsError || !strings.Contains(rs[1].Content, "cancelled") {
 		t.Errorf("done %+v, results %+v", done.Reason, rs)
 	}
-	if len(f.srv.Requests()) != 1 {
+	if len(f.provider.Requests()) != 1 {
 		t.Errorf("no request may follow a cancellation")
 	}
 }
 
 func TestStreamCutIsAnErrorWithPartialText(t *testing.T) {
-	f := newFixture(t, loop.Config{}, nil, scripted.Text("this will be cut").WithPieceSize(2).CutAfter(3))
+	// The connection breaks after "this wi" of "this will be cut".
+	cut := fake.Text("this wi").WithPieceSize(2)
+	cut.Err = providers.ErrStreamCut
+	f := newFixture(t, loop.Config{}, nil, cut)
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopError || !errors.Is(done.Err, providers.ErrStreamCut) || done.Answer == "" {
 		t.Errorf("done %+v", done)
@@ -293,7 +302,7 @@ func TestStreamCutIsAnErrorWithPartialText(t *testing.T) {
 }
 
 func TestHistoryIsSentAndSnapshotsStayUnchanged(t *testing.T) {
-	f := newFixture(t, loop.Config{}, nil, scripted.Text("second answer"))
+	f := newFixture(t, loop.Config{}, nil, fake.Text("second answer"))
 	history := []providers.Message{
 		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "first question"}}},
 		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "first answer"}}},
@@ -304,14 +313,14 @@ func TestHistoryIsSentAndSnapshotsStayUnchanged(t *testing.T) {
 	if n := len(f.conv.Messages()); n != 4 || len(before) != 2 {
 		t.Fatalf("the conversation holds %d messages, the earlier snapshot %d; want 4 and 2", n, len(before))
 	}
-	msgs := f.srv.Requests()[0].Chat.Messages
+	req := f.provider.Requests()[0]
 	var roles []string
-	for _, m := range msgs {
-		roles = append(roles, m.Role+":"+m.Text())
+	for _, m := range req.Messages {
+		roles = append(roles, string(m.Role)+":"+m.Text())
 	}
-	want := "system:be brief,user:first question,assistant:first answer,user:second question"
-	if strings.Join(roles, ",") != want {
-		t.Errorf("sent %v, want %s", roles, want)
+	want := "user:first question,assistant:first answer,user:second question"
+	if req.System != "be brief" || strings.Join(roles, ",") != want {
+		t.Errorf("sent system %q and %v, want be brief and %s", req.System, roles, want)
 	}
 }
 
@@ -339,11 +348,11 @@ func TestApprovalSeesThePreviewAndAFailingPreviewAsksNothing(t *testing.T) {
 		return tools.Result{Content: "edited"}, nil
 	}}}
 	f := newFixture(t, loop.Config{Approve: approve}, []tools.Tool{edit},
-		scripted.ToolCalls(
-			scripted.Call{ID: "a", Name: "edit", Arguments: `{"x":"ok"}`},
-			scripted.Call{ID: "b", Name: "edit", Arguments: `{"x":"bad"}`},
+		fake.ToolCalls(
+			fake.Call{ID: "a", Name: "edit", Arguments: `{"x":"ok"}`},
+			fake.Call{ID: "b", Name: "edit", Arguments: `{"x":"bad"}`},
 		),
-		scripted.Text("done"),
+		fake.Text("done"),
 	)
 	collect(f.loop.Run(context.Background(), f.conv, "go"))
 	rs := resultsOf(f.conv.Messages())

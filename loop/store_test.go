@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/conversation"
-	"github.com/agent-dev/agent/internal/scripted"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -81,8 +81,8 @@ func (j *journal) FinishToolCall(ctx context.Context, c providers.ToolCall, r pr
 func TestStoreRecordsEveryMessageAndToolCallInOrder(t *testing.T) {
 	j := &journal{}
 	f := newFixture(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)},
-		scripted.ToolCalls(scripted.Call{ID: "c1", Name: "look", Arguments: `{}`}),
-		scripted.Text("answer"),
+		fake.ToolCalls(fake.Call{ID: "c1", Name: "look", Arguments: `{}`}).WithUsage(10, 5),
+		fake.Text("answer").WithUsage(10, 5),
 	)
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "question"))
 	if done.Reason != loop.StopAnswered {
@@ -101,7 +101,7 @@ func TestStoreRecordsACancelledTurn(t *testing.T) {
 	j := &journal{}
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
-	f := newFixture(t, loop.Config{Store: j}, nil, scripted.Text("partial text here").WithPieceSize(4).HoldAfterEvents(2, hold))
+	f := newFixture(t, loop.Config{Store: j}, nil, fake.Text("partial text here").WithPieceSize(4).HoldAfterEvents(2, hold))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	for ev := range f.loop.Run(ctx, f.conv, "go") {
@@ -118,14 +118,14 @@ func TestAFailedWriteEndsTheTurn(t *testing.T) {
 	for _, failOn := range []string{"user:", "finish", "tool:"} {
 		j := &journal{failOn: failOn}
 		f := newFixture(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)},
-			scripted.ToolCalls(scripted.Call{ID: "c1", Name: "look", Arguments: `{}`}),
-			scripted.Text("never asked for"),
+			fake.ToolCalls(fake.Call{ID: "c1", Name: "look", Arguments: `{}`}),
+			fake.Text("never asked for"),
 		)
 		_, done := collect(f.loop.Run(context.Background(), f.conv, "question"))
 		if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {
 			t.Errorf("failing on %q: done %+v", failOn, done)
 		}
-		if n := len(f.srv.Requests()); (failOn == "user:" && n != 0) || (failOn != "user:" && n != 1) {
+		if n := len(f.provider.Requests()); (failOn == "user:" && n != 0) || (failOn != "user:" && n != 1) {
 			t.Errorf("failing on %q: %d requests were sent", failOn, n)
 		}
 	}
@@ -169,11 +169,11 @@ func TestApprovalDecisionsAreRecorded(t *testing.T) {
 			}}
 			approve := func(context.Context, loop.Approval) loop.Decision { return tt.decision }
 			f := newFixture(t, loop.Config{Store: j, Approve: approve}, []tools.Tool{echo("look", true), write},
-				scripted.ToolCalls(
-					scripted.Call{ID: "r", Name: "look", Arguments: `{}`},
-					scripted.Call{ID: "w", Name: "write", Arguments: `{}`},
+				fake.ToolCalls(
+					fake.Call{ID: "r", Name: "look", Arguments: `{}`},
+					fake.Call{ID: "w", Name: "write", Arguments: `{}`},
 				),
-				scripted.Text("ok"),
+				fake.Text("ok"),
 			)
 			evs, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 			if done.Reason != loop.StopAnswered {
@@ -215,8 +215,8 @@ func TestAFailedDecisionWriteEndsTheTurn(t *testing.T) {
 	j := &journal{failOn: "decide"}
 	approve := func(context.Context, loop.Approval) loop.Decision { return loop.Decision{Allow: true, Why: "yolo"} }
 	f := newFixture(t, loop.Config{Store: j, Approve: approve}, []tools.Tool{echo("write", false)},
-		scripted.ToolCalls(scripted.Call{ID: "w", Name: "write", Arguments: `{}`}),
-		scripted.Text("never asked for"),
+		fake.ToolCalls(fake.Call{ID: "w", Name: "write", Arguments: `{}`}),
+		fake.Text("never asked for"),
 	)
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
 	if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {

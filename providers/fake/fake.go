@@ -6,7 +6,8 @@
 // or fail it, and records every request it was given.
 //
 // Replies are served in order, one per request; a request beyond the script
-// fails with an error naming the problem, and is recorded.
+// fails with an error naming the problem, and is recorded. A provider made
+// with NewFunc answers each request from the request itself instead.
 package fake
 
 import (
@@ -30,18 +31,21 @@ type Reply struct {
 	Text      string
 	// Calls are reported after the text.
 	Calls []Call
-	// Finish is the finish reason; empty means tool_calls when there are
-	// calls, else stop.
+	// Finish is the finish reason, reported as is ("length", "pause_turn",
+	// "content_filter"); empty means tool_calls when there are calls, else
+	// stop.
 	Finish providers.FinishReason
 	Usage  providers.Usage
 	// PieceSize is the number of runes per delta; 0 means 3.
 	PieceSize int
 	// Err, when not nil, fails the stream after its deltas: the response
 	// keeps the text and reasoning, drops the calls, and Stream returns Err.
+	// providers.ErrStreamCut with some text is a stream cut half-way.
 	Err error
 	// Hold, when not nil, pauses the stream after HoldAfter deltas until
 	// Hold is closed or the context ends (then the context's error is
-	// returned).
+	// returned). The pause happens between two deltas of reasoning or text,
+	// so a held reply needs more than HoldAfter of them.
 	Hold      <-chan struct{}
 	HoldAfter int
 }
@@ -73,10 +77,12 @@ func (r Reply) HoldAfterEvents(n int, release <-chan struct{}) Reply {
 	return r
 }
 
-// Provider serves a script. It is safe for concurrent use.
+// Provider serves a script, or the answers of a function. It is safe for
+// concurrent use.
 type Provider struct {
 	mu       sync.Mutex
 	replies  []Reply
+	respond  func(providers.Request) Reply // when not nil, instead of replies
 	next     int
 	requests []providers.Request
 	arrived  chan struct{} // closed and replaced when a request arrives
@@ -87,6 +93,14 @@ var _ providers.Provider = (*Provider)(nil)
 // New returns a provider that serves replies in order.
 func New(replies ...Reply) *Provider {
 	return &Provider{replies: replies, arrived: make(chan struct{})}
+}
+
+// NewFunc returns a provider that answers every request with respond's
+// reply to it: a model whose behaviour depends on what it is sent. respond
+// is called with the provider's lock held, one request at a time, so it
+// must not call the provider's methods; it never runs out of replies.
+func NewFunc(respond func(providers.Request) Reply) *Provider {
+	return &Provider{respond: respond, arrived: make(chan struct{})}
 }
 
 // Requests returns copies of the requests received so far, in order.
@@ -116,25 +130,18 @@ func (p *Provider) WaitRequests(ctx context.Context, n int) error {
 // ErrBeyondScript is returned for a request after the last reply.
 var ErrBeyondScript = errors.New("fake: request beyond the script")
 
-// Stream serves the next reply.
+// Stream serves the next reply, or respond's reply to req.
 func (p *Provider) Stream(ctx context.Context, req providers.Request, onEvent func(providers.StreamEvent)) (*providers.Response, error) {
 	if onEvent == nil {
 		onEvent = func(providers.StreamEvent) {}
 	}
 	req.Messages = slices.Clone(req.Messages)
 	req.Tools = slices.Clone(req.Tools)
-	p.mu.Lock()
-	p.requests = append(p.requests, req)
-	close(p.arrived)
-	p.arrived = make(chan struct{})
-	i := p.next
-	p.next++
-	p.mu.Unlock()
 	resp := &providers.Response{Message: providers.Message{Role: providers.RoleAssistant}}
-	if i >= len(p.replies) {
-		return resp, fmt.Errorf("%w: request %d of %d replies", ErrBeyondScript, i+1, len(p.replies))
+	r, err := p.reply(req)
+	if err != nil {
+		return resp, err
 	}
-	r := p.replies[i]
 	n := r.PieceSize
 	if n <= 0 {
 		n = 3
@@ -164,7 +171,6 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request, onEvent fu
 		}
 		return nil
 	}
-	var err error
 	if err = stream(r.Reasoning, func(s string) providers.StreamEvent { return providers.ReasoningDelta{Text: s} }); err == nil {
 		err = stream(r.Text, func(s string) providers.StreamEvent { return providers.TextDelta{Text: s} })
 	}
@@ -192,6 +198,24 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request, onEvent fu
 		}
 	}
 	return resp, nil
+}
+
+// reply records req and returns the reply that answers it.
+func (p *Provider) reply(req providers.Request) (Reply, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.requests = append(p.requests, req)
+	close(p.arrived)
+	p.arrived = make(chan struct{})
+	if p.respond != nil {
+		return p.respond(req), nil
+	}
+	i := p.next
+	p.next++
+	if i >= len(p.replies) {
+		return Reply{}, fmt.Errorf("%w: request %d of %d replies", ErrBeyondScript, i+1, len(p.replies))
+	}
+	return p.replies[i], nil
 }
 
 func pieces(s string, n int) []string {

@@ -55,3 +55,67 @@ func TestHoldAndCancel(t *testing.T) {
 		t.Errorf("%v, %q", err, resp.Message.Text())
 	}
 }
+
+// A provider made with NewFunc answers each request from the request
+// itself, and never runs out of replies.
+func TestFunc(t *testing.T) {
+	p := NewFunc(func(req providers.Request) Reply {
+		if len(req.Tools) == 0 {
+			return Text("no tools for " + req.Messages[0].Text())
+		}
+		return ToolCalls(Call{ID: "c", Name: req.Tools[0].Name, Arguments: `{}`})
+	})
+	user := []providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "you"}}}}
+	for i := 0; i < 3; i++ {
+		resp, err := p.Stream(context.Background(), providers.Request{Messages: user}, nil)
+		if err != nil || resp.Message.Text() != "no tools for you" {
+			t.Errorf("request %d without tools: %q, %v", i+1, resp.Message.Text(), err)
+		}
+	}
+	resp, err := p.Stream(context.Background(), providers.Request{Messages: user, Tools: []providers.ToolDefinition{{Name: "grep"}}}, nil)
+	if calls := resp.Message.ToolCalls(); err != nil || len(calls) != 1 || calls[0].Name != "grep" {
+		t.Errorf("request with tools: %+v, %v", resp, err)
+	}
+	if n := len(p.Requests()); n != 4 {
+		t.Errorf("%d requests recorded, want 4", n)
+	}
+}
+
+// The finish reason is reported as scripted, and a failing reply keeps the
+// text streamed before the failure.
+func TestFinishAndFailure(t *testing.T) {
+	cutCall := ToolCalls(Call{ID: "w", Name: "write", Arguments: `{"x":"a long conte`})
+	cutCall.Text, cutCall.Finish = "Writing.", providers.FinishLength
+	tests := []struct {
+		name   string
+		reply  Reply
+		text   string
+		calls  int
+		finish providers.FinishReason
+		err    error
+	}{
+		{"cut by the output limit", cutCall, "Writing.", 1, providers.FinishLength, nil},
+		{"paused", Reply{Text: "Searching", Finish: providers.FinishPause}, "Searching", 0, providers.FinishPause, nil},
+		{"refused", Reply{Finish: providers.FinishContentFilter}, "", 0, providers.FinishContentFilter, nil},
+		{"stream cut", Reply{Text: "half an answ", Calls: []Call{{ID: "c"}}, Err: providers.ErrStreamCut}, "half an answ", 0, "", providers.ErrStreamCut},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var deltas string
+			resp, err := New(tt.reply).Stream(context.Background(), providers.Request{}, func(e providers.StreamEvent) {
+				if d, ok := e.(providers.TextDelta); ok {
+					deltas += d.Text
+				}
+			})
+			if !errors.Is(err, tt.err) {
+				t.Errorf("error %v, want %v", err, tt.err)
+			}
+			if resp.Message.Text() != tt.text || deltas != tt.text {
+				t.Errorf("text %q, deltas %q, want %q", resp.Message.Text(), deltas, tt.text)
+			}
+			if n := len(resp.Message.ToolCalls()); n != tt.calls || resp.FinishReason != tt.finish {
+				t.Errorf("%d calls, finish %q; want %d and %q", n, resp.FinishReason, tt.calls, tt.finish)
+			}
+		})
+	}
+}
