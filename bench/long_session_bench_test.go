@@ -38,7 +38,7 @@ func reads(c scripted.ChatRequest) scripted.Reply {
 			seen += n
 		}
 	}
-	if len(c.Tools) == 0 {
+	if !c.MayCallTools() {
 		return scripted.Text(fmt.Sprintf("Goal: read the file again and again. Reads so far: %d. Next step: read it again.", seen))
 	}
 	if seen >= longSteps-1 {

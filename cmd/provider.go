@@ -36,6 +36,21 @@ func newProvider(s settings, maxRetries int) provider {
 	}
 }
 
+// outputReserve is the tokens of the context window a response may take,
+// as the provider asks for them: max_output_tokens when set; for Anthropic,
+// which always sends max_tokens, its default plus the thinking budget; for
+// the OpenAI protocol without a limit, none (the server gives the answer
+// what the request leaves).
+func (s settings) outputReserve() int {
+	switch {
+	case s.MaxOutputTokens > 0:
+		return s.MaxOutputTokens
+	case s.Provider == providerAnthropic:
+		return anthropic.DefaultMaxOutputTokens + max(s.ThinkingBudget, 0)
+	}
+	return 0
+}
+
 // retries is the settings' retry count as the adapters read it (0 is their
 // default, so "no retries" is -1).
 func (s settings) retries() int {

@@ -170,13 +170,14 @@ func (a *agent) systemPrompt() string {
 func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
 	s := a.settings
 	return loop.New(loop.Config{
-		Provider:    newProvider(s, s.retries()),
-		Model:       model,
-		Catalog:     a.catalog,
-		MaxSteps:    s.MaxSteps,
-		Approve:     approve,
-		Store:       store,
-		Window:      cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
-		AutoCompact: s.AutoCompact,
+		Provider:      newProvider(s, s.retries()),
+		Model:         model,
+		Catalog:       a.catalog,
+		MaxSteps:      s.MaxSteps,
+		Approve:       approve,
+		Store:         store,
+		Window:        cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
+		AutoCompact:   s.AutoCompact,
+		ReserveOutput: s.outputReserve(),
 	})
 }

@@ -34,6 +34,10 @@ type Recorder interface {
 	// SaveCompaction records a compaction point: from then on the request
 	// history is the summary followed by the messages from FirstSeq on.
 	SaveCompaction(ctx context.Context, c Compaction) error
+	// RecordUsage adds the usage of a request that left no message (a
+	// summary request whose compaction failed, a response with nothing to
+	// keep) to the session's totals.
+	RecordUsage(ctx context.Context, u providers.Usage) error
 }
 
 // Compaction is a point where older messages were replaced by a summary.
@@ -86,6 +90,7 @@ type Conversation struct {
 	picksDirty  bool     // picked changed since it was last saved
 	usage       providers.Usage
 	last        Measure
+	perByte     float64 // tokens per byte the server's counts showed, 0 before any
 	compactions int
 	rec         Recorder
 }
@@ -160,6 +165,23 @@ func (c *Conversation) Append(ctx context.Context, m providers.Message, usage pr
 	c.seqs = append(c.seqs, c.nextSeq)
 	c.nextSeq++
 	c.usage = c.usage.Add(usage)
+	return nil
+}
+
+// AddUsage records usage that no message carries and adds it to the
+// session's total. On a recording error nothing changes.
+func (c *Conversation) AddUsage(ctx context.Context, u providers.Usage) error {
+	if u == (providers.Usage{}) {
+		return nil
+	}
+	if c.rec != nil {
+		if err := c.rec.RecordUsage(ctx, u); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.usage = c.usage.Add(u)
 	return nil
 }
 
@@ -267,11 +289,15 @@ func (c *Conversation) Compact(ctx context.Context, n int, cp Compaction) error 
 }
 
 // Measured records the size of the request just sent and the input tokens
-// the server reported for it, for Estimate.
+// the server reported for it, for Estimate; it also calibrates the tokens
+// per byte, kept across compactions.
 func (c *Conversation) Measured(m Measure) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.last = m
+	if m.Bytes > 0 && m.InputTokens > 0 {
+		c.perByte = float64(m.InputTokens) / float64(m.Bytes)
+	}
 }
 
 // LastMeasure returns what Measured last recorded (zero after a compaction

@@ -34,6 +34,13 @@ func (f *failing) SavePicks(_ context.Context, picked []string) error {
 	return nil
 }
 
+func (f *failing) RecordUsage(context.Context, providers.Usage) error {
+	if f.fail {
+		return errors.New("disk full")
+	}
+	return nil
+}
+
 func (f *failing) SaveCompaction(context.Context, conversation.Compaction) error {
 	if f.fail {
 		return errors.New("disk full")
@@ -91,12 +98,29 @@ func TestEstimateFromTheLastUsage(t *testing.T) {
 	if got := c.Estimate(req); got != 200 {
 		t.Errorf("unmeasured estimate = %d, want 800 bytes / 4 = 200", got)
 	}
-	// The server counted 300 tokens for those 800 bytes; 400 bytes more
-	// add 100 tokens.
+	// The server counted 300 tokens for those 800 bytes, a denser tokenizer
+	// than 4 bytes a token: 400 bytes more add 400 × 300/800 = 150 tokens.
 	c.Measured(conversation.Measure{Bytes: 800, InputTokens: 300})
 	req.Messages = append(req.Messages, text(providers.RoleAssistant, strings.Repeat("a", 400)))
-	if got := c.Estimate(req); got != 400 {
-		t.Errorf("estimate after usage = %d, want 300 + 100", got)
+	if got := c.Estimate(req); got != 450 {
+		t.Errorf("estimate after usage = %d, want 300 + 150", got)
+	}
+	// A sparser tokenizer (100 tokens for 800 bytes) is not trusted for what
+	// was added: 4 bytes a token stays the floor.
+	c.Measured(conversation.Measure{Bytes: 800, InputTokens: 100})
+	if got := c.Estimate(req); got != 200 {
+		t.Errorf("estimate after sparse usage = %d, want 100 + 100", got)
+	}
+	// A compaction resets the last measure but keeps the calibration.
+	c.Measured(conversation.Measure{Bytes: 800, InputTokens: 400})
+	if err := c.Append(context.Background(), text(providers.RoleUser, "x"), providers.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Compact(context.Background(), 1, conversation.Compaction{Summary: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Estimate(req); got != 600 {
+		t.Errorf("estimate after a compaction = %d, want 1,200 bytes at half a token each", got)
 	}
 }
 

@@ -1,6 +1,10 @@
 package conversation
 
-import "github.com/agent-dev/agent/providers"
+import (
+	"math"
+
+	"github.com/agent-dev/agent/providers"
+)
 
 // BytesPerToken is the estimate's ratio of bytes to tokens where the server
 // has reported nothing to calibrate it: about right for English and code
@@ -50,17 +54,20 @@ func MessageSize(m providers.Message) int {
 }
 
 // Estimate returns the input tokens req will carry: the tokens the server
-// reported for the last request plus the bytes added since at BytesPerToken
-// (negative growth, after a change of tools, subtracts), or the whole
-// content at BytesPerToken when no request was measured since the start or
-// the latest compaction.
+// reported for the last request plus the bytes added since, or the whole
+// content when no request was measured since the start or the latest
+// compaction. Bytes count at the denser of BytesPerToken and what the
+// server's counts showed (a tokenizer that makes more tokens of a byte, as
+// for CJK text, is never underestimated).
 func (c *Conversation) Estimate(req providers.Request) int {
 	size := SizeOf(req).Total()
-	last := c.LastMeasure()
+	c.mu.Lock()
+	last, perByte := c.last, max(c.perByte, 1.0/BytesPerToken)
+	c.mu.Unlock()
 	if last.InputTokens <= 0 || last.Bytes <= 0 {
-		return Tokens(size)
+		return int(math.Ceil(float64(size) * perByte))
 	}
-	return max(last.InputTokens+(size-last.Bytes)/BytesPerToken, Tokens(size)/2)
+	return max(last.InputTokens+int(math.Ceil(float64(size-last.Bytes)*perByte)), Tokens(size)/2)
 }
 
 // Tokens converts a size in bytes to tokens at BytesPerToken, rounding up.

@@ -30,7 +30,7 @@ func reader(reads int) func(scripted.ChatRequest) scripted.Reply {
 				}
 			}
 		}
-		if len(c.Tools) == 0 {
+		if !c.MayCallTools() {
 			return scripted.Text(fmt.Sprintf("Goal: read big.txt often. Reads so far: %d. Next step: read it again.", seen))
 		}
 		last := c.Messages[len(c.Messages)-1]
@@ -229,7 +229,7 @@ func TestThreeHundredStepsInASixteenThousandTokenWindow(t *testing.T) {
 		if n > 16000 {
 			t.Errorf("request %d carries %d tokens, over the window", i+1, n)
 		}
-		if len(r.Chat.Tools) == 0 {
+		if !r.Chat.MayCallTools() {
 			summaries++
 		}
 	}
@@ -237,5 +237,17 @@ func TestThreeHundredStepsInASixteenThousandTokenWindow(t *testing.T) {
 	t.Logf("%d requests, %d of them summaries; the largest carried %d tokens", len(reqs), summaries, largest)
 	if summaries < 10 {
 		t.Errorf("only %d compactions in 300 steps of 1,000-token reads in a 16,000-token window", summaries)
+	}
+}
+
+// A headless answer that the output limit cut and the model continued is
+// printed whole.
+func TestAContinuedAnswerIsPrintedWhole(t *testing.T) {
+	cut := scripted.Text("FIRST HALF of the list, ")
+	cut.Finish = "length"
+	srv := scripted.New(t, cut, scripted.Text("SECOND HALF of them."))
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "list them all")})
+	if res.code != 0 || res.stdout != "FIRST HALF of the list, SECOND HALF of them.\n" {
+		t.Errorf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
 	}
 }

@@ -35,7 +35,7 @@ func model(calls int) func(providers.Request) fake.Reply {
 				seen += earlier
 			}
 		}
-		if len(req.Tools) == 0 {
+		if req.ToolChoice == providers.ToolChoiceNone {
 			return fake.Text(fmt.Sprintf("Goal: look often. Looks so far: %d. Next step: look again.", seen))
 		}
 		if seen >= calls {
@@ -122,7 +122,7 @@ func TestATurnThatOutgrowsTheWindowCompactsAndFinishes(t *testing.T) {
 	requestsFit(t, f.provider, window)
 	var summaryRequests int
 	for _, r := range f.provider.Requests() {
-		if len(r.Tools) == 0 {
+		if r.ToolChoice == providers.ToolChoiceNone {
 			summaryRequests++
 			last := r.Messages[len(r.Messages)-1]
 			if last.Role != providers.RoleUser || !strings.Contains(last.Text(), "Next step") {
@@ -149,7 +149,7 @@ func TestACompactionThatCannotFreeEnoughStopsTheTurn(t *testing.T) {
 	}
 	summaries := 0
 	for _, r := range f.provider.Requests() {
-		if len(r.Tools) == 0 {
+		if r.ToolChoice == providers.ToolChoiceNone {
 			summaries++
 		}
 	}
@@ -249,7 +249,7 @@ func TestAFailedSummaryEndsTheTurnWithTheConversationIntact(t *testing.T) {
 	respond := model(12)
 	f := measuredFixture(t, loop.Config{Window: window, AutoCompact: 0.8, MaxSteps: 40}, []tools.Tool{bulky(1500)},
 		func(req providers.Request) fake.Reply {
-			if len(req.Tools) == 0 {
+			if req.ToolChoice == providers.ToolChoiceNone {
 				// The connection breaks after "summ" of "summary that will be cut".
 				return fake.Reply{Text: "summ", Err: providers.ErrStreamCut}
 			}
@@ -298,7 +298,7 @@ func TestPausedResponsesGoOnAndRefusalsStop(t *testing.T) {
 	paused.Finish = providers.FinishPause
 	f := newFixture(t, loop.Config{}, nil, paused, fake.Text("Found it."))
 	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
-	if done.Reason != loop.StopAnswered || done.Answer != "Found it." || done.Steps != 2 {
+	if done.Reason != loop.StopAnswered || done.Answer != "Searching the webFound it." || done.Steps != 2 {
 		t.Errorf("after a pause: done %+v", done)
 	}
 	refusal := fake.Text("")

@@ -51,10 +51,15 @@ type Config struct {
 	// Window is the model's context window in tokens; 0 when unknown, which
 	// turns context accounting and compaction off.
 	Window int
-	// AutoCompact is the share of Window (0 to 1) past which the next
-	// request is preceded by a compaction; 0 turns automatic compaction off
-	// (a request over the window still ends the turn).
+	// AutoCompact is the share of the usable window (0 to 1) past which the
+	// next request is preceded by a compaction; 0 turns automatic
+	// compaction off (a request over the window still ends the turn).
 	AutoCompact float64
+	// ReserveOutput is the tokens of the window kept for the response (the
+	// max_tokens the provider asks for, thinking included): a request
+	// carries at most Window less this, and never less than half the
+	// window. 0 keeps nothing.
+	ReserveOutput int
 }
 
 // ApproveFunc decides whether a tool call that changes the world may run. It
@@ -173,6 +178,7 @@ type turn struct {
 	usage     providers.Usage
 	toolCalls int
 	cuts      int        // responses in a row cut by the output limit
+	said      string     // the text of the cut or paused responses the next one goes on from
 	storeErr  firstError // the first failed tool-call write of the turn
 }
 
@@ -245,30 +251,37 @@ func (t *turn) run(prompt string) Done {
 		msg := resp.Message
 		msg.Role = providers.RoleAssistant
 		cut := resp.FinishReason == providers.FinishLength
+		paused := resp.FinishReason == providers.FinishPause
 		if cut {
 			msg = dropCutCalls(msg)
 			t.cuts++
 		} else {
 			t.cuts = 0
 		}
-		if err := t.record(msg, resp.Usage); err != nil {
+		if err := t.recordResponse(msg, resp.Usage); err != nil {
 			return t.done(step, StopError, msg.Text(), err)
 		}
+		// The answer is this response's text, after what the responses
+		// that were cut or paused before it wrote.
+		text := t.said + msg.Text()
 		calls := msg.ToolCalls()
-		paused := resp.FinishReason == providers.FinishPause
 		switch {
 		case resp.FinishReason == providers.FinishContentFilter && len(calls) == 0:
-			return t.done(step, StopRefused, msg.Text(), errors.New("the model declined to answer (its provider's refusal or content filter)"))
+			return t.done(step, StopRefused, text, errors.New("the model declined to answer (its provider's refusal or content filter)"))
 		case len(calls) == 0 && !cut && !paused:
-			return t.done(step, StopAnswered, msg.Text(), nil)
+			return t.done(step, StopAnswered, text, nil)
 		}
 		if cut && t.cuts > MaxContinuations {
 			answer := fmt.Sprintf("The model's response was cut off by its output limit %d times in a row, so the turn stopped. "+
 				"Ask for a shorter answer or for the work in smaller steps.", t.cuts)
-			if text := msg.Text(); text != "" {
+			if text != "" {
 				answer = text + "\n\n" + answer
 			}
 			return t.done(step, StopMaxTokens, answer, errors.New("the response was cut off by the output limit"))
+		}
+		t.said = ""
+		if len(calls) == 0 {
+			t.said = text // the next response goes on from here
 		}
 		if len(calls) > 0 {
 			if err := t.runCalls(calls); err != nil {
@@ -276,18 +289,18 @@ func (t *turn) run(prompt string) Done {
 			}
 		}
 		if t.ctx.Err() != nil {
-			return t.done(step, StopCancelled, msg.Text(), t.ctx.Err())
+			return t.done(step, StopCancelled, text, t.ctx.Err())
 		}
 		if cut {
 			if err := t.record(userMessage(continuePrompt), providers.Usage{}); err != nil {
-				return t.done(step, StopError, msg.Text(), err)
+				return t.done(step, StopError, text, err)
 			}
 		}
 		// A paused response (Anthropic's pause_turn) is sent back as it is:
 		// the next request lets the model go on.
 		if step >= t.cfg.MaxSteps {
 			answer := fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before the model gave a final answer.", step)
-			if text := msg.Text(); text != "" {
+			if text != "" {
 				answer = text + "\n\n" + answer
 			}
 			return t.done(step, StopMaxSteps, answer, nil)
@@ -302,17 +315,37 @@ const continuePrompt = "Your last response was cut off by the output token limit
 	"smaller (for example as several smaller edits)."
 
 // dropCutCalls removes from a response cut by the output limit the tool
-// calls whose arguments are not complete JSON: they were cut and must not
-// run.
+// call it was writing when it was cut (the last one, whatever its
+// arguments look like: an adapter may have completed them as "{}") and any
+// whose arguments are not complete JSON. They must not run.
 func dropCutCalls(m providers.Message) providers.Message {
+	last := -1
+	for i, p := range m.Parts {
+		if _, ok := p.(providers.ToolCall); ok {
+			last = i
+		}
+	}
 	out := providers.Message{Role: m.Role}
-	for _, p := range m.Parts {
-		if c, ok := p.(providers.ToolCall); ok && !json.Valid([]byte(c.Arguments)) {
+	for i, p := range m.Parts {
+		if c, ok := p.(providers.ToolCall); ok && (i == last || !json.Valid([]byte(c.Arguments))) {
 			continue
 		}
 		out.Parts = append(out.Parts, p)
 	}
 	return out
+}
+
+// recordResponse appends a response's message to the conversation, or, when
+// nothing of it is left to send back (a response cut inside its only tool
+// call), only its usage.
+func (t *turn) recordResponse(m providers.Message, usage providers.Usage) error {
+	if len(m.Parts) > 0 {
+		return t.record(m, usage)
+	}
+	if err := t.conv.AddUsage(context.WithoutCancel(t.ctx), usage); err != nil {
+		return fmt.Errorf("saving the conversation: %w", err)
+	}
+	return nil
 }
 
 // addUsage counts a response's usage in the turn and reports it.

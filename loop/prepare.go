@@ -24,7 +24,7 @@ type stop struct {
 // stops with StopContextFull.
 func (t *turn) prepare() (providers.Request, *stop) {
 	req := t.request()
-	window := t.cfg.Window
+	window := t.cfg.usable()
 	if window <= 0 {
 		return req, nil
 	}
@@ -43,15 +43,26 @@ func (t *turn) prepare() (providers.Request, *stop) {
 		est = t.conv.Estimate(req)
 	}
 	if est > window {
-		hint := "start a new session (/new, or agent without -c)"
+		hint := "start a new session (/new in the interface, or agent without -c)"
 		if t.cfg.AutoCompact == 0 {
-			hint = "compact it (/compact) or turn automatic compaction on (auto_compact in the config file)"
+			hint = "turn automatic compaction on (auto_compact in the config file), compact it with /compact in the interface, " +
+				"or start a new session"
 		}
-		err := fmt.Errorf("the next request (about %d tokens) would not fit %s's context window of %d tokens: %s",
-			est, t.cfg.Model, window, hint)
+		err := fmt.Errorf("the next request (about %d tokens) would not fit %s's context window of %d tokens with %d kept for the answer: %s",
+			est, t.cfg.Model, t.cfg.Window, t.cfg.Window-window, hint)
 		return req, &stop{StopContextFull, "", err}
 	}
 	return req, nil
+}
+
+// usable is the tokens a request may carry: the window less what is kept
+// for the response (ReserveOutput, at most half the window); 0 when the
+// window is unknown.
+func (c *Config) usable() int {
+	if c.Window <= 0 {
+		return 0
+	}
+	return c.Window - min(max(c.ReserveOutput, 0), c.Window/2)
 }
 
 // errCannotFree is the reason a compaction cannot help: what it would keep
@@ -75,10 +86,13 @@ const (
 // says whether the Prepare step asked (then a compaction that frees less than
 // minFreedShare of the window, or whose result would still pass the
 // threshold, is refused with errCannotFree: compacting again would not help
-// either). The summary request offers no tools and is not a step.
-func (t *turn) compact(before int, instructions string, auto bool) error {
+// either). The summary request declares the tools, so that the provider's
+// prefix cache serves it and the history's tool calls stay valid, but lets
+// the model call none (providers.ToolChoiceNone); it is not a step. Its
+// usage counts in the session whether or not the compaction happens.
+func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 	msgs := t.conv.Messages()
-	window := t.cfg.Window
+	window := t.cfg.usable()
 	keep := 0 // asked for: keep only the newest exchange
 	if auto {
 		fixed := conversation.Tokens(conversation.SizeOf(providers.Request{System: t.conv.System(), Tools: t.request().Tools}).Total())
@@ -93,12 +107,10 @@ func (t *turn) compact(before int, instructions string, auto bool) error {
 		return errors.New("there is nothing to compact yet")
 	}
 	t.emit(Compacting{BeforeTokens: before, Auto: auto})
-	req := providers.Request{
-		Model:    t.cfg.Model,
-		System:   t.conv.System(),
-		Messages: append(msgs[:n:n], userMessage(summaryPrompt(instructions))),
-	}
-	if window > 0 && conversation.Tokens(conversation.SizeOf(req).Total()) > window {
+	req := t.request()
+	req.Messages = append(msgs[:n:n], userMessage(summaryPrompt(instructions)))
+	req.ToolChoice = providers.ToolChoiceNone
+	if window > 0 && t.conv.Estimate(req) > window {
 		return fmt.Errorf("%w: the part to summarise does not fit the window itself", errCannotFree)
 	}
 	resp, err := t.cfg.Provider.Stream(t.ctx, req, t.forwardRetries)
@@ -106,8 +118,19 @@ func (t *turn) compact(before int, instructions string, auto bool) error {
 		resp = &providers.Response{}
 	}
 	t.addUsage(0, resp.Usage)
+	applied := false
+	defer func() {
+		if !applied {
+			if uerr := t.conv.AddUsage(context.WithoutCancel(t.ctx), resp.Usage); uerr != nil && err == nil {
+				err = fmt.Errorf("saving the conversation: %w", uerr)
+			}
+		}
+	}()
 	if err != nil {
 		return fmt.Errorf("asking for a summary: %w", err)
+	}
+	if resp.FinishReason == providers.FinishLength {
+		return errors.New("the summary was cut off by the model's output limit (raise max_output_tokens, or start a new session)")
 	}
 	summary := strings.TrimSpace(resp.Message.Text())
 	if summary == "" {
@@ -125,6 +148,7 @@ func (t *turn) compact(before int, instructions string, auto bool) error {
 	if err := t.conv.Compact(context.WithoutCancel(t.ctx), n, cp); err != nil {
 		return fmt.Errorf("saving the compaction: %w", err)
 	}
+	applied = true
 	t.emit(Compacted{BeforeTokens: before, AfterTokens: after, Summary: summary, Auto: auto})
 	return nil
 }
@@ -190,10 +214,11 @@ func (t *turn) forwardRetries(ev providers.StreamEvent) {
 // window, for /context. Token counts are estimates (see
 // conversation.Estimate), except Usage, which is what the server reported.
 type Context struct {
-	// Window is the context window in tokens, 0 when unknown;
-	// AutoCompact the share of it past which the loop compacts (0: never).
-	Window      int
-	AutoCompact float64
+	// Window is the context window in tokens, 0 when unknown; Reserved the
+	// part of it kept for the response; AutoCompact the share of the rest
+	// past which the loop compacts (0: never).
+	Window, Reserved int
+	AutoCompact      float64
 	// System, Tools and History split the next request in tokens at
 	// conversation.BytesPerToken; Estimate is the whole request, calibrated
 	// by the last usage the server reported.
@@ -211,7 +236,7 @@ func (l *Loop) Context(conv *conversation.Conversation) Context {
 	req := t.request()
 	sz := conversation.SizeOf(req)
 	return Context{
-		Window: l.cfg.Window, AutoCompact: l.cfg.AutoCompact,
+		Window: l.cfg.Window, Reserved: l.cfg.Window - l.cfg.usable(), AutoCompact: l.cfg.AutoCompact,
 		System: conversation.Tokens(sz.System), Tools: conversation.Tokens(sz.Tools),
 		History: conversation.Tokens(sz.History), Estimate: conv.Estimate(req),
 		Messages: len(req.Messages), Compactions: conv.Compactions(), Usage: conv.Usage(),

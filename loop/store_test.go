@@ -59,6 +59,10 @@ func (j *journal) SavePicks(ctx context.Context, picked []string) error {
 	return j.add("picks "+strings.Join(picked, ","), ctx)
 }
 
+func (j *journal) RecordUsage(ctx context.Context, u providers.Usage) error {
+	return j.add(fmt.Sprintf("usage %d in", u.InputTokens), ctx)
+}
+
 func (j *journal) SaveCompaction(ctx context.Context, c conversation.Compaction) error {
 	return j.add(fmt.Sprintf("compaction from %d", c.FirstSeq), ctx)
 }

@@ -129,7 +129,22 @@ type Request struct {
 	// (Anthropic's extended thinking); 0 leaves it to the adapter's
 	// configuration, a negative value turns thinking off.
 	ThinkingBudget int
+	// ToolChoice says whether the model may call the tools: ToolChoiceAuto
+	// lets it, ToolChoiceNone declares the tools (so the provider's prefix
+	// cache still serves them, and the history's tool calls stay valid) but
+	// forbids calling them: OpenAI's tool_choice "none", Anthropic's
+	// tool_choice {"type":"none"}.
+	ToolChoice ToolChoice
 }
+
+// ToolChoice is a request's rule for calling its tools.
+type ToolChoice string
+
+// The tool choices of a request.
+const (
+	ToolChoiceAuto ToolChoice = ""
+	ToolChoiceNone ToolChoice = "none"
+)
 
 // Usage counts the tokens of one response as reported by the server. Fields
 // the server does not report are zero.

@@ -32,8 +32,9 @@ func (s *Store) conversation(ctx context.Context, id string) (conversation.State
 	var st conversation.State
 	var picks string
 	err := s.db.QueryRowContext(ctx, `SELECT system_prompt, picks, message_count, input_tokens, output_tokens,
-		cached_tokens, reasoning_tokens FROM sessions WHERE id = ?`, id).Scan(&st.System, &picks, &st.NextSeq,
-		&st.Usage.InputTokens, &st.Usage.OutputTokens, &st.Usage.CachedInputTokens, &st.Usage.ReasoningTokens)
+		cached_tokens, reasoning_tokens, cache_write_tokens FROM sessions WHERE id = ?`, id).Scan(&st.System, &picks, &st.NextSeq,
+		&st.Usage.InputTokens, &st.Usage.OutputTokens, &st.Usage.CachedInputTokens, &st.Usage.ReasoningTokens,
+		&st.Usage.CacheWriteTokens)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, ErrNotFound
 	}
@@ -80,27 +81,43 @@ func (r *Recorder) SavePicks(ctx context.Context, picked []string) error {
 // summary request's usage to the session's totals. The messages before it
 // stay stored: show and export still have them.
 func (r *Recorder) SaveCompaction(ctx context.Context, c conversation.Compaction) error {
-	u := c.Usage
 	err := r.s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?,
-				input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-				cached_tokens = cached_tokens + ?, reasoning_tokens = reasoning_tokens + ?
-			WHERE id = ?`, millis(r.s.now()), u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.ReasoningTokens, r.id)
-		if err != nil {
+		if err := r.addUsage(ctx, tx, c.Usage); err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return ErrNotFound
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO compactions
+		_, err := tx.ExecContext(ctx, `INSERT INTO compactions
 			(session_id, first_seq, summary, before_tokens, after_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			r.id, c.FirstSeq, c.Summary, c.BeforeTokens, c.AfterTokens, millis(r.s.now()))
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("recording a compaction of session %s: %w", r.id, err)
+	}
+	return nil
+}
+
+// RecordUsage adds usage that no message carries to the session's totals.
+func (r *Recorder) RecordUsage(ctx context.Context, u providers.Usage) error {
+	if err := r.s.write(ctx, func(tx *sql.Tx) error { return r.addUsage(ctx, tx, u) }); err != nil {
+		return fmt.Errorf("recording usage in session %s: %w", r.id, err)
+	}
+	return nil
+}
+
+// addUsage adds u to the session's totals and bumps its updated time.
+func (r *Recorder) addUsage(ctx context.Context, tx *sql.Tx, u providers.Usage) error {
+	res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?,
+			input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, cached_tokens = cached_tokens + ?,
+			reasoning_tokens = reasoning_tokens + ?, cache_write_tokens = cache_write_tokens + ?
+		WHERE id = ?`, millis(r.s.now()), u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.ReasoningTokens,
+		u.CacheWriteTokens, r.id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return ErrNotFound
 	}
 	return nil
 }

@@ -125,3 +125,33 @@ func TestConversationOfAnUnknownSession(t *testing.T) {
 		t.Errorf("SavePicks err = %v", err)
 	}
 }
+
+// Cache-write tokens and the usage of requests that left no message count
+// in the session and load back with its conversation.
+func TestUsageWithoutAMessageAndCacheWritesLoadBack(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	conv := conversation.New("", s.Recorder(ss.ID))
+	if err := conv.Append(ctx, userMsg("q"), providers.Usage{InputTokens: 100, CacheWriteTokens: 800}); err != nil {
+		t.Fatal(err)
+	}
+	if err := conv.AddUsage(ctx, providers.Usage{InputTokens: 50, OutputTokens: 5, CacheWriteTokens: 400}); err != nil {
+		t.Fatal(err)
+	}
+	if err := conv.Append(ctx, providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "a"}}}, providers.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	cp := conversation.Compaction{Summary: "s", Usage: providers.Usage{InputTokens: 30, CacheWriteTokens: 400}}
+	if err := conv.Compact(ctx, 1, cp); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Conversation(ctx, ss.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := providers.Usage{InputTokens: 180, OutputTokens: 5, CacheWriteTokens: 1600}
+	if st.Usage != want || conv.Usage() != want {
+		t.Errorf("loaded usage %+v, in memory %+v; want %+v", st.Usage, conv.Usage(), want)
+	}
+}

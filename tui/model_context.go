@@ -33,8 +33,11 @@ func contextNote(c loop.Context) string {
 	var b strings.Builder
 	if c.Window > 0 {
 		fmt.Fprintf(&b, "Context: about %s of %s tokens (%d%%)", formatTokens(c.Estimate), formatTokens(c.Window), c.Estimate*100/c.Window)
+		if c.Reserved > 0 {
+			fmt.Fprintf(&b, "; %s kept for the answer", formatTokens(c.Reserved))
+		}
 		if c.AutoCompact > 0 {
-			fmt.Fprintf(&b, "; compacts past %d%%", int(c.AutoCompact*100+0.5))
+			fmt.Fprintf(&b, "; compacts past %d%% of the rest", int(c.AutoCompact*100+0.5))
 		} else {
 			b.WriteString("; automatic compaction is off")
 		}

@@ -28,11 +28,19 @@ type Request struct {
 // ChatRequest is the part of a chat completions request body that tests
 // look at.
 type ChatRequest struct {
-	Model         string         `json:"model"`
-	Messages      []Message      `json:"messages"`
-	Tools         []Tool         `json:"tools"`
-	Stream        bool           `json:"stream"`
-	StreamOptions *StreamOptions `json:"stream_options"`
+	Model    string    `json:"model"`
+	Messages []Message `json:"messages"`
+	Tools    []Tool    `json:"tools"`
+	// ToolChoice is the raw tool_choice, nil when absent.
+	ToolChoice    json.RawMessage `json:"tool_choice"`
+	Stream        bool            `json:"stream"`
+	StreamOptions *StreamOptions  `json:"stream_options"`
+}
+
+// MayCallTools reports whether the request lets the model call its tools:
+// it has tools and its tool_choice is not "none".
+func (c ChatRequest) MayCallTools() bool {
+	return len(c.Tools) > 0 && string(c.ToolChoice) != `"none"`
 }
 
 // StreamOptions is the request's stream_options object.

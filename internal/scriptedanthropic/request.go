@@ -31,7 +31,9 @@ type Params struct {
 	System    []ContentBlock `json:"system"`
 	Messages  []Message      `json:"messages"`
 	Tools     []Tool         `json:"tools"`
-	Thinking  *struct {
+	// ToolChoice is the raw tool_choice, nil when absent.
+	ToolChoice json.RawMessage `json:"tool_choice"`
+	Thinking   *struct {
 		Type         string `json:"type"`
 		BudgetTokens int    `json:"budget_tokens"`
 	} `json:"thinking"`

@@ -118,6 +118,10 @@ func (h *Handler) pick(r *http.Request, rec *Request) (Reply, int, string, strin
 		return Reply{}, http.StatusMethodNotAllowed, "invalid_request_error", "scriptedanthropic: method " + r.Method + " not allowed"
 	case rec.DecodeErr != nil:
 		return Reply{}, http.StatusBadRequest, "invalid_request_error", "scriptedanthropic: " + rec.DecodeErr.Error()
+	case len(rec.Params.Tools) == 0 && hasToolBlocks(rec.Params.Messages):
+		// As the Messages API answers.
+		return Reply{}, http.StatusBadRequest, "invalid_request_error",
+			"Requests which include `tool_use` or `tool_result` blocks must define tools."
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -175,4 +179,17 @@ func (s *Server) Close() {
 	s.Handler.Close()
 	s.ts.CloseClientConnections()
 	s.ts.Close()
+}
+
+// hasToolBlocks reports whether any message holds a tool_use or tool_result
+// block.
+func hasToolBlocks(msgs []Message) bool {
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			if b.Type == "tool_use" || b.Type == "tool_result" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -42,6 +42,9 @@ func (c *Client) toWire(req providers.Request) sdk.MessageNewParams {
 	if req.System != "" {
 		p.System = []sdk.TextBlockParam{{Text: req.System}}
 	}
+	if req.ToolChoice == providers.ToolChoiceNone && len(req.Tools) > 0 {
+		p.ToolChoice = sdk.ToolChoiceUnionParam{OfNone: &sdk.ToolChoiceNoneParam{}}
+	}
 	for _, t := range req.Tools {
 		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: toolToWire(t)})
 	}

@@ -128,3 +128,27 @@ func TestAdaptiveThinking(t *testing.T) {
 		t.Errorf("a request that turns thinking off: %+v, max_tokens %d", th, reqs[1].Params.MaxTokens)
 	}
 }
+
+// A compaction's summary request carries the history's tool_use and
+// tool_result blocks: the Messages API refuses them without tools, so the
+// request declares its tools and forbids calling them (tool_choice none).
+func TestToolChoiceNoneKeepsTheToolsDeclared(t *testing.T) {
+	srv := scriptedanthropic.New(t, scriptedanthropic.Answer(scriptedanthropic.Text("Goal: fix the bug.")))
+	c, _ := newClient(t, srv, Config{})
+	tools := []providers.ToolDefinition{{Name: "read_file", Description: "Read a file.", Parameters: json.RawMessage(`{"type":"object"}`)}}
+	resp, err := c.Stream(context.Background(), providers.Request{
+		Model: "claude-x", Messages: append(conversation(), userMsg("summarise")), Tools: tools, ToolChoice: providers.ToolChoiceNone,
+	}, nil)
+	if err != nil || resp.Message.Text() != "Goal: fix the bug." {
+		t.Fatalf("the summary request was refused: %v", err)
+	}
+	p := srv.Requests()[0].Params
+	if len(p.Tools) != 1 || !strings.Contains(string(p.ToolChoice), `"none"`) {
+		t.Errorf("tools %d, tool_choice %s", len(p.Tools), p.ToolChoice)
+	}
+	// Without tools the scripted server answers as the API does.
+	_, err = c.Stream(context.Background(), providers.Request{Model: "claude-x", Messages: conversation()}, nil)
+	if err == nil || !strings.Contains(err.Error(), "must define tools") {
+		t.Errorf("tool blocks without tools: %v", err)
+	}
+}

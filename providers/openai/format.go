@@ -24,6 +24,9 @@ func toWire(req providers.Request, includeUsage bool, maxOutput int) goopenai.Ch
 	if includeUsage {
 		w.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
 	}
+	if req.ToolChoice == providers.ToolChoiceNone && len(req.Tools) > 0 {
+		w.ToolChoice = "none"
+	}
 	if req.System != "" {
 		w.Messages = append(w.Messages, goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleSystem, Content: req.System})
 	}

@@ -228,6 +228,19 @@ func TestMaxOutputTokensSent(t *testing.T) {
 	}
 }
 
+// ToolChoiceNone declares the tools and forbids calls: tool_choice "none".
+func TestToolChoiceNoneSent(t *testing.T) {
+	srv := scripted.New(t, scripted.Text("ok"), scripted.Text("ok"))
+	c := openai.New(openai.Config{BaseURL: srv.URL(), MaxRetries: -1})
+	tools := []providers.ToolDefinition{{Name: "grep", Description: "Search."}}
+	c.Stream(context.Background(), providers.Request{Model: "m", Tools: tools, ToolChoice: providers.ToolChoiceNone}, nil)
+	c.Stream(context.Background(), providers.Request{Model: "m", Tools: tools}, nil)
+	reqs := srv.Requests()
+	if reqs[0].Chat.MayCallTools() || len(reqs[0].Chat.Tools) != 1 || !reqs[1].Chat.MayCallTools() {
+		t.Errorf("bodies: %s\n%s", reqs[0].Body, reqs[1].Body)
+	}
+}
+
 func TestRetries(t *testing.T) {
 	srv := scripted.New(t,
 		scripted.Error(429, "slow down").WithRetryAfter("0"),
