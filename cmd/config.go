@@ -39,6 +39,8 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 //	mode = "workspace-write"    # or "read-only", "off"
 //	network = false
 //	writable_roots = ["~/.cache/go-build"]
+//	env_keep = ["GITHUB_TOKEN"]  # passed to commands although it looks like a secret
+//	env_remove = ["CORP_*"]      # never passed to commands
 //
 //	[permissions]
 //	allow = ["git status", "go test", "ls"]
@@ -67,6 +69,11 @@ type sandboxConfig struct {
 	// working directory and the temporary directory: absolute, or starting
 	// with ~/.
 	WritableRoots []string `toml:"writable_roots"`
+	// EnvKeep are patterns of variable names that commands get although
+	// they look like secrets; EnvRemove further patterns they never get
+	// (see shell.DefaultEnvRemove).
+	EnvKeep   []string `toml:"env_keep"`
+	EnvRemove []string `toml:"env_remove"`
 }
 
 // permissionsConfig is the [permissions] table: command rules, each a
@@ -107,6 +114,9 @@ type settings struct {
 	Sandbox       sandbox.Mode
 	Network       bool
 	WritableRoots []string
+	// EnvKeep and EnvRemove change which variables commands do not get
+	// ([sandbox] env_keep, env_remove).
+	EnvKeep, EnvRemove []string
 	// Allow and Deny are the command rules of [permissions].
 	Allow, Deny []string
 }
@@ -295,7 +305,13 @@ func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 		}
 		roots = append(roots, filepath.Clean(r))
 	}
+	for _, p := range append(slices.Clone(fc.Sandbox.EnvKeep), fc.Sandbox.EnvRemove...) {
+		if _, err := filepath.Match(p, ""); err != nil || p == "" {
+			return usagef("config %s: sandbox: env pattern %q is not a valid pattern", path, p)
+		}
+	}
 	s.Sandbox, s.Network, s.WritableRoots = mode, network, roots
+	s.EnvKeep, s.EnvRemove = fc.Sandbox.EnvKeep, fc.Sandbox.EnvRemove
 	s.Allow, s.Deny = fc.Permissions.Allow, fc.Permissions.Deny
 	return nil
 }

@@ -117,7 +117,8 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	journal, tracker := &currentJournal{}, fs.NewTracker()
 	files := fs.ToolsWith(root, fs.Options{Tracker: tracker, Journal: journal})
-	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
+	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+		Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 	reg, err := tools.NewRegistry(append(files, bash)...)
 	if err != nil {
 		root.Close()

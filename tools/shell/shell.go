@@ -58,6 +58,13 @@ type Config struct {
 	// configuration says holds the API key. OPENAI_API_KEY is always
 	// stripped. Names compare case-insensitively.
 	StripEnv []string
+	// EnvKeep are patterns of variable names passed to commands although
+	// they look like secrets (DefaultEnvRemove); EnvRemove are further
+	// patterns of names never passed. See EnvFilter.
+	EnvKeep, EnvRemove []string
+	// ExtraEnv are variables (KEY=VALUE) set in every command's
+	// environment after the filter: the sandbox's TMPDIR.
+	ExtraEnv []string
 	// Build makes the process for a command; nil means BashCommand. A
 	// sandbox replaces it.
 	Build Builder
@@ -106,7 +113,8 @@ func New(cfg Config) *Tool {
 	if base == nil {
 		base = os.Environ()
 	}
-	return &Tool{cfg: cfg, env: childEnv(base, cfg.StripEnv), def: definition(cfg)}
+	f := EnvFilter{Strip: cfg.StripEnv, Keep: cfg.EnvKeep, Remove: cfg.EnvRemove}
+	return &Tool{cfg: cfg, env: childEnv(base, f, cfg.ExtraEnv), def: definition(cfg)}
 }
 
 func definition(cfg Config) tools.Definition {
