@@ -43,15 +43,14 @@ func (s *Sandbox) Guard() func(tools.Result) string {
 	if s.policy.Mode == Off || !st.Enforced {
 		return nil
 	}
-	gitDir := filepath.Join(s.policy.Dir, ".git")
 	var before gitState
 	if s.policy.Mode == WorkspaceWrite {
-		before = s.lookGit(gitDir)
+		before = s.lookGit()
 	}
 	return func(res tools.Result) string {
 		var notes []string
 		if s.policy.Mode == WorkspaceWrite {
-			if n := s.repairGit(gitDir, before); n != "" {
+			if n := s.repairGit(before); n != "" {
 				notes = append(notes, n)
 			}
 		}
@@ -84,8 +83,16 @@ func refusal(res tools.Result, st Status) string {
 	return ""
 }
 
-// gitState is what Guard remembers of .git before a command.
+// gitState is what Guard remembers of the working directory's git
+// metadata before a command.
 type gitState struct {
+	// dotGit is what Dir/.git was, and content its content when a file.
+	dotGit  entryKind
+	content []byte
+	// gitDir is the real git directory then ("" for none), common its
+	// common directory; exists, config, commondir and configWorktree are
+	// about gitDir.
+	gitDir, common string
 	exists         bool
 	config         bool
 	commondir      bool
@@ -114,18 +121,30 @@ func stampOf(path string) fileStamp {
 	return fileStamp{fi.Size(), fi.ModTime(), changeTime(fi)}
 }
 
-func (s *Sandbox) lookGit(gitDir string) gitState {
-	work := filepath.Dir(gitDir)
-	st := gitState{
-		exists:         exists(gitDir),
-		config:         exists(filepath.Join(gitDir, "config")),
-		commondir:      exists(filepath.Join(gitDir, "commondir")),
-		configWorktree: exists(filepath.Join(gitDir, "config.worktree")),
-		index:          stampOf(filepath.Join(gitDir, "index")),
-		start:          time.Now(),
+func (s *Sandbox) lookGit() gitState {
+	dotGit := filepath.Join(s.policy.Dir, ".git")
+	st := gitState{dotGit: kindOf(dotGit), start: time.Now()}
+	switch st.dotGit {
+	case entryDir:
+		st.gitDir = dotGit
+	case entryFile:
+		st.content, _ = os.ReadFile(dotGit)
+		st.gitDir = gitDirOf(dotGit, st.content)
 	}
-	if st.exists && st.index.size >= 0 {
-		st.links, st.listed = s.links.get(work, st.index), true
+	if st.gitDir == "" {
+		return st
+	}
+	gitDir := st.gitDir
+	st.common = commonDirOf(gitDir)
+	st.exists = kindOf(gitDir) == entryDir
+	st.config = exists(filepath.Join(gitDir, "config"))
+	st.commondir = exists(filepath.Join(gitDir, "commondir"))
+	st.configWorktree = exists(filepath.Join(gitDir, "config.worktree"))
+	if st.dotGit == entryDir {
+		st.index = stampOf(filepath.Join(gitDir, "index"))
+		if st.index.size >= 0 {
+			st.links, st.listed = s.links.get(s.policy.Dir, st.index), true
+		}
 	}
 	return st
 }
@@ -213,38 +232,61 @@ func configIsPlain(text []byte) bool {
 // plainConfig is what `git init` writes.
 const plainConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"
 
-func (s *Sandbox) repairGit(gitDir string, before gitState) string {
-	fi, err := os.Lstat(gitDir)
-	if err != nil {
-		return ""
+// repairGit undoes what a command did to the working directory's git
+// metadata and to every repository under the writable roots, given what
+// was there before it (see Guard), and says what it undid.
+func (s *Sandbox) repairGit(before gitState) string {
+	done := s.repairDotGit(before)
+	gitDir := filepath.Join(s.policy.Dir, ".git")
+	if fi, err := os.Lstat(gitDir); err == nil && fi.IsDir() {
+		done = append(done, s.repairPlainGit(gitDir, before)...)
+	} else if before.dotGit == entryFile && kindOf(gitDir) == entryFile && before.gitDir != "" && s.policy.rootOf(before.gitDir) != "" {
+		// A linked worktree or a submodule whose git directory a command
+		// may write: the same files as in .git appear there.
+		done = append(done, appeared(before.gitDir, "git directory", before)...)
+		done = append(done, guardRepo(before.gitDir, "git directory", false, !before.config)...)
 	}
+	common := s.policy.git.common
+	if common == "" && kindOf(filepath.Join(gitDir, "HEAD")) == entryFile {
+		common = gitDir // a repository the command made
+	}
+	if common != "" && s.policy.rootOf(common) != "" {
+		done = append(done, s.repairWorktrees(common, before.start)...)
+		done = append(done, s.repairModules(common, before.start)...)
+	}
+	done = append(done, s.repairNested(before.start)...)
+	return note(done)
+}
+
+// repairPlainGit looks after a .git directory: files that appeared, the
+// hooks and config of a repository the command made, the gitlinks.
+func (s *Sandbox) repairPlainGit(gitDir string, before gitState) []string {
+	fresh := before.dotGit != entryDir
 	var done []string
-	if !before.exists && !fi.IsDir() {
-		// A .git file or link made by the command names a repository
-		// elsewhere, with hooks and config of the command's choosing.
-		blocked := gitDir + ".blocked-by-agent"
-		if os.Rename(gitDir, blocked) == nil {
-			done = append(done, fmt.Sprintf("%s moved to %s", filepath.Base(gitDir), filepath.Base(blocked)))
-		}
-		return note(done)
+	if !fresh {
+		done = appeared(gitDir, ".git", before)
 	}
-	if !fi.IsDir() {
-		return ""
+	done = append(done, guardRepo(gitDir, ".git", fresh, fresh || !before.config)...)
+	if now := stampOf(filepath.Join(gitDir, "index")); !fresh && now.size >= 0 && (before.listed || now != before.index) {
+		done = append(done, s.guardGitlinks(filepath.Dir(gitDir), before)...)
 	}
+	return done
+}
+
+// appeared removes a commondir or config.worktree file that appeared in a
+// git directory during the command: either points git at settings of the
+// command's choosing.
+func appeared(gitDir, name string, before gitState) []string {
+	var done []string
 	for _, f := range []struct {
 		name string
 		had  bool
 	}{{"commondir", before.commondir}, {"config.worktree", before.configWorktree}} {
 		if p := filepath.Join(gitDir, f.name); !f.had && exists(p) && os.Remove(p) == nil {
-			done = append(done, ".git/"+f.name+" removed")
+			done = append(done, name+"/"+f.name+" removed")
 		}
 	}
-	fresh := !before.exists
-	done = append(done, guardRepo(gitDir, ".git", fresh, fresh || !before.config)...)
-	if now := stampOf(filepath.Join(gitDir, "index")); before.exists && now.size >= 0 && (before.listed || now != before.index) {
-		done = append(done, s.guardGitlinks(filepath.Dir(gitDir), before)...)
-	}
-	return note(done)
+	return done
 }
 
 // guardRepo neutralises a repository's hooks and config: links always (a

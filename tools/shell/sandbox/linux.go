@@ -258,6 +258,8 @@ func protectedNow(p Policy) (pinned, readOnly []string) {
 		case link != "":
 			add(&readOnly, filepath.Dir(link))
 			continue
+		case missing && p.git.holds(path) && filepath.Base(path) != "hooks":
+			continue // git's files are never made up: the guard looks after those that appear
 		case missing:
 			created, ok := createProtected(path, dirs, len(parts))
 			if !ok {

@@ -60,8 +60,13 @@ type Policy struct {
 	// the agent's own config and data directories (an agent that can
 	// rewrite its config escapes on the next start). Dir/.git/hooks and
 	// Dir/.git/config are always protected (both can name programs that
-	// git runs outside the sandbox).
+	// git runs outside the sandbox), and so are, when Dir/.git is a file
+	// (a linked worktree, a submodule checkout), that file and the hooks,
+	// config and worktree files of the git directory it names.
 	Protected []string
+
+	// git is the working directory's git layout as New found it.
+	git gitLayout
 }
 
 // DefaultTempDirs are $TMPDIR (when set) and /tmp.
@@ -96,6 +101,7 @@ func (p Policy) writable() []string {
 func (p Policy) protected() []string {
 	var out []string
 	candidates := []string{filepath.Join(p.Dir, ".git", "hooks"), filepath.Join(p.Dir, ".git", "config")}
+	candidates = append(candidates, p.git.protectedPaths()...)
 	for _, path := range p.Protected {
 		candidates = append(candidates, path)
 		if real, err := filepath.EvalSymlinks(path); err == nil && real != filepath.Clean(path) {

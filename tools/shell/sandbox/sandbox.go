@@ -51,6 +51,7 @@ func New(p Policy) (*Sandbox, error) {
 		}
 	}
 	p.Dir = filepath.Clean(p.Dir)
+	p.git = readGitLayout(p.Dir)
 	s := &Sandbox{policy: p}
 	if p.Mode == Off {
 		s.impl = off{}
