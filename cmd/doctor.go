@@ -147,6 +147,9 @@ func printSandbox(line func(string, string, ...any), ss sandbox.Status) bool {
 	if ss.ProtectedBy != "" {
 		line("  protected paths", "%s", ss.ProtectedBy)
 	}
+	for _, b := range ss.Bounds {
+		line("  bound", "%s", b)
+	}
 	for _, w := range ss.Warnings {
 		line("  warning", "%s", w)
 	}

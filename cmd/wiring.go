@@ -117,8 +117,12 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	journal, tracker := &currentJournal{}, fs.NewTracker()
 	files := fs.ToolsWith(root, fs.Options{Tracker: tracker, Journal: journal})
+	var extraEnv []string
+	if t := sb.TempDir(); t != "" {
+		extraEnv = []string{"TMPDIR=" + t}
+	}
 	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
-		Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
+		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 	reg, err := tools.NewRegistry(append(files, bash)...)
 	if err != nil {
 		root.Close()
@@ -151,6 +155,7 @@ func newSandbox(o *Options, s settings, dir string, getenv func(string) string) 
 	sb, err := sandbox.New(sandbox.Policy{
 		Mode: mode, Network: s.Network, Dir: dir, WritableRoots: s.WritableRoots,
 		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: protected,
+		MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the sandbox: %w", err)

@@ -47,8 +47,12 @@ func (s *Sandbox) Guard() func(tools.Result) string {
 	if s.policy.Mode == WorkspaceWrite {
 		before = s.lookGit()
 	}
+	used := s.impl.usage()
 	return func(res tools.Result) string {
 		var notes []string
+		if n := boundNote(res, used, s.impl.usage(), s.policy.sessionTemp); n != "" {
+			notes = append(notes, n)
+		}
 		if s.policy.Mode == WorkspaceWrite {
 			if n := s.repairGit(before); n != "" {
 				notes = append(notes, n)

@@ -65,6 +65,19 @@ type Policy struct {
 	// config and worktree files of the git directory it names.
 	Protected []string
 
+	// MaxProcesses, when positive, bounds the processes (threads) a
+	// command and everything it starts may have at once (on Linux: a pids
+	// cgroup where the agent may make one, else RLIMIT_NPROC in the
+	// command's user namespace).
+	MaxProcesses int
+	// TempSize, when positive, gives commands a temporary directory of
+	// their own for the Sandbox's life (TMPDIR; see Sandbox.TempDir), at
+	// most TempSize bytes (on Linux with user namespaces, a tmpfs), in
+	// place of TempDirs.
+	TempSize int64
+
+	// sessionTemp is the temporary directory made for TempSize.
+	sessionTemp string
 	// git is the working directory's git layout as New found it.
 	git gitLayout
 }
@@ -162,6 +175,9 @@ type Status struct {
 	Mechanism   string
 	NetworkBy   string
 	ProtectedBy string
+	// Bounds say what bounds commands' processes and temporary files
+	// ("at most 1024 processes (pids cgroup)").
+	Bounds []string
 	// Warnings are weaker guarantees than the policy asks for, said plainly.
 	Warnings []string
 	// LandlockABI is the kernel's Landlock ABI version (0: none);
@@ -193,7 +209,7 @@ func (s Status) Confinement() string {
 	if s.Mode == Off || !s.Enforced {
 		return ""
 	}
-	what := "may write only in the working directory and the temporary directory (and .git/hooks and .git/config stay read-only)"
+	what := "may write only in the working directory and the temporary directory $TMPDIR (and .git/hooks and .git/config stay read-only)"
 	if s.Mode == ReadOnly {
 		what = "may not write any file"
 	}

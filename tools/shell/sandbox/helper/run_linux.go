@@ -23,6 +23,17 @@ const (
 // run sets up the namespaces, starts the program confined, supervises it,
 // and returns the exit status to leave with.
 func run(o Options) int {
+	if o.MakeTmp > 0 {
+		if err := makeTmp(o.MakeTmp, 3); err != nil {
+			fail(err)
+		}
+		return 0
+	}
+	if o.CgroupFD >= 0 {
+		if err := joinCgroup(o.CgroupFD); err != nil {
+			fail(err)
+		}
+	}
 	if err := confine(o); err != nil {
 		fail(err)
 	}
@@ -112,6 +123,11 @@ func confineThreadAndStart(o Options) (int, error) {
 	// Descriptors the agent let us inherit stay out of the program.
 	if _, _, e := syscall.RawSyscall(sysCloseRange, 3, ^uintptr(0)>>1, closeRangeCloexec); e != 0 {
 		return 0, fmt.Errorf("close_range: %v", e)
+	}
+	if o.MaxProcs > 0 {
+		if err := limitProcesses(o.MaxProcs); err != nil {
+			return 0, err
+		}
 	}
 	// syscall.ForkExec rather than os.StartProcess: the latter's first use
 	// forks a throwaway child to learn whether pidfds work (0.3 ms).
