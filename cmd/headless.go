@@ -77,6 +77,11 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())
 	}
+	notice, watch := a.watchAgentsMD(o, getenv)
+	defer watch.finish()
+	if notice != "" {
+		fmt.Fprintln(st.Err, "agent: "+notice)
+	}
 	// A continued session keeps its system prompt: it is never written
 	// again (Codex #16213).
 	system := a.systemPrompt()

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
@@ -73,12 +74,14 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	if err != nil {
 		return err
 	}
-	warning := ""
+	notice, watch := a.watchAgentsMD(o, getenv)
+	defer watch.finish()
+	warning := notice
 	switch {
 	case mode == modeYolo:
-		warning = "YOLO: no sandbox, commands run without asking"
+		warning = strings.TrimSpace("YOLO: no sandbox, commands run without asking. " + notice)
 	case !pol.sandbox.Enforced && pol.sandbox.Mode != sandbox.Off:
-		warning = "no sandbox here: every command needs approval (agent doctor says why)"
+		warning = strings.TrimSpace("no sandbox here: every command needs approval (agent doctor says why). " + notice)
 	}
 	err = tui.Run(ctx, tui.Config{
 		Model:         s.Model,
