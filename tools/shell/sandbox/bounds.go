@@ -15,7 +15,8 @@ var forkRefused = []string{"fork: retry: Resource temporarily unavailable", "for
 // boundNote tells the model which bound a command reached: the processes
 // (the pids cgroup counted a refused fork, or, under RLIMIT_NPROC, the
 // output says a fork failed) or the size of its temporary directory dir
-// (full, or "No space left on device" while it is nearly full).
+// (it filled it, or it failed with "No space left on device" while the
+// directory is nearly full).
 func boundNote(res tools.Result, before, after boundUsage, dir string) string {
 	var notes []string
 	if after.maxProcs > 0 {
@@ -28,8 +29,10 @@ func boundNote(res tools.Result, before, after boundUsage, dir string) string {
 		}
 	}
 	if after.tmpOK && after.tmpSz > 0 {
+		// Full now, and filled by this command or failing for it.
 		nearlyFull := after.tmpFree < after.tmpSz/50
-		if nearlyFull && (after.tmpFree == 0 || strings.Contains(res.Content, "No space left on device")) || after.tmpFree == 0 {
+		filled := after.tmpFree == 0 && before.tmpFree > 0
+		if nearlyFull && (filled || strings.Contains(res.Content, "No space left on device")) {
 			notes = append(notes, fmt.Sprintf("agent sandbox: the commands' temporary directory %s (TMPDIR) is full: it holds at most %d MiB. Remove what is no longer needed from it, or tell the user, who can raise [sandbox] tmp_size_mb.", dir, after.tmpSz>>20))
 		}
 	}
