@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -259,7 +260,7 @@ func gitEffects(args []arg) map[string]effect {
 			"open-files-in-pager": runsCommands, "ext-diff": runsCommands, "textconv": runsCommands, "tool": runsCommands,
 			"output": writesFiles, "output-directory": writesFiles}}
 	switch sub {
-	case "grep", "rebase", "difftool", "mergetool", "clone", "fetch", "pull", "ls-remote", "push", "archive", "bisect", "submodule", "filter-branch", "filter-repo", "am", "commit", "merge", "cherry-pick", "revert":
+	case "grep", "rebase", "difftool", "mergetool", "clone", "fetch", "pull", "ls-remote", "push", "archive", "bisect", "submodule", "filter-branch", "filter-repo":
 		t.dynamicRuns = true
 	case "diff", "log", "show", "format-patch", "whatchanged", "range-diff", "diff-tree", "diff-files", "diff-index":
 	default:
@@ -343,14 +344,24 @@ func awkEffects(args []arg) map[string]effect {
 	}
 	for _, p := range programs {
 		switch {
-		case strings.Contains(p, "system") || strings.Contains(p, "|") || strings.Contains(p, "@"):
-			found["awk program runs commands (system, | or @)"] = runsCommands
-		case strings.Contains(p, ">"):
-			found["awk program may write files (>)"] = writesFiles
+		case awkRuns.MatchString(p):
+			found["awk program runs commands (system(), print | cmd, cmd | getline, @load)"] = runsCommands
+		case awkWrites.MatchString(p):
+			found["awk program writes files (print > file)"] = writesFiles
 		}
 	}
 	return found
 }
+
+// awkRuns finds what in an awk program runs a command: system(), a print
+// or printf piped to a command, a command piped to getline, a gawk
+// coprocess (|&), an @load or @include; awkWrites a print or printf
+// redirected to a file. A > or | elsewhere (a comparison, a regular
+// expression's alternation) is not taken for either.
+var (
+	awkRuns   = regexp.MustCompile(`\bsystem\s*\(|\bprintf?\b[^;}\n]*\||\|\s*getline\b|\|&|@\s*(load|include)\b`)
+	awkWrites = regexp.MustCompile(`\bprintf?\b[^;}\n]*>`)
+)
 
 // sedEffects: sed's -i edits files in place; its scripts' e command and
 // s///e flag run commands, w, W and s///w write files. A script from a file

@@ -11,7 +11,7 @@ import (
 // rules exist: `sed e` must not run a denied rm in auto); what writes files
 // is asked about as a redirection is.
 func TestProgramsThatRunOrWrite(t *testing.T) {
-	viewers := []string{"sed", "awk", "gawk", "tar", "sort", "git diff", "git log", "git show", "git grep", "git status",
+	viewers := []string{"git commit", "date", "sed", "awk", "gawk", "tar", "sort", "git diff", "git log", "git show", "git grep", "git status",
 		"git -C", "rg", "fd", "man", "tee", "cp", "mv", "dd", "uniq", "xxd", "rsync", "zip"}
 	set, err := Compile(viewers, []string{"rm"})
 	if err != nil {
@@ -53,8 +53,13 @@ func TestProgramsThatRunOrWrite(t *testing.T) {
 		{"awk '{print $1}' f", allowed, ""},
 		{`awk 'BEGIN{system("rm x")}'`, runs, "runs commands"},
 		{`gawk '{print | "sh"}' f`, runs, "runs commands"},
-		{`awk '{print > "out"}' f`, writes, "write files"},
+		{`awk '{print > "out"}' f`, writes, "writes files"},
 		{"awk -f prog.awk f", runs, "-f"},
+		{"awk '$3 > 100 {print $1}' f", allowed, ""},
+		{"awk '/a|b/ {print}' f", allowed, ""},
+		{`awk '{ "date" | getline d; print d }'`, runs, "runs commands"},
+		{`awk '{printf "%s", $0 > "/tmp/x"}' f`, writes, "writes files"},
+		{`gawk '@load "x"; {print}' f`, runs, "runs commands"},
 		// tar: programs it runs, and everything but listing writes.
 		{"tar -tf a.tar", allowed, ""},
 		{"tar tzf a.tgz", allowed, ""},
@@ -108,6 +113,7 @@ func TestProgramsThatRunOrWrite(t *testing.T) {
 		{"git grep --open-files-in-pager='rm x' foo", runs, "open-files-in-pager"},
 		{"git diff $X", writes, "not a static word"},
 		{"git status $X", allowed, ""},
+		{`git commit -m "$(date)"`, allowed, ""},
 		// rg --pre, fd -x, man -P, rsync -e, zip --unzip-command.
 		{"rg foo", allowed, ""},
 		{"rg --pre ./x foo", runs, "--pre"},
