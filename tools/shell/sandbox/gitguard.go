@@ -244,19 +244,22 @@ func (s *Sandbox) repairGit(before gitState) string {
 	gitDir := filepath.Join(s.policy.Dir, ".git")
 	if fi, err := os.Lstat(gitDir); err == nil && fi.IsDir() {
 		done = append(done, s.repairPlainGit(gitDir, before)...)
-	} else if before.dotGit == entryFile && kindOf(gitDir) == entryFile && before.gitDir != "" && s.policy.rootOf(before.gitDir) != "" {
+	} else if before.dotGit == entryFile && kindOf(gitDir) == entryFile && before.gitDir != "" {
 		// A linked worktree or a submodule whose git directory a command
-		// may write: the same files as in .git appear there.
-		done = append(done, appeared(before.gitDir, "git directory", before)...)
-		done = append(done, guardRepo(before.gitDir, "git directory", false, !before.config)...)
+		// may write: the same files as in .git appear there. Resolved
+		// first: the guard runs unconfined.
+		if real, err := filepath.EvalSymlinks(before.gitDir); err == nil && s.policy.rootOf(real) != "" {
+			done = append(done, appeared(real, "git directory", before)...)
+			done = append(done, guardRepo(real, "git directory", false, !before.config)...)
+		}
 	}
 	common := s.policy.git.common
 	if common == "" && kindOf(filepath.Join(gitDir, "HEAD")) == entryFile {
 		common = gitDir // a repository the command made
 	}
-	if common != "" && s.policy.rootOf(common) != "" {
-		done = append(done, s.repairWorktrees(common, before.start)...)
-		done = append(done, s.repairModules(common, before.start)...)
+	if real, err := filepath.EvalSymlinks(common); common != "" && err == nil && s.policy.rootOf(real) != "" {
+		done = append(done, s.repairWorktrees(real, before.start)...)
+		done = append(done, s.repairModules(real, before.start)...)
 	}
 	done = append(done, s.repairNested(before.start)...)
 	return note(done)

@@ -60,14 +60,25 @@ func (s *Sandbox) repairDotGit(before gitState) []string {
 // are moved aside (git then no longer takes the worktree for one); a
 // config.worktree holding more than safe keys is replaced.
 func (s *Sandbox) repairWorktrees(common string, since time.Time) []string {
-	ents, err := os.ReadDir(filepath.Join(common, "worktrees"))
+	worktrees := filepath.Join(common, "worktrees")
+	if isLink(worktrees) {
+		// Never followed: it may lead outside the writable roots.
+		return moveAside(worktrees, "worktrees, a link,")
+	}
+	ents, err := os.ReadDir(worktrees)
 	if err != nil {
 		return nil
 	}
 	var done []string
 	for _, e := range ents {
-		admin := filepath.Join(common, "worktrees", e.Name())
+		admin := filepath.Join(worktrees, e.Name())
 		name := "worktrees/" + e.Name()
+		if isLink(admin) || kindOf(admin) != entryDir {
+			if changedAfter(admin, since) {
+				done = append(done, moveAside(admin, name+", not a directory,")...)
+			}
+			continue
+		}
 		if p := filepath.Join(admin, "commondir"); changedAfter(p, since) {
 			if real, err := filepath.EvalSymlinks(commonDirOf(admin)); err != nil || !sameDir(real, common) {
 				done = append(done, moveAside(p, name+"/commondir, which named another repository,")...)
@@ -78,9 +89,6 @@ func (s *Sandbox) repairWorktrees(common string, since time.Time) []string {
 		}
 		if p := filepath.Join(admin, "config.worktree"); changedAfter(p, since) {
 			done = append(done, plainFile(p, name+"/config.worktree")...)
-		}
-		if isLink(admin) || changedAfter(admin, since) && kindOf(admin) != entryDir {
-			done = append(done, moveAside(admin, name)...)
 		}
 	}
 	return done
@@ -167,8 +175,14 @@ func (s *Sandbox) repairNestedGit(p, name string, since time.Time) []string {
 		if !changedAfter(p, since) {
 			// An old .git file: its git directory may still have changed.
 			b, _ := os.ReadFile(p)
-			if dir := gitDirOf(p, b); dir != "" && s.policy.rootOf(dir) != "" && !s.policy.git.holds(dir) && metaChangedSince(dir, since) {
-				return guardRepo(dir, name+" (its git directory)", true, true)
+			dir := gitDirOf(p, b)
+			if dir == "" {
+				return nil
+			}
+			// Resolved first: the guard runs unconfined and must act only
+			// inside the writable roots.
+			if real, err := filepath.EvalSymlinks(dir); err == nil && s.policy.rootOf(real) != "" && !s.policy.git.holds(real) && metaChangedSince(real, since) {
+				return guardRepo(real, name+" (its git directory)", true, true)
 			}
 			return nil
 		}

@@ -29,12 +29,19 @@ func run(o Options) int {
 		}
 		return 0
 	}
+	// Joining the cgroup moves the whole process, which waits for an RCU
+	// grace period (a few milliseconds): it overlaps the mount set-up, and
+	// is done before anything is started.
+	joined := make(chan error, 1)
 	if o.CgroupFD >= 0 {
-		if err := joinCgroup(o.CgroupFD); err != nil {
-			fail(err)
-		}
+		go func() { joined <- joinCgroup(o.CgroupFD) }()
+	} else {
+		joined <- nil
 	}
 	if err := confine(o); err != nil {
+		fail(err)
+	}
+	if err := <-joined; err != nil {
 		fail(err)
 	}
 	if o.Probe {
