@@ -174,6 +174,43 @@ var programs = map[string]func(args []arg) map[string]effect{
 	"tee":   writersOfOperands("tee", 0), "cp": writer("cp"), "mv": writer("mv"), "install": writer("install"), "ln": writer("ln"),
 	"truncate": writer("truncate"), "shred": writer("shred"), "patch": writer("patch"),
 	"uniq": writersOfOperands("uniq", 1), "xxd": writersOfOperands("xxd", 1), "dd": ddEffects,
+	"split": writersOfOperands("split", 0), "csplit": writer("csplit"),
+	"curl": tableEffects("curl", optTable{shortArg: "oKdHuXAeEr", short: map[byte]effect{'o': writesFiles, 'O': writesFiles, 'K': runsCommands},
+		long:    map[string]effect{"output": writesFiles, "remote-name": writesFiles, "remote-name-all": writesFiles, "config": runsCommands, "output-dir": writesFiles},
+		longArg: []string{"output", "config", "data", "header", "user", "request", "user-agent", "output-dir"}}),
+	"wget": tableEffects("wget", optTable{shortArg: "OoaeiP", short: map[byte]effect{'O': writesFiles, 'o': writesFiles, 'a': writesFiles, 'e': runsCommands, 'P': writesFiles},
+		long:    map[string]effect{"output-document": writesFiles, "output-file": writesFiles, "execute": runsCommands, "directory-prefix": writesFiles, "use-askpass": runsCommands},
+		longArg: []string{"output-document", "output-file", "execute", "directory-prefix", "input-file", "use-askpass"}}),
+	// Editors and tools with a command language of their own that runs
+	// shell commands (ed's and ex's !, vim -c, emacs --eval, socat's EXEC
+	// and SYSTEM addresses, nc -e): what they run cannot be checked.
+	"ed": runsOwn("ed"), "ex": runsOwn("ex"), "vi": runsOwn("vi"), "vim": runsOwn("vim"), "nvim": runsOwn("nvim"),
+	"view": runsOwn("view"), "emacs": runsOwn("emacs"), "socat": socatEffects,
+	"nc":     tableEffects("nc", optTable{shortArg: "ecpswWiqIOTVX", short: map[byte]effect{'e': runsCommands, 'c': runsCommands}, long: map[string]effect{"exec": runsCommands, "sh-exec": runsCommands, "lua-exec": runsCommands}}),
+	"ncat":   tableEffects("ncat", optTable{shortArg: "ecpswWiqIOTVX", short: map[byte]effect{'e': runsCommands, 'c': runsCommands}, long: map[string]effect{"exec": runsCommands, "sh-exec": runsCommands, "lua-exec": runsCommands}}),
+	"netcat": tableEffects("netcat", optTable{shortArg: "ecpswWiqIOTVX", short: map[byte]effect{'e': runsCommands, 'c': runsCommands}, long: map[string]effect{"exec": runsCommands, "sh-exec": runsCommands}}),
+}
+
+// runsOwn is a program whose own command language runs shell commands.
+func runsOwn(prog string) func([]arg) map[string]effect {
+	return func([]arg) map[string]effect {
+		return map[string]effect{prog + " runs commands of its own language (!cmd), which are not checked": runsCommands}
+	}
+}
+
+// socatEffects: socat's EXEC: and SYSTEM: addresses run commands.
+func socatEffects(args []arg) map[string]effect {
+	found := map[string]effect{}
+	for _, a := range args {
+		up := strings.ToUpper(a.val)
+		switch {
+		case !a.exact:
+			found[fmt.Sprintf("socat with the argument %s, which is not a static word, may run commands", a.text)] = runsCommands
+		case strings.Contains(up, "EXEC:") || strings.Contains(up, "SYSTEM:"):
+			found["socat "+a.text+" runs commands"] = runsCommands
+		}
+	}
+	return found
 }
 
 // tableEffects inspects a program with its table alone.

@@ -12,7 +12,7 @@ import (
 // is asked about as a redirection is.
 func TestProgramsThatRunOrWrite(t *testing.T) {
 	viewers := []string{"git commit", "date", "sed", "awk", "gawk", "tar", "sort", "git diff", "git log", "git show", "git grep", "git status",
-		"git -C", "rg", "fd", "man", "tee", "cp", "mv", "dd", "uniq", "xxd", "rsync", "zip"}
+		"git -C", "rg", "fd", "man", "tee", "cp", "mv", "dd", "uniq", "xxd", "rsync", "zip", "curl", "wget", "split", "ed", "vim", "socat", "nc"}
 	set, err := Compile(viewers, []string{"rm"})
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +125,19 @@ func TestProgramsThatRunOrWrite(t *testing.T) {
 		{"man --pager='rm x' ls", runs, "--pager"},
 		{"rsync -e 'rm x' a b", runs, "-e"},
 		{"zip -T --unzip-command='rm x' a.zip f", runs, "--unzip-command"},
+		// curl, wget, split; editors, socat, nc.
+		{"curl -s http://127.0.0.1:8080/x", allowed, ""},
+		{"curl -o out http://127.0.0.1/x", writes, "-o"},
+		{"curl -K cfg http://127.0.0.1/x", runs, "-K"},
+		{"wget -O out http://127.0.0.1/x", writes, "-O"},
+		{"wget -e 'x=y' http://127.0.0.1/x", runs, "-e"},
+		{"split -l 10 f part-", writes, "split writes"},
+		{"ed -s f", runs, "ed runs commands"},
+		{"vim -es -c '!rm x' f", runs, "vim runs commands"},
+		{"socat - EXEC:'rm x'", runs, "runs commands"},
+		{"socat - TCP:127.0.0.1:80", allowed, ""},
+		{"nc -e /bin/sh 127.0.0.1 80", runs, "-e"},
+		{"nc -z 127.0.0.1 80", allowed, ""},
 		// Through wrappers, the same.
 		{"xargs sed -n 1e", runs, "e runs commands"},
 		{"timeout 5 sort -o out f", writes, "-o"},
