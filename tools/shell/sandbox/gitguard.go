@@ -20,8 +20,11 @@ import (
 // .git before a command and the function it returns repairs what the
 // command added after it ended (when none of its processes is alive):
 //
-//   - a commondir or config.worktree file that appeared is removed;
-//   - a .git file or link the command created is moved aside;
+//   - a commondir or config.worktree file that appeared is removed, in .git
+//     or in the git directory a .git file names when that is writable;
+//   - a .git file or link the command created, a .git it rewrote or whose
+//     type it changed (file to directory or back) is moved aside, and a
+//     .git file that was there is put back (see repairDotGit);
 //   - hooks or config that are symlinks (they can point where commands
 //     may write) are moved aside;
 //   - in a repository the command created, and for a config it created,
@@ -32,7 +35,20 @@ import (
 //     the index) that the command registered, or whose git directory,
 //     config or hooks it changed, since the person's `git status` runs git
 //     inside them; others, the person's own, are left alone. The gitlinks
-//     are listed (git ls-files) only when the index changed.
+//     are listed (git ls-files) only when the index changed;
+//   - worktrees/*/commondir and gitdir files, created or changed, that no
+//     longer name this repository are moved aside, and submodules' git
+//     directories under modules/ whose hooks or config changed are
+//     neutralised (repairWorktrees, repairModules);
+//   - every .git under the working directory and the writable roots that
+//     the command created or changed, tracked or not, is neutralised the
+//     same way, or moved aside when it names a git directory outside the
+//     writable roots (repairNested).
+//
+// What "changed" means is a change time at or after Guard's call: the
+// sandbox's helper starts the command only once new change times are
+// later (helper.Options.NotBefore). The function also says which of the
+// sandbox's bounds a command reached (processes, temporary directory).
 //
 // The returned text says what was done ("" when nothing was); the bash tool
 // appends it to the result, with a word for the model when the output looks

@@ -351,7 +351,9 @@ func existing(dirs []string) []string {
 }
 
 func (l *linux) close() error {
-	l.setup() // a set-up still running in the background would leak what it makes
+	if l.abi > 0 {
+		l.setup() // a set-up still running in the background would leak what it makes
+	}
 	if l.tmp != nil {
 		l.tmp.Close()
 	}
@@ -363,6 +365,9 @@ func (l *linux) close() error {
 }
 
 func (l *linux) usage() boundUsage {
+	if l.abi > 0 {
+		l.setup() // the bounds are made there, maybe still in the background
+	}
 	u := boundUsage{maxProcs: l.p.MaxProcesses, pidsHits: l.cg.maxHits()}
 	u.tmpFree, u.tmpSz, u.tmpOK = tmpUsage(l.tmp)
 	return u
