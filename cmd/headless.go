@@ -72,6 +72,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	}
 	defer store.Close()
 	defer a.root.Close()
+	defer a.sandbox.Close() // removes the commands' temporary directory and cgroup
 	dir = a.dir
 	s := a.settings
 	if o.Verbose {

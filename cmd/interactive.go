@@ -25,6 +25,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	}
 	defer store.Close()
 	defer a.root.Close()
+	defer a.sandbox.Close() // removes the commands' temporary directory and cgroup
 	dir = a.dir
 
 	mode, err := permissionMode(o, true)

@@ -91,7 +91,7 @@ func (c *currentJournal) After(ctx context.Context, path string, content []byte)
 }
 
 // newAgent resolves the settings and builds the tools for dir. Close the
-// returned agent's root when done.
+// returned agent's root and sandbox when done.
 func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error) {
 	s, err := resolveSettings(o, getenv)
 	if err != nil {
@@ -126,6 +126,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	reg, err := tools.NewRegistry(append(files, bash)...)
 	if err != nil {
 		root.Close()
+		sb.Close()
 		return nil, fmt.Errorf("building the tools: %w", err)
 	}
 	return &agent{settings: s, dir: dir, root: root, registry: reg, toolset: picker.New(reg, mode), journal: journal,

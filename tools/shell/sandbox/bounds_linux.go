@@ -79,7 +79,8 @@ func newPidsCgroup(max int) (*pidsCgroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(base, "agent-sandbox-")
+	removeStale(base, cgroupPrefix, os.Remove) // an empty cgroup only; one with processes stays
+	dir, err := os.MkdirTemp(base, fmt.Sprintf("%s%d-", cgroupPrefix, os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("making a cgroup: %w", err)
 	}
@@ -97,6 +98,10 @@ func newPidsCgroup(max int) (*pidsCgroup, error) {
 	}
 	return &pidsCgroup{dir: dir, procs: procs}, nil
 }
+
+// cgroupPrefix starts the name of a session's cgroup, followed by the
+// agent's process id.
+const cgroupPrefix = "agent-sandbox-"
 
 // pidsBase finds the agent's own cgroup in a hierarchy with the pids
 // controller.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/agent-dev/agent/tools/shell"
 )
@@ -66,7 +68,8 @@ func New(p Policy) (*Sandbox, error) {
 	p.Dir = filepath.Clean(p.Dir)
 	p.git = readGitLayout(p.Dir)
 	if p.TempSize > 0 && p.Mode == WorkspaceWrite {
-		d, err := os.MkdirTemp("", "agent-tmp-")
+		removeStale(os.TempDir(), tempPrefix, os.RemoveAll)
+		d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: making the commands' temporary directory: %w", err)
 		}
@@ -126,3 +129,29 @@ func (off) status(bool) Status                       { return Status{Enforced: f
 func (off) build(spec shell.Spec) (*exec.Cmd, error) { return shell.BashCommand(spec) }
 func (off) close() error                             { return nil }
 func (off) usage() boundUsage                        { return boundUsage{} }
+
+// tempPrefix starts the name of a commands' temporary directory, followed
+// by the agent's process id.
+const tempPrefix = "agent-tmp-"
+
+// removeStale removes, with remove, the entries of dir named prefix+PID-...
+// whose agent process is gone (killed before it could clean up), when they
+// belong to this user.
+func removeStale(dir, prefix string, remove func(string) error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || processAlive(pid) || !ownedByUs(filepath.Join(dir, e.Name())) {
+			continue
+		}
+		remove(filepath.Join(dir, e.Name()))
+	}
+}
