@@ -33,6 +33,9 @@ type agentsMDWatch struct {
 	root *os.Root
 }
 
+// agentsMDShortNotice is the notice for the interface's status line.
+const agentsMDShortNotice = "AGENTS.md changed in the last agent session: review it (git diff AGENTS.md)"
+
 // agentsMDNotice is what a run says when AGENTS.md changed in the last run.
 const agentsMDNotice = "AGENTS.md changed during the last agent session in this directory (the agent may have written it), and this session's system prompt carries it: review it (git diff AGENTS.md)."
 

@@ -77,12 +77,16 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	}
 	notice, watch := a.watchAgentsMD(o, getenv)
 	defer watch.finish()
-	warning := notice
+	warning := ""
 	switch {
 	case mode == modeYolo:
-		warning = strings.TrimSpace("YOLO: no sandbox, commands run without asking. " + notice)
+		warning = "YOLO: no sandbox, commands run without asking"
 	case !pol.sandbox.Enforced && pol.sandbox.Mode != sandbox.Off:
-		warning = strings.TrimSpace("no sandbox here: every command needs approval (agent doctor says why). " + notice)
+		warning = "no sandbox here: every command needs approval (agent doctor says why)"
+	}
+	if notice != "" {
+		// First, so that a narrow status line keeps it.
+		warning = strings.TrimSuffix(agentsMDShortNotice+" · "+warning, " · ")
 	}
 	err = tui.Run(ctx, tui.Config{
 		Model:         s.Model,

@@ -219,7 +219,15 @@ func TestAgentsMDWrittenInASessionIsAnnounced(t *testing.T) {
 			if res := run(t, invocation{dir: dir, env: env, args: agentArgs(srv, "-p", "--permission-mode", "auto", "go")}); res.code != 0 || strings.Contains(res.stderr, "AGENTS.md changed") {
 				t.Fatalf("first run: exit %d, stderr:\n%s", res.code, res.stderr)
 			}
-			for i, want := range []bool{true, false} {
+			if layout.name == "plain" {
+				// The interface says so on its status line, before anything is sent.
+				srv := scripted.New(t, scripted.Text("ok"))
+				tm := startTmux(t, dir, env, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
+				tm.waitFor("AGENTS.md changed in the last agent session")
+				tm.keys("C-c")
+				tm.keys("C-c")
+			}
+			for i, want := range []bool{layout.name != "plain", false} {
 				srv = scripted.New(t, scripted.Text("ok"))
 				res := run(t, invocation{dir: dir, env: env, args: agentArgs(srv, "-p", "hi")})
 				if got := strings.Contains(res.stderr, "AGENTS.md changed during the last agent session"); got != want {
