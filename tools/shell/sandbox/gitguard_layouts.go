@@ -141,7 +141,10 @@ func (s *Sandbox) repairNested(since time.Time) []string {
 			for _, e := range ents {
 				p := filepath.Join(dir, e.Name())
 				if e.Name() != ".git" {
-					if e.IsDir() {
+					// The working directory's own git directory (a
+					// separate one, --separate-git-dir) is looked after
+					// above, and holds no work tree.
+					if e.IsDir() && !s.policy.git.holds(p) {
 						walk(p)
 					}
 					continue
