@@ -144,7 +144,7 @@ func (s *Sandbox) repairNested(since time.Time) []string {
 					// The working directory's own git directory (a
 					// separate one, --separate-git-dir) is looked after
 					// above, and holds no work tree.
-					if e.IsDir() && !s.policy.git.holds(p) {
+					if e.IsDir() && p != s.policy.git.gitDir && p != s.policy.git.common {
 						walk(p)
 					}
 					continue
