@@ -134,3 +134,27 @@ func TestGitLayoutsStillWork(t *testing.T) {
 		})
 	}
 }
+
+// In a linked worktree whose main repository's .git is a writable root,
+// commands can commit, and that repository's hooks and config stay
+// read-only.
+func TestWorktreeWithItsRepositoryWritable(t *testing.T) {
+	needGit(t)
+	var mainGit string
+	b := newBox(t, func(p *Policy) {
+		layouts[1].make(t, p)
+		mainGit = filepath.Join(filepath.Dir(p.Dir), "main", ".git")
+		p.WritableRoots = []string{mainGit}
+	})
+	b.needNamespaces()
+	res := b.run("echo x > f && git add f && git -c user.name=a -c user.email=a@b commit -qm f && echo committed")
+	if !strings.Contains(res.Content, "committed") {
+		t.Errorf("a command should commit in the worktree:\n%s", res.Content)
+	}
+	for _, target := range []string{filepath.Join(mainGit, "hooks", "pre-commit"), filepath.Join(mainGit, "config")} {
+		if res := b.run("echo evil >> " + sq(target)); exitCode(res) == 0 {
+			t.Errorf("%s was writable:\n%s", target, res.Content)
+		}
+	}
+	absent(t, filepath.Join(mainGit, "hooks", "pre-commit"))
+}
