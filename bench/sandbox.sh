@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Added latency of a sandboxed command: a whole bash tool call, unsandboxed
 # and in workspace-write (Landlock, user/mount/network namespaces, read-only
-# remounts, subreaper), for `true` and a short `ls`, with the real agent
+# remounts, subreaper, the process bound, the session's tmpfs and the git
+# guard; and without the last three), for `true` and a short `ls`, with the real agent
 # binary as the helper. Prints the median of COUNT runs of 300 calls each.
 # Usage: bench/sandbox.sh [COUNT]   (default 10)
 set -euo pipefail
@@ -22,5 +23,6 @@ med = {k: statistics.median(v) for k, v in runs.items()}
 for k in sorted(med):
     print(f"{k:30s} median {med[k]:.2f} ms over {len(runs[k])} runs")
 for cmd in ("true", "ls"):
-    print(f"added by the sandbox ({cmd}): {med['workspace-write/' + cmd] - med['off/' + cmd]:.2f} ms")
+    print(f"added by the sandbox ({cmd}): {med['workspace-write/' + cmd] - med['off/' + cmd]:.2f} ms"
+          f" (without the bounds and the git guard: {med['workspace-write-bare/' + cmd] - med['off/' + cmd]:.2f} ms)")
 PY

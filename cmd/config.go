@@ -66,6 +66,10 @@ const (
 //	mode = "workspace-write"    # or "read-only", "off"
 //	network = false
 //	writable_roots = ["~/.cache/go-build"]
+//	env_keep = ["GITHUB_TOKEN"]  # passed to commands although it looks like a secret
+//	env_remove = ["CORP_*"]      # never passed to commands
+//	max_processes = 1024         # processes (threads) one command may have at once
+//	tmp_size_mb = 1024           # the commands' own temporary directory (TMPDIR)
 //
 //	[permissions]
 //	allow = ["git status", "go test", "ls"]
@@ -100,7 +104,24 @@ type sandboxConfig struct {
 	// working directory and the temporary directory: absolute, or starting
 	// with ~/.
 	WritableRoots []string `toml:"writable_roots"`
+	// EnvKeep are patterns of variable names that commands get although
+	// they look like secrets; EnvRemove further patterns they never get
+	// (see shell.DefaultEnvRemove).
+	EnvKeep   []string `toml:"env_keep"`
+	EnvRemove []string `toml:"env_remove"`
+	// MaxProcesses bounds the processes (threads) of one command; default
+	// defaultMaxProcesses.
+	MaxProcesses int `toml:"max_processes"`
+	// TmpSizeMB bounds the commands' own temporary directory, in MiB;
+	// default defaultTmpSizeMB.
+	TmpSizeMB int `toml:"tmp_size_mb"`
 }
+
+// Defaults of the sandbox's bounds.
+const (
+	defaultMaxProcesses = 1024
+	defaultTmpSizeMB    = 1024
+)
 
 // permissionsConfig is the [permissions] table: command rules, each a
 // command name and its first arguments ("git status"), matched against
@@ -171,6 +192,14 @@ type settings struct {
 	Sandbox       sandbox.Mode
 	Network       bool
 	WritableRoots []string
+	// EnvKeep and EnvRemove change which variables commands do not get
+	// ([sandbox] env_keep, env_remove).
+	EnvKeep, EnvRemove []string
+	// MaxProcesses bounds one command's processes; TmpSize its own
+	// temporary directory, in bytes (0: the host's /tmp, listed in
+	// writable_roots, is used instead).
+	MaxProcesses int
+	TmpSize      int64
 	// Allow and Deny are the command rules of [permissions].
 	Allow, Deny []string
 	// ThinkingBudget is the extended thinking budget in tokens (0: off);
@@ -410,7 +439,21 @@ func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 		}
 		roots = append(roots, filepath.Clean(r))
 	}
+	for _, p := range append(slices.Clone(fc.Sandbox.EnvKeep), fc.Sandbox.EnvRemove...) {
+		if _, err := filepath.Match(p, ""); err != nil || p == "" {
+			return usagef("config %s: sandbox: env pattern %q is not a valid pattern", path, p)
+		}
+	}
 	s.Sandbox, s.Network, s.WritableRoots = mode, network, roots
+	s.EnvKeep, s.EnvRemove = fc.Sandbox.EnvKeep, fc.Sandbox.EnvRemove
+	if fc.Sandbox.MaxProcesses < 0 || fc.Sandbox.TmpSizeMB < 0 {
+		return usagef("config %s: sandbox: max_processes and tmp_size_mb must be positive", path)
+	}
+	s.MaxProcesses = cmp.Or(fc.Sandbox.MaxProcesses, defaultMaxProcesses)
+	s.TmpSize = int64(cmp.Or(fc.Sandbox.TmpSizeMB, defaultTmpSizeMB)) << 20
+	if slices.Contains(roots, "/tmp") {
+		s.TmpSize = 0 // the person gave commands the host's /tmp
+	}
 	s.Allow, s.Deny = fc.Permissions.Allow, fc.Permissions.Deny
 	return nil
 }

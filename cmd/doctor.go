@@ -7,11 +7,13 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
@@ -88,6 +90,12 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	ss := sb.Status()
 	failed = printSandbox(line, ss) || failed
 
+	removed := shell.EnvFilter{Strip: []string{s.APIKeyEnv}, Keep: s.EnvKeep, Remove: s.EnvRemove}.Removed(os.Environ())
+	if len(removed) == 0 {
+		line("env removed", "none of this environment's variables look like secrets")
+	} else {
+		line("env removed", "%s (commands do not get them; [sandbox] env_keep, env_remove)", strings.Join(removed, ", "))
+	}
 	line("permission mode", "ask in the interface, auto headless (unless --permission-mode or --yolo)")
 	if _, err := rules.Compile(s.Allow, s.Deny); err != nil {
 		line("command rules", "invalid: %v", err)
@@ -138,6 +146,9 @@ func printSandbox(line func(string, string, ...any), ss sandbox.Status) bool {
 	}
 	if ss.ProtectedBy != "" {
 		line("  protected paths", "%s", ss.ProtectedBy)
+	}
+	for _, b := range ss.Bounds {
+		line("  bound", "%s", b)
 	}
 	for _, w := range ss.Warnings {
 		line("  warning", "%s", w)

@@ -71,10 +71,16 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	}
 	defer store.Close()
 	defer a.root.Close()
+	defer a.sandbox.Close() // removes the commands' temporary directory and cgroup
 	dir = a.dir
 	s := a.settings
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())
+	}
+	notice, watch := a.watchAgentsMD(o, getenv)
+	defer watch.finish()
+	if notice != "" {
+		fmt.Fprintln(st.Err, "agent: "+notice)
 	}
 	// A continued session keeps its system prompt: it is never written
 	// again (Codex #16213).

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
@@ -24,6 +25,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	}
 	defer store.Close()
 	defer a.root.Close()
+	defer a.sandbox.Close() // removes the commands' temporary directory and cgroup
 	dir = a.dir
 
 	mode, err := permissionMode(o, true)
@@ -73,12 +75,18 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	if err != nil {
 		return err
 	}
+	notice, watch := a.watchAgentsMD(o, getenv)
+	defer watch.finish()
 	warning := ""
 	switch {
 	case mode == modeYolo:
 		warning = "YOLO: no sandbox, commands run without asking"
 	case !pol.sandbox.Enforced && pol.sandbox.Mode != sandbox.Off:
 		warning = "no sandbox here: every command needs approval (agent doctor says why)"
+	}
+	if notice != "" {
+		// First, so that a narrow status line keeps it.
+		warning = strings.TrimSuffix(agentsMDShortNotice+" · "+warning, " · ")
 	}
 	err = tui.Run(ctx, tui.Config{
 		Model:         s.Model,

@@ -82,7 +82,7 @@ func sessionDir(s *session, dir string) (string, error) {
 // openSession opens the session database, finds the session a run goes on
 // (nil for a new one; see resumeSession) and builds the agent in the
 // directory the run works in: dir, or a resumed session's own. The caller
-// closes the store and the agent's root.
+// closes the store and the agent's root and sandbox.
 func openSession(ctx context.Context, o *Options, getenv func(string) string, dir string) (*agent, *sessions.Store, *session, error) {
 	store, err := openStore(ctx, o, getenv)
 	if err != nil {

@@ -92,7 +92,7 @@ func (c *currentJournal) After(ctx context.Context, path string, content []byte)
 }
 
 // newAgent resolves the settings and builds the tools for dir. Close the
-// returned agent's root when done.
+// returned agent's root and sandbox when done.
 func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error) {
 	s, err := resolveSettings(o, getenv)
 	if err != nil {
@@ -118,10 +118,16 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	journal, tracker := &currentJournal{}, fs.NewTracker()
 	files := fs.ToolsWith(root, fs.Options{Tracker: tracker, Journal: journal})
-	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
+	var extraEnv []string
+	if t := sb.TempDir(); t != "" {
+		extraEnv = []string{"TMPDIR=" + t}
+	}
+	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 	reg, err := tools.NewRegistry(append(files, bash)...)
 	if err != nil {
 		root.Close()
+		sb.Close()
 		return nil, fmt.Errorf("building the tools: %w", err)
 	}
 	return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.New(reg, mode, reg.Names()), journal: journal,
@@ -151,6 +157,7 @@ func newSandbox(o *Options, s settings, dir string, getenv func(string) string) 
 	sb, err := sandbox.New(sandbox.Policy{
 		Mode: mode, Network: s.Network, Dir: dir, WritableRoots: s.WritableRoots,
 		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: protected,
+		MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the sandbox: %w", err)

@@ -3,7 +3,6 @@ package shell
 import (
 	"fmt"
 	"os/exec"
-	"strings"
 	"time"
 )
 
@@ -44,49 +43,4 @@ func BashCommand(s Spec) (*exec.Cmd, error) {
 	cmd.Dir = s.Dir
 	cmd.Env = s.Env
 	return cmd, nil
-}
-
-// alwaysStripped are the variables never passed to a command, whatever the
-// configuration says: the agent's API key, and the agent's own directory
-// variables (bash sets PWD from the directory it starts in).
-var alwaysStripped = []string{"OPENAI_API_KEY", "PWD", "OLDPWD"}
-
-// nonInteractive are set in every command's environment so that nothing
-// waits for a pager, a terminal or a password prompt.
-var nonInteractive = []string{
-	"TERM=dumb",
-	"NO_COLOR=1",
-	"PAGER=cat",
-	"GIT_PAGER=cat",
-	"GIT_TERMINAL_PROMPT=0",
-}
-
-// childEnv returns base without the variables named in alwaysStripped and
-// strip (names compared case-insensitively, as Windows does) and without
-// those set by nonInteractive, then appends nonInteractive.
-func childEnv(base, strip []string) []string {
-	drop := func(name string) bool {
-		for _, list := range [][]string{alwaysStripped, strip} {
-			for _, s := range list {
-				if strings.EqualFold(name, s) {
-					return true
-				}
-			}
-		}
-		for _, kv := range nonInteractive {
-			if k, _, _ := strings.Cut(kv, "="); strings.EqualFold(name, k) {
-				return true
-			}
-		}
-		return false
-	}
-	env := make([]string, 0, len(base)+len(nonInteractive))
-	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		if name == "" || drop(name) {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, nonInteractive...)
 }

@@ -58,10 +58,17 @@ type Config struct {
 	// configuration says holds the API key. OPENAI_API_KEY is always
 	// stripped. Names compare case-insensitively.
 	StripEnv []string
+	// EnvKeep are patterns of variable names passed to commands although
+	// they look like secrets (DefaultEnvRemove); EnvRemove are further
+	// patterns of names never passed. See EnvFilter.
+	EnvKeep, EnvRemove []string
+	// ExtraEnv are variables (KEY=VALUE) set in every command's
+	// environment after the filter: the sandbox's TMPDIR.
+	ExtraEnv []string
 	// Build makes the process for a command; nil means BashCommand. A
 	// sandbox replaces it.
 	Build Builder
-	// Guard, when not nil, is called before each command; the function it
+	// Guard, when not nil, is called before each command is built; the function it
 	// returns (nil: none) is called with the result after the command and
 	// everything it started have ended, and the text it returns, when not
 	// empty, is added to the result (a sandbox undoing what a command must
@@ -106,7 +113,8 @@ func New(cfg Config) *Tool {
 	if base == nil {
 		base = os.Environ()
 	}
-	return &Tool{cfg: cfg, env: childEnv(base, cfg.StripEnv), def: definition(cfg)}
+	f := EnvFilter{Strip: cfg.StripEnv, Keep: cfg.EnvKeep, Remove: cfg.EnvRemove}
+	return &Tool{cfg: cfg, env: childEnv(base, f, cfg.ExtraEnv), def: definition(cfg)}
 }
 
 func definition(cfg Config) tools.Definition {
@@ -193,6 +201,13 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	if ctx.Err() != nil {
 		return tools.Errorf("bash: cancelled before the command started"), nil
 	}
+	// The guard looks before the command is built: a Builder may take the
+	// time at which the command's changes begin (a sandbox's helper waits
+	// until files' change times are past it).
+	var after func(tools.Result) string
+	if t.cfg.Guard != nil {
+		after = t.cfg.Guard()
+	}
 	cmd, err := t.cfg.Build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: slices.Clip(t.env), KillGrace: t.cfg.KillGrace})
 	if err != nil {
 		return tools.Errorf("bash: %v", err), nil
@@ -204,10 +219,6 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	cmd.WaitDelay = pipeDrain
 	setProcessGroup(cmd)
 
-	var after func(tools.Result) string
-	if t.cfg.Guard != nil {
-		after = t.cfg.Guard()
-	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return tools.Errorf("bash: starting the command: %v", err), nil

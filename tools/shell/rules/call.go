@@ -33,6 +33,7 @@ func (c *checker) call(args []arg) {
 		return
 	}
 	c.denyCheck(base, args)
+	c.inspect(base, args)
 	if !c.special(base, args) {
 		c.allowCheck(base, args)
 	}

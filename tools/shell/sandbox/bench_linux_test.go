@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/agent-dev/agent/tools/shell"
@@ -14,8 +15,11 @@ import (
 // BenchmarkCommand measures a whole bash tool call, unsandboxed and
 // sandboxed (workspace-write, network off: Landlock, user, mount and network
 // namespaces, read-only remounts, the subreaper), for `true` and a short
-// `ls`. The helper is the test binary, or the agent binary named by
-// AGENT_SANDBOX_HELPER (bench/sandbox.sh builds it), which is what users run.
+// `ls`, in a git repository. "workspace-write" is as the agent runs it: with
+// the process bound, the session's tmpfs and the git guard after each
+// command; "workspace-write-bare" is without them. The helper is the test
+// binary, or the agent binary named by AGENT_SANDBOX_HELPER
+// (bench/sandbox.sh builds it), which is what users run.
 func BenchmarkCommand(b *testing.B) {
 	if _, err := os.Stat("/usr/bin/bash"); err != nil {
 		b.Skip("no bash")
@@ -25,8 +29,18 @@ func BenchmarkCommand(b *testing.B) {
 	for _, name := range []string{"a.go", "b.go", "README.md"} {
 		os.WriteFile(dir+"/"+name, []byte("x\n"), 0o644)
 	}
-	for _, mode := range []Mode{Off, WorkspaceWrite} {
-		sb, err := New(Policy{Mode: mode, Dir: dir})
+	exec.Command("git", "-C", dir, "init", "-q").Run()
+	for _, c := range []struct {
+		name    string
+		mode    Mode
+		bounded bool
+	}{{"off", Off, false}, {"workspace-write", WorkspaceWrite, true}, {"workspace-write-bare", WorkspaceWrite, false}} {
+		mode := c.mode
+		p := Policy{Mode: mode, Dir: dir}
+		if c.bounded {
+			p.MaxProcesses, p.TempSize = 1024, 1<<30
+		}
+		sb, err := New(p)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -36,10 +50,14 @@ func BenchmarkCommand(b *testing.B) {
 		if l, ok := sb.impl.(*linux); ok && helperExe != "" {
 			l.exe = helperExe // production starts /proc/self/exe: the agent
 		}
-		tool := shell.New(shell.Config{Dir: dir, Build: sb.Build})
+		cfg := shell.Config{Dir: dir, Build: sb.Build}
+		if c.bounded {
+			cfg.Guard = sb.Guard
+		}
+		tool := shell.New(cfg)
 		for _, command := range []string{"true", "ls"} {
 			raw, _ := json.Marshal(map[string]string{"command": command})
-			b.Run(string(mode)+"/"+command, func(b *testing.B) {
+			b.Run(c.name+"/"+command, func(b *testing.B) {
 				for b.Loop() {
 					res, err := tool.Run(context.Background(), raw)
 					if err != nil || res.Meta["exit_code"] != 0 {

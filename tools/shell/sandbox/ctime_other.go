@@ -9,3 +9,10 @@ import (
 
 // changeTime is unknown here; the modification time stands in.
 func changeTime(fi os.FileInfo) time.Time { return fi.ModTime() }
+
+// processAlive is true here: without a way to ask, nothing is taken for
+// stale.
+func processAlive(int) bool { return true }
+
+// ownedByUs is false here.
+func ownedByUs(string) bool { return false }

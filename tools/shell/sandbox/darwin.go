@@ -80,3 +80,5 @@ func (d *darwin) build(spec shell.Spec) (*exec.Cmd, error) {
 }
 
 func (d *darwin) close() error { return nil }
+
+func (d *darwin) usage() boundUsage { return boundUsage{} }

@@ -68,6 +68,7 @@ func newBox(t *testing.T, edit func(*Policy)) *box {
 	p := Policy{Mode: WorkspaceWrite, Dir: b.work, TempDirs: []string{b.tmp}, Protected: []string{b.innerConfig, b.outerData}}
 	if edit != nil {
 		edit(&p)
+		b.work = p.Dir // a test may make the working directory elsewhere (a submodule checkout)
 	}
 	sb, err := New(p)
 	if err != nil {

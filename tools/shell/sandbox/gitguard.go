@@ -20,8 +20,11 @@ import (
 // .git before a command and the function it returns repairs what the
 // command added after it ended (when none of its processes is alive):
 //
-//   - a commondir or config.worktree file that appeared is removed;
-//   - a .git file or link the command created is moved aside;
+//   - a commondir or config.worktree file that appeared is removed, in .git
+//     or in the git directory a .git file names when that is writable;
+//   - a .git file or link the command created, a .git it rewrote or whose
+//     type it changed (file to directory or back) is moved aside, and a
+//     .git file that was there is put back (see repairDotGit);
 //   - hooks or config that are symlinks (they can point where commands
 //     may write) are moved aside;
 //   - in a repository the command created, and for a config it created,
@@ -32,7 +35,20 @@ import (
 //     the index) that the command registered, or whose git directory,
 //     config or hooks it changed, since the person's `git status` runs git
 //     inside them; others, the person's own, are left alone. The gitlinks
-//     are listed (git ls-files) only when the index changed.
+//     are listed (git ls-files) only when the index changed;
+//   - worktrees/*/commondir and gitdir files, created or changed, that no
+//     longer name this repository are moved aside, and submodules' git
+//     directories under modules/ whose hooks or config changed are
+//     neutralised (repairWorktrees, repairModules);
+//   - every .git under the working directory and the writable roots that
+//     the command created or changed, tracked or not, is neutralised the
+//     same way, or moved aside when it names a git directory outside the
+//     writable roots (repairNested).
+//
+// What "changed" means is a change time at or after Guard's call: the
+// sandbox's helper starts the command only once new change times are
+// later (helper.Options.NotBefore). The function also says which of the
+// sandbox's bounds a command reached (processes, temporary directory).
 //
 // The returned text says what was done ("" when nothing was); the bash tool
 // appends it to the result, with a word for the model when the output looks
@@ -43,15 +59,18 @@ func (s *Sandbox) Guard() func(tools.Result) string {
 	if s.policy.Mode == Off || !st.Enforced {
 		return nil
 	}
-	gitDir := filepath.Join(s.policy.Dir, ".git")
 	var before gitState
 	if s.policy.Mode == WorkspaceWrite {
-		before = s.lookGit(gitDir)
+		before = s.lookGit()
 	}
+	used := s.impl.usage()
 	return func(res tools.Result) string {
 		var notes []string
+		if n := boundNote(res, used, s.impl.usage(), s.policy.sessionTemp); n != "" {
+			notes = append(notes, n)
+		}
 		if s.policy.Mode == WorkspaceWrite {
-			if n := s.repairGit(gitDir, before); n != "" {
+			if n := s.repairGit(before); n != "" {
 				notes = append(notes, n)
 			}
 		}
@@ -84,8 +103,16 @@ func refusal(res tools.Result, st Status) string {
 	return ""
 }
 
-// gitState is what Guard remembers of .git before a command.
+// gitState is what Guard remembers of the working directory's git
+// metadata before a command.
 type gitState struct {
+	// dotGit is what Dir/.git was, and content its content when a file.
+	dotGit  entryKind
+	content []byte
+	// gitDir is the real git directory then ("" for none), common its
+	// common directory; exists, config, commondir and configWorktree are
+	// about gitDir.
+	gitDir, common string
 	exists         bool
 	config         bool
 	commondir      bool
@@ -114,18 +141,30 @@ func stampOf(path string) fileStamp {
 	return fileStamp{fi.Size(), fi.ModTime(), changeTime(fi)}
 }
 
-func (s *Sandbox) lookGit(gitDir string) gitState {
-	work := filepath.Dir(gitDir)
-	st := gitState{
-		exists:         exists(gitDir),
-		config:         exists(filepath.Join(gitDir, "config")),
-		commondir:      exists(filepath.Join(gitDir, "commondir")),
-		configWorktree: exists(filepath.Join(gitDir, "config.worktree")),
-		index:          stampOf(filepath.Join(gitDir, "index")),
-		start:          time.Now(),
+func (s *Sandbox) lookGit() gitState {
+	dotGit := filepath.Join(s.policy.Dir, ".git")
+	st := gitState{dotGit: kindOf(dotGit), start: time.Now()}
+	switch st.dotGit {
+	case entryDir:
+		st.gitDir = dotGit
+	case entryFile:
+		st.content, _ = os.ReadFile(dotGit)
+		st.gitDir = gitDirOf(dotGit, st.content)
 	}
-	if st.exists && st.index.size >= 0 {
-		st.links, st.listed = s.links.get(work, st.index), true
+	if st.gitDir == "" {
+		return st
+	}
+	gitDir := st.gitDir
+	st.common = commonDirOf(gitDir)
+	st.exists = kindOf(gitDir) == entryDir
+	st.config = exists(filepath.Join(gitDir, "config"))
+	st.commondir = exists(filepath.Join(gitDir, "commondir"))
+	st.configWorktree = exists(filepath.Join(gitDir, "config.worktree"))
+	if st.dotGit == entryDir {
+		st.index = stampOf(filepath.Join(gitDir, "index"))
+		if st.index.size >= 0 {
+			st.links, st.listed = s.links.get(s.policy.Dir, st.index), true
+		}
 	}
 	return st
 }
@@ -213,38 +252,64 @@ func configIsPlain(text []byte) bool {
 // plainConfig is what `git init` writes.
 const plainConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"
 
-func (s *Sandbox) repairGit(gitDir string, before gitState) string {
-	fi, err := os.Lstat(gitDir)
-	if err != nil {
-		return ""
-	}
-	var done []string
-	if !before.exists && !fi.IsDir() {
-		// A .git file or link made by the command names a repository
-		// elsewhere, with hooks and config of the command's choosing.
-		blocked := gitDir + ".blocked-by-agent"
-		if os.Rename(gitDir, blocked) == nil {
-			done = append(done, fmt.Sprintf("%s moved to %s", filepath.Base(gitDir), filepath.Base(blocked)))
+// repairGit undoes what a command did to the working directory's git
+// metadata and to every repository under the writable roots, given what
+// was there before it (see Guard), and says what it undid.
+func (s *Sandbox) repairGit(before gitState) string {
+	done := s.repairDotGit(before)
+	gitDir := filepath.Join(s.policy.Dir, ".git")
+	if fi, err := os.Lstat(gitDir); err == nil && fi.IsDir() {
+		done = append(done, s.repairPlainGit(gitDir, before)...)
+	} else if before.dotGit == entryFile && kindOf(gitDir) == entryFile && before.gitDir != "" {
+		// A linked worktree or a submodule whose git directory a command
+		// may write: the same files as in .git appear there. Resolved
+		// first: the guard runs unconfined.
+		if real, err := filepath.EvalSymlinks(before.gitDir); err == nil && s.policy.rootOf(real) != "" {
+			done = append(done, appeared(real, "git directory", before)...)
+			done = append(done, guardRepo(real, "git directory", false, !before.config)...)
 		}
-		return note(done)
 	}
-	if !fi.IsDir() {
-		return ""
+	common := s.policy.git.common
+	if common == "" && kindOf(filepath.Join(gitDir, "HEAD")) == entryFile {
+		common = gitDir // a repository the command made
 	}
+	if real, err := filepath.EvalSymlinks(common); common != "" && err == nil && s.policy.rootOf(real) != "" {
+		done = append(done, s.repairWorktrees(real, before.start)...)
+		done = append(done, s.repairModules(real, before.start)...)
+	}
+	done = append(done, s.repairNested(before.start)...)
+	return note(done)
+}
+
+// repairPlainGit looks after a .git directory: files that appeared, the
+// hooks and config of a repository the command made, the gitlinks.
+func (s *Sandbox) repairPlainGit(gitDir string, before gitState) []string {
+	fresh := before.dotGit != entryDir
+	var done []string
+	if !fresh {
+		done = appeared(gitDir, ".git", before)
+	}
+	done = append(done, guardRepo(gitDir, ".git", fresh, fresh || !before.config)...)
+	if now := stampOf(filepath.Join(gitDir, "index")); !fresh && now.size >= 0 && (before.listed || now != before.index) {
+		done = append(done, s.guardGitlinks(filepath.Dir(gitDir), before)...)
+	}
+	return done
+}
+
+// appeared removes a commondir or config.worktree file that appeared in a
+// git directory during the command: either points git at settings of the
+// command's choosing.
+func appeared(gitDir, name string, before gitState) []string {
+	var done []string
 	for _, f := range []struct {
 		name string
 		had  bool
 	}{{"commondir", before.commondir}, {"config.worktree", before.configWorktree}} {
 		if p := filepath.Join(gitDir, f.name); !f.had && exists(p) && os.Remove(p) == nil {
-			done = append(done, ".git/"+f.name+" removed")
+			done = append(done, name+"/"+f.name+" removed")
 		}
 	}
-	fresh := !before.exists
-	done = append(done, guardRepo(gitDir, ".git", fresh, fresh || !before.config)...)
-	if now := stampOf(filepath.Join(gitDir, "index")); before.exists && now.size >= 0 && (before.listed || now != before.index) {
-		done = append(done, s.guardGitlinks(filepath.Dir(gitDir), before)...)
-	}
-	return note(done)
+	return done
 }
 
 // guardRepo neutralises a repository's hooks and config: links always (a

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
@@ -33,6 +34,11 @@ type linux struct {
 	nsErr   string // why not
 	ruleset *os.File
 	err     error // set-up failure, reported by build
+
+	tmp    *os.File    // the session's tmpfs, a detached mount (nil: none)
+	tmpErr string      // why there is none
+	cg     *pidsCgroup // the session's pids cgroup (nil: none)
+	cgErr  string      // why there is none
 }
 
 func newPlatform(p Policy) platform {
@@ -107,6 +113,7 @@ func (l *linux) status(full bool) Status {
 	if !l.ns {
 		st.Warnings = append(st.Warnings, "without a mount namespace, commands can change the mode and owner of files outside the writable roots (Landlock does not govern them)")
 	}
+	st.Bounds, st.Warnings = l.bounds(st.Warnings)
 	if l.abi < 6 {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("Landlock ABI %d cannot scope signals and abstract unix sockets (ABI 6 can)", l.abi))
 	}
@@ -121,9 +128,26 @@ func (l *linux) setup() {
 		} else {
 			l.ns = true
 		}
-		if ok, _ := l.enforced(); ok {
-			l.ruleset, l.err = l.buildRuleset()
+		if ok, _ := l.enforced(); !ok {
+			return
 		}
+		if l.p.TempSize > 0 && l.p.sessionTemp != "" {
+			if !l.ns {
+				l.tmpErr = "it needs user namespaces"
+			} else if f, err := l.makeTmp(l.p.TempSize); err != nil {
+				l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", err)
+			} else {
+				l.tmp = f
+			}
+		}
+		if l.p.MaxProcesses > 0 {
+			if cg, err := newPidsCgroup(l.p.MaxProcesses); err == nil {
+				l.cg = cg
+			} else {
+				l.cgErr = err.Error()
+			}
+		}
+		l.ruleset, l.err = l.buildRuleset()
 	})
 }
 
@@ -189,13 +213,26 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	if l.ns {
 		o.Writable, o.ReadOnlyRest = existing(l.p.writable()), true
 		o.Pinned, o.ReadOnly = protectedNow(l.p)
+		o.MaxProcs = l.p.MaxProcesses // counted in the command's user namespace only
+	}
+	if l.p.Mode == WorkspaceWrite {
+		// The git guard took its start before this (shell.Tool calls it
+		// first): the command's changes must get later change times.
+		o.NotBefore = time.Now().UnixNano()
+	}
+	files := []*os.File{l.ruleset}
+	if l.cg != nil {
+		o.CgroupFD, files = 3+len(files), append(files, l.cg.procs)
+	}
+	if l.tmp != nil && l.ns {
+		o.TmpFD, o.TmpAt, files = 3+len(files), l.p.sessionTemp, append(files, l.tmp)
 	}
 	cmd := &exec.Cmd{
 		Path:        l.exe,
 		Args:        append([]string{l.exe, helper.Arg}, o.Args()...),
 		Dir:         spec.Dir,
 		Env:         spec.Env,
-		ExtraFiles:  []*os.File{l.ruleset},
+		ExtraFiles:  files,
 		SysProcAttr: l.sysProcAttr(l.ns),
 	}
 	return cmd, nil
@@ -258,6 +295,8 @@ func protectedNow(p Policy) (pinned, readOnly []string) {
 		case link != "":
 			add(&readOnly, filepath.Dir(link))
 			continue
+		case missing && p.git.holds(path) && filepath.Base(path) != "hooks":
+			continue // git's files are never made up: the guard looks after those that appear
 		case missing:
 			created, ok := createProtected(path, dirs, len(parts))
 			if !ok {
@@ -312,8 +351,48 @@ func existing(dirs []string) []string {
 }
 
 func (l *linux) close() error {
+	if l.abi > 0 {
+		l.setup() // a set-up still running in the background would leak what it makes
+	}
+	if l.tmp != nil {
+		l.tmp.Close()
+	}
+	l.cg.close()
 	if l.ruleset != nil {
 		return l.ruleset.Close()
 	}
 	return nil
+}
+
+func (l *linux) usage() boundUsage {
+	if l.abi > 0 {
+		l.setup() // the bounds are made there, maybe still in the background
+	}
+	u := boundUsage{maxProcs: l.p.MaxProcesses, pidsHits: l.cg.maxHits()}
+	u.tmpFree, u.tmpSz, u.tmpOK = tmpUsage(l.tmp)
+	return u
+}
+
+// bounds says what bounds commands' processes and temporary files, and
+// adds warnings for what is not bounded.
+func (l *linux) bounds(warnings []string) ([]string, []string) {
+	var b []string
+	if n := l.p.MaxProcesses; n > 0 {
+		switch {
+		case l.cg != nil:
+			b = append(b, fmt.Sprintf("at most %d processes (pids cgroup)", n))
+		case l.ns && os.Geteuid() != 0:
+			b = append(b, fmt.Sprintf("at most %d processes (RLIMIT_NPROC in the user namespace)", n))
+		default:
+			warnings = append(warnings, fmt.Sprintf("the processes of a command are not bounded: no pids cgroup (%s), and RLIMIT_NPROC bounds neither root nor, without user namespaces, the command alone", l.cgErr))
+		}
+	}
+	if d := l.p.sessionTemp; d != "" {
+		if l.tmp != nil {
+			b = append(b, fmt.Sprintf("temporary directory %s of at most %d MiB (tmpfs)", d, l.p.TempSize>>20))
+		} else {
+			warnings = append(warnings, fmt.Sprintf("the temporary directory %s is not bounded in size: %s", d, l.tmpErr))
+		}
+	}
+	return b, warnings
 }

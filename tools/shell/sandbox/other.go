@@ -22,3 +22,5 @@ func (unsupported) status(bool) Status {
 func (unsupported) build(spec shell.Spec) (*exec.Cmd, error) { return shell.BashCommand(spec) }
 
 func (unsupported) close() error { return nil }
+
+func (unsupported) usage() boundUsage { return boundUsage{} }

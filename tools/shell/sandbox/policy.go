@@ -60,8 +60,26 @@ type Policy struct {
 	// the agent's own config and data directories (an agent that can
 	// rewrite its config escapes on the next start). Dir/.git/hooks and
 	// Dir/.git/config are always protected (both can name programs that
-	// git runs outside the sandbox).
+	// git runs outside the sandbox), and so are, when Dir/.git is a file
+	// (a linked worktree, a submodule checkout), that file and the hooks,
+	// config and worktree files of the git directory it names.
 	Protected []string
+
+	// MaxProcesses, when positive, bounds the processes (threads) a
+	// command and everything it starts may have at once (on Linux: a pids
+	// cgroup where the agent may make one, else RLIMIT_NPROC in the
+	// command's user namespace).
+	MaxProcesses int
+	// TempSize, when positive, gives commands a temporary directory of
+	// their own for the Sandbox's life (TMPDIR; see Sandbox.TempDir), at
+	// most TempSize bytes (on Linux with user namespaces, a tmpfs), in
+	// place of TempDirs.
+	TempSize int64
+
+	// sessionTemp is the temporary directory made for TempSize.
+	sessionTemp string
+	// git is the working directory's git layout as New found it.
+	git gitLayout
 }
 
 // DefaultTempDirs are $TMPDIR (when set) and /tmp.
@@ -96,6 +114,7 @@ func (p Policy) writable() []string {
 func (p Policy) protected() []string {
 	var out []string
 	candidates := []string{filepath.Join(p.Dir, ".git", "hooks"), filepath.Join(p.Dir, ".git", "config")}
+	candidates = append(candidates, p.git.protectedPaths()...)
 	for _, path := range p.Protected {
 		candidates = append(candidates, path)
 		if real, err := filepath.EvalSymlinks(path); err == nil && real != filepath.Clean(path) {
@@ -156,6 +175,9 @@ type Status struct {
 	Mechanism   string
 	NetworkBy   string
 	ProtectedBy string
+	// Bounds say what bounds commands' processes and temporary files
+	// ("at most 1024 processes (pids cgroup)").
+	Bounds []string
 	// Warnings are weaker guarantees than the policy asks for, said plainly.
 	Warnings []string
 	// LandlockABI is the kernel's Landlock ABI version (0: none);
@@ -187,7 +209,7 @@ func (s Status) Confinement() string {
 	if s.Mode == Off || !s.Enforced {
 		return ""
 	}
-	what := "may write only in the working directory and the temporary directory (and .git/hooks and .git/config stay read-only)"
+	what := "may write only in the working directory and the temporary directory $TMPDIR (and .git/hooks and .git/config stay read-only)"
 	if s.Mode == ReadOnly {
 		what = "may not write any file"
 	}

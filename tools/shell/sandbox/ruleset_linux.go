@@ -78,6 +78,15 @@ func (l *linux) buildRuleset() (*os.File, error) {
 			return nil, err
 		}
 	}
+	if l.tmp != nil {
+		// The session's tmpfs, mounted on the temporary directory in each
+		// command's namespace: its own inodes need their own rule.
+		attr := ll.PathBeneathAttr{AllowedAccess: r.write, ParentFd: int(l.tmp.Fd())}
+		if err := ll.LandlockAddPathBeneathRule(fd, &attr, 0); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("sandbox rule for the temporary directory: landlock_add_rule: %w", err)
+		}
+	}
 	for _, d := range devices {
 		if err := addPath(fd, d, r.device); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENXIO) {
 			f.Close()

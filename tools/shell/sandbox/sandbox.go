@@ -2,8 +2,11 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/agent-dev/agent/tools/shell"
 )
@@ -26,6 +29,18 @@ type platform interface {
 	status(full bool) Status
 	build(shell.Spec) (*exec.Cmd, error)
 	close() error
+	// usage is what the commands have used of their bounds so far.
+	usage() boundUsage
+}
+
+// boundUsage is what commands have used of the sandbox's bounds: how often
+// a fork failed at the process bound (pids cgroup), and the temporary
+// directory's free and total bytes (tmpOK when it is bounded).
+type boundUsage struct {
+	maxProcs       int
+	pidsHits       int64
+	tmpFree, tmpSz int64
+	tmpOK          bool
 }
 
 // New returns a sandbox for p. On Linux the helper is the agent's own
@@ -51,6 +66,15 @@ func New(p Policy) (*Sandbox, error) {
 		}
 	}
 	p.Dir = filepath.Clean(p.Dir)
+	p.git = readGitLayout(p.Dir)
+	if p.TempSize > 0 && p.Mode == WorkspaceWrite {
+		removeStale(os.TempDir(), tempPrefix, os.RemoveAll)
+		d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: making the commands' temporary directory: %w", err)
+		}
+		p.sessionTemp, p.TempDirs = d, []string{d}
+	}
 	s := &Sandbox{policy: p}
 	if p.Mode == Off {
 		s.impl = off{}
@@ -84,8 +108,19 @@ func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
 	return s.impl.build(spec)
 }
 
-// Close releases the sandbox's resources.
-func (s *Sandbox) Close() error { return s.impl.close() }
+// TempDir is the commands' own temporary directory (Policy.TempSize), for
+// their TMPDIR; "" when they have none.
+func (s *Sandbox) TempDir() string { return s.policy.sessionTemp }
+
+// Close releases the sandbox's resources and removes the commands'
+// temporary directory.
+func (s *Sandbox) Close() error {
+	err := s.impl.close()
+	if s.policy.sessionTemp != "" {
+		os.RemoveAll(s.policy.sessionTemp)
+	}
+	return err
+}
 
 // off runs commands unconfined: the Off mode.
 type off struct{}
@@ -93,3 +128,30 @@ type off struct{}
 func (off) status(bool) Status                       { return Status{Enforced: false} }
 func (off) build(spec shell.Spec) (*exec.Cmd, error) { return shell.BashCommand(spec) }
 func (off) close() error                             { return nil }
+func (off) usage() boundUsage                        { return boundUsage{} }
+
+// tempPrefix starts the name of a commands' temporary directory, followed
+// by the agent's process id.
+const tempPrefix = "agent-tmp-"
+
+// removeStale removes, with remove, the entries of dir named prefix+PID-...
+// whose agent process is gone (killed before it could clean up), when they
+// belong to this user.
+func removeStale(dir, prefix string, remove func(string) error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || processAlive(pid) || !ownedByUs(filepath.Join(dir, e.Name())) {
+			continue
+		}
+		remove(filepath.Join(dir, e.Name()))
+	}
+}

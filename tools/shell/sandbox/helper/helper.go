@@ -72,6 +72,26 @@ type Options struct {
 	Grace time.Duration
 	// Probe only sets up and exits 0: used to learn whether namespaces work.
 	Probe bool
+	// MaxProcs, when positive, is the RLIMIT_NPROC of the program: the most
+	// processes (threads) it and what it starts may have at once.
+	MaxProcs int
+	// CgroupFD, when not -1, is a descriptor of the cgroup.procs file of a
+	// cgroup whose pids.max bounds the program's processes (for root, whom
+	// RLIMIT_NPROC does not bound); the helper joins it first.
+	CgroupFD int
+	// TmpFD, when not -1, is a detached tmpfs mount (see MakeTmp) that the
+	// helper mounts a clone of on TmpAt: the session's temporary directory.
+	TmpFD int
+	TmpAt string
+	// NotBefore, when positive, is a time (Unix nanoseconds): the program
+	// starts only once a file changed now gets a change time after it, so
+	// that the agent's git guard, which took its start before NotBefore,
+	// tells the program's changes from earlier ones by their change times.
+	NotBefore int64
+	// MakeTmp, when positive, makes the helper create a tmpfs of that many
+	// bytes as a detached mount, send it over the unix socket at
+	// descriptor 3 and exit: done once per session, in namespaces of its own.
+	MakeTmp int64
 	// Program and its arguments (Program[0] is an absolute path).
 	Program []string
 }
@@ -103,17 +123,32 @@ func (o Options) Args() []string {
 	if o.Probe {
 		a = append(a, "--probe")
 	}
+	if o.MaxProcs > 0 {
+		a = append(a, "--max-procs="+strconv.Itoa(o.MaxProcs))
+	}
+	if o.CgroupFD > 0 {
+		a = append(a, "--cgroup-fd="+strconv.Itoa(o.CgroupFD))
+	}
+	if o.TmpFD > 0 {
+		a = append(a, "--tmp-fd="+strconv.Itoa(o.TmpFD), "--tmp-at="+o.TmpAt)
+	}
+	if o.MakeTmp > 0 {
+		a = append(a, "--make-tmp="+strconv.FormatInt(o.MakeTmp, 10))
+	}
+	if o.NotBefore > 0 {
+		a = append(a, "--not-before="+strconv.FormatInt(o.NotBefore, 10))
+	}
 	return append(append(a, "--"), o.Program...)
 }
 
 // Parse reads the helper's arguments (those after Arg).
 func Parse(args []string) (Options, error) {
-	o := Options{RulesetFD: -1, Grace: time.Second}
+	o := Options{RulesetFD: -1, CgroupFD: -1, TmpFD: -1, Grace: time.Second}
 	for i, a := range args {
 		switch {
 		case a == "--":
 			o.Program = args[i+1:]
-			if len(o.Program) == 0 && !o.Probe {
+			if len(o.Program) == 0 && !o.Probe && o.MakeTmp == 0 {
 				return o, fmt.Errorf("no program to run")
 			}
 			return o, nil
@@ -145,6 +180,34 @@ func Parse(args []string) (Options, error) {
 			o.NoUnixSockets = true
 		case a == "--probe":
 			o.Probe = true
+		case strings.HasPrefix(a, "--max-procs="), strings.HasPrefix(a, "--cgroup-fd="), strings.HasPrefix(a, "--tmp-fd="):
+			name, val, _ := strings.Cut(a, "=")
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 {
+				return o, fmt.Errorf("bad %s", a)
+			}
+			switch name {
+			case "--max-procs":
+				o.MaxProcs = n
+			case "--cgroup-fd":
+				o.CgroupFD = n
+			default:
+				o.TmpFD = n
+			}
+		case strings.HasPrefix(a, "--tmp-at="):
+			o.TmpAt = strings.TrimPrefix(a, "--tmp-at=")
+		case strings.HasPrefix(a, "--not-before="):
+			n, err := strconv.ParseInt(strings.TrimPrefix(a, "--not-before="), 10, 64)
+			if err != nil || n < 0 {
+				return o, fmt.Errorf("bad %s", a)
+			}
+			o.NotBefore = n
+		case strings.HasPrefix(a, "--make-tmp="):
+			n, err := strconv.ParseInt(strings.TrimPrefix(a, "--make-tmp="), 10, 64)
+			if err != nil || n <= 0 {
+				return o, fmt.Errorf("bad %s", a)
+			}
+			o.MakeTmp = n
 		default:
 			return o, fmt.Errorf("unknown option %q", a)
 		}

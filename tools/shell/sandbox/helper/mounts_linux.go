@@ -41,6 +41,11 @@ func confine(o Options) error {
 			return err
 		}
 	}
+	if o.TmpFD >= 0 && o.TmpAt != "" {
+		if err := attachTmp(o.TmpFD, o.TmpAt); err != nil {
+			return err
+		}
+	}
 	if o.PrivateMounts {
 		// The working directory was entered before the bind mounts: enter
 		// it again by name, so that it is the writable mount now on top.

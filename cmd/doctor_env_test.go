@@ -1,0 +1,46 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// doctor lists the variables of its environment that commands do not get,
+// and env_keep / env_remove change the list.
+func TestDoctorListsTheRemovedVariables(t *testing.T) {
+	t.Setenv("GITHUB_TOKEN", "ghp-doctor")
+	t.Setenv("AGENT_TEST_CORP_HOST", "h")
+	cases := []struct {
+		config      string
+		want, never []string
+	}{
+		{"", []string{"GITHUB_TOKEN"}, []string{"AGENT_TEST_CORP_HOST", "ghp-doctor"}},
+		{"[sandbox]\nenv_keep = [\"GITHUB_*\"]\nenv_remove = [\"AGENT_TEST_CORP_*\"]\n",
+			[]string{"AGENT_TEST_CORP_HOST"}, []string{"GITHUB_TOKEN", "ghp-doctor"}},
+	}
+	for _, c := range cases {
+		out, _ := doctor(t, writeConfig(t, c.config), nil, "--base-url", "http://127.0.0.1:1/v1", "--model", "m")
+		line := ""
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "env removed") {
+				line = l
+			}
+		}
+		for _, w := range c.want {
+			if !strings.Contains(line, w) {
+				t.Errorf("config %q: the env line lacks %s:\n%s", c.config, w, out)
+			}
+		}
+		for _, n := range c.never {
+			if strings.Contains(line, n) {
+				t.Errorf("config %q: the env line has %s:\n%s", c.config, n, out)
+			}
+		}
+	}
+}
+
+func TestBadEnvPatternIsAUsageError(t *testing.T) {
+	if _, code := doctor(t, writeConfig(t, "[sandbox]\nenv_keep = [\"[\"]\n"), nil, "--model", "m"); code == 0 {
+		t.Error("a malformed env_keep pattern should fail")
+	}
+}

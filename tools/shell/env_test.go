@@ -1,0 +1,62 @@
+package shell
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestEnvFilterRemovesWhatLooksLikeASecret(t *testing.T) {
+	f := EnvFilter{Strip: []string{"MY_PROVIDER_KEY"}, Keep: []string{"GITHUB_TOKEN", "OPENAI_*"}, Remove: []string{"CORP_*"}}
+	cases := []struct {
+		name    string
+		removed bool
+	}{
+		{"ANTHROPIC_API_KEY", true},
+		{"GITHUB_TOKEN", false}, // kept by name
+		{"GH_TOKEN", true},
+		{"AWS_SECRET_ACCESS_KEY", true},
+		{"AWS_REGION", true},
+		{"aws_profile", true}, // names compare in upper case
+		{"DB_PASSWORD", true},
+		{"GOOGLE_APPLICATION_CREDENTIALS", true},
+		{"NPM_CONFIG__AUTHTOKEN", true},
+		{"OPENAI_BASE_URL", false}, // kept by pattern
+		{"OPENAI_API_KEY", true},   // always, whatever Keep says
+		{"MY_PROVIDER_KEY", true},  // the profile's key variable
+		{"CORP_PROXY_HOST", true},  // env_remove
+		{"PATH", false},
+		{"HOME", false},
+		{"GOPATH", false},
+		{"PWD", true},
+	}
+	for _, c := range cases {
+		if got := f.Removes(c.name); got != c.removed {
+			t.Errorf("Removes(%q) = %v, want %v", c.name, got, c.removed)
+		}
+	}
+	got := f.Removed([]string{"PATH=/bin", "PWD=/x", "GH_TOKEN=1", "ANTHROPIC_API_KEY=2", "GH_TOKEN=3"})
+	if !slices.Equal(got, []string{"GH_TOKEN", "ANTHROPIC_API_KEY"}) {
+		t.Errorf("Removed = %q", got)
+	}
+}
+
+// The command sees none of the secrets of the agent's environment, through
+// the real tool.
+func TestCommandsDoNotSeeSecrets(t *testing.T) {
+	base := []string{"PATH=/usr/bin:/bin", "ANTHROPIC_API_KEY=sk-ant-1", "GITHUB_TOKEN=ghp-2", "AWS_SECRET_ACCESS_KEY=aws-3",
+		"MY_PASSWORD=pw-4", "VISIBLE=yes", "KEEPME_TOKEN=kept-5", "TMPDIR=/host/tmp"}
+	tool := newTool(t, Config{Env: base, EnvKeep: []string{"KEEPME_TOKEN"}, ExtraEnv: []string{"TMPDIR=/session/tmp"}})
+	res := run(t, context.Background(), tool, map[string]any{"command": "env"})
+	for _, secret := range []string{"sk-ant-1", "ghp-2", "aws-3", "pw-4", "/host/tmp"} {
+		if strings.Contains(res.Content, secret) {
+			t.Errorf("the command saw %q:\n%s", secret, res.Content)
+		}
+	}
+	for _, want := range []string{"VISIBLE=yes", "KEEPME_TOKEN=kept-5", "TMPDIR=/session/tmp"} {
+		if !strings.Contains(res.Content, want+"\n") {
+			t.Errorf("the command should see %s:\n%s", want, res.Content)
+		}
+	}
+}

@@ -1,0 +1,181 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/agent-dev/agent/tools/shell/sandbox/helper"
+)
+
+// makeTmp has a helper, in user and mount namespaces of its own, create the
+// session's tmpfs of size bytes as a detached mount and send its
+// descriptor back. The tmpfs lives as long as the returned file stays open.
+func (l *linux) makeTmp(size int64) (*os.File, error) {
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socketpair: %w", err)
+	}
+	mine, theirs := os.NewFile(uintptr(pair[0]), "tmp-socket"), os.NewFile(uintptr(pair[1]), "tmp-socket")
+	defer mine.Close()
+	o := helper.Options{RulesetFD: -1, MakeTmp: size}
+	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
+	cmd.ExtraFiles = []*os.File{theirs}
+	cmd.SysProcAttr = l.sysProcAttr(true)
+	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	theirs.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	buf, oob := make([]byte, 1), make([]byte, syscall.CmsgSpace(4))
+	_, oobn, _, _, err := syscall.Recvmsg(pair[0], buf, oob, 0)
+	if err != nil {
+		return nil, fmt.Errorf("receiving the tmpfs: %w", err)
+	}
+	msgs, err := syscall.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return nil, fmt.Errorf("receiving the tmpfs: no descriptor")
+	}
+	fds, err := syscall.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		return nil, fmt.Errorf("receiving the tmpfs: no descriptor")
+	}
+	syscall.CloseOnExec(fds[0])
+	return os.NewFile(uintptr(fds[0]), "session-tmpfs"), nil
+}
+
+// tmpUsage returns the bytes free in the session's tmpfs and its size.
+func tmpUsage(f *os.File) (free, size int64, ok bool) {
+	var st syscall.Statfs_t
+	if f == nil || syscall.Fstatfs(int(f.Fd()), &st) != nil {
+		return 0, 0, false
+	}
+	return int64(st.Bavail) * st.Bsize, int64(st.Blocks) * st.Bsize, true
+}
+
+// pidsCgroup is a cgroup of the pids controller made for the session,
+// whose pids.max bounds the processes of its commands.
+type pidsCgroup struct {
+	dir   string
+	procs *os.File // cgroup.procs, open for writing: each helper joins through it
+}
+
+// newPidsCgroup makes a cgroup for the session under the agent's own in the
+// pids hierarchy (cgroup v1 "pids", or v2 with the pids controller), with
+// pids.max = max. It fails where the agent may not make cgroups (an
+// unprivileged user without a delegated cgroup).
+func newPidsCgroup(max int) (*pidsCgroup, error) {
+	base, v2, err := pidsBase()
+	if err != nil {
+		return nil, err
+	}
+	removeStale(base, cgroupPrefix, os.Remove) // an empty cgroup only; one with processes stays
+	dir, err := os.MkdirTemp(base, fmt.Sprintf("%s%d-", cgroupPrefix, os.Getpid()))
+	if err != nil {
+		return nil, fmt.Errorf("making a cgroup: %w", err)
+	}
+	if v2 {
+		os.WriteFile(filepath.Join(base, "cgroup.subtree_control"), []byte("+pids"), 0) // may be on already
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
+		os.Remove(dir)
+		return nil, fmt.Errorf("setting pids.max: %w", err)
+	}
+	procs, err := os.OpenFile(filepath.Join(dir, "cgroup.procs"), os.O_WRONLY, 0)
+	if err != nil {
+		os.Remove(dir)
+		return nil, fmt.Errorf("opening cgroup.procs: %w", err)
+	}
+	return &pidsCgroup{dir: dir, procs: procs}, nil
+}
+
+// cgroupPrefix starts the name of a session's cgroup, followed by the
+// agent's process id.
+const cgroupPrefix = "agent-sandbox-"
+
+// pidsBase finds the agent's own cgroup in a hierarchy with the pids
+// controller.
+func pidsBase() (string, bool, error) {
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return "", false, err
+	}
+	own, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", false, err
+	}
+	var v1, v2 string
+	for _, line := range strings.Split(string(mounts), "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(f) < 5 || len(g) < 3 {
+			continue
+		}
+		switch {
+		case g[0] == "cgroup" && hasWord(g[2], "pids") && v1 == "":
+			v1 = f[4]
+		case g[0] == "cgroup2" && v2 == "":
+			v2 = f[4]
+		}
+	}
+	for _, line := range strings.Split(string(own), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		switch {
+		case v1 != "" && hasWord(parts[1], "pids"):
+			return filepath.Join(v1, parts[2]), false, nil
+		case v1 == "" && v2 != "" && parts[0] == "0" && parts[1] == "":
+			if c, err := os.ReadFile(filepath.Join(v2, "cgroup.controllers")); err == nil && hasWord(strings.ReplaceAll(strings.TrimSpace(string(c)), " ", ","), "pids") {
+				return filepath.Join(v2, parts[2]), true, nil
+			}
+		}
+	}
+	return "", false, fmt.Errorf("no cgroup hierarchy with the pids controller")
+}
+
+func hasWord(list, w string) bool {
+	for _, x := range strings.Split(list, ",") {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// maxHits is how many times a fork failed at pids.max.
+func (c *pidsCgroup) maxHits() int64 {
+	if c == nil {
+		return 0
+	}
+	b, err := os.ReadFile(filepath.Join(c.dir, "pids.events"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "max "); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+func (c *pidsCgroup) close() {
+	if c == nil {
+		return
+	}
+	c.procs.Close()
+	os.Remove(c.dir) // fails while a process is left in it; the kernel frees it with the last
+}

@@ -1,0 +1,129 @@
+package helper
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+	"unsafe"
+)
+
+// System calls of the new mount API (Linux 5.2; cloning a detached mount
+// across namespaces, Linux 6.15), the same number on every architecture.
+const (
+	sysOpenTree  = 428
+	sysMoveMount = 429
+	sysFsopen    = 430
+	sysFsconfig  = 431
+	sysFsmount   = 432
+
+	fsconfigSetString   = 1
+	fsconfigCmdCreate   = 6
+	openTreeClone       = 1
+	atEmptyPath         = 0x1000
+	moveMountFEmptyPath = 0x4
+	fsCloexec           = 1       // FSOPEN_CLOEXEC, FSMOUNT_CLOEXEC
+	openTreeCloexec     = 0x80000 // O_CLOEXEC
+	rlimitNproc         = 6
+)
+
+// makeTmp creates a tmpfs of size bytes as a detached mount (fsopen,
+// fsmount), sends its descriptor over the unix socket at descriptor sock
+// and returns. The helper runs in a user and mount namespace of its own,
+// which the tmpfs belongs to; the agent keeps the descriptor, and with it
+// the tmpfs, for the session, and each command's helper mounts a clone of
+// it (attachTmp).
+func makeTmp(size int64, sock int) error {
+	fs, err := fsopen("tmpfs")
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fs)
+	for _, kv := range [][2]string{{"size", strconv.FormatInt(size, 10)}, {"mode", "0700"}} {
+		if err := fsconfigString(fs, kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fs), fsconfigCmdCreate, 0, 0, 0, 0); e != 0 {
+		return fmt.Errorf("creating the tmpfs: %v", e)
+	}
+	m, _, e := syscall.Syscall(sysFsmount, uintptr(fs), fsCloexec, 0)
+	if e != 0 {
+		return fmt.Errorf("fsmount: %v", e)
+	}
+	defer syscall.Close(int(m))
+	if err := syscall.Sendmsg(sock, []byte{0}, syscall.UnixRights(int(m)), nil, 0); err != nil {
+		return fmt.Errorf("sending the tmpfs: %v", err)
+	}
+	return nil
+}
+
+func fsopen(name string) (int, error) {
+	p, err := syscall.BytePtrFromString(name)
+	if err != nil {
+		return -1, err
+	}
+	fd, _, e := syscall.Syscall(sysFsopen, uintptr(unsafe.Pointer(p)), fsCloexec, 0)
+	if e != 0 {
+		return -1, fmt.Errorf("fsopen %s: %v", name, e)
+	}
+	return int(fd), nil
+}
+
+func fsconfigString(fs int, key, val string) error {
+	k, err := syscall.BytePtrFromString(key)
+	if err != nil {
+		return err
+	}
+	v, err := syscall.BytePtrFromString(val)
+	if err != nil {
+		return err
+	}
+	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fs), fsconfigSetString, uintptr(unsafe.Pointer(k)), uintptr(unsafe.Pointer(v)), 0, 0); e != 0 {
+		return fmt.Errorf("tmpfs option %s=%s: %v", key, val, e)
+	}
+	return nil
+}
+
+// attachTmp mounts a clone of the detached tmpfs at descriptor fd on dir.
+func attachTmp(fd int, dir string) error {
+	empty, _ := syscall.BytePtrFromString("")
+	tree, _, e := syscall.Syscall(sysOpenTree, uintptr(fd), uintptr(unsafe.Pointer(empty)), openTreeClone|atEmptyPath|openTreeCloexec)
+	if e != 0 {
+		return fmt.Errorf("cloning the session's temporary directory: %v", e)
+	}
+	defer syscall.Close(int(tree))
+	to, err := syscall.BytePtrFromString(dir)
+	if err != nil {
+		return err
+	}
+	atFDCWD := -100
+	if _, _, e := syscall.Syscall6(sysMoveMount, tree, uintptr(unsafe.Pointer(empty)), uintptr(atFDCWD), uintptr(unsafe.Pointer(to)), moveMountFEmptyPath, 0); e != 0 {
+		return fmt.Errorf("mounting the session's temporary directory on %s: %v", dir, e)
+	}
+	syscall.Close(fd)
+	return nil
+}
+
+// joinCgroup moves the helper into the cgroup whose cgroup.procs is open at
+// descriptor fd (opened by the agent), so that the command and everything
+// it starts count against its pids.max.
+func joinCgroup(fd int) error {
+	f := os.NewFile(uintptr(fd), "cgroup.procs")
+	defer f.Close()
+	if _, err := f.WriteString("0\n"); err != nil {
+		return fmt.Errorf("joining the process-bound cgroup: %v", err)
+	}
+	return nil
+}
+
+// limitProcesses sets RLIMIT_NPROC: in a user namespace of its own the
+// kernel counts only the namespace's processes against it (Linux 5.14),
+// except for root, whom it never limits.
+func limitProcesses(n int) error {
+	lim := syscall.Rlimit{Cur: uint64(n), Max: uint64(n)}
+	if err := syscall.Setrlimit(rlimitNproc, &lim); err != nil {
+		return fmt.Errorf("setting the process bound: %v", err)
+	}
+	return nil
+}
