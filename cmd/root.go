@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/agent-dev/agent/internal/version"
 )
 
 // Options are the flags and arguments of the root command.
@@ -142,7 +144,7 @@ working directory and, when you allow it, runs commands in it.
 	c.SetOut(st.Out)
 	c.SetErr(st.Err)
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	c.SetVersionTemplate("agent {{.Version}}\n")
+	c.SetVersionTemplate(version.Line("{{.Version}}"))
 	c.PersistentFlags().StringVar(&o.DB, "db", "", "session database (default $XDG_DATA_HOME/agent/agent.db)")
 	f := c.Flags()
 	f.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session of this directory")
