@@ -35,7 +35,7 @@ const asAgent = "AGENT_E2E_AS_AGENT"
 // tests start this binary rather than one built by `go build`: a separate
 // build compiled every dependency a second time (without -race when the
 // tests have it), the largest single cost of a first `go test -race ./...`
-// on an empty build cache. So under -race the real binary runs with the race
+// on an empty build cache. So under -race the agent runs with the race
 // detector too. The sandbox helper (`__agent-sandbox`) answers from its
 // package's init, as in the real binary.
 func TestMain(m *testing.M) {
