@@ -24,7 +24,9 @@ import (
 )
 
 // binary is the agent the tests run: this test binary itself, which acts as
-// the agent when started with asAgent=1 in its environment (see TestMain).
+// the agent when started with asAgent=1 in its environment (see TestMain),
+// or the binary AGENT_E2E_BINARY names (to measure another build; main's
+// bench/economy.sh does).
 var binary string
 
 // asAgent is the environment variable that makes this test binary the agent.
@@ -41,6 +43,10 @@ const asAgent = "AGENT_E2E_AS_AGENT"
 func TestMain(m *testing.M) {
 	if os.Getenv(asAgent) == "1" {
 		os.Exit(agentcmd.Execute())
+	}
+	if b := os.Getenv("AGENT_E2E_BINARY"); b != "" {
+		binary = b
+		os.Exit(m.Run())
 	}
 	exe, err := os.Executable()
 	if err != nil {
