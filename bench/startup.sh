@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Wall time and peak memory of `agent --version` and of a one-step
-# `agent -p hi` against the scripted server (a streamed "hello" with usage).
+# Wall time and peak memory of `agent --version` (of a plain `go build` and
+# of a release build, stamped and stripped as goreleaser builds it, which
+# answers before the slow packages initialise), of `agent --help`, and of a
+# one-step `agent -p hi` against the scripted server (a streamed "hello" with
+# usage).
 # Needs hyperfine and GNU time: apt-get install -y hyperfine time
 # Usage: bench/startup.sh [RUNS]   (default 50 runs each; medians reported)
 set -euo pipefail
@@ -9,6 +12,7 @@ runs=${1:-50}
 out=bench/out
 mkdir -p "$out"
 go build -o "$out/agent" .
+go build -trimpath -ldflags "-s -w -X github.com/agent-dev/agent/internal/version.stamped=bench" -o "$out/agent-release" .
 go build -o "$out/scripted-server" ./bench/scripted-server
 
 rm -f "$out/server.url"
@@ -22,7 +26,7 @@ hi=("$out/agent" -p hi --no-stdin --base-url "$url" --model scripted -C "$work")
 "${hi[@]}" >/dev/null   # fail early if the run does not work
 
 hyperfine -N --warmup 5 --runs "$runs" --export-json "$out/startup.json" \
-  "$out/agent --version" "${hi[*]}"
+  "$out/agent --version" "$out/agent-release --version" "$out/agent --help" "${hi[*]}"
 python3 - "$out/startup.json" <<'PY'
 import json, sys
 for r in json.load(open(sys.argv[1]))["results"]:
@@ -34,5 +38,6 @@ peak() { # median peak RSS in KiB over $runs runs of the command
     /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1
   done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
-echo "peak RSS (median of $runs): agent --version $(peak "$out/agent" --version) KiB; agent -p hi $(peak "${hi[@]}") KiB"
+echo "peak RSS (median of $runs): agent --version $(peak "$out/agent" --version) KiB;" \
+  "release build --version $(peak "$out/agent-release" --version) KiB; agent -p hi $(peak "${hi[@]}") KiB"
 rm -rf "$work"

@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/agent-dev/agent/internal/version"
 )
 
 // Options are the flags and arguments of the root command.
@@ -112,6 +114,22 @@ func osStreams() Streams {
 // tests of flag parsing; nil runs the agent.
 func NewRootCmd(st Streams, getenv func(string) string, runF func(context.Context, *Options) error) *cobra.Command {
 	o := &Options{}
+	// run takes the prompt's words after the root's flags are parsed.
+	run := func(c *cobra.Command, args []string) error {
+		o.Prompt = strings.Join(args, " ")
+		if !c.Flags().Changed("max-retries") {
+			o.MaxRetries = -1
+		}
+		o.NetworkSet = c.Flags().Changed("network")
+		o.ThinkingBudgetSet = c.Flags().Changed("thinking-budget")
+		if runF != nil {
+			return runF(c.Context(), o)
+		}
+		if interactive(o, st) {
+			return runInteractive(c.Context(), o, getenv)
+		}
+		return runHeadless(c.Context(), o, st, getenv)
+	}
 	c := &cobra.Command{
 		Use:   "agent [PROMPT]",
 		Short: "A terminal coding agent",
@@ -127,26 +145,14 @@ working directory and, when you allow it, runs commands in it.
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE: func(c *cobra.Command, args []string) error {
-			o.Prompt = strings.Join(args, " ")
-			if !c.Flags().Changed("max-retries") {
-				o.MaxRetries = -1
-			}
-			o.NetworkSet = c.Flags().Changed("network")
-			o.ThinkingBudgetSet = c.Flags().Changed("thinking-budget")
-			if runF != nil {
-				return runF(c.Context(), o)
-			}
-			if interactive(o, st) {
-				return runInteractive(c.Context(), o, getenv)
-			}
-			return runHeadless(c.Context(), o, st, getenv)
-		},
+		RunE:          run,
+		// A prompt is free text: no file names to complete.
+		ValidArgsFunction: cobra.NoFileCompletions,
 	}
 	c.SetOut(st.Out)
 	c.SetErr(st.Err)
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	c.SetVersionTemplate("agent {{.Version}}\n")
+	c.SetVersionTemplate(version.Line("{{.Version}}"))
 	c.PersistentFlags().StringVar(&o.DB, "db", "", "session database (default $XDG_DATA_HOME/agent/agent.db)")
 	f := c.Flags()
 	f.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session of this directory")
@@ -172,12 +178,23 @@ working directory and, when you allow it, runs commands in it.
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
 	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default) or anthropic (Messages API)")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
-	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o))
+	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o),
+		newCompletionCmd(c, run))
+	completeFlagValues(c)
 	// Only real subcommands may take a first word away from an unquoted
-	// prompt: no "help" or "completion" commands ("agent -p help me fix
-	// this" is a prompt; --help is the help).
+	// prompt: no "help" command ("agent -p help me fix this" is a prompt;
+	// --help is the help), and cobra's own completion command is replaced
+	// by one that takes only "completion SHELL" (see newCompletionCmd).
 	c.CompletionOptions.DisableDefaultCmd = true
-	c.SetHelpCommand(&cobra.Command{Use: "no-help-command", Hidden: true})
+	noHelp := &cobra.Command{Use: "no-help-command", Hidden: true}
+	c.SetHelpCommand(noHelp)
+	// Shell completion offers the help command even when it is hidden; this
+	// one is no command to offer.
+	c.PersistentPreRun = func(cc *cobra.Command, _ []string) {
+		if cc.Name() == cobra.ShellCompRequestCmd {
+			c.RemoveCommand(noHelp)
+		}
+	}
 	return c
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-dev/agent/internal/version"
 )
 
 func parse(t *testing.T, st Streams, args ...string) (*Options, error) {
@@ -61,8 +63,9 @@ func TestVersion(t *testing.T) {
 	out := &bytes.Buffer{}
 	c := NewRootCmd(Streams{Out: out, Err: out}, envOf(nil), nil)
 	c.SetArgs([]string{"--version"})
-	if err := c.Execute(); err != nil || !strings.HasPrefix(out.String(), "agent ") {
-		t.Errorf("--version printed %q, %v", out, err)
+	// The same line a stamped build prints from internal/version's init.
+	if err := c.Execute(); err != nil || out.String() != version.Line(versionString()) {
+		t.Errorf("--version printed %q, %v; want %q", out, err, version.Line(versionString()))
 	}
 }
 

@@ -1,17 +1,19 @@
 package cmd
 
-import "runtime/debug"
+import (
+	"runtime/debug"
 
-// version is stamped at release time by goreleaser:
-// -ldflags "-X github.com/agent-dev/agent/cmd.version=1.2.3". It is the one
-// package variable of cmd, because the linker can only set variables.
-var version = ""
+	"github.com/agent-dev/agent/internal/version"
+)
 
-// versionString returns the stamped version, else the module version of a
-// `go install`ed binary, else "dev".
+// versionString returns the version stamped into a release build, else the
+// module version of a `go install`ed binary, else "dev". A stamped build
+// answers a plain `agent --version` before cobra runs (package
+// internal/version); cobra prints the same line, version.Line, for every
+// other command line that asks.
 func versionString() string {
-	if version != "" {
-		return version
+	if v := version.Stamped(); v != "" {
+		return v
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version

@@ -1,7 +1,8 @@
-// Package e2e runs the real agent binary against the scripted
-// OpenAI-compatible server on a temporary copy of this repository's source
-// tree, and checks what a person or a script would see: stdout, stderr, the
-// exit code, and the requests the server received.
+// Package e2e runs the agent as a separate process (this test binary, which
+// runs the agent's command line as main.go does; see TestMain) against the
+// scripted OpenAI-compatible server on a temporary copy of this repository's
+// source tree, and checks what a person or a script would see: stdout,
+// stderr, the exit code, and the requests the server received.
 package e2e
 
 import (
@@ -18,33 +19,42 @@ import (
 	"testing"
 	"time"
 
+	agentcmd "github.com/agent-dev/agent/cmd"
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// binary is the agent built once for all tests, or the one AGENT_E2E_BINARY
-// names (bench/economy.sh measures an earlier build that way).
+// binary is the agent the tests run: this test binary itself, which acts as
+// the agent when started with asAgent=1 in its environment (see TestMain),
+// or the binary AGENT_E2E_BINARY names (to measure another build; main's
+// bench/economy.sh does).
 var binary string
 
+// asAgent is the environment variable that makes this test binary the agent.
+const asAgent = "AGENT_E2E_AS_AGENT"
+
+// TestMain runs the tests, or, when the process was started as the agent
+// (asAgent=1), runs the agent's command line exactly as main.go does. The
+// tests start this binary rather than one built by `go build`: a separate
+// build compiled every dependency a second time (without -race when the
+// tests have it), the largest single cost of a first `go test -race ./...`
+// on an empty build cache. So under -race the agent runs with the race
+// detector too. The sandbox helper (`__agent-sandbox`) answers from its
+// package's init, as in the real binary.
 func TestMain(m *testing.M) {
+	if os.Getenv(asAgent) == "1" {
+		os.Exit(agentcmd.Execute())
+	}
 	if b := os.Getenv("AGENT_E2E_BINARY"); b != "" {
 		binary = b
 		os.Exit(m.Run())
 	}
-	dir, err := os.MkdirTemp("", "agent-e2e-bin")
+	exe, err := os.Executable()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "finding the test binary:", err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "agent")
-	build := exec.Command("go", "build", "-o", binary, "..")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building agent:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	binary = exe
+	os.Exit(m.Run())
 }
 
 // sourceTree copies this repository's Go sources and docs (not .git) into a
@@ -97,10 +107,13 @@ type invocation struct {
 }
 
 // baseEnv is a minimal environment: no config file, no API key, no model
-// unless a test adds them.
+// unless a test adds them; and what makes this binary the agent.
 func baseEnv(t *testing.T) []string {
 	home := t.TempDir()
-	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		asAgent + "=1",
+		// A binary built with -race sleeps a second at exit unless told not to.
+		"GORACE=atexit_sleep_ms=0"}
 }
 
 // hangLimit bounds a run of the binary; reaching it means the agent hung.

@@ -6,21 +6,27 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Registry holds the tools of a session by name, each with its compiled
-// argument schema.
+// Registry holds the tools of a session by name, each with its argument
+// schema, which is compiled on the tool's first Validate (compiling every
+// schema up front cost start-up time that a run which calls few tools, or
+// none, never gets back). A Registry is safe for concurrent use.
 type Registry struct {
 	tools   map[string]Tool
-	schemas map[string]*jsonschema.Schema
+	schemas map[string]func() (*jsonschema.Schema, error)
 }
 
-// NewRegistry compiles each tool's schema and returns the registry. It fails
-// when two tools share a name or a schema does not compile.
+// NewRegistry returns the registry of ts. It fails when two tools share a
+// name or a schema is not JSON; a schema that is JSON but does not compile
+// makes every Validate of its tool fail (the conformance suite in
+// tools/toolstest compiles each tool's schema, so a tool of ours never
+// ships one).
 func NewRegistry(ts ...Tool) (*Registry, error) {
-	r := &Registry{tools: map[string]Tool{}, schemas: map[string]*jsonschema.Schema{}}
+	r := &Registry{tools: map[string]Tool{}, schemas: map[string]func() (*jsonschema.Schema, error){}}
 	for _, t := range ts {
 		if err := r.add(t); err != nil {
 			return nil, err
@@ -34,12 +40,12 @@ func (r *Registry) add(t Tool) error {
 	if _, dup := r.tools[def.Name]; dup {
 		return fmt.Errorf("tool %q registered twice", def.Name)
 	}
-	s, err := CompileSchema(def.Schema)
-	if err != nil {
-		return fmt.Errorf("tool %s: %w", def.Name, err)
+	if !json.Valid(def.Schema) {
+		return fmt.Errorf("tool %s: schema is not JSON", def.Name)
 	}
+	schema := bytes.Clone(def.Schema)
 	r.tools[def.Name] = t
-	r.schemas[def.Name] = s
+	r.schemas[def.Name] = sync.OnceValues(func() (*jsonschema.Schema, error) { return CompileSchema(schema) })
 	return nil
 }
 
@@ -79,11 +85,17 @@ func (r *Registry) Names() []string {
 
 // Validate checks raw arguments against the schema of the tool called name
 // and returns them ready for Run ("" becomes {}). The error is written for
-// the model: it says what is wrong and where.
+// the model: it says what is wrong and where. The first Validate of a tool
+// compiles its schema; when that fails, every Validate of the tool fails and
+// says so.
 func (r *Registry) Validate(name, args string) (json.RawMessage, error) {
-	s, ok := r.schemas[name]
+	compiled, ok := r.schemas[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown tool %q; the tools are: %s", name, strings.Join(r.Names(), ", "))
+	}
+	s, err := compiled()
+	if err != nil {
+		return nil, fmt.Errorf("the arguments of %s cannot be checked: its %v", name, err)
 	}
 	if strings.TrimSpace(args) == "" {
 		args = "{}"

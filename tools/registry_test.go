@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agent-dev/agent/tools"
@@ -61,8 +62,59 @@ func TestRegistryRefusesDuplicatesAndBadSchemas(t *testing.T) {
 	if _, err := tools.NewRegistry(a, a); err == nil {
 		t.Errorf("duplicate names accepted")
 	}
+	notJSON := stub{tools.Definition{Name: "j", Schema: json.RawMessage(`{"type":`)}}
+	if _, err := tools.NewRegistry(notJSON); err == nil || !strings.Contains(err.Error(), "not JSON") {
+		t.Errorf("a schema that is not JSON: %v", err)
+	}
+}
+
+// TestSchemasCompileOnFirstUse: a schema that does not compile is found on
+// the tool's first Validate, which fails then and every time after, while
+// the other tools validate as usual.
+func TestSchemasCompileOnFirstUse(t *testing.T) {
 	bad := stub{tools.Definition{Name: "b", Schema: json.RawMessage(`{"type":"nonsense"}`)}}
-	if _, err := tools.NewRegistry(bad); err == nil {
-		t.Errorf("an invalid schema compiled")
+	good := stub{tools.Definition{Name: "g", Schema: json.RawMessage(`{"type":"object","required":["x"]}`)}}
+	reg, err := tools.NewRegistry(bad, good)
+	if err != nil {
+		t.Fatalf("NewRegistry compiled a schema before its first use: %v", err)
+	}
+	for range 2 {
+		if _, err := reg.Validate("b", `{}`); err == nil || !strings.Contains(err.Error(), "does not compile") {
+			t.Errorf("Validate with a schema that does not compile: %v", err)
+		}
+	}
+	if _, err := reg.Validate("g", `{"x":1}`); err != nil {
+		t.Errorf("a good tool beside a bad one: %v", err)
+	}
+	if _, err := reg.Validate("g", `{}`); err == nil {
+		t.Errorf("a good tool's schema is not applied")
+	}
+}
+
+// TestConcurrentFirstValidate: read-only tool calls of one step are
+// validated at the same time; the first use compiles the schema once, and
+// the race detector sees no unsynchronised access.
+func TestConcurrentFirstValidate(t *testing.T) {
+	reg, err := tools.NewRegistry(stub{tools.Definition{Name: "g",
+		Schema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":1}}}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			args := `{"n":1}`
+			if i%2 == 1 {
+				args = `{"n":0}`
+			}
+			_, errs[i] = reg.Validate("g", args)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if (err != nil) != (i%2 == 1) {
+			t.Errorf("call %d: %v", i, err)
+		}
 	}
 }

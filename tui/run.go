@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/agent-dev/agent/loop"
 )
@@ -24,7 +25,11 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	// lipgloss detected the colour profile of stdout in its package init;
+	// letting Bubble Tea detect it again costs a second `tmux info`
+	// subprocess inside tmux before the first frame (about 2 ms; more on a
+	// loaded machine).
+	_, err = tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile)).Run()
 	m.cancelTurn()
 	if m.events != nil {
 		drain(m.events, shutdownWait)

@@ -62,6 +62,10 @@ func Run(t *testing.T, s Suite) {
 		if schema["type"] != "object" {
 			t.Errorf("schema type = %v, want object", schema["type"])
 		}
+		// The registry compiles a schema only when the tool is first used.
+		if _, err := tools.CompileSchema(def.Schema); err != nil {
+			t.Errorf("schema: %v", err)
+		}
 		if again := s.Tool.Definition(); again.Name != def.Name || string(again.Schema) != string(def.Schema) {
 			t.Errorf("Definition is not stable between calls")
 		}

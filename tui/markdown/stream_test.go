@@ -9,9 +9,16 @@ import (
 	"unicode/utf8"
 )
 
+// readFixture returns the long fixture, which exercises every block kind
+// and boundary rule of split.go.
 func readFixture(tb testing.TB) string {
 	tb.Helper()
-	b, err := os.ReadFile("testdata/fixture.md")
+	return readFile(tb, "testdata/fixture.md")
+}
+
+func readFile(tb testing.TB, name string) string {
+	tb.Helper()
+	b, err := os.ReadFile(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -20,7 +27,7 @@ func readFixture(tb testing.TB) string {
 
 // chunkers split a text into the deltas of a stream.
 // memo marks the chunkers whose reference rendering memoises glamour's
-// output per block (see memoBlocks); the others use Renderer.render as is.
+// output per block (see reference); the others use Renderer.render as is.
 var chunkers = []struct {
 	name  string
 	split func(string) []string
@@ -109,65 +116,130 @@ func byBoundaryChars(s string) []string {
 }
 
 // TestStreamEqualsFullRender is the correctness proof: at every step of the
-// fixture, fed in deltas of several shapes, the incremental rendering equals
-// the from-scratch rendering of the same text, at two widths, and after the
-// width changes mid-stream.
+// short fixture, fed in deltas of every shape, the incremental rendering
+// equals the from-scratch rendering of the same text, at two widths, and
+// after the width changes mid-stream. The long fixture gets the same proof at
+// sampled steps (TestStreamEqualsFullRenderSampled); the exhaustive run over
+// it is BenchmarkStreamEveryStep, and FuzzStream tries other texts.
 func TestStreamEqualsFullRender(t *testing.T) {
+	short := readFile(t, "testdata/short.md")
+	for _, c := range chunkers {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			proveStream(t, short, c.split(short), c.memo, nil, 8)
+		})
+	}
+}
+
+// TestStreamEqualsFullRenderSampled checks the long fixture at the steps
+// sampleSteps picks: every step whose text ends in a blank line (where
+// blocks finish), a seeded random sample of the others, and the last. The
+// Streams still receive every delta; they render only at those steps, so
+// several blocks often finish between two renders.
+func TestStreamEqualsFullRenderSampled(t *testing.T) {
 	fixture := readFixture(t)
 	for _, c := range chunkers {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			deltas := c.split(fixture)
-			if got := strings.Join(deltas, ""); got != fixture {
-				t.Fatal("chunker lost text")
-			}
-			r := NewRenderer(Dark)
-			ref := &reference{r: r}
-			if c.memo {
-				ref.memo = make(map[string]string)
-			}
-			narrow, wide, resized := NewStream(r), NewStream(r), NewStream(r)
-			var text strings.Builder
-			for i, d := range deltas {
-				text.WriteString(d)
-				narrow.Append(d)
-				wide.Append(d)
-				resized.Append(d)
-				want40 := ref.render(text.String(), 40)
-				want100 := ref.render(text.String(), 100)
-				check(t, narrow, want40, text.String(), 40, i)
-				check(t, wide, want100, text.String(), 100, i)
-				// resized switches width every 25 deltas.
-				if (i/25)%2 == 0 {
-					check(t, resized, want40, text.String(), 40, i)
-				} else {
-					check(t, resized, want100, text.String(), 100, i)
-				}
-			}
-			for _, s := range []*Stream{narrow, wide, resized} {
-				s.Finish()
-			}
-			for _, w := range []int{40, 100} {
-				want := r.Render(fixture, w)
-				if got := narrow.Render(w); got != want {
-					t.Fatalf("finished stream at %d differs from Render:\n%s", w, diff(want, got))
-				}
-			}
-			if n := len(narrow.cuts); n < 20 {
-				t.Errorf("only %d finished blocks were cached; want at least 20", n)
-			}
+			proveStream(t, fixture, deltas, true, sampleSteps(deltas, 20), 20)
 		})
 	}
 }
 
-func check(t *testing.T, s *Stream, want, text string, width, step int) {
-	t.Helper()
+// sampleSteps returns which steps of deltas to check: each step after which
+// the text ends in a blank line, n more drawn at random (seeded, so every
+// run checks the same steps), and the last step.
+func sampleSteps(deltas []string, n int) map[int]bool {
+	steps := map[int]bool{len(deltas) - 1: true}
+	var text strings.Builder
+	for i, d := range deltas {
+		text.WriteString(d)
+		if strings.HasSuffix(text.String(), "\n\n") {
+			steps[i] = true
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range n {
+		steps[rng.IntN(len(deltas))] = true
+	}
+	return steps
+}
+
+// proveStream feeds deltas (which must join to text) to three Streams, one
+// rendering at 40 columns, one at 100 and one switching between the two
+// every 25 checked steps, and at each step in steps (every step when steps is nil)
+// checks that each equals the from-scratch rendering of the text so far.
+// memo lets the reference reuse glamour's output per block (see reference).
+// Then it finishes the Streams, checks them against Renderer.Render, and
+// checks that at least minBlocks finished blocks were cached.
+func proveStream(tb testing.TB, text string, deltas []string, memo bool, steps map[int]bool, minBlocks int) {
+	tb.Helper()
+	if got := strings.Join(deltas, ""); got != text {
+		tb.Fatal("chunker lost text")
+	}
+	r := NewRenderer(Dark)
+	ref := &reference{r: r}
+	if memo {
+		ref.memo = make(map[string]string)
+	}
+	narrow, wide, resized := NewStream(r), NewStream(r), NewStream(r)
+	var sofar strings.Builder
+	checks := 0
+	for i, d := range deltas {
+		sofar.WriteString(d)
+		narrow.Append(d)
+		wide.Append(d)
+		resized.Append(d)
+		if steps != nil && !steps[i] {
+			continue
+		}
+		want40 := ref.render(sofar.String(), 40)
+		want100 := ref.render(sofar.String(), 100)
+		check(tb, narrow, want40, sofar.String(), 40, i)
+		check(tb, wide, want100, sofar.String(), 100, i)
+		// Each width change renders every block again, so resized switches
+		// every 25 checks, not on every sampled step.
+		if (checks/25)%2 == 0 {
+			check(tb, resized, want40, sofar.String(), 40, i)
+		} else {
+			check(tb, resized, want100, sofar.String(), 100, i)
+		}
+		checks++
+	}
+	for _, s := range []*Stream{narrow, wide, resized} {
+		s.Finish()
+	}
+	// Each finished stream at the width it streamed at (a cheap render: the
+	// tail and the definitions it brings), and narrow at the other width too
+	// (every block again).
+	lastWidth := 40
+	if ((checks-1)/25)%2 == 1 {
+		lastWidth = 100
+	}
+	finals := []struct {
+		s *Stream
+		w int
+	}{{narrow, 40}, {wide, 100}, {resized, lastWidth}, {narrow, 100}}
+	want := map[int]string{40: r.Render(text, 40), 100: r.Render(text, 100)}
+	for _, f := range finals {
+		if got := f.s.Render(f.w); got != want[f.w] {
+			tb.Fatalf("finished stream at %d differs from Render:\n%s", f.w, diff(want[f.w], got))
+		}
+	}
+	if n := len(narrow.cuts); n < minBlocks {
+		tb.Errorf("only %d finished blocks were cached; want at least %d", n, minBlocks)
+	}
+}
+
+func check(tb testing.TB, s *Stream, want, text string, width, step int) {
+	tb.Helper()
 	got := s.Render(width)
 	if got != want {
-		t.Fatalf("step %d, width %d, text so far %q:\n%s", step, width, tailOf(text), diff(want, got))
+		tb.Fatalf("step %d, width %d, text so far %q:\n%s", step, width, tailOf(text), diff(want, got))
 	}
 	if again := s.Render(width); again != got {
-		t.Fatalf("step %d: a second Render differs", step)
+		tb.Fatalf("step %d: a second Render differs", step)
 	}
 }
 
