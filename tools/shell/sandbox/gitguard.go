@@ -45,9 +45,9 @@ import (
 //     same way, or moved aside when it names a git directory outside the
 //     writable roots (repairNested).
 //
-// What "changed" means is a change time at or after Guard's call: the
-// sandbox's helper starts the command only once new change times are
-// later (helper.Options.NotBefore). The function also says which of the
+// What "changed" means is a change time at or after Guard's call, read
+// from the clock change times come from (changeClock), so nothing waits
+// before the command starts. The function also says which of the
 // sandbox's bounds a command reached (processes, temporary directory).
 //
 // The returned text says what was done ("" when nothing was); the bash tool
@@ -143,7 +143,7 @@ func stampOf(path string) fileStamp {
 
 func (s *Sandbox) lookGit() gitState {
 	dotGit := filepath.Join(s.policy.Dir, ".git")
-	st := gitState{dotGit: kindOf(dotGit), start: time.Now()}
+	st := gitState{dotGit: kindOf(dotGit), start: changeClock()}
 	switch st.dotGit {
 	case entryDir:
 		st.gitDir = dotGit

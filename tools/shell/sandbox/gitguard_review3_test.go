@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -119,10 +120,24 @@ func TestReview3GuardBreaksUntouchedSubmodule(t *testing.T) {
 	hook := filepath.Join(sub, ".git", "hooks", "pre-push")
 	write(t, hook, "#!/bin/sh\ngit lfs pre-push \"$@\"\n")
 	cfg, _ := os.ReadFile(filepath.Join(sub, ".git", "config"))
+	// The person set the submodule up before the command: a clock tick
+	// before it at least (a change within the tick the command starts in
+	// counts as the command's, see changeClock).
+	afterThisTick()
 	res := b.run("echo x > f && git add f")
 	t.Logf("command:\n%s", res.Content)
 	if _, err := os.Stat(hook); err != nil {
 		t.Errorf("the person's submodule hook was moved: %v", err)
 	}
 	unchanged(t, filepath.Join(sub, ".git", "config"), string(cfg))
+}
+
+// afterThisTick returns once the clock that change times come from has
+// moved on: what was changed before the call is then older than anything a
+// command started after it changes.
+func afterThisTick() {
+	start := changeClock()
+	for !changeClock().After(start) {
+		runtime.Gosched()
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
@@ -214,11 +213,6 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 		o.Writable, o.ReadOnlyRest = existing(l.p.writable()), true
 		o.Pinned, o.ReadOnly = protectedNow(l.p)
 		o.MaxProcs = l.p.MaxProcesses // counted in the command's user namespace only
-	}
-	if l.p.Mode == WorkspaceWrite {
-		// The git guard took its start before this (shell.Tool calls it
-		// first): the command's changes must get later change times.
-		o.NotBefore = time.Now().UnixNano()
 	}
 	files := []*os.File{l.ruleset}
 	if l.cg != nil {

@@ -83,11 +83,6 @@ type Options struct {
 	// helper mounts a clone of on TmpAt: the session's temporary directory.
 	TmpFD int
 	TmpAt string
-	// NotBefore, when positive, is a time (Unix nanoseconds): the program
-	// starts only once a file changed now gets a change time after it, so
-	// that the agent's git guard, which took its start before NotBefore,
-	// tells the program's changes from earlier ones by their change times.
-	NotBefore int64
 	// MakeTmp, when positive, makes the helper create a tmpfs of that many
 	// bytes as a detached mount, send it over the unix socket at
 	// descriptor 3 and exit: done once per session, in namespaces of its own.
@@ -134,9 +129,6 @@ func (o Options) Args() []string {
 	}
 	if o.MakeTmp > 0 {
 		a = append(a, "--make-tmp="+strconv.FormatInt(o.MakeTmp, 10))
-	}
-	if o.NotBefore > 0 {
-		a = append(a, "--not-before="+strconv.FormatInt(o.NotBefore, 10))
 	}
 	return append(append(a, "--"), o.Program...)
 }
@@ -196,12 +188,6 @@ func Parse(args []string) (Options, error) {
 			}
 		case strings.HasPrefix(a, "--tmp-at="):
 			o.TmpAt = strings.TrimPrefix(a, "--tmp-at=")
-		case strings.HasPrefix(a, "--not-before="):
-			n, err := strconv.ParseInt(strings.TrimPrefix(a, "--not-before="), 10, 64)
-			if err != nil || n < 0 {
-				return o, fmt.Errorf("bad %s", a)
-			}
-			o.NotBefore = n
 		case strings.HasPrefix(a, "--make-tmp="):
 			n, err := strconv.ParseInt(strings.TrimPrefix(a, "--make-tmp="), 10, 64)
 			if err != nil || n <= 0 {

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"syscall"
 	"time"
-	"unsafe"
 )
 
 // Linux constants the standard library's syscall package lacks. The
@@ -44,9 +43,6 @@ func run(o Options) int {
 	}
 	if err := <-joined; err != nil {
 		fail(err)
-	}
-	if o.NotBefore > 0 {
-		awaitChangeTimeAfter(".", o.NotBefore)
 	}
 	if o.Probe {
 		return 0
@@ -151,49 +147,4 @@ func confineThreadAndStart(o Options) (int, error) {
 		return 0, fmt.Errorf("starting %s: %v", o.Program[0], err)
 	}
 	return pid, nil
-}
-
-// awaitChangeTimeAfter returns once a file changed now gets a change time
-// after notBefore (Unix nanoseconds): it changes the mode of an unnamed
-// file (O_TMPFILE) in dir, on the working directory's filesystem, until
-// its change time is past notBefore. The kernel takes change times from a
-// clock updated once a tick, or, on filesystems with fine-grained
-// timestamps, from one that never goes back; either way a later change of
-// any file gets a change time at least as late. This takes no time where
-// the set-up outlasted the tick, and at most a tick (1 to 10 ms) where it
-// did not. Where no unnamed file can be made, it waits a tick's worth of
-// the coarse clock instead.
-func awaitChangeTimeAfter(dir string, notBefore int64) {
-	fd, err := syscall.Open(dir, oTmpfile|syscall.O_RDWR|syscall.O_CLOEXEC, 0o600)
-	if err != nil {
-		for coarseNow() <= notBefore {
-			time.Sleep(100 * time.Microsecond)
-		}
-		return
-	}
-	defer syscall.Close(fd)
-	for mode := uint32(0o600); ; mode ^= 0o100 {
-		var st syscall.Stat_t
-		if syscall.Fchmod(fd, mode) != nil || syscall.Fstat(fd, &st) != nil {
-			return
-		}
-		if st.Ctim.Nano() > notBefore {
-			return
-		}
-		time.Sleep(100 * time.Microsecond)
-	}
-}
-
-// oTmpfile is O_TMPFILE (with O_DIRECTORY), the same on amd64 and arm64.
-const oTmpfile = 0o20000000 | syscall.O_DIRECTORY
-
-// clockRealtimeCoarse is CLOCK_REALTIME_COARSE: the clock, updated once a
-// tick, from which the kernel takes files' change times.
-const clockRealtimeCoarse = 5
-
-// coarseNow reads CLOCK_REALTIME_COARSE, in nanoseconds.
-func coarseNow() int64 {
-	var ts syscall.Timespec
-	syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, clockRealtimeCoarse, uintptr(unsafe.Pointer(&ts)), 0)
-	return ts.Nano()
 }
