@@ -5,10 +5,13 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
+	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/shell"
 )
 
@@ -67,5 +70,38 @@ func BenchmarkCommand(b *testing.B) {
 			})
 		}
 		sb.Close()
+	}
+}
+
+// BenchmarkGuardLargeRoot is the git guard's look after a command that
+// changed nothing, with a writable root of 20,000 directories beside the
+// working directory (as a Go module cache among writable_roots is): after
+// its first look the guard stats the directories it knows instead of
+// listing them.
+//
+//	go test -run '^$' -bench GuardLargeRoot ./tools/shell/sandbox/
+func BenchmarkGuardLargeRoot(b *testing.B) {
+	dir, cache := b.TempDir(), b.TempDir()
+	exec.Command("git", "-C", dir, "init", "-q").Run()
+	for i := range 200 {
+		for j := range 100 {
+			d := filepath.Join(cache, fmt.Sprintf("m%d", i), fmt.Sprintf("v%d", j))
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(d, "go.mod"), []byte("module m\n"), 0o644)
+		}
+	}
+	sb, err := New(Policy{Mode: WorkspaceWrite, Dir: dir, WritableRoots: []string{cache}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	if !sb.Status().Enforced {
+		b.Skipf("no sandbox here: %s", sb.Status().Reason)
+	}
+	sb.Guard()(tools.Result{}) // the first look lists everything
+	for b.Loop() {
+		sb.Guard()(tools.Result{})
 	}
 }

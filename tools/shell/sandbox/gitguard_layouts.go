@@ -108,61 +108,6 @@ func (s *Sandbox) repairModules(common string, since time.Time) []string {
 	return done
 }
 
-// maxNestedDirs bounds the directories repairNested lists per writable
-// root; a tree larger than that is looked at up to the bound and the note
-// says so.
-const maxNestedDirs = 200_000
-
-// repairNested looks for every .git (directory, file or link) under the
-// working directory and the configured writable roots, other than the
-// working directory's own, that the command created or changed: a
-// directory whose hooks or config changed is neutralised as a repository
-// the command made; a .git file created or rewritten during the command
-// must name a git directory inside a writable root (which is then
-// neutralised the same way), or it is moved aside; a .git link is moved
-// aside. It does not descend into git directories nor follow links.
-func (s *Sandbox) repairNested(since time.Time) []string {
-	top := filepath.Join(s.policy.Dir, ".git")
-	var done []string
-	roots := append([]string{s.policy.Dir}, s.policy.WritableRoots...)
-	seen := map[string]bool{}
-	for _, root := range roots {
-		n := 0
-		var walk func(dir string)
-		walk = func(dir string) {
-			if n++; n > maxNestedDirs || seen[dir] {
-				return
-			}
-			seen[dir] = true
-			ents, err := os.ReadDir(dir)
-			if err != nil {
-				return
-			}
-			for _, e := range ents {
-				p := filepath.Join(dir, e.Name())
-				if e.Name() != ".git" {
-					// The working directory's own git directory (a
-					// separate one, --separate-git-dir) is looked after
-					// above, and holds no work tree.
-					if e.IsDir() && p != s.policy.git.gitDir && p != s.policy.git.common {
-						walk(p)
-					}
-					continue
-				}
-				if p != top {
-					rel, _ := filepath.Rel(s.policy.Dir, p)
-					done = append(done, s.repairNestedGit(p, rel, since)...)
-				}
-			}
-		}
-		walk(root)
-		if n > maxNestedDirs {
-			done = append(done, fmt.Sprintf("(%s holds more than %d directories: only the first were looked at)", root, maxNestedDirs))
-		}
-	}
-	return done
-}
-
 // repairNestedGit looks after one nested .git entry; name is it as shown.
 func (s *Sandbox) repairNestedGit(p, name string, since time.Time) []string {
 	switch kindOf(p) {

@@ -19,6 +19,8 @@ type Sandbox struct {
 	// links caches the gitlinks of the working directory's index for the
 	// git guard, listed again only when the index changes.
 	links gitlinkCache
+	// trees is what the git guard knows of the writable roots' directories.
+	trees dirTrees
 }
 
 // platform is the operating system's side of a Sandbox.
