@@ -139,12 +139,7 @@ func (s *Store) Compactions(ctx context.Context, id string) ([]CompactionRecord,
 }
 
 func (s *Store) compactions(ctx context.Context, id string) ([]CompactionRecord, error) {
-	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
+	if err := s.exists(ctx, id); err != nil {
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT first_seq, summary, before_tokens, after_tokens, created_at

@@ -248,12 +248,7 @@ func (s *Store) ToolCalls(ctx context.Context, id string) ([]ToolCallRecord, err
 }
 
 func (s *Store) toolCalls(ctx context.Context, id string) ([]ToolCallRecord, error) {
-	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
+	if err := s.exists(ctx, id); err != nil {
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT m.seq, t.call_id, t.name, t.arguments, t.status, t.result,
@@ -279,4 +274,14 @@ func (s *Store) toolCalls(ctx context.Context, id string) ([]ToolCallRecord, err
 		calls = append(calls, c)
 	}
 	return calls, rows.Err()
+}
+
+// exists returns ErrNotFound when no session has the id.
+func (s *Store) exists(ctx context.Context, id string) error {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
 }
