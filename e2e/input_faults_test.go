@@ -97,3 +97,18 @@ func TestAReaderThatClosesEarlyEndsTheOutputQuietly(t *testing.T) {
 		}
 	}
 }
+
+func TestDoctorReportsADamagedSessionDatabase(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	srv := scripted.New(t, scripted.Text("ok"), scripted.Text("ok"))
+	if res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")}); res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	os.WriteFile(db, bytes.Repeat([]byte("damage"), 4000), 0o600)
+	os.Remove(db + "-wal")
+	os.Remove(db + "-shm")
+	res := run(t, invocation{dir: dir, args: []string{"doctor", "--sandbox", "off", "--db", db, "--base-url", srv.URL(), "--model", "m"}})
+	if res.code != 1 || !strings.Contains(res.stdout, "DAMAGED") || !strings.Contains(res.stdout, "mv ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+}

@@ -109,3 +109,11 @@ func TestA501IsNotRetriedAndItsHTMLIsReducedToItsTitle(t *testing.T) {
 		t.Errorf("stderr %q", res.stderr)
 	}
 }
+
+func TestDoctorFailsOnAServerThatDoesNotSpeakTheAPI(t *testing.T) {
+	url, _ := notAnAPIServer(t)
+	res := run(t, invocation{dir: t.TempDir(), args: []string{"doctor", "--sandbox", "off", "--base-url", url, "--model", "m"}})
+	if res.code != 1 || !strings.Contains(res.stdout, "NO:") || strings.Contains(res.stdout, "<html") {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+}
