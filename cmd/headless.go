@@ -89,6 +89,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if notice != "" {
 		fmt.Fprintln(st.Err, "agent: "+notice)
 	}
+	if run != nil && run.notice != "" {
+		fmt.Fprintln(st.Err, "agent: "+run.notice)
+	}
 	// A continued session keeps its system prompt: it is never written
 	// again (Codex #16213).
 	if run == nil {
@@ -97,6 +100,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		}
 	}
 	sess, conv := run.record, run.conv
+	// The next -c continues this session at once, whatever the process
+	// does after the turn.
+	defer store.Release(context.WithoutCancel(ctx), sess.ID)
 	a.useSession(sess.ID, store.Journal(sess.ID))
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", sess.ID, conv.Len())

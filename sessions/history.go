@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/providers"
 )
 
@@ -256,20 +257,7 @@ func (h *history) add(m providers.Message, seq int) {
 		h.seqs = append(h.seqs, seq)
 		return
 	}
-	prev := &h.msgs[n-1]
-	parts := slices.Clone(prev.Parts)
-	// Thinking may only open an assistant message: a merged one's is left
-	// out (providers never need an earlier turn's thinking).
-	next := slices.DeleteFunc(slices.Clone(m.Parts), func(p providers.Part) bool { _, ok := p.(providers.Reasoning); return ok })
-	if len(parts) > 0 && len(next) > 0 {
-		a, aok := parts[len(parts)-1].(providers.Text)
-		b, bok := next[0].(providers.Text)
-		if aok && bok {
-			parts[len(parts)-1] = providers.Text{Text: a.Text + "\n\n" + b.Text}
-			next = next[1:]
-		}
-	}
-	prev.Parts = append(parts, next...)
+	h.msgs[n-1] = conversation.Merge(h.msgs[n-1], m)
 	if h.seqs[n-1] == 0 {
 		h.seqs[n-1] = seq
 	}
