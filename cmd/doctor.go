@@ -5,14 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
@@ -27,9 +28,11 @@ var errDoctor = errors.New("")
 
 // newDoctorCmd builds `agent doctor`: what this machine can do for the
 // agent (the sandbox: Landlock ABI, user namespaces, the mode in force),
-// where its config and data live, and whether the provider answers. It
-// exits 1 when the provider cannot be reached or the sandbox the
-// configuration asks for cannot be enforced.
+// where its config and data live, whether the session database is sound
+// (SQLite's quick_check) and whether the provider's endpoint speaks its API.
+// It exits 1 when the database is damaged, the provider cannot be reached
+// or does not speak the API, or the sandbox the configuration asks for
+// cannot be enforced.
 func newDoctorCmd(st Streams, getenv func(string) string, o *Options) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "doctor",
@@ -73,7 +76,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	}
 	line("config", "%s", cfg)
 	if db, err := dbPath(o, getenv); err == nil {
-		line("sessions", "%s", db)
+		failed = checkDatabase(ctx, line, db) || failed
 	} else {
 		line("sessions", "%v", err)
 	}
@@ -116,6 +119,24 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	return nil
 }
 
+// checkDatabase runs SQLite's quick_check on the session database and
+// reports whether it is damaged, with what to do.
+func checkDatabase(ctx context.Context, line func(string, string, ...any), db string) bool {
+	err := sessions.QuickCheck(ctx, db)
+	switch {
+	case errors.Is(err, sessions.ErrNoDatabase):
+		line("sessions", "%s (not created yet)", db)
+		return false
+	case err == nil:
+		line("sessions", "%s (quick_check ok)", db)
+		return false
+	}
+	line("sessions", "%s DAMAGED: %v", db, err)
+	line("", "move it aside (mv %q %q) and agent starts a new one;", db, db+".damaged")
+	line("", "sqlite3 %q .recover | sqlite3 %q may save its sessions into a new file", db+".damaged", db)
+	return true
+}
+
 // printSandbox prints the sandbox lines and reports whether the sandbox
 // falls short of its mode.
 func printSandbox(line func(string, string, ...any), ss sandbox.Status) bool {
@@ -156,7 +177,10 @@ func printSandbox(line func(string, string, ...any), ss sandbox.Status) bool {
 	return false
 }
 
-// checkProvider lists the provider's models and reports whether it failed.
+// checkProvider checks that the provider's endpoint speaks its API: a model
+// list that parses, or else a one-token completion. It reports whether the
+// check failed. A server that answers something else (a web server's 501
+// or 404 page) fails it.
 func checkProvider(ctx context.Context, line func(string, string, ...any), s settings) bool {
 	key := "no API key"
 	if s.APIKey != "" {
@@ -166,25 +190,43 @@ func checkProvider(ctx context.Context, line func(string, string, ...any), s set
 	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()
 	start := time.Now()
-	ids, err := newProvider(s, -1).Models(ctx)
+	p := newProvider(s, -1)
+	ids, err := p.Models(ctx)
 	var ae *providers.APIError
 	switch {
-	case errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound:
-		line("  reachable", "yes (in %d ms), but it lists no models at /models", time.Since(start).Milliseconds())
-		return false
-	case err != nil:
+	case errors.As(err, &ae) && ae.IsAuth():
 		line("  reachable", "NO: %v", err)
 		return true
-	}
-	found := ""
-	if len(ids) > 0 {
-		found = "; model not in its list"
-		for _, id := range ids {
-			if id == s.Model {
-				found = "; model listed"
-			}
+	case err == nil && len(ids) > 0:
+		found := "; model not in its list"
+		if slices.Contains(ids, s.Model) {
+			found = "; model listed"
 		}
+		line("  reachable", "yes, %d models in %d ms%s", len(ids), time.Since(start).Milliseconds(), found)
+		return false
 	}
-	line("  reachable", "yes, %d models in %d ms%s", len(ids), time.Since(start).Milliseconds(), found)
+	// No model list: a one-token completion tells an API server that lists
+	// no models from a server that is not one.
+	listed := "no model list"
+	if err != nil {
+		listed = fmt.Sprintf("no model list (%v)", err)
+	}
+	start = time.Now()
+	req := providers.Request{Model: s.Model, MaxOutputTokens: 1, ThinkingBudget: -1,
+		Messages: []providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "Say OK."}}}}}
+	if _, cerr := p.Stream(ctx, req, nil); cerr != nil {
+		line("  reachable", "NO: %s, and a one-token completion failed: %v", listed, cerr)
+		line("", "is %s an %s-compatible API endpoint? check base_url and the model", s.BaseURL, apiName(s.Provider))
+		return true
+	}
+	line("  reachable", "yes, a one-token completion in %d ms (%s)", time.Since(start).Milliseconds(), listed)
 	return false
+}
+
+// apiName is the name of a provider's wire protocol for messages.
+func apiName(provider string) string {
+	if provider == providerAnthropic {
+		return "Anthropic"
+	}
+	return "OpenAI"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"syscall"
 
 	"github.com/agent-dev/agent/loop"
 )
@@ -15,6 +16,7 @@ const (
 	ExitUsage       = 2   // bad flags, arguments or configuration
 	ExitMaxSteps    = 3   // the step limit was reached before a final answer
 	ExitInterrupted = 130 // cancelled by SIGINT or SIGTERM
+	ExitBrokenPipe  = 141 // stdout's reader went away (128+SIGPIPE, as a shell reports cat and git)
 )
 
 // errNoPrompt explains how to give a prompt.
@@ -52,6 +54,8 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
+	case brokenPipe(err):
+		return ExitBrokenPipe
 	case errors.As(err, &te):
 		switch te.reason {
 		case loop.StopAnswered:
@@ -69,3 +73,8 @@ func exitCode(err error) int {
 	}
 	return ExitRuntime
 }
+
+// brokenPipe reports whether err is a write to a pipe whose reader went
+// away (agent sessions show ID | head): the agent then exits quietly, as
+// cat and git do.
+func brokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }

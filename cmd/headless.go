@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
@@ -31,17 +32,17 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		// With a prompt argument, stdin is optional context: a silent pipe
 		// is ignored after --stdin-timeout. Without one, stdin is the
 		// prompt: it may take longer to come, up to the idle limit.
-		first, idle := o.StdinTimeout, stdinIdle
+		lim := stdinLimits{First: o.StdinTimeout, Idle: stdinIdle, Total: o.StdinMaxRead}
 		if o.Prompt == "" {
-			first = stdinIdle
+			lim.First = stdinIdle
 		}
 		if o.StdinTimeout == 0 {
-			first, idle = 0, 0
+			lim = stdinLimits{}
 		}
 		if o.Verbose {
 			fmt.Fprintln(st.Err, "· reading standard input (--no-stdin skips it)")
 		}
-		if in, err = readStdin(ctx, st.In, first, idle); err != nil {
+		if in, err = readStdin(ctx, st.In, lim); err != nil {
 			if ctx.Err() != nil {
 				return turnError{loop.StopCancelled, errors.New("interrupted")}
 			}
@@ -50,14 +51,20 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		if in.TimedOut && o.Verbose && o.Prompt != "" {
 			fmt.Fprintf(st.Err, "· standard input sent nothing within %s; ignoring it (--no-stdin skips it)\n", o.StdinTimeout)
 		}
-		if in.Stalled {
-			fmt.Fprintf(st.Err, "· standard input went silent for %s; using what arrived (--stdin-timeout 0 waits without limit)\n", stdinIdle)
+		if msg := in.describe(); msg != "" {
+			fmt.Fprintln(st.Err, "agent: "+msg)
+		}
+		if kind := binaryInput(in.Data); kind != "" {
+			return usagef("standard input is not text (%s, %d bytes): agent sends text to the model; name the file in the prompt instead, or --no-stdin", kind, len(in.Data))
 		}
 	}
 	prompt := composePrompt(o.Prompt, in)
-	if prompt == "" {
+	if strings.TrimSpace(prompt) == "" {
 		if in.TimedOut {
 			return usagef("%w (nothing arrived on standard input within %s)", errNoPrompt, stdinIdle)
+		}
+		if prompt != "" {
+			return usagef("%w (the prompt is only white space)", errNoPrompt)
 		}
 		return usageError{errNoPrompt}
 	}
@@ -82,6 +89,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if notice != "" {
 		fmt.Fprintln(st.Err, "agent: "+notice)
 	}
+	if run != nil && run.notice != "" {
+		fmt.Fprintln(st.Err, "agent: "+run.notice)
+	}
 	// A continued session keeps its system prompt: it is never written
 	// again (Codex #16213).
 	if run == nil {
@@ -90,6 +100,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		}
 	}
 	sess, conv := run.record, run.conv
+	// The next -c continues this session at once, whatever the process
+	// does after the turn.
+	defer store.Release(context.WithoutCancel(ctx), sess.ID)
 	a.useSession(sess.ID, store.Journal(sess.ID))
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", sess.ID, conv.Len())

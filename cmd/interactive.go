@@ -88,6 +88,9 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		// First, so that a narrow status line keeps it.
 		warning = strings.TrimSuffix(agentsMDShortNotice+" · "+warning, " · ")
 	}
+	if run != nil && run.notice != "" {
+		warning = strings.TrimSuffix(run.notice+" · "+warning, " · ")
+	}
 	err = tui.Run(ctx, tui.Config{
 		Model:         s.Model,
 		Dir:           dir,

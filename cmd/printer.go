@@ -103,7 +103,11 @@ func (p *printer) event(ev loop.Event) error {
 		}
 	case loop.Retry:
 		if p.progress && p.format == formatText {
-			fmt.Fprintf(p.errOut, "· retry %d/%d in %s: %s\n", ev.Attempt, ev.Max, roundDuration(ev.Delay), ev.Err)
+			discarded := ""
+			if ev.Discarded {
+				discarded = " (the partial answer is discarded)"
+			}
+			fmt.Fprintf(p.errOut, "· retry %d/%d in %s: %s%s\n", ev.Attempt, ev.Max, roundDuration(ev.Delay), ev.Err, discarded)
 		}
 	case loop.Compacted:
 		if p.progress && p.format == formatText {
@@ -170,7 +174,8 @@ func streamObject(ev loop.Event) map[string]any {
 	case loop.ToolsetChanged:
 		return map[string]any{"type": "toolset_changed", "picked": nonNil(ev.Picked), "added": nonNil(ev.Added)}
 	case loop.Retry:
-		return map[string]any{"type": "retry", "attempt": ev.Attempt, "max": ev.Max, "delay_ms": ev.Delay.Milliseconds(), "error": ev.Err}
+		return map[string]any{"type": "retry", "attempt": ev.Attempt, "max": ev.Max, "delay_ms": ev.Delay.Milliseconds(), "error": ev.Err,
+			"discarded": ev.Discarded}
 	case loop.Usage:
 		return map[string]any{"type": "usage", "step": ev.Step, "usage": ev.Usage, "total": ev.Total}
 	case loop.Compacted:

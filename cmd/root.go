@@ -33,6 +33,9 @@ type Options struct {
 	Tools        string
 	NoStdin      bool
 	StdinTimeout time.Duration
+	// StdinMaxRead bounds the whole read of standard input from its first
+	// byte (hidden flag --stdin-max-read, for tests; default stdinTotal).
+	StdinMaxRead time.Duration
 	AllowBash    bool
 	Yolo         bool
 	// MaxRetries is -1 when the flag was not given.
@@ -94,7 +97,7 @@ func Execute() int {
 	root := NewRootCmd(osStreams(), os.Getenv, nil)
 	root.SetArgs(normalizeArgs(os.Args[1:]))
 	err := root.ExecuteContext(ctx)
-	if err != nil && err.Error() != "" {
+	if err != nil && err.Error() != "" && !brokenPipe(err) {
 		fmt.Fprintln(os.Stderr, "agent:", err)
 	}
 	return exitCode(err)
@@ -168,6 +171,8 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
 	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
 	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
+	f.DurationVar(&o.StdinMaxRead, "stdin-max-read", stdinTotal, "how long piped standard input may take from its first byte")
+	_ = f.MarkHidden("stdin-max-read")
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
 	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/url"
 	"os"
 
@@ -14,11 +16,17 @@ import (
 type session struct {
 	record *sessions.Session
 	conv   *conversation.Conversation
+	// notice, when not empty, tells the person that the session they
+	// asked for is in use and the run goes on in a fork of it.
+	notice string
 }
 
 // resumeSession returns the session named by --continue (the latest of dir)
 // or --resume ID with its conversation, or nil when the run starts a new
 // one. An unknown or ambiguous id, or nothing to continue, is a usage error.
+// A session has one writer at a time: when another live process holds it,
+// the run goes on in a new session forked from its history, and the
+// session's notice says so.
 func resumeSession(ctx context.Context, store *sessions.Store, o *Options, dir string) (*session, error) {
 	var sess *sessions.Session
 	var err error
@@ -38,11 +46,25 @@ func resumeSession(ctx context.Context, store *sessions.Store, o *Options, dir s
 	default:
 		return nil, nil
 	}
+	notice := ""
+	var held *sessions.LeaseError
+	switch err := store.Acquire(ctx, sess.ID); {
+	case errors.As(err, &held):
+		fork, err := store.Fork(ctx, sess.ID)
+		if err != nil {
+			return nil, err
+		}
+		notice = fmt.Sprintf("session %s is in use by process %d: continuing in a new session, %s, forked from its history",
+			sess.ID, held.Holder.PID, fork.ID)
+		sess = fork
+	case err != nil:
+		return nil, err
+	}
 	st, err := store.Conversation(ctx, sess.ID)
 	if err != nil {
 		return nil, err
 	}
-	return &session{record: sess, conv: conversation.Restore(st, store.Recorder(sess.ID))}, nil
+	return &session{record: sess, conv: conversation.Restore(st, store.Recorder(sess.ID)), notice: notice}, nil
 }
 
 // newSession creates a session for a first prompt in dir.

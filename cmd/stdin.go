@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // maxStdinBytes caps what is read from standard input (1 MiB); the rest is
@@ -17,6 +19,18 @@ const maxStdinBytes = 1 << 20
 // stdinIdle bounds every silence of standard input once the first byte
 // arrived, and the wait for a prompt that can only come from standard input.
 const stdinIdle = 30 * time.Second
+
+// stdinTotal bounds the whole read from the first byte on, so that a writer
+// that never closes the pipe but sends a byte now and then (tail -f) cannot
+// hang the run.
+const stdinTotal = 30 * time.Second
+
+// stdinLimits bound readStdin's waits; a zero limit waits without bound.
+type stdinLimits struct {
+	First time.Duration // for the first byte (or end of file)
+	Idle  time.Duration // for each later byte
+	Total time.Duration // for the whole read, from the first byte
+}
 
 // stdinResult is what readStdin found.
 type stdinResult struct {
@@ -28,22 +42,28 @@ type stdinResult struct {
 	// Stalled is true when the input went silent for longer than the idle
 	// limit after data had arrived; Data holds what came before.
 	Stalled bool
+	// Cut is true when the input was still open when the total limit was
+	// reached; Data holds what came before.
+	Cut bool
+	// Limits are the limits the input was read under.
+	Limits stdinLimits
 }
 
 // readStdin reads piped standard input under this rule:
 //
-//   - It waits at most firstByte for the first byte (or end of file). A pipe
+//   - It waits at most lim.First for the first byte (or end of file). A pipe
 //     whose writer stays open without writing, as supervisors and CI runners
 //     leave behind, is then ignored instead of hanging the run (the opencode
 //     #38723 failure).
 //   - Once data flows it reads to end of file, up to maxStdinBytes, but a
-//     silence longer than idle ends the input with what arrived.
+//     silence longer than lim.Idle, or lim.Total after the first byte, ends
+//     the input with what arrived.
 //   - A zero limit waits without bound. Cancelling ctx (SIGINT) stops the
 //     wait and returns ctx's error.
 //
 // A reader that is still blocked when readStdin returns is left behind; the
 // process exits without waiting for it.
-func readStdin(ctx context.Context, r io.Reader, firstByte, idle time.Duration) (stdinResult, error) {
+func readStdin(ctx context.Context, r io.Reader, lim stdinLimits) (stdinResult, error) {
 	type chunk struct {
 		data []byte
 		err  error
@@ -66,8 +86,17 @@ func readStdin(ctx context.Context, r io.Reader, firstByte, idle time.Duration) 
 		}
 	}()
 	var buf bytes.Buffer
-	wait := firstByte
+	var deadline time.Time // set at the first byte when lim.Total > 0
 	for {
+		wait, cut := lim.First, false
+		if buf.Len() > 0 {
+			wait = lim.Idle
+			if !deadline.IsZero() {
+				if left := time.Until(deadline); wait == 0 || left <= wait {
+					wait, cut = max(left, time.Nanosecond), true
+				}
+			}
+		}
 		var timeout <-chan time.Time
 		if wait > 0 {
 			timer := time.NewTimer(wait)
@@ -79,23 +108,61 @@ func readStdin(ctx context.Context, r io.Reader, firstByte, idle time.Duration) 
 			return stdinResult{}, ctx.Err()
 		case <-timeout:
 			if buf.Len() == 0 {
-				return stdinResult{TimedOut: true}, nil
+				return stdinResult{TimedOut: true, Limits: lim}, nil
 			}
-			return stdinResult{Data: buf.String(), Stalled: true}, nil
+			return stdinResult{Data: buf.String(), Stalled: !cut, Cut: cut, Limits: lim}, nil
 		case c := <-chunks:
+			if buf.Len() == 0 && len(c.data) > 0 && lim.Total > 0 {
+				deadline = time.Now().Add(lim.Total)
+			}
 			buf.Write(c.data)
 			if buf.Len() > maxStdinBytes {
-				return stdinResult{Data: buf.String()[:maxStdinBytes], Truncated: true}, nil
+				return stdinResult{Data: buf.String()[:maxStdinBytes], Truncated: true, Limits: lim}, nil
 			}
 			if errors.Is(c.err, io.EOF) {
-				return stdinResult{Data: buf.String()}, nil
+				return stdinResult{Data: buf.String(), Limits: lim}, nil
 			}
 			if c.err != nil {
 				return stdinResult{}, fmt.Errorf("reading standard input: %w", c.err)
 			}
 		}
-		wait = idle
 	}
+}
+
+// describe says on one line what happened to the input, for stderr; empty
+// when it was read whole.
+func (in stdinResult) describe() string {
+	switch {
+	case in.Truncated:
+		return fmt.Sprintf("standard input is longer than %d bytes; using the first %d", maxStdinBytes, maxStdinBytes)
+	case in.Stalled:
+		return fmt.Sprintf("standard input went silent for %s; using what arrived (--stdin-timeout 0 waits without limit)", in.Limits.Idle)
+	case in.Cut:
+		return fmt.Sprintf("standard input was still open %s after its first byte; using the %d bytes that arrived (--stdin-timeout 0 waits without limit)",
+			in.Limits.Total, len(in.Data))
+	}
+	return ""
+}
+
+// binaryInput returns a description of data's type when it is not text
+// (a NUL byte, or bytes that are not UTF-8), else "". The last bytes may
+// be a rune cut by maxStdinBytes and are not held against it.
+func binaryInput(data string) string {
+	if data == "" {
+		return ""
+	}
+	text := data
+	for i := 0; i < utf8.UTFMax-1 && len(text) > 0 && text[len(text)-1] >= utf8.RuneSelf && !utf8.ValidString(text); i++ {
+		text = text[:len(text)-1]
+	}
+	if !strings.ContainsRune(data, 0) && utf8.ValidString(text) {
+		return ""
+	}
+	kind := http.DetectContentType([]byte(data))
+	if strings.HasPrefix(kind, "text/") || kind == "application/octet-stream" {
+		kind = "binary data"
+	}
+	return kind
 }
 
 // composePrompt joins the prompt argument and piped input. With no argument
@@ -109,7 +176,9 @@ func composePrompt(arg string, in stdinResult) string {
 	case in.Truncated:
 		note = fmt.Sprintf("\n(standard input was cut at %d bytes)", maxStdinBytes)
 	case in.Stalled:
-		note = fmt.Sprintf("\n(standard input went silent for %s and was cut there)", stdinIdle)
+		note = fmt.Sprintf("\n(standard input went silent for %s and was cut there)", in.Limits.Idle)
+	case in.Cut:
+		note = fmt.Sprintf("\n(standard input was still open after %s and was cut there)", in.Limits.Total)
 	}
 	switch {
 	case data == "":

@@ -14,7 +14,7 @@ var bg = context.Background()
 func TestReadStdinIgnoresAPipeThatNeverWrites(t *testing.T) {
 	r, w := io.Pipe() // the writer stays open and silent
 	defer w.Close()
-	res, err := readStdin(bg, r, 50*time.Millisecond, time.Hour)
+	res, err := readStdin(bg, r, stdinLimits{First: 50 * time.Millisecond, Idle: time.Hour, Total: time.Hour})
 	if err != nil || !res.TimedOut || res.Data != "" {
 		t.Fatalf("got %+v, %v; want a timeout with no data", res, err)
 	}
@@ -28,7 +28,7 @@ func TestReadStdinReadsToEOFOnceDataFlows(t *testing.T) {
 		}
 		w.Close()
 	}()
-	res, err := readStdin(bg, r, time.Hour, time.Hour)
+	res, err := readStdin(bg, r, stdinLimits{First: time.Hour, Idle: time.Hour, Total: time.Hour})
 	if err != nil || res.Data != "abcdef\n" || res.TimedOut || res.Truncated || res.Stalled {
 		t.Fatalf("got %+v, %v", res, err)
 	}
@@ -38,9 +38,51 @@ func TestReadStdinStopsWhenAnOpenPipeGoesSilent(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	go w.Write([]byte("some input\n")) // then silent, never closed
-	res, err := readStdin(bg, r, time.Hour, 50*time.Millisecond)
+	res, err := readStdin(bg, r, stdinLimits{First: time.Hour, Idle: 50 * time.Millisecond, Total: time.Hour})
 	if err != nil || res.Data != "some input\n" || !res.Stalled {
 		t.Fatalf("got %+v, %v; want the data so far, marked stalled", res, err)
+	}
+}
+
+func TestReadStdinBoundsAWriterThatNeverStops(t *testing.T) {
+	r, w := io.Pipe()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // a byte every 10 ms, never closed: tail -f
+		for {
+			select {
+			case <-stop:
+				w.Close()
+				return
+			case <-time.After(10 * time.Millisecond):
+				w.Write([]byte("x"))
+			}
+		}
+	}()
+	start := time.Now()
+	res, err := readStdin(bg, r, stdinLimits{First: time.Hour, Idle: time.Second, Total: 150 * time.Millisecond})
+	if err != nil || !res.Cut || res.Stalled || res.Data == "" || time.Since(start) > 2*time.Second {
+		t.Fatalf("got %+v, %v after %v; want the data so far, marked cut", res, err, time.Since(start))
+	}
+	if !strings.Contains(res.describe(), "still open") || !strings.Contains(composePrompt("", res), "cut there") {
+		t.Errorf("describe %q, prompt %q", res.describe(), composePrompt("", res))
+	}
+}
+
+func TestBinaryInput(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"plain text\nwith lines\n", ""},
+		{"héllo wörld", ""},
+		{"héllo wörld"[:len("héllo wörld")-1], ""}, // a rune cut by the size cap
+		{"\x1f\x8b\x08\x00\x00\x00\x00\x00", "application/x-gzip"},
+		{"text with a \x00 NUL", "binary data"},
+		{"\xff\xfe\xfd latin bytes \xe9\xe8 and more text after them", "binary data"},
+	}
+	for _, tt := range tests {
+		if got := binaryInput(tt.in); got != tt.want {
+			t.Errorf("binaryInput(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 
@@ -49,13 +91,13 @@ func TestReadStdinStopsOnCancellation(t *testing.T) {
 	defer w.Close()
 	ctx, cancel := context.WithCancel(bg)
 	cancel()
-	if _, err := readStdin(ctx, r, 0, 0); !errors.Is(err, context.Canceled) {
+	if _, err := readStdin(ctx, r, stdinLimits{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
 
 func TestReadStdinCapsLargeInput(t *testing.T) {
-	res, err := readStdin(bg, strings.NewReader(strings.Repeat("x", maxStdinBytes+10)), time.Hour, time.Hour)
+	res, err := readStdin(bg, strings.NewReader(strings.Repeat("x", maxStdinBytes+10)), stdinLimits{First: time.Hour, Idle: time.Hour, Total: time.Hour})
 	if err != nil || len(res.Data) != maxStdinBytes || !res.Truncated {
 		t.Fatalf("len=%d truncated=%v err=%v", len(res.Data), res.Truncated, err)
 	}

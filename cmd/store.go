@@ -30,7 +30,8 @@ func dbPath(o *Options, getenv func(string) string) (string, error) {
 	return "", usagef("no place for the session database: set --db PATH or XDG_DATA_HOME")
 }
 
-// openStore opens the session database named by the options.
+// openStore opens the session database named by the options and marks
+// interrupted the sessions whose process is gone.
 func openStore(ctx context.Context, o *Options, getenv func(string) string) (*sessions.Store, error) {
 	path, err := dbPath(o, getenv)
 	if err != nil {
@@ -40,7 +41,14 @@ func openStore(ctx context.Context, o *Options, getenv func(string) string) (*se
 	if errors.Is(err, sessions.ErrNewerSchema) {
 		return nil, usageError{err}
 	}
-	return st, err
+	if err != nil {
+		return nil, err
+	}
+	// Sessions left running by a process that is gone (killed, or its disk
+	// filled) say so. A store that cannot be written to keeps them as they
+	// are: reading it still works.
+	_, _ = st.MarkInterrupted(ctx)
+	return st, nil
 }
 
 // sessionError maps a store lookup error to a usage error when the person

@@ -161,11 +161,37 @@ func (c *Conversation) Append(ctx context.Context, m providers.Message, usage pr
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.msgs = append(c.msgs, m)
-	c.seqs = append(c.seqs, c.nextSeq)
+	if n := len(c.msgs); n > 0 && m.Role != providers.RoleTool && c.msgs[n-1].Role == m.Role {
+		// A prompt after a turn that never got an answer (the process
+		// was killed): both APIs want roles to alternate. The store keeps
+		// both messages; its loader merges them the same way.
+		// Snapshots share the array: the merged message goes in a new one.
+		c.msgs = append(slices.Clip(c.msgs[:n-1]), Merge(c.msgs[n-1], m))
+	} else {
+		c.msgs = append(c.msgs, m)
+		c.seqs = append(c.seqs, c.nextSeq)
+	}
 	c.nextSeq++
 	c.usage = c.usage.Add(usage)
 	return nil
+}
+
+// Merge returns the message of prev's role that holds prev's parts then
+// next's: a text that ends prev and one that starts next are joined by a
+// blank line, and next's thinking is left out (thinking may only open an
+// assistant message, and no provider needs an earlier turn's).
+func Merge(prev, next providers.Message) providers.Message {
+	parts := slices.Clone(prev.Parts)
+	rest := slices.DeleteFunc(slices.Clone(next.Parts), func(p providers.Part) bool { _, ok := p.(providers.Reasoning); return ok })
+	if len(parts) > 0 && len(rest) > 0 {
+		a, aok := parts[len(parts)-1].(providers.Text)
+		b, bok := rest[0].(providers.Text)
+		if aok && bok {
+			parts[len(parts)-1] = providers.Text{Text: a.Text + "\n\n" + b.Text}
+			rest = rest[1:]
+		}
+	}
+	return providers.Message{Role: prev.Role, Parts: append(parts, rest...)}
 }
 
 // AddUsage records usage that no message carries and adds it to the

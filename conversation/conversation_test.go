@@ -125,6 +125,25 @@ func TestEstimateFromTheLastUsage(t *testing.T) {
 }
 
 // Readers take snapshots while the writer appends: run with -race.
+func TestAppendMergesARoleThatRepeats(t *testing.T) {
+	c := conversation.New("", nil)
+	ctx := context.Background()
+	c.Append(ctx, text(providers.RoleUser, "first prompt, never answered"), providers.Usage{})
+	before := c.Messages()
+	c.Append(ctx, text(providers.RoleUser, "second prompt"), providers.Usage{})
+	msgs := c.Messages()
+	if len(msgs) != 1 || msgs[0].Text() != "first prompt, never answered\n\nsecond prompt" {
+		t.Errorf("messages %+v", msgs)
+	}
+	if before[0].Text() != "first prompt, never answered" {
+		t.Errorf("an earlier snapshot changed: %+v", before)
+	}
+	c.Append(ctx, providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "answer"}}}, providers.Usage{})
+	if c.Len() != 2 {
+		t.Errorf("%d messages after the answer", c.Len())
+	}
+}
+
 func TestSnapshotsWhileAppending(t *testing.T) {
 	c := conversation.New("", nil)
 	var wg sync.WaitGroup
@@ -132,7 +151,11 @@ func TestSnapshotsWhileAppending(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range 200 {
-			c.Append(context.Background(), text(providers.RoleUser, "m"), providers.Usage{InputTokens: 1})
+			role := providers.RoleUser
+			if i%2 == 1 {
+				role = providers.RoleAssistant
+			}
+			c.Append(context.Background(), text(role, "m"), providers.Usage{InputTokens: 1})
 			if i%10 == 0 {
 				c.Pick("t" + string(rune('a'+i/10)))
 			}

@@ -174,6 +174,8 @@ func TestAnthropicFaults(t *testing.T) {
 		sa.Error(529, "overloaded_error", "Overloaded").WithRetryAfter("0.01"),
 		sa.Answer(sa.Text("fine")),
 		sa.Answer(sa.Text("half an answer and then")).ErrorAfter(4, "overloaded_error", "Overloaded"),
+		sa.Answer(sa.Text("whole")),
+		sa.Answer(sa.Text("half an answer and then")).ErrorAfter(4, "invalid_request_error", "Your prompt is refused"),
 	)
 	env := []string{"ANTHROPIC_API_KEY=k"}
 	args := []string{"--provider", "anthropic", "--base-url", srv.URL(), "--model", "claude-haiku-4-5", "--max-retries", "1"}
@@ -182,8 +184,12 @@ func TestAnthropicFaults(t *testing.T) {
 		t.Fatalf("after a 529: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}
 	res = run(t, invocation{dir: t.TempDir(), env: env, args: append(args, "-p", "hi")})
-	if res.code == 0 || !strings.Contains(res.stderr, "Overloaded") {
-		t.Errorf("error event mid-stream: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	if res.code != 0 || res.stdout != "whole\n" {
+		t.Errorf("an overloaded event mid-stream is retried: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	res = run(t, invocation{dir: t.TempDir(), env: env, args: append(args, "-p", "hi")})
+	if res.code != 1 || !strings.Contains(res.stderr, "Your prompt is refused") {
+		t.Errorf("another error event mid-stream ends the turn: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}
 }
 

@@ -85,6 +85,6 @@ func TestCutStreamFailsWithThePartialTextKept(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}
 	if len(srv.Requests()) != 1 {
-		t.Errorf("a cut stream must not be retried; the server got %d requests", len(srv.Requests()))
+		t.Errorf("with --max-retries 0 a cut stream must not be retried; the server got %d requests", len(srv.Requests()))
 	}
 }

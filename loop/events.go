@@ -57,11 +57,15 @@ type ToolsetChanged struct {
 }
 
 // Retry reports that the provider will resend a request after Delay.
+// Discarded is true when the failed attempt's stream had already sent text
+// or reasoning deltas: they are void, and the deltas that follow start the
+// response again.
 type Retry struct {
-	Attempt int
-	Max     int
-	Delay   time.Duration
-	Err     string
+	Attempt   int
+	Max       int
+	Delay     time.Duration
+	Err       string
+	Discarded bool
 }
 
 // Usage reports the tokens of one step and the running total of the turn.

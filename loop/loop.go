@@ -392,7 +392,7 @@ func (t *turn) forward(ev providers.StreamEvent) {
 		if ev.Err != nil {
 			msg = ev.Err.Error()
 		}
-		t.emit(Retry{Attempt: ev.Attempt, Max: ev.Max, Delay: ev.Delay, Err: msg})
+		t.emit(Retry{Attempt: ev.Attempt, Max: ev.Max, Delay: ev.Delay, Err: msg, Discarded: ev.Discarded})
 	case providers.ToolCallBegin:
 		// The call is reported when it runs, with its complete arguments.
 	}

@@ -49,14 +49,17 @@ type ToolCallBegin struct {
 	Name  string
 }
 
-// Retry reports that a request failed before any byte of a response arrived
-// and will be sent again after Delay. Attempt counts from 1; Max is the
-// configured number of retries.
+// Retry reports that a request failed, or its stream was cut or went
+// silent, and will be sent again after Delay. Attempt counts from 1; Max is
+// the configured number of retries. Discarded is true when deltas of the
+// failed attempt were already reported: they are void, and the next
+// attempt's deltas start the response again.
 type Retry struct {
-	Attempt int
-	Max     int
-	Delay   time.Duration
-	Err     error
+	Attempt   int
+	Max       int
+	Delay     time.Duration
+	Err       error
+	Discarded bool
 }
 
 func (TextDelta) isStreamEvent()      {}
@@ -70,7 +73,8 @@ var ErrStreamIdle = errors.New("the model's stream went silent")
 
 // ErrStreamCut is returned when a stream ended before the response was
 // complete (no finish reason and no [DONE]), or the connection broke while it
-// streamed. Such a response is not retried: part of it was already shown.
+// streamed. Such a response is retried like a failed request, its partial
+// response discarded (see Retry.Discarded).
 var ErrStreamCut = errors.New("the model's stream was cut off")
 
 // APIError is an HTTP error answer from a model server.
@@ -80,7 +84,7 @@ type APIError struct {
 	StatusCode int
 	// Message is the server's error message, or the connection error.
 	Message string
-	// Retryable is true for 429, 5xx and connection failures.
+	// Retryable is true for RetryableStatus and connection failures.
 	Retryable bool
 	// RetryAfter is the server's Retry-After, zero when it sent none.
 	RetryAfter time.Duration

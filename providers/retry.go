@@ -19,8 +19,10 @@ const (
 	DefaultMaxDelay    = 60 * time.Second
 )
 
-// RetryPolicy says when and how often a request that failed before any byte
-// of its response arrived is sent again. Every adapter uses one.
+// RetryPolicy says when and how often a request is sent again: one that
+// failed before any byte of its response arrived with a retryable error, or
+// whose stream was cut or went silent (its partial response is discarded).
+// Every adapter uses one.
 type RetryPolicy struct {
 	// MaxRetries is how many times a request is sent again; 0 means
 	// DefaultMaxRetries and a negative value none.
@@ -56,24 +58,28 @@ func (p RetryPolicy) Normalized() RetryPolicy {
 	return p
 }
 
-// Do calls attempt until it succeeds or fails with an error that is not a
-// retryable *APIError, or the retries are spent, or the server asked for a
-// wait beyond MaxDelay. Before each wait it reports a Retry event to onEvent
-// (which may be nil). p must be Normalized. It returns attempt's last
-// error, or the context's error (wrapped) when ctx ended during a wait.
+// Do calls attempt until it succeeds or fails with an error that is not
+// Retryable, or the retries are spent, or the server asked for a wait beyond
+// MaxDelay. Before each wait it reports a Retry event to onEvent (which may
+// be nil). p must be Normalized. It returns attempt's last error, or the
+// context's error (wrapped) when ctx ended during a wait. The caller's
+// attempt must start its response afresh: a cut stream's part is discarded.
 func (p RetryPolicy) Do(ctx context.Context, onEvent func(StreamEvent), attempt func() error) error {
 	for retries := 0; ; retries++ {
 		err := attempt()
-		var apiErr *APIError
-		if err == nil || !errors.As(err, &apiErr) || !apiErr.Retryable || retries >= p.MaxRetries {
+		if err == nil || !Retryable(err) || retries >= p.MaxRetries || ctx.Err() != nil {
 			return err
 		}
-		delay, ok := p.Backoff(retries, apiErr.RetryAfter)
+		var retryAfter time.Duration
+		if apiErr := (*APIError)(nil); errors.As(err, &apiErr) {
+			retryAfter = apiErr.RetryAfter
+		}
+		delay, ok := p.Backoff(retries, retryAfter)
 		if !ok {
 			return err
 		}
 		if onEvent != nil {
-			onEvent(Retry{Attempt: retries + 1, Max: p.MaxRetries, Delay: delay, Err: apiErr})
+			onEvent(Retry{Attempt: retries + 1, Max: p.MaxRetries, Delay: delay, Err: err})
 		}
 		if err := p.Sleep(ctx, delay); err != nil {
 			return fmt.Errorf("waiting to retry the model request: %w", err)
@@ -100,10 +106,34 @@ func (p RetryPolicy) Backoff(retry int, retryAfter time.Duration) (d time.Durati
 	return d/2 + rand.N(d/2+1), true
 }
 
+// Retryable reports whether a failed attempt is worth sending again: a
+// retryable *APIError, or a stream that was cut (ErrStreamCut) or went
+// silent (ErrStreamIdle). The caller's cancellation never is.
+func Retryable(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.Retryable
+	}
+	return errors.Is(err, ErrStreamCut) || errors.Is(err, ErrStreamIdle)
+}
+
 // RetryableStatus reports whether an HTTP answer with status is worth
-// sending again: 429, and 5xx (Anthropic's 529 overloaded_error among them).
+// sending again: 408, 409, 425, 429, and 5xx (Anthropic's 529
+// overloaded_error among them) except those that cannot change by
+// waiting: 501 Not Implemented, 505, 506, 508, 510 and 511. Other 4xx
+// (400-404, 405, 413, 422, ...) are the request's fault and are not.
 func RetryableStatus(status int) bool {
-	return status == http.StatusTooManyRequests || status >= 500
+	switch status {
+	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooEarly, http.StatusTooManyRequests:
+		return true
+	case http.StatusNotImplemented, http.StatusHTTPVersionNotSupported, http.StatusVariantAlsoNegotiates,
+		http.StatusLoopDetected, http.StatusNotExtended, http.StatusNetworkAuthenticationRequired:
+		return false
+	}
+	return status >= 500 && status < 600
 }
 
 // RetryAfter reads Retry-After (seconds or an HTTP date, RFC 9110 §10.2.3)

@@ -3,7 +3,9 @@ package providers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,5 +81,56 @@ func TestDoRetriesOnlyRetryableErrors(t *testing.T) {
 	_ = p.Do(context.Background(), nil, func() error { calls++; return &APIError{StatusCode: 503, Retryable: true} })
 	if calls != 4 {
 		t.Errorf("MaxRetries 3: %d calls, want 4", calls)
+	}
+}
+
+func TestRetryableStatus(t *testing.T) {
+	for status, want := range map[int]bool{
+		400: false, 401: false, 403: false, 404: false, 405: false, 408: true, 413: false, 422: false,
+		429: true, 500: true, 501: false, 502: true, 503: true, 504: true, 505: false, 529: true,
+	} {
+		if got := RetryableStatus(status); got != want {
+			t.Errorf("RetryableStatus(%d) = %v", status, got)
+		}
+	}
+}
+
+func TestDoRetriesBrokenStreams(t *testing.T) {
+	p := RetryPolicy{MaxRetries: 2, Sleep: func(context.Context, time.Duration) error { return nil }}.Normalized()
+	for _, sentinel := range []error{ErrStreamCut, ErrStreamIdle} {
+		calls := 0
+		var events []Retry
+		err := p.Do(context.Background(), func(e StreamEvent) { events = append(events, e.(Retry)) }, func() error {
+			calls++
+			return fmt.Errorf("reading: %w", sentinel)
+		})
+		if !errors.Is(err, sentinel) || calls != 3 || len(events) != 2 || !errors.Is(events[0].Err, sentinel) {
+			t.Errorf("%v: err %v, %d calls, %d events", sentinel, err, calls, len(events))
+		}
+	}
+	calls := 0
+	_ = p.Do(context.Background(), nil, func() error { calls++; return fmt.Errorf("x: %w", context.Canceled) })
+	if calls != 1 {
+		t.Errorf("a cancellation was retried %d times", calls-1)
+	}
+}
+
+func TestBodyMessage(t *testing.T) {
+	tests := []struct {
+		body   string
+		status int
+		want   string
+	}{
+		{"", 502, "Bad Gateway"},
+		{"  upstream timed out \n", 504, "upstream timed out"},
+		{"<!DOCTYPE HTML>\n<html><head><title>Error &amp; response</title></head><body>...</body></html>", 501,
+			`an HTML page "Error & response" (HTTP 501 Not Implemented): is this an API server?`},
+		{"<html><body>oops</body></html>", 404, "an HTML page (HTTP 404 Not Found): is this an API server?"},
+		{strings.Repeat("x", 600), 500, strings.Repeat("x", 500) + "…"},
+	}
+	for _, tt := range tests {
+		if got := BodyMessage(tt.body, tt.status); got != tt.want {
+			t.Errorf("BodyMessage(%.30q, %d) = %q, want %q", tt.body, tt.status, got, tt.want)
+		}
 	}
 }

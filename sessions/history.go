@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/providers"
 )
 
@@ -79,16 +81,28 @@ func (s *Store) messageRecords(ctx context.Context, id string, from int) ([]Mess
 // Messages returns the session's conversation for the next request, in
 // order. The system prompt is not among them (it is Session.SystemPrompt).
 //
-// Every tool call gets a result message: a call whose result message was
-// never stored (the process died or the turn was cancelled) gets one right
-// after the assistant message's stored results. It holds the result the
-// tool call record has if the tool finished, else an error result saying
-// CancelledResult for a call of the last turn when the session's status is
-// cancelled, and InterruptedResult otherwise. So the history is a valid request for every
-// provider. An unknown id is ErrNotFound.
+// The history is repaired so that it is a request every provider accepts,
+// whatever was stored (two processes interleaving their messages in one
+// session, a process killed between two writes):
 //
-// Messages are the whole history: the request history after a compaction is
-// what Conversation returns.
+//   - Tool results are paired with their calls by call id, never by
+//     position: each call is followed by its first stored result, wherever
+//     that was stored; a second result for the same call, and a result
+//     whose call is not in the history, are left out. A call whose id an
+//     earlier call already used is left out too.
+//   - A call without a stored result message gets one right after the
+//     assistant message's results: the result the tool call record has if
+//     the tool finished, else an error result saying CancelledResult for a
+//     call of the last turn when the session's status is cancelled, and
+//     InterruptedResult otherwise.
+//   - Consecutive user messages, and consecutive assistant messages, are
+//     merged into one (texts joined by a blank line; the thinking of an
+//     assistant message merged into another is left out).
+//   - A history that starts with something other than a user message
+//     starts with a user message saying that earlier messages are missing.
+//
+// An unknown id is ErrNotFound. Messages are the whole history: the
+// request history after a compaction is what Conversation returns.
 func (s *Store) Messages(ctx context.Context, id string) ([]providers.Message, error) {
 	msgs, _, err := s.messages(ctx, id, 1)
 	if err != nil {
@@ -97,9 +111,13 @@ func (s *Store) Messages(ctx context.Context, id string) ([]providers.Message, e
 	return msgs, nil
 }
 
-// messages returns the session's messages from seq from on, with the
-// results supplied for unanswered calls (see Messages), and each message's
-// seq (0 for a supplied result).
+// MissingStart is the text of the user message a repaired history starts
+// with when its first stored message is not a user message.
+const MissingStart = "(the first messages of this conversation are missing)"
+
+// messages returns the session's messages from seq from on, repaired (see
+// Messages), and each message's seq (0 for a supplied message; a merged
+// message has its first part's seq).
 func (s *Store) messages(ctx context.Context, id string, from int) ([]providers.Message, []int, error) {
 	var status Status
 	err := s.db.QueryRowContext(ctx, `SELECT status FROM sessions WHERE id = ?`, id).Scan(&status)
@@ -114,63 +132,135 @@ func (s *Store) messages(ctx context.Context, id string, from int) ([]providers.
 		return nil, nil, err
 	}
 	var finished map[callKey][]providers.ToolResult // loaded when first needed
+	lookup := func(k callKey) (providers.ToolResult, bool, error) {
+		if finished == nil {
+			if finished, err = s.finishedCalls(ctx, id); err != nil {
+				return providers.ToolResult{}, false, err
+			}
+		}
+		rs := finished[k]
+		if len(rs) == 0 {
+			return providers.ToolResult{}, false, nil
+		}
+		finished[k] = rs[1:]
+		return rs[0], true, nil
+	}
+	return repairHistory(recs, rowIDs, status, from == 1, lookup)
+}
+
+// repairHistory builds the request history from stored records (see
+// Messages). rowIDs are the records' row ids; finished returns the result a
+// finished tool call recorded, by the row id of its assistant message and
+// its call id. atStart says the records begin at the session's first
+// message.
+func repairHistory(recs []MessageRecord, rowIDs []int64, status Status, atStart bool,
+	finished func(callKey) (providers.ToolResult, bool, error)) ([]providers.Message, []int, error) {
 	// The session's status tells how its last turn ended; a call of an
 	// earlier turn left without a result was interrupted (the process died).
 	lastTurn := 0
+	results := map[string][]int{} // call id -> indices of the tool records answering it, in order
 	for i, r := range recs {
-		if r.Message.Role == providers.RoleUser {
+		switch r.Message.Role {
+		case providers.RoleUser:
 			lastTurn = i
+		case providers.RoleTool:
+			if res, ok := toolResult(r.Message); ok {
+				results[res.CallID] = append(results[res.CallID], i)
+			}
 		}
 	}
-
-	out := make([]providers.Message, 0, len(recs))
-	seqs := make([]int, 0, len(recs))
-	for i := 0; i < len(recs); i++ {
-		m := recs[i].Message
-		out = append(out, m)
-		seqs = append(seqs, recs[i].Seq)
-		calls := m.ToolCalls()
-		if m.Role != providers.RoleAssistant || len(calls) == 0 {
+	h := &history{}
+	seen := map[string]bool{} // call ids already asked for
+	for i, r := range recs {
+		m := r.Message
+		if m.Role == providers.RoleTool {
+			continue // placed after its call, or left out
+		}
+		if m.Role != providers.RoleAssistant {
+			h.add(m, r.Seq)
 			continue
 		}
-		asked := rowIDs[i]
-		// The results of this message are the tool messages after it.
-		answered := map[string]int{}
-		for i+1 < len(recs) && recs[i+1].Message.Role == providers.RoleTool {
-			i++
-			out = append(out, recs[i].Message)
-			seqs = append(seqs, recs[i].Seq)
-			for _, p := range recs[i].Message.Parts {
-				if r, ok := p.(providers.ToolResult); ok {
-					answered[r.CallID]++
+		var calls []providers.ToolCall
+		kept := providers.Message{Role: m.Role, Parts: make([]providers.Part, 0, len(m.Parts))}
+		for _, p := range m.Parts {
+			if c, ok := p.(providers.ToolCall); ok {
+				if seen[c.ID] {
+					continue
 				}
+				seen[c.ID] = true
+				calls = append(calls, c)
 			}
+			kept.Parts = append(kept.Parts, p)
 		}
-		missing := providers.ToolResult{Content: InterruptedResult, IsError: true}
-		if status == StatusCancelled && i >= lastTurn {
-			missing.Content = CancelledResult
+		if len(kept.Parts) == 0 {
+			continue
 		}
+		h.add(kept, r.Seq)
+		var answered []int // tool records, in stored order
+		var missing []providers.ToolCall
 		for _, c := range calls {
-			if answered[c.ID] > 0 {
-				answered[c.ID]--
+			if js := results[c.ID]; len(js) > 0 {
+				answered = append(answered, js[0])
+				results[c.ID] = nil // a second result is left out
 				continue
 			}
-			if finished == nil {
-				if finished, err = s.finishedCalls(ctx, id); err != nil {
-					return nil, nil, err
-				}
+			missing = append(missing, c)
+		}
+		slices.Sort(answered)
+		for _, j := range answered {
+			h.add(recs[j].Message, recs[j].Seq)
+		}
+		content := InterruptedResult
+		if status == StatusCancelled && i >= lastTurn {
+			content = CancelledResult
+		}
+		for _, c := range missing {
+			res, ok, err := finished(callKey{rowIDs[i], c.ID})
+			if err != nil {
+				return nil, nil, err
 			}
-			res := missing
+			if !ok {
+				res = providers.ToolResult{Content: content, IsError: true}
+			}
 			res.CallID, res.Name = c.ID, c.Name
-			k := callKey{asked, c.ID}
-			if rs := finished[k]; len(rs) > 0 {
-				res, finished[k] = rs[0], rs[1:]
-			}
-			out = append(out, providers.Message{Role: providers.RoleTool, Parts: []providers.Part{res}})
-			seqs = append(seqs, 0)
+			h.add(providers.Message{Role: providers.RoleTool, Parts: []providers.Part{res}}, 0)
 		}
 	}
-	return out, seqs, nil
+	if atStart && len(h.msgs) > 0 && h.msgs[0].Role != providers.RoleUser {
+		h.msgs = append([]providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: MissingStart}}}}, h.msgs...)
+		h.seqs = append([]int{0}, h.seqs...)
+	}
+	return h.msgs, h.seqs, nil
+}
+
+// toolResult returns the result a tool message holds.
+func toolResult(m providers.Message) (providers.ToolResult, bool) {
+	for _, p := range m.Parts {
+		if r, ok := p.(providers.ToolResult); ok {
+			return r, true
+		}
+	}
+	return providers.ToolResult{}, false
+}
+
+// history is a request history being built; add merges a user or
+// assistant message into the previous one of the same role.
+type history struct {
+	msgs []providers.Message
+	seqs []int
+}
+
+func (h *history) add(m providers.Message, seq int) {
+	n := len(h.msgs)
+	if n == 0 || m.Role == providers.RoleTool || h.msgs[n-1].Role != m.Role {
+		h.msgs = append(h.msgs, m)
+		h.seqs = append(h.seqs, seq)
+		return
+	}
+	h.msgs[n-1] = conversation.Merge(h.msgs[n-1], m)
+	if h.seqs[n-1] == 0 {
+		h.seqs[n-1] = seq
+	}
 }
 
 // callKey names a tool call: the row id of the assistant message that asked

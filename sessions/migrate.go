@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 // migrations are the schema's versions: migrations[i] brings user_version
@@ -126,6 +127,30 @@ CREATE INDEX compactions_session ON compactions (session_id, id);
 ALTER TABLE sessions ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE messages ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
 `,
+	// 6: one writer per session. holder_pid, holder_start and holder_host
+	// name the process that holds the session's lease (Store.Acquire):
+	// its process id, its start time as the kernel counts it (clock ticks
+	// since boot on Linux; 0 where unknown) and the machine's host name;
+	// holder_seq is the session's message count when it took the lease
+	// (the holder's own messages come after). NULL: nobody holds it. forked_from is the session a fork copied its
+	// history from (Store.Fork). The status may now be 'interrupted': the
+	// process running the session's turn is gone (Store.MarkInterrupted).
+	// SQLite cannot alter a CHECK constraint, and rebuilding the table
+	// would cascade into its messages, so the constraint's text is edited
+	// in the schema as SQLite's ALTER TABLE documentation describes for
+	// changes that every stored row already satisfies (migrate then bumps
+	// schema_version).
+	`
+ALTER TABLE sessions ADD COLUMN holder_pid INTEGER;
+ALTER TABLE sessions ADD COLUMN holder_start INTEGER;
+ALTER TABLE sessions ADD COLUMN holder_host TEXT;
+ALTER TABLE sessions ADD COLUMN holder_seq INTEGER;
+ALTER TABLE sessions ADD COLUMN forked_from TEXT;
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET sql = replace(sql, '''cancelled''))', '''cancelled'', ''interrupted''))')
+	WHERE type = 'table' AND name = 'sessions';
+PRAGMA writable_schema = OFF;
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The
@@ -149,6 +174,16 @@ func (s *Store) migrate(ctx context.Context) error {
 			}
 			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 				return fmt.Errorf("migrating schema to version %d: %w", v+1, err)
+			}
+			if strings.Contains(migrations[v], "writable_schema") {
+				// Other connections must re-read the edited schema.
+				var sv int
+				if err := tx.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&sv); err != nil {
+					return fmt.Errorf("migrating schema to version %d: %w", v+1, err)
+				}
+				if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA schema_version = %d", sv+1)); err != nil {
+					return fmt.Errorf("migrating schema to version %d: %w", v+1, err)
+				}
 			}
 			// PRAGMA takes no parameters; v+1 is our own integer.
 			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {

@@ -24,11 +24,14 @@ const (
 	StatusCompleted Status = "completed"
 	StatusFailed    Status = "failed"
 	StatusCancelled Status = "cancelled"
+	// StatusInterrupted marks a session left running by a process that is
+	// gone (killed, or its disk filled); see Store.MarkInterrupted.
+	StatusInterrupted Status = "interrupted"
 )
 
 func (s Status) valid() bool {
 	switch s {
-	case StatusRunning, StatusCompleted, StatusFailed, StatusCancelled:
+	case StatusRunning, StatusCompleted, StatusFailed, StatusCancelled, StatusInterrupted:
 		return true
 	}
 	return false
@@ -74,7 +77,8 @@ const idLen = 12
 // MinPrefix is the shortest id prefix Get resolves.
 const MinPrefix = 4
 
-// Create starts a session with status running.
+// Create starts a session with status running, its lease held by this
+// process (see Acquire).
 func (s *Store) Create(ctx context.Context, n NewSession) (*Session, error) {
 	dir, err := cleanDir(n.Dir)
 	if err != nil {
@@ -88,10 +92,11 @@ func (s *Store) Create(ctx context.Context, n NewSession) (*Session, error) {
 		}
 		var inserted int64
 		err = s.write(ctx, func(tx *sql.Tx) error {
+			me := Self()
 			res, err := tx.ExecContext(ctx, `INSERT INTO sessions
-				(id, title, dir, provider, model, system_prompt, status, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-				id, n.Title, dir, n.Provider, n.Model, n.SystemPrompt, StatusRunning, millis(now), millis(now))
+				(id, title, dir, provider, model, system_prompt, status, created_at, updated_at, holder_pid, holder_start, holder_host, holder_seq)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
+				id, n.Title, dir, n.Provider, n.Model, n.SystemPrompt, StatusRunning, millis(now), millis(now), me.PID, me.Start, me.Host)
 			if err != nil {
 				return err
 			}

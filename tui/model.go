@@ -266,6 +266,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.chat.append(newNoteItem(m.st, "A turn is running: switch sessions when it ends."))
 		default:
 			m.switchSession(msg.sess)
+			if msg.sess.Notice != "" {
+				m.chat.append(newNoteItem(m.st, msg.sess.Notice))
+			}
 		}
 		return m, m.sendPending()
 	case sessionTitledMsg:

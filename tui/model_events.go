@@ -86,7 +86,14 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 			m.noteAfterText("Picked " + strings.Join(ev.Added, ", ") + ".")
 		}
 	case loop.Retry:
-		m.chat.append(newNoteItem(m.st, fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)))
+		note := fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)
+		if ev.Discarded {
+			// The text so far is void: the retried answer starts a new
+			// message below the note.
+			m.noteAfterText(note + ". The partial answer above is discarded.")
+			break
+		}
+		m.chat.append(newNoteItem(m.st, note))
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
 		m.addCost(ev.Usage)

@@ -27,6 +27,9 @@ type Session struct {
 	// Model is the model the session was recorded with, for the cost of
 	// the usage its conversation already holds.
 	Model string
+	// Notice, when not empty, says that the session asked for was in use
+	// by another process and this one is a fork of it.
+	Notice string
 }
 
 // SessionInfo is one line of the session picker.
@@ -102,11 +105,27 @@ func (s *StoreSessions) Open(ctx context.Context, id string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	notice := ""
+	var held *sessions.LeaseError
+	switch err := s.Store.Acquire(ctx, sess.ID); {
+	case errors.As(err, &held):
+		fork, err := s.Store.Fork(ctx, sess.ID)
+		if err != nil {
+			return nil, err
+		}
+		notice = fmt.Sprintf("Session %s is in use by process %d: this is a new session, %s, forked from its history.",
+			sess.ID, held.Holder.PID, fork.ID)
+		sess = fork
+	case err != nil:
+		return nil, err
+	}
 	st, err := s.Store.Conversation(ctx, sess.ID)
 	if err != nil {
 		return nil, err
 	}
-	return s.session(sess, conversation.Restore(st, s.Store.Recorder(sess.ID))), nil
+	out := s.session(sess, conversation.Restore(st, s.Store.Recorder(sess.ID)))
+	out.Notice = notice
+	return out, nil
 }
 
 // List returns the working directory's sessions that hold messages.

@@ -46,7 +46,10 @@ func newAssembler(onEvent func(providers.StreamEvent)) *assembler {
 }
 
 func (a *assembler) emit(ev providers.StreamEvent) {
-	a.anyDelta = true
+	switch ev.(type) {
+	case providers.TextDelta, providers.ReasoningDelta:
+		a.anyDelta = true
+	}
 	a.onEvent(ev)
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 
@@ -18,23 +17,33 @@ import (
 // ReasoningDelta (thinking) and ToolCallBegin events as they arrive, and a
 // Retry event before each wait between attempts.
 //
-// A request that failed before any content arrived (HTTP 429, 5xx, 529
-// overloaded_error, a connection failure, or an error event before the
-// first content block) is retried with the shared policy, honouring
-// Retry-After. The Response is never nil. Errors: *providers.APIError after
-// the last try (401 and 403 are not retried); an error wrapping
-// providers.ErrStreamIdle when no byte arrived for Config.IdleTimeout; an
-// error wrapping providers.ErrStreamCut when the stream broke, sent an
-// error event after content, or ended without message_stop (the partial
-// text and signed thinking are kept); an error wrapping ctx.Err() when ctx
-// was cancelled.
+// A request that failed before any content arrived (HTTP 429, 5xx but 501,
+// 529 overloaded_error, a connection failure), a stream that was cut or
+// went silent, and an error event of type overloaded_error, api_error or
+// rate_limit_error are retried with the shared policy, honouring
+// Retry-After; a retried attempt starts afresh, and its Retry event says
+// whether deltas already reported were discarded. The Response is never
+// nil: after a failure it holds what the last attempt assembled. Errors:
+// *providers.APIError after the last try (4xx but 408, 409, 425 and 429 are
+// not retried); an error wrapping providers.ErrStreamIdle when no byte
+// arrived for Config.IdleTimeout; an error wrapping providers.ErrStreamCut
+// when the stream broke or ended without message_stop (the partial text and
+// signed thinking are kept); an error with the server's message for any
+// other error event; an error wrapping ctx.Err() when ctx was cancelled.
 func (c *Client) Stream(ctx context.Context, req providers.Request, onEvent func(providers.StreamEvent)) (*providers.Response, error) {
 	if onEvent == nil {
 		onEvent = func(providers.StreamEvent) {}
 	}
 	params := c.toWire(req)
 	var asm *assembler
-	err := c.retry.Do(ctx, onEvent, func() error {
+	retryEvent := func(ev providers.StreamEvent) {
+		if r, ok := ev.(providers.Retry); ok && asm != nil && asm.anyDelta {
+			r.Discarded = true
+			ev = r
+		}
+		onEvent(ev)
+	}
+	err := c.retry.Do(ctx, retryEvent, func() error {
 		asm = newAssembler(onEvent) // a retried attempt starts afresh
 		return c.attempt(ctx, params, asm)
 	})
@@ -72,13 +81,11 @@ func (c *Client) attempt(ctx context.Context, params sdk.MessageNewParams, asm *
 		return &providers.APIError{Message: "the server closed the connection without answering", Retryable: true}
 	}
 	if errors.As(err, &ae) { // an error event in a stream that began with HTTP 200
-		typ, msg := errorBody(ae.RawJSON())
-		if !asm.anyDelta {
-			if status, ok := eventStatus[typ]; ok {
-				return &providers.APIError{StatusCode: status, Message: c.redact(msg), Retryable: providers.RetryableStatus(status)}
-			}
+		typ, msg := errorBody(ae.RawJSON(), ae.StatusCode)
+		if status, ok := eventStatus[typ]; ok {
+			return &providers.APIError{StatusCode: status, Message: c.redact(msg), Retryable: providers.RetryableStatus(status)}
 		}
-		return fmt.Errorf("the model server sent an error mid-stream: %s: %w", c.redact(msg), providers.ErrStreamCut)
+		return fmt.Errorf("the model server sent an error mid-stream: %s", c.redact(msg))
 	}
 	if err == nil {
 		return fmt.Errorf("the stream ended without message_stop: %w", providers.ErrStreamCut)
@@ -98,13 +105,13 @@ var eventStatus = map[string]int{
 // ({"type":"error","error":{"type":...,"message":...}}), or the body
 // shortened, or the status text.
 func errorMessage(raw string, status int) string {
-	if _, msg := errorBody(raw); msg != "" {
-		return msg
-	}
-	return http.StatusText(status)
+	_, msg := errorBody(raw, status)
+	return msg
 }
 
-func errorBody(raw string) (typ, msg string) {
+// errorBody is the type and message of an error body, or no type and the
+// body reduced by providers.BodyMessage.
+func errorBody(raw string, status int) (typ, msg string) {
 	var body struct {
 		Error struct {
 			Type    string `json:"type"`
@@ -114,9 +121,5 @@ func errorBody(raw string) (typ, msg string) {
 	if json.Unmarshal([]byte(raw), &body) == nil && body.Error.Message != "" {
 		return body.Error.Type, body.Error.Type + ": " + body.Error.Message
 	}
-	raw = strings.TrimSpace(raw)
-	if len(raw) > 500 {
-		raw = raw[:500] + "…"
-	}
-	return "", raw
+	return "", providers.BodyMessage(raw, status)
 }

@@ -168,35 +168,56 @@ func TestStreamFaults(t *testing.T) {
 		scriptedanthropic.ToolUse("toolu_1", "read_file", `{"path":"a"}`),
 	)
 	tests := []struct {
-		name  string
-		reply scriptedanthropic.Reply
-		want  error
-		parts []providers.Part
+		name    string
+		reply   scriptedanthropic.Reply
+		want    error // nil: an error with the server's message
+		parts   []providers.Part
+		retried bool
 	}{
 		// message_start, block 0 start, 1 thinking delta: cut before the signature.
 		{"cut in thinking", thinkThenText.CutAfter(3), providers.ErrStreamCut,
-			[]providers.Part{providers.Reasoning{Text: "hmm"}}},
+			[]providers.Part{providers.Reasoning{Text: "hmm"}}, true},
 		// ... thinking (start, delta, signature, stop), text start and 2 deltas.
-		{"error event mid-stream", thinkThenText.ErrorAfter(8, "overloaded_error", "Overloaded"), providers.ErrStreamCut,
-			[]providers.Part{providers.Reasoning{Text: "hmm", Signature: "sig"}, providers.Text{Text: "partial "}}},
+		{"overloaded event mid-stream", thinkThenText.ErrorAfter(8, "overloaded_error", "Overloaded"), nil,
+			[]providers.Part{providers.Reasoning{Text: "hmm", Signature: "sig"}, providers.Text{Text: "partial "}}, true},
+		{"invalid request event mid-stream", thinkThenText.ErrorAfter(8, "invalid_request_error", "Bad"), nil,
+			[]providers.Part{providers.Reasoning{Text: "hmm", Signature: "sig"}, providers.Text{Text: "partial "}}, false},
 		{"no message_stop", scriptedanthropic.Reply{Blocks: thinkThenText.Blocks, OmitStop: true}, providers.ErrStreamCut,
-			[]providers.Part{providers.Reasoning{Text: "hmm", Signature: "sig"}, providers.Text{Text: "partial answer"}}},
+			[]providers.Part{providers.Reasoning{Text: "hmm", Signature: "sig"}, providers.Text{Text: "partial answer"}}, true},
 		{"stall", thinkThenText.StallAfter(6), providers.ErrStreamIdle,
-			[]providers.Part{providers.Reasoning{Text: "hmm", Signature: "sig"}}},
+			[]providers.Part{providers.Reasoning{Text: "hmm", Signature: "sig"}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := scriptedanthropic.New(t, tt.reply)
-			c, _ := newClient(t, srv, Config{IdleTimeout: 200 * time.Millisecond})
+			c, _ := newClient(t, srv, Config{IdleTimeout: 200 * time.Millisecond, MaxRetries: -1})
 			resp, err := c.Stream(context.Background(), providers.Request{Model: "m", Messages: []providers.Message{userMsg("q")}}, nil)
-			if !errors.Is(err, tt.want) {
+			if tt.want == nil && (err == nil || errors.Is(err, providers.ErrStreamCut)) || tt.want != nil && !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
 			if !reflect.DeepEqual(resp.Message.Parts, tt.parts) {
 				t.Errorf("parts = %#v, want %#v", resp.Message.Parts, tt.parts)
 			}
-			if len(srv.Requests()) != 1 {
-				t.Errorf("%d requests: a stream that had begun was retried", len(srv.Requests()))
+		})
+		t.Run(tt.name+"/retried", func(t *testing.T) {
+			srv := scriptedanthropic.New(t, tt.reply, scriptedanthropic.Answer(scriptedanthropic.Text("second try")))
+			c, _ := newClient(t, srv, Config{IdleTimeout: 200 * time.Millisecond})
+			var events []providers.StreamEvent
+			resp, err := c.Stream(context.Background(), providers.Request{Model: "m", Messages: []providers.Message{userMsg("q")}}, collect(&events))
+			var retries []providers.Retry
+			for _, e := range events {
+				if r, ok := e.(providers.Retry); ok {
+					retries = append(retries, r)
+				}
+			}
+			if !tt.retried {
+				if err == nil || len(retries) != 0 || len(srv.Requests()) != 1 {
+					t.Fatalf("err %v, %d retries, %d requests", err, len(retries), len(srv.Requests()))
+				}
+				return
+			}
+			if err != nil || resp.Message.Text() != "second try" || len(retries) != 1 || !retries[0].Discarded || len(srv.Requests()) != 2 {
+				t.Fatalf("err %v, text %q, retries %v, %d requests", err, resp.Message.Text(), retries, len(srv.Requests()))
 			}
 		})
 	}

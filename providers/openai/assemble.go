@@ -22,6 +22,7 @@ type assembler struct {
 	finish    providers.FinishReason
 	usage     providers.Usage
 	chunks    int
+	reported  bool // a text or reasoning delta was reported to onEvent
 }
 
 type slotKind int
@@ -49,7 +50,15 @@ func newAssembler(onEvent func(providers.StreamEvent)) *assembler {
 	if onEvent == nil {
 		onEvent = func(providers.StreamEvent) {}
 	}
-	return &assembler{onEvent: onEvent, byIndex: map[int]*call{}}
+	a := &assembler{byIndex: map[int]*call{}}
+	a.onEvent = func(ev providers.StreamEvent) {
+		switch ev.(type) {
+		case providers.TextDelta, providers.ReasoningDelta:
+			a.reported = true
+		}
+		onEvent(ev)
+	}
+	return a
 }
 
 // add takes one chunk.

@@ -16,21 +16,38 @@ import (
 // arrive, and a Retry event before each wait between attempts.
 //
 // A request that failed before any byte of the response arrived (HTTP 429,
-// 5xx, a connection failure) is retried up to Config.MaxRetries times with
-// exponential backoff and jitter, honouring Retry-After. A server that
-// rejects stream_options with a 4xx naming it is asked again once without
-// it, and never again for the client's lifetime; usage is then zero.
+// 5xx but 501, a connection failure), a stream that was cut or went silent,
+// and an error event that says the server is overloaded or rate-limited are
+// retried up to Config.MaxRetries times with exponential backoff and
+// jitter, honouring Retry-After; a retried attempt starts its response
+// afresh, and its Retry event says whether deltas already reported were
+// discarded. A server that rejects stream_options with a 4xx naming it is
+// asked again once without it, and never again for the client's lifetime;
+// usage is then zero.
 //
-// The Response is never nil. Errors: *providers.APIError after the last
-// try (401 and 403 are not retried); an error wrapping
-// providers.ErrStreamIdle when no byte arrived for Config.IdleTimeout; an
-// error wrapping providers.ErrStreamCut when the stream broke or ended
-// without a finish reason or [DONE] (the partial text is kept in the
-// Response; it is not retried); an error wrapping ctx.Err() when ctx was
-// cancelled, returned as soon as the connection is closed.
+// The Response is never nil: after a failure it holds what the last
+// attempt assembled (the partial text is kept, tool calls are dropped).
+// Errors: *providers.APIError after the last try (4xx but 408, 409, 425 and
+// 429, and 501, are not retried); an error wrapping providers.ErrStreamIdle
+// when no byte arrived for Config.IdleTimeout; an error wrapping
+// providers.ErrStreamCut when the stream broke or ended without a finish
+// reason or [DONE]; an error with the server's message for any other error
+// event; an error wrapping ctx.Err() when ctx was cancelled, returned as
+// soon as the connection is closed.
 func (c *Client) Stream(ctx context.Context, req providers.Request, onEvent func(providers.StreamEvent)) (*providers.Response, error) {
-	asm := newAssembler(onEvent)
-	err := c.retry.Do(ctx, asm.onEvent, func() error {
+	if onEvent == nil {
+		onEvent = func(providers.StreamEvent) {}
+	}
+	var asm *assembler
+	retryEvent := func(ev providers.StreamEvent) {
+		if r, ok := ev.(providers.Retry); ok && asm != nil && asm.reported {
+			r.Discarded = true
+			ev = r
+		}
+		onEvent(ev)
+	}
+	err := c.retry.Do(ctx, retryEvent, func() error {
+		asm = newAssembler(onEvent) // a retried attempt starts afresh
 		includeUsage := !c.noStreamOptions.Load()
 		err := c.attempt(ctx, toWire(req, includeUsage, c.cfg.MaxOutputTokens), asm)
 		var apiErr *providers.APIError
@@ -77,6 +94,13 @@ func (c *Client) attempt(ctx context.Context, wreq goopenai.ChatCompletionReques
 				return nil
 			}
 			return fmt.Errorf("the stream ended without a finish reason or [DONE]: %w", providers.ErrStreamCut)
+		}
+		var ae *goopenai.APIError
+		switch {
+		case errors.As(err, &ae) && transientEvent(ae):
+			return &providers.APIError{StatusCode: eventStatus(ae), Message: c.redact(ae.Message), Retryable: true}
+		case errors.As(err, &ae):
+			return fmt.Errorf("the model server sent an error mid-stream: %s", c.redact(ae.Message))
 		default:
 			return fmt.Errorf("reading the model's stream: %s: %w", c.redact(err.Error()), providers.ErrStreamCut)
 		}

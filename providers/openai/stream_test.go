@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -325,37 +328,81 @@ func TestConnectionRefused(t *testing.T) {
 
 func TestStreamFaults(t *testing.T) {
 	text := "partial answer that will not finish"
+	upstream := `{"error":{"message":"upstream died","code":502}}`
+	overloaded := `{"error":{"message":"the server is overloaded","type":"server_error","code":"overloaded"}}`
 	tests := []struct {
-		name     string
-		reply    scripted.Reply
-		want     error
-		wantText string
+		name      string
+		reply     scripted.Reply
+		want      error // nil: an error with the server's message, not retried
+		wantText  string
+		retried   bool
+		discarded bool
 	}{
-		{"cut", scripted.Text(text).CutAfter(4), providers.ErrStreamCut, text[:12]},
-		{"ends without finish or done", scripted.Text(text).WithoutFinish().WithoutDone(), providers.ErrStreamCut, text},
-		{"cut in tool call", scripted.ToolCalls(scripted.Call{ID: "a", Name: "glob", Arguments: `{"pattern":"*.go"}`}).CutAfter(3), providers.ErrStreamCut, ""},
-		{"error event mid-stream", scripted.Reply{Raw: []string{hiChunk, `{"error":{"message":"upstream died","code":502}}`}}, providers.ErrStreamCut, "hi"},
-		{"error event after comments", scripted.Reply{Raw: []string{hiChunk, `{"error":{"message":"upstream died","code":502}}`}, Comments: 3}, providers.ErrStreamCut, "hi"},
-		{"stall", scripted.Text(text).StallAfter(2), providers.ErrStreamIdle, text[:6]},
-		{"stall with comments", scripted.Text(text).WithComments(50).StallAfter(2), providers.ErrStreamIdle, text[:6]},
+		{"cut", scripted.Text(text).CutAfter(4), providers.ErrStreamCut, text[:12], true, true},
+		{"ends without finish or done", scripted.Text(text).WithoutFinish().WithoutDone(), providers.ErrStreamCut, text, true, true},
+		{"cut in tool call", scripted.ToolCalls(scripted.Call{ID: "a", Name: "glob", Arguments: `{"pattern":"*.go"}`}).CutAfter(3), providers.ErrStreamCut, "", true, false},
+		{"error event mid-stream", scripted.Reply{Raw: []string{hiChunk, upstream}}, nil, "hi", false, false},
+		{"error event after comments", scripted.Reply{Raw: []string{hiChunk, upstream}, Comments: 3}, nil, "hi", false, false},
+		{"overloaded event", scripted.Reply{Raw: []string{hiChunk, overloaded}}, nil, "hi", true, true},
+		{"rate limit event", scripted.Reply{Raw: []string{hiChunk, `{"error":{"message":"slow down","code":429}}`}}, nil, "hi", true, true},
+		{"stall", scripted.Text(text).StallAfter(2), providers.ErrStreamIdle, text[:6], true, true},
+		{"stall with comments", scripted.Text(text).WithComments(50).StallAfter(2), providers.ErrStreamIdle, text[:6], true, true},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		t.Run(tt.name+"/no retries", func(t *testing.T) {
 			srv := scripted.New(t, tt.reply, scripted.Text("must not be requested"))
-			resp, err := newClient(srv, "").Stream(context.Background(), hello, nil)
-			if !errors.Is(err, tt.want) {
+			c := openai.New(openai.Config{BaseURL: srv.URL(), IdleTimeout: 200 * time.Millisecond, MaxRetries: -1})
+			resp, err := c.Stream(context.Background(), hello, nil)
+			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
-			if strings.Contains(tt.name, "error event") && !strings.Contains(err.Error(), "upstream died") {
-				t.Errorf("the server's message is lost: %v", err)
+			if strings.Contains(tt.name, "error event") && (!strings.Contains(err.Error(), "upstream died") || errors.Is(err, providers.ErrStreamCut)) {
+				t.Errorf("the server's message is lost or the error is a cut: %v", err)
 			}
 			if resp == nil || resp.Message.Text() != tt.wantText || len(resp.Message.ToolCalls()) != 0 {
 				t.Errorf("response = %#v", resp)
 			}
-			if n := len(srv.Requests()); n != 1 {
-				t.Errorf("%d requests: a broken stream was retried", n)
+		})
+		t.Run(tt.name+"/retried", func(t *testing.T) {
+			srv := scripted.New(t, tt.reply, scripted.Text("second try"))
+			var rec recorder
+			resp, err := newClient(srv, "").Stream(context.Background(), hello, rec.on)
+			retries := rec.of("retry")
+			if !tt.retried {
+				if err == nil || len(retries) != 0 || len(srv.Requests()) != 1 {
+					t.Fatalf("err %v, %d retries, %d requests: an error event was retried", err, len(retries), len(srv.Requests()))
+				}
+				return
+			}
+			if err != nil || resp.Message.Text() != "second try" || len(retries) != 1 || len(srv.Requests()) != 2 {
+				t.Fatalf("err %v, text %q, %d retries, %d requests", err, resp.Message.Text(), len(retries), len(srv.Requests()))
+			}
+			if r := retries[0].(providers.Retry); r.Discarded != tt.discarded {
+				t.Errorf("Discarded = %v, want %v", r.Discarded, tt.discarded)
 			}
 		})
+	}
+}
+
+func TestNotAnAPIServer(t *testing.T) {
+	page := `<!DOCTYPE HTML><html><head><title>Error response</title></head><body><h1>Error response</h1>
+<p>Error code: 501</p><p>Message: Unsupported method ('POST').</p></body></html>` + strings.Repeat("\n", 2000)
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusNotImplemented)
+		io.WriteString(w, page)
+	}))
+	defer srv.Close()
+	c := openai.New(openai.Config{BaseURL: srv.URL, BaseDelay: time.Millisecond})
+	_, err := c.Stream(context.Background(), hello, nil)
+	var ae *providers.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 501 || ae.Retryable || n != 1 {
+		t.Fatalf("err %v after %d requests", err, n)
+	}
+	if msg := err.Error(); strings.Contains(msg, "<") || !strings.Contains(msg, "Error response") || len(msg) > 200 {
+		t.Errorf("message %q", msg)
 	}
 }
 

@@ -1,0 +1,150 @@
+//go:build linux
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// assertValidHistory checks what both APIs ask of a request's history:
+// every call answered once, no result without its call, and no two user
+// messages in a row.
+func assertValidHistory(t *testing.T, reqs []scripted.Request) {
+	t.Helper()
+	assertCallsAnswered(t, reqs)
+	for i, req := range reqs {
+		asked := map[string]bool{}
+		answered := map[string]bool{}
+		prev := ""
+		for _, m := range req.Chat.Messages {
+			for _, c := range m.ToolCalls {
+				asked[c.ID] = true
+			}
+			switch {
+			case m.Role == "tool" && (!asked[m.ToolCallID] || answered[m.ToolCallID]):
+				t.Errorf("request %d: a result for %s with no call before it, or a second one", i+1, m.ToolCallID)
+			case m.Role == "tool":
+				answered[m.ToolCallID] = true
+			case m.Role == prev && m.Role != "system":
+				t.Errorf("request %d: two %s messages in a row", i+1, m.Role)
+			}
+			prev = m.Role
+		}
+	}
+}
+
+func TestConcurrentContinuesGetOneWriterEach(t *testing.T) {
+	for _, n := range []int{2, 4, 8} {
+		t.Run(fmt.Sprintf("%d processes", n), func(t *testing.T) {
+			dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+			os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+			first := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "r1", Name: "read_file", Arguments: `{"path":"a.txt"}`}),
+				scripted.Text("It says alpha."))
+			res := run(t, invocation{dir: dir, args: agentArgs(first, "--db", db, "-p", "--output-format", "json", "read a.txt")})
+			if res.code != 0 {
+				t.Fatalf("first run: exit %d: %s", res.code, res.stderr)
+			}
+			original := sessionIDOf(t, res.stdout)
+
+			// Every process's request is held until all of them sent
+			// one, so that they all run at once.
+			release := make(chan struct{})
+			replies := make([]scripted.Reply, n)
+			for i := range replies {
+				replies[i] = scripted.Text("answer").HoldAfterEvents(1, release)
+			}
+			srv := scripted.New(t, replies...)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				srv.WaitRequests(ctx, n)
+				close(release)
+			}()
+			results := make([]result, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					results[i] = run(t, invocation{dir: dir,
+						args: agentArgs(srv, "--db", db, "-c", "-p", "--output-format", "json", fmt.Sprintf("prompt %d", i))})
+				})
+			}
+			wg.Wait()
+
+			ids := map[string]bool{}
+			forked := 0
+			for i, r := range results {
+				if r.code != 0 {
+					t.Fatalf("process %d: exit %d: %s", i, r.code, r.stderr)
+				}
+				ids[sessionIDOf(t, r.stdout)] = true
+				if strings.Contains(r.stderr, "is in use by process") && strings.Contains(r.stderr, "forked from its history") {
+					forked++
+				}
+			}
+			if len(ids) != n || !ids[original] || forked != n-1 {
+				t.Errorf("%d sessions for %d processes (original continued: %v), %d said they forked", len(ids), n, ids[original], forked)
+			}
+			reqs := srv.Requests()
+			assertValidHistory(t, reqs)
+			for i, req := range reqs {
+				if got := roles(req); len(got) != 6 || got[1] != "user:read a.txt" || !strings.HasPrefix(got[5], "user:prompt ") {
+					t.Errorf("request %d: %v; want the first turn and one prompt", i+1, got)
+				}
+			}
+
+			// Each session goes on with a valid request.
+			after := scripted.New(t, scripted.Text("more"))
+			res = run(t, invocation{dir: dir, args: agentArgs(after, "--db", db, "-c", "-p", "and now?")})
+			if res.code != 0 || strings.Contains(res.stderr, "in use") {
+				t.Fatalf("-c after them: exit %d: %s", res.code, res.stderr)
+			}
+			assertValidHistory(t, after.Requests())
+		})
+	}
+}
+
+func TestAKilledRunIsMarkedInterruptedAndContinuesAtOnce(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	release := make(chan struct{})
+	defer close(release)
+	srv := scripted.New(t, scripted.Text("never finished").HoldAfterEvents(1, release))
+	cmd := exec.Command(binary, agentArgs(srv, "--db", db, "-p", "start something")...)
+	cmd.Dir, cmd.Env = dir, baseEnv(t)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.WaitRequests(ctx, 1); err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	cmd.Process.Kill() // kill -9 in the middle of the turn
+	cmd.Wait()
+
+	res := run(t, invocation{dir: dir, args: []string{"sessions", "list", "--db", db, "--json"}})
+	var list []struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &list); err != nil || len(list) != 1 || list[0].Status != "interrupted" {
+		t.Fatalf("sessions list after kill -9: %v %q %s", err, res.stdout, res.stderr)
+	}
+	after := scripted.New(t, scripted.Text("went on"))
+	res = run(t, invocation{dir: dir, args: agentArgs(after, "--db", db, "-c", "-p", "--output-format", "json", "go on")})
+	if res.code != 0 || sessionIDOf(t, res.stdout) != list[0].ID || strings.Contains(res.stderr, "in use") {
+		t.Errorf("-c after kill -9: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	assertValidHistory(t, after.Requests())
+}
