@@ -27,6 +27,10 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	defer a.root.Close()
 	defer a.sandbox.Close() // removes the commands' temporary directory and cgroup
 	dir = a.dir
+	// MCP servers start in the background: the prompt does not wait for
+	// them, their tools join the catalog when ready.
+	a.startMCP(ctx, nil)
+	defer a.closeMCP()
 
 	mode, err := permissionMode(o, true)
 	if err != nil {
@@ -94,7 +98,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		Session:       sess,
 		Sessions:      ss,
 		PickSession:   o.Resume == resumePick,
-		Tools:         func(picked []string) ([]string, []string) { return a.catalog.Names(), a.catalog.Full(picked) },
+		Tools:         func(picked []string) ([]string, []string) { c := a.catalog.Current(); return c.Names(), c.Full(picked) },
 		Approver:      approver,
 		Prompt:        o.Prompt,
 		Warning:       warning,

@@ -7,6 +7,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
+	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
@@ -28,7 +30,11 @@ type agent struct {
 	dir      string
 	root     *os.Root
 	registry *tools.Registry
-	catalog  *picker.Catalog
+	catalog  *picker.Live // the built-in tools and the MCP servers' current ones
+	builtins []tools.Tool
+	mode     picker.Mode
+	mcp      *mcp.Manager // nil until startMCP
+	mcpCfgs  []mcp.Config
 	journal  *currentJournal // where edits record what they change, for undo
 	tracker  *fs.Tracker     // what the model of the current session has read
 	sandbox  *sandbox.Sandbox
@@ -124,14 +130,44 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
-	reg, err := tools.NewRegistry(append(files, bash)...)
-	if err != nil {
-		root.Close()
-		sb.Close()
-		return nil, fmt.Errorf("building the tools: %w", err)
+	builtins := append(files, bash)
+	reg, err := tools.NewRegistry(builtins...)
+	if err == nil {
+		var cfgs []mcp.Config
+		if cfgs, err = mcpServers(s.MCPServers, "config "+s.ConfigPath, dir, s.APIKeyEnv, getenv); err == nil {
+			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
+				builtins: builtins, mode: mode, mcpCfgs: cfgs, journal: journal, tracker: tracker, sandbox: sb, rules: set}, nil
+		}
 	}
-	return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.New(reg, mode, reg.Names()), journal: journal,
-		tracker: tracker, sandbox: sb, rules: set}, nil
+	root.Close()
+	sb.Close()
+	return nil, fmt.Errorf("building the tools: %w", err)
+}
+
+// startMCP starts the configured MCP servers in the background; their
+// tools join the catalog as each server is ready. warn is given each
+// server problem once. Call closeMCP when done.
+func (a *agent) startMCP(ctx context.Context, warn func(string)) {
+	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
+	a.mcp.Start(ctx)
+}
+
+// closeMCP stops the MCP servers, each with its process group.
+func (a *agent) closeMCP() {
+	if a.mcp != nil {
+		a.mcp.Close()
+	}
+}
+
+// rebuildCatalog publishes a new catalog of the built-in tools (one pick
+// group) and the MCP servers' current tools (picked one by one).
+func (a *agent) rebuildCatalog() {
+	ts := append(slices.Clone(a.builtins), a.mcp.Tools()...)
+	reg, err := tools.NewRegistry(ts...)
+	if err != nil {
+		return // names are unique by construction; keep the current catalog
+	}
+	a.catalog.Set(picker.New(reg, a.mode, a.registry.Names()))
 }
 
 // newSandbox builds the sandbox of a run in dir: the mode of the settings
