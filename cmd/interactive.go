@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tui"
 )
@@ -39,21 +40,22 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	approver := tui.NewApprover()
 	pol := a.policy(mode, o.AllowBash)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
-		switch r := pol.judge(req.Def.Name, req.Call.Arguments); r.verdict {
+		def := withEffects(req.Def)
+		switch r := pol.decide(def, req.Call.Arguments); r.verdict {
 		case allow:
 			return loop.Decision{Allow: true, Why: r.why}
 		case deny:
 			return loop.Decision{Reason: r.reason, Why: r.why}
 		}
 		q := tui.Question{Call: req.Call, Group: req.Def.Name}
-		if isEdit(req.Def.Name) {
+		if isEdit(def) {
 			q.Group = "edits" // allowing one edit tool for the session allows both
 			if req.Preview != nil {
 				q.Diff, _ = req.Preview.Meta["diff"].(string)
 			}
 		}
 		d := approver.Ask(ctx, q)
-		if d.Allow && req.Def.Name == "bash" {
+		if d.Allow && def.Effects.Has(tools.RunsCommands) {
 			d.Why = pol.confined(d.Why)
 		}
 		return d

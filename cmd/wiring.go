@@ -39,11 +39,14 @@ type agent struct {
 	tracker  *fs.Tracker     // what the model of the current session has read
 	sandbox  *sandbox.Sandbox
 	rules    *rules.Set
+	// toolAllow and toolDeny are the permission rules naming tools
+	// (mcp__...).
+	toolAllow, toolDeny []string
 }
 
 // policy is the permission policy of a run in mode.
 func (a *agent) policy(mode string, allowBash bool) policy {
-	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief()}
+	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny}
 }
 
 // useSession points the file tools at session id: its journal records
@@ -112,7 +115,9 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	if err != nil {
 		return nil, usagef("working directory: %w", err)
 	}
-	set, err := rules.Compile(s.Allow, s.Deny)
+	allowCmds, allowTools := splitRules(s.Allow)
+	denyCmds, denyTools := splitRules(s.Deny)
+	set, err := rules.Compile(allowCmds, denyCmds)
 	if err != nil {
 		root.Close()
 		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
@@ -136,7 +141,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		var cfgs []mcp.Config
 		if cfgs, err = mcpServers(s.MCPServers, "config "+s.ConfigPath, dir, s.APIKeyEnv, getenv); err == nil {
 			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
-				builtins: builtins, mode: mode, mcpCfgs: cfgs, journal: journal, tracker: tracker, sandbox: sb, rules: set}, nil
+				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, journal: journal, tracker: tracker, sandbox: sb, rules: set}, nil
 		}
 	}
 	root.Close()
