@@ -218,13 +218,21 @@ func (s *server) start(ctx context.Context) {
 		s.stop()
 	}()
 	_ = cs.Wait()
+	s.died()
+}
+
+// died records that a running server's session ended without Close: its
+// tools go, it is reported once, what is left of it is stopped. A call
+// that finds the connection closed calls it too, so the next request no
+// longer offers the tools.
+func (s *server) died() {
 	s.m.mu.Lock()
-	closing := s.closing
-	if !closing {
+	report := !s.closing && s.state == StateRunning
+	if report {
 		s.state, s.err, s.tools = StateFailed, s.reason(fmt.Errorf("stopped")), nil
 	}
 	s.m.mu.Unlock()
-	if !closing {
+	if report {
 		s.m.warn("MCP server %s stopped: %s; its tools are gone", s.cfg.Name, s.errText())
 		s.m.changed()
 		s.stop()

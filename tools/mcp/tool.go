@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,10 +67,11 @@ func (t *tool) Run(ctx context.Context, args json.RawMessage) (tools.Result, err
 		return tools.Errorf("the MCP server %s did not answer %s within %s; the call was cancelled", t.s.cfg.Name, t.orig, t.s.cfg.Timeout), nil
 	}
 	t.s.m.mu.Lock()
-	state, reason := t.s.state, t.s.err
+	state = t.s.state
 	t.s.m.mu.Unlock()
-	if state != StateRunning || errors.Is(err, sdk.ErrConnectionClosed) {
-		return tools.Errorf("the MCP server %s stopped during the call: %v %s", t.s.cfg.Name, err, reason), nil
+	if state != StateRunning || errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		t.s.died()
+		return tools.Errorf("the MCP server %s stopped during the call (%v); its tools are gone", t.s.cfg.Name, err), nil
 	}
 	return tools.Errorf("%s: %v", t.name, err), nil
 }

@@ -1,0 +1,151 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// The reference MCP servers the tests run, as .ci/run installs them:
+// npm install --no-save --prefix out/mcp-servers PACKAGES.
+var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31"}
+
+// mcpBin returns the directory of the reference servers' binaries:
+// $AGENT_E2E_MCP_BIN, else out/mcp-servers/node_modules/.bin of the
+// repository. Without node the test is skipped, in CI it fails.
+func mcpBin(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is missing in CI: the MCP tests need it (.ci/run installs the servers)")
+		}
+		t.Skip("node is not installed: the MCP end-to-end tests need it")
+	}
+	dir := os.Getenv("AGENT_E2E_MCP_BIN")
+	if dir == "" {
+		abs, _ := filepath.Abs(filepath.Join("..", "out", "mcp-servers", "node_modules", ".bin"))
+		dir = abs
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil {
+		t.Fatalf("the reference MCP servers are not installed in %s: run npm install --no-save --prefix out/mcp-servers %s (.ci/run does)",
+			dir, strings.Join(mcpPackages, " "))
+	}
+	return dir
+}
+
+// mcpConfig writes a config file with servers (TOML tables) and returns
+// its path.
+func mcpConfig(t *testing.T, servers string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(servers), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func referenceServers(bin, dir string) string {
+	return fmt.Sprintf(`
+[mcp.servers.everything]
+command = %q
+[mcp.servers.fs]
+command = %q
+args = [%q]
+`, filepath.Join(bin, "mcp-server-everything"), filepath.Join(bin, "mcp-server-filesystem"), dir)
+}
+
+// TestMCPToolPickedAndCalled: the reference servers' tools are offered as
+// briefs from the first request; the model picks one of each server and
+// calls them; their results reach the next request.
+func TestMCPToolPickedAndCalled(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "note.txt"), []byte("the note says 42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "pick", Name: "pick_tools", Arguments: `{"names":["mcp__everything__get-sum","mcp__fs__read_text_file"]}`}),
+		scripted.ToolCalls(
+			scripted.Call{ID: "sum", Name: "mcp__everything__get-sum", Arguments: `{"a":2,"b":40}`},
+			scripted.Call{ID: "read", Name: "mcp__fs__read_text_file", Arguments: fmt.Sprintf(`{"path":%q}`, filepath.Join(dir, "note.txt"))},
+		),
+		scripted.Text("done"),
+	)
+	cfg := mcpConfig(t, referenceServers(bin, dir))
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "add and read")})
+	if res.code != 0 || res.stdout != "done\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	for _, name := range []string{"mcp__everything__echo", "mcp__everything__get-sum", "mcp__fs__read_text_file", "mcp__fs__list_directory"} {
+		if tool := toolNamed(reqs[0], name); tool == nil || hasProperties(tool) {
+			t.Errorf("first request: %s should be a brief, got %+v", name, tool)
+		}
+	}
+	if !hasProperties(toolNamed(reqs[1], "mcp__everything__get-sum")) || !hasProperties(toolNamed(reqs[1], "mcp__fs__read_text_file")) {
+		t.Errorf("second request: the picked MCP tools must carry their schemas")
+	}
+	if hasProperties(toolNamed(reqs[1], "mcp__everything__echo")) {
+		t.Errorf("second request: echo was not picked, yet carries its schema")
+	}
+	results := toolResults(reqs[2])
+	if !strings.Contains(results["sum"], "42") || !strings.Contains(results["read"], "the note says 42") {
+		t.Errorf("results: %q", results)
+	}
+	assertCallsAnswered(t, reqs)
+}
+
+// TestMCPServerFailures: a server that never answers its handshake is
+// reported and skipped; a call that never returns is cancelled at the
+// server's timeout; a server that dies mid-call gives an error result;
+// the run goes on in every case.
+func TestMCPServerFailures(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	everything := filepath.Join(bin, "mcp-server-everything")
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "slow", Name: "mcp__slow__trigger-long-running-operation", Arguments: `{"duration":30,"steps":3}`}),
+		scripted.ToolCalls(scripted.Call{ID: "dies", Name: "mcp__dies__trigger-long-running-operation", Arguments: `{"duration":30,"steps":3}`}),
+		scripted.Text("survived"),
+	)
+	cfg := mcpConfig(t, fmt.Sprintf(`
+[mcp.servers.mute]
+command = "sleep"
+args = ["30"]
+startup_timeout = "1s"
+[mcp.servers.slow]
+command = %q
+timeout = "1s"
+[mcp.servers.dies]
+command = "sh"
+args = ["-c", "(sleep 6; kill -9 $$) & exec %s"]
+`, everything, everything))
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "try")})
+	if res.code != 0 || res.stdout != "survived\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "MCP server mute failed: did not start within 1s") {
+		t.Errorf("stderr does not report the mute server: %q", res.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if r := toolResults(reqs[1])["slow"]; !strings.Contains(r, "did not answer") {
+		t.Errorf("slow call: %q", r)
+	}
+	if r := toolResults(reqs[2])["dies"]; !strings.Contains(r, "stopped") {
+		t.Errorf("call to a dying server: %q; stderr %q", r, res.stderr)
+	}
+	if toolNamed(reqs[2], "mcp__dies__echo") != nil {
+		t.Errorf("a dead server's tools are still offered")
+	}
+}
