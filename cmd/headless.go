@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
@@ -79,6 +80,12 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	}
 	// MCP servers start now and the run waits for them (each up to its
 	// startup_timeout), so their tools are offered from the first request.
+	if !o.TrustProjectMCP {
+		if skipped := skipProject(a.mcpCfgs, a.mcpProject); len(skipped) > 0 {
+			fmt.Fprintf(st.Err, "agent: not starting the MCP servers of %s: %s (they run the repository's code; --trust-project-mcp starts them)\n",
+				projectMCPFile, strings.Join(skipped, ", "))
+		}
+	}
 	a.startMCP(ctx, func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) })
 	defer a.closeMCP()
 	a.mcp.Wait(ctx)

@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
@@ -30,14 +32,26 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	dir = a.dir
 	// MCP servers start in the background: the prompt does not wait for
 	// them, their tools join the catalog when ready.
-	a.startMCP(ctx, nil)
-	defer a.closeMCP()
-
 	mode, err := permissionMode(o, true)
 	if err != nil {
 		return err
 	}
 	approver := tui.NewApprover()
+	if db, err := dbPath(o, getenv); err == nil {
+		trust := &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
+		ask := func(ctx context.Context, call providers.ToolCall) loop.Decision {
+			return approver.Ask(ctx, tui.Question{Call: call})
+		}
+		for i, c := range a.mcpCfgs {
+			if a.mcpProject[c.Name] {
+				a.mcpCfgs[i].Gate = askTrust(trust, dir, c, ask)
+			}
+		}
+	} else {
+		skipProject(a.mcpCfgs, a.mcpProject)
+	}
+	a.startMCP(ctx, nil)
+	defer a.closeMCP()
 	pol := a.policy(mode, o.AllowBash)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
 		def := withEffects(req.Def)

@@ -34,7 +34,10 @@ type Options struct {
 	NoStdin      bool
 	StdinTimeout time.Duration
 	AllowBash    bool
-	Yolo         bool
+	// TrustProjectMCP starts the MCP servers of the project's .mcp.json
+	// in a headless run.
+	TrustProjectMCP bool
+	Yolo            bool
 	// MaxRetries is -1 when the flag was not given.
 	MaxRetries  int
 	IdleTimeout time.Duration
@@ -169,6 +172,7 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
 	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
+	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "headless: start the MCP servers the project's .mcp.json defines (they run the repository's code)")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
 	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
 	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), or yolo")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	iofs "io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,10 +36,13 @@ type agent struct {
 	mode     picker.Mode
 	mcp      *mcp.Manager // nil until startMCP
 	mcpCfgs  []mcp.Config
-	journal  *currentJournal // where edits record what they change, for undo
-	tracker  *fs.Tracker     // what the model of the current session has read
-	sandbox  *sandbox.Sandbox
-	rules    *rules.Set
+	// mcpProject names the servers of the project's .mcp.json, which
+	// start only once trusted.
+	mcpProject map[string]bool
+	journal    *currentJournal // where edits record what they change, for undo
+	tracker    *fs.Tracker     // what the model of the current session has read
+	sandbox    *sandbox.Sandbox
+	rules      *rules.Set
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
@@ -139,9 +143,26 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config
-		if cfgs, err = mcpServers(s.MCPServers, "config "+s.ConfigPath, dir, s.APIKeyEnv, getenv); err == nil {
+		servers, project := maps.Clone(s.MCPServers), map[string]bool{}
+		var fromProject map[string]mcpServerConfig
+		if fromProject, err = projectServers(dir); err != nil {
+			err = usagef("%w", err)
+		}
+		for name, c := range fromProject {
+			if _, ok := servers[name]; !ok { // the user's own config wins
+				if servers == nil {
+					servers = map[string]mcpServerConfig{}
+				}
+				servers[name], project[name] = c, true
+			}
+		}
+		if err == nil {
+			cfgs, err = mcpServers(servers, "MCP servers", dir, s.APIKeyEnv, getenv)
+		}
+		if err == nil {
 			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
-				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, journal: journal, tracker: tracker, sandbox: sb, rules: set}, nil
+				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
+				journal: journal, tracker: tracker, sandbox: sb, rules: set}, nil
 		}
 	}
 	root.Close()

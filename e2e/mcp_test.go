@@ -149,3 +149,31 @@ args = ["-c", "(sleep 6; kill -9 $$) & exec %s"]
 		t.Errorf("a dead server's tools are still offered")
 	}
 }
+
+// TestMCPProjectServersNeedTrust: a headless run starts the servers of the
+// project's .mcp.json only with --trust-project-mcp, and says on stderr
+// which it skipped.
+func TestMCPProjectServersNeedTrust(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	mcpJSON := fmt.Sprintf(`{"mcpServers": {"proj": {"command": %q}}}`, filepath.Join(bin, "mcp-server-everything"))
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, trusted := range []bool{false, true} {
+		srv := scripted.New(t, scripted.Text("ok"))
+		args := agentArgs(srv, "-p", "hi")
+		if trusted {
+			args = append(args, "--trust-project-mcp")
+		}
+		res := run(t, invocation{dir: dir, args: args})
+		if res.code != 0 {
+			t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+		}
+		offered := toolNamed(srv.Requests()[0], "mcp__proj__echo") != nil
+		said := strings.Contains(res.stderr, "not starting the MCP servers of .mcp.json: proj")
+		if offered != trusted || said == trusted {
+			t.Errorf("trusted %v: tools offered %v, stderr %q", trusted, offered, res.stderr)
+		}
+	}
+}

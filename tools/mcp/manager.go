@@ -174,6 +174,15 @@ type server struct {
 
 // start connects, lists the tools and watches the session until it ends.
 func (s *server) start(ctx context.Context) {
+	if s.cfg.Gate != nil {
+		if ok, why := s.cfg.Gate(ctx); !ok {
+			s.m.mu.Lock()
+			s.state, s.err = StateSkipped, why
+			s.m.mu.Unlock()
+			close(s.ready)
+			return
+		}
+	}
 	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
 	defer cancel()
 	client := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: s.m.opts.Version}, &sdk.ClientOptions{

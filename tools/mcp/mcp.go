@@ -12,6 +12,7 @@
 package mcp
 
 import (
+	"context"
 	"time"
 )
 
@@ -46,6 +47,10 @@ type Config struct {
 	// with Skipped saying why.
 	Disabled bool
 	Skipped  string
+	// Gate, when not nil, is asked before the server starts (whether to
+	// trust a project's server); when it says no, the server is skipped
+	// with its reason.
+	Gate func(ctx context.Context) (ok bool, why string)
 }
 
 // State is where a server is.
