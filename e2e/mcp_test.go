@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,5 +178,37 @@ func TestMCPProjectServersNeedTrust(t *testing.T) {
 		if offered != trusted || said == trusted {
 			t.Errorf("trusted %v: tools offered %v, stderr %q", trusted, offered, res.stderr)
 		}
+	}
+}
+
+// TestMCPList: agent mcp list --json gives each server's state and tools.
+func TestMCPList(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	cfg := mcpConfig(t, referenceServers(bin, dir)+"[mcp.servers.off]\ncommand = \"x\"\nenabled = false\n[mcp.servers.broken]\ncommand = \"/nonexistent\"\n")
+	res := run(t, invocation{dir: dir, args: []string{"mcp", "list", "--json", "--config", cfg}})
+	if res.code != 0 {
+		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	}
+	var got []struct {
+		Name, State, Error string
+		Tools              []string
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, res.stdout)
+	}
+	states := map[string]string{}
+	for _, s := range got {
+		states[s.Name] = s.State
+		if s.Name == "everything" && !slices.Contains(s.Tools, "mcp__everything__get-sum") {
+			t.Errorf("everything's tools: %v", s.Tools)
+		}
+		if s.Name == "broken" && s.Error == "" {
+			t.Errorf("a failed server without its reason")
+		}
+	}
+	want := map[string]string{"everything": "running", "fs": "running", "off": "disabled", "broken": "failed"}
+	if !maps.Equal(states, want) {
+		t.Errorf("states %v, want %v", states, want)
 	}
 }
