@@ -109,13 +109,18 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		warning = strings.TrimSuffix(agentsMDShortNotice+" · "+warning, " · ")
 	}
 	err = tui.Run(ctx, tui.Config{
-		Model:         s.Model,
-		Dir:           dir,
-		Session:       sess,
-		Sessions:      ss,
-		PickSession:   o.Resume == resumePick,
-		Tools:         func(picked []string) ([]string, []string) { c := a.catalog.Current(); return c.Names(), c.Full(picked) },
-		Approver:      approver,
+		Model:       s.Model,
+		Dir:         dir,
+		Session:     sess,
+		Sessions:    ss,
+		PickSession: o.Resume == resumePick,
+		Tools:       func(picked []string) ([]string, []string) { c := a.catalog.Current(); return c.Names(), c.Full(picked) },
+		Approver:    approver,
+		MCP: func() string {
+			var b strings.Builder
+			writeMCPStatus(&b, a.mcp.Status())
+			return strings.TrimRight(b.String(), "\n")
+		},
 		Prompt:        o.Prompt,
 		Warning:       warning,
 		ContextWindow: s.ContextWindow,

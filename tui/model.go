@@ -30,6 +30,9 @@ type Config struct {
 	// Tools returns the names of every tool and of those offered in full
 	// given the conversation's picks.
 	Tools func(picked []string) (all, full []string)
+	// MCP returns the MCP servers' states and tools, one line each, for
+	// /mcp; nil when none are configured.
+	MCP func() string
 	// Approver receives the loop's approval questions; nil asks nothing.
 	Approver *Approver
 	// Prompt, when not empty, is sent as soon as the interface starts.
