@@ -186,14 +186,20 @@ func (a *agent) closeMCP() {
 }
 
 // rebuildCatalog publishes a new catalog of the built-in tools (one pick
-// group) and the MCP servers' current tools (picked one by one).
+// group, offered as briefs in pick mode) and the MCP servers' current
+// tools (picked one by one, listed by name in pick_tools' index until
+// picked: a brief each would cost more than all the built-in tools).
 func (a *agent) rebuildCatalog() {
 	ts := append(slices.Clone(a.builtins), a.mcp.Tools()...)
 	reg, err := tools.NewRegistry(ts...)
 	if err != nil {
 		return // names are unique by construction; keep the current catalog
 	}
-	a.catalog.Set(picker.New(reg, a.mode, a.registry.Names()))
+	var external []string
+	for _, t := range ts[len(a.builtins):] {
+		external = append(external, t.Definition().Name)
+	}
+	a.catalog.Set(picker.New(reg, a.mode, a.registry.Names()).WithIndex(external...))
 }
 
 // newSandbox builds the sandbox of a run in dir: the mode of the settings
