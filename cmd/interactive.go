@@ -9,6 +9,7 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tui"
 )
@@ -50,7 +51,9 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	} else {
 		skipProject(a.mcpCfgs, a.mcpProject)
 	}
-	a.startMCP(ctx, nil)
+	// Started once the first frame is drawn (AfterFirstFrame below); the
+	// manager exists from now on so that /mcp and closing work before.
+	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Version: versionString()})
 	defer a.closeMCP()
 	pol := a.policy(mode, o.AllowBash)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
