@@ -35,7 +35,10 @@ type agent struct {
 	builtins []tools.Tool
 	mode     picker.Mode
 	mcp      *mcp.Manager // nil until startMCP
-	mcpCfgs  []mcp.Config
+	// rebuild serialises catalog rebuilds, so that the last one published
+	// is built from the latest tools.
+	rebuild sync.Mutex
+	mcpCfgs []mcp.Config
 	// mcpProject names the servers of the project's .mcp.json, which
 	// start only once trusted.
 	mcpProject map[string]bool
@@ -190,6 +193,8 @@ func (a *agent) closeMCP() {
 // tools (picked one by one, listed by name in pick_tools' index until
 // picked: a brief each would cost more than all the built-in tools).
 func (a *agent) rebuildCatalog() {
+	a.rebuild.Lock()
+	defer a.rebuild.Unlock()
 	ts := append(slices.Clone(a.builtins), a.mcp.Tools()...)
 	reg, err := tools.NewRegistry(ts...)
 	if err != nil {

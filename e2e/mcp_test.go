@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -9,7 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/agent-dev/agent/internal/scripted"
 )
@@ -34,11 +37,39 @@ func mcpBin(t *testing.T) string {
 		abs, _ := filepath.Abs(filepath.Join("..", "out", "mcp-servers", "node_modules", ".bin"))
 		dir = abs
 	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil && os.Getenv("AGENT_E2E_MCP_BIN") == "" {
+		installOnce.Do(func() { installErr = installServers(filepath.Join(dir, "..", "..")) })
+		if installErr != nil {
+			msg := fmt.Sprintf("the reference MCP servers are not installed in %s and npm could not install them (%v): run npm install --no-save --prefix out/mcp-servers %s (.ci/run does)",
+				dir, installErr, strings.Join(mcpPackages, " "))
+			if os.Getenv("CI") != "" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil {
-		t.Fatalf("the reference MCP servers are not installed in %s: run npm install --no-save --prefix out/mcp-servers %s (.ci/run does)",
-			dir, strings.Join(mcpPackages, " "))
+		t.Fatalf("the reference MCP servers are not in %s: %v", dir, err)
 	}
 	return dir
+}
+
+var (
+	installOnce sync.Once
+	installErr  error
+)
+
+// installServers installs the reference servers under prefix, as .ci/run
+// does, for a run of the tests that did not go through .ci/run.
+func installServers(prefix string) error {
+	args := append([]string{"install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix}, mcpPackages...)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "npm", args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("npm %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
 }
 
 // mcpConfig writes a config file with servers (TOML tables) and returns
@@ -134,7 +165,7 @@ command = %q
 timeout = "1s"
 [mcp.servers.dies]
 command = "sh"
-args = ["-c", "(sleep 6; kill -9 $$) & exec %s"]
+args = ["-c", "(sleep 10; kill -9 $$) & exec %s"]
 `, everything, everything))
 	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "try")})
 	if res.code != 0 || res.stdout != "survived\n" {
