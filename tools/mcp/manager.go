@@ -326,6 +326,11 @@ func (s *server) list(ctx context.Context) error {
 	s.m.mu.Lock()
 	cs := s.session
 	s.m.mu.Unlock()
+	if cs == nil {
+		// A list_changed during the handshake (server-everything registers
+		// tools once initialised): the first listing, after it, sees them.
+		return nil
+	}
 	var all []*sdk.Tool
 	params := &sdk.ListToolsParams{}
 	for {
