@@ -214,6 +214,8 @@ func (s *server) start(ctx context.Context) {
 		s.fail(s.reason(err))
 		if cs != nil {
 			s.stop()
+		} else if s.cmd != nil {
+			killGroup(s.cmd) // started, but the handshake failed
 		}
 		return
 	}
