@@ -7,6 +7,8 @@
 # difference is the agent's.
 # Needs tmux: apt-get install -y tmux
 # Usage: bench/firstframe.sh [RUNS]   (default 30; medians reported)
+# AGENT_ARGS adds flags to the agent's command line (bench/mcp.sh passes a
+# config with MCP servers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
@@ -49,7 +51,7 @@ frame() {
 
 median() { sort -n | awk '{a[NR]=$1} END {m=a[int((NR+1)/2)]; printf "%.1f", m/1000}'; }
 
-cmd="cd $work && exec env TERM=xterm-256color XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config $agent --base-url $url --model scripted"
+cmd="cd $work && exec env TERM=xterm-256color XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config $agent --base-url $url --model scripted ${AGENT_ARGS:-}"
 shell="printf 'Ask about this repository'; exec sleep 30"
 frame "$cmd" >/dev/null # warm the page cache
 agent_us=$(for _ in $(seq "$runs"); do frame "$cmd"; done | median)

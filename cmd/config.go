@@ -92,6 +92,7 @@ type fileConfig struct {
 	Profiles    map[string]profile `toml:"profiles"`
 	Sandbox     sandboxConfig      `toml:"sandbox"`
 	Permissions permissionsConfig  `toml:"permissions"`
+	MCP         mcpConfig          `toml:"mcp"`
 }
 
 // sandboxConfig is the [sandbox] table: what commands may do.
@@ -208,6 +209,9 @@ type settings struct {
 	MaxOutputTokens int
 	// Price is the profile's price override, nil to use the table.
 	Price *priceConfig
+	// MCPServers is the [mcp.servers] tables, as written (resolved for a
+	// working directory by newAgent).
+	MCPServers map[string]mcpServerConfig
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -358,6 +362,11 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		return s, usagef("thinking budget %d is below the API's minimum of %d tokens", s.ThinkingBudget, minThinkingBudget)
 	case s.ThinkingBudget > 0 && s.MaxOutputTokens > 0 && s.MaxOutputTokens <= s.ThinkingBudget:
 		return s, usagef("max_output_tokens (%d) must exceed the thinking budget (%d): thinking counts as output", s.MaxOutputTokens, s.ThinkingBudget)
+	}
+
+	s.MCPServers = fc.MCP.Servers
+	if _, err := mcpServers(s.MCPServers, "config "+path, "", "", getenv); err != nil {
+		return s, err
 	}
 
 	if err := resolveSandbox(&s, o, fc, path); err != nil {

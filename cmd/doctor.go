@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
@@ -100,11 +101,31 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 		line("env removed", "%s (commands do not get them; [sandbox] env_keep, env_remove)", strings.Join(removed, ", "))
 	}
 	line("permission mode", "ask in the interface, auto headless (unless --permission-mode or --yolo)")
-	if _, err := rules.Compile(s.Allow, s.Deny); err != nil {
+	allowCmds, allowTools := splitRules(s.Allow)
+	denyCmds, denyTools := splitRules(s.Deny)
+	if _, err := rules.Compile(allowCmds, denyCmds); err != nil {
 		line("command rules", "invalid: %v", err)
 		failed = true
 	} else {
-		line("command rules", "%d allow, %d deny", len(s.Allow), len(s.Deny))
+		line("command rules", "%d allow, %d deny", len(allowCmds), len(denyCmds))
+	}
+	if len(allowTools)+len(denyTools) > 0 {
+		line("tool rules", "%d allow, %d deny (mcp__...)", len(allowTools), len(denyTools))
+	}
+	if statuses, err := mcpStatus(ctx, o, dir, getenv); err != nil {
+		line("mcp servers", "%v", err)
+	} else if len(statuses) > 0 {
+		line("mcp servers", "%d configured (agent mcp list shows their tools)", len(statuses))
+		for _, st := range statuses {
+			state := string(st.State)
+			if st.Error != "" {
+				state += ": " + st.Error
+			}
+			if st.State == mcp.StateRunning {
+				state += fmt.Sprintf(", %d tools", len(st.Tools))
+			}
+			line("  "+st.Name, "%s", state)
+		}
 	}
 
 	if serr != nil {

@@ -84,6 +84,17 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())
 	}
+	// MCP servers start now and the run waits for them (each up to its
+	// startup_timeout), so their tools are offered from the first request.
+	if !o.TrustProjectMCP {
+		if skipped := skipProject(a.mcpCfgs, a.mcpProject); len(skipped) > 0 {
+			fmt.Fprintf(st.Err, "agent: not starting the MCP servers of %s: %s (they run the repository's code; --trust-project-mcp starts them)\n",
+				projectMCPFile, strings.Join(skipped, ", "))
+		}
+	}
+	a.startMCP(ctx, func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) })
+	defer a.closeMCP()
+	a.mcp.Wait(ctx)
 	notice, watch := a.watchAgentsMD(o, getenv)
 	defer watch.finish()
 	if notice != "" {
@@ -121,7 +132,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 
 	sessionID := sess.ID
 	p := newPrinter(o.OutputFormat, st.Out, st.Err, progress)
-	if err := p.init(sessionID, s.Model, dir, s.Tools, a.registry.Names()); err != nil {
+	if err := p.init(sessionID, s.Model, dir, s.Tools, a.catalog.Current().Names()); err != nil {
 		return err
 	}
 	// A failed write (the reader of stdout went away) cancels the turn;

@@ -2,10 +2,14 @@ package cmd
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tui"
 )
@@ -27,29 +31,48 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	defer a.root.Close()
 	defer a.sandbox.Close() // removes the commands' temporary directory and cgroup
 	dir = a.dir
-
+	// MCP servers start in the background: the prompt does not wait for
+	// them, their tools join the catalog when ready.
 	mode, err := permissionMode(o, true)
 	if err != nil {
 		return err
 	}
 	approver := tui.NewApprover()
+	if db, err := dbPath(o, getenv); err == nil {
+		trust := &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
+		ask := func(ctx context.Context, call providers.ToolCall) loop.Decision {
+			return approver.Ask(ctx, tui.Question{Call: call})
+		}
+		for i, c := range a.mcpCfgs {
+			if a.mcpProject[c.Name] {
+				a.mcpCfgs[i].Gate = askTrust(trust, dir, c, ask)
+			}
+		}
+	} else {
+		skipProject(a.mcpCfgs, a.mcpProject)
+	}
+	// Started once the first frame is drawn (AfterFirstFrame below); the
+	// manager exists from now on so that /mcp and closing work before.
+	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Version: versionString()})
+	defer a.closeMCP()
 	pol := a.policy(mode, o.AllowBash)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
-		switch r := pol.judge(req.Def.Name, req.Call.Arguments); r.verdict {
+		def := withEffects(req.Def)
+		switch r := pol.decide(def, req.Call.Arguments); r.verdict {
 		case allow:
 			return loop.Decision{Allow: true, Why: r.why}
 		case deny:
 			return loop.Decision{Reason: r.reason, Why: r.why}
 		}
 		q := tui.Question{Call: req.Call, Group: req.Def.Name}
-		if isEdit(req.Def.Name) {
+		if isEdit(def) {
 			q.Group = "edits" // allowing one edit tool for the session allows both
 			if req.Preview != nil {
 				q.Diff, _ = req.Preview.Meta["diff"].(string)
 			}
 		}
 		d := approver.Ask(ctx, q)
-		if d.Allow && req.Def.Name == "bash" {
+		if d.Allow && def.Effects.Has(tools.RunsCommands) {
 			d.Why = pol.confined(d.Why)
 		}
 		return d
@@ -92,13 +115,18 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		warning = strings.TrimSuffix(run.notice+" · "+warning, " · ")
 	}
 	err = tui.Run(ctx, tui.Config{
-		Model:         s.Model,
-		Dir:           dir,
-		Session:       sess,
-		Sessions:      ss,
-		PickSession:   o.Resume == resumePick,
-		Tools:         func(picked []string) ([]string, []string) { return a.catalog.Names(), a.catalog.Full(picked) },
-		Approver:      approver,
+		Model:       s.Model,
+		Dir:         dir,
+		Session:     sess,
+		Sessions:    ss,
+		PickSession: o.Resume == resumePick,
+		Tools:       func(picked []string) ([]string, []string) { c := a.catalog.Current(); return c.Names(), c.Full(picked) },
+		Approver:    approver,
+		MCP: func() string {
+			var b strings.Builder
+			writeMCPStatus(&b, a.mcp.Status())
+			return strings.TrimRight(b.String(), "\n")
+		},
 		Prompt:        o.Prompt,
 		Warning:       warning,
 		ContextWindow: s.ContextWindow,

@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
@@ -69,20 +73,83 @@ type policy struct {
 	allowBash bool
 	rules     *rules.Set
 	sandbox   sandbox.Status
+	// toolAllow and toolDeny are the rules that name tools rather than
+	// commands (mcp__github__*, mcp__github__create_issue), with * as a
+	// glob.
+	toolAllow, toolDeny []string
 }
 
-// judge rules on a call of tool name with its JSON arguments. Deny rules
-// hold in every mode, yolo included: they are the user's own words.
+// builtinEffects are the effects of the agent's own tools, for callers
+// that know a call only by its tool's name.
+var builtinEffects = map[string]tools.Effects{
+	"bash":       tools.RunsCommands,
+	"edit_file":  tools.ReadsWorkspace | tools.WritesWorkspace,
+	"write_file": tools.ReadsWorkspace | tools.WritesWorkspace,
+}
+
+// withEffects returns def with the effects of the built-in tool of its
+// name when it declares none (a definition made by hand, as in tests).
+func withEffects(def tools.Definition) tools.Definition {
+	if e, ok := builtinEffects[def.Name]; ok && def.Effects == 0 {
+		def.Effects = e
+	}
+	return def
+}
+
+// judge rules on a call of the built-in tool name (see decide).
 func (p policy) judge(name, arguments string) ruling {
+	return p.decide(tools.Definition{Name: name, Effects: builtinEffects[name]}, arguments)
+}
+
+// decide rules on a call of the tool def with its JSON arguments, from the
+// tool's effects, never its name. Deny rules hold in every mode, yolo
+// included: they are the user's own words.
+func (p policy) decide(def tools.Definition, arguments string) ruling {
+	def = withEffects(def)
+	if pat, ok := matchTool(p.toolDeny, def.Name); ok {
+		return ruling{verdict: deny, why: fmt.Sprintf("denied by rule %q", pat),
+			reason: fmt.Sprintf("%s was not run: the rule %q in the user's config denies it. Do not try to get around the rule; find another way or ask the user.", def.Name, pat)}
+	}
 	switch {
-	case name == "bash":
+	case def.Effects.Has(tools.RunsCommands):
 		return p.judgeCommand(arguments)
 	case p.mode == modeYolo:
 		return ruling{verdict: allow, why: "yolo"}
-	case isEdit(name):
-		return p.judgeEdit(name)
+	}
+	if pat, ok := matchTool(p.toolAllow, def.Name); ok {
+		return ruling{verdict: allow, why: fmt.Sprintf("rule: allow %q", pat)}
+	}
+	switch {
+	case isEdit(def):
+		return p.judgeEdit(def.Name)
+	case def.Effects.Unknown() && p.mode == modeAuto:
+		// The user configured the server that offers the tool.
+		return ruling{verdict: allow, why: "auto: tool of a configured MCP server"}
 	}
 	return ruling{verdict: askPerson}
+}
+
+// matchTool returns the first pattern of pats that matches the tool name.
+func matchTool(pats []string, name string) (string, bool) {
+	for _, p := range pats {
+		if ok, _ := path.Match(p, name); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// splitRules separates the permission rules that name tools (they start
+// with mcp__) from the command rules.
+func splitRules(all []string) (commands, toolRules []string) {
+	for _, r := range all {
+		if strings.HasPrefix(r, mcp.Prefix) {
+			toolRules = append(toolRules, r)
+		} else {
+			commands = append(commands, r)
+		}
+	}
+	return commands, toolRules
 }
 
 func (p policy) judgeEdit(name string) ruling {
@@ -157,7 +224,8 @@ func (p policy) sandboxWhy() string {
 // what the policy would ask about is denied, with a reason the model reads.
 func headlessApproval(p policy) loop.ApproveFunc {
 	return func(_ context.Context, req loop.Approval) loop.Decision {
-		r := p.judge(req.Def.Name, req.Call.Arguments)
+		def := withEffects(req.Def)
+		r := p.decide(def, req.Call.Arguments)
 		switch r.verdict {
 		case allow:
 			return loop.Decision{Allow: true, Why: r.why}
@@ -165,16 +233,18 @@ func headlessApproval(p policy) loop.ApproveFunc {
 			return loop.Decision{Reason: r.reason, Why: r.why}
 		}
 		why := "denied: nobody to ask (headless)"
-		if isEdit(req.Def.Name) {
+		if isEdit(def) {
 			return loop.Decision{Why: why, Reason: fmt.Sprintf("%s is not allowed in this headless run (--permission-mode %s): the user can allow file changes with --permission-mode auto.", req.Def.Name, p.mode)}
 		}
-		if req.Def.Name == "bash" {
+		if def.Effects.Has(tools.RunsCommands) {
 			return loop.Decision{Why: why, Reason: fmt.Sprintf("bash needs approval in this headless run and nobody can be asked (%s). The user can allow it with an allow rule in the config, --permission-mode auto (commands run in the sandbox), --allow-bash or --yolo. Use list_files, read_file and grep instead.", r.reason)}
 		}
-		return loop.Decision{Why: why, Reason: fmt.Sprintf("%s needs approval and nobody can be asked in this headless run.", req.Def.Name)}
+		return loop.Decision{Why: why, Reason: fmt.Sprintf("%s needs approval and nobody can be asked in this headless run (--permission-mode %s). The user can allow it with --permission-mode auto or an allow rule naming it in the config.", req.Def.Name, p.mode)}
 	}
 }
 
-// isEdit reports whether a tool only changes files inside the working
-// directory.
-func isEdit(name string) bool { return name == "edit_file" || name == "write_file" }
+// isEdit reports whether a tool only reads and changes files inside the
+// working directory.
+func isEdit(def tools.Definition) bool {
+	return def.Effects.Has(tools.WritesWorkspace) && def.Effects&^(tools.ReadsWorkspace|tools.WritesWorkspace) == 0
+}

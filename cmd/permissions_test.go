@@ -95,3 +95,34 @@ func TestPermissionModeDefaults(t *testing.T) {
 		t.Errorf("an unknown mode should be a usage error, got %v", err)
 	}
 }
+
+// TestDecideByEffects: tools of unknown effects (an MCP server's) are
+// asked about in ask mode and run in auto; tool rules name them with
+// globs, and deny rules hold in every mode.
+func TestDecideByEffects(t *testing.T) {
+	unknown := tools.Definition{Name: "mcp__github__create_issue", Effects: tools.EffectsUnknown}
+	edit := tools.Definition{Name: "mcp__fs__write", Effects: tools.ReadsWorkspace | tools.WritesWorkspace}
+	for _, c := range []struct {
+		name string
+		p    policy
+		def  tools.Definition
+		want verdict
+	}{
+		{"ask asks", policy{mode: modeAsk}, unknown, askPerson},
+		{"auto runs", policy{mode: modeAuto}, unknown, allow},
+		{"yolo runs", policy{mode: modeYolo}, unknown, allow},
+		{"allow glob", policy{mode: modeAsk, toolAllow: []string{"mcp__github__*"}}, unknown, allow},
+		{"allow other server", policy{mode: modeAsk, toolAllow: []string{"mcp__gitlab__*"}}, unknown, askPerson},
+		{"deny in yolo", policy{mode: modeYolo, toolDeny: []string{"mcp__github__create_issue"}}, unknown, deny},
+		{"deny beats allow", policy{mode: modeAuto, toolAllow: []string{"mcp__*"}, toolDeny: []string{"mcp__github__*"}}, unknown, deny},
+		{"workspace writes are edits", policy{mode: modeAuto}, edit, allow},
+	} {
+		if r := c.p.decide(c.def, "{}"); r.verdict != c.want {
+			t.Errorf("%s: verdict %d, want %d (%+v)", c.name, r.verdict, c.want, r)
+		}
+	}
+	cmds, toolRules := splitRules([]string{"git status", "mcp__github__*"})
+	if len(cmds) != 1 || len(toolRules) != 1 || toolRules[0] != "mcp__github__*" {
+		t.Errorf("splitRules: %v %v", cmds, toolRules)
+	}
+}

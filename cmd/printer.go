@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools"
 )
 
 // Output formats of headless mode.
@@ -87,7 +88,7 @@ func (p *printer) event(ev loop.Event) error {
 		p.started[ev.ID] = len(p.calls)
 		p.calls = append(p.calls, toolCallRecord{ID: ev.ID, Name: ev.Name, Arguments: rawArgs(ev.Arguments)})
 	case loop.ToolCallFinished:
-		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && isEdit(ev.Name) && !slices.Contains(p.changed, path) {
+		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && isEdit(tools.Definition{Effects: builtinEffects[ev.Name]}) && !slices.Contains(p.changed, path) {
 			p.changed = append(p.changed, path)
 		}
 		if i, ok := p.started[ev.ID]; ok {

@@ -37,7 +37,10 @@ type Options struct {
 	// byte (hidden flag --stdin-max-read, for tests; default stdinTotal).
 	StdinMaxRead time.Duration
 	AllowBash    bool
-	Yolo         bool
+	// TrustProjectMCP starts the MCP servers of the project's .mcp.json
+	// in a headless run.
+	TrustProjectMCP bool
+	Yolo            bool
 	// MaxRetries is -1 when the flag was not given.
 	MaxRetries  int
 	IdleTimeout time.Duration
@@ -174,6 +177,7 @@ working directory and, when you allow it, runs commands in it.
 	f.DurationVar(&o.StdinMaxRead, "stdin-max-read", stdinTotal, "how long piped standard input may take from its first byte")
 	_ = f.MarkHidden("stdin-max-read")
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
+	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "headless: start the MCP servers the project's .mcp.json defines (they run the repository's code)")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
 	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
 	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), or yolo")
@@ -183,7 +187,7 @@ working directory and, when you allow it, runs commands in it.
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
 	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default) or anthropic (Messages API)")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
-	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o),
+	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
 		newCompletionCmd(c, run))
 	completeFlagValues(c)
 	// Only real subcommands may take a first word away from an unquoted

@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	iofs "io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
+	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
@@ -28,16 +31,29 @@ type agent struct {
 	dir      string
 	root     *os.Root
 	registry *tools.Registry
-	catalog  *picker.Catalog
-	journal  *currentJournal // where edits record what they change, for undo
-	tracker  *fs.Tracker     // what the model of the current session has read
-	sandbox  *sandbox.Sandbox
-	rules    *rules.Set
+	catalog  *picker.Live // the built-in tools and the MCP servers' current ones
+	builtins []tools.Tool
+	mode     picker.Mode
+	mcp      *mcp.Manager // nil until startMCP
+	// rebuild serialises catalog rebuilds, so that the last one published
+	// is built from the latest tools.
+	rebuild sync.Mutex
+	mcpCfgs []mcp.Config
+	// mcpProject names the servers of the project's .mcp.json, which
+	// start only once trusted.
+	mcpProject map[string]bool
+	journal    *currentJournal // where edits record what they change, for undo
+	tracker    *fs.Tracker     // what the model of the current session has read
+	sandbox    *sandbox.Sandbox
+	rules      *rules.Set
+	// toolAllow and toolDeny are the permission rules naming tools
+	// (mcp__...).
+	toolAllow, toolDeny []string
 }
 
 // policy is the permission policy of a run in mode.
 func (a *agent) policy(mode string, allowBash bool) policy {
-	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief()}
+	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny}
 }
 
 // useSession points the file tools at session id: its journal records
@@ -106,7 +122,9 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	if err != nil {
 		return nil, usagef("working directory: %w", err)
 	}
-	set, err := rules.Compile(s.Allow, s.Deny)
+	allowCmds, allowTools := splitRules(s.Allow)
+	denyCmds, denyTools := splitRules(s.Deny)
+	set, err := rules.Compile(allowCmds, denyCmds)
 	if err != nil {
 		root.Close()
 		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
@@ -124,14 +142,69 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
-	reg, err := tools.NewRegistry(append(files, bash)...)
-	if err != nil {
-		root.Close()
-		sb.Close()
-		return nil, fmt.Errorf("building the tools: %w", err)
+	builtins := append(files, bash)
+	reg, err := tools.NewRegistry(builtins...)
+	if err == nil {
+		var cfgs []mcp.Config
+		servers, project := maps.Clone(s.MCPServers), map[string]bool{}
+		var fromProject map[string]mcpServerConfig
+		if fromProject, err = projectServers(dir); err != nil {
+			err = usagef("%w", err)
+		}
+		for name, c := range fromProject {
+			if _, ok := servers[name]; !ok { // the user's own config wins
+				if servers == nil {
+					servers = map[string]mcpServerConfig{}
+				}
+				servers[name], project[name] = c, true
+			}
+		}
+		if err == nil {
+			cfgs, err = mcpServers(servers, "MCP servers", dir, s.APIKeyEnv, getenv)
+		}
+		if err == nil {
+			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
+				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
+				journal: journal, tracker: tracker, sandbox: sb, rules: set}, nil
+		}
 	}
-	return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.New(reg, mode, reg.Names()), journal: journal,
-		tracker: tracker, sandbox: sb, rules: set}, nil
+	root.Close()
+	sb.Close()
+	return nil, fmt.Errorf("building the tools: %w", err)
+}
+
+// startMCP starts the configured MCP servers in the background; their
+// tools join the catalog as each server is ready. warn is given each
+// server problem once. Call closeMCP when done.
+func (a *agent) startMCP(ctx context.Context, warn func(string)) {
+	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
+	a.mcp.Start(ctx)
+}
+
+// closeMCP stops the MCP servers, each with its process group.
+func (a *agent) closeMCP() {
+	if a.mcp != nil {
+		a.mcp.Close()
+	}
+}
+
+// rebuildCatalog publishes a new catalog of the built-in tools (one pick
+// group, offered as briefs in pick mode) and the MCP servers' current
+// tools (picked one by one, listed by name in pick_tools' index until
+// picked: a brief each would cost more than all the built-in tools).
+func (a *agent) rebuildCatalog() {
+	a.rebuild.Lock()
+	defer a.rebuild.Unlock()
+	ts := append(slices.Clone(a.builtins), a.mcp.Tools()...)
+	reg, err := tools.NewRegistry(ts...)
+	if err != nil {
+		return // names are unique by construction; keep the current catalog
+	}
+	var external []string
+	for _, t := range ts[len(a.builtins):] {
+		external = append(external, t.Definition().Name)
+	}
+	a.catalog.Set(picker.New(reg, a.mode, a.registry.Names()).WithIndex(external...))
 }
 
 // newSandbox builds the sandbox of a run in dir: the mode of the settings

@@ -33,8 +33,10 @@ type Config struct {
 	Provider providers.Provider
 	Model    string
 	// Catalog is the tools and how they are offered; the picks are the
-	// conversation's.
-	Catalog *picker.Catalog
+	// conversation's. A *picker.Catalog is its own source; a
+	// *picker.Live changes when MCP servers' tools change, and each
+	// request and each step's calls read one snapshot of it.
+	Catalog CatalogSource
 	// MaxSteps bounds the requests of one turn; 0 means DefaultMaxSteps.
 	MaxSteps int
 	// Approve is asked before every tool call that is not read-only; nil
@@ -60,6 +62,12 @@ type Config struct {
 	// carries at most Window less this, and never less than half the
 	// window. 0 keeps nothing.
 	ReserveOutput int
+}
+
+// CatalogSource gives the current tool catalog; it must be safe for
+// concurrent use and never return nil.
+type CatalogSource interface {
+	Current() *picker.Catalog
 }
 
 // ApproveFunc decides whether a tool call that changes the world may run. It
@@ -102,7 +110,7 @@ func New(cfg Config) (*Loop, error) {
 		return nil, errors.New("loop: no provider")
 	case cfg.Model == "":
 		return nil, errors.New("loop: no model")
-	case cfg.Catalog == nil:
+	case cfg.Catalog == nil || cfg.Catalog.Current() == nil:
 		return nil, errors.New("loop: no tool catalog")
 	case cfg.MaxSteps < 0:
 		return nil, fmt.Errorf("loop: max steps must be positive, got %d", cfg.MaxSteps)
@@ -372,7 +380,7 @@ func (t *turn) record(m providers.Message, usage providers.Usage) error {
 
 // request builds the next request from the conversation and the picks.
 func (t *turn) request() providers.Request {
-	offers := t.cfg.Catalog.Offers(t.conv.Picked())
+	offers := t.cfg.Catalog.Current().Offers(t.conv.Picked())
 	defs := make([]providers.ToolDefinition, len(offers))
 	for i, o := range offers {
 		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema}

@@ -26,7 +26,9 @@ type Tool interface {
 
 // Definition is a tool's description for the model.
 type Definition struct {
-	// Name is the identifier the model calls, [a-z_]+.
+	// Name is the identifier the model calls: [a-zA-Z0-9_-], at most 64
+	// characters (what every provider accepts). The agent's own tools use
+	// [a-z_]+; an MCP server's are mcp__SERVER__TOOL.
 	Name string
 	// Description is markdown; the part before the first blank line is the
 	// brief (see Brief) and the whole is sent once the tool is picked.
@@ -34,8 +36,57 @@ type Definition struct {
 	// Schema is the JSON Schema (draft 2020-12) of the arguments object.
 	Schema json.RawMessage
 	// ReadOnly is true for a tool that changes nothing; such calls may run
-	// concurrently and need no approval.
+	// concurrently and need no approval. It must agree with Effects: a
+	// read-only tool has no effect beyond ReadsWorkspace.
 	ReadOnly bool
+	// Effects is what a call can do to the world; approval decides from
+	// it, never from the tool's name. Zero means unknown (see
+	// EffectsUnknown).
+	Effects Effects
+}
+
+// Effects is a set of the things a tool's call can do.
+type Effects uint8
+
+// The effects a tool can have.
+const (
+	// ReadsWorkspace: the call reads files of the working directory.
+	ReadsWorkspace Effects = 1 << iota
+	// WritesWorkspace: the call changes files of the working directory.
+	WritesWorkspace
+	// RunsCommands: the call runs programs the model chose.
+	RunsCommands
+	// ReachesNetwork: the call talks to other machines.
+	ReachesNetwork
+	// EffectsUnknown: nobody vouches for what the call does (an MCP
+	// server's tool whose annotations do not say read-only). A Definition
+	// whose Effects is zero is treated the same.
+	EffectsUnknown
+)
+
+// Has reports whether e includes every effect of want.
+func (e Effects) Has(want Effects) bool { return e&want == want }
+
+// Unknown reports whether nothing vouches for the effects: the set is
+// empty or includes EffectsUnknown.
+func (e Effects) Unknown() bool { return e == 0 || e.Has(EffectsUnknown) }
+
+// String names the effects ("reads workspace, runs commands").
+func (e Effects) String() string {
+	if e == 0 {
+		return "unknown"
+	}
+	var names []string
+	for _, n := range []struct {
+		e    Effects
+		name string
+	}{{ReadsWorkspace, "reads workspace"}, {WritesWorkspace, "writes workspace"}, {RunsCommands, "runs commands"},
+		{ReachesNetwork, "reaches network"}, {EffectsUnknown, "unknown"}} {
+		if e.Has(n.e) {
+			names = append(names, n.name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // Brief returns the description's title: the text before the first blank

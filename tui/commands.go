@@ -19,6 +19,7 @@ var slashCommands = []slashCommand{
 	{"/sessions", "", "resume an earlier session"},
 	{"/model", "NAME", "switch the model"},
 	{"/tools", "", "list tools and which are picked"},
+	{"/mcp", "", "show the MCP servers, their state and tools"},
 	{"/context", "", "show how the context window is used"},
 	{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window"},
 	{"/cost", "", "show the session's tokens, cache use and cost"},

@@ -30,6 +30,14 @@ type Config struct {
 	// Tools returns the names of every tool and of those offered in full
 	// given the conversation's picks.
 	Tools func(picked []string) (all, full []string)
+	// MCP returns the MCP servers' states and tools, one line each, for
+	// /mcp; nil when none are configured.
+	MCP func() string
+	// AfterFirstFrame, when not nil, is called once, in a command, shortly
+	// after the interface drew its first frame: work that must not delay
+	// the prompt (starting MCP servers, whose start-up takes the CPU for
+	// a few hundred milliseconds) starts there.
+	AfterFirstFrame func()
 	// Approver receives the loop's approval questions; nil asks nothing.
 	Approver *Approver
 	// Prompt, when not empty, is sent as soon as the interface starts.
@@ -168,6 +176,10 @@ func New(cfg Config) (*Model, error) {
 // sends the initial prompt.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, textarea.Blink}
+	if f := m.cfg.AfterFirstFrame; f != nil {
+		// Bubble Tea draws a frame every 1/60 s; this comes after the first.
+		cmds = append(cmds, tea.Tick(firstFrameDelay, func(time.Time) tea.Msg { f(); return nil }))
+	}
 	if m.cfg.Approver != nil {
 		cmds = append(cmds, waitApproval(m.cfg.Approver))
 	}
@@ -181,6 +193,10 @@ func (m *Model) Init() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// firstFrameDelay is how long after Init AfterFirstFrame runs: a few of
+// Bubble Tea's frames.
+const firstFrameDelay = 100 * time.Millisecond
 
 // maxEventBatch bounds how many waiting events one message carries.
 const maxEventBatch = 256

@@ -223,6 +223,12 @@ func (m *Model) command(text string) tea.Cmd {
 		m.chat.append(newNoteItem(m.st, m.cost.report()))
 	case "/tools":
 		m.chat.append(newNoteItem(m.st, m.toolsNote()))
+	case "/mcp":
+		note := "No MCP servers configured: add [mcp.servers.NAME] to the config file, or a .mcp.json to the project."
+		if m.cfg.MCP != nil {
+			note = m.cfg.MCP()
+		}
+		m.chat.append(newNoteItem(m.st, note))
 	case "/context":
 		m.chat.append(newNoteItem(m.st, contextNote(m.loop.Context(m.session.Conv))))
 	case "/compact":

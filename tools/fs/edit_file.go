@@ -39,6 +39,7 @@ func (*editFile) Definition() tools.Definition {
 		Name:        "edit_file",
 		Description: editFileDescription,
 		Schema:      json.RawMessage(editFileSchema),
+		Effects:     tools.ReadsWorkspace | tools.WritesWorkspace,
 	}
 }
 

@@ -48,6 +48,7 @@ func (*grep) Definition() tools.Definition {
 		Description: grepDescription,
 		Schema:      json.RawMessage(grepSchema),
 		ReadOnly:    true,
+		Effects:     tools.ReadsWorkspace,
 	}
 }
 

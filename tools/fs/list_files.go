@@ -42,6 +42,7 @@ func (*listFiles) Definition() tools.Definition {
 		Description: listFilesDescription,
 		Schema:      json.RawMessage(listFilesSchema),
 		ReadOnly:    true,
+		Effects:     tools.ReadsWorkspace,
 	}
 }
 

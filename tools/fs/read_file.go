@@ -67,6 +67,7 @@ func (*readFile) Definition() tools.Definition {
 		Description: readFileDescription,
 		Schema:      json.RawMessage(readFileSchema),
 		ReadOnly:    true,
+		Effects:     tools.ReadsWorkspace,
 	}
 }
 

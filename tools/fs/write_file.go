@@ -38,6 +38,7 @@ func (*writeFile) Definition() tools.Definition {
 		Name:        "write_file",
 		Description: writeFileDescription,
 		Schema:      json.RawMessage(writeFileSchema),
+		Effects:     tools.ReadsWorkspace | tools.WritesWorkspace,
 	}
 }
 

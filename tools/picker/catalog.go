@@ -78,9 +78,10 @@ type Picks interface {
 // once built and safe for concurrent use: what changes (the picks) lives in
 // the session's Picks and is passed in.
 type Catalog struct {
-	reg   *tools.Registry
-	mode  Mode
-	group map[string][]string // a grouped tool's name -> its group's names
+	reg     *tools.Registry
+	mode    Mode
+	group   map[string][]string // a grouped tool's name -> its group's names
+	indexed map[string]bool     // tools listed by name in pick_tools' index until picked
 }
 
 // New returns a Catalog over the tools of reg. The registry must not
@@ -117,18 +118,65 @@ func (c *Catalog) Offers(picked []string) []Offer {
 	var offers []Offer
 	if c.mode == ModePick && len(c.Full(picked)) < len(c.reg.Names()) {
 		d := pickDefinition()
-		offers = append(offers, Offer{Name: d.Name, Description: d.Description, Schema: d.Schema})
+		offers = append(offers, Offer{Name: d.Name, Description: d.Description + c.index(picked), Schema: d.Schema})
 	}
 	for _, name := range c.reg.Names() {
 		t, _ := c.reg.Get(name)
 		d := t.Definition()
-		if c.mode == ModeAll || slices.Contains(picked, name) {
+		switch {
+		case c.mode == ModeAll || slices.Contains(picked, name):
 			offers = append(offers, Offer{Name: name, Description: d.Description, Schema: d.Schema})
-		} else {
+		case !c.indexed[name]:
 			offers = append(offers, Offer{Name: name, Description: d.Brief()})
 		}
 	}
 	return offers
+}
+
+// WithIndex returns a copy of c in which the tools named are not offered
+// as briefs in pick mode: until picked, they are listed by name alone at
+// the end of pick_tools' description, grouped by the prefix before their
+// last "__" (an MCP server's tools: mcp__github__: create_issue, ...).
+// Dozens of tools then cost a few bytes each rather than a definition
+// each.
+func (c *Catalog) WithIndex(names ...string) *Catalog {
+	cp := *c
+	cp.indexed = map[string]bool{}
+	for _, n := range names {
+		if _, ok := c.reg.Get(n); ok {
+			cp.indexed[n] = true
+		}
+	}
+	return &cp
+}
+
+// index is the list of indexed tools not yet picked, for pick_tools'
+// description; "" when there is none.
+func (c *Catalog) index(picked []string) string {
+	var prefixes []string
+	byPrefix := map[string][]string{}
+	for _, n := range c.reg.Names() {
+		if !c.indexed[n] || slices.Contains(picked, n) {
+			continue
+		}
+		prefix, rest := "", n
+		if i := strings.LastIndex(n, "__"); i > 0 {
+			prefix, rest = n[:i+2], n[i+2:]
+		}
+		if byPrefix[prefix] == nil {
+			prefixes = append(prefixes, prefix)
+		}
+		byPrefix[prefix] = append(byPrefix[prefix], rest)
+	}
+	if len(prefixes) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nMore tools, not shown above; pick them by full name (prefix + name):")
+	for _, p := range prefixes {
+		fmt.Fprintf(&b, "\n%s: %s", p, strings.Join(byPrefix[p], ", "))
+	}
+	return b.String()
 }
 
 // Full returns the names offered with their full schema given the picked

@@ -149,7 +149,7 @@ func definition(cfg Config) tools.Definition {
 	if err != nil {
 		panic(err) // a literal map of strings and numbers always encodes
 	}
-	return tools.Definition{Name: "bash", Description: desc, Schema: raw}
+	return tools.Definition{Name: "bash", Description: desc, Schema: raw, Effects: tools.RunsCommands}
 }
 
 // humanDuration writes d as "2 minutes", "90 seconds" or "1500 ms".

@@ -1,0 +1,44 @@
+package cmd
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools/mcp"
+)
+
+func TestProjectServersAndTrust(t *testing.T) {
+	dir := t.TempDir()
+	json := `{"mcpServers": {"a": {"command": "srv", "args": ["-x"]}, "b": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"X": "${TOKEN}"}}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(json), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	servers, err := projectServers(dir)
+	if err != nil || servers["a"].Command != "srv" || servers["b"].URL == "" {
+		t.Fatalf("projectServers: %+v %v", servers, err)
+	}
+	cfgs, err := mcpServers(servers, "test", dir, "", func(k string) string { return map[string]string{"TOKEN": "t0k"}[k] })
+	if err != nil || len(cfgs) != 2 || cfgs[1].Headers["X"] != "t0k" {
+		t.Fatalf("mcpServers: %+v %v", cfgs, err)
+	}
+
+	store := &trustStore{path: filepath.Join(t.TempDir(), "trust.json")}
+	asked := 0
+	ask := func(context.Context, providers.ToolCall) loop.Decision { asked++; return loop.Decision{Allow: true} }
+	gate := askTrust(store, dir, mcp.Config{Name: "a", Command: "srv"}, ask)
+	for range 2 {
+		if ok, why := gate(context.Background()); !ok {
+			t.Fatalf("gate refused: %s", why)
+		}
+	}
+	if asked != 1 {
+		t.Errorf("asked %d times, want once (the answer is remembered)", asked)
+	}
+	if got := skipProject(cfgs, map[string]bool{"b": true}); len(got) != 1 || cfgs[1].Skipped == "" || cfgs[0].Skipped != "" {
+		t.Errorf("skipProject: %v %+v", got, cfgs)
+	}
+}

@@ -1,0 +1,284 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// The reference MCP servers the tests run, as .ci/run installs them:
+// npm install --no-save --prefix out/mcp-servers PACKAGES.
+var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31"}
+
+// mcpBin returns the directory of the reference servers' binaries:
+// $AGENT_E2E_MCP_BIN, else out/mcp-servers/node_modules/.bin of the
+// repository. Without node the test is skipped, in CI it fails.
+func mcpBin(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is missing in CI: the MCP tests need it (.ci/run installs the servers)")
+		}
+		t.Skip("node is not installed: the MCP end-to-end tests need it")
+	}
+	dir := os.Getenv("AGENT_E2E_MCP_BIN")
+	if dir == "" {
+		abs, _ := filepath.Abs(filepath.Join("..", "out", "mcp-servers", "node_modules", ".bin"))
+		dir = abs
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil && os.Getenv("AGENT_E2E_MCP_BIN") == "" {
+		installOnce.Do(func() { installErr = installServers(filepath.Join(dir, "..", "..")) })
+		if installErr != nil {
+			msg := fmt.Sprintf("the reference MCP servers are not installed in %s and npm could not install them (%v): run npm install --no-save --prefix out/mcp-servers %s (.ci/run does)",
+				dir, installErr, strings.Join(mcpPackages, " "))
+			if os.Getenv("CI") != "" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil {
+		t.Fatalf("the reference MCP servers are not in %s: %v", dir, err)
+	}
+	return dir
+}
+
+var (
+	installOnce sync.Once
+	installErr  error
+)
+
+// installServers installs the reference servers under prefix, as .ci/run
+// does, for a run of the tests that did not go through .ci/run.
+func installServers(prefix string) error {
+	args := append([]string{"install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix}, mcpPackages...)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "npm", args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("npm %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+// mcpConfig writes a config file with servers (TOML tables) and returns
+// its path.
+func mcpConfig(t *testing.T, servers string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(servers), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func referenceServers(bin, dir string) string {
+	return fmt.Sprintf(`
+[mcp.servers.everything]
+command = %q
+[mcp.servers.fs]
+command = %q
+args = [%q]
+`, filepath.Join(bin, "mcp-server-everything"), filepath.Join(bin, "mcp-server-filesystem"), dir)
+}
+
+// TestMCPToolPickedAndCalled: the reference servers' tools are offered as
+// briefs from the first request; the model picks one of each server and
+// calls them; their results reach the next request.
+func TestMCPToolPickedAndCalled(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "note.txt"), []byte("the note says 42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "pick", Name: "pick_tools", Arguments: `{"names":["mcp__everything__get-sum","mcp__fs__read_text_file"]}`}),
+		scripted.ToolCalls(
+			scripted.Call{ID: "sum", Name: "mcp__everything__get-sum", Arguments: `{"a":2,"b":40}`},
+			scripted.Call{ID: "read", Name: "mcp__fs__read_text_file", Arguments: fmt.Sprintf(`{"path":%q}`, filepath.Join(dir, "note.txt"))},
+		),
+		scripted.Text("done"),
+	)
+	cfg := mcpConfig(t, referenceServers(bin, dir))
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "add and read")})
+	if res.code != 0 || res.stdout != "done\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	// Until picked, the MCP tools are listed by name in pick_tools' index.
+	index := toolNamed(reqs[0], "pick_tools").Function.Description
+	for _, want := range []string{"mcp__everything__: echo, ", "get-sum", "mcp__fs__: ", "read_text_file"} {
+		if !strings.Contains(index, want) {
+			t.Errorf("first request: pick_tools' index lacks %q: %q", want, index)
+		}
+	}
+	if toolNamed(reqs[0], "mcp__everything__echo") != nil {
+		t.Errorf("first request: an MCP tool is offered on its own before it is picked")
+	}
+	if !hasProperties(toolNamed(reqs[1], "mcp__everything__get-sum")) || !hasProperties(toolNamed(reqs[1], "mcp__fs__read_text_file")) {
+		t.Errorf("second request: the picked MCP tools must carry their schemas")
+	}
+	if hasProperties(toolNamed(reqs[1], "mcp__everything__echo")) {
+		t.Errorf("second request: echo was not picked, yet carries its schema")
+	}
+	results := toolResults(reqs[2])
+	if !strings.Contains(results["sum"], "42") || !strings.Contains(results["read"], "the note says 42") {
+		t.Errorf("results: %q", results)
+	}
+	assertCallsAnswered(t, reqs)
+}
+
+// TestMCPServerFailures: a server that never answers its handshake is
+// reported and skipped; a call that never returns is cancelled at the
+// server's timeout; a server that dies mid-call gives an error result;
+// the run goes on in every case.
+func TestMCPServerFailures(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	everything := filepath.Join(bin, "mcp-server-everything")
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "slow", Name: "mcp__slow__trigger-long-running-operation", Arguments: `{"duration":30,"steps":3}`}),
+		scripted.ToolCalls(scripted.Call{ID: "dies", Name: "mcp__dies__trigger-long-running-operation", Arguments: `{"duration":30,"steps":3}`}),
+		scripted.Text("survived"),
+	)
+	cfg := mcpConfig(t, fmt.Sprintf(`
+[mcp.servers.mute]
+command = "sleep"
+args = ["30"]
+startup_timeout = "1s"
+[mcp.servers.slow]
+command = %q
+timeout = "1s"
+[mcp.servers.dies]
+command = "sh"
+args = ["-c", "(sleep 10; kill -9 $$) & exec %s"]
+`, everything, everything))
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "try")})
+	if res.code != 0 || res.stdout != "survived\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "MCP server mute failed: did not start within 1s") {
+		t.Errorf("stderr does not report the mute server: %q", res.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if r := toolResults(reqs[1])["slow"]; !strings.Contains(r, "did not answer") {
+		t.Errorf("slow call: %q", r)
+	}
+	if r := toolResults(reqs[2])["dies"]; !strings.Contains(r, "stopped") {
+		t.Errorf("call to a dying server: %q; stderr %q", r, res.stderr)
+	}
+	if toolNamed(reqs[2], "mcp__dies__echo") != nil {
+		t.Errorf("a dead server's tools are still offered")
+	}
+}
+
+// TestMCPProjectServersNeedTrust: a headless run starts the servers of the
+// project's .mcp.json only with --trust-project-mcp, and says on stderr
+// which it skipped.
+func TestMCPProjectServersNeedTrust(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	mcpJSON := fmt.Sprintf(`{"mcpServers": {"proj": {"command": %q}}}`, filepath.Join(bin, "mcp-server-everything"))
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, trusted := range []bool{false, true} {
+		srv := scripted.New(t, scripted.Text("ok"))
+		args := agentArgs(srv, "-p", "hi")
+		if trusted {
+			args = append(args, "--trust-project-mcp")
+		}
+		res := run(t, invocation{dir: dir, args: args})
+		if res.code != 0 {
+			t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+		}
+		offered := strings.Contains(toolNamed(srv.Requests()[0], "pick_tools").Function.Description, "mcp__proj__: ")
+		said := strings.Contains(res.stderr, "not starting the MCP servers of .mcp.json: proj")
+		if offered != trusted || said == trusted {
+			t.Errorf("trusted %v: tools offered %v, stderr %q", trusted, offered, res.stderr)
+		}
+	}
+}
+
+// TestMCPList: agent mcp list --json gives each server's state and tools.
+func TestMCPList(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	cfg := mcpConfig(t, referenceServers(bin, dir)+"[mcp.servers.off]\ncommand = \"x\"\nenabled = false\n[mcp.servers.broken]\ncommand = \"/nonexistent\"\n")
+	res := run(t, invocation{dir: dir, args: []string{"mcp", "list", "--json", "--config", cfg}})
+	if res.code != 0 {
+		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	}
+	var got []struct {
+		Name, State, Error string
+		Tools              []string
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, res.stdout)
+	}
+	states := map[string]string{}
+	for _, s := range got {
+		states[s.Name] = s.State
+		if s.Name == "everything" && !slices.Contains(s.Tools, "mcp__everything__get-sum") {
+			t.Errorf("everything's tools: %v", s.Tools)
+		}
+		if s.Name == "broken" && s.Error == "" {
+			t.Errorf("a failed server without its reason")
+		}
+	}
+	want := map[string]string{"everything": "running", "fs": "running", "off": "disabled", "broken": "failed"}
+	if !maps.Equal(states, want) {
+		t.Errorf("states %v, want %v", states, want)
+	}
+}
+
+// TestMCPFirstRequestSize measures the first request for "hi" with both
+// reference servers configured: the tool definitions and the system prompt
+// in pick mode against all mode (BENCHMARKS.md; goal: pick at most 15% of
+// all).
+func TestMCPFirstRequestSize(t *testing.T) {
+	bin := mcpBin(t)
+	dir := t.TempDir()
+	cfg := mcpConfig(t, referenceServers(bin, dir))
+	size := map[string]int{}
+	for _, mode := range []string{"pick", "all"} {
+		srv := scripted.New(t, scripted.Text("hello"))
+		res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "--tools", mode, "-p", "hi")})
+		if res.code != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", mode, res.code, res.stderr)
+		}
+		req := srv.Requests()[0]
+		tools, _ := json.Marshal(req.Chat.Tools)
+		size[mode] = len(tools) + len(req.Chat.Messages[0].Text())
+		for _, tl := range req.Chat.Tools {
+			b, _ := json.Marshal(tl)
+			if os.Getenv("MCP_SIZE_DEBUG") != "" {
+				t.Logf("  %5d %s", len(b), tl.Function.Name)
+			}
+		}
+		t.Logf("%s mode: %d tools, tool definitions %d bytes, system prompt %d bytes, body %d bytes",
+			mode, len(req.Chat.Tools), len(tools), len(req.Chat.Messages[0].Text()), len(req.Body))
+	}
+	share := float64(size["pick"]) / float64(size["all"])
+	t.Logf("pick mode's tool definitions and system prompt: %d bytes, %.1f%% of all mode's %d", size["pick"], 100*share, size["all"])
+	if share > 0.15 {
+		t.Errorf("pick mode carries %.1f%% of all mode's tool definitions and system prompt; the goal is at most 15%%", 100*share)
+	}
+}

@@ -1,0 +1,74 @@
+// Package mcp runs Model Context Protocol servers and offers their tools as
+// tools.Tool values. A Manager starts the configured servers in the
+// background (stdio servers as child processes in their own process group,
+// streamable HTTP servers over HTTP), keeps the current tool list of each
+// (notifications/tools/list_changed replace it), reports each server's
+// state, and stops them all on Close. A server that fails to start or dies
+// is reported once; the others go on.
+//
+// Each tool is named mcp__SERVER__TOOL (see ToolName). Its effects are
+// unknown unless the server's annotations say read-only, and annotations
+// are the server's hints, not guarantees.
+package mcp
+
+import (
+	"context"
+	"time"
+)
+
+// Default timeouts of a server.
+const (
+	DefaultTimeout        = 60 * time.Second
+	DefaultStartupTimeout = 10 * time.Second
+)
+
+// Config describes one server. Exactly one of Command and URL is set,
+// unless the server is not started (Disabled or Skipped).
+type Config struct {
+	// Name is the server's name in tool names and reports.
+	Name string
+	// Command, Args, Env and Dir start a stdio server: Env is the whole
+	// environment of the process (nil: this process's), Dir its working
+	// directory.
+	Command string
+	Args    []string
+	Env     []string
+	Dir     string
+	// URL and Headers reach a streamable HTTP server; Headers are sent
+	// with every request.
+	URL     string
+	Headers map[string]string
+	// Timeout bounds one call (0: DefaultTimeout); StartupTimeout the
+	// start, the handshake and the first tool list (0:
+	// DefaultStartupTimeout).
+	Timeout        time.Duration
+	StartupTimeout time.Duration
+	// Disabled servers are listed but not started; Skipped ones neither,
+	// with Skipped saying why.
+	Disabled bool
+	Skipped  string
+	// Gate, when not nil, is asked before the server starts (whether to
+	// trust a project's server); when it says no, the server is skipped
+	// with its reason.
+	Gate func(ctx context.Context) (ok bool, why string)
+}
+
+// State is where a server is.
+type State string
+
+// The states of a server.
+const (
+	StateStarting State = "starting"
+	StateRunning  State = "running"
+	StateFailed   State = "failed"
+	StateDisabled State = "disabled"
+	StateSkipped  State = "skipped"
+)
+
+// Status is a server's state for reports (agent mcp list, /mcp).
+type Status struct {
+	Name  string   `json:"name"`
+	State State    `json:"state"`
+	Error string   `json:"error"`
+	Tools []string `json:"tools"`
+}
