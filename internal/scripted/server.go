@@ -2,9 +2,7 @@ package scripted
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -42,49 +40,17 @@ type Handler struct {
 	opts    Options
 	replies []Reply
 
-	mu       sync.Mutex
-	next     int
-	requests []Request
-	prev     []byte        // the previous request in provider order, for MeasureUsage
-	largest  int           // the most prompt tokens MeasureUsage counted in one request
-	count    int           // requests received, also when discarded
-	arrived  chan struct{} // closed and replaced when a request arrives
+	*Log[Request]
 
-	closeOnce sync.Once
-	done      chan struct{}
+	mu      sync.Mutex
+	next    int
+	prev    []byte // the previous request in provider order, for MeasureUsage
+	largest int    // the most prompt tokens MeasureUsage counted in one request
 }
 
 // NewHandler returns a handler that serves replies in order.
 func NewHandler(opts Options, replies ...Reply) *Handler {
-	return &Handler{opts: opts, replies: replies, done: make(chan struct{}), arrived: make(chan struct{})}
-}
-
-// WaitRequests blocks until the handler has received at least n requests,
-// ctx is done (its error is returned) or the handler is closed. Tests use it
-// to act once a client is known to be in a request, without sleeping.
-func (h *Handler) WaitRequests(ctx context.Context, n int) error {
-	for {
-		h.mu.Lock()
-		count, arrived := h.count, h.arrived
-		h.mu.Unlock()
-		if count >= n {
-			return nil
-		}
-		select {
-		case <-arrived:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-h.done:
-			return errors.New("scripted: server closed")
-		}
-	}
-}
-
-// Requests returns a copy of the requests received so far, in order.
-func (h *Handler) Requests() []Request {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]Request(nil), h.requests...)
+	return &Handler{opts: opts, replies: replies, Log: NewLog[Request]()}
 }
 
 // LargestPrompt returns the most prompt tokens one request carried, as
@@ -96,10 +62,6 @@ func (h *Handler) LargestPrompt() int {
 	return h.largest
 }
 
-// Close ends every stream that is stalled, held or delayed, so that the
-// server can shut down. It is idempotent.
-func (h *Handler) Close() { h.closeOnce.Do(func() { close(h.done) }) }
-
 // ServeHTTP answers one request from the script.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
@@ -108,21 +70,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	reply, status, msg := h.pick(r, &rec)
 	rec.Status = status
-	h.mu.Lock()
-	if !h.opts.DiscardRequests {
-		h.requests = append(h.requests, rec)
-	}
-	h.count++
-	close(h.arrived)
-	h.arrived = make(chan struct{})
-	h.mu.Unlock()
+	h.Record(rec, !h.opts.DiscardRequests)
 
 	if status != http.StatusOK {
 		writeError(w, status, msg, reply.RetryAfter)
 		return
 	}
 	includeUsage := rec.Chat.StreamOptions != nil && rec.Chat.StreamOptions.IncludeUsage
-	reply.stream(r.Context(), h.done, w, reply.events(rec.Chat.Model, includeUsage))
+	reply.stream(r.Context(), h.Done(), w, reply.events(rec.Chat.Model, includeUsage))
 }
 
 // pick chooses the answer to r: the reply, the status and an error message.

@@ -1,15 +1,15 @@
 package scriptedanthropic
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"github.com/agent-dev/agent/internal/scripted"
 )
 
 // Options changes how a Handler serves its script.
@@ -30,50 +30,16 @@ type Handler struct {
 	replies []Reply
 	cache   cache
 
-	mu       sync.Mutex
-	next     int
-	requests []Request
-	count    int
-	arrived  chan struct{}
+	*scripted.Log[Request]
 
-	closeOnce sync.Once
-	done      chan struct{}
+	mu   sync.Mutex
+	next int
 }
 
 // NewHandler returns a handler that serves replies in order.
 func NewHandler(opts Options, replies ...Reply) *Handler {
-	return &Handler{opts: opts, replies: replies, done: make(chan struct{}), arrived: make(chan struct{})}
+	return &Handler{opts: opts, replies: replies, Log: scripted.NewLog[Request]()}
 }
-
-// WaitRequests blocks until the handler has received at least n requests,
-// ctx is done (its error is returned) or the handler is closed.
-func (h *Handler) WaitRequests(ctx context.Context, n int) error {
-	for {
-		h.mu.Lock()
-		count, arrived := h.count, h.arrived
-		h.mu.Unlock()
-		if count >= n {
-			return nil
-		}
-		select {
-		case <-arrived:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-h.done:
-			return errors.New("scriptedanthropic: server closed")
-		}
-	}
-}
-
-// Requests returns a copy of the requests received so far, in order.
-func (h *Handler) Requests() []Request {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]Request(nil), h.requests...)
-}
-
-// Close ends every stalled stream; it is idempotent.
-func (h *Handler) Close() { h.closeOnce.Do(func() { close(h.done) }) }
 
 // ServeHTTP answers one request from the script.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -88,12 +54,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		u.Input, u.CacheRead, u.CacheWrite = h.cache.usage(body)
 	}
 	rec.Usage = u
-	h.mu.Lock()
-	h.requests = append(h.requests, rec)
-	h.count++
-	close(h.arrived)
-	h.arrived = make(chan struct{})
-	h.mu.Unlock()
+	h.Record(rec, true)
 
 	if status != http.StatusOK {
 		if reply.RetryAfter != "" {
@@ -105,7 +66,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, errorBody(typ, msg))
 		return
 	}
-	reply.stream(r.Context(), h.done, w, reply.events(rec.Params.Model, u, fmt.Sprintf("msg_scripted_%d", rec.Reply)))
+	reply.stream(r.Context(), h.Done(), w, reply.events(rec.Params.Model, u, fmt.Sprintf("msg_scripted_%d", rec.Reply)))
 }
 
 // pick chooses the answer to r: the reply, the status, an error type and
