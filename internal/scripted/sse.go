@@ -41,14 +41,14 @@ func (r Reply) events(model string, includeUsage bool) []string {
 	delta := func(d map[string]any) {
 		add([]any{map[string]any{"index": 0, "delta": d, "logprobs": nil, "finish_reason": nil}}, nil)
 	}
-	for i, p := range pieces(r.Reasoning, size) {
+	for i, p := range Pieces(r.Reasoning, size) {
 		d := map[string]any{"reasoning_content": p}
 		if i == 0 {
 			d["role"] = "assistant"
 		}
 		delta(d)
 	}
-	for i, p := range pieces(r.Text, size) {
+	for i, p := range Pieces(r.Text, size) {
 		d := map[string]any{"content": p}
 		if i == 0 && r.Reasoning == "" {
 			d["role"] = "assistant"
@@ -61,7 +61,7 @@ func (r Reply) events(model string, includeUsage bool) []string {
 			first["id"] = c.ID
 		}
 		delta(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{first}})
-		for _, p := range pieces(c.Arguments, size) {
+		for _, p := range Pieces(c.Arguments, size) {
 			delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": p}}}})
 		}
 	}
@@ -81,8 +81,9 @@ func (r Reply) events(model string, includeUsage bool) []string {
 	return out
 }
 
-// pieces splits s into pieces of at most n runes.
-func pieces(s string, n int) []string {
+// Pieces splits s into pieces of at most n runes, as scripted servers
+// stream text.
+func Pieces(s string, n int) []string {
 	var out []string
 	rs := []rune(s)
 	for len(rs) > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agent-dev/agent/internal/scripted"
 	"net/http"
 	"time"
 )
@@ -49,7 +50,7 @@ func (r Reply) events(model string, u Usage, id string) []event {
 		case "thinking":
 			start["content_block"] = map[string]any{"type": "thinking", "thinking": "", "signature": ""}
 			add("content_block_start", start)
-			for _, p := range pieces(b.Text, n) {
+			for _, p := range scripted.Pieces(b.Text, n) {
 				delta(map[string]any{"type": "thinking_delta", "thinking": p})
 			}
 			if b.Signature != "" {
@@ -63,13 +64,13 @@ func (r Reply) events(model string, u Usage, id string) []event {
 			start["content_block"] = map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}
 			add("content_block_start", start)
 			delta(map[string]any{"type": "input_json_delta", "partial_json": ""})
-			for _, p := range pieces(b.Input, n) {
+			for _, p := range scripted.Pieces(b.Input, n) {
 				delta(map[string]any{"type": "input_json_delta", "partial_json": p})
 			}
 		default:
 			start["content_block"] = map[string]any{"type": "text", "text": ""}
 			add("content_block_start", start)
-			for _, p := range pieces(b.Text, n) {
+			for _, p := range scripted.Pieces(b.Text, n) {
 				delta(map[string]any{"type": "text_delta", "text": p})
 			}
 		}
@@ -85,18 +86,6 @@ func (r Reply) events(model string, u Usage, id string) []event {
 		add("message_stop", map[string]any{"type": "message_stop"})
 	}
 	return evs
-}
-
-// pieces splits s into pieces of n runes.
-func pieces(s string, n int) []string {
-	var out []string
-	r := []rune(s)
-	for len(r) > 0 {
-		k := min(n, len(r))
-		out = append(out, string(r[:k]))
-		r = r[k:]
-	}
-	return out
 }
 
 // stream writes evs to w with r's faults.
