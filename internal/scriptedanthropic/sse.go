@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agent-dev/agent/internal/scripted"
 	"net/http"
 	"time"
+
+	"github.com/agent-dev/agent/internal/scripted"
 )
 
 // event is one server-sent event: its name and JSON data.
