@@ -37,10 +37,12 @@ type approvalRequest struct {
 	reply chan approvalAnswer
 }
 
-// approvalAnswer is the person's choice.
+// approvalAnswer is the person's choice. instructions, with allow false,
+// is what the person said to do instead; the model reads it with the denial.
 type approvalAnswer struct {
-	allow      bool
-	forSession bool
+	allow        bool
+	forSession   bool
+	instructions string
 }
 
 // NewApprover returns an Approver with nothing allowed yet.
@@ -73,6 +75,12 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	}
 	select {
 	case ans := <-req.reply:
+		if !ans.allow && ans.instructions != "" {
+			return loop.Decision{
+				Reason: "the user denied this " + call.Name + " call and said what to do instead: " + ans.instructions,
+				Why:    "denied by the person, with instructions",
+			}
+		}
 		if !ans.allow {
 			return loop.Decision{Reason: "the user denied this " + call.Name + " call; ask them or try another way", Why: "denied by the person"}
 		}

@@ -60,6 +60,7 @@ func mixedConversation(st *styles) *chatList {
 	c.append(lineItem("The test waits for the approval with a fixed sleep of 10 ms. On a loaded CI machine the tool call has not started by then, so the key press arrives before the question and is dropped.\n\nWait for the question to appear instead of sleeping:\n\n    waitFor(t, func() bool { return m.waiting() })"))
 	b := newToolBlock(st, "3", "bash", `{"command":"go test -race -count=20 ./tui/ -run TestApproval"}`)
 	b.setWaiting(true)
+	b.setMenu(approvalView{armed: true})
 	c.append(b)
 	c.append(newErrorItem(st, "provider unreachable: Post \"http://127.0.0.1:11434/v1/chat/completions\": dial tcp 127.0.0.1:11434: connect: connection refused"))
 	c.append(newNoteItem(st, "cancelled"))
