@@ -131,6 +131,7 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 	case key.Matches(msg, k.Expand):
 		if b := m.selectedBlock(); b != nil {
 			b.setExpanded(!b.expanded)
+			m.chat.reveal(b)
 		}
 	default:
 		return false
@@ -228,6 +229,7 @@ func (m *Model) selectBlock(delta int) {
 	}
 	m.selected = min(max(m.selected+delta, 0), len(m.order)-1)
 	m.order[m.selected].setSelected(true)
+	m.chat.reveal(m.order[m.selected])
 }
 
 // recallPrompt steps through earlier prompts; stepping past the newest
