@@ -36,6 +36,26 @@ func newChatList() *chatList { return &chatList{follow: true} }
 // stays where it is.
 func (c *chatList) append(it item) { c.items = append(c.items, it) }
 
+// remove takes it out of the list; a following list still follows, and a
+// scrolled one keeps the items it showed where they were (an item above the
+// anchor moves the anchor up by one).
+func (c *chatList) remove(it item) {
+	for i, x := range c.items {
+		if x != it {
+			continue
+		}
+		c.items = append(c.items[:i], c.items[i+1:]...)
+		switch {
+		case i < c.anchor:
+			c.anchor--
+		case i == c.anchor:
+			c.anchorOff = 0
+		}
+		c.clampAnchor()
+		return
+	}
+}
+
 // len is the number of items.
 func (c *chatList) len() int { return len(c.items) }
 

@@ -136,10 +136,14 @@ type Model struct {
 	started    time.Time
 	current    *assistantItem
 	blocks     map[string]*toolBlock
-	order      []*toolBlock     // tool blocks in order, for selection
-	selected   int              // index into order; -1 when none
-	approving  *pendingApproval // the question waiting for the person, with its menu
-	frame      int
+	order      []*toolBlock // tool blocks in order, for selection
+	selected   int          // index into order; -1 when none
+	// retryNote is the one note of the provider's retries of the current
+	// request, updated by each; retryDiscarded that a retry voided text.
+	retryNote      *noteItem
+	retryDiscarded bool
+	approving      *pendingApproval // the question waiting for the person, with its menu
+	frame          int
 
 	// now is the model's clock (time.Now; tests set their own). lastKey is
 	// when a key last went to the input: an approval takes keys only after
