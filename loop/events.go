@@ -45,7 +45,10 @@ type ToolCallFinished struct {
 	Content  string
 	IsError  bool
 	Meta     map[string]any
+	// Duration is how long the call took, less Waited: the time its
+	// approval question waited for an answer (zero when none was asked).
 	Duration time.Duration
+	Waited   time.Duration
 }
 
 // ToolsetChanged reports that pick_tools changed which tools carry their
