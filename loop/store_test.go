@@ -23,7 +23,7 @@ import (
 type journal struct {
 	mu      sync.Mutex
 	entries []string
-	failOn  string // an entry prefix whose write fails
+	failOn  string          // an entry prefix whose write fails
 	waited  []time.Duration // the approval waits DecideToolCall was given
 }
 
