@@ -52,7 +52,9 @@ func NewApprover() *Approver {
 
 // Ask asks the person whether q's call may run and waits for the answer.
 // It returns at once when q's group was allowed for the session, and a
-// denial when ctx is cancelled (the turn was cancelled while it asked).
+// denial when ctx is cancelled (the turn was cancelled while it asked). A
+// denial with instructions carries the person's words in Decision.Reason,
+// which the model reads as the call's error result.
 func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	call, group := q.Call, q.Group
 	if group == "" {
