@@ -309,9 +309,12 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 	var lines []string
 	for c := range numChoices {
 		label := approvalChoiceText(c, session)
-		if c == v.choice {
+		switch {
+		case c == v.choice && v.armed:
 			lines = append(lines, b.st.Key.Render(cutTo("› "+label, width)))
-		} else {
+		case c == v.choice: // the menu takes no keys yet: no highlight
+			lines = append(lines, b.st.Dim.Render(cutTo("› "+label, width)))
+		default:
 			lines = append(lines, b.st.Dim.Render(cutTo("  "+label, width)))
 		}
 	}
