@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
 
@@ -262,7 +263,7 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 	fc, err := loadFileConfig(path, explicit)
 	if err != nil {
-		return settings{}, err
+		return settings{ConfigPath: path}, err
 	}
 	s := settings{ConfigPath: path}
 
@@ -333,6 +334,9 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 	if s.MaxSteps < 0 {
 		return s, usagef("max steps must be at least 1, got %d", s.MaxSteps)
+	}
+	if s.MaxSteps == 0 {
+		s.MaxSteps = loop.DefaultMaxSteps // the value in force, as -v prints it
 	}
 	s.MaxRetries = 4
 	if fc.MaxRetries != nil {

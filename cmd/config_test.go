@@ -85,6 +85,14 @@ func TestSettingsDefaultsWithoutConfig(t *testing.T) {
 	if strings.Contains(s.describe(), "sk-test") {
 		t.Errorf("describe leaks the key: %s", s.describe())
 	}
+	// -v prints the step limit in force, the default 25, never 0.
+	if !strings.Contains(s.describe(), "max steps 25") {
+		t.Errorf("describe without --max-steps: %s, want max steps 25", s.describe())
+	}
+	o.MaxSteps = 7
+	if s, err = resolveSettings(&o, envOf(env)); err != nil || !strings.Contains(s.describe(), "max steps 7") {
+		t.Errorf("describe with --max-steps 7: %s (%v)", s.describe(), err)
+	}
 }
 
 func TestSettingsErrorsSayWhatToSet(t *testing.T) {

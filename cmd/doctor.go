@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -56,6 +57,25 @@ func newDoctorCmd(st Streams, getenv func(string) string, o *Options) *cobra.Com
 	return c
 }
 
+// describeConfigFile says what agent doctor finds at the config file's
+// path: nothing (defaults apply), a file that cannot be read, a file that
+// does not parse or has unknown keys (with the parser's words), or a valid
+// file.
+func describeConfigFile(path string) string {
+	if path == "" {
+		return "(no config directory: defaults apply)"
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return path + " (not found: defaults apply)"
+	} else if err != nil {
+		return path + " (cannot be read: " + err.Error() + ")"
+	}
+	if _, err := loadFileConfig(path, true); err != nil {
+		return path + " (invalid: " + strings.TrimPrefix(err.Error(), "config "+path+": ") + ")"
+	}
+	return path
+}
+
 func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *Options) error {
 	dir, err := workingDir(o.Dir)
 	if err != nil {
@@ -71,11 +91,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 
 	line("agent", "%s", versionString())
 	line("working directory", "%s", dir)
-	cfg := s.ConfigPath
-	if _, err := os.Stat(cfg); err != nil {
-		cfg += " (not found: defaults apply)"
-	}
-	line("config", "%s", cfg)
+	line("config", "%s", describeConfigFile(s.ConfigPath))
 	if db, err := dbPath(o, getenv); err == nil {
 		failed = checkDatabase(ctx, line, db) || failed
 	} else {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -56,7 +57,13 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Version: versionString()})
 	defer a.closeMCP()
 	pol := a.policy(mode, o.AllowBash)
+	// Shift+Tab switches the mode between ask and auto while the
+	// interface runs; each call is decided in the mode of its moment.
+	var live atomic.Pointer[string]
+	live.Store(&mode)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
+		pol := pol
+		pol.mode = *live.Load()
 		def := withEffects(req.Def)
 		switch r := pol.decide(def, req.Call.Arguments); r.verdict {
 		case allow:
@@ -127,8 +134,14 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			writeMCPStatus(&b, a.mcp.Status())
 			return strings.TrimRight(b.String(), "\n")
 		},
-		Prompt:        o.Prompt,
-		Warning:       warning,
+		Prompt:         o.Prompt,
+		Warning:        warning,
+		PermissionMode: mode,
+		SetPermissionMode: func(m string) {
+			if m == modeAsk || m == modeAuto {
+				live.Store(&m)
+			}
+		},
 		ContextWindow: s.ContextWindow,
 		Price:         tuiPricer(s),
 	})

@@ -32,6 +32,7 @@ func newMCPCmd(st Streams, getenv func(string) string, o *Options) *cobra.Comman
 			}
 			if asJSON {
 				enc := json.NewEncoder(st.Out)
+				enc.SetEscapeHTML(false)
 				enc.SetIndent("", "  ")
 				return enc.Encode(statuses)
 			}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -67,7 +68,9 @@ type resultObject struct {
 }
 
 func newPrinter(format string, out, errOut io.Writer, progress bool) *printer {
-	return &printer{format: format, out: out, errOut: errOut, progress: progress, enc: json.NewEncoder(out), started: map[string]int{}}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false) // "&&" reads as itself, not \u0026\u0026
+	return &printer{format: format, out: out, errOut: errOut, progress: progress, enc: enc, started: map[string]int{}}
 }
 
 // init emits the stream-json header object.
@@ -193,10 +196,11 @@ func rawArgs(args string) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	if json.Valid([]byte(args)) {
-		return json.RawMessage(args)
+		return json.RawMessage(readableJSON(args))
 	}
-	b, _ := json.Marshal(args)
-	return b
+	var b bytes.Buffer
+	_ = encodeJSON(&b, args, "") // a string always encodes
+	return bytes.TrimSpace(b.Bytes())
 }
 
 // summarize shows a tool call's arguments in one short line: the values of

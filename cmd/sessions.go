@@ -253,7 +253,7 @@ func newSessionsStatsCmd(e *sessionsEnv) *cobra.Command {
 	opts := &statsOptions{}
 	c := &cobra.Command{
 		Use:   "stats",
-		Short: "Per tool: calls, failure rate, median and p95 duration; per session: tokens, cache hit rate, cost",
+		Short: "Per tool: calls, failure rate, median and p95 run time, denials, approval wait; per session: tokens, cache hit rate, cost",
 		Args:  usageExactArgs(0),
 		RunE:  func(c *cobra.Command, _ []string) error { return runSessionsStats(c.Context(), e, opts) },
 	}
@@ -271,6 +271,9 @@ type toolStatsJSON struct {
 	MedianMS       float64 `json:"median_ms"`
 	P95MS          float64 `json:"p95_ms"`
 	Unfinished     int     `json:"unfinished"`
+	Denied         int     `json:"denied"`
+	Asked          int     `json:"asked"`
+	WaitMedianMS   float64 `json:"approval_wait_median_ms"`
 }
 
 func runSessionsStats(ctx context.Context, e *sessionsEnv, opts *statsOptions) error {
@@ -300,7 +303,7 @@ func runSessionsStats(ctx context.Context, e *sessionsEnv, opts *statsOptions) e
 			Sessions []sessionTokensJSON `json:"sessions"`
 		}{make([]toolStatsJSON, len(stats)), tokens}
 		for i, t := range stats {
-			out.Tools[i] = toolStatsJSON{t.Name, t.Calls, t.Failures, 100 * t.FailureRate, t.MedianMS, t.P95MS, t.Unfinished}
+			out.Tools[i] = toolStatsJSON{t.Name, t.Calls, t.Failures, 100 * t.FailureRate, t.MedianMS, t.P95MS, t.Unfinished, t.Denied, t.Asked, t.WaitMedianMS}
 		}
 		return writeIndentedJSON(e.out, out)
 	}
@@ -321,16 +324,22 @@ func runSessionsStats(ctx context.Context, e *sessionsEnv, opts *statsOptions) e
 	return writeOut(e.out, b.String())
 }
 
-// writeToolStats prints the per-tool table.
+// writeToolStats prints the per-tool table. Durations are run times; the
+// time people took to approve is the WAIT column (median over the ASKED
+// calls), and denied calls count in DENIED only, not as failures.
 func writeToolStats(b io.Writer, stats []sessions.ToolStats) {
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOOL\tCALLS\tFAILED\tMEDIAN\tP95\tUNFINISHED")
+	fmt.Fprintln(tw, "TOOL\tCALLS\tFAILED\tMEDIAN\tP95\tDENIED\tASKED\tWAIT\tUNFINISHED")
 	for _, t := range stats {
-		if t.Calls == 0 { // only unfinished calls: no rate, no durations
-			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t%d\n", t.Name, t.Unfinished)
+		wait := "-"
+		if t.Asked > 0 {
+			wait = fmt.Sprintf("%.1f ms", t.WaitMedianMS)
+		}
+		if t.Calls == 0 { // no call ran: no rate, no durations
+			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t%d\t%d\t%s\t%d\n", t.Name, t.Denied, t.Asked, wait, t.Unfinished)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f ms\t%.1f ms\t%d\n", t.Name, t.Calls, 100*t.FailureRate, t.MedianMS, t.P95MS, t.Unfinished)
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f ms\t%.1f ms\t%d\t%d\t%s\t%d\n", t.Name, t.Calls, 100*t.FailureRate, t.MedianMS, t.P95MS, t.Denied, t.Asked, wait, t.Unfinished)
 	}
 	tw.Flush()
 }
@@ -338,6 +347,7 @@ func writeToolStats(b io.Writer, stats []sessions.ToolStats) {
 // writeIndentedJSON writes v as indented JSON.
 func writeIndentedJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // "&&" reads as itself, not \u0026\u0026
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("writing output: %w", err)

@@ -51,7 +51,9 @@ func newSessionsExportCmd(e *sessionsEnv) *cobra.Command {
 
 // exportJSON is the json export of a session. Message parts keep the
 // store's neutral shapes ({"type":"text","text":...}, see
-// sessions.MarshalParts); tool call arguments are the model's raw text.
+// sessions.MarshalParts); tool call arguments are the model's raw text,
+// with the escapes of printable characters written out (readableJSON: the
+// same JSON, "&&" rather than "\u0026\u0026").
 type exportJSON struct {
 	Session     sessionExport    `json:"session"`
 	Messages    []messageJSON    `json:"messages"`
@@ -93,9 +95,27 @@ type toolCallExport struct {
 	StartedAt  *time.Time `json:"started_at"`
 	FinishedAt *time.Time `json:"finished_at"`
 	DurationMS *int64     `json:"duration_ms"`
+	// ApprovalWaitMS is how long the approval took to decide (a person's
+	// answer), apart from duration_ms, the run; null when none was asked
+	// or it was not recorded (before schema version 7).
+	ApprovalWaitMS *int64 `json:"approval_wait_ms"`
 	// Decision is the approval decision ("allowed: person: once", `denied
 	// by rule "rm"`); null when the call needed none.
 	Decision *string `json:"decision"`
+}
+
+// readableParts returns parts with each tool call's arguments made
+// readable (readableJSON); parts is not changed.
+func readableParts(parts []providers.Part) []providers.Part {
+	out := make([]providers.Part, len(parts))
+	for i, p := range parts {
+		if c, ok := p.(providers.ToolCall); ok {
+			c.Arguments = readableJSON(c.Arguments)
+			p = c
+		}
+		out[i] = p
+	}
+	return out
 }
 
 func exportOf(conv *recordedSession) (*exportJSON, error) {
@@ -109,14 +129,14 @@ func exportOf(conv *recordedSession) (*exportJSON, error) {
 			AfterTokens: c.AfterTokens, CreatedAt: c.CreatedAt.UTC()}
 	}
 	for i, m := range conv.messages {
-		parts, err := sessions.MarshalParts(m.Message.Parts)
+		parts, err := sessions.MarshalParts(readableParts(m.Message.Parts))
 		if err != nil {
 			return nil, fmt.Errorf("exporting message %d: %w", m.Seq, err)
 		}
 		exp.Messages[i] = messageJSON{Seq: m.Seq, Role: string(m.Message.Role), CreatedAt: m.CreatedAt.UTC(), Tokens: tokensOf(m.Usage), Parts: parts}
 	}
 	for i, c := range conv.calls {
-		tc := toolCallExport{MessageSeq: c.MessageSeq, CallID: c.CallID, Name: c.Name, Arguments: c.Arguments,
+		tc := toolCallExport{MessageSeq: c.MessageSeq, CallID: c.CallID, Name: c.Name, Arguments: readableJSON(c.Arguments),
 			Status: string(c.Status), Result: c.Result, IsError: c.IsError}
 		if !c.StartedAt.IsZero() {
 			t := c.StartedAt.UTC()
@@ -128,6 +148,10 @@ func exportOf(conv *recordedSession) (*exportJSON, error) {
 		}
 		if c.Decision != "" {
 			tc.Decision = &c.Decision
+		}
+		if c.ApprovalWait > 0 {
+			ms := c.ApprovalWait.Milliseconds()
+			tc.ApprovalWaitMS = &ms
 		}
 		exp.ToolCalls[i] = tc
 	}
@@ -211,6 +235,9 @@ func callTiming(rec sessions.ToolCallRecord) string {
 	if !rec.FinishedAt.IsZero() {
 		s += fmt.Sprintf(", finished %s, %d ms", rec.FinishedAt.UTC().Format(time.RFC3339Nano), rec.Duration.Milliseconds())
 	}
+	if rec.ApprovalWait > 0 {
+		s += fmt.Sprintf(" (and %d ms waiting for approval)", rec.ApprovalWait.Milliseconds())
+	}
 	return s
 }
 
@@ -252,5 +279,5 @@ func indentJSON(s string) string {
 	if json.Indent(&b, []byte(s), "", "  ") != nil {
 		return s
 	}
-	return b.String()
+	return readableJSON(b.String())
 }

@@ -127,7 +127,7 @@ func renderShow(conv *recordedSession, now time.Time) string {
 			case providers.Reasoning:
 				fmt.Fprintf(&b, "(reasoning omitted, %d characters)\n", len([]rune(p.Text)))
 			case providers.ToolCall:
-				fmt.Fprintf(&b, "→ %s %s", p.Name, cut(p.Arguments, 300))
+				fmt.Fprintf(&b, "→ %s %s", p.Name, cut(readableJSON(p.Arguments), 300))
 				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {
 					if rec.Decision != "" {
 						fmt.Fprintf(&b, "  [%s]", rec.Decision)
@@ -144,6 +144,9 @@ func renderShow(conv *recordedSession, now time.Time) string {
 				}
 				if rec, ok := idx[recordedCallKey{lastAssistant, p.CallID}]; ok && !rec.FinishedAt.IsZero() {
 					status += fmt.Sprintf(" · %d ms", rec.Duration.Milliseconds())
+					if rec.ApprovalWait > 0 {
+						status += fmt.Sprintf(" · %d ms waiting for approval", rec.ApprovalWait.Milliseconds())
+					}
 				}
 				fmt.Fprintf(&b, "\n▸ tool %s (%s)\n", p.Name, status)
 				b.WriteString(headLines(p.Content, showLines, ss.ID))

@@ -79,7 +79,7 @@ func newSessionsFixture(t *testing.T) *sessionsFixture {
 	must(rec.AppendMessage(ctx, providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{bash, grep}},
 		providers.Usage{InputTokens: 50, OutputTokens: 5}))
 	must(rec.StartToolCall(ctx, bash, t0))
-	must(rec.DecideToolCall(ctx, bash, true, `rule "go test"`))
+	must(rec.DecideToolCall(ctx, bash, true, `rule "go test"`, 0))
 	must(rec.StartToolCall(ctx, grep, t0))
 	must(rec.FinishToolCall(ctx, bash, bashResult, t0, t0.Add(40*time.Millisecond)))
 	must(rec.AppendMessage(ctx, providers.Message{Role: providers.RoleTool, Parts: []providers.Part{bashResult}}, providers.Usage{}))
@@ -330,9 +330,9 @@ func TestSessionsStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := all.Tools
-	want := `[{"calls":1,"failure_percent":100,"failures":1,"median_ms":40,"name":"bash","p95_ms":40,"unfinished":0},` +
-		`{"calls":0,"failure_percent":0,"failures":0,"median_ms":0,"name":"grep","p95_ms":0,"unfinished":1},` +
-		`{"calls":1,"failure_percent":0,"failures":0,"median_ms":12,"name":"read_file","p95_ms":12,"unfinished":0}]`
+	want := `[{"approval_wait_median_ms":0,"asked":0,"calls":1,"denied":0,"failure_percent":100,"failures":1,"median_ms":40,"name":"bash","p95_ms":40,"unfinished":0},` +
+		`{"approval_wait_median_ms":0,"asked":0,"calls":0,"denied":0,"failure_percent":0,"failures":0,"median_ms":0,"name":"grep","p95_ms":0,"unfinished":1},` +
+		`{"approval_wait_median_ms":0,"asked":0,"calls":1,"denied":0,"failure_percent":0,"failures":0,"median_ms":12,"name":"read_file","p95_ms":12,"unfinished":0}]`
 	if b, _ := json.Marshal(got); string(b) != want {
 		t.Errorf("stats --all --json =\n%s\nwant\n%s", b, want)
 	}
@@ -340,10 +340,10 @@ func TestSessionsStats(t *testing.T) {
 	out := mustRun(t, f.db, "stats", "-C", f.dirA)
 	out, _, _ = strings.Cut(out, "\n\n") // the tools' table; the sessions' follows
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], "MEDIAN") || strings.Join(strings.Fields(lines[1]), " ") != "read_file 1 0.0% 12.0 ms 12.0 ms 0" {
+	if len(lines) != 2 || !strings.Contains(lines[0], "MEDIAN") || strings.Join(strings.Fields(lines[1]), " ") != "read_file 1 0.0% 12.0 ms 12.0 ms 0 0 - 0" {
 		t.Errorf("stats in dir a:\n%s", out)
 	}
-	if out := mustRun(t, f.db, "stats", "--all"); !strings.Contains(strings.Join(strings.Fields(out), " "), "bash 1 100.0% 40.0 ms 40.0 ms 0 grep 0 - - - 1") {
+	if out := mustRun(t, f.db, "stats", "--all"); !strings.Contains(strings.Join(strings.Fields(out), " "), "bash 1 100.0% 40.0 ms 40.0 ms 0 0 - 0 grep 0 - - - 0 0 - 1") {
 		t.Errorf("stats --all:\n%s", out)
 	}
 	if out := mustRun(t, f.db, "stats", "-C", t.TempDir()); !strings.Contains(out, "No tool calls recorded") {

@@ -77,6 +77,15 @@ func (s *tmuxSession) keys(keys ...string) {
 
 func (s *tmuxSession) text(text string) { s.tmux("send-keys", "-t", s.name, "-l", text) }
 
+// allowOnce answers the waiting approval question with its first answer,
+// "Allow once": it waits until the menu takes keys (the keyboard rested a
+// second with the input empty), then presses Enter.
+func (s *tmuxSession) allowOnce() {
+	s.t.Helper()
+	s.waitFor("↑/↓ choose")
+	s.keys("Enter")
+}
+
 // waitFor polls the screen until it holds want. tmux offers no event for a
 // changed screen, so this polls; the deadline only detects a hang.
 func (s *tmuxSession) waitFor(want string) string {
@@ -194,7 +203,7 @@ func TestHangupStopsAnApprovedCommand(t *testing.T) {
 	s.text("start a long command")
 	s.keys("Enter")
 	s.waitFor("Allow bash to run this command?")
-	s.keys("y")
+	s.allowOnce()
 	sleeper := childFromFIFO(t, fifo)
 	agentPID, err := strconv.Atoi(strings.TrimSpace(s.tmux("list-panes", "-t", s.name, "-F", "#{pane_pid}")))
 	if err != nil {

@@ -91,15 +91,15 @@ func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 	g.SetLimit(t.cfg.Parallel)
 	for i, p := range preps {
 		g.Go(func() error {
-			start := time.Now()
+			start := t.cfg.Now()
 			t.storeCall(func(s Store, ctx context.Context) error { return s.StartToolCall(ctx, p.call, start) })
-			res := t.runOne(p)
+			res, waited := t.runOne(p)
 			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError}
-			end := time.Now()
+			end := t.cfg.Now()
 			t.storeCall(func(s Store, ctx context.Context) error { return s.FinishToolCall(ctx, p.call, results[i], start, end) })
 			t.emit(ToolCallFinished{
 				ID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
-				Meta: res.Meta, Duration: time.Since(start),
+				Meta: res.Meta, Duration: max(end.Sub(start)-waited, 0), Waited: waited,
 			})
 			return nil
 		})
@@ -120,15 +120,17 @@ func (t *turn) storeCall(write func(Store, context.Context) error) {
 }
 
 // runOne runs one call, asking for approval first when the tool is not
-// read-only. The decision is recorded in the store and, when it says why,
-// in the result's Meta["decision"]. It never fails: every problem becomes
-// an error result.
-func (t *turn) runOne(p prepared) tools.Result {
+// read-only. The decision is recorded in the store, with how long
+// Config.Approve took (waited, also returned: the time a person took to
+// answer is not the tool's run time), and, when it says why, in the
+// result's Meta["decision"]. It never fails: every problem becomes an error
+// result.
+func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 	if p.fail != "" {
-		return tools.Result{Content: p.fail, IsError: true}
+		return tools.Result{Content: p.fail, IsError: true}, 0
 	}
 	if t.ctx.Err() != nil {
-		return tools.Result{Content: "cancelled by the user before it ran", IsError: true}
+		return tools.Result{Content: "cancelled by the user before it ran", IsError: true}, 0
 	}
 	def := p.tool.Definition()
 	if !def.ReadOnly && t.cfg.Approve != nil {
@@ -139,22 +141,24 @@ func (t *turn) runOne(p prepared) tools.Result {
 				res = tools.Result{Content: fmt.Sprintf("%s failed: %v", def.Name, err), IsError: true}
 			}
 			if res.IsError {
-				return res // the call would fail: no question to ask
+				return res, 0 // the call would fail: no question to ask
 			}
 			req.Preview = &res
 		}
+		asked := t.cfg.Now()
 		d := t.cfg.Approve(t.ctx, req)
-		t.storeCall(func(s Store, ctx context.Context) error { return s.DecideToolCall(ctx, p.call, d.Allow, d.Why) })
+		waited = t.cfg.Now().Sub(asked)
+		t.storeCall(func(s Store, ctx context.Context) error { return s.DecideToolCall(ctx, p.call, d.Allow, d.Why, waited) })
 		if !d.Allow {
 			reason := d.Reason
 			if reason == "" {
 				reason = fmt.Sprintf("the user did not allow this %s call", def.Name)
 			}
-			return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}, d.Why)
+			return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}, d.Why), waited
 		}
-		return withDecision(t.runTool(p), d.Why)
+		return withDecision(t.runTool(p), d.Why), waited
 	}
-	return t.runTool(p)
+	return t.runTool(p), 0
 }
 
 // runTool runs a call that needs no approval or was allowed.

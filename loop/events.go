@@ -40,12 +40,15 @@ type ToolCallStarted struct {
 // and, for a call that asked for approval, Meta["decision"] (Decision.Why,
 // when not empty) and Meta["denied"] (true when it was refused).
 type ToolCallFinished struct {
-	ID       string
-	Name     string
-	Content  string
-	IsError  bool
-	Meta     map[string]any
+	ID      string
+	Name    string
+	Content string
+	IsError bool
+	Meta    map[string]any
+	// Duration is how long the call took, less Waited: the time its
+	// approval question waited for an answer (zero when none was asked).
 	Duration time.Duration
+	Waited   time.Duration
 }
 
 // ToolsetChanged reports that pick_tools changed which tools carry their

@@ -62,6 +62,9 @@ type Config struct {
 	// carries at most Window less this, and never less than half the
 	// window. 0 keeps nothing.
 	ReserveOutput int
+	// Now is the clock tool calls are timed with (their start, finish and
+	// approval wait); nil is time.Now. It must be safe for concurrent use.
+	Now func() time.Time
 }
 
 // CatalogSource gives the current tool catalog; it must be safe for
@@ -122,6 +125,9 @@ func New(cfg Config) (*Loop, error) {
 	}
 	if cfg.Parallel <= 0 {
 		cfg.Parallel = 8
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	return &Loop{cfg: cfg}, nil
 }

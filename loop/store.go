@@ -25,7 +25,12 @@ type Store interface {
 	// only for calls that asked: read-only calls, calls that failed before
 	// the question (bad arguments, a failing preview) and every call when
 	// Approve is nil record no decision.
-	DecideToolCall(ctx context.Context, call providers.ToolCall, allowed bool, why string) error
-	// FinishToolCall records call's result and its run time.
+	// waited is how long Config.Approve took to decide (a person's
+	// answer can take minutes; a rule decides at once), so that the call's
+	// run time can be told apart from the wait.
+	DecideToolCall(ctx context.Context, call providers.ToolCall, allowed bool, why string, waited time.Duration) error
+	// FinishToolCall records call's result and its times: started as
+	// given to StartToolCall (before any approval wait), finished when the
+	// result came.
 	FinishToolCall(ctx context.Context, call providers.ToolCall, result providers.ToolResult, started, finished time.Time) error
 }

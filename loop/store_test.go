@@ -23,7 +23,8 @@ import (
 type journal struct {
 	mu      sync.Mutex
 	entries []string
-	failOn  string // an entry prefix whose write fails
+	failOn  string          // an entry prefix whose write fails
+	waited  []time.Duration // the approval waits DecideToolCall was given
 }
 
 func (j *journal) add(entry string, ctx context.Context) error {
@@ -71,7 +72,8 @@ func (j *journal) StartToolCall(ctx context.Context, c providers.ToolCall, _ tim
 	return j.add("start "+c.ID, ctx)
 }
 
-func (j *journal) DecideToolCall(ctx context.Context, c providers.ToolCall, allowed bool, why string) error {
+func (j *journal) DecideToolCall(ctx context.Context, c providers.ToolCall, allowed bool, why string, waited time.Duration) error {
+	j.waited = append(j.waited, waited)
 	return j.add(fmt.Sprintf("decide %s allowed=%v why=%s", c.ID, allowed, why), ctx)
 }
 

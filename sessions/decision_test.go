@@ -41,7 +41,7 @@ func TestDecideToolCall(t *testing.T) {
 		t0 := time.Now()
 		must(t, rec.StartToolCall(ctx, look, t0))
 		must(t, rec.StartToolCall(ctx, call, t0))
-		must(t, rec.DecideToolCall(ctx, call, tt.allowed, tt.why))
+		must(t, rec.DecideToolCall(ctx, call, tt.allowed, tt.why, 0))
 		res := providers.ToolResult{CallID: call.ID, Name: call.Name, Content: "out", IsError: !tt.allowed}
 		must(t, rec.FinishToolCall(ctx, call, res, t0, t0.Add(time.Millisecond)))
 		must(t, rec.FinishToolCall(ctx, look, providers.ToolResult{CallID: look.ID, Name: look.Name}, t0, t0))
@@ -69,7 +69,7 @@ func TestDecideRepeatedCallIDs(t *testing.T) {
 	t0 := time.Now()
 	for _, why := range []string{"person: once", "rule: rm"} {
 		must(t, rec.StartToolCall(ctx, c, t0))
-		must(t, rec.DecideToolCall(ctx, c, why == "person: once", why))
+		must(t, rec.DecideToolCall(ctx, c, why == "person: once", why, 0))
 		must(t, rec.FinishToolCall(ctx, c, providers.ToolResult{CallID: c.ID, Name: c.Name, Content: why}, t0, t0))
 	}
 	calls, err := s.ToolCalls(ctx, ss.ID)
@@ -128,7 +128,7 @@ func TestMigrateV2(t *testing.T) {
 	c := bashCall("c2")
 	must(t, rec.AppendMessage(ctx, userMsg("again"), zeroUsage))
 	must(t, rec.AppendMessage(ctx, assistantMsg("", c), zeroUsage))
-	must(t, rec.DecideToolCall(ctx, c, false, "nobody to ask"))
+	must(t, rec.DecideToolCall(ctx, c, false, "nobody to ask", 0))
 	calls, err = s.ToolCalls(ctx, ss.ID)
 	must(t, err)
 	if len(calls) != 2 || calls[0].Decision != "" || calls[1].Decision != "denied: nobody to ask" {

@@ -317,9 +317,14 @@ type ToolCallRecord struct {
 	Status     ToolStatus
 	Result     string // empty until finished
 	IsError    bool
-	StartedAt  time.Time     // zero until started
-	FinishedAt time.Time     // zero until finished
-	Duration   time.Duration // whole milliseconds; zero until finished
+	StartedAt  time.Time // zero until started
+	FinishedAt time.Time // zero until finished
+	// Duration is the run time in whole milliseconds, zero until finished;
+	// from schema version 7 on, without ApprovalWait.
+	Duration time.Duration
+	// ApprovalWait is how long the approval took to decide (whole
+	// milliseconds); zero when none was asked.
+	ApprovalWait time.Duration
 	// Decision is the approval decision, "allowed" or "denied" and who or
 	// what decided (`allowed: rule: allow "git status"`, see
 	// Recorder.DecideToolCall); empty when the call needed none (a read-only tool) or was
@@ -342,7 +347,7 @@ func (s *Store) toolCalls(ctx context.Context, id string) ([]ToolCallRecord, err
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT m.seq, t.call_id, t.name, t.arguments, t.status, t.result,
-		t.is_error, t.started_at, t.finished_at, t.duration_ms, t.decision
+		t.is_error, t.started_at, t.finished_at, t.duration_ms, t.decision, t.approval_ms
 		FROM tool_calls t JOIN messages m ON m.id = t.message_id
 		WHERE t.session_id = ? ORDER BY t.id`, id)
 	if err != nil {
@@ -353,14 +358,15 @@ func (s *Store) toolCalls(ctx context.Context, id string) ([]ToolCallRecord, err
 	for rows.Next() {
 		c := ToolCallRecord{SessionID: id}
 		var result, decision sql.NullString
-		var started, finished, ms sql.NullInt64
+		var started, finished, ms, wait sql.NullInt64
 		if err := rows.Scan(&c.MessageSeq, &c.CallID, &c.Name, &c.Arguments, &c.Status, &result,
-			&c.IsError, &started, &finished, &ms, &decision); err != nil {
+			&c.IsError, &started, &finished, &ms, &decision, &wait); err != nil {
 			return nil, err
 		}
 		c.Result, c.Decision = result.String, decision.String
 		c.StartedAt, c.FinishedAt = fromMillis(started), fromMillis(finished)
 		c.Duration = time.Duration(ms.Int64) * time.Millisecond
+		c.ApprovalWait = time.Duration(wait.Int64) * time.Millisecond
 		calls = append(calls, c)
 	}
 	return calls, rows.Err()

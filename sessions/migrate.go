@@ -151,6 +151,15 @@ UPDATE sqlite_schema SET sql = replace(sql, '''cancelled''))', '''cancelled'', '
 	WHERE type = 'table' AND name = 'sessions';
 PRAGMA writable_schema = OFF;
 `,
+	// 7: the wait for approval, apart from the run. approval_ms is how
+	// long the approval of the call took to decide (a person's answer, or
+	// a rule's instant), given by Recorder.DecideToolCall; NULL when none
+	// was asked, or for calls recorded before version 7. From version 7
+	// on, duration_ms is the run alone: finished_at - started_at less
+	// approval_ms (before, it included the wait).
+	`
+ALTER TABLE tool_calls ADD COLUMN approval_ms INTEGER;
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

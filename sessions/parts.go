@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -63,7 +64,15 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 			return nil, fmt.Errorf("part %d: unknown part type %T", i, p)
 		}
 	}
-	return json.Marshal(wire)
+	// Without HTML escaping, so that the stored text reads as written
+	// ("&&", not "\u0026\u0026"); decoding is the same either way.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(wire); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalParts decodes what MarshalParts wrote. An unknown "type" is an

@@ -110,14 +110,15 @@ func (r *Recorder) StartToolCall(ctx context.Context, call providers.ToolCall, s
 // DecideToolCall records the approval decision about call, from the
 // session's latest assistant message that has its id: allowed or denied and
 // why (who or what decided; may be empty), stored as decisionText writes
-// it. The loop decides after StartToolCall, so an executing record is
+// it, and how long deciding took (waited, kept in whole milliseconds apart
+// from the run time). The loop decides after StartToolCall, so an executing record is
 // preferred, then a pending one (as for FinishToolCall): with a call id
 // repeated within a message, each decision lands on the call that is
 // running. A call that was never recorded is ErrNotFound.
-func (r *Recorder) DecideToolCall(ctx context.Context, call providers.ToolCall, allowed bool, why string) error {
-	q := fmt.Sprintf(`UPDATE tool_calls SET decision = ?3 WHERE id = `+callRow,
+func (r *Recorder) DecideToolCall(ctx context.Context, call providers.ToolCall, allowed bool, why string, waited time.Duration) error {
+	q := fmt.Sprintf(`UPDATE tool_calls SET decision = ?3, approval_ms = ?4 WHERE id = `+callRow,
 		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
-	if err := r.updateCall(ctx, q, call.ID, decisionText(allowed, why)); err != nil {
+	if err := r.updateCall(ctx, q, call.ID, decisionText(allowed, why), max(waited, 0).Milliseconds()); err != nil {
 		return fmt.Errorf("recording decision about tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
 	}
 	return nil
@@ -144,14 +145,15 @@ func decisionText(allowed bool, why string) string {
 
 // FinishToolCall records call's result: status failed when result.IsError,
 // else completed, the result's content, the start and finish times and the
-// duration in milliseconds. A call that was never recorded is ErrNotFound.
+// run time in milliseconds: finished - started less the approval wait
+// DecideToolCall recorded. A call that was never recorded is ErrNotFound.
 func (r *Recorder) FinishToolCall(ctx context.Context, call providers.ToolCall, result providers.ToolResult, started, finished time.Time) error {
 	status := "completed"
 	if result.IsError {
 		status = "failed"
 	}
 	q := fmt.Sprintf(`UPDATE tool_calls SET status = ?3, result = ?4, is_error = ?5,
-			started_at = ?6, finished_at = ?7, duration_ms = ?8 WHERE id = `+callRow,
+			started_at = ?6, finished_at = ?7, duration_ms = MAX(?8 - COALESCE(approval_ms, 0), 0) WHERE id = `+callRow,
 		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
 	err := r.updateCall(ctx, q, call.ID, status, result.Content, result.IsError,
 		millis(started), millis(finished), finished.Sub(started).Milliseconds())

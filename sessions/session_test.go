@@ -235,7 +235,7 @@ func TestNotFound(t *testing.T) {
 		"AppendMessage":  s.Recorder(id).AppendMessage(ctx, userMsg("x"), zeroUsage),
 		"StartToolCall":  s.Recorder(id).StartToolCall(ctx, call, now),
 		"FinishToolCall": s.Recorder(id).FinishToolCall(ctx, call, providers.ToolResult{}, now, now),
-		"DecideToolCall": s.Recorder(id).DecideToolCall(ctx, call, true, "person: once"),
+		"DecideToolCall": s.Recorder(id).DecideToolCall(ctx, call, true, "person: once", 0),
 	} {
 		if !errors.Is(err, sessions.ErrNotFound) {
 			t.Errorf("%s of an unknown session: %v, want ErrNotFound", name, err)
@@ -248,7 +248,7 @@ func TestNotFound(t *testing.T) {
 	if err := s.Recorder(ss.ID).StartToolCall(ctx, call, now); !errors.Is(err, sessions.ErrNotFound) {
 		t.Errorf("StartToolCall of an unknown call: %v", err)
 	}
-	if err := s.Recorder(ss.ID).DecideToolCall(ctx, call, false, "denied by rule"); !errors.Is(err, sessions.ErrNotFound) {
+	if err := s.Recorder(ss.ID).DecideToolCall(ctx, call, false, "denied by rule", 0); !errors.Is(err, sessions.ErrNotFound) {
 		t.Errorf("DecideToolCall of an unknown call: %v", err)
 	}
 }

@@ -7,14 +7,17 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // ToolStats sums up the recorded calls of one tool.
 type ToolStats struct {
 	Name string
-	// Calls counts the finished calls; Failures those with an error result.
+	// Calls counts the finished calls that ran; Failures those with an
+	// error result. A denied call did not run: it counts in Denied only.
 	Calls    int
 	Failures int
+	Denied   int
 	// FailureRate is Failures/Calls, from 0 to 1.
 	FailureRate float64
 	// Unfinished counts the calls that never finished (interrupted or still
@@ -24,12 +27,17 @@ type ToolStats struct {
 	// milliseconds, interpolated linearly between the nearest durations.
 	MedianMS float64
 	P95MS    float64
+	// Asked counts the calls whose approval a person decided, and
+	// WaitMedianMS is the median of how long they took to answer, in
+	// milliseconds (recorded from schema version 7 on; 0 when none).
+	Asked        int
+	WaitMedianMS float64
 }
 
 // Stats returns per tool statistics over the sessions of the working
 // directory dir ("" for all sessions), sorted by tool name.
 func (s *Store) Stats(ctx context.Context, dir string) ([]ToolStats, error) {
-	q := `SELECT t.name, t.status, t.duration_ms FROM tool_calls t`
+	q := `SELECT t.name, t.status, t.duration_ms, COALESCE(t.decision, ''), t.approval_ms FROM tool_calls t`
 	var args []any
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
@@ -45,12 +53,12 @@ func (s *Store) Stats(ctx context.Context, dir string) ([]ToolStats, error) {
 	}
 	defer rows.Close()
 	byName := map[string]*ToolStats{}
-	durations := map[string][]float64{}
+	durations, waits := map[string][]float64{}, map[string][]float64{}
 	for rows.Next() {
-		var name string
+		var name, decision string
 		var status ToolStatus
-		var ms *int64
-		if err := rows.Scan(&name, &status, &ms); err != nil {
+		var ms, wait *int64
+		if err := rows.Scan(&name, &status, &ms, &decision, &wait); err != nil {
 			return nil, fmt.Errorf("tool statistics: %w", err)
 		}
 		st := byName[name]
@@ -58,8 +66,14 @@ func (s *Store) Stats(ctx context.Context, dir string) ([]ToolStats, error) {
 			st = &ToolStats{Name: name}
 			byName[name] = st
 		}
-		switch status {
-		case ToolCompleted, ToolFailed:
+		if wait != nil && strings.Contains(decision, "person") {
+			st.Asked++
+			waits[name] = append(waits[name], float64(*wait))
+		}
+		switch {
+		case strings.HasPrefix(decision, "denied"):
+			st.Denied++
+		case status == ToolCompleted, status == ToolFailed:
 			st.Calls++
 			if status == ToolFailed {
 				st.Failures++
@@ -82,6 +96,9 @@ func (s *Store) Stats(ctx context.Context, dir string) ([]ToolStats, error) {
 		d := durations[name]
 		slices.Sort(d)
 		st.MedianMS, st.P95MS = percentile(d, 0.5), percentile(d, 0.95)
+		w := waits[name]
+		slices.Sort(w)
+		st.WaitMedianMS = percentile(w, 0.5)
 		out = append(out, *st)
 	}
 	slices.SortFunc(out, func(a, b ToolStats) int { return cmp.Compare(a.Name, b.Name) })

@@ -81,3 +81,45 @@ func statsEqual(got, want []sessions.ToolStats) bool {
 	}
 	return true
 }
+
+// The time a person took to approve is kept apart from the run time
+// (schema version 7), and denied calls count as denials, not failures.
+func TestStatsKeepApprovalWaitAndDenialsApart(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	dir := t.TempDir()
+	t0 := time.Now()
+	ss := create(t, s, dir, "")
+	rec := s.Recorder(ss.ID)
+	ls := []providers.ToolCall{{ID: "a", Name: "bash"}, {ID: "b", Name: "bash"}, {ID: "c", Name: "bash"}, {ID: "d", Name: "bash"}}
+	must(t, rec.AppendMessage(ctx, assistantMsg("", ls...), zeroUsage))
+	// a: a person took 3478 ms to allow an ls that ran 5 ms.
+	must(t, rec.StartToolCall(ctx, ls[0], t0))
+	must(t, rec.DecideToolCall(ctx, ls[0], true, "person: once", 3478*time.Millisecond))
+	must(t, rec.FinishToolCall(ctx, ls[0], providers.ToolResult{CallID: "a", Name: "bash"}, t0, t0.Add(3483*time.Millisecond)))
+	// b: a rule allowed it at once; it ran 7 ms.
+	must(t, rec.StartToolCall(ctx, ls[1], t0))
+	must(t, rec.DecideToolCall(ctx, ls[1], true, `rule: allow "ls"`, 0))
+	must(t, rec.FinishToolCall(ctx, ls[1], providers.ToolResult{CallID: "b", Name: "bash"}, t0, t0.Add(7*time.Millisecond)))
+	// c: a person denied it after 1000 ms.
+	must(t, rec.StartToolCall(ctx, ls[2], t0))
+	must(t, rec.DecideToolCall(ctx, ls[2], false, "denied by the person", time.Second))
+	must(t, rec.FinishToolCall(ctx, ls[2], providers.ToolResult{CallID: "c", Name: "bash", IsError: true, Content: "denied"}, t0, t0.Add(time.Second)))
+	// d: allowed by a person after 2000 ms, ran 3 ms and failed.
+	must(t, rec.StartToolCall(ctx, ls[3], t0))
+	must(t, rec.DecideToolCall(ctx, ls[3], true, "person: for the session", 2*time.Second))
+	must(t, rec.FinishToolCall(ctx, ls[3], providers.ToolResult{CallID: "d", Name: "bash", IsError: true}, t0, t0.Add(2003*time.Millisecond)))
+
+	got, err := s.Stats(ctx, dir)
+	must(t, err)
+	want := []sessions.ToolStats{{Name: "bash", Calls: 3, Failures: 1, FailureRate: 1.0 / 3, Denied: 1,
+		MedianMS: 5, P95MS: 6.8, Asked: 3, WaitMedianMS: 2000}}
+	if !statsEqual(got, want) {
+		t.Errorf("Stats =\n%+v\nwant\n%+v", got, want)
+	}
+	calls, err := s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	if calls[0].Duration != 5*time.Millisecond || calls[0].ApprovalWait != 3478*time.Millisecond {
+		t.Errorf("call a: run %v, wait %v; want 5ms and 3.478s", calls[0].Duration, calls[0].ApprovalWait)
+	}
+}

@@ -37,10 +37,12 @@ type approvalRequest struct {
 	reply chan approvalAnswer
 }
 
-// approvalAnswer is the person's choice.
+// approvalAnswer is the person's choice. instructions, with allow false,
+// is what the person said to do instead; the model reads it with the denial.
 type approvalAnswer struct {
-	allow      bool
-	forSession bool
+	allow        bool
+	forSession   bool
+	instructions string
 }
 
 // NewApprover returns an Approver with nothing allowed yet.
@@ -50,7 +52,9 @@ func NewApprover() *Approver {
 
 // Ask asks the person whether q's call may run and waits for the answer.
 // It returns at once when q's group was allowed for the session, and a
-// denial when ctx is cancelled (the turn was cancelled while it asked).
+// denial when ctx is cancelled (the turn was cancelled while it asked). A
+// denial with instructions carries the person's words in Decision.Reason,
+// which the model reads as the call's error result.
 func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	call, group := q.Call, q.Group
 	if group == "" {
@@ -73,6 +77,12 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	}
 	select {
 	case ans := <-req.reply:
+		if !ans.allow && ans.instructions != "" {
+			return loop.Decision{
+				Reason: "the user denied this " + call.Name + " call and said what to do instead: " + ans.instructions,
+				Why:    "denied by the person, with instructions",
+			}
+		}
 		if !ans.allow {
 			return loop.Decision{Reason: "the user denied this " + call.Name + " call; ask them or try another way", Why: "denied by the person"}
 		}

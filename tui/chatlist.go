@@ -36,6 +36,26 @@ func newChatList() *chatList { return &chatList{follow: true} }
 // stays where it is.
 func (c *chatList) append(it item) { c.items = append(c.items, it) }
 
+// remove takes it out of the list; a following list still follows, and a
+// scrolled one keeps the items it showed where they were (an item above the
+// anchor moves the anchor up by one).
+func (c *chatList) remove(it item) {
+	for i, x := range c.items {
+		if x != it {
+			continue
+		}
+		c.items = append(c.items[:i], c.items[i+1:]...)
+		switch {
+		case i < c.anchor:
+			c.anchor--
+		case i == c.anchor:
+			c.anchorOff = 0
+		}
+		c.clampAnchor()
+		return
+	}
+}
+
 // len is the number of items.
 func (c *chatList) len() int { return len(c.items) }
 
@@ -207,6 +227,54 @@ func (c *chatList) top() { c.scrollTo(0) }
 
 // bottom pins the list to the bottom.
 func (c *chatList) bottom() { c.follow = true }
+
+// reveal scrolls as little as needed for it to be seen whole: when it
+// starts above the pane, or is taller than the pane, its first line goes to
+// the top; when it ends below the pane, the view moves down until its last
+// line is the pane's last. An item not in the list, or one already in
+// full view, changes nothing.
+func (c *chatList) reveal(it item) {
+	if c.height <= 0 || c.width <= 0 {
+		return
+	}
+	i := -1
+	for k, x := range c.items {
+		if x == it {
+			i = k
+		}
+	}
+	if i < 0 {
+		return
+	}
+	if c.follow {
+		if !c.anchorAtBottom() {
+			return // everything fits
+		}
+		c.follow = false
+	}
+	c.clampAnchor()
+	sep := 0
+	if i > 0 && c.blockHeight(i) > 0 {
+		sep = 1 // the blank line above the item
+	}
+	if i < c.anchor || (i == c.anchor && c.anchorOff > sep) {
+		c.scrollTo(i)
+		return
+	}
+	top := -c.anchorOff
+	for k := c.anchor; k < i; k++ {
+		top += c.blockHeight(k)
+	}
+	bottom := top + c.blockHeight(i)
+	switch {
+	case bottom-top-sep > c.height:
+		c.scrollTo(i)
+	case bottom > c.height:
+		c.scrollDown(bottom - c.height)
+	default:
+		c.repinAtBottom()
+	}
+}
 
 // scrollTo puts item i at the top of the pane (or as high as the end of the
 // list allows; then the list follows the bottom again).

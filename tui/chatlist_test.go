@@ -60,6 +60,7 @@ func mixedConversation(st *styles) *chatList {
 	c.append(lineItem("The test waits for the approval with a fixed sleep of 10 ms. On a loaded CI machine the tool call has not started by then, so the key press arrives before the question and is dropped.\n\nWait for the question to appear instead of sleeping:\n\n    waitFor(t, func() bool { return m.waiting() })"))
 	b := newToolBlock(st, "3", "bash", `{"command":"go test -race -count=20 ./tui/ -run TestApproval"}`)
 	b.setWaiting(true)
+	b.setMenu(approvalView{armed: true})
 	c.append(b)
 	c.append(newErrorItem(st, "provider unreachable: Post \"http://127.0.0.1:11434/v1/chat/completions\": dial tcp 127.0.0.1:11434: connect: connection refused"))
 	c.append(newNoteItem(st, "cancelled"))
@@ -285,4 +286,65 @@ func TestChatListResizeKeepsAnchor(t *testing.T) {
 		t.Fatalf("clear left %d items, following=%v", c.len(), c.following())
 	}
 	requireView(t, c.View(30, 4), 30, 4)
+}
+
+// reveal brings a tool block into view: one above the pane comes to its
+// top, one expanded past the pane's height shows from its header, and one
+// already in full view does not move the pane.
+func TestChatListRevealsABlock(t *testing.T) {
+	st := goldenStyles()
+	c := newChatList()
+	for i := range 30 {
+		c.append(lineItem("before %d", i))
+	}
+	b := newToolBlock(st, "b", "bash", `{"command":"seq 60"}`)
+	b.finish(numbered(60, "%d"), false, time.Millisecond, nil)
+	c.append(b)
+	for i := range 10 {
+		c.append(lineItem("after %d", i))
+	}
+	viewLines(c, 80, 12)
+	c.reveal(b)
+	lines := viewLines(c, 80, 12)
+	if !strings.Contains(lines[0], "bash seq 60") {
+		t.Fatalf("a block above the pane was not brought to its top:\n%s", strings.Join(lines, "\n"))
+	}
+	c.reveal(b) // in full view: stays
+	if again := viewLines(c, 80, 12); strings.Join(again, "\n") != strings.Join(lines, "\n") {
+		t.Errorf("revealing a block in full view moved the pane")
+	}
+	c.bottom()
+	viewLines(c, 80, 12)
+	b.setExpanded(true) // 62 lines: taller than the pane
+	c.reveal(b)
+	lines = viewLines(c, 80, 12)
+	if !strings.Contains(lines[0], "bash seq 60") || !strings.Contains(lines[1], "1") {
+		t.Errorf("an expanded block taller than the pane does not show from its header:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// A block below the pane's end moves up until its last line is the pane's
+// last.
+func TestChatListRevealScrollsDownToABlockEnd(t *testing.T) {
+	st := goldenStyles()
+	c := newChatList()
+	for i := range 30 {
+		c.append(lineItem("before %d", i))
+	}
+	b := newToolBlock(st, "b", "bash", `{"command":"seq 3"}`)
+	b.finish("1\n2\n3", false, time.Millisecond, nil)
+	c.append(b)
+	for i := range 10 {
+		c.append(lineItem("after %d", i))
+	}
+	viewLines(c, 80, 12)
+	c.top()
+	c.reveal(b)
+	lines := viewLines(c, 80, 12)
+	if last := lines[len(lines)-1]; !strings.Contains(last, "3") || strings.Contains(last, "before") {
+		t.Errorf("the block's last line is not the pane's last:\n%s", strings.Join(lines, "\n"))
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "bash seq 3") {
+		t.Errorf("the block's header is not in view:\n%s", strings.Join(lines, "\n"))
+	}
 }

@@ -29,6 +29,7 @@ func TestDiffBlockGoldens(t *testing.T) {
 		asking := newToolBlock(st, "e2", "edit_file", args)
 		asking.setDiff(testDiff(2))
 		asking.setWaiting(true)
+		asking.setMenu(approvalView{armed: true})
 		requireGolden(t, fmt.Sprintf("toolblock_diff_waiting_%d", w), asking.Render(w))
 	}
 }

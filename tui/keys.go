@@ -8,8 +8,8 @@ type keyMap struct {
 	PageUp, PageDown, Top, Bottom           key.Binding
 	Cancel, Quit, Help, Complete            key.Binding
 	SelectPrev, SelectNext, Expand          key.Binding
-	AllowOnce, AllowSession, Deny           key.Binding
-	running, approving                      bool
+	Mode                                    key.Binding
+	running                                 bool
 }
 
 func newKeyMap() keyMap {
@@ -17,32 +17,29 @@ func newKeyMap() keyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return keyMap{
-		Send:         b("enter", "send", "enter"),
-		Newline:      b("shift+enter/ctrl+j", "newline", "shift+enter", "ctrl+j"),
-		HistoryPrev:  b("↑", "earlier prompt", "up"),
-		HistoryNext:  b("↓", "later prompt", "down"),
-		PageUp:       b("pgup", "scroll up", "pgup"),
-		PageDown:     b("pgdn", "scroll down", "pgdown"),
-		Top:          b("home", "top", "home"),
-		Bottom:       b("end", "bottom", "end"),
-		Cancel:       b("esc", "cancel turn", "esc"),
-		Quit:         b("ctrl+c", "quit", "ctrl+c"),
-		Help:         b("?", "all keys", "?"),
-		Complete:     b("tab", "complete /command", "tab"),
-		SelectPrev:   b("ctrl+↑", "previous tool", "ctrl+up"),
-		SelectNext:   b("ctrl+↓", "next tool", "ctrl+down"),
-		Expand:       b("ctrl+o", "expand/fold tool", "ctrl+o"),
-		AllowOnce:    b("y", "allow once", "y"),
-		AllowSession: b("a", "allow for session", "a"),
-		Deny:         b("n", "deny", "n", "esc"),
+		Send:        b("enter", "send", "enter"),
+		Newline:     b("shift+enter/ctrl+j", "newline", "shift+enter", "ctrl+j"),
+		HistoryPrev: b("↑", "earlier prompt", "up"),
+		HistoryNext: b("↓", "later prompt", "down"),
+		PageUp:      b("pgup", "scroll up", "pgup"),
+		PageDown:    b("pgdn", "scroll down", "pgdown"),
+		Top:         b("home", "top", "home"),
+		Bottom:      b("end", "bottom", "end"),
+		Cancel:      b("esc", "cancel turn", "esc"),
+		Quit:        b("ctrl+c", "quit", "ctrl+c"),
+		Help:        b("?", "all keys", "?"),
+		Complete:    b("tab", "complete /command", "tab"),
+		SelectPrev:  b("ctrl+↑", "previous tool", "ctrl+up"),
+		SelectNext:  b("ctrl+↓", "next tool", "ctrl+down"),
+		Expand:      b("ctrl+o", "expand/fold tool", "ctrl+o"),
+		Mode:        b("shift+tab", "ask/auto", "shift+tab"),
 	}
 }
 
-// ShortHelp is the one-line help for the current state.
+// ShortHelp is the one-line help for the current state. A waiting
+// question shows its own keys in its block.
 func (k keyMap) ShortHelp() []key.Binding {
 	switch {
-	case k.approving:
-		return []key.Binding{k.AllowOnce, k.AllowSession, k.Deny}
 	case k.running:
 		return []key.Binding{k.Cancel, k.PageUp, k.Expand, k.Help}
 	}
@@ -55,6 +52,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.SelectPrev, k.SelectNext, k.Expand},
-		{k.Cancel, k.Quit, k.Help},
+		{k.Cancel, k.Quit, k.Help, k.Mode},
 	}
 }

@@ -44,6 +44,12 @@ type Config struct {
 	Prompt string
 	// Warning is shown in the status line (for example in yolo mode).
 	Warning string
+	// PermissionMode is the run's permission mode ("ask", "auto", "yolo"),
+	// shown in the status line when it is ask or auto. Shift+Tab switches
+	// between those two through SetPermissionMode, which must be safe to
+	// call while a turn asks for approvals; nil (or yolo) switches nothing.
+	PermissionMode    string
+	SetPermissionMode func(mode string)
 	// ContextWindow is the model's context window in tokens; 0 looks the
 	// model up in a table of common models.
 	ContextWindow int
@@ -132,8 +138,18 @@ type Model struct {
 	blocks     map[string]*toolBlock
 	order      []*toolBlock // tool blocks in order, for selection
 	selected   int          // index into order; -1 when none
-	approving  *approvalRequest
-	frame      int
+	// retryNote is the one note of the provider's retries of the current
+	// request, updated by each; retryDiscarded that a retry voided text.
+	retryNote      *noteItem
+	retryDiscarded bool
+	approving      *pendingApproval // the question waiting for the person, with its menu
+	frame          int
+
+	// now is the model's clock (time.Now; tests set their own). lastKey is
+	// when a key last went to the input: an approval takes keys only after
+	// approvalQuiet without one.
+	now     func() time.Time
+	lastKey time.Time
 
 	width, height int
 	quitArmed     time.Time
@@ -162,10 +178,13 @@ func New(cfg Config) (*Model, error) {
 	m := &Model{
 		cfg: cfg, st: st, keys: newKeyMap(), help: help.New(), input: in,
 		chat: newChatList(), loop: l, blocks: map[string]*toolBlock{}, selected: -1,
-		session: cfg.Session,
+		session: cfg.Session, now: time.Now,
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
+	if cfg.PermissionMode == "ask" || cfg.PermissionMode == "auto" {
+		m.bar.mode = cfg.PermissionMode
+	}
 	m.cost.price = cfg.Price
 	m.resetCost(cfg.Session)
 	m.showHistory(cfg.Session.Conv.Messages())
@@ -224,7 +243,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.help.Styles = help.DefaultStyles(msg.IsDark())
 		return m, nil
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		cmd := m.handleKey(msg)
+		m.syncApproval()
+		return m, cmd
+	case tea.PasteMsg:
+		if m.approvalPaste(msg.Content) {
+			m.syncApproval()
+			return m, nil
+		}
+		m.lastKey = m.now()
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		m.syncApproval()
+		return m, tea.Batch(cmd, m.armLater())
+	case approvalArmMsg:
+		m.syncApproval()
+		return m, nil
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:
@@ -312,8 +346,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case approvalMsg:
-		m.askApproval(msg.req)
-		return m, nil
+		return m, m.askApproval(msg.req)
 	case tickMsg:
 		if !m.running || msg.turn != m.turn {
 			return m, nil

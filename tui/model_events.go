@@ -64,6 +64,10 @@ func (m *Model) block(id, name, args string) *toolBlock {
 
 // handleEvent applies one loop event to the conversation pane.
 func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
+	switch ev.(type) {
+	case loop.TextDelta, loop.ReasoningDelta, loop.ToolCallStarted, loop.Usage:
+		m.retrySucceeded()
+	}
 	switch ev := ev.(type) {
 	case loop.TextDelta:
 		m.assistant().appendText(ev.Text)
@@ -86,14 +90,8 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 			m.noteAfterText("Picked " + strings.Join(ev.Added, ", ") + ".")
 		}
 	case loop.Retry:
-		note := fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)
-		if ev.Discarded {
-			// The text so far is void: the retried answer starts a new
-			// message below the note.
-			m.noteAfterText(note + ". The partial answer above is discarded.")
-			break
-		}
-		m.chat.append(newNoteItem(m.st, note))
+		m.showRetry(ev)
+		return nil
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
 		m.addCost(ev.Usage)
@@ -111,6 +109,46 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 		return m.endTurn(ev)
 	}
 	return nil
+}
+
+// showRetry shows a retry of the provider in one note that each further
+// retry of the same request updates. When the failed attempt had already
+// streamed text, that text is void: the retried answer starts a new message
+// below the note.
+func (m *Model) showRetry(ev loop.Retry) {
+	m.retryDiscarded = m.retryDiscarded || ev.Discarded
+	note := fmt.Sprintf("Retrying in %s (%d/%d): %s", ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.Max, ev.Err)
+	if m.retryDiscarded {
+		note += ". The partial answer above is discarded."
+	}
+	if m.retryNote != nil {
+		m.retryNote.setText(note)
+		if ev.Discarded && m.current != nil {
+			m.current.finish()
+			m.current = nil
+		}
+		return
+	}
+	m.retryNote = newNoteItem(m.st, note)
+	if ev.Discarded && m.current != nil {
+		m.current.finish()
+		m.current = nil
+	}
+	m.chat.append(m.retryNote)
+}
+
+// retrySucceeded ends the retry note once the retried request answers: it
+// goes, unless it must say that the text above it was discarded.
+func (m *Model) retrySucceeded() {
+	if m.retryNote == nil {
+		return
+	}
+	if m.retryDiscarded {
+		m.retryNote.setText("The partial answer above is discarded (its stream was cut off); the answer below is the retried one.")
+	} else {
+		m.chat.remove(m.retryNote)
+	}
+	m.retryNote, m.retryDiscarded = nil, false
 }
 
 // noteAfterText adds a note; the assistant message so far is finished, so
@@ -144,6 +182,7 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	}
 	m.running, m.cancel = false, nil
 	m.keys.running = false
+	m.retryNote, m.retryDiscarded = nil, false // a failed turn keeps its last retry note
 	var cmds []tea.Cmd
 	if m.approving != nil {
 		cmds = append(cmds, m.answer(approvalAnswer{}))

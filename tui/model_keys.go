@@ -9,31 +9,36 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// handleKey routes a key press: approval answers first, then the keys of
-// the pane and the turn, then the input.
+// handleKey routes a key press: the session picker, the pane's keys, a
+// waiting question's menu (only when it takes keys, see approvalTakesKeys),
+// then the keys of the turn and the input.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
 	if m.picker != nil {
 		return m.pickerKey(msg)
 	}
 	if m.paneKey(msg) {
 		return nil
 	}
-	if m.approving != nil {
-		switch {
-		case key.Matches(msg, k.AllowOnce):
-			return m.answer(approvalAnswer{allow: true})
-		case key.Matches(msg, k.AllowSession):
-			return m.answer(approvalAnswer{allow: true, forSession: true})
-		case msg.String() == "esc", msg.String() == "ctrl+c":
-			cmd := m.answer(approvalAnswer{})
-			m.cancelTurn()
-			return cmd
-		case key.Matches(msg, k.Deny):
-			return m.answer(approvalAnswer{})
-		}
-		return nil // nothing else runs while a question waits
+	if key.Matches(msg, m.keys.Mode) {
+		m.switchMode()
+		return nil
 	}
+	if m.approving != nil {
+		if cmd, ok := m.approvalKey(msg); ok {
+			return cmd
+		}
+		// Not the menu's: the key goes on as if no question waited, and
+		// the menu waits until the keyboard is quiet again.
+		m.lastKey = m.now()
+		return tea.Batch(m.promptKey(msg), m.armLater())
+	}
+	m.lastKey = m.now()
+	return m.promptKey(msg)
+}
+
+// promptKey handles the keys of the turn and the input.
+func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.ctrlC()
@@ -126,11 +131,32 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 	case key.Matches(msg, k.Expand):
 		if b := m.selectedBlock(); b != nil {
 			b.setExpanded(!b.expanded)
+			m.chat.reveal(b)
 		}
 	default:
 		return false
 	}
 	return true
+}
+
+// switchMode switches the permission mode between ask and auto (Shift+Tab);
+// the calls asked about from then on are decided in the new mode. Deny rules
+// hold in both (the policy that decides is the command's).
+func (m *Model) switchMode() {
+	next := map[string]string{"ask": "auto", "auto": "ask"}[m.bar.mode]
+	if next == "" || m.cfg.SetPermissionMode == nil {
+		m.chat.append(newNoteItem(m.st, "The permission mode cannot be switched in this run (--yolo)."))
+		m.chat.bottom()
+		return
+	}
+	m.cfg.SetPermissionMode(next)
+	m.bar.mode = next
+	what := "commands run in the sandbox and file changes in the working directory proceed without asking; deny rules still hold"
+	if next == "ask" {
+		what = "commands and file changes are asked about"
+	}
+	m.chat.append(newNoteItem(m.st, "Permission mode: "+next+" ("+what+"). Shift+Tab switches back."))
+	m.chat.bottom()
 }
 
 // ctrlC cancels a running turn; on an idle prompt it quits, at once when
@@ -156,9 +182,8 @@ func (m *Model) cancelTurn() {
 
 // answer sends the person's answer to the waiting approval question.
 func (m *Model) answer(ans approvalAnswer) tea.Cmd {
-	req := *m.approving
+	req := m.approving.req
 	m.approving = nil
-	m.keys.approving = false
 	if b := m.blocks[req.call.ID]; b != nil {
 		b.setWaiting(false)
 	}
@@ -170,15 +195,16 @@ func (m *Model) answer(ans approvalAnswer) tea.Cmd {
 
 // askApproval shows a question in the call's block, creating the block if
 // the question arrived before the call's start event.
-func (m *Model) askApproval(req approvalRequest) {
-	m.approving = &req
-	m.keys.approving = true
+func (m *Model) askApproval(req approvalRequest) tea.Cmd {
+	m.approving = &pendingApproval{req: req}
 	b := m.block(req.call.ID, req.call.Name, req.call.Arguments)
 	if req.diff != "" {
 		b.setDiff(req.diff)
 	}
 	b.setWaiting(true)
+	m.syncApproval()
 	m.chat.bottom()
+	return m.armLater()
 }
 
 func (m *Model) selectedBlock() *toolBlock {
@@ -203,6 +229,7 @@ func (m *Model) selectBlock(delta int) {
 	}
 	m.selected = min(max(m.selected+delta, 0), len(m.order)-1)
 	m.order[m.selected].setSelected(true)
+	m.chat.reveal(m.order[m.selected])
 }
 
 // recallPrompt steps through earlier prompts; stepping past the newest

@@ -16,24 +16,15 @@ func inputHeight(height int) int {
 	return 3
 }
 
-// maxHints caps the completion lines shown above the input.
-const maxHints = 4
-
 // View lays out the pane, the completion hints, the input, the status line
 // and the help line in exactly the terminal's height: when rows run short,
-// the help line goes first, then the hints, then the status line; the pane
-// takes what is left.
+// the help line goes first, then the hints are cut (the last one says how
+// many more match), then the status line; the pane takes what is left.
 func (m *Model) View() tea.View {
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}
-	var hints []string
-	for i, h := range completions(m.input.Value()) {
-		if i == maxHints {
-			break
-		}
-		hints = append(hints, cutTo(m.st.Dim.Render(fmt.Sprintf("  %-8s %-6s %s", h.name, h.args, h.desc)), m.width))
-	}
+	hints := completionHints(m.st, completions(m.input.Value()), m.width)
 	help := m.help.View(m.keys)
 	if !m.quitArmed.IsZero() {
 		help = m.st.Approval.Render("Press Ctrl+C again to quit.")
@@ -43,11 +34,18 @@ func (m *Model) View() tea.View {
 	input := fitWidth(strings.Split(m.input.View(), "\n"), m.width)
 
 	room := m.height - len(input) - 1 // one row at least for the pane
-	for _, drop := range []*[]string{&helpLines, &hints, &status} {
-		if len(hints)+len(status)+len(helpLines) <= room {
-			break
+	if len(hints)+len(status)+len(helpLines) > room {
+		helpLines = nil
+	}
+	if n := len(hints); n > 0 && n+len(status) > room {
+		keep := max(room-len(status), 0)
+		hints = hints[:keep]
+		if keep > 0 {
+			hints[keep-1] = cutTo(m.st.Dim.Render(fmt.Sprintf("  … %d more", n-keep+1)), m.width)
 		}
-		*drop = nil
+	}
+	if len(hints)+len(status) > room {
+		status = nil
 	}
 	var bottom []string
 	bottom = append(bottom, hints...)
@@ -70,6 +68,20 @@ func (m *Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "agent"
 	return v
+}
+
+// completionHints is one line per command that completes the input, in
+// columns as wide as the longest name and argument.
+func completionHints(st *styles, cmds []slashCommand, width int) []string {
+	nameW, argW := 0, 0
+	for _, c := range cmds {
+		nameW, argW = max(nameW, len(c.name)), max(argW, len(c.args))
+	}
+	lines := make([]string, 0, len(cmds))
+	for _, c := range cmds {
+		lines = append(lines, cutTo(st.Dim.Render(fmt.Sprintf("  %-*s %-*s %s", nameW, c.name, argW, c.args, c.desc)), width))
+	}
+	return lines
 }
 
 // gitStatusLines caps the git status shown after a turn.

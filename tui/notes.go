@@ -24,6 +24,12 @@ func newNoteItem(st *styles, text string) *noteItem {
 	return &noteItem{st: st, text: strings.TrimSpace(ansi.Strip(text)), cacheWidth: -1}
 }
 
+// setText replaces the note's text (a retry note counting its attempts).
+func (n *noteItem) setText(text string) {
+	n.text = strings.TrimSpace(ansi.Strip(text))
+	n.cacheWidth = -1
+}
+
 // Render implements item: the note indented by two cells and wrapped to
 // width. It caches per width.
 func (n *noteItem) Render(width int) string {

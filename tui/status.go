@@ -15,11 +15,11 @@ import (
 // feeds it through the setters (or sets the fields); Render lays it out.
 //
 // Segments, left to right: the warning (if any), the spinner and elapsed time
-// (while a turn runs), the model, the working directory, the session; on the
+// (while a turn runs), the permission mode (ask or auto), the model, the working directory, the session; on the
 // right the session's tokens and the context used. When the width is short
 // the directory is shortened first (middle cut), then segments are dropped,
-// least useful first: session, tokens and cost, directory, context, model. The
-// warning and the spinner go last.
+// least useful first: session, tokens and cost, directory, context, model,
+// mode. The warning and the spinner go last.
 type status struct {
 	st *styles
 
@@ -42,6 +42,7 @@ type status struct {
 	elapsed time.Duration // time since the turn started
 
 	warning string // shown first in the warning style, e.g. "YOLO: no approvals"
+	mode    string // the permission mode ("ask", "auto"), "" when not shown
 
 	cost string // the session's cost ("$0.0123"), "" when unknown
 }
@@ -132,6 +133,9 @@ func (s *status) segments() []statusSeg {
 	}
 	if s.running {
 		add(spinnerFrame(s.frame)+" "+formatElapsed(s.elapsed), 8)
+	}
+	if s.mode != "" {
+		add(s.mode+" mode", 7)
 	}
 	if s.model != "" {
 		add(s.model, 6)

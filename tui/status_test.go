@@ -23,6 +23,8 @@ func statusCases(st *styles) map[string]*status {
 	warn := full()
 	warn.warning = "YOLO: no approvals"
 	warn.setRunning(true, 125*time.Second, 5)
+	mode := full()
+	mode.mode = "auto"
 	idle := newStatus(st, "claude-sonnet-4", "/home/ada", "3f9c2a1e", 0)
 	idle.home = "/home/ada"
 	return map[string]*status{
@@ -31,6 +33,7 @@ func statusCases(st *styles) map[string]*status {
 		"nocontext": unknown,
 		"warning":   warn,
 		"idle":      idle,
+		"mode":      mode,
 	}
 }
 

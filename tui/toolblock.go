@@ -52,6 +52,7 @@ type toolBlock struct {
 	diff []string // a change's unified diff (edits), shown in place of the result
 
 	waiting  bool
+	menu     approvalView // the question's menu while waiting
 	expanded bool
 	selected bool
 	frame    int
@@ -100,6 +101,14 @@ func (b *toolBlock) running() bool { return b.state == toolRunning }
 // setWaiting shows (true) or hides the inline approval question. It has an
 // effect only while the call runs.
 func (b *toolBlock) setWaiting(on bool) { b.waiting = on; b.cacheOK = false }
+
+// setMenu shows the state of the waiting question's menu.
+func (b *toolBlock) setMenu(v approvalView) {
+	if b.menu != v {
+		b.menu = v
+		b.cacheOK = false
+	}
+}
 
 // diffFold is how many diff lines a folded block shows.
 const diffFold = 20
@@ -271,23 +280,54 @@ func (b *toolBlock) approval(width int) []string {
 	if b.name == "bash" {
 		question = "Allow bash to run this command?"
 	}
-	session := "allow for this session"
+	session := "Allow for this session"
 	lines := []string{b.st.Approval.Render(cutTo(question, width))}
 	if len(b.diff) > 0 {
 		lines[0] = b.st.Approval.Render(cutTo("Allow this change to "+b.summary+"?", width))
 		lines = append(lines, b.diffLines(width)...)
-		session = "allow edits for this session"
+		session = "Allow edits for this session"
 	} else {
 		bar := b.st.Dim.Render("│") + " "
 		for _, l := range wrapText(b.full, max(width-2, 1)) {
 			lines = append(lines, bar+b.st.ToolArg.Render(l))
 		}
 	}
+	return append(lines, b.menuLines(session, width)...)
+}
+
+// menuLines are the question's answers, the highlighted one marked, and a
+// line of keys; while the person types the instructions of a denial, the
+// text typed so far instead.
+func (b *toolBlock) menuLines(session string, width int) []string {
 	key := func(k, what string) string { return b.st.Key.Render(k) + b.st.Dim.Render(" "+what) }
+	v := b.menu
+	if v.instructing {
+		return append([]string{b.st.Approval.Render(cutTo("Deny, and tell the model what to do instead:", width))},
+			append(wrapText("› "+v.text+"█", max(width, 1)),
+				joinWrapped([]string{key("enter", "deny with these words"), key("esc", "back")}, b.st.Dim.Render(" · "), width)...)...)
+	}
+	var lines []string
+	for c := range numChoices {
+		label := approvalChoiceText(c, session)
+		switch {
+		case c == v.choice && v.armed:
+			lines = append(lines, b.st.Key.Render(cutTo("› "+label, width)))
+		case c == v.choice: // the menu takes no keys yet: no highlight
+			lines = append(lines, b.st.Dim.Render(cutTo("› "+label, width)))
+		default:
+			lines = append(lines, b.st.Dim.Render(cutTo("  "+label, width)))
+		}
+	}
+	if !v.armed {
+		for _, l := range wrapText("Typing goes to the prompt: answer with ↑/↓ and enter once the input is empty and the keyboard rests a second.", max(width, 1)) {
+			lines = append(lines, b.st.Dim.Render(l))
+		}
+		return lines
+	}
 	return append(lines, joinWrapped([]string{
-		key("y", "allow once"),
-		key("a", session),
-		key("n", "deny"),
+		key("↑/↓", "choose"),
+		key("enter", "answer"),
+		key("esc", "deny and stop the turn"),
 	}, b.st.Dim.Render(" · "), width)...)
 }
 

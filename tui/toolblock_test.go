@@ -73,6 +73,15 @@ func toolBlockCases(st *styles) []struct {
 
 	waiting := newToolBlock(st, "c6", "bash", `{"command":"rm -rf build/ dist/ && mkdir -p build && go build -trimpath -ldflags='-s -w -X main.version=1.2.3' -o build/agent ./cmd/agent\nls -la build"}`)
 	waiting.setWaiting(true)
+	waiting.setMenu(approvalView{choice: choiceSession, armed: true})
+
+	// A question that appeared while the person typed: the menu waits.
+	typing := newToolBlock(st, "c6", "bash", `{"command":"make build"}`)
+	typing.setWaiting(true)
+
+	instructing := newToolBlock(st, "c6", "bash", `{"command":"make build"}`)
+	instructing.setWaiting(true)
+	instructing.setMenu(approvalView{choice: choiceInstruct, armed: true, instructing: true, text: "run go build ./... instead, make is not set up here"})
 
 	denied := newToolBlock(st, "c7", "bash", `{"command":"git push --force origin main"}`)
 	denied.finish("the user did not allow this bash call", true, 0, map[string]any{"denied": true})
@@ -94,6 +103,8 @@ func toolBlockCases(st *styles) []struct {
 		{"exit_status", exit},
 		{"failed", failed},
 		{"waiting", waiting},
+		{"waiting_typing", typing},
+		{"waiting_instructions", instructing},
 		{"denied", denied},
 		{"selected", selected},
 		{"no_output", empty},

@@ -1,0 +1,207 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agent-dev/agent/providers/fake"
+)
+
+// typeSlowly types text one key at a time, the clock moving by dt between
+// keys, as a person types.
+func (d *driver) typeSlowly(text string, dt time.Duration) {
+	for _, r := range text {
+		d.clock = d.clock.Add(dt)
+		d.key(string(r))
+	}
+}
+
+// The sequence of the issue: a bash question appears, and the person, who
+// had not seen it, types "make sure it is fast". Nothing is answered (the
+// `a` of "make" once allowed the command for the session) and the whole
+// text is in the input.
+func TestTypingWhenAQuestionAppearsNeverAnswersIt(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before time.Duration // how long the keyboard rested before the question appeared
+	}{
+		{"keyboard idle before", time.Minute},
+		{"typing just before", 200 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			srv := fake.New(
+				fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo ran > ran.txt"}`}),
+				fake.Text("Done."),
+			)
+			d := newDriver(t, config(t, srv, dir, NewApprover()))
+			d.typeAndSend("build it")
+			d.until("the approval question", func(string) bool { return d.m.approving != nil })
+			d.wait(tc.before)
+			d.typeSlowly("make sure it is fast", 150*time.Millisecond)
+			if d.m.approving == nil {
+				t.Fatal("typing answered the question")
+			}
+			if got := d.m.input.Value(); got != "make sure it is fast" {
+				t.Errorf("input = %q, want the whole text", got)
+			}
+			// Enter with text in the input goes to the prompt, never to the
+			// question.
+			d.key("enter")
+			if d.m.approving == nil {
+				t.Fatal("Enter with text in the input answered the question")
+			}
+			if _, err := os.Stat(dir + "/ran.txt"); err == nil {
+				t.Fatal("the command ran without an answer")
+			}
+			if s := d.screen(); !strings.Contains(s, "Typing goes to the prompt") {
+				t.Errorf("the question does not say where keys go:\n%s", s)
+			}
+			// Once the input is empty and the keyboard rests, the menu
+			// answers.
+			d.m.input.Reset()
+			d.answer(choiceOnce)
+			d.untilShows("Done.")
+			if _, err := os.Stat(dir + "/ran.txt"); err != nil {
+				t.Errorf("the command did not run once allowed: %v", err)
+			}
+		})
+	}
+}
+
+// The menu takes keys only after approvalQuiet without a key to the input,
+// by the model's clock.
+func TestApprovalMenuWaitsForAQuietKeyboard(t *testing.T) {
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"true"}`}),
+		fake.Text("Done."),
+	)
+	d := newDriver(t, config(t, srv, t.TempDir(), NewApprover()))
+	d.typeAndSend("go")
+	d.until("the approval question", func(string) bool { return d.m.approving != nil })
+	if d.m.approvalTakesKeys() {
+		t.Fatal("the menu takes keys right after Enter was pressed")
+	}
+	d.wait(approvalQuiet - time.Millisecond)
+	if d.m.approvalTakesKeys() {
+		t.Fatal("the menu takes keys before the keyboard rested a second")
+	}
+	d.wait(time.Millisecond)
+	if !d.m.approvalTakesKeys() {
+		t.Fatal("the menu takes no keys after a quiet second")
+	}
+	if s := d.screen(); !strings.Contains(s, "↑/↓ choose") {
+		t.Errorf("the armed menu does not show its keys:\n%s", s)
+	}
+	d.key("x") // a typed key goes to the input and disarms the menu
+	if d.m.approvalTakesKeys() || d.m.input.Value() != "x" || d.m.approving == nil {
+		t.Fatalf("a typed key: input %q, menu armed %v", d.m.input.Value(), d.m.approvalTakesKeys())
+	}
+	d.update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	d.wait(approvalQuiet)
+	d.key("down")
+	d.key("down")
+	d.key("up")
+	if d.m.approving.choice != choiceSession {
+		t.Errorf("after down, down, up the choice is %d, want %d", d.m.approving.choice, choiceSession)
+	}
+	d.key("enter")
+	d.untilShows("Done.")
+}
+
+// Deny with instructions: the person's words reach the model with the
+// denial, in the tool's error result of the next request.
+func TestDenyWithInstructionsReachesTheModel(t *testing.T) {
+	dir := t.TempDir()
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"make build"}`}),
+		fake.Text("I will use go build."),
+	)
+	d := newDriver(t, config(t, srv, dir, NewApprover()))
+	d.typeAndSend("build it")
+	d.answer(choiceInstruct)
+	if d.m.approving == nil || !d.m.approving.instructing {
+		t.Fatal("choosing to deny with instructions did not open the instructions")
+	}
+	d.key("use go build, no mak")
+	d.update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	d.key("ke")
+	d.update(tea.PasteMsg{Content: " (it is faster)"})
+	if s := d.screen(); !strings.Contains(s, "use go build, no make (it is faster)") {
+		t.Errorf("the instructions are not shown as typed:\n%s", s)
+	}
+	if d.m.input.Value() != "" {
+		t.Errorf("the instructions leaked into the prompt: %q", d.m.input.Value())
+	}
+	d.key("enter")
+	d.untilShows("I will use go build.")
+	got := toolResultsOf(srv.Requests()[1])["b"]
+	if !strings.Contains(got, "denied") || !strings.Contains(got, "use go build, no make (it is faster)") {
+		t.Errorf("the model read %q, want the denial with the instructions", got)
+	}
+	if b := d.m.blocks["b"]; b == nil || b.state != toolDenied {
+		t.Errorf("the block does not show the denial")
+	}
+}
+
+// Esc while typing instructions goes back to the menu; Esc at the menu
+// denies and stops the turn.
+func TestEscLeavesTheInstructionsThenDenies(t *testing.T) {
+	srv := fake.New(fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"true"}`}))
+	d := newDriver(t, config(t, srv, t.TempDir(), NewApprover()))
+	d.typeAndSend("go")
+	d.answer(choiceInstruct)
+	d.key("esc")
+	if d.m.approving == nil || d.m.approving.instructing {
+		t.Fatal("Esc in the instructions should go back to the menu")
+	}
+	d.key("esc")
+	d.untilShows("Cancelled.")
+}
+
+// Shift+Tab switches the permission mode between ask and auto, through the
+// command's setter, and the status line shows it; a waiting question keeps
+// waiting.
+func TestShiftTabSwitchesThePermissionMode(t *testing.T) {
+	srv := fake.New(fake.Text("Hi."))
+	cfg := config(t, srv, t.TempDir(), NewApprover())
+	var set []string
+	cfg.PermissionMode = "ask"
+	cfg.SetPermissionMode = func(m string) { set = append(set, m) }
+	d := newDriver(t, cfg)
+	shiftTab := tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	if s := d.screen(); !strings.Contains(s, "ask mode") {
+		t.Fatalf("the status line does not show the mode:\n%s", s)
+	}
+	d.update(shiftTab)
+	if s := d.screen(); !strings.Contains(s, "auto mode") || !strings.Contains(s, "Permission mode: auto") {
+		t.Errorf("after Shift+Tab the screen does not show auto:\n%s", s)
+	}
+	d.update(shiftTab)
+	if s := d.screen(); !strings.Contains(s, "ask mode") {
+		t.Errorf("a second Shift+Tab does not switch back:\n%s", s)
+	}
+	if strings.Join(set, ",") != "auto,ask" {
+		t.Errorf("modes set: %v, want auto then ask", set)
+	}
+	if d.m.input.Value() != "" {
+		t.Errorf("Shift+Tab typed into the input: %q", d.m.input.Value())
+	}
+}
+
+// In yolo mode (or with no setter) Shift+Tab says the mode is fixed.
+func TestShiftTabInYoloSwitchesNothing(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	cfg.PermissionMode = "yolo"
+	called := false
+	cfg.SetPermissionMode = func(string) { called = true }
+	d := newDriver(t, cfg)
+	d.update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	if called || !strings.Contains(d.screen(), "cannot be switched in this run") {
+		t.Errorf("Shift+Tab in yolo: setter called %v, screen:\n%s", called, d.screen())
+	}
+}
