@@ -5,6 +5,7 @@ import "charm.land/bubbles/v2/key"
 // keyMap holds every key binding; help shows the ones that apply now.
 type keyMap struct {
 	Send, Newline, HistoryPrev, HistoryNext key.Binding
+	EditQueued, DropQueued                  key.Binding
 	PageUp, PageDown, Top, Bottom           key.Binding
 	Cancel, Quit, Help, Complete            key.Binding
 	SelectPrev, SelectNext, Expand          key.Binding
@@ -21,6 +22,8 @@ func newKeyMap() keyMap {
 		Newline:      b("shift+enter/ctrl+j", "newline", "shift+enter", "ctrl+j"),
 		HistoryPrev:  b("↑", "earlier prompt", "up"),
 		HistoryNext:  b("↓", "later prompt", "down"),
+		EditQueued:   b("↑", "edit the last queued prompt", "up"),
+		DropQueued:   b("ctrl+x", "drop the last queued prompt", "ctrl+x"),
 		PageUp:       b("pgup", "scroll up", "pgup"),
 		PageDown:     b("pgdn", "scroll down", "pgdown"),
 		Top:          b("home", "top", "home"),
@@ -53,6 +56,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
+		{k.EditQueued, k.DropQueued},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.SelectPrev, k.SelectNext, k.Expand},
 		{k.Cancel, k.Quit, k.Help},

@@ -120,6 +120,7 @@ type Model struct {
 	prompts []string // earlier prompts, oldest first
 	recall  int      // index into prompts while recalling; len(prompts) when not
 	draft   string   // the input as it was before recalling
+	queue   promptQueue // prompts sent while a turn runs, sent when it ends
 
 	running    bool
 	compacting bool // the running "turn" is a /compact
@@ -162,7 +163,7 @@ func New(cfg Config) (*Model, error) {
 	m := &Model{
 		cfg: cfg, st: st, keys: newKeyMap(), help: help.New(), input: in,
 		chat: newChatList(), loop: l, blocks: map[string]*toolBlock{}, selected: -1,
-		session: cfg.Session,
+		session: cfg.Session, queue: promptQueue{st: st},
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning

@@ -115,18 +115,32 @@ func (m *Model) switchSession(sess *Session) {
 	m.chat.bottom()
 }
 
-// submit runs a slash command or starts a turn with text.
+// submit is the one path a prompt takes, whatever sent it (Enter, the
+// initial prompt, the queue): a slash command runs at once; text starts a
+// turn, or, while a turn runs, is queued and sent when the turn ends.
 func (m *Model) submit(text string) tea.Cmd {
-	m.prompts = append(m.prompts, text)
-	m.recall = len(m.prompts)
 	m.quitArmed = time.Time{}
 	if strings.HasPrefix(text, "/") {
+		m.remember(text)
 		return m.command(text)
 	}
 	if m.running {
-		m.chat.append(newNoteItem(m.st, "A turn is running: wait for it, or press Esc to cancel it."))
+		m.queue.push(text)
+		m.chat.bottom()
 		return nil
 	}
+	return m.startTurn(text)
+}
+
+// remember adds text to the prompts that Up recalls.
+func (m *Model) remember(text string) {
+	m.prompts = append(m.prompts, text)
+	m.recall = len(m.prompts)
+}
+
+// startTurn shows the prompt and runs a turn with it.
+func (m *Model) startTurn(text string) tea.Cmd {
+	m.remember(text)
 	m.chat.append(newUserItem(m.st, text))
 	m.chat.bottom()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -144,6 +158,18 @@ func (m *Model) submit(text string) tea.Cmd {
 		})
 	}
 	return tea.Batch(cmds...)
+}
+
+// sendQueued starts a turn with the oldest queued prompt, if any.
+func (m *Model) sendQueued() tea.Cmd {
+	if m.running {
+		return nil
+	}
+	text, ok := m.queue.next()
+	if !ok {
+		return nil
+	}
+	return m.startTurn(text)
 }
 
 // forgetItems drops the references to items that left the pane: output

@@ -40,16 +40,21 @@ func (m *Model) View() tea.View {
 	}
 	helpLines := fitWidth(strings.Split(help, "\n"), m.width)
 	status := []string{m.bar.Render(m.width)}
+	var queued []string
+	if q := m.queue.Render(m.width); q != "" {
+		queued = strings.Split(q, "\n")
+	}
 	input := fitWidth(strings.Split(m.input.View(), "\n"), m.width)
 
 	room := m.height - len(input) - 1 // one row at least for the pane
-	for _, drop := range []*[]string{&helpLines, &hints, &status} {
-		if len(hints)+len(status)+len(helpLines) <= room {
+	for _, drop := range []*[]string{&helpLines, &hints, &queued, &status} {
+		if len(queued)+len(hints)+len(status)+len(helpLines) <= room {
 			break
 		}
 		*drop = nil
 	}
 	var bottom []string
+	bottom = append(bottom, queued...)
 	bottom = append(bottom, hints...)
 	bottom = append(bottom, input...)
 	bottom = append(bottom, status...)
