@@ -117,9 +117,9 @@ type Model struct {
 	picker  *sessionPicker // the session picker, when open
 	pending string         // the initial prompt, held until a session is picked
 
-	prompts []string // earlier prompts, oldest first
-	recall  int      // index into prompts while recalling; len(prompts) when not
-	draft   string   // the input as it was before recalling
+	prompts []string    // earlier prompts, oldest first
+	recall  int         // index into prompts while recalling; len(prompts) when not
+	draft   string      // the input as it was before recalling
 	queue   promptQueue // prompts sent while a turn runs, sent when it ends
 
 	running    bool
