@@ -127,6 +127,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			writeMCPStatus(&b, a.mcp.Status())
 			return strings.TrimRight(b.String(), "\n")
 		},
+		Mentions:      a.mentions,
 		Prompt:        o.Prompt,
 		Warning:       warning,
 		ContextWindow: s.ContextWindow,

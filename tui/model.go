@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 )
 
@@ -40,6 +41,10 @@ type Config struct {
 	AfterFirstFrame func()
 	// Approver receives the loop's approval questions; nil asks nothing.
 	Approver *Approver
+	// Mentions completes "@path" words as they are typed and attaches the
+	// mentioned files to the prompt when it is sent; nil leaves "@" words
+	// as text.
+	Mentions *mention.Mentions
 	// Prompt, when not empty, is sent as soon as the interface starts.
 	Prompt string
 	// Warning is shown in the status line (for example in yolo mode).
@@ -67,7 +72,10 @@ const tickInterval = 100 * time.Millisecond
 // Messages of the model.
 type (
 	submitMsg      struct{ text string }
-	turnStartedMsg struct{ events <-chan loop.Event }
+	turnStartedMsg struct {
+		events   <-chan loop.Event
+		attached []mention.Attachment // what the prompt's mentions attached
+	}
 	eventsMsg      struct {
 		ch  <-chan loop.Event
 		evs []loop.Event
@@ -121,6 +129,9 @@ type Model struct {
 	recall  int         // index into prompts while recalling; len(prompts) when not
 	draft   string      // the input as it was before recalling
 	queue   promptQueue // prompts sent while a turn runs, sent when it ends
+
+	mentionQuery string   // the "@" word whose completions are shown
+	mentionHints []string // its completions, best first
 
 	running    bool
 	compacting bool // the running "turn" is a /compact
@@ -225,7 +236,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.help.Styles = help.DefaultStyles(msg.IsDark())
 		return m, nil
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		cmd := m.handleKey(msg)
+		return m, tea.Batch(cmd, m.refreshMentions())
+	case mentionHintsMsg:
+		if msg.query == m.mentionQuery {
+			m.mentionHints = msg.paths
+		}
+		return m, nil
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:
@@ -237,6 +254,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case submitMsg:
 		return m, m.submit(msg.text)
 	case turnStartedMsg:
+		if len(msg.attached) > 0 {
+			m.chat.append(newNoteItem(m.st, attachedNote(msg.attached)))
+			m.chat.bottom()
+		}
 		m.events = msg.events
 		m.cost.startTurn()
 		return m, waitEvent(m.events)

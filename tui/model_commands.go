@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 )
 
@@ -33,8 +34,12 @@ func (m *Model) showHistory(msgs []providers.Message) {
 				m.chat.append(newNoteItem(m.st, "Earlier conversation, compacted. Its summary:\n"+summary))
 				break
 			}
-			m.chat.append(newUserItem(m.st, msg.Text()))
-			m.prompts = append(m.prompts, msg.Text())
+			prompt, attached := mention.Strip(msg.Text())
+			m.chat.append(newUserItem(m.st, prompt))
+			if len(attached) > 0 {
+				m.chat.append(newNoteItem(m.st, "Attached "+strings.Join(attached, ", ")+"."))
+			}
+			m.prompts = append(m.prompts, prompt)
 		case providers.RoleAssistant:
 			for _, p := range msg.Parts {
 				switch p := p.(type) {
@@ -148,8 +153,15 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.turn++
 	m.keys.running = true
 	m.bar.setRunning(true, 0, 0)
-	l, conv := m.loop, m.session.Conv
-	cmds := []tea.Cmd{func() tea.Msg { return turnStartedMsg{l.Run(ctx, conv, text)} }, tick(m.turn)}
+	l, conv, mentions := m.loop, m.session.Conv, m.cfg.Mentions
+	run := func() tea.Msg {
+		full, atts := text, []mention.Attachment(nil)
+		if mentions != nil {
+			full, atts = mentions.Expand(ctx, text)
+		}
+		return turnStartedMsg{events: l.Run(ctx, conv, full), attached: atts}
+	}
+	cmds := []tea.Cmd{run, tick(m.turn)}
 	if sessions := m.cfg.Sessions; sessions != nil {
 		id := m.session.ID
 		cmds = append(cmds, func() tea.Msg {

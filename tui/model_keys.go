@@ -41,6 +41,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.cancelTurn()
 		return nil
 	case key.Matches(msg, k.Complete):
+		if m.completeMention() {
+			return nil
+		}
 		m.input.SetValue(complete(m.input.Value()))
 		m.input.CursorEnd()
 		return nil

@@ -19,7 +19,8 @@ func inputHeight(height int) int {
 // maxHints caps the completion lines shown above the input.
 const maxHints = 4
 
-// View lays out the pane, the completion hints, the input, the status line
+// View lays out the pane, the queued prompts, the completion hints (of a
+// /command or an @path), the input, the status line
 // and the help line in exactly the terminal's height: when rows run short,
 // the help line goes first, then the hints, then the status line; the pane
 // takes what is left.
@@ -33,6 +34,9 @@ func (m *Model) View() tea.View {
 			break
 		}
 		hints = append(hints, cutTo(m.st.Dim.Render(fmt.Sprintf("  %-8s %-6s %s", h.name, h.args, h.desc)), m.width))
+	}
+	if len(hints) == 0 && mentionWord(m.input.Value()) == m.mentionQuery {
+		hints = m.mentionHintLines()
 	}
 	help := m.help.View(m.keys)
 	if !m.quitArmed.IsZero() {
