@@ -76,7 +76,7 @@ type (
 		events   <-chan loop.Event
 		attached []mention.Attachment // what the prompt's mentions attached
 	}
-	eventsMsg      struct {
+	eventsMsg struct {
 		ch  <-chan loop.Event
 		evs []loop.Event
 	}
