@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -128,6 +129,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			return strings.TrimRight(b.String(), "\n")
 		},
 		Mentions:      a.mentions,
+		Scrollback:    os.Stdout,
 		Prompt:        o.Prompt,
 		Warning:       warning,
 		ContextWindow: s.ContextWindow,

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -45,6 +46,11 @@ type Config struct {
 	// mentioned files to the prompt when it is sent; nil leaves "@" words
 	// as text.
 	Mentions *mention.Mentions
+	// Scrollback, when not nil, receives after the interface quits the
+	// conversation as it was shown and the command that resumes the
+	// session, so that both stay in the terminal's scrollback once the
+	// alternate screen is gone (tui.Run writes it).
+	Scrollback io.Writer
 	// Prompt, when not empty, is sent as soon as the interface starts.
 	Prompt string
 	// Warning is shown in the status line (for example in yolo mode).
