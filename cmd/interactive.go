@@ -128,7 +128,9 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			writeMCPStatus(&b, a.mcp.Status())
 			return strings.TrimRight(b.String(), "\n")
 		},
-		Mentions:      a.mentions,
+		Mentions: a.mentions,
+		// One request, without retries, as agent doctor lists them.
+		Models:        func(ctx context.Context) ([]string, error) { return newProvider(s, -1).Models(ctx) },
 		Scrollback:    os.Stdout,
 		Prompt:        o.Prompt,
 		Warning:       warning,

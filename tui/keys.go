@@ -22,8 +22,8 @@ func newKeyMap() keyMap {
 		Newline:      b("shift+enter/ctrl+j", "newline", "shift+enter", "ctrl+j"),
 		HistoryPrev:  b("↑", "earlier prompt", "up"),
 		HistoryNext:  b("↓", "later prompt", "down"),
-		EditQueued:   b("↑", "edit the last queued prompt", "up"),
-		DropQueued:   b("ctrl+x", "drop the last queued prompt", "ctrl+x"),
+		EditQueued:   b("↑", "edit queued (empty input)", "up"),
+		DropQueued:   b("ctrl+x", "drop queued", "ctrl+x"),
 		PageUp:       b("pgup", "scroll up", "pgup"),
 		PageDown:     b("pgdn", "scroll down", "pgdown"),
 		Top:          b("home", "top", "home"),
@@ -56,9 +56,8 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
-		{k.EditQueued, k.DropQueued},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.SelectPrev, k.SelectNext, k.Expand},
-		{k.Cancel, k.Quit, k.Help},
+		{k.Cancel, k.EditQueued, k.DropQueued, k.Quit, k.Help},
 	}
 }

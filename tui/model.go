@@ -42,6 +42,9 @@ type Config struct {
 	AfterFirstFrame func()
 	// Approver receives the loop's approval questions; nil asks nothing.
 	Approver *Approver
+	// Models lists the server's models for /model without a name; nil
+	// only says which model is in use.
+	Models func(ctx context.Context) ([]string, error)
 	// Mentions completes "@path" words as they are typed and attaches the
 	// mentioned files to the prompt when it is sent; nil leaves "@" words
 	// as text.
@@ -127,9 +130,10 @@ type Model struct {
 	bar   *status
 	loop  *loop.Loop
 
-	session *Session       // the conversation being shown and continued
-	picker  *sessionPicker // the session picker, when open
-	pending string         // the initial prompt, held until a session is picked
+	session   *Session       // the conversation being shown and continued
+	picker    *sessionPicker // the session picker, when open
+	modelPick *modelPicker   // the model picker, when open
+	pending   string         // the initial prompt, held until a session is picked
 
 	prompts []string    // earlier prompts, oldest first
 	recall  int         // index into prompts while recalling; len(prompts) when not
@@ -244,6 +248,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
 		return m, tea.Batch(cmd, m.refreshMentions())
+	case modelsListedMsg:
+		m.modelsListed(msg)
+		return m, nil
 	case mentionHintsMsg:
 		if msg.query == m.mentionQuery {
 			m.mentionHints = msg.paths

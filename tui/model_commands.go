@@ -244,19 +244,20 @@ func (m *Model) command(text string) tea.Cmd {
 		conv := conversation.New(m.session.Conv.System(), nil)
 		m.switchSession(&Session{ID: m.session.ID, Conv: conv, NewLoop: m.session.NewLoop})
 	case "/model":
-		if arg == "" {
+		switch {
+		case arg != "":
+			return m.switchModel(arg)
+		case m.cfg.Models == nil:
 			m.chat.append(newNoteItem(m.st, "Model: "+m.cfg.Model+". Switch with /model NAME."))
 			return nil
-		}
-		if m.running {
+		case m.running:
 			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching models."))
 			return nil
 		}
-		newLoop := m.session.NewLoop
-		return func() tea.Msg {
-			l, err := newLoop(arg)
-			return modelSwitchedMsg{model: arg, loop: l, err: err}
-		}
+		return m.openModelPicker()
+	case "/init":
+		// A prompt like any other: queued while a turn runs.
+		return m.submit(initPrompt)
 	case "/cost":
 		m.chat.append(newNoteItem(m.st, m.cost.report()))
 	case "/tools":

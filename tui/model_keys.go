@@ -16,6 +16,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.picker != nil {
 		return m.pickerKey(msg)
 	}
+	if m.modelPick != nil {
+		return m.modelPickerKey(msg)
+	}
 	if m.paneKey(msg) {
 		return nil
 	}

@@ -69,6 +69,9 @@ func (m *Model) View() tea.View {
 		if m.picker != nil {
 			view = m.picker.View(m.width, pane)
 		}
+		if m.modelPick != nil {
+			view = m.modelPick.View(m.width, pane)
+		}
 		lines = append(strings.Split(view, "\n"), bottom...)
 	}
 	if len(lines) > m.height { // a terminal smaller than the input itself
