@@ -165,12 +165,9 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	m.bar.setRunning(false, 0, 0)
 	switch d.Reason {
 	case loop.StopCancelled:
-		m.chat.append(newNoteItem(m.st, "Cancelled."+m.queueKept()))
+		m.chat.append(newNoteItem(m.st, "Cancelled."))
 	case loop.StopError:
 		m.chat.append(newErrorItem(m.st, "Error: "+errText(d.Err)))
-		if kept := m.queueKept(); kept != "" {
-			m.chat.append(newNoteItem(m.st, strings.TrimSpace(kept)))
-		}
 	case loop.StopMaxTokens:
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("The response was cut off by the model's output limit %d times in a row, so the turn stopped. Ask for a shorter answer or smaller steps.", loop.MaxContinuations+1)))
 	case loop.StopRefused:
@@ -180,22 +177,28 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	case loop.StopMaxSteps:
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before a final answer.", d.Steps)))
 	}
-	if d.Reason != loop.StopCancelled && d.Reason != loop.StopError {
-		cmd = tea.Batch(cmd, m.sendQueued())
+	// The queue goes on after an answer; after any other end (cancelled,
+	// failed, cut off, at the step limit) it waits to be sent on purpose.
+	if d.Reason == loop.StopAnswered {
+		return tea.Batch(cmd, m.sendQueued())
+	}
+	if kept := m.queueKept(); kept != "" {
+		m.chat.append(newNoteItem(m.st, kept))
 	}
 	return cmd
 }
 
 // queueKept says, when prompts are queued, that they wait after a turn
-// that did not finish and how to send them; "" when none are queued.
+// that ended without an answer, and how to send them; "" when none are
+// queued.
 func (m *Model) queueKept() string {
 	switch n := m.queue.len(); n {
 	case 0:
 		return ""
 	case 1:
-		return " The queued prompt waits: Enter sends it, ↑ edits it, ctrl+x drops it."
+		return "The queued prompt waits: Enter sends it, ↑ edits it, ctrl+x drops it."
 	default:
-		return fmt.Sprintf(" %d queued prompts wait: Enter sends the next, ↑ edits the last, ctrl+x drops it.", n)
+		return fmt.Sprintf("%d queued prompts wait: Enter sends the next, ↑ edits the last, ctrl+x drops it.", n)
 	}
 }
 

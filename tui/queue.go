@@ -7,8 +7,8 @@ import (
 
 // promptQueue holds the prompts sent while a turn runs, oldest first. They
 // are shown under the conversation and sent, one per turn, when the running
-// turn ends. A cancelled or failed turn keeps them queued: Enter on an
-// empty input then sends the next one.
+// turn ends with an answer. A turn that ends otherwise (cancelled, failed,
+// cut off) keeps them queued: Enter on an empty input then sends the next.
 type promptQueue struct {
 	st    *styles
 	items []string
