@@ -31,7 +31,7 @@ func newKeyMap() keyMap {
 		Cancel:       b("esc", "cancel turn", "esc"),
 		Quit:         b("ctrl+c", "quit", "ctrl+c"),
 		Help:         b("?", "all keys", "?"),
-		Complete:     b("tab", "complete /command", "tab"),
+		Complete:     b("tab", "complete /command or @path", "tab"),
 		SelectPrev:   b("ctrl+↑", "previous tool", "ctrl+up"),
 		SelectNext:   b("ctrl+↓", "next tool", "ctrl+down"),
 		Expand:       b("ctrl+o", "expand/fold tool", "ctrl+o"),
