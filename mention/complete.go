@@ -17,7 +17,7 @@ const (
 	listMaxAge = 5 * time.Second
 	// listMaxPaths caps the files a walk collects, so that completion in a
 	// huge tree stays quick (it then offers what it saw first).
-	listMaxPaths = 50000
+	listMaxPaths = 200000
 )
 
 var errEnough = errors.New("enough paths")
@@ -32,14 +32,15 @@ var errEnough = errors.New("enough paths")
 // offered. The working directory is walked at most every listMaxAge;
 // cancelling ctx stops a walk, and what it found so far is used.
 func (m *Mentions) Complete(ctx context.Context, query string, limit int) []string {
-	paths := m.listing(ctx)
+	paths, lower := m.listing(ctx)
 	query = strings.TrimPrefix(query, "./")
+	lq := strings.ToLower(query)
 	type scored struct {
 		p string
 		s int
 	}
 	var hits []scored
-	for _, p := range paths {
+	for i, p := range paths {
 		if query == "" {
 			if !strings.Contains(strings.TrimSuffix(p, "/"), "/") {
 				hits = append(hits, scored{p, 0})
@@ -49,7 +50,7 @@ func (m *Mentions) Complete(ctx context.Context, query string, limit int) []stri
 			}
 			continue
 		}
-		if s, ok := score(p, query); ok {
+		if s, ok := score(lower[i], lq); ok {
 			hits = append(hits, scored{p, s})
 		}
 	}
@@ -70,15 +71,15 @@ func (m *Mentions) Complete(ctx context.Context, query string, limit int) []stri
 }
 
 // listing returns the files and directories of the working directory,
-// walking it again when the last walk is older than maxAge.
-func (m *Mentions) listing(ctx context.Context) []string {
+// and the same in lower case, walking it again when the last walk is older
+// than maxAge.
+func (m *Mentions) listing(ctx context.Context) (paths, lower []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.paths != nil && time.Since(m.listed) < m.maxAge {
-		return m.paths
+		return m.paths, m.lower
 	}
 	dirs := map[string]bool{}
-	var paths []string
 	fs.Files(ctx, m.root, func(rel string) error {
 		for d := path.Dir(rel); d != "." && !dirs[d]; d = path.Dir(d) {
 			dirs[d] = true
@@ -93,14 +94,17 @@ func (m *Mentions) listing(ctx context.Context) []string {
 	if paths == nil {
 		paths = []string{}
 	}
-	m.paths, m.listed = paths, time.Now()
-	return paths
+	lower = make([]string, len(paths))
+	for i, p := range paths {
+		lower[i] = strings.ToLower(p)
+	}
+	m.paths, m.lower, m.listed = paths, lower, time.Now()
+	return paths, lower
 }
 
-// score rates how well cand matches query; ok is false when query's
-// characters do not all appear in cand in order.
-func score(cand, query string) (s int, ok bool) {
-	lc, lq := strings.ToLower(cand), strings.ToLower(query)
+// score rates how well lc matches lq (both in lower case); ok is false
+// when lq's characters do not all appear in lc in order.
+func score(lc, lq string) (s int, ok bool) {
 	base := strings.LastIndexByte(strings.TrimSuffix(lc, "/"), '/') + 1
 	j, prev := 0, -2
 	for i := 0; i < len(lc) && j < len(lq); i++ {

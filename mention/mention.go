@@ -26,6 +26,7 @@ type Mentions struct {
 
 	mu      sync.Mutex
 	paths   []string  // the files and directories completion offers (directories end in "/")
+	lower   []string  // paths in lower case
 	listed  time.Time // when paths was walked
 	maxAge  time.Duration
 	maxWalk int
