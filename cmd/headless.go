@@ -140,9 +140,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	}
 	expanded, atts := a.mentions.Expand(ctx, typed)
 	prompt += strings.TrimPrefix(expanded, typed)
-	if o.Verbose {
+	if progress {
 		for _, at := range atts {
-			fmt.Fprintf(st.Err, "· attached %s\n", describeAttachment(at))
+			fmt.Fprintf(st.Err, "· %s\n", describeAttachment(at))
 		}
 	}
 
@@ -228,9 +228,13 @@ func workingDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// describeAttachment is one line about an attached mention, for -v.
+// describeAttachment is one line about a mention that was attached (or,
+// existing, was not), for the progress lines on stderr.
 func describeAttachment(at mention.Attachment) string {
-	what := fmt.Sprintf("%s (%d bytes", at.Path, at.Bytes)
+	if at.Skipped != "" {
+		return fmt.Sprintf("not attached: %s (%s)", at.Path, at.Skipped)
+	}
+	what := fmt.Sprintf("attached %s (%d bytes", at.Path, at.Bytes)
 	if at.Cut {
 		what += ", cut"
 	}

@@ -30,6 +30,10 @@ type Attachment struct {
 	// to the caps.
 	Bytes int
 	Cut   bool
+	// Skipped, when not "", says why a path that exists was not attached
+	// (binary, unreadable, the prompt's attachments full); the model reads
+	// the same in the prompt.
+	Skipped string
 }
 
 // Expand returns prompt with the content of each path it mentions
@@ -37,9 +41,10 @@ type Attachment struct {
 // output (numbered lines, at most fileLines of them), a directory's (a
 // mention ending in "/" or naming a directory) list_files' listing; each is
 // cut to FileMax bytes, all together to TotalMax, with a note where cut. A
-// mention that does not name a readable file or directory inside the
-// working directory (missing, outside, binary) is left as plain text and
-// not attached. The prompt itself is unchanged; attachments follow it, each
+// mention that does not name a file or directory inside the working
+// directory (missing, outside) is left as plain text and not attached; one
+// that names a file read_file refuses (binary) is listed with Skipped set,
+// and nothing of it is attached. The prompt itself is unchanged; attachments follow it, each
 // in an <attached> element:
 //
 //	PROMPT
@@ -64,11 +69,16 @@ func (m *Mentions) Expand(ctx context.Context, prompt string) (string, []Attachm
 		}
 		seen[p] = true
 		if budget <= 0 {
-			fmt.Fprintf(&b, "\n\n<attached path=%q>\n(not attached: the attachments of this prompt reached %d KiB; read it with read_file)\n</attached>", p, TotalMax>>10)
+			why := fmt.Sprintf("the attachments of this prompt reached %d KiB", TotalMax>>10)
+			fmt.Fprintf(&b, "\n\n<attached path=%q>\n(not attached: %s; read it with read_file)\n</attached>", p, why)
+			atts = append(atts, Attachment{Path: p, Dir: isDir, Skipped: why})
 			continue
 		}
 		text, ok := m.content(ctx, p, isDir)
 		if !ok {
+			if ctx.Err() == nil {
+				atts = append(atts, Attachment{Path: p, Dir: isDir, Skipped: text})
+			}
 			continue
 		}
 		text, cut := capText(text, min(FileMax, budget), isDir)
@@ -115,7 +125,8 @@ func cleanRel(p string) string {
 }
 
 // content runs read_file or list_files on p; ok is false when the tool
-// answers with an error (binary, unreadable, outside the root).
+// answers with an error (binary, unreadable, outside the root), and the
+// text is then the tool's message.
 func (m *Mentions) content(ctx context.Context, p string, isDir bool) (string, bool) {
 	tool, args := m.read, map[string]any{"path": p, "limit": fileLines}
 	if isDir {
@@ -123,8 +134,11 @@ func (m *Mentions) content(ctx context.Context, p string, isDir bool) (string, b
 	}
 	raw, _ := json.Marshal(args)
 	res, err := tool.Run(ctx, raw)
-	if err != nil || res.IsError {
-		return "", false
+	switch {
+	case err != nil:
+		return err.Error(), false
+	case res.IsError:
+		return res.Content, false
 	}
 	return res.Content, true
 }

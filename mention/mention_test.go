@@ -174,3 +174,14 @@ func TestCompleteIsFuzzyAndHonoursGitignore(t *testing.T) {
 		}
 	}
 }
+
+func TestExpandSaysWhyAnExistingFileWasNotAttached(t *testing.T) {
+	m, _ := tree(t, map[string]string{"logo.png": "\x89PNG\x00\x00binary"})
+	got, atts := m.Expand(context.Background(), "what is @logo.png")
+	if got != "what is @logo.png" {
+		t.Errorf("a binary file changed the prompt: %q", got)
+	}
+	if len(atts) != 1 || atts[0].Bytes != 0 || !strings.Contains(atts[0].Skipped, "binary") {
+		t.Errorf("attachments = %+v, want logo.png skipped as binary", atts)
+	}
+}

@@ -81,15 +81,26 @@ func (m *Model) mentionHintLines() []string {
 
 // attachedNote says what a prompt's mentions attached.
 func attachedNote(atts []mention.Attachment) string {
-	var parts []string
+	var parts, skipped []string
 	for _, a := range atts {
+		if a.Skipped != "" {
+			skipped = append(skipped, fmt.Sprintf("%s (%s)", a.Path, a.Skipped))
+			continue
+		}
 		s := fmt.Sprintf("%s (%s)", a.Path, byteSize(a.Bytes))
 		if a.Cut {
 			s += ", cut"
 		}
 		parts = append(parts, s)
 	}
-	return "Attached " + strings.Join(parts, ", ") + "."
+	var out []string
+	if len(parts) > 0 {
+		out = append(out, "Attached "+strings.Join(parts, ", ")+".")
+	}
+	if len(skipped) > 0 {
+		out = append(out, "Not attached: "+strings.Join(skipped, "; ")+".")
+	}
+	return strings.Join(out, " ")
 }
 
 // byteSize formats a byte count for people.
