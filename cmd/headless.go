@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/sessions"
 )
 
@@ -130,6 +131,21 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		return err
 	}
 
+	// @path mentions of the typed prompt (the argument, or standard input
+	// when it is the whole prompt) are attached after it; piped input
+	// given beside an argument is data, and its @ words stay text.
+	typed := o.Prompt
+	if typed == "" {
+		typed = prompt
+	}
+	expanded, atts := a.mentions.Expand(ctx, typed)
+	prompt += strings.TrimPrefix(expanded, typed)
+	if progress {
+		for _, at := range atts {
+			fmt.Fprintf(st.Err, "· %s\n", describeAttachment(at))
+		}
+	}
+
 	sessionID := sess.ID
 	p := newPrinter(o.OutputFormat, st.Out, st.Err, progress)
 	if err := p.init(sessionID, s.Model, dir, s.Tools, a.catalog.Current().Names()); err != nil {
@@ -210,4 +226,17 @@ func workingDir(dir string) (string, error) {
 		return "", usagef("working directory %s is not a directory", abs)
 	}
 	return abs, nil
+}
+
+// describeAttachment is one line about a mention that was attached (or,
+// existing, was not), for the progress lines on stderr.
+func describeAttachment(at mention.Attachment) string {
+	if at.Skipped != "" {
+		return fmt.Sprintf("not attached: %s (%s)", at.Path, at.Skipped)
+	}
+	what := fmt.Sprintf("attached %s (%d bytes", at.Path, at.Bytes)
+	if at.Cut {
+		what += ", cut"
+	}
+	return what + ")"
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -134,6 +135,10 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			writeMCPStatus(&b, a.mcp.Status())
 			return strings.TrimRight(b.String(), "\n")
 		},
+		Mentions: a.mentions,
+		// One request, without retries, as agent doctor lists them.
+		Models:         func(ctx context.Context) ([]string, error) { return newProvider(s, -1).Models(ctx) },
+		Scrollback:     os.Stdout,
 		Prompt:         o.Prompt,
 		Warning:        warning,
 		PermissionMode: mode,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
@@ -42,8 +43,9 @@ type agent struct {
 	// mcpProject names the servers of the project's .mcp.json, which
 	// start only once trusted.
 	mcpProject map[string]bool
-	journal    *currentJournal // where edits record what they change, for undo
-	tracker    *fs.Tracker     // what the model of the current session has read
+	journal    *currentJournal   // where edits record what they change, for undo
+	tracker    *fs.Tracker       // what the model of the current session has read
+	mentions   *mention.Mentions // @path completion and attachments
 	sandbox    *sandbox.Sandbox
 	rules      *rules.Set
 	// toolAllow and toolDeny are the permission rules naming tools
@@ -165,7 +167,8 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		if err == nil {
 			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
-				journal: journal, tracker: tracker, sandbox: sb, rules: set}, nil
+				journal: journal, tracker: tracker, sandbox: sb, rules: set,
+				mentions: mention.New(root, tracker)}, nil
 		}
 	}
 	root.Close()

@@ -17,7 +17,8 @@ var slashCommands = []slashCommand{
 	{"/help", "", "show keys and commands"},
 	{"/new", "", "start a fresh conversation"},
 	{"/sessions", "", "resume an earlier session"},
-	{"/model", "NAME", "switch the model"},
+	{"/model", "[NAME]", "switch the model (without NAME: choose from the server's list)"},
+	{"/init", "", "ask the model to write an AGENTS.md for this repository"},
 	{"/tools", "", "list tools and which are picked"},
 	{"/mcp", "", "show the MCP servers, their state and tools"},
 	{"/context", "", "show how the context window is used"},
@@ -87,3 +88,12 @@ func commandHelp() string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// initPrompt is the prompt /init sends: the model explores the repository
+// and writes AGENTS.md with the editing tools, so the change is shown and
+// approved as any other edit.
+const initPrompt = "Write an AGENTS.md at the root of this repository, for coding agents that will work in it. " +
+	"Explore first (list the files; read the README, the build and CI files and a few central sources), " +
+	"then write the file: what the project is, its layout, the exact commands that build, test and lint it, " +
+	"the conventions the code follows, and anything surprising. Keep it short and factual. " +
+	"If an AGENTS.md exists, read it and improve it rather than starting over."

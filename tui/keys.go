@@ -5,6 +5,7 @@ import "charm.land/bubbles/v2/key"
 // keyMap holds every key binding; help shows the ones that apply now.
 type keyMap struct {
 	Send, Newline, HistoryPrev, HistoryNext key.Binding
+	EditQueued, DropQueued                  key.Binding
 	PageUp, PageDown, Top, Bottom           key.Binding
 	Cancel, Quit, Help, Complete            key.Binding
 	SelectPrev, SelectNext, Expand          key.Binding
@@ -21,6 +22,8 @@ func newKeyMap() keyMap {
 		Newline:     b("shift+enter/ctrl+j", "newline", "shift+enter", "ctrl+j"),
 		HistoryPrev: b("↑", "earlier prompt", "up"),
 		HistoryNext: b("↓", "later prompt", "down"),
+		EditQueued:  b("↑", "edit queued (empty input)", "up"),
+		DropQueued:  b("ctrl+x", "drop queued", "ctrl+x"),
 		PageUp:      b("pgup", "scroll up", "pgup"),
 		PageDown:    b("pgdn", "scroll down", "pgdown"),
 		Top:         b("home", "top", "home"),
@@ -28,7 +31,7 @@ func newKeyMap() keyMap {
 		Cancel:      b("esc", "cancel turn", "esc"),
 		Quit:        b("ctrl+c", "quit", "ctrl+c"),
 		Help:        b("?", "all keys", "?"),
-		Complete:    b("tab", "complete /command", "tab"),
+		Complete:    b("tab", "complete /command or @path", "tab"),
 		SelectPrev:  b("ctrl+↑", "previous tool", "ctrl+up"),
 		SelectNext:  b("ctrl+↓", "next tool", "ctrl+down"),
 		Expand:      b("ctrl+o", "expand/fold tool", "ctrl+o"),
@@ -52,6 +55,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.SelectPrev, k.SelectNext, k.Expand},
-		{k.Cancel, k.Quit, k.Help, k.Mode},
+		{k.Cancel, k.EditQueued, k.DropQueued, k.Quit, k.Help, k.Mode},
 	}
 }

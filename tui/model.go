@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 )
 
@@ -40,6 +42,18 @@ type Config struct {
 	AfterFirstFrame func()
 	// Approver receives the loop's approval questions; nil asks nothing.
 	Approver *Approver
+	// Models lists the server's models for /model without a name; nil
+	// only says which model is in use.
+	Models func(ctx context.Context) ([]string, error)
+	// Mentions completes "@path" words as they are typed and attaches the
+	// mentioned files to the prompt when it is sent; nil leaves "@" words
+	// as text.
+	Mentions *mention.Mentions
+	// Scrollback, when not nil, receives after the interface quits the
+	// conversation as it was shown and the command that resumes the
+	// session, so that both stay in the terminal's scrollback once the
+	// alternate screen is gone (tui.Run writes it).
+	Scrollback io.Writer
 	// Prompt, when not empty, is sent as soon as the interface starts.
 	Prompt string
 	// Warning is shown in the status line (for example in yolo mode).
@@ -73,8 +87,11 @@ const tickInterval = 100 * time.Millisecond
 // Messages of the model.
 type (
 	submitMsg      struct{ text string }
-	turnStartedMsg struct{ events <-chan loop.Event }
-	eventsMsg      struct {
+	turnStartedMsg struct {
+		events   <-chan loop.Event
+		attached []mention.Attachment // what the prompt's mentions attached
+	}
+	eventsMsg struct {
 		ch  <-chan loop.Event
 		evs []loop.Event
 	}
@@ -119,13 +136,18 @@ type Model struct {
 	bar   *status
 	loop  *loop.Loop
 
-	session *Session       // the conversation being shown and continued
-	picker  *sessionPicker // the session picker, when open
-	pending string         // the initial prompt, held until a session is picked
+	session   *Session       // the conversation being shown and continued
+	picker    *sessionPicker // the session picker, when open
+	modelPick *modelPicker   // the model picker, when open
+	pending   string         // the initial prompt, held until a session is picked
 
-	prompts []string // earlier prompts, oldest first
-	recall  int      // index into prompts while recalling; len(prompts) when not
-	draft   string   // the input as it was before recalling
+	prompts []string    // earlier prompts, oldest first
+	recall  int         // index into prompts while recalling; len(prompts) when not
+	draft   string      // the input as it was before recalling
+	queue   promptQueue // prompts sent while a turn runs, sent when it ends
+
+	mentionQuery string   // the "@" word whose completions are shown
+	mentionHints []string // its completions, best first
 
 	running    bool
 	compacting bool // the running "turn" is a /compact
@@ -178,7 +200,7 @@ func New(cfg Config) (*Model, error) {
 	m := &Model{
 		cfg: cfg, st: st, keys: newKeyMap(), help: help.New(), input: in,
 		chat: newChatList(), loop: l, blocks: map[string]*toolBlock{}, selected: -1,
-		session: cfg.Session, now: time.Now,
+		session: cfg.Session, now: time.Now, queue: promptQueue{st: st},
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
@@ -245,7 +267,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
 		m.syncApproval()
-		return m, cmd
+		return m, tea.Batch(cmd, m.refreshMentions())
 	case tea.PasteMsg:
 		if m.approvalPaste(msg.Content) {
 			m.syncApproval()
@@ -255,9 +277,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
 		m.syncApproval()
-		return m, tea.Batch(cmd, m.armLater())
+		return m, tea.Batch(cmd, m.armLater(), m.refreshMentions())
 	case approvalArmMsg:
 		m.syncApproval()
+		return m, nil
+	case modelsListedMsg:
+		m.modelsListed(msg)
+		return m, nil
+	case mentionHintsMsg:
+		if msg.query == m.mentionQuery {
+			m.mentionHints = msg.paths
+		}
 		return m, nil
 	case tea.MouseWheelMsg:
 		switch msg.Button {
@@ -270,6 +300,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case submitMsg:
 		return m, m.submit(msg.text)
 	case turnStartedMsg:
+		if len(msg.attached) > 0 {
+			m.chat.append(newNoteItem(m.st, attachedNote(msg.attached)))
+			m.chat.bottom()
+		}
 		m.events = msg.events
 		m.cost.startTurn()
 		return m, waitEvent(m.events)

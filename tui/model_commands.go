@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 )
 
@@ -33,8 +34,12 @@ func (m *Model) showHistory(msgs []providers.Message) {
 				m.chat.append(newNoteItem(m.st, "Earlier conversation, compacted. Its summary:\n"+summary))
 				break
 			}
-			m.chat.append(newUserItem(m.st, msg.Text()))
-			m.prompts = append(m.prompts, msg.Text())
+			prompt, attached := mention.Strip(msg.Text())
+			m.chat.append(newUserItem(m.st, prompt))
+			if len(attached) > 0 {
+				m.chat.append(newNoteItem(m.st, "Attached "+strings.Join(attached, ", ")+"."))
+			}
+			m.prompts = append(m.prompts, prompt)
 		case providers.RoleAssistant:
 			for _, p := range msg.Parts {
 				switch p := p.(type) {
@@ -115,18 +120,32 @@ func (m *Model) switchSession(sess *Session) {
 	m.chat.bottom()
 }
 
-// submit runs a slash command or starts a turn with text.
+// submit is the one path a prompt takes, whatever sent it (Enter, the
+// initial prompt, the queue): a slash command runs at once; text starts a
+// turn, or, while a turn runs, is queued and sent when the turn ends.
 func (m *Model) submit(text string) tea.Cmd {
-	m.prompts = append(m.prompts, text)
-	m.recall = len(m.prompts)
 	m.quitArmed = time.Time{}
 	if strings.HasPrefix(text, "/") {
+		m.remember(text)
 		return m.command(text)
 	}
 	if m.running {
-		m.chat.append(newNoteItem(m.st, "A turn is running: wait for it, or press Esc to cancel it."))
+		m.queue.push(text)
+		m.chat.bottom()
 		return nil
 	}
+	return m.startTurn(text)
+}
+
+// remember adds text to the prompts that Up recalls.
+func (m *Model) remember(text string) {
+	m.prompts = append(m.prompts, text)
+	m.recall = len(m.prompts)
+}
+
+// startTurn shows the prompt and runs a turn with it.
+func (m *Model) startTurn(text string) tea.Cmd {
+	m.remember(text)
 	m.chat.append(newUserItem(m.st, text))
 	m.chat.bottom()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -134,8 +153,15 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.turn++
 	m.keys.running = true
 	m.bar.setRunning(true, 0, 0)
-	l, conv := m.loop, m.session.Conv
-	cmds := []tea.Cmd{func() tea.Msg { return turnStartedMsg{l.Run(ctx, conv, text)} }, tick(m.turn)}
+	l, conv, mentions := m.loop, m.session.Conv, m.cfg.Mentions
+	run := func() tea.Msg {
+		full, atts := text, []mention.Attachment(nil)
+		if mentions != nil {
+			full, atts = mentions.Expand(ctx, text)
+		}
+		return turnStartedMsg{events: l.Run(ctx, conv, full), attached: atts}
+	}
+	cmds := []tea.Cmd{run, tick(m.turn)}
 	if sessions := m.cfg.Sessions; sessions != nil {
 		id := m.session.ID
 		cmds = append(cmds, func() tea.Msg {
@@ -144,6 +170,18 @@ func (m *Model) submit(text string) tea.Cmd {
 		})
 	}
 	return tea.Batch(cmds...)
+}
+
+// sendQueued starts a turn with the oldest queued prompt, if any.
+func (m *Model) sendQueued() tea.Cmd {
+	if m.running {
+		return nil
+	}
+	text, ok := m.queue.next()
+	if !ok {
+		return nil
+	}
+	return m.startTurn(text)
 }
 
 // forgetItems drops the references to items that left the pane: output
@@ -206,19 +244,20 @@ func (m *Model) command(text string) tea.Cmd {
 		conv := conversation.New(m.session.Conv.System(), nil)
 		m.switchSession(&Session{ID: m.session.ID, Conv: conv, NewLoop: m.session.NewLoop})
 	case "/model":
-		if arg == "" {
+		switch {
+		case arg != "":
+			return m.switchModel(arg)
+		case m.cfg.Models == nil:
 			m.chat.append(newNoteItem(m.st, "Model: "+m.cfg.Model+". Switch with /model NAME."))
 			return nil
-		}
-		if m.running {
+		case m.running:
 			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching models."))
 			return nil
 		}
-		newLoop := m.session.NewLoop
-		return func() tea.Msg {
-			l, err := newLoop(arg)
-			return modelSwitchedMsg{model: arg, loop: l, err: err}
-		}
+		return m.openModelPicker()
+	case "/init":
+		// A prompt like any other: queued while a turn runs.
+		return m.submit(initPrompt)
 	case "/cost":
 		m.chat.append(newNoteItem(m.st, m.cost.report()))
 	case "/tools":

@@ -74,5 +74,5 @@ func (m *Model) startCompact(instructions string) tea.Cmd {
 	m.keys.running = true
 	m.bar.setRunning(true, 0, 0)
 	l, conv := m.loop, m.session.Conv
-	return tea.Batch(func() tea.Msg { return turnStartedMsg{l.Compact(ctx, conv, instructions)} }, tick(m.turn))
+	return tea.Batch(func() tea.Msg { return turnStartedMsg{events: l.Compact(ctx, conv, instructions)} }, tick(m.turn))
 }

@@ -216,7 +216,29 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	case loop.StopMaxSteps:
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before a final answer.", d.Steps)))
 	}
+	// The queue goes on after an answer; after any other end (cancelled,
+	// failed, cut off, at the step limit) it waits to be sent on purpose.
+	if d.Reason == loop.StopAnswered {
+		return tea.Batch(cmd, m.sendQueued())
+	}
+	if kept := m.queueKept(); kept != "" {
+		m.chat.append(newNoteItem(m.st, kept))
+	}
 	return cmd
+}
+
+// queueKept says, when prompts are queued, that they wait after a turn
+// that ended without an answer, and how to send them; "" when none are
+// queued.
+func (m *Model) queueKept() string {
+	switch n := m.queue.len(); n {
+	case 0:
+		return ""
+	case 1:
+		return "The queued prompt waits: Enter sends it, ↑ edits it, ctrl+x drops it."
+	default:
+		return fmt.Sprintf("%d queued prompts wait: Enter sends the next, ↑ edits the last, ctrl+x drops it.", n)
+	}
 }
 
 func errText(err error) string {

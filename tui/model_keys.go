@@ -16,6 +16,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.picker != nil {
 		return m.pickerKey(msg)
 	}
+	if m.modelPick != nil {
+		return m.modelPickerKey(msg)
+	}
 	if m.paneKey(msg) {
 		return nil
 	}
@@ -46,6 +49,9 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.cancelTurn()
 		return nil
 	case key.Matches(msg, k.Complete):
+		if m.completeMention() {
+			return nil
+		}
 		m.input.SetValue(complete(m.input.Value()))
 		m.input.CursorEnd()
 		return nil
@@ -56,16 +62,19 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Send):
 		text := strings.TrimSpace(m.input.Value())
 		if text == "" {
-			return nil
-		}
-		if m.running && !strings.HasPrefix(text, "/") {
-			// Keep what was typed; it can be sent when the turn ends.
-			m.chat.append(newNoteItem(m.st, "A turn is running: press Enter again when it ends, or Esc to cancel it."))
-			m.chat.bottom()
-			return nil
+			// After a cancelled turn the queue waits: Enter sends its next.
+			return m.sendQueued()
 		}
 		m.input.Reset()
 		return m.submit(text)
+	case key.Matches(msg, k.EditQueued) && m.input.Value() == "" && m.queue.len() > 0:
+		text, _ := m.queue.newest()
+		m.input.SetValue(text)
+		m.input.CursorEnd()
+		return nil
+	case key.Matches(msg, k.DropQueued) && m.queue.len() > 0:
+		m.queue.newest()
+		return nil
 	case key.Matches(msg, k.HistoryPrev) && m.input.Line() == 0:
 		m.recallPrompt(-1)
 		return nil

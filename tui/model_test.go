@@ -549,7 +549,7 @@ func TestHelpAndQuitCommands(t *testing.T) {
 	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
 	d.typeAndSend("/help")
-	d.untilShows("/model NAME")
+	d.untilShows("/model [NAME]")
 	if !d.m.help.ShowAll {
 		t.Errorf("/help should show every key")
 	}

@@ -16,38 +16,51 @@ func inputHeight(height int) int {
 	return 3
 }
 
-// View lays out the pane, the completion hints, the input, the status line
-// and the help line in exactly the terminal's height: when rows run short,
-// the help line goes first, then the hints are cut (the last one says how
-// many more match), then the status line; the pane takes what is left.
+// View lays out the pane, the queued prompts, the completion hints (of a
+// /command or an @path), the input, the status line and the help line in
+// exactly the terminal's height: when rows run short, the help line goes
+// first, then the hints are cut (the last one says how many more match),
+// then the queued prompts, then the status line; the pane takes what is
+// left.
 func (m *Model) View() tea.View {
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}
 	hints := completionHints(m.st, completions(m.input.Value()), m.width)
+	if len(hints) == 0 && mentionWord(m.input.Value()) == m.mentionQuery {
+		hints = m.mentionHintLines()
+	}
 	help := m.help.View(m.keys)
 	if !m.quitArmed.IsZero() {
 		help = m.st.Approval.Render("Press Ctrl+C again to quit.")
 	}
 	helpLines := fitWidth(strings.Split(help, "\n"), m.width)
 	status := []string{m.bar.Render(m.width)}
+	var queued []string
+	if q := m.queue.Render(m.width); q != "" {
+		queued = strings.Split(q, "\n")
+	}
 	input := fitWidth(strings.Split(m.input.View(), "\n"), m.width)
 
 	room := m.height - len(input) - 1 // one row at least for the pane
-	if len(hints)+len(status)+len(helpLines) > room {
+	if len(queued)+len(hints)+len(status)+len(helpLines) > room {
 		helpLines = nil
 	}
-	if n := len(hints); n > 0 && n+len(status) > room {
-		keep := max(room-len(status), 0)
+	if n := len(hints); n > 0 && len(queued)+n+len(status) > room {
+		keep := max(room-len(status)-len(queued), 0)
 		hints = hints[:keep]
 		if keep > 0 {
 			hints[keep-1] = cutTo(m.st.Dim.Render(fmt.Sprintf("  … %d more", n-keep+1)), m.width)
 		}
 	}
+	if len(queued)+len(hints)+len(status) > room {
+		queued = nil
+	}
 	if len(hints)+len(status) > room {
 		status = nil
 	}
 	var bottom []string
+	bottom = append(bottom, queued...)
 	bottom = append(bottom, hints...)
 	bottom = append(bottom, input...)
 	bottom = append(bottom, status...)
@@ -57,6 +70,9 @@ func (m *Model) View() tea.View {
 		view := m.chat.View(m.width, pane)
 		if m.picker != nil {
 			view = m.picker.View(m.width, pane)
+		}
+		if m.modelPick != nil {
+			view = m.modelPick.View(m.width, pane)
 		}
 		lines = append(strings.Split(view, "\n"), bottom...)
 	}

@@ -27,7 +27,7 @@ func TestStaleCloseOfAnEarlierTurnIsIgnored(t *testing.T) {
 	m.Update(eventsMsg{old, []loop.Event{loop.Done{Reason: loop.StopAnswered}}})
 	m.submit("second")
 	next := make(chan loop.Event, 1)
-	m.Update(turnStartedMsg{next})
+	m.Update(turnStartedMsg{events: next})
 	m.Update(turnClosedMsg{old}) // late
 	if m.events != (<-chan loop.Event)(next) {
 		t.Errorf("a late close of the earlier turn detached the model from the running turn")
@@ -43,7 +43,7 @@ func TestQuestionArrivingAfterCancelIsAnsweredNo(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.submit("go")
 	ch := make(chan loop.Event)
-	m.Update(turnStartedMsg{ch})
+	m.Update(turnStartedMsg{events: ch})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	req := approvalRequest{call: providers.ToolCall{ID: "b", Name: "bash", Arguments: `{"command":"ls"}`}, reply: make(chan approvalAnswer, 1)}
 	m.Update(approvalMsg{req})

@@ -17,7 +17,8 @@ import (
 const shutdownWait = 5 * time.Second
 
 // Run shows the interface until the person quits or ctx is cancelled
-// (SIGINT, SIGTERM, SIGHUP). A running turn is then cancelled and Run waits,
+// (SIGINT, SIGTERM, SIGHUP). When the person quits, the conversation and
+// the command that resumes it are written to cfg.Scrollback. A running turn is then cancelled and Run waits,
 // at most shutdownWait, for the loop to end, so that the commands it started
 // are stopped before the process exits.
 func Run(ctx context.Context, cfg Config) error {
@@ -31,6 +32,10 @@ func Run(ctx context.Context, cfg Config) error {
 	// loaded machine).
 	_, err = tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile)).Run()
 	m.cancelTurn()
+	if w := cfg.Scrollback; w != nil && err == nil && ctx.Err() == nil {
+		// The alternate screen is gone: what is written now stays.
+		lipgloss.Fprint(w, m.farewell())
+	}
 	if m.events != nil {
 		drain(m.events, shutdownWait)
 	}

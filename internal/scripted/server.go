@@ -31,6 +31,9 @@ type Options struct {
 	// size (MeasurePrompt) and its cached_tokens with the part a provider's
 	// prefix cache would serve (MeasureCached).
 	MeasureUsage bool
+	// Models are the ids GET /v1/models lists; nil lists one default
+	// model. Listing requests are not recorded.
+	Models []string
 }
 
 // Handler is the http.Handler behind a Server. Use it directly to serve a
@@ -64,6 +67,10 @@ func (h *Handler) LargestPrompt() int {
 
 // ServeHTTP answers one request from the script.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if IsModelsRequest(r) {
+		serveModels(w, h.opts.Models)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	rec := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Reply: -1}
 	rec.DecodeErr = json.Unmarshal(body, &rec.Chat)

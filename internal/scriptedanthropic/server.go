@@ -21,6 +21,9 @@ type Options struct {
 	// cache-write tokens from the request's breakpoints (see cache), in
 	// place of the reply's Usage.
 	SimulateCache bool
+	// Models are the ids GET /v1/models lists; nil lists one default
+	// model. Listing requests are not recorded.
+	Models []string
 }
 
 // Handler is the http.Handler behind a Server; it is safe for concurrent
@@ -43,6 +46,10 @@ func NewHandler(opts Options, replies ...Reply) *Handler {
 
 // ServeHTTP answers one request from the script.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if scripted.IsModelsRequest(r) {
+		serveModels(w, h.opts.Models)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	rec := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Reply: -1}
 	rec.DecodeErr = json.Unmarshal(body, &rec.Params)

@@ -1,0 +1,37 @@
+//go:build linux
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// /model without a name lists the server's models (GET /v1/models) in a
+// picker; choosing one switches the session's model, as the next request
+// shows.
+func TestModelPickerInTheInterface(t *testing.T) {
+	srv := scripted.NewWithOptions(t, scripted.Options{Models: []string{"scripted-model", "walrus-large", "walrus-small"}},
+		scripted.Text("Answered by the small walrus."))
+	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
+	s.waitFor("Ask about this repository")
+	s.text("/model")
+	s.keys("Enter")
+	screen := s.waitFor("walrus-small")
+	if !strings.Contains(screen, "scripted-model  (in use)") {
+		t.Errorf("the model in use is not marked:\n%s", screen)
+	}
+	s.text("small")
+	s.keys("Enter")
+	s.waitFor("Model: walrus-small.")
+	s.text("hello")
+	s.keys("Enter")
+	s.waitFor("Answered by the small walrus.")
+	if got := srv.Requests()[0].Chat.Model; got != "walrus-small" {
+		t.Errorf("the request went to model %q, want walrus-small", got)
+	}
+	s.keys("C-c")
+	s.waitFor("AGENT-EXITED-0")
+}

@@ -1,0 +1,46 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/providers/fake"
+)
+
+func TestAtCompletesAPathAndSendAttachesIt(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(dir+"/internal", 0o755)
+	os.WriteFile(dir+"/internal/walrus.go", []byte("package internal\n"), 0o644)
+	os.WriteFile(dir+"/.gitignore", []byte("*.log\n"), 0o644)
+	os.WriteFile(dir+"/walrus.log", []byte("noise\n"), 0o644)
+	srv := fake.New(fake.Text("It declares a package."))
+	cfg := config(t, srv, dir, nil)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	cfg.Mentions = mention.New(root, nil)
+	d := newDriver(t, cfg)
+	d.key("what is in @walr")
+	d.untilShows("@internal/walrus.go")
+	if strings.Contains(d.screen(), "walrus.log") {
+		t.Errorf("an ignored file is offered:\n%s", d.screen())
+	}
+	d.key("tab")
+	if got := d.m.input.Value(); got != "what is in @internal/walrus.go " {
+		t.Fatalf("tab made the input %q", got)
+	}
+	d.key("enter")
+	d.untilShows("It declares a package.")
+	s := d.screen()
+	if !strings.Contains(s, "Attached internal/walrus.go") || !strings.Contains(s, "❯ what is in @internal/walrus.go") {
+		t.Errorf("the prompt or its attachment note is not shown:\n%s", s)
+	}
+	sent := srv.Requests()[0].Messages[0].Text()
+	if !strings.Contains(sent, "<attached path=\"internal/walrus.go\">\n     1\tpackage internal\n</attached>") {
+		t.Errorf("the request lacks the attachment: %q", sent)
+	}
+}

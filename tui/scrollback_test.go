@@ -1,0 +1,43 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers/fake"
+)
+
+func TestFarewellKeepsTheConversationQueueAndResumeCommand(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := fake.New(fake.Text("Walruses first.").WithPieceSize(4).HoldAfterEvents(2, hold))
+	cfg := config(t, srv, t.TempDir(), nil)
+	cfg.Sessions = nopSessions{}
+	d := newDriver(t, cfg)
+	d.typeAndSend("one")
+	d.untilShows("Walr")
+	d.typeAndSend("never sent")
+	got := ansi.Strip(d.m.farewell())
+	for _, want := range []string{"❯ one", "Walr", "not sent (was queued): never sent", "Resume this session with: agent -r s1"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("farewell lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestFarewellOfAnEmptyUnsavedSessionIsEmpty(t *testing.T) {
+	d := newDriver(t, config(t, fake.New(), t.TempDir(), nil))
+	if got := d.m.farewell(); got != "" {
+		t.Errorf("farewell = %q, want nothing", got)
+	}
+}
+
+// nopSessions is a session store that keeps nothing.
+type nopSessions struct{ Sessions }
+
+func (nopSessions) Started(context.Context, string, string) (string, error) { return "", nil }
+func (nopSessions) Ended(context.Context, string, loop.StopReason) error    { return nil }
