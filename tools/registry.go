@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Registry holds the tools of a session by name, each with its argument
@@ -17,7 +17,7 @@ import (
 // none, never gets back). A Registry is safe for concurrent use.
 type Registry struct {
 	tools   map[string]Tool
-	schemas map[string]func() (*jsonschema.Schema, error)
+	schemas map[string]func() (*jsonschema.Resolved, error)
 }
 
 // NewRegistry returns the registry of ts. It fails when two tools share a
@@ -26,7 +26,7 @@ type Registry struct {
 // tools/toolstest compiles each tool's schema, so a tool of ours never
 // ships one).
 func NewRegistry(ts ...Tool) (*Registry, error) {
-	r := &Registry{tools: map[string]Tool{}, schemas: map[string]func() (*jsonschema.Schema, error){}}
+	r := &Registry{tools: map[string]Tool{}, schemas: map[string]func() (*jsonschema.Resolved, error){}}
 	for _, t := range ts {
 		if err := r.add(t); err != nil {
 			return nil, err
@@ -45,26 +45,43 @@ func (r *Registry) add(t Tool) error {
 	}
 	schema := bytes.Clone(def.Schema)
 	r.tools[def.Name] = t
-	r.schemas[def.Name] = sync.OnceValues(func() (*jsonschema.Schema, error) { return CompileSchema(schema) })
+	r.schemas[def.Name] = sync.OnceValues(func() (*jsonschema.Resolved, error) { return CompileSchema(schema) })
 	return nil
 }
 
-// CompileSchema compiles a JSON Schema document (draft 2020-12 unless it
-// names another draft in $schema).
-func CompileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
+// CompileSchema compiles a JSON Schema document: draft 2020-12, or draft-07
+// when its $schema names that draft (the two drafts MCP servers and
+// providers use). A $schema naming any other draft is set aside and the
+// document is read as 2020-12, whose keywords tool schemas share. It fails
+// when the document is not JSON or is not a valid schema (an unknown type, a
+// keyword of the wrong shape, a "type" that names no JSON type, a $ref that
+// does not resolve: remote references are never fetched).
+//
+// The library is github.com/google/jsonschema-go, which the MCP SDK links
+// anyway; unlike the library before it, it does no work at program start.
+func CompileSchema(schema json.RawMessage) (*jsonschema.Resolved, error) {
+	var doc any
+	if err := json.Unmarshal(schema, &doc); err != nil {
 		return nil, fmt.Errorf("schema is not JSON: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("tool.json", doc); err != nil {
-		return nil, fmt.Errorf("schema: %w", err)
+	if err := checkTypes(doc); err != nil {
+		return nil, fmt.Errorf("schema does not compile: %w", err)
 	}
-	s, err := c.Compile("tool.json")
+	var s jsonschema.Schema
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, fmt.Errorf("schema does not compile: %w", err)
+	}
+	switch s.Schema {
+	case "", "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema#",
+		"https://json-schema.org/draft/2020-12/schema":
+	default:
+		s.Schema = ""
+	}
+	rs, err := s.Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("schema does not compile: %w", err)
 	}
-	return s, nil
+	return rs, nil
 }
 
 // Get returns the tool called name.
@@ -100,8 +117,8 @@ func (r *Registry) Validate(name, args string) (json.RawMessage, error) {
 	if strings.TrimSpace(args) == "" {
 		args = "{}"
 	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(args))
-	if err != nil {
+	var v any
+	if err := json.Unmarshal([]byte(args), &v); err != nil {
 		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
 	if err := s.Validate(v); err != nil {
@@ -110,18 +127,69 @@ func (r *Registry) Validate(name, args string) (json.RawMessage, error) {
 	return json.RawMessage(args), nil
 }
 
-// schemaMessage flattens a jsonschema validation error into one short text:
-// the library's own lines ("at '/limit': minimum: got 0, want 1") without
-// its header, which names an internal schema URL.
+// schemaMessage flattens a validation error into one short text for the
+// model. The library nests a "validating PATH: " prefix for each level of
+// the schema it descended into; only the innermost, the schema location of
+// the failure, is kept ("at /properties/path: type: 5 has type "integer",
+// want "string""); the root's names no location and is dropped.
 func schemaMessage(err error) string {
-	var msgs []string
-	for _, line := range strings.Split(err.Error(), "\n")[1:] {
-		if line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- ")); line != "" {
-			msgs = append(msgs, line)
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "validating "); i >= 0 {
+		msg = msg[i+len("validating "):]
+		if rest, ok := strings.CutPrefix(msg, "root: "); ok {
+			return rest
+		}
+		return "at " + msg
+	}
+	return msg
+}
+
+// checkTypes reports a "type" keyword anywhere in schema (a decoded JSON
+// document) that names no JSON Schema type. The library reads such a
+// schema without complaint, but a provider refuses a request that declares
+// it, so a tool with one must not be offered.
+func checkTypes(schema any) error {
+	switch v := schema.(type) {
+	case map[string]any:
+		for key, val := range v {
+			if key == "type" {
+				names, ok := val.([]any)
+				if !ok {
+					names = []any{val}
+				}
+				for _, n := range names {
+					if s, _ := n.(string); !jsonTypes[s] {
+						return fmt.Errorf("type %v is not a JSON Schema type", n)
+					}
+				}
+				continue
+			}
+			if key == "properties" || key == "$defs" || key == "definitions" || key == "patternProperties" {
+				if m, ok := val.(map[string]any); ok {
+					for _, sub := range m {
+						if err := checkTypes(sub); err != nil {
+							return err
+						}
+					}
+				}
+				continue
+			}
+			if key == "enum" || key == "const" || key == "default" || key == "examples" {
+				continue
+			}
+			if err := checkTypes(val); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if err := checkTypes(e); err != nil {
+				return err
+			}
 		}
 	}
-	if len(msgs) == 0 {
-		return err.Error()
-	}
-	return strings.Join(msgs, "; ")
+	return nil
 }
+
+var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true,
+	"string": true, "integer": true}

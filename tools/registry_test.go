@@ -40,11 +40,11 @@ func TestValidateSaysWhatIsWrongAndWhere(t *testing.T) {
 		t.Errorf("valid arguments refused: %v", err)
 	}
 	tests := []struct{ args, want string }{
-		{`{"limit":2}`, "missing property"},
+		{`{"limit":2}`, `missing properties: ["path"]`},
 		{`{"path":"a","limit":0}`, "/limit"},
 		{`{"path":5}`, "/path"},
 		{`{"path":`, "not valid JSON"},
-		{``, "missing property"}, // empty arguments are {}
+		{``, `missing properties: ["path"]`}, // empty arguments are {}
 	}
 	for _, tt := range tests {
 		_, err := reg.Validate("read_file", tt.args)
@@ -115,6 +115,42 @@ func TestConcurrentFirstValidate(t *testing.T) {
 	for i, err := range errs {
 		if (err != nil) != (i%2 == 1) {
 			t.Errorf("call %d: %v", i, err)
+		}
+	}
+}
+
+// TestCompileSchemaAcceptsWhatServersSendAndRefusesWhatProvidersWould: MCP
+// servers send draft-07 and 2020-12 schemas (and now and then an older
+// $schema); each must validate arguments. A schema a provider would refuse
+// (a type that is no JSON type, at any depth; a keyword of the wrong shape;
+// a bad pattern) must not compile, so that its tool is never offered.
+func TestCompileSchemaAcceptsWhatServersSendAndRefusesWhatProvidersWould(t *testing.T) {
+	good := map[string]string{
+		"draft-07": `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`,
+		"2020-12":  `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"n":{"type":["integer","null"]}}}`,
+		"draft-04": `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`,
+		"enum":     `{"type":"object","properties":{"type":{"type":"string","enum":["nonsense"]}}}`,
+	}
+	for name, schema := range good {
+		rs, err := tools.CompileSchema(json.RawMessage(schema))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if err := rs.Validate(map[string]any{"n": "x"}); err == nil && name != "enum" {
+			t.Errorf("%s: a string accepted where the schema wants an integer", name)
+		}
+	}
+	bad := map[string]string{
+		"type":        `{"type":"nonsense"}`,
+		"nested type": `{"type":"object","properties":{"a":{"type":"array","items":{"type":"strin"}}}}`,
+		"shape":       `{"type":"object","required":"a"}`,
+		"pattern":     `{"type":"string","pattern":"("}`,
+		"ref":         `{"$ref":"#/$defs/missing"}`,
+	}
+	for name, schema := range bad {
+		if _, err := tools.CompileSchema(json.RawMessage(schema)); err == nil {
+			t.Errorf("%s: %s compiled", name, schema)
 		}
 	}
 }

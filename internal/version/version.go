@@ -1,21 +1,21 @@
-// Package version holds the version stamped into a release build, and
-// answers that build's `agent --version` before the slow packages start.
+// Package version says which build of agent this is, and answers a plain
+// `agent --version` before the slow packages start.
 //
 // Go runs the init work of every linked package before main, whether the
-// run uses the package or not, and some of ours do eager work there that
+// run uses the package or not, and one of ours does eager work there that
 // cannot be deferred from outside: chroma builds its registries of lexers
-// and styles (glamour's code highlighting, about 8 ms) and the JSON-schema
-// library compiles the meta-schemas of five drafts (about 4 ms). So a
-// release build started as exactly `agent --version` prints the version from
-// this package's init and exits. Go initialises packages in import-path order
-// as soon as their imports are ready; this one imports only os and io, which
-// are ready early, and sorts before chroma and the schema library, as the
-// sandbox helper does (see package tools/shell/sandbox/helper). It must not
-// import runtime/debug, which sorts after them and would make it wait for
-// them: a build without a stamp (go build, go install), whose version comes
-// from the build information, and every other command line (`--version`
-// among other arguments included) go to cobra, which prints the same line
-// (see cmd/version.go).
+// and styles (glamour's code highlighting, about 7 ms). So a binary started
+// as exactly `agent --version` prints the version from this package's init
+// and exits. Go initialises packages in import-path order as soon as their
+// imports are ready (the Go spec, "Package initialization"); this one
+// imports only packages that every other package waits for (os, io, bytes,
+// strings), and its path sorts before chroma's, as the sandbox helper's
+// does (see package tools/shell/sandbox/helper). It must not import
+// runtime/debug, which sorts after every github.com package and would make
+// this init wait for chroma's, so an unstamped build reads its version from
+// its own executable (buildinfo.go). Every other command line (`--version`
+// among other arguments included), and a build whose executable cannot be
+// read that way, goes to cobra, which prints the same line (cmd/version.go).
 package version
 
 import (
@@ -35,17 +35,21 @@ func Stamped() string { return stamped }
 func Line(v string) string { return "agent " + v + "\n" }
 
 // answer writes the version line to w and reports true when args (without
-// the program name) are exactly --version and the build is stamped.
-func answer(args []string, stamped string, w io.Writer) bool {
-	if stamped == "" || len(args) != 1 || args[0] != "--version" {
+// the program name) are exactly --version and v knows the version.
+func answer(args []string, v func() (string, bool), w io.Writer) bool {
+	if len(args) != 1 || args[0] != "--version" {
 		return false
 	}
-	io.WriteString(w, Line(stamped))
+	s, ok := v()
+	if !ok {
+		return false
+	}
+	io.WriteString(w, Line(s))
 	return true
 }
 
 func init() {
-	if answer(os.Args[1:], stamped, os.Stdout) {
+	if answer(os.Args[1:], earlyVersion, os.Stdout) {
 		os.Exit(0)
 	}
 }
