@@ -9,7 +9,6 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tui"
 )
@@ -40,8 +39,8 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	approver := tui.NewApprover()
 	if db, err := dbPath(o, getenv); err == nil {
 		trust := &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
-		ask := func(ctx context.Context, call providers.ToolCall) loop.Decision {
-			return approver.Ask(ctx, tui.Question{Call: call})
+		ask := func(ctx context.Context, call providers.ToolCall, question string) loop.Decision {
+			return approver.Ask(ctx, tui.Question{Call: call, Text: question})
 		}
 		for i, c := range a.mcpCfgs {
 			if a.mcpProject[c.Name] {
@@ -52,8 +51,16 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		skipProject(a.mcpCfgs, a.mcpProject)
 	}
 	// Started once the first frame is drawn (AfterFirstFrame below); the
-	// manager exists from now on so that /mcp and closing work before.
-	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Version: versionString()})
+	// manager exists from now on so that /mcp and closing work before. A
+	// server's problems (failed, stopped, a tool skipped) reach the
+	// conversation once each, as notes.
+	notices := make(chan string, 64)
+	a.newMCP(func(msg string) {
+		select {
+		case notices <- msg:
+		default: // 64 unread notices: the interface is gone or stuck
+		}
+	})
 	defer a.closeMCP()
 	pol := a.policy(mode, o.AllowBash)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
@@ -127,10 +134,12 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			writeMCPStatus(&b, a.mcp.Status())
 			return strings.TrimRight(b.String(), "\n")
 		},
-		Prompt:        o.Prompt,
-		Warning:       warning,
-		ContextWindow: s.ContextWindow,
-		Price:         tuiPricer(s),
+		AfterFirstFrame: func() { a.mcp.Start(ctx) },
+		Notices:         notices,
+		Prompt:          o.Prompt,
+		Warning:         warning,
+		ContextWindow:   s.ContextWindow,
+		Price:           tuiPricer(s),
 	})
 	if cerr := ss.Cleanup(context.WithoutCancel(ctx)); err == nil {
 		err = cerr

@@ -89,8 +89,9 @@ func (t *trustStore) set(dir, server string, answer bool) error {
 }
 
 // askTrust is the gate of a project server in the interface: the
-// remembered answer, else the person's, remembered.
-func askTrust(store *trustStore, dir string, c mcp.Config, ask func(context.Context, providers.ToolCall) loop.Decision) func(context.Context) (bool, string) {
+// remembered answer, else the person's, remembered. ask puts the question
+// (its text and the call showing what would run) to the person.
+func askTrust(store *trustStore, dir string, c mcp.Config, ask func(ctx context.Context, call providers.ToolCall, question string) loop.Decision) func(context.Context) (bool, string) {
 	return func(ctx context.Context) (bool, string) {
 		if ok, known := store.get(dir, c.Name); known {
 			if ok {
@@ -103,7 +104,8 @@ func askTrust(store *trustStore, dir string, c mcp.Config, ask func(context.Cont
 			what = c.URL
 		}
 		args, _ := json.Marshal(map[string]string{"server": c.Name, "from": filepath.Join(dir, projectMCPFile), "runs": what})
-		d := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + c.Name, Name: "start project MCP server " + c.Name, Arguments: string(args)})
+		question := fmt.Sprintf("Start MCP server %s from %s? It runs this repository's code (answer remembered).", c.Name, projectMCPFile)
+		d := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + c.Name, Name: "start project MCP server " + c.Name, Arguments: string(args)}, question)
 		if ctx.Err() != nil {
 			return false, "not asked: agent is stopping"
 		}

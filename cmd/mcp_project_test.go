@@ -28,7 +28,7 @@ func TestProjectServersAndTrust(t *testing.T) {
 
 	store := &trustStore{path: filepath.Join(t.TempDir(), "trust.json")}
 	asked := 0
-	ask := func(context.Context, providers.ToolCall) loop.Decision { asked++; return loop.Decision{Allow: true} }
+	ask := func(context.Context, providers.ToolCall, string) loop.Decision { asked++; return loop.Decision{Allow: true} }
 	gate := askTrust(store, dir, mcp.Config{Name: "a", Command: "srv"}, ask)
 	for range 2 {
 		if ok, why := gate(context.Background()); !ok {

@@ -34,7 +34,7 @@ type agent struct {
 	catalog  *picker.Live // the built-in tools and the MCP servers' current ones
 	builtins []tools.Tool
 	mode     picker.Mode
-	mcp      *mcp.Manager // nil until startMCP
+	mcp      *mcp.Manager // nil until newMCP
 	// rebuild serialises catalog rebuilds, so that the last one published
 	// is built from the latest tools.
 	rebuild sync.Mutex
@@ -173,12 +173,12 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	return nil, fmt.Errorf("building the tools: %w", err)
 }
 
-// startMCP starts the configured MCP servers in the background; their
-// tools join the catalog as each server is ready. warn is given each
-// server problem once. Call closeMCP when done.
-func (a *agent) startMCP(ctx context.Context, warn func(string)) {
+// newMCP builds the manager of the configured MCP servers; nothing starts
+// before its Start, after which their tools join the catalog as each
+// server is ready. warn is given each server problem once, in one line.
+// Call closeMCP when done.
+func (a *agent) newMCP(warn func(string)) {
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
-	a.mcp.Start(ctx)
 }
 
 // closeMCP stops the MCP servers, each with its process group.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agent-dev/agent/providers/fake"
@@ -18,4 +19,21 @@ func TestMCPCommand(t *testing.T) {
 	d = newDriver(t, cfg)
 	d.typeAndSend("/mcp")
 	d.untilShows("everything: running, 13 tools")
+}
+
+// TestNoticesShownOnce: a notice (an MCP server that failed) appears once
+// as a note in the conversation, and the interface goes on.
+func TestNoticesShownOnce(t *testing.T) {
+	cfg := config(t, fake.New(fake.Text("still here")), t.TempDir(), nil)
+	notices := make(chan string, 2)
+	cfg.Notices = notices
+	d := newDriver(t, cfg)
+	notices <- "MCP server broken failed: exec: no such file"
+	d.untilShows("MCP server broken failed")
+	d.typeAndSend("hi")
+	d.untilShows("still here")
+	if n := strings.Count(d.screen(), "MCP server broken failed"); n != 1 {
+		t.Errorf("the notice shows %d times:\n%s", n, d.screen())
+	}
+	close(notices)
 }

@@ -161,6 +161,13 @@ func (m *Model) answer(ans approvalAnswer) tea.Cmd {
 	m.keys.approving = false
 	if b := m.blocks[req.call.ID]; b != nil {
 		b.setWaiting(false)
+		if req.text != "" { // not a call of the loop: no result will come
+			if ans.allow {
+				b.finish("allowed", false, 0, nil)
+			} else {
+				b.finish("refused", true, 0, map[string]any{"denied": true})
+			}
+		}
 	}
 	return tea.Batch(
 		func() tea.Msg { req.reply <- ans; return nil },
@@ -177,6 +184,7 @@ func (m *Model) askApproval(req approvalRequest) {
 	if req.diff != "" {
 		b.setDiff(req.diff)
 	}
+	b.question = req.text
 	b.setWaiting(true)
 	m.chat.bottom()
 }

@@ -52,6 +52,7 @@ type toolBlock struct {
 	diff []string // a change's unified diff (edits), shown in place of the result
 
 	waiting  bool
+	question string // the approval question when not the default one
 	expanded bool
 	selected bool
 	frame    int
@@ -268,7 +269,10 @@ func (b *toolBlock) result(width int) []string {
 // the whole command wrapped, and the keys.
 func (b *toolBlock) approval(width int) []string {
 	question := "Allow " + b.name + " to run?"
-	if b.name == "bash" {
+	switch {
+	case b.question != "":
+		question = b.question
+	case b.name == "bash":
 		question = "Allow bash to run this command?"
 	}
 	session := "allow for this session"

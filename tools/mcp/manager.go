@@ -34,7 +34,8 @@ type Manager struct {
 	opts    Options
 	servers []*server
 	wg      sync.WaitGroup
-	mu      sync.Mutex // guards the servers' mutable fields
+	mu      sync.Mutex // guards closed and the servers' mutable fields
+	closed  bool
 }
 
 // NewManager returns a manager of the servers cfgs; nothing starts before
@@ -63,8 +64,14 @@ func NewManager(cfgs []Config, opts Options) *Manager {
 }
 
 // Start starts every server that is neither disabled nor skipped, each in
-// its own goroutine, and returns at once. Cancelling ctx stops them.
+// its own goroutine, and returns at once. Cancelling ctx stops them. Start
+// after Close (the interface quit before its first frame) starts nothing.
 func (m *Manager) Start(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
 	for _, s := range m.servers {
 		if s.state != StateStarting {
 			continue
@@ -123,6 +130,7 @@ func (m *Manager) Status() []Status {
 // waits for their goroutines.
 func (m *Manager) Close() error {
 	m.mu.Lock()
+	m.closed = true
 	var sessions []*server
 	for _, s := range m.servers {
 		s.closing = true
