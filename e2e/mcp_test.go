@@ -142,8 +142,8 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 	assertCallsAnswered(t, reqs)
 }
 
-// TestMCPServerFailures: a server that never answers its handshake is
-// reported and skipped; a call that never returns is cancelled at the
+// TestMCPServerFailures: a server that never answers its handshake, or
+// exits at start, is reported once on stderr and skipped; a call that never returns is cancelled at the
 // server's timeout; a server that dies mid-call gives an error result;
 // the run goes on in every case.
 func TestMCPServerFailures(t *testing.T) {
@@ -166,13 +166,24 @@ timeout = "1s"
 [mcp.servers.dies]
 command = "sh"
 args = ["-c", "(sleep 10; kill -9 $$) & exec %s"]
+[mcp.servers.crash]
+command = "sh"
+args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
 `, everything, everything))
 	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "try")})
 	if res.code != 0 || res.stdout != "survived\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}
-	if !strings.Contains(res.stderr, "MCP server mute failed: did not start within 1s") {
-		t.Errorf("stderr does not report the mute server: %q", res.stderr)
+	// Each problem is one line on stderr, said once.
+	for _, want := range []string{
+		"agent: MCP server mute failed: did not start within 1s",
+		"agent: MCP server crash failed: ",
+		"(stderr: crash: cannot open its database)",
+		"agent: MCP server dies stopped: ",
+	} {
+		if n := strings.Count(res.stderr, want); n != 1 {
+			t.Errorf("stderr says %q %d times, want once: %q", want, n, res.stderr)
+		}
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
