@@ -55,7 +55,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	// server's problems (failed, stopped, a tool skipped) reach the
 	// conversation once each, as notes.
 	notices := make(chan string, 64)
-	a.newMCP(func(msg string) {
+	a.newMCP(ctx, func(msg string) {
 		select {
 		case notices <- msg:
 		default: // 64 unread notices: the interface is gone or stuck

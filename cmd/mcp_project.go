@@ -22,8 +22,8 @@ import (
 const projectMCPFile = ".mcp.json"
 
 // projectServers reads dir's .mcp.json: {"mcpServers": {"name": {"command",
-// "args", "env"} | {"type": "http", "url", "headers"}}}. A missing file is
-// no servers.
+// "args", "env"} | {"type": "http" | "sse", "url", "headers"}}}. A missing
+// file is no servers.
 func projectServers(dir string) (map[string]mcpServerConfig, error) {
 	data, err := os.ReadFile(filepath.Join(dir, projectMCPFile))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -47,7 +47,11 @@ func projectServers(dir string) (map[string]mcpServerConfig, error) {
 	}
 	out := map[string]mcpServerConfig{}
 	for name, s := range f.MCPServers {
-		out[name] = mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		c := mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		if s.Type == "sse" {
+			c.Transport = "sse"
+		}
+		out[name] = c
 	}
 	return out, nil
 }

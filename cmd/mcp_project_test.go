@@ -13,7 +13,7 @@ import (
 
 func TestProjectServersAndTrust(t *testing.T) {
 	dir := t.TempDir()
-	json := `{"mcpServers": {"a": {"command": "srv", "args": ["-x"]}, "b": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"X": "${TOKEN}"}}}}`
+	json := `{"mcpServers": {"a": {"command": "srv", "args": ["-x"]}, "b": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"X": "${TOKEN}"}}, "c": {"type": "sse", "url": "http://127.0.0.1:1/sse"}}}`
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(json), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -22,13 +22,16 @@ func TestProjectServersAndTrust(t *testing.T) {
 		t.Fatalf("projectServers: %+v %v", servers, err)
 	}
 	cfgs, err := mcpServers(servers, "test", dir, "", func(k string) string { return map[string]string{"TOKEN": "t0k"}[k] })
-	if err != nil || len(cfgs) != 2 || cfgs[1].Headers["X"] != "t0k" {
+	if err != nil || len(cfgs) != 3 || cfgs[1].Headers["X"] != "t0k" || cfgs[1].SSE || !cfgs[2].SSE {
 		t.Fatalf("mcpServers: %+v %v", cfgs, err)
 	}
 
 	store := &trustStore{path: filepath.Join(t.TempDir(), "trust.json")}
 	asked := 0
-	ask := func(context.Context, providers.ToolCall, string) loop.Decision { asked++; return loop.Decision{Allow: true} }
+	ask := func(context.Context, providers.ToolCall, string) loop.Decision {
+		asked++
+		return loop.Decision{Allow: true}
+	}
 	gate := askTrust(store, dir, mcp.Config{Name: "a", Command: "srv"}, ask)
 	for range 2 {
 		if ok, why := gate(context.Background()); !ok {
@@ -38,7 +41,7 @@ func TestProjectServersAndTrust(t *testing.T) {
 	if asked != 1 {
 		t.Errorf("asked %d times, want once (the answer is remembered)", asked)
 	}
-	if got := skipProject(cfgs, map[string]bool{"b": true}); len(got) != 1 || cfgs[1].Skipped == "" || cfgs[0].Skipped != "" {
+	if got := skipProject(cfgs[:2], map[string]bool{"b": true}); len(got) != 1 || cfgs[1].Skipped == "" || cfgs[0].Skipped != "" {
 		t.Errorf("skipProject: %v %+v", got, cfgs)
 	}
 }

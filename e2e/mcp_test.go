@@ -17,9 +17,13 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// The reference MCP servers the tests run, as .ci/run installs them:
-// npm install --no-save --prefix out/mcp-servers PACKAGES.
-var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31"}
+// The MCP servers the tests run, as .ci/run installs them: npm install
+// --no-save --prefix out/mcp-servers PACKAGES. The reference servers, and
+// mcp-hub, a hub of servers whose tool list changes with its config file.
+var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31", "mcp-hub@4.2.1"}
+
+// mcpBinaries are the binaries mcpPackages install.
+var mcpBinaries = []string{"mcp-server-everything", "mcp-server-filesystem", "mcp-hub"}
 
 // mcpBin returns the directory of the reference servers' binaries:
 // $AGENT_E2E_MCP_BIN, else out/mcp-servers/node_modules/.bin of the
@@ -37,7 +41,7 @@ func mcpBin(t *testing.T) string {
 		abs, _ := filepath.Abs(filepath.Join("..", "out", "mcp-servers", "node_modules", ".bin"))
 		dir = abs
 	}
-	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil && os.Getenv("AGENT_E2E_MCP_BIN") == "" {
+	if !mcpInstalled(dir) && os.Getenv("AGENT_E2E_MCP_BIN") == "" {
 		installOnce.Do(func() { installErr = installServers(filepath.Join(dir, "..", "..")) })
 		if installErr != nil {
 			msg := fmt.Sprintf("the reference MCP servers are not installed in %s and npm could not install them (%v): run npm install --no-save --prefix out/mcp-servers %s (.ci/run does)",
@@ -48,10 +52,20 @@ func mcpBin(t *testing.T) string {
 			t.Skip(msg)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil {
-		t.Fatalf("the reference MCP servers are not in %s: %v", dir, err)
+	if !mcpInstalled(dir) {
+		t.Fatalf("the MCP servers %v are not all in %s", mcpBinaries, dir)
 	}
 	return dir
+}
+
+// mcpInstalled reports whether every binary of mcpBinaries is in dir.
+func mcpInstalled(dir string) bool {
+	for _, b := range mcpBinaries {
+		if _, err := os.Stat(filepath.Join(dir, b)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 var (

@@ -34,8 +34,13 @@ type Manager struct {
 	opts    Options
 	servers []*server
 	wg      sync.WaitGroup
-	mu      sync.Mutex // guards closed and the servers' mutable fields
+	mu      sync.Mutex // guards the fields below and the servers' mutable fields
 	closed  bool
+	// refreshing counts the tool lists being fetched again after
+	// notifications/tools/list_changed; settled is closed when it drops
+	// to 0.
+	refreshing int
+	settled    chan struct{}
 }
 
 // NewManager returns a manager of the servers cfgs; nothing starts before
@@ -93,6 +98,42 @@ func (m *Manager) Wait(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+	}
+}
+
+// Settle returns once no tool list announced as changed
+// (notifications/tools/list_changed) is still being fetched, or when ctx
+// is done; each fetch is bounded by its server's StartupTimeout. Called
+// before a request, it makes the request carry every change announced
+// before it.
+func (m *Manager) Settle(ctx context.Context) {
+	m.mu.Lock()
+	n, settled := m.refreshing, m.settled
+	m.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	select {
+	case <-settled:
+	case <-ctx.Done():
+	}
+}
+
+// beginRefresh and endRefresh bracket a fetch of a changed tool list.
+func (m *Manager) beginRefresh() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refreshing == 0 {
+		m.settled = make(chan struct{})
+	}
+	m.refreshing++
+}
+
+func (m *Manager) endRefresh() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refreshing--; m.refreshing == 0 {
+		close(m.settled)
 	}
 }
 
@@ -194,8 +235,14 @@ func (s *server) start(ctx context.Context) {
 	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
 	defer cancel()
 	client := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: s.m.opts.Version}, &sdk.ClientOptions{
-		Capabilities:           &sdk.ClientCapabilities{},
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { go s.refresh(ctx) },
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			s.m.beginRefresh()
+			go func() {
+				defer s.m.endRefresh()
+				s.refresh(ctx)
+			}()
+		},
 	})
 	transport, err := s.transport()
 	if err != nil {
@@ -262,6 +309,9 @@ func (s *server) died() {
 func (s *server) transport() (sdk.Transport, error) {
 	if s.cfg.URL != "" {
 		client := &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: http.DefaultTransport}}
+		if s.cfg.SSE {
+			return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, nil
+		}
 		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: -1}, nil
 	}
 	if s.cfg.Command == "" {
