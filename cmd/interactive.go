@@ -39,8 +39,9 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	approver := tui.NewApprover()
 	if db, err := dbPath(o, getenv); err == nil {
 		trust := &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
-		ask := func(ctx context.Context, call providers.ToolCall, question string) loop.Decision {
-			return approver.Ask(ctx, tui.Question{Call: call, Text: question})
+		ask := func(ctx context.Context, call providers.ToolCall, question string) (bool, bool) {
+			d := approver.Ask(ctx, tui.Question{Call: call, Text: question})
+			return d.Allow, d.Why != tui.WhyDismissed
 		}
 		for i, c := range a.mcpCfgs {
 			if a.mcpProject[c.Name] {
@@ -55,13 +56,18 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	// server's problems (failed, stopped, a tool skipped) reach the
 	// conversation once each, as notes.
 	notices := make(chan string, 64)
-	a.newMCP(ctx, func(msg string) {
+	// The servers' context ends with the interface, before closeMCP: a
+	// trust question still waiting for an answer then gives up rather
+	// than holding the exit.
+	mctx, endMCP := context.WithCancel(ctx)
+	a.newMCP(mctx, func(msg string) {
 		select {
 		case notices <- msg:
 		default: // 64 unread notices: the interface is gone or stuck
 		}
 	})
 	defer a.closeMCP()
+	defer endMCP()
 	pol := a.policy(mode, o.AllowBash)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
 		def := withEffects(req.Def)
@@ -134,7 +140,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			writeMCPStatus(&b, a.mcp.Status())
 			return strings.TrimRight(b.String(), "\n")
 		},
-		AfterFirstFrame: func() { a.mcp.Start(ctx) },
+		AfterFirstFrame: func() { a.mcp.Start(mctx) },
 		Notices:         notices,
 		Prompt:          o.Prompt,
 		Warning:         warning,

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools/mcp"
 )
@@ -94,8 +93,9 @@ func (t *trustStore) set(dir, server string, answer bool) error {
 
 // askTrust is the gate of a project server in the interface: the
 // remembered answer, else the person's, remembered. ask puts the question
-// (its text and the call showing what would run) to the person.
-func askTrust(store *trustStore, dir string, c mcp.Config, ask func(ctx context.Context, call providers.ToolCall, question string) loop.Decision) func(context.Context) (bool, string) {
+// (its text and the call showing what would run) to the person; answered
+// false (dismissed, or agent stopping) skips the server this time only.
+func askTrust(store *trustStore, dir string, c mcp.Config, ask func(ctx context.Context, call providers.ToolCall, question string) (allow, answered bool)) func(context.Context) (bool, string) {
 	return func(ctx context.Context) (bool, string) {
 		if ok, known := store.get(dir, c.Name); known {
 			if ok {
@@ -109,12 +109,15 @@ func askTrust(store *trustStore, dir string, c mcp.Config, ask func(ctx context.
 		}
 		args, _ := json.Marshal(map[string]string{"server": c.Name, "from": filepath.Join(dir, projectMCPFile), "runs": what})
 		question := fmt.Sprintf("Start MCP server %s from %s? It runs this repository's code (answer remembered).", c.Name, projectMCPFile)
-		d := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + c.Name, Name: "start project MCP server " + c.Name, Arguments: string(args)}, question)
-		if ctx.Err() != nil {
+		allow, answered := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + c.Name, Name: "start project MCP server " + c.Name, Arguments: string(args)}, question)
+		switch {
+		case ctx.Err() != nil:
 			return false, "not asked: agent is stopping"
+		case !answered:
+			return false, "the question was dismissed; agent asks again at the next start"
 		}
-		_ = store.set(dir, c.Name, d.Allow)
-		if !d.Allow {
+		_ = store.set(dir, c.Name, allow)
+		if !allow {
 			return false, "refused by the person"
 		}
 		return true, ""

@@ -4,9 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools/mcp"
 )
@@ -28,9 +28,9 @@ func TestProjectServersAndTrust(t *testing.T) {
 
 	store := &trustStore{path: filepath.Join(t.TempDir(), "trust.json")}
 	asked := 0
-	ask := func(context.Context, providers.ToolCall, string) loop.Decision {
+	ask := func(context.Context, providers.ToolCall, string) (bool, bool) {
 		asked++
-		return loop.Decision{Allow: true}
+		return true, true
 	}
 	gate := askTrust(store, dir, mcp.Config{Name: "a", Command: "srv"}, ask)
 	for range 2 {
@@ -43,5 +43,29 @@ func TestProjectServersAndTrust(t *testing.T) {
 	}
 	if got := skipProject(cfgs[:2], map[string]bool{"b": true}); len(got) != 1 || cfgs[1].Skipped == "" || cfgs[0].Skipped != "" {
 		t.Errorf("skipProject: %v %+v", got, cfgs)
+	}
+}
+
+// TestTrustDismissedIsAskedAgain: a dismissed question (Esc) skips the
+// server this time and is not remembered; a refusal is.
+func TestTrustDismissedIsAskedAgain(t *testing.T) {
+	store := &trustStore{path: filepath.Join(t.TempDir(), "trust.json")}
+	dir := t.TempDir()
+	answers := [][2]bool{{false, false}, {false, true}} // dismissed, then refused
+	asked := 0
+	ask := func(context.Context, providers.ToolCall, string) (bool, bool) {
+		a := answers[asked]
+		asked++
+		return a[0], a[1]
+	}
+	gate := askTrust(store, dir, mcp.Config{Name: "p", Command: "srv"}, ask)
+	for i, want := range []string{"dismissed", "refused by the person", "refused earlier"} {
+		ok, why := gate(context.Background())
+		if ok || !strings.Contains(why, want) {
+			t.Errorf("start %d: %v %q, want a skip saying %q", i+1, ok, why, want)
+		}
+	}
+	if asked != 2 {
+		t.Errorf("asked %d times, want 2 (the dismissal is not remembered, the refusal is)", asked)
 	}
 }

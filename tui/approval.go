@@ -47,7 +47,12 @@ type approvalRequest struct {
 type approvalAnswer struct {
 	allow      bool
 	forSession bool
+	dismissed  bool // Esc or Ctrl+C on a question with Text: no answer
 }
+
+// WhyDismissed is the Decision.Why of a question with Text that the person
+// dismissed (Esc, Ctrl+C) rather than answered.
+const WhyDismissed = "dismissed by the person"
 
 // NewApprover returns an Approver with nothing allowed yet.
 func NewApprover() *Approver {
@@ -79,6 +84,9 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	}
 	select {
 	case ans := <-req.reply:
+		if ans.dismissed {
+			return loop.Decision{Reason: "the user dismissed the question", Why: WhyDismissed}
+		}
 		if !ans.allow {
 			return loop.Decision{Reason: "the user denied this " + call.Name + " call; ask them or try another way", Why: "denied by the person"}
 		}

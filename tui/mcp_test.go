@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/fake"
 )
 
@@ -36,4 +39,36 @@ func TestNoticesShownOnce(t *testing.T) {
 		t.Errorf("the notice shows %d times:\n%s", n, d.screen())
 	}
 	close(notices)
+}
+
+// TestQuestionWithText: a question that is no call of the loop (whether to
+// start a project's MCP server) shows its own text; y allows it, and Esc
+// dismisses it without an answer; each block then ends with the outcome.
+func TestQuestionWithText(t *testing.T) {
+	approver := NewApprover()
+	d := newDriver(t, config(t, fake.New(), t.TempDir(), approver))
+	ask := func(id string) <-chan loop.Decision {
+		ch := make(chan loop.Decision, 1)
+		go func() {
+			ch <- approver.Ask(context.Background(), Question{
+				Call: providers.ToolCall{ID: id, Name: "start project MCP server " + id, Arguments: `{}`},
+				Text: "Start MCP server " + id + "? (answer remembered)",
+			})
+		}()
+		return ch
+	}
+	got := ask("one")
+	d.untilShows("Start MCP server one? (answer remembered)")
+	d.key("y")
+	if dec := <-got; !dec.Allow {
+		t.Errorf("y: %+v", dec)
+	}
+	d.untilShows("allowed")
+	got = ask("two")
+	d.untilShows("Start MCP server two? (answer remembered)")
+	d.key("esc")
+	if dec := <-got; dec.Allow || dec.Why != WhyDismissed {
+		t.Errorf("esc: %+v, want dismissed", dec)
+	}
+	d.until("the second question to end", func(s string) bool { return !strings.Contains(s, "Start MCP server two?") })
 }

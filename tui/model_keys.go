@@ -26,7 +26,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.AllowSession):
 			return m.answer(approvalAnswer{allow: true, forSession: true})
 		case msg.String() == "esc", msg.String() == "ctrl+c":
-			cmd := m.answer(approvalAnswer{})
+			cmd := m.answer(approvalAnswer{dismissed: m.approving.text != ""})
 			m.cancelTurn()
 			return cmd
 		case key.Matches(msg, k.Deny):
@@ -162,9 +162,12 @@ func (m *Model) answer(ans approvalAnswer) tea.Cmd {
 	if b := m.blocks[req.call.ID]; b != nil {
 		b.setWaiting(false)
 		if req.text != "" { // not a call of the loop: no result will come
-			if ans.allow {
+			switch {
+			case ans.allow:
 				b.finish("allowed", false, 0, nil)
-			} else {
+			case ans.dismissed:
+				b.finish("dismissed", true, 0, map[string]any{"denied": true})
+			default:
 				b.finish("refused", true, 0, map[string]any{"denied": true})
 			}
 		}
