@@ -217,6 +217,7 @@ type server struct {
 	err     string
 	session *sdk.ClientSession
 	tools   []*tool
+	skipped map[string]bool // tools skipped for their schema, warned about
 	closing bool
 	listing sync.Mutex // one tool listing at a time
 }
@@ -424,7 +425,13 @@ func (s *server) list(ctx context.Context) error {
 			if err == nil {
 				err = fmt.Errorf("no input schema")
 			}
-			s.m.warnLocked("MCP server %s: tool %s skipped: %v", s.cfg.Name, st.Name, err)
+			if !s.skipped[st.Name] { // once, not again at each list_changed
+				if s.skipped == nil {
+					s.skipped = map[string]bool{}
+				}
+				s.skipped[st.Name] = true
+				s.m.warnLocked("MCP server %s: tool %s skipped: %v", s.cfg.Name, st.Name, err)
+			}
 			continue
 		}
 		name := uniqueName(s.cfg.Name, st.Name, func(n string) bool { return taken[n] })

@@ -218,11 +218,12 @@ func TestInvalidSchemaSkipped(t *testing.T) {
 
 	var mu sync.Mutex
 	var warnings []string
+	changed := make(chan struct{}, 4)
 	m := NewManager([]Config{{Name: "t", URL: hs.URL}}, Options{Warn: func(msg string) {
 		mu.Lock()
 		warnings = append(warnings, msg)
 		mu.Unlock()
-	}})
+	}, OnChange: func() { changed <- struct{}{} }})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	m.Start(ctx)
@@ -246,6 +247,18 @@ func TestInvalidSchemaSkipped(t *testing.T) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	// A list_changed lists the tools again: broken is not warned about
+	// twice.
+	<-changed // started
+	s.AddTool(&sdk.Tool{Name: "new", Description: "New.", InputSchema: map[string]any{"type": "object"}}, ok)
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("no change after list_changed")
+	}
+	if got := strings.Join(m.Status()[0].Tools, ","); got != "mcp__t__good,mcp__t__new" {
+		t.Errorf("tools after the change: %s", got)
 	}
 	mu.Lock()
 	defer mu.Unlock()
