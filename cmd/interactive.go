@@ -11,7 +11,6 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tui"
 )
@@ -42,8 +41,9 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	approver := tui.NewApprover()
 	if db, err := dbPath(o, getenv); err == nil {
 		trust := &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
-		ask := func(ctx context.Context, call providers.ToolCall) loop.Decision {
-			return approver.Ask(ctx, tui.Question{Call: call})
+		ask := func(ctx context.Context, call providers.ToolCall, question string) (bool, bool) {
+			d := approver.Ask(ctx, tui.Question{Call: call, Text: question})
+			return d.Allow, d.Why != tui.WhyDismissed
 		}
 		for i, c := range a.mcpCfgs {
 			if a.mcpProject[c.Name] {
@@ -54,9 +54,22 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		skipProject(a.mcpCfgs, a.mcpProject)
 	}
 	// Started once the first frame is drawn (AfterFirstFrame below); the
-	// manager exists from now on so that /mcp and closing work before.
-	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Version: versionString()})
+	// manager exists from now on so that /mcp and closing work before. A
+	// server's problems (failed, stopped, a tool skipped) reach the
+	// conversation once each, as notes.
+	notices := make(chan string, 64)
+	// The servers' context ends with the interface, before closeMCP: a
+	// trust question still waiting for an answer then gives up rather
+	// than holding the exit.
+	mctx, endMCP := context.WithCancel(ctx)
+	a.newMCP(mctx, func(msg string) {
+		select {
+		case notices <- msg:
+		default: // 64 unread notices: the interface is gone or stuck
+		}
+	})
 	defer a.closeMCP()
+	defer endMCP()
 	pol := a.policy(mode, o.AllowBash)
 	// Shift+Tab switches the mode between ask and auto while the
 	// interface runs; each call is decided in the mode of its moment.
@@ -137,11 +150,13 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		},
 		Mentions: a.mentions,
 		// One request, without retries, as agent doctor lists them.
-		Models:         func(ctx context.Context) ([]string, error) { return newProvider(s, -1).Models(ctx) },
-		Scrollback:     os.Stdout,
-		Prompt:         o.Prompt,
-		Warning:        warning,
-		PermissionMode: mode,
+		Models:          func(ctx context.Context) ([]string, error) { return newProvider(s, -1).Models(ctx) },
+		Scrollback:      os.Stdout,
+		AfterFirstFrame: func() { a.mcp.Start(mctx) },
+		Notices:         notices,
+		Prompt:          o.Prompt,
+		Warning:         warning,
+		PermissionMode:  mode,
 		SetPermissionMode: func(m string) {
 			if m == modeAsk || m == modeAuto {
 				live.Store(&m)

@@ -24,6 +24,10 @@ import (
 //	url = "https://api.githubcopilot.com/mcp/"
 //	headers = { Authorization = "Bearer ${GITHUB_TOKEN}" }  # secrets only through ${VAR}
 //	enabled = false
+//
+//	[mcp.servers.hub]                  # an HTTP server of the older HTTP+SSE transport
+//	url = "http://127.0.0.1:3000/mcp"
+//	transport = "sse"                  # "http" (streamable, the default) or "sse"
 type mcpConfig struct {
 	Servers map[string]mcpServerConfig `toml:"servers"`
 }
@@ -33,6 +37,7 @@ type mcpServerConfig struct {
 	Args           []string          `toml:"args"`
 	Env            map[string]string `toml:"env"`
 	URL            string            `toml:"url"`
+	Transport      string            `toml:"transport"`
 	Headers        map[string]string `toml:"headers"`
 	Enabled        *bool             `toml:"enabled"`
 	Timeout        string            `toml:"timeout"`
@@ -58,7 +63,12 @@ func mcpServers(servers map[string]mcpServerConfig, where, dir, apiKeyEnv string
 		switch {
 		case (sc.Command == "") == (sc.URL == ""):
 			return nil, usagef("%s: mcp server %s: set either command or url", where, name)
+		case sc.Transport != "" && sc.Transport != "http" && sc.Transport != "sse":
+			return nil, usagef("%s: mcp server %s: transport %q: use http or sse", where, name, sc.Transport)
+		case sc.Transport != "" && sc.URL == "":
+			return nil, usagef("%s: mcp server %s: transport is for a url", where, name)
 		}
+		c.SSE = sc.Transport == "sse"
 		var err error
 		if c.Timeout, err = parseDur(sc.Timeout); err != nil {
 			return nil, usagef("%s: mcp server %s: timeout: %w", where, name, err)

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools/mcp"
 )
@@ -22,8 +21,8 @@ import (
 const projectMCPFile = ".mcp.json"
 
 // projectServers reads dir's .mcp.json: {"mcpServers": {"name": {"command",
-// "args", "env"} | {"type": "http", "url", "headers"}}}. A missing file is
-// no servers.
+// "args", "env"} | {"type": "http" | "sse", "url", "headers"}}}. A missing
+// file is no servers.
 func projectServers(dir string) (map[string]mcpServerConfig, error) {
 	data, err := os.ReadFile(filepath.Join(dir, projectMCPFile))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -47,7 +46,11 @@ func projectServers(dir string) (map[string]mcpServerConfig, error) {
 	}
 	out := map[string]mcpServerConfig{}
 	for name, s := range f.MCPServers {
-		out[name] = mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		c := mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		if s.Type == "sse" {
+			c.Transport = "sse"
+		}
+		out[name] = c
 	}
 	return out, nil
 }
@@ -89,8 +92,10 @@ func (t *trustStore) set(dir, server string, answer bool) error {
 }
 
 // askTrust is the gate of a project server in the interface: the
-// remembered answer, else the person's, remembered.
-func askTrust(store *trustStore, dir string, c mcp.Config, ask func(context.Context, providers.ToolCall) loop.Decision) func(context.Context) (bool, string) {
+// remembered answer, else the person's, remembered. ask puts the question
+// (its text and the call showing what would run) to the person; answered
+// false (dismissed, or agent stopping) skips the server this time only.
+func askTrust(store *trustStore, dir string, c mcp.Config, ask func(ctx context.Context, call providers.ToolCall, question string) (allow, answered bool)) func(context.Context) (bool, string) {
 	return func(ctx context.Context) (bool, string) {
 		if ok, known := store.get(dir, c.Name); known {
 			if ok {
@@ -103,12 +108,16 @@ func askTrust(store *trustStore, dir string, c mcp.Config, ask func(context.Cont
 			what = c.URL
 		}
 		args, _ := json.Marshal(map[string]string{"server": c.Name, "from": filepath.Join(dir, projectMCPFile), "runs": what})
-		d := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + c.Name, Name: "start project MCP server " + c.Name, Arguments: string(args)})
-		if ctx.Err() != nil {
+		question := fmt.Sprintf("Start MCP server %s from %s? It runs this repository's code (answer remembered).", c.Name, projectMCPFile)
+		allow, answered := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + c.Name, Name: "start project MCP server " + c.Name, Arguments: string(args)}, question)
+		switch {
+		case ctx.Err() != nil:
 			return false, "not asked: agent is stopping"
+		case !answered:
+			return false, "the question was dismissed; agent asks again at the next start"
 		}
-		_ = store.set(dir, c.Name, d.Allow)
-		if !d.Allow {
+		_ = store.set(dir, c.Name, allow)
+		if !allow {
 			return false, "refused by the person"
 		}
 		return true, ""

@@ -35,7 +35,8 @@ type agent struct {
 	catalog  *picker.Live // the built-in tools and the MCP servers' current ones
 	builtins []tools.Tool
 	mode     picker.Mode
-	mcp      *mcp.Manager // nil until startMCP
+	mcp      *mcp.Manager // nil until newMCP
+	mcpCtx   context.Context
 	// rebuild serialises catalog rebuilds, so that the last one published
 	// is built from the latest tools.
 	rebuild sync.Mutex
@@ -176,12 +177,28 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	return nil, fmt.Errorf("building the tools: %w", err)
 }
 
-// startMCP starts the configured MCP servers in the background; their
-// tools join the catalog as each server is ready. warn is given each
-// server problem once. Call closeMCP when done.
-func (a *agent) startMCP(ctx context.Context, warn func(string)) {
+// newMCP builds the manager of the configured MCP servers; nothing starts
+// before its Start, after which their tools join the catalog as each
+// server is ready. warn is given each server problem once, in one line.
+// ctx is the run's: the loop's catalog waits, before a request, for tool
+// lists announced as changed until it is done. Call closeMCP when done.
+func (a *agent) newMCP(ctx context.Context, warn func(string)) {
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
-	a.mcp.Start(ctx)
+	a.mcpCtx = ctx
+}
+
+// settledCatalog is the loop's catalog source: before each snapshot it
+// waits for the MCP tool lists announced as changed to arrive (each wait
+// bounded by its server's startup_timeout), so that the next request
+// carries a change the servers announced before it.
+type settledCatalog struct{ a *agent }
+
+// Current returns the catalog in force once pending tool lists arrived.
+func (c settledCatalog) Current() *picker.Catalog {
+	if c.a.mcp != nil {
+		c.a.mcp.Settle(c.a.mcpCtx)
+	}
+	return c.a.catalog.Current()
 }
 
 // closeMCP stops the MCP servers, each with its process group.
@@ -255,7 +272,7 @@ func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc
 	return loop.New(loop.Config{
 		Provider:      newProvider(s, s.retries()),
 		Model:         model,
-		Catalog:       a.catalog,
+		Catalog:       settledCatalog{a},
 		MaxSteps:      s.MaxSteps,
 		Approve:       approve,
 		Store:         store,

@@ -17,9 +17,13 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// The reference MCP servers the tests run, as .ci/run installs them:
-// npm install --no-save --prefix out/mcp-servers PACKAGES.
-var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31"}
+// The MCP servers the tests run, as .ci/run installs them: npm install
+// --no-save --prefix out/mcp-servers PACKAGES. The reference servers, and
+// mcp-hub, a hub of servers whose tool list changes with its config file.
+var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31", "mcp-hub@4.2.1"}
+
+// mcpBinaries are the binaries mcpPackages install.
+var mcpBinaries = []string{"mcp-server-everything", "mcp-server-filesystem", "mcp-hub"}
 
 // mcpBin returns the directory of the reference servers' binaries:
 // $AGENT_E2E_MCP_BIN, else out/mcp-servers/node_modules/.bin of the
@@ -37,7 +41,7 @@ func mcpBin(t *testing.T) string {
 		abs, _ := filepath.Abs(filepath.Join("..", "out", "mcp-servers", "node_modules", ".bin"))
 		dir = abs
 	}
-	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil && os.Getenv("AGENT_E2E_MCP_BIN") == "" {
+	if !mcpInstalled(dir) && os.Getenv("AGENT_E2E_MCP_BIN") == "" {
 		installOnce.Do(func() { installErr = installServers(filepath.Join(dir, "..", "..")) })
 		if installErr != nil {
 			msg := fmt.Sprintf("the reference MCP servers are not installed in %s and npm could not install them (%v): run npm install --no-save --prefix out/mcp-servers %s (.ci/run does)",
@@ -48,10 +52,20 @@ func mcpBin(t *testing.T) string {
 			t.Skip(msg)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "mcp-server-everything")); err != nil {
-		t.Fatalf("the reference MCP servers are not in %s: %v", dir, err)
+	if !mcpInstalled(dir) {
+		t.Fatalf("the MCP servers %v are not all in %s", mcpBinaries, dir)
 	}
 	return dir
+}
+
+// mcpInstalled reports whether every binary of mcpBinaries is in dir.
+func mcpInstalled(dir string) bool {
+	for _, b := range mcpBinaries {
+		if _, err := os.Stat(filepath.Join(dir, b)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 var (
@@ -142,8 +156,8 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 	assertCallsAnswered(t, reqs)
 }
 
-// TestMCPServerFailures: a server that never answers its handshake is
-// reported and skipped; a call that never returns is cancelled at the
+// TestMCPServerFailures: a server that never answers its handshake, or
+// exits at start, is reported once on stderr and skipped; a call that never returns is cancelled at the
 // server's timeout; a server that dies mid-call gives an error result;
 // the run goes on in every case.
 func TestMCPServerFailures(t *testing.T) {
@@ -166,13 +180,24 @@ timeout = "1s"
 [mcp.servers.dies]
 command = "sh"
 args = ["-c", "(sleep 10; kill -9 $$) & exec %s"]
+[mcp.servers.crash]
+command = "sh"
+args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
 `, everything, everything))
 	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "try")})
 	if res.code != 0 || res.stdout != "survived\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}
-	if !strings.Contains(res.stderr, "MCP server mute failed: did not start within 1s") {
-		t.Errorf("stderr does not report the mute server: %q", res.stderr)
+	// Each problem is one line on stderr, said once.
+	for _, want := range []string{
+		"agent: MCP server mute failed: did not start within 1s",
+		"agent: MCP server crash failed: ",
+		"(stderr: crash: cannot open its database)",
+		"agent: MCP server dies stopped: ",
+	} {
+		if n := strings.Count(res.stderr, want); n != 1 {
+			t.Errorf("stderr says %q %d times, want once: %q", want, n, res.stderr)
+		}
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 3 {

@@ -27,6 +27,11 @@ type Question struct {
 	Call  providers.ToolCall
 	Group string
 	Diff  string
+	// Text, when not empty, is the question shown instead of "Allow
+	// NAME to run?", and marks a question that is no call of the loop
+	// (whether to start a project's MCP server): its block ends with the
+	// answer, since no result will follow.
+	Text string
 }
 
 // approvalRequest is one question to the person. The answer goes to reply,
@@ -34,6 +39,7 @@ type Question struct {
 type approvalRequest struct {
 	call  providers.ToolCall
 	diff  string
+	text  string
 	reply chan approvalAnswer
 }
 
@@ -43,7 +49,12 @@ type approvalAnswer struct {
 	allow        bool
 	forSession   bool
 	instructions string
+	dismissed    bool // Esc or Ctrl+C on a question with Text: no answer
 }
+
+// WhyDismissed is the Decision.Why of a question with Text that the person
+// dismissed (Esc, Ctrl+C) rather than answered.
+const WhyDismissed = "dismissed by the person"
 
 // NewApprover returns an Approver with nothing allowed yet.
 func NewApprover() *Approver {
@@ -69,7 +80,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	if ctx.Err() != nil {
 		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
-	req := approvalRequest{call: call, diff: q.Diff, reply: make(chan approvalAnswer, 1)}
+	req := approvalRequest{call: call, diff: q.Diff, text: q.Text, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
@@ -77,6 +88,9 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	}
 	select {
 	case ans := <-req.reply:
+		if ans.dismissed {
+			return loop.Decision{Reason: "the user dismissed the question", Why: WhyDismissed}
+		}
 		if !ans.allow && ans.instructions != "" {
 			return loop.Decision{
 				Reason: "the user denied this " + call.Name + " call and said what to do instead: " + ans.instructions,

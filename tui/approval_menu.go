@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -22,9 +23,25 @@ const (
 	numChoices
 )
 
+// menuChoices are the answers a question offers, in order: every answer
+// for a call of the loop; for a question with its own text (whether to
+// start a project's MCP server, remembered either way) yes or no.
+func menuChoices(question bool) []int {
+	if question {
+		return []int{choiceOnce, choiceDeny}
+	}
+	return []int{choiceOnce, choiceSession, choiceDeny, choiceInstruct}
+}
+
 // approvalChoiceText is the label of choice; session names what "for this
-// session" covers.
-func approvalChoiceText(choice int, session string) string {
+// session" covers; question marks a question with its own text.
+func approvalChoiceText(choice int, session string, question bool) string {
+	if question {
+		if choice == choiceOnce {
+			return "Yes (remembered)"
+		}
+		return "No (remembered)"
+	}
 	switch choice {
 	case choiceOnce:
 		return "Allow once"
@@ -49,6 +66,7 @@ type pendingApproval struct {
 // highlighted answer, whether the menu takes keys now (armed), and the
 // instructions being typed.
 type approvalView struct {
+	question    bool // a question with its own text: yes or no
 	choice      int
 	armed       bool
 	instructing bool
@@ -92,7 +110,7 @@ func (m *Model) syncApproval() {
 		return
 	}
 	if b := m.blocks[p.req.call.ID]; b != nil {
-		b.setMenu(approvalView{choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
+		b.setMenu(approvalView{question: p.req.text != "", choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
 	}
 }
 
@@ -109,8 +127,9 @@ func (m *Model) approvalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 				return nil, true
 			}
 		}
-		// Esc and Ctrl+C are never typing: they deny and stop the turn.
-		cmd := m.answer(approvalAnswer{})
+		// Esc and Ctrl+C are never typing: they deny and stop the turn;
+		// a question with its own text is dismissed, not answered.
+		cmd := m.answer(approvalAnswer{dismissed: p.req.text != ""})
 		m.cancelTurn()
 		return cmd, true
 	}
@@ -120,11 +139,13 @@ func (m *Model) approvalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !m.approvalTakesKeys() {
 		return nil, false
 	}
+	choices := menuChoices(p.req.text != "")
+	at := max(slices.Index(choices, p.choice), 0)
 	switch msg.String() {
 	case "up", "ctrl+p":
-		p.choice = (p.choice + numChoices - 1) % numChoices
+		p.choice = choices[(at+len(choices)-1)%len(choices)]
 	case "down", "ctrl+n":
-		p.choice = (p.choice + 1) % numChoices
+		p.choice = choices[(at+1)%len(choices)]
 	case "enter":
 		switch p.choice {
 		case choiceOnce:

@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"context"
+	"strings"
 	"testing"
 
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/fake"
 )
 
@@ -18,4 +22,53 @@ func TestMCPCommand(t *testing.T) {
 	d = newDriver(t, cfg)
 	d.typeAndSend("/mcp")
 	d.untilShows("everything: running, 13 tools")
+}
+
+// TestNoticesShownOnce: a notice (an MCP server that failed) appears once
+// as a note in the conversation, and the interface goes on.
+func TestNoticesShownOnce(t *testing.T) {
+	cfg := config(t, fake.New(fake.Text("still here")), t.TempDir(), nil)
+	notices := make(chan string, 2)
+	cfg.Notices = notices
+	d := newDriver(t, cfg)
+	notices <- "MCP server broken failed: exec: no such file"
+	d.untilShows("MCP server broken failed")
+	d.typeAndSend("hi")
+	d.untilShows("still here")
+	if n := strings.Count(d.screen(), "MCP server broken failed"); n != 1 {
+		t.Errorf("the notice shows %d times:\n%s", n, d.screen())
+	}
+	close(notices)
+}
+
+// TestQuestionWithText: a question that is no call of the loop (whether to
+// start a project's MCP server) shows its own text; yes allows it, and Esc
+// dismisses it without an answer; each block then ends with the outcome.
+func TestQuestionWithText(t *testing.T) {
+	approver := NewApprover()
+	d := newDriver(t, config(t, fake.New(), t.TempDir(), approver))
+	ask := func(id string) <-chan loop.Decision {
+		ch := make(chan loop.Decision, 1)
+		go func() {
+			ch <- approver.Ask(context.Background(), Question{
+				Call: providers.ToolCall{ID: id, Name: "start project MCP server " + id, Arguments: `{}`},
+				Text: "Start MCP server " + id + "? (answer remembered)",
+			})
+		}()
+		return ch
+	}
+	got := ask("one")
+	d.untilShows("Start MCP server one? (answer remembered)")
+	d.answer(choiceOnce)
+	if dec := <-got; !dec.Allow {
+		t.Errorf("yes: %+v", dec)
+	}
+	d.untilShows("allowed")
+	got = ask("two")
+	d.untilShows("Start MCP server two? (answer remembered)")
+	d.key("esc")
+	if dec := <-got; dec.Allow || dec.Why != WhyDismissed {
+		t.Errorf("esc: %+v, want dismissed", dec)
+	}
+	d.until("the second question to end", func(s string) bool { return !strings.Contains(s, "Start MCP server two?") })
 }

@@ -40,6 +40,11 @@ type Config struct {
 	// the prompt (starting MCP servers, whose start-up takes the CPU for
 	// a few hundred milliseconds) starts there.
 	AfterFirstFrame func()
+	// Notices carries one-line notices that arrive while the interface
+	// runs (an MCP server that failed to start or stopped, a tool it
+	// skipped); each is shown once as a note in the conversation. nil
+	// carries none; closing it ends the notices.
+	Notices <-chan string
 	// Approver receives the loop's approval questions; nil asks nothing.
 	Approver *Approver
 	// Models lists the server's models for /model without a name; nil
@@ -97,6 +102,7 @@ type (
 	}
 	turnClosedMsg struct{ ch <-chan loop.Event }
 	approvalMsg   struct{ req approvalRequest }
+	noticeMsg     struct{ text string }
 	tickMsg       struct{ turn int }
 	// modelSwitchedMsg carries the loop built for /model NAME, built in a
 	// command because building reads the project's AGENTS.md.
@@ -223,6 +229,9 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if m.cfg.Approver != nil {
 		cmds = append(cmds, waitApproval(m.cfg.Approver))
+	}
+	if m.cfg.Notices != nil {
+		cmds = append(cmds, waitNotice(m.cfg.Notices))
 	}
 	p := strings.TrimSpace(m.cfg.Prompt)
 	switch {
@@ -381,6 +390,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case approvalMsg:
 		return m, m.askApproval(msg.req)
+	case noticeMsg:
+		m.chat.append(newNoteItem(m.st, msg.text))
+		return m, waitNotice(m.cfg.Notices)
 	case tickMsg:
 		if !m.running || msg.turn != m.turn {
 			return m, nil

@@ -42,6 +42,16 @@ func waitApproval(a *Approver) tea.Cmd {
 	return func() tea.Msg { return approvalMsg{<-a.requests} }
 }
 
+// waitNotice reads the next notice; a closed channel ends the reading.
+func waitNotice(ch <-chan string) tea.Cmd {
+	return func() tea.Msg {
+		if text, ok := <-ch; ok {
+			return noticeMsg{text}
+		}
+		return nil
+	}
+}
+
 func tick(turn int) tea.Cmd {
 	return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{turn} })
 }

@@ -195,6 +195,16 @@ func (m *Model) answer(ans approvalAnswer) tea.Cmd {
 	m.approving = nil
 	if b := m.blocks[req.call.ID]; b != nil {
 		b.setWaiting(false)
+		if req.text != "" { // not a call of the loop: no result will come
+			switch {
+			case ans.allow:
+				b.finish("allowed", false, 0, nil)
+			case ans.dismissed:
+				b.finish("dismissed", true, 0, map[string]any{"denied": true})
+			default:
+				b.finish("refused", true, 0, map[string]any{"denied": true})
+			}
+		}
 	}
 	return tea.Batch(
 		func() tea.Msg { req.reply <- ans; return nil },
@@ -210,6 +220,7 @@ func (m *Model) askApproval(req approvalRequest) tea.Cmd {
 	if req.diff != "" {
 		b.setDiff(req.diff)
 	}
+	b.question = req.text
 	b.setWaiting(true)
 	m.syncApproval()
 	m.chat.bottom()

@@ -53,6 +53,7 @@ type toolBlock struct {
 
 	waiting  bool
 	menu     approvalView // the question's menu while waiting
+	question string       // the approval question when not the default one
 	expanded bool
 	selected bool
 	frame    int
@@ -277,7 +278,10 @@ func (b *toolBlock) result(width int) []string {
 // the whole command wrapped, and the keys.
 func (b *toolBlock) approval(width int) []string {
 	question := "Allow " + b.name + " to run?"
-	if b.name == "bash" {
+	switch {
+	case b.question != "":
+		question = b.question
+	case b.name == "bash":
 		question = "Allow bash to run this command?"
 	}
 	session := "Allow for this session"
@@ -307,8 +311,8 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 				joinWrapped([]string{key("enter", "deny with these words"), key("esc", "back")}, b.st.Dim.Render(" · "), width)...)...)
 	}
 	var lines []string
-	for c := range numChoices {
-		label := approvalChoiceText(c, session)
+	for _, c := range menuChoices(v.question) {
+		label := approvalChoiceText(c, session, v.question)
 		switch {
 		case c == v.choice && v.armed:
 			lines = append(lines, b.st.Key.Render(cutTo("› "+label, width)))
@@ -324,11 +328,12 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 		}
 		return lines
 	}
-	return append(lines, joinWrapped([]string{
-		key("↑/↓", "choose"),
-		key("enter", "answer"),
-		key("esc", "deny and stop the turn"),
-	}, b.st.Dim.Render(" · "), width)...)
+	esc := key("esc", "deny and stop the turn")
+	if v.question {
+		esc = key("esc", "not now (asked again next start)")
+	}
+	return append(lines, joinWrapped([]string{key("↑/↓", "choose"), key("enter", "answer"), esc},
+		b.st.Dim.Render(" · "), width)...)
 }
 
 // plural picks the singular or plural word for n.

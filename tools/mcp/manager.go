@@ -34,7 +34,13 @@ type Manager struct {
 	opts    Options
 	servers []*server
 	wg      sync.WaitGroup
-	mu      sync.Mutex // guards the servers' mutable fields
+	mu      sync.Mutex // guards the fields below and the servers' mutable fields
+	closed  bool
+	// refreshing counts the tool lists being fetched again after
+	// notifications/tools/list_changed; settled is closed when it drops
+	// to 0.
+	refreshing int
+	settled    chan struct{}
 }
 
 // NewManager returns a manager of the servers cfgs; nothing starts before
@@ -63,8 +69,14 @@ func NewManager(cfgs []Config, opts Options) *Manager {
 }
 
 // Start starts every server that is neither disabled nor skipped, each in
-// its own goroutine, and returns at once. Cancelling ctx stops them.
+// its own goroutine, and returns at once. Cancelling ctx stops them. Start
+// after Close (the interface quit before its first frame) starts nothing.
 func (m *Manager) Start(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
 	for _, s := range m.servers {
 		if s.state != StateStarting {
 			continue
@@ -86,6 +98,42 @@ func (m *Manager) Wait(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+	}
+}
+
+// Settle returns once no tool list announced as changed
+// (notifications/tools/list_changed) is still being fetched, or when ctx
+// is done; each fetch is bounded by its server's StartupTimeout. Called
+// before a request, it makes the request carry every change announced
+// before it.
+func (m *Manager) Settle(ctx context.Context) {
+	m.mu.Lock()
+	n, settled := m.refreshing, m.settled
+	m.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	select {
+	case <-settled:
+	case <-ctx.Done():
+	}
+}
+
+// beginRefresh and endRefresh bracket a fetch of a changed tool list.
+func (m *Manager) beginRefresh() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refreshing == 0 {
+		m.settled = make(chan struct{})
+	}
+	m.refreshing++
+}
+
+func (m *Manager) endRefresh() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refreshing--; m.refreshing == 0 {
+		close(m.settled)
 	}
 }
 
@@ -123,6 +171,7 @@ func (m *Manager) Status() []Status {
 // waits for their goroutines.
 func (m *Manager) Close() error {
 	m.mu.Lock()
+	m.closed = true
 	var sessions []*server
 	for _, s := range m.servers {
 		s.closing = true
@@ -168,6 +217,7 @@ type server struct {
 	err     string
 	session *sdk.ClientSession
 	tools   []*tool
+	skipped map[string]bool // tools skipped for their schema, warned about
 	closing bool
 	listing sync.Mutex // one tool listing at a time
 }
@@ -186,8 +236,14 @@ func (s *server) start(ctx context.Context) {
 	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
 	defer cancel()
 	client := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: s.m.opts.Version}, &sdk.ClientOptions{
-		Capabilities:           &sdk.ClientCapabilities{},
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { go s.refresh(ctx) },
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			s.m.beginRefresh()
+			go func() {
+				defer s.m.endRefresh()
+				s.refresh(ctx)
+			}()
+		},
 	})
 	transport, err := s.transport()
 	if err != nil {
@@ -254,6 +310,9 @@ func (s *server) died() {
 func (s *server) transport() (sdk.Transport, error) {
 	if s.cfg.URL != "" {
 		client := &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: http.DefaultTransport}}
+		if s.cfg.SSE {
+			return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, nil
+		}
 		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: -1}, nil
 	}
 	if s.cfg.Command == "" {
@@ -366,7 +425,13 @@ func (s *server) list(ctx context.Context) error {
 			if err == nil {
 				err = fmt.Errorf("no input schema")
 			}
-			s.m.warnLocked("MCP server %s: tool %s skipped: %v", s.cfg.Name, st.Name, err)
+			if !s.skipped[st.Name] { // once, not again at each list_changed
+				if s.skipped == nil {
+					s.skipped = map[string]bool{}
+				}
+				s.skipped[st.Name] = true
+				s.m.warnLocked("MCP server %s: tool %s skipped: %v", s.cfg.Name, st.Name, err)
+			}
 			continue
 		}
 		name := uniqueName(s.cfg.Name, st.Name, func(n string) bool { return taken[n] })

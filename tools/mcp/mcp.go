@@ -35,9 +35,11 @@ type Config struct {
 	Env     []string
 	Dir     string
 	// URL and Headers reach a streamable HTTP server; Headers are sent
-	// with every request.
+	// with every request. With SSE, URL is the event stream of a server
+	// that speaks the older HTTP+SSE transport (MCP 2024-11-05).
 	URL     string
 	Headers map[string]string
+	SSE     bool
 	// Timeout bounds one call (0: DefaultTimeout); StartupTimeout the
 	// start, the handshake and the first tool list (0:
 	// DefaultStartupTimeout).

@@ -16,8 +16,8 @@ import (
 )
 
 // testServer is an in-process MCP server over streamable HTTP with an
-// echo tool, a read-only tool, a tool with a broken schema, a tool that
-// never answers and a tool that fails.
+// echo tool, a read-only tool, a tool that never answers and a tool that
+// fails.
 func testServer(t *testing.T) (*sdk.Server, *httptest.Server, *headerLog) {
 	t.Helper()
 	s := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
@@ -199,5 +199,70 @@ func TestToolName(t *testing.T) {
 	taken := map[string]bool{"mcp__s__a_b": true}
 	if n := uniqueName("s", "a.b", func(n string) bool { return taken[n] }); n == "mcp__s__a_b" || len(n) > MaxNameLen {
 		t.Errorf("collision gave %q", n)
+	}
+}
+
+// TestInvalidSchemaSkipped: a tool whose input schema does not compile is
+// left out with one warning; the server and its other tools go on.
+func TestInvalidSchemaSkipped(t *testing.T) {
+	s := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	ok := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "fine"}}}, nil
+	}
+	s.AddTool(&sdk.Tool{Name: "good", Description: "Good.", InputSchema: map[string]any{"type": "object"}}, ok)
+	s.AddTool(&sdk.Tool{Name: "broken", Description: "Broken.", InputSchema: json.RawMessage(
+		`{"type": "object", "properties": {"n": {"type": "integer", "minimum": "not a number"}}}`)}, ok)
+	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	hs := httptest.NewServer(handler)
+	t.Cleanup(hs.Close)
+
+	var mu sync.Mutex
+	var warnings []string
+	changed := make(chan struct{}, 4)
+	m := NewManager([]Config{{Name: "t", URL: hs.URL}}, Options{Warn: func(msg string) {
+		mu.Lock()
+		warnings = append(warnings, msg)
+		mu.Unlock()
+	}, OnChange: func() { changed <- struct{}{} }})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	m.Start(ctx)
+	defer m.Close()
+	m.Wait(ctx)
+
+	st := m.Status()[0]
+	if st.State != StateRunning || strings.Join(st.Tools, ",") != "mcp__t__good" {
+		t.Fatalf("status %+v, want running with only good", st)
+	}
+	res, err := findTool(t, m, "mcp__t__good").Run(ctx, json.RawMessage(`{}`))
+	if err != nil || res.Content != "fine" {
+		t.Errorf("good: %+v %v", res, err)
+	}
+	// The warning is sent from its own goroutine.
+	for ctx.Err() == nil {
+		mu.Lock()
+		n := len(warnings)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// A list_changed lists the tools again: broken is not warned about
+	// twice.
+	<-changed // started
+	s.AddTool(&sdk.Tool{Name: "new", Description: "New.", InputSchema: map[string]any{"type": "object"}}, ok)
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("no change after list_changed")
+	}
+	if got := strings.Join(m.Status()[0].Tools, ","); got != "mcp__t__good,mcp__t__new" {
+		t.Errorf("tools after the change: %s", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "MCP server t: tool broken skipped") {
+		t.Errorf("warnings %q, want one about broken", warnings)
 	}
 }

@@ -1,0 +1,110 @@
+//go:build linux
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// TestMCPTrustQuestionInTmux: in the interface, each server of a project's
+// .mcp.json is asked about once per repository; the answers are
+// remembered, so the next start asks nothing; a refused server is not
+// started. A configured server that fails is reported once, as a note,
+// and the session goes on. Quitting with Ctrl+C stops a server's whole
+// process group.
+func TestMCPTrustQuestionInTmux(t *testing.T) {
+	bin := mcpBin(t)
+	everything := filepath.Join(bin, "mcp-server-everything")
+	dir, data := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(dir, "pid.fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// keep leaves a sleeper in its process group and says its pid.
+	mcpJSON := fmt.Sprintf(`{"mcpServers": {
+		"keep": {"command": "sh", "args": ["-c", "sleep 300 & echo $! > pid.fifo; exec %s"]},
+		"refuse": {"command": %q}}}`, everything, everything)
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := mcpConfig(t, "[mcp.servers.broken]\ncommand = \"/nonexistent/mcp-server\"\n")
+	srv := scripted.New(t)
+	env := []string{"XDG_DATA_HOME=" + data}
+	args := []string{"--base-url", srv.URL(), "--model", "scripted-model", "--config", cfg}
+
+	s := startTmux(t, dir, env, args)
+	s.waitFor("Ask about this repository")
+	for range 2 {
+		screen := s.waitFor("(answer remembered)")
+		if strings.Contains(screen, "? start project MCP server keep") {
+			s.allowOnce() // "Yes (remembered)"
+			s.waitFor("allowed")
+		} else {
+			s.waitFor("↑/↓ choose")
+			s.keys("Down") // "No (remembered)"
+			s.keys("Enter")
+			s.waitFor("denied")
+		}
+	}
+	sleeper := childFromFIFO(t, fifo) // keep started
+	s.waitFor("MCP server broken failed")
+	screen := s.mcpUntil("keep: running")
+	for _, want := range []string{"refuse: skipped: refused by the person", "broken: failed"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("/mcp lacks %q:\n%s", want, screen)
+		}
+	}
+	if n := strings.Count(screen, "MCP server broken failed"); n != 1 {
+		t.Errorf("the failed server is reported %d times, want once:\n%s", n, screen)
+	}
+	s.keys("C-c")
+	s.waitFor("AGENT-EXITED-0")
+	if !sleeper.ended() {
+		t.Errorf("the server's process group outlived the interface (sleeper %d)", sleeper.pid)
+	}
+
+	// The second start asks nothing: keep starts, refuse stays skipped.
+	s = startTmux(t, dir, env, args)
+	s.waitFor("Ask about this repository")
+	sleeper = childFromFIFO(t, fifo)
+	screen = s.mcpUntil("keep: running")
+	if !strings.Contains(screen, "refuse: skipped: refused earlier") || strings.Contains(screen, "(answer remembered)") {
+		t.Errorf("second start: asked again, or refuse not skipped:\n%s", screen)
+	}
+	s.keys("C-c")
+	s.waitFor("AGENT-EXITED-0")
+	if !sleeper.ended() {
+		t.Errorf("second start: the server's process group outlived the interface (sleeper %d)", sleeper.pid)
+	}
+}
+
+// mcpUntil types /mcp until its report holds want (a server still
+// starting is reported as such) and returns the screen.
+func (s *tmuxSession) mcpUntil(want string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(hangLimit)
+	for {
+		s.text("/mcp")
+		s.keys("Enter")
+		screen := s.waitFor("/mcp")
+		for range 20 {
+			if strings.Contains(screen, want) {
+				return screen
+			}
+			time.Sleep(50 * time.Millisecond)
+			screen = s.screen()
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("/mcp never reported %q:\n%s", want, screen)
+		}
+	}
+}
