@@ -205,3 +205,28 @@ func TestShiftTabInYoloSwitchesNothing(t *testing.T) {
 		t.Errorf("Shift+Tab in yolo: setter called %v, screen:\n%s", called, d.screen())
 	}
 }
+
+// The key that answers one question is a key like any other for the next:
+// a second question that appears right after (the model's next call) waits
+// for a quiet keyboard too, so a double Enter allows one call, not two.
+func TestTheKeyThatAnswersDoesNotAnswerTheNextQuestion(t *testing.T) {
+	dir := t.TempDir()
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b1", Name: "bash", Arguments: `{"command":"echo one > one.txt"}`}),
+		fake.ToolCalls(fake.Call{ID: "b2", Name: "bash", Arguments: `{"command":"echo two > two.txt"}`}),
+		fake.Text("Done."),
+	)
+	d := newDriver(t, config(t, srv, dir, NewApprover()))
+	d.typeAndSend("go")
+	d.answer(choiceOnce)
+	d.until("the second question", func(string) bool { return d.m.approving != nil && d.m.approving.req.call.ID == "b2" })
+	d.key("enter") // the same person's second press, no time later
+	if d.m.approving == nil {
+		t.Fatal("a second Enter right after answering answered the next question")
+	}
+	if _, err := os.Stat(dir + "/two.txt"); err == nil {
+		t.Fatal("the second command ran without an answer given to it")
+	}
+	d.answer(choiceDeny)
+	d.untilShows("Done.")
+}

@@ -28,6 +28,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.approving != nil {
 		if cmd, ok := m.approvalKey(msg); ok {
+			if m.approving == nil {
+				// The key answered: the next question (the model's next
+				// call may ask at once) waits for a quiet keyboard too,
+				// so a second press of Enter answers nothing.
+				m.lastKey = m.now()
+			}
 			return cmd
 		}
 		// Not the menu's: the key goes on as if no question waited, and
