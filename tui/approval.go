@@ -27,14 +27,21 @@ type Question struct {
 	Call  providers.ToolCall
 	Group string
 	Diff  string
+	// Recheck, when not nil, decides the call again in the permission
+	// mode now in force; ok is false when a person must still be asked.
+	// The interface calls it when Shift+Tab switches the mode while the
+	// question waits, and a decision it returns answers the question. It
+	// must be quick and do no I/O (it runs in the interface's update).
+	Recheck func() (d loop.Decision, ok bool)
 }
 
 // approvalRequest is one question to the person. The answer goes to reply,
 // which has room for it, so answering never blocks.
 type approvalRequest struct {
-	call  providers.ToolCall
-	diff  string
-	reply chan approvalAnswer
+	call    providers.ToolCall
+	diff    string
+	recheck func() (loop.Decision, bool)
+	reply   chan approvalAnswer
 }
 
 // approvalAnswer is the person's choice. instructions, with allow false,
@@ -43,6 +50,9 @@ type approvalAnswer struct {
 	allow        bool
 	forSession   bool
 	instructions string
+	// decided, when not nil, is the decision of the question's Recheck
+	// after a switch of the permission mode; it is the answer.
+	decided *loop.Decision
 }
 
 // NewApprover returns an Approver with nothing allowed yet.
@@ -69,7 +79,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	if ctx.Err() != nil {
 		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
-	req := approvalRequest{call: call, diff: q.Diff, reply: make(chan approvalAnswer, 1)}
+	req := approvalRequest{call: call, diff: q.Diff, recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
@@ -77,6 +87,9 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	}
 	select {
 	case ans := <-req.reply:
+		if ans.decided != nil {
+			return *ans.decided
+		}
 		if !ans.allow && ans.instructions != "" {
 			return loop.Decision{
 				Reason: "the user denied this " + call.Name + " call and said what to do instead: " + ans.instructions,
