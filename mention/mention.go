@@ -5,7 +5,9 @@
 // shows it (a directory's listing as list_files shows it) to the prompt.
 // Every access goes through the tools' os.Root, so a mention never reaches
 // outside the working directory; a path that cannot be read is left as
-// plain text.
+// plain text. .gitignore keeps files out of completion and of a
+// directory's listing only: a file named in full is attached, as read_file
+// would read it when asked.
 package mention
 
 import (

@@ -204,3 +204,18 @@ func TestExpandAttachesAQuotedPathWithSpaces(t *testing.T) {
 		t.Errorf("Strip = %q, %q", prompt, paths)
 	}
 }
+
+// The rule for ignored files: .gitignore keeps them out of completion and
+// of a directory's listing, but a file the person names in full is
+// attached, as read_file would read it when asked (the mention is the
+// person's own request; .gitignore says what is noise, not what is secret).
+func TestExpandAttachesAnIgnoredFileNamedInFull(t *testing.T) {
+	m, _ := tree(t, map[string]string{".gitignore": "*.log\n", "debug.log": "the crash\n"})
+	if got := m.Complete(context.Background(), "debug", 5); len(got) != 0 {
+		t.Errorf("completion offers an ignored file: %q", got)
+	}
+	got, atts := m.Expand(context.Background(), "why @debug.log")
+	if len(atts) != 1 || !strings.Contains(got, "1\tthe crash") {
+		t.Errorf("an ignored file named in full was not attached: %+v %q", atts, got)
+	}
+}
