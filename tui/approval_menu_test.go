@@ -312,3 +312,28 @@ func TestShiftTabToAskLeavesTheQuestionWaiting(t *testing.T) {
 	d.answer(choiceOnce)
 	d.untilShows("Done.")
 }
+
+// /clear while a question waits keeps the question in view: it cleared the
+// pane, and the menu, gone from the screen, still took Enter, so an
+// invisible question was answered.
+func TestClearKeepsTheWaitingQuestionInView(t *testing.T) {
+	dir := t.TempDir()
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo ran > ran.txt"}`}),
+		fake.Text("Done."),
+	)
+	d := newDriver(t, config(t, srv, dir, NewApprover()))
+	d.typeAndSend("build it")
+	d.until("the question", func(string) bool { return d.m.approving != nil })
+	d.typeAndSend("/clear")
+	d.wait(approvalQuiet)
+	s := d.screen()
+	if !strings.Contains(s, "Allow bash to run this command?") || !strings.Contains(s, "echo ran > ran.txt") || !strings.Contains(s, "↑/↓ choose") {
+		t.Fatalf("after /clear the waiting question is not shown:\n%s", s)
+	}
+	d.answer(choiceDeny)
+	d.untilShows("Done.")
+	if b := d.m.blocks["b"]; b == nil || b.state != toolDenied {
+		t.Error("the answer is not shown in the question's block")
+	}
+}
