@@ -279,8 +279,14 @@ func TestShiftTabDecidesTheWaitingQuestionInTheNewMode(t *testing.T) {
 	}
 	d := newDriver(t, cfg)
 	d.typeAndSend("go")
-	d.until("the question", func(string) bool { return d.m.approving != nil })
+	d.answer(choiceInstruct) // typing a denial: a switch does not answer for the person
 	shiftTab := tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	d.update(shiftTab)
+	if d.m.approving == nil || !d.m.approving.instructing {
+		t.Fatal("a switch of mode answered a question whose denial was being typed")
+	}
+	d.update(shiftTab) // back to ask
+	d.key("esc")       // back to the menu
 	d.update(shiftTab) // to auto: the waiting call is allowed
 	d.untilShows("Done.")
 	if _, err := os.Stat(dir + "/one.txt"); err != nil {

@@ -159,7 +159,8 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 // waiting when the mode switches is decided again in the new mode: switching
 // to auto allows the call that auto would not have asked about (the person
 // said to stop asking about such calls), and a call the new mode still asks
-// about keeps waiting for its answer.
+// about keeps waiting for its answer, as does one whose denial the person
+// is typing.
 func (m *Model) switchMode() tea.Cmd {
 	next := map[string]string{"ask": "auto", "auto": "ask"}[m.bar.mode]
 	if next == "" || m.cfg.SetPermissionMode == nil {
@@ -176,8 +177,8 @@ func (m *Model) switchMode() tea.Cmd {
 	m.chat.append(newNoteItem(m.st, "Permission mode: "+next+" ("+what+"). Shift+Tab switches back."))
 	m.chat.bottom()
 	p := m.approving
-	if p == nil || p.req.recheck == nil {
-		return nil
+	if p == nil || p.req.recheck == nil || p.instructing {
+		return nil // a denial being typed is the person's answer in the making
 	}
 	d, ok := p.req.recheck()
 	if !ok {
