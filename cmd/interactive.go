@@ -76,16 +76,25 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	var live atomic.Pointer[string]
 	live.Store(&mode)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
-		pol := pol
-		pol.mode = *live.Load()
 		def := withEffects(req.Def)
-		switch r := pol.decide(def, req.Call.Arguments); r.verdict {
-		case allow:
-			return loop.Decision{Allow: true, Why: r.why}
-		case deny:
-			return loop.Decision{Reason: r.reason, Why: r.why}
+		// rule decides the call in the mode of the moment; ok is false
+		// when a person must be asked. A question waiting when Shift+Tab
+		// switches the mode is decided again through it.
+		rule := func() (loop.Decision, bool) {
+			pol := pol
+			pol.mode = *live.Load()
+			switch r := pol.decide(def, req.Call.Arguments); r.verdict {
+			case allow:
+				return loop.Decision{Allow: true, Why: r.why}, true
+			case deny:
+				return loop.Decision{Reason: r.reason, Why: r.why}, true
+			}
+			return loop.Decision{}, false
 		}
-		q := tui.Question{Call: req.Call, Group: req.Def.Name}
+		if d, ok := rule(); ok {
+			return d
+		}
+		q := tui.Question{Call: req.Call, Group: req.Def.Name, Recheck: rule}
 		if isEdit(def) {
 			q.Group = "edits" // allowing one edit tool for the session allows both
 			if req.Preview != nil {
@@ -93,7 +102,9 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			}
 		}
 		d := approver.Ask(ctx, q)
-		if d.Allow && def.Effects.Has(tools.RunsCommands) {
+		// A person's yes says nothing of the sandbox (the policy's own
+		// yes, after a switch of mode, already does).
+		if d.Allow && def.Effects.Has(tools.RunsCommands) && strings.HasPrefix(d.Why, "person") {
 			d.Why = pol.confined(d.Why)
 		}
 		return d

@@ -108,3 +108,30 @@ func TestShiftTabSwitchesToAutoAndDenyRulesHold(t *testing.T) {
 	s.keys("C-c")
 	s.waitFor("AGENT-EXITED-0")
 }
+
+// TestShiftTabAtAWaitingQuestionDecidesItInAuto: a file change waits for
+// its answer in ask mode; Shift+Tab switches to auto, where file changes
+// proceed without a question, so the waiting change proceeds too (rather
+// than waiting for an answer the person just said not to ask for).
+func TestShiftTabAtAWaitingQuestionDecidesItInAuto(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "w", Name: "write_file", Arguments: `{"path":"new.txt","content":"made after the switch\n"}`}),
+		scripted.Text("Wrote new.txt."),
+	)
+	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.waitFor("ask mode")
+	s.text("write a file")
+	s.keys("Enter")
+	s.waitFor("Allow this change to")
+	s.keys("BTab")
+	screen := s.waitFor("Wrote new.txt.")
+	if !strings.Contains(screen, "auto mode") || !strings.Contains(screen, "allowed in auto mode") {
+		t.Errorf("the switch is not shown:\n%s", screen)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "new.txt")); err != nil || string(data) != "made after the switch\n" {
+		t.Errorf("new.txt = %q, %v: the waiting change did not proceed in auto", data, err)
+	}
+	s.keys("C-c")
+	s.waitFor("AGENT-EXITED-0")
+}

@@ -5,7 +5,9 @@
 // shows it (a directory's listing as list_files shows it) to the prompt.
 // Every access goes through the tools' os.Root, so a mention never reaches
 // outside the working directory; a path that cannot be read is left as
-// plain text.
+// plain text. .gitignore keeps files out of completion and of a
+// directory's listing only: a file named in full is attached, as read_file
+// would read it when asked.
 package mention
 
 import (
@@ -13,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
@@ -45,19 +48,45 @@ func New(root *os.Root, tracker *fs.Tracker) *Mentions {
 
 // Find returns the paths mentioned in prompt, in order and without
 // duplicates: each word that starts with "@" at the start of the prompt or
-// after white space, without the "@". A mention ends at white space.
+// after white space, without the "@". A mention ends at white space, or,
+// for a path with spaces, is written in double quotes (@"my notes.txt",
+// as completion writes it); a quote left open runs to the end of its line.
 func Find(prompt string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range strings.Fields(prompt) {
-		p, ok := strings.CutPrefix(w, "@")
-		if !ok || p == "" || seen[p] {
+	for i := 0; i < len(prompt); i++ {
+		if prompt[i] != '@' || (i > 0 && !isSpace(prompt[i-1])) {
+			continue
+		}
+		rest := prompt[i+1:]
+		var p string
+		if q, ok := strings.CutPrefix(rest, `"`); ok {
+			end := strings.IndexAny(q, "\"\n")
+			if end < 0 {
+				end = len(q)
+			}
+			p = q[:end]
+			i += 1 + end + 1
+		} else {
+			end := strings.IndexFunc(rest, func(r rune) bool { return r < utf8.RuneSelf && isSpace(byte(r)) })
+			if end < 0 {
+				end = len(rest)
+			}
+			p = rest[:end]
+			i += end
+		}
+		if p == "" || seen[p] {
 			continue
 		}
 		seen[p] = true
 		out = append(out, p)
 	}
 	return out
+}
+
+// isSpace reports whether c is ASCII white space, which ends a mention.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 // trailing is the punctuation a sentence may put after a mention ("look at

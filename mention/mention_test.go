@@ -42,6 +42,11 @@ func TestFind(t *testing.T) {
 		{"mail me at me@example.com", nil},
 		{"a lone @ sign", nil},
 		{"line one\n@notes.txt", []string{"notes.txt"}},
+		// A path with spaces is mentioned in quotes (completion writes them).
+		{`read @"my notes.txt" and @a.go`, []string{"my notes.txt", "a.go"}},
+		{`@"docs/old plans/" lists`, []string{"docs/old plans/"}},
+		{`an unclosed @"my notes.txt`, []string{"my notes.txt"}},
+		{`empty @"" quotes`, nil},
 	} {
 		if got := Find(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("Find(%q) = %q, want %q", tc.in, got, tc.want)
@@ -183,5 +188,34 @@ func TestExpandSaysWhyAnExistingFileWasNotAttached(t *testing.T) {
 	}
 	if len(atts) != 1 || atts[0].Bytes != 0 || !strings.Contains(atts[0].Skipped, "binary") {
 		t.Errorf("attachments = %+v, want logo.png skipped as binary", atts)
+	}
+}
+
+// A file whose name has spaces is attached when mentioned in quotes, as
+// completion writes it; unquoted, its first word is a mention of its own
+// and attaches nothing.
+func TestExpandAttachesAQuotedPathWithSpaces(t *testing.T) {
+	m, _ := tree(t, map[string]string{"my notes.txt": "walrus\n", "my": "wrong file\n"})
+	got, atts := m.Expand(context.Background(), `summarise @"my notes.txt", please`)
+	if len(atts) != 1 || atts[0].Path != "my notes.txt" || !strings.Contains(got, "1\twalrus") || strings.Contains(got, "wrong file") {
+		t.Errorf("attachments %+v, prompt %q", atts, got)
+	}
+	if prompt, paths := Strip(got); prompt != `summarise @"my notes.txt", please` || !slices.Equal(paths, []string{"my notes.txt"}) {
+		t.Errorf("Strip = %q, %q", prompt, paths)
+	}
+}
+
+// The rule for ignored files: .gitignore keeps them out of completion and
+// of a directory's listing, but a file the person names in full is
+// attached, as read_file would read it when asked (the mention is the
+// person's own request; .gitignore says what is noise, not what is secret).
+func TestExpandAttachesAnIgnoredFileNamedInFull(t *testing.T) {
+	m, _ := tree(t, map[string]string{".gitignore": "*.log\n", "debug.log": "the crash\n"})
+	if got := m.Complete(context.Background(), "debug", 5); len(got) != 0 {
+		t.Errorf("completion offers an ignored file: %q", got)
+	}
+	got, atts := m.Expand(context.Background(), "why @debug.log")
+	if len(atts) != 1 || !strings.Contains(got, "1\tthe crash") {
+		t.Errorf("an ignored file named in full was not attached: %+v %q", atts, got)
 	}
 }

@@ -123,3 +123,27 @@ func TestStatsKeepApprovalWaitAndDenialsApart(t *testing.T) {
 		t.Errorf("call a: run %v, wait %v; want 5ms and 3.478s", calls[0].Duration, calls[0].ApprovalWait)
 	}
 }
+
+// Calls recorded before schema version 7 have no approval wait: stats
+// count them (their durations include the wait, which was not kept apart
+// then), never as asked, and a denial among them is a denial, not a
+// failure.
+func TestStatsOfCallsRecordedBeforeVersion7(t *testing.T) {
+	ctx := context.Background()
+	s := migrated(t, 6,
+		`INSERT INTO sessions (id, title, dir, model, status, created_at, updated_at, message_count)
+			VALUES ('0123456789ab', 'old', '/w', 'm', 'completed', 1, 2, 2)`,
+		`INSERT INTO messages (session_id, seq, role, parts, created_at) VALUES
+			('0123456789ab', 1, 'user', '[{"type":"text","text":"hi"}]', 1),
+			('0123456789ab', 2, 'assistant', '[{"type":"tool_call","id":"c1","name":"bash","arguments":"{}"},{"type":"tool_call","id":"c2","name":"bash","arguments":"{}"}]', 1)`,
+		`INSERT INTO tool_calls (session_id, message_id, call_id, name, arguments, result, status, started_at, finished_at, duration_ms, decision) VALUES
+			('0123456789ab', 2, 'c1', 'bash', '{}', 'done', 'completed', 1000, 4478, 3478, 'allowed: person: once'),
+			('0123456789ab', 2, 'c2', 'bash', '{}', 'denied', 'failed', 1000, 2000, 1000, 'denied by the person')`,
+	)
+	got, err := s.Stats(ctx, "")
+	must(t, err)
+	want := []sessions.ToolStats{{Name: "bash", Calls: 1, Denied: 1, MedianMS: 3478, P95MS: 3478}}
+	if !statsEqual(got, want) {
+		t.Errorf("Stats =\n%+v\nwant\n%+v", got, want)
+	}
+}

@@ -32,15 +32,22 @@ type Question struct {
 	// (whether to start a project's MCP server): its block ends with the
 	// answer, since no result will follow.
 	Text string
+	// Recheck, when not nil, decides the call again in the permission
+	// mode now in force; ok is false when a person must still be asked.
+	// The interface calls it when Shift+Tab switches the mode while the
+	// question waits, and a decision it returns answers the question. It
+	// must be quick and do no I/O (it runs in the interface's update).
+	Recheck func() (d loop.Decision, ok bool)
 }
 
 // approvalRequest is one question to the person. The answer goes to reply,
 // which has room for it, so answering never blocks.
 type approvalRequest struct {
-	call  providers.ToolCall
-	diff  string
-	text  string
-	reply chan approvalAnswer
+	call    providers.ToolCall
+	diff    string
+	text    string
+	recheck func() (loop.Decision, bool)
+	reply   chan approvalAnswer
 }
 
 // approvalAnswer is the person's choice. instructions, with allow false,
@@ -50,6 +57,9 @@ type approvalAnswer struct {
 	forSession   bool
 	instructions string
 	dismissed    bool // Esc or Ctrl+C on a question with Text: no answer
+	// decided, when not nil, is the decision of the question's Recheck
+	// after a switch of the permission mode; it is the answer.
+	decided *loop.Decision
 }
 
 // WhyDismissed is the Decision.Why of a question with Text that the person
@@ -80,7 +90,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	if ctx.Err() != nil {
 		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
-	req := approvalRequest{call: call, diff: q.Diff, text: q.Text, reply: make(chan approvalAnswer, 1)}
+	req := approvalRequest{call: call, diff: q.Diff, text: q.Text, recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
@@ -88,6 +98,9 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	}
 	select {
 	case ans := <-req.reply:
+		if ans.decided != nil {
+			return *ans.decided
+		}
 		if ans.dismissed {
 			return loop.Decision{Reason: "the user dismissed the question", Why: WhyDismissed}
 		}

@@ -1,14 +1,21 @@
 package tui
 
 import (
+	"context"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers/fake"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/fs"
+	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // typeSlowly types text one key at a time, the clock moving by dt between
@@ -164,8 +171,7 @@ func TestEscLeavesTheInstructionsThenDenies(t *testing.T) {
 }
 
 // Shift+Tab switches the permission mode between ask and auto, through the
-// command's setter, and the status line shows it; a waiting question keeps
-// waiting.
+// command's setter, and the status line shows it.
 func TestShiftTabSwitchesThePermissionMode(t *testing.T) {
 	srv := fake.New(fake.Text("Hi."))
 	cfg := config(t, srv, t.TempDir(), NewApprover())
@@ -203,5 +209,137 @@ func TestShiftTabInYoloSwitchesNothing(t *testing.T) {
 	d.update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
 	if called || !strings.Contains(d.screen(), "cannot be switched in this run") {
 		t.Errorf("Shift+Tab in yolo: setter called %v, screen:\n%s", called, d.screen())
+	}
+}
+
+// The key that answers one question is a key like any other for the next:
+// a second question that appears right after (the model's next call) waits
+// for a quiet keyboard too, so a double Enter allows one call, not two.
+func TestTheKeyThatAnswersDoesNotAnswerTheNextQuestion(t *testing.T) {
+	dir := t.TempDir()
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b1", Name: "bash", Arguments: `{"command":"echo one > one.txt"}`}),
+		fake.ToolCalls(fake.Call{ID: "b2", Name: "bash", Arguments: `{"command":"echo two > two.txt"}`}),
+		fake.Text("Done."),
+	)
+	d := newDriver(t, config(t, srv, dir, NewApprover()))
+	d.typeAndSend("go")
+	d.answer(choiceOnce)
+	d.until("the second question", func(string) bool { return d.m.approving != nil && d.m.approving.req.call.ID == "b2" })
+	d.key("enter") // the same person's second press, no time later
+	if d.m.approving == nil {
+		t.Fatal("a second Enter right after answering answered the next question")
+	}
+	if _, err := os.Stat(dir + "/two.txt"); err == nil {
+		t.Fatal("the second command ran without an answer given to it")
+	}
+	d.answer(choiceDeny)
+	d.untilShows("Done.")
+}
+
+// Shift+Tab while a question waits decides it again in the new mode:
+// switching to auto allows a call auto would not have asked about (the
+// person said to stop asking), and switching back to ask leaves a waiting
+// question waiting.
+func TestShiftTabDecidesTheWaitingQuestionInTheNewMode(t *testing.T) {
+	dir := t.TempDir()
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b1", Name: "bash", Arguments: `{"command":"echo one > one.txt"}`}),
+		fake.Text("Done."),
+	)
+	approver := NewApprover()
+	var mode atomic.Value
+	mode.Store("ask")
+	cfg := config(t, srv, dir, approver)
+	cfg.PermissionMode = "ask"
+	cfg.SetPermissionMode = func(m string) { mode.Store(m) }
+	rule := func() (loop.Decision, bool) {
+		if mode.Load() == "auto" {
+			return loop.Decision{Allow: true, Why: "auto: in the sandbox"}, true
+		}
+		return loop.Decision{}, false
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	reg, err := tools.NewRegistry(append(fs.Tools(root), shell.New(shell.Config{Dir: dir}))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Session.NewLoop = func(model string) (*loop.Loop, error) {
+		return loop.New(loop.Config{Provider: srv, Model: model, Catalog: picker.New(reg, picker.ModePick),
+			Approve: func(ctx context.Context, req loop.Approval) loop.Decision {
+				if d, ok := rule(); ok {
+					return d
+				}
+				return approver.Ask(ctx, Question{Call: req.Call, Recheck: rule})
+			}})
+	}
+	d := newDriver(t, cfg)
+	d.typeAndSend("go")
+	d.answer(choiceInstruct) // typing a denial: a switch does not answer for the person
+	shiftTab := tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	d.update(shiftTab)
+	if d.m.approving == nil || !d.m.approving.instructing {
+		t.Fatal("a switch of mode answered a question whose denial was being typed")
+	}
+	d.update(shiftTab) // back to ask
+	d.key("esc")       // back to the menu
+	d.update(shiftTab) // to auto: the waiting call is allowed
+	d.untilShows("Done.")
+	if _, err := os.Stat(dir + "/one.txt"); err != nil {
+		t.Fatalf("the waiting command did not run after switching to auto: %v", err)
+	}
+	if s := d.screen(); !strings.Contains(s, "The waiting bash call is allowed in auto mode") {
+		t.Errorf("the switch does not say what became of the waiting call:\n%s", s)
+	}
+}
+
+// Switching to ask while a question waits (it came in ask's stead, say from
+// an unconfined command in auto) leaves it waiting.
+func TestShiftTabToAskLeavesTheQuestionWaiting(t *testing.T) {
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b1", Name: "bash", Arguments: `{"command":"true"}`}),
+		fake.Text("Done."),
+	)
+	approver := NewApprover()
+	cfg := config(t, srv, t.TempDir(), approver)
+	cfg.PermissionMode = "auto"
+	cfg.SetPermissionMode = func(string) {}
+	d := newDriver(t, cfg)
+	d.typeAndSend("go")
+	d.until("the question", func(string) bool { return d.m.approving != nil })
+	d.update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	if d.m.approving == nil || !strings.Contains(d.screen(), "ask mode") {
+		t.Fatalf("switching to ask answered the question:\n%s", d.screen())
+	}
+	d.answer(choiceOnce)
+	d.untilShows("Done.")
+}
+
+// /clear while a question waits keeps the question in view: it cleared the
+// pane, and the menu, gone from the screen, still took Enter, so an
+// invisible question was answered.
+func TestClearKeepsTheWaitingQuestionInView(t *testing.T) {
+	dir := t.TempDir()
+	srv := fake.New(
+		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo ran > ran.txt"}`}),
+		fake.Text("Done."),
+	)
+	d := newDriver(t, config(t, srv, dir, NewApprover()))
+	d.typeAndSend("build it")
+	d.until("the question", func(string) bool { return d.m.approving != nil })
+	d.typeAndSend("/clear")
+	d.wait(approvalQuiet)
+	s := d.screen()
+	if !strings.Contains(s, "Allow bash to run this command?") || !strings.Contains(s, "echo ran > ran.txt") || !strings.Contains(s, "↑/↓ choose") {
+		t.Fatalf("after /clear the waiting question is not shown:\n%s", s)
+	}
+	d.answer(choiceDeny)
+	d.untilShows("Done.")
+	if b := d.m.blocks["b"]; b == nil || b.state != toolDenied {
+		t.Error("the answer is not shown in the question's block")
 	}
 }

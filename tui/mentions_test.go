@@ -44,3 +44,38 @@ func TestAtCompletesAPathAndSendAttachesIt(t *testing.T) {
 		t.Errorf("the request lacks the attachment: %q", sent)
 	}
 }
+
+// A path with spaces completes in quotes, so that the mention sent is the
+// whole path (unquoted, only its first word would be a mention).
+func TestAtCompletesAPathWithSpacesInQuotes(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(dir+"/old plans", 0o755)
+	os.WriteFile(dir+"/old plans/walrus notes.md", []byte("tusks\n"), 0o644)
+	srv := fake.New(fake.Text("About tusks."))
+	cfg := config(t, srv, dir, nil)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	cfg.Mentions = mention.New(root, nil)
+	d := newDriver(t, cfg)
+	d.key("see @old")
+	d.untilShows("@old plans/")
+	d.key("tab")
+	if got := d.m.input.Value(); got != `see @"old plans/` {
+		t.Fatalf("tab made the input %q, want the directory opened in quotes", got)
+	}
+	d.key("walrus n") // typing goes on inside the quotes, with completion
+	d.untilShows("@old plans/walrus notes.md")
+	d.key("tab")
+	if got := d.m.input.Value(); got != `see @"old plans/walrus notes.md" ` {
+		t.Fatalf("tab made the input %q", got)
+	}
+	d.key("enter")
+	d.untilShows("About tusks.")
+	sent := srv.Requests()[0].Messages[0].Text()
+	if !strings.Contains(sent, "<attached path=\"old plans/walrus notes.md\">\n     1\ttusks\n</attached>") {
+		t.Errorf("the request lacks the attachment: %q", sent)
+	}
+}

@@ -230,6 +230,15 @@ func (m *Model) command(text string) tea.Cmd {
 	case "/clear":
 		m.chat.clear()
 		m.forgetItems()
+		if p := m.approving; p != nil {
+			// The question still waits for its answer: it stays in view
+			// (a menu off the screen would still take Enter).
+			b := m.block(p.req.call.ID, p.req.call.Name, p.req.call.Arguments)
+			if p.req.diff != "" {
+				b.setDiff(p.req.diff)
+			}
+			b.setWaiting(true)
+		}
 	case "/new":
 		if m.running {
 			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before starting a new conversation."))

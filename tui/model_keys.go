@@ -23,11 +23,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if key.Matches(msg, m.keys.Mode) {
-		m.switchMode()
-		return nil
+		return m.switchMode()
 	}
 	if m.approving != nil {
 		if cmd, ok := m.approvalKey(msg); ok {
+			if m.approving == nil {
+				// The key answered: the next question (the model's next
+				// call may ask at once) waits for a quiet keyboard too,
+				// so a second press of Enter answers nothing.
+				m.lastKey = m.now()
+			}
 			return cmd
 		}
 		// Not the menu's: the key goes on as if no question waited, and
@@ -150,13 +155,18 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 
 // switchMode switches the permission mode between ask and auto (Shift+Tab);
 // the calls asked about from then on are decided in the new mode. Deny rules
-// hold in both (the policy that decides is the command's).
-func (m *Model) switchMode() {
+// hold in both (the policy that decides is the command's). A question
+// waiting when the mode switches is decided again in the new mode: switching
+// to auto allows the call that auto would not have asked about (the person
+// said to stop asking about such calls), and a call the new mode still asks
+// about keeps waiting for its answer, as does one whose denial the person
+// is typing.
+func (m *Model) switchMode() tea.Cmd {
 	next := map[string]string{"ask": "auto", "auto": "ask"}[m.bar.mode]
 	if next == "" || m.cfg.SetPermissionMode == nil {
 		m.chat.append(newNoteItem(m.st, "The permission mode cannot be switched in this run (--yolo)."))
 		m.chat.bottom()
-		return
+		return nil
 	}
 	m.cfg.SetPermissionMode(next)
 	m.bar.mode = next
@@ -166,6 +176,21 @@ func (m *Model) switchMode() {
 	}
 	m.chat.append(newNoteItem(m.st, "Permission mode: "+next+" ("+what+"). Shift+Tab switches back."))
 	m.chat.bottom()
+	p := m.approving
+	if p == nil || p.req.recheck == nil || p.instructing {
+		return nil // a denial being typed is the person's answer in the making
+	}
+	d, ok := p.req.recheck()
+	if !ok {
+		return nil
+	}
+	outcome := "allowed"
+	if !d.Allow {
+		outcome = "denied"
+	}
+	m.chat.append(newNoteItem(m.st, "The waiting "+p.req.call.Name+" call is "+outcome+" in "+next+" mode."))
+	m.chat.bottom()
+	return m.answer(approvalAnswer{decided: &d})
 }
 
 // ctrlC cancels a running turn; on an idle prompt it quits, at once when

@@ -12,12 +12,20 @@ const scrollbackLines = 2000
 // farewell is what stays in the terminal's scrollback after the interface
 // quits: the conversation as the pane showed it (its latest
 // scrollbackLines lines), the prompts still queued, and the command that
-// resumes the session when it is saved. It is "" when the pane is empty
-// and nothing was said.
+// resumes the session when it is saved. A question still waiting shows as
+// not answered. It is "" when the pane is empty and nothing was said.
 func (m *Model) farewell() string {
 	width := m.width
 	if width <= 0 {
 		width = 80
+	}
+	// The interface is gone: a question that waited was never answered
+	// (quitting denied it), and its menu must not stay on screen as if
+	// it still asked.
+	if p := m.approving; p != nil {
+		if b := m.blocks[p.req.call.ID]; b != nil {
+			b.finish("denied: agent quit while it asked", true, 0, map[string]any{"denied": true})
+		}
 	}
 	var lines []string
 	for i := range m.chat.len() {

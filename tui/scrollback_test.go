@@ -41,3 +41,31 @@ type nopSessions struct{ Sessions }
 
 func (nopSessions) Started(context.Context, string, string) (string, error) { return "", nil }
 func (nopSessions) Ended(context.Context, string, loop.StopReason) error    { return nil }
+
+// Quitting while a question waits leaves no live menu in the scrollback:
+// the call shows as denied (quitting denied it), and a queued prompt as
+// not sent.
+func TestFarewellAtAWaitingQuestionShowsItUnanswered(t *testing.T) {
+	srv := fake.New(fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"make walrus"}`}))
+	cfg := config(t, srv, t.TempDir(), NewApprover())
+	cfg.Sessions = nopSessions{}
+	d := newDriver(t, cfg)
+	d.typeAndSend("build it")
+	d.until("the question", func(string) bool { return d.m.approving != nil })
+	d.typeAndSend("then test it")
+	d.typeAndSend("/quit")
+	if !d.quit {
+		d.until("quit", func(string) bool { return d.quit })
+	}
+	got := ansi.Strip(d.m.farewell())
+	for _, bad := range []string{"Allow once", "Typing goes to the prompt", "Allow bash to run"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("farewell shows the live question (%q):\n%s", bad, got)
+		}
+	}
+	for _, want := range []string{"bash make walrus  denied", "not sent (was queued): then test it"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("farewell lacks %q:\n%s", want, got)
+		}
+	}
+}
