@@ -11,15 +11,29 @@ import (
 	"github.com/agent-dev/agent/loop"
 )
 
-// waitEvent waits for the next event of the running turn and takes the
-// events already waiting behind it too, so that a burst of deltas costs one
-// render, not one per delta. A closed channel gives turnClosedMsg (after
-// the events read before it).
-func waitEvent(ch <-chan loop.Event) tea.Cmd {
+// frameInterval is the shortest time between two batches of a turn's
+// events: each message costs an Update and a View (the streaming answer's
+// tail rendered again), so deltas that arrive within one frame are
+// delivered together and cost one View.
+const frameInterval = time.Second / 30
+
+// waitEvent waits for the next event of the running turn and delivers it
+// no sooner than notBefore, with every event that arrived in the meantime,
+// so that a stream of deltas costs at most one Update and one View per
+// frame. Until notBefore it sleeps rather than receives: the events wait in
+// the channel's buffer, and the loop sending them wakes nobody. An event
+// after a quiet spell (notBefore has passed, or is zero) is delivered at
+// once, with the events already waiting behind it. At most maxEventBatch
+// events are read. A closed channel gives turnClosedMsg (after the events
+// read before it). See nextFrame for when the next wait may sleep.
+func waitEvent(ch <-chan loop.Event, notBefore time.Time) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return turnClosedMsg{ch}
+		}
+		if wait := time.Until(notBefore); wait > 0 {
+			time.Sleep(wait)
 		}
 		evs := []loop.Event{ev}
 		for len(evs) < maxEventBatch {
@@ -35,6 +49,18 @@ func waitEvent(ch <-chan loop.Event) tea.Cmd {
 		}
 		return eventsMsg{ch, evs}
 	}
+}
+
+// nextFrame returns when the batch after msg may be delivered: a frame
+// after now, unless msg found the channel's buffer full (a sender was
+// probably waiting: the events come faster than a buffer a frame), in
+// which case the next batch is taken as soon as it is there, as an
+// unbuffered channel's always are.
+func nextFrame(msg eventsMsg, now time.Time) time.Time {
+	if len(msg.evs) > cap(msg.ch) {
+		return time.Time{}
+	}
+	return now.Add(frameInterval)
 }
 
 // waitApproval reads the next approval question.
