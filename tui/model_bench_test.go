@@ -136,20 +136,27 @@ func BenchmarkStreamingAnswerFrame(b *testing.B) {
 	}
 }
 
-// BenchmarkStreamingAnswerDeltas streams the answer bench/stream.sh uses
-// (bench/testdata/stream.md, 20,000 bytes) in 5,000 deltas of 4 bytes into
-// the real model in a 100x30 terminal, with a View after every delta (the
-// worst case: the interface draws at most one frame per frameInterval, see
-// waitEvent), and reports the cost of a delta and its frame over the first
-// 500 deltas and the last 500: flat when a delta costs the lines it changes,
-// not the length of the answer.
+// BenchmarkStreamingAnswerDeltas streams a 20,000-byte answer in 5,000
+// deltas of 4 bytes into the real model in a 100x30 terminal, with a View
+// after every delta (the worst case: the interface draws at most one frame
+// per frameInterval, see waitEvent), and reports the cost of a delta and
+// its frame over the first 500 deltas and over the last 500. The answer is
+// ten copies of the first 2,000 bytes of bench/testdata/stream.md (the
+// answer bench/stream.sh streams), cut after a block and padded with a
+// paragraph, so both spans render the same blocks, one at the start of the
+// answer and one at its end: equal figures mean a delta costs the lines it
+// changes, not the length of the answer.
 func BenchmarkStreamingAnswerDeltas(b *testing.B) {
 	text, err := os.ReadFile("../bench/testdata/stream.md")
 	if err != nil {
 		b.Fatal(err)
 	}
+	const part = 2000
+	cut := strings.LastIndex(string(text[:part-100]), "\n\n") + 2
+	pad := strings.Repeat("w", part-cut-2)
+	answer := strings.Repeat(string(text[:cut])+pad+"\n\n", 10)
 	var deltas []string
-	for s := string(text); s != ""; {
+	for s := answer; s != ""; {
 		n := min(4, len(s))
 		deltas, s = append(deltas, s[:n]), s[n:]
 	}
