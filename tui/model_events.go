@@ -12,10 +12,15 @@ import (
 )
 
 // frameInterval is the shortest time between two batches of a turn's
-// events: each message costs an Update and a View (the streaming answer's
-// tail rendered again), so deltas that arrive within one frame are
-// delivered together and cost one View.
-const frameInterval = time.Second / 30
+// events, so a streaming answer is drawn at most 20 times a second. Each
+// batch costs an Update, a View (the answer's unfinished tail rendered
+// again by glamour) and a frame Bubble Tea compares and writes, together
+// about 1-2 ms; deltas that arrive within one interval share them. At 20 a
+// second a 5,000-delta answer costs under half of Crush's CPU
+// (bench/stream.sh, BENCHMARKS.md); 30 a second cost 0.5-0.6x, 60 about
+// 0.6x. Text arriving in 50 ms steps still reads as smooth, and the first
+// event after a quiet spell is drawn at once.
+const frameInterval = time.Second / 20
 
 // waitEvent waits for the next event of the running turn and delivers it
 // no sooner than notBefore, with every event that arrived in the meantime,
