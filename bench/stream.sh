@@ -11,6 +11,8 @@
 # alternate, so both see the same load.
 # Needs tmux: apt-get install -y tmux
 # Usage: bench/stream.sh [RUNS] [CRUSH_BINARY]   (default 5 runs; medians reported)
+# AGENT=PATH measures that agent binary instead of building this tree (to
+# compare with an older build).
 # Crush runs in an empty directory with a crush.json in its own
 # XDG_CONFIG_HOME naming the scripted server as an openai-compat provider
 # (so it shows no onboarding and no project initialisation).
@@ -20,7 +22,9 @@ runs=${1:-5}
 crush=${2:-}
 out=bench/out
 mkdir -p "$out"
-go build -o "$out/agent" .
+if [ -z "${AGENT:-}" ]; then
+	go build -o "$out/agent" .
+fi
 go build -o "$out/scripted-server" ./bench/scripted-server
 
 rm -f "$out/stream-server.url"
@@ -33,11 +37,12 @@ work=$(mktemp -d)
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
 while [ ! -s "$out/stream-server.url" ]; do sleep 0.05; done
 url=$(head -1 "$out/stream-server.url")
-agent=$(realpath "$out/agent")
+agent=$(realpath "${AGENT:-$out/agent}")
 tck=$(getconf CLK_TCK)
 
 # cpu PID: the process's user + system CPU time in milliseconds.
-cpu() { sed 's/.*) //' "/proc/$1/stat" | awk -v t="$tck" '{print ($12 + $13) * 1000 / t}'; }
+cpu() { sed "s/.*) //" "/proc/$1/stat" | awk -v t="$tck" '{print ($12 + $13) * 1000 / t}'; }
+cpus() { sed "s/.*) //" "/proc/$1/stat" | awk -v t="$tck" '{print "user", $12 * 1000 / t, "sys", $13 * 1000 / t}' >&2; }
 
 # wait_for SOCKET TEXT SECONDS: polls the pane until TEXT shows.
 wait_for() {
