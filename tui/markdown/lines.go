@@ -84,7 +84,10 @@ func (j *lineJoiner) withTail(out string) []string {
 		line = ""
 	}
 	// The tail's lines (all[n:]) were appended to the array beyond
-	// j.lines, which stays as it was.
+	// j.lines, which keeps its length; when the append grew the array,
+	// j.lines moves to the new one, so the next frame does not copy the
+	// finished lines again.
+	j.lines = all[:n]
 	start := j.first
 	if start < 0 {
 		for start = n; start < len(all) && blank(all[start]); start++ {
