@@ -82,6 +82,7 @@ run() {
 		after=$(cpu "$pid")
 	done
 	tmux -L "$socket" kill-server 2>/dev/null || true
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket" # kill-server leaves the socket file
 	echo "$(awk "BEGIN {print $after - $before}") $after $(((end - start) / 1000000))"
 }
 
