@@ -111,22 +111,20 @@ func (c *chatList) View(width, height int) string {
 // viewBottom fills lines with the last height lines of the list, or all of
 // them when the list is shorter than the pane.
 func (c *chatList) viewBottom(lines []string) []string {
-	var blocks [][]string // from the bottom up
+	var blocks []paneBlock // from the bottom up
 	n, i := 0, len(c.items)-1
 	for ; i >= 0 && n < c.height; i-- {
 		b := c.block(i)
 		blocks = append(blocks, b)
-		n += len(b)
+		n += b.height()
 	}
 	c.first, c.last = i+1, len(c.items)-1
 	skip := max(n-c.height, 0) // lines of the top block above the pane
 	for k := len(blocks) - 1; k >= 0; k-- {
 		b := blocks[k]
-		if skip > 0 {
-			cut := min(skip, len(b))
-			b, skip = b[cut:], skip-cut
-		}
-		lines = append(lines, b...)
+		cut := min(skip, b.height())
+		skip -= cut
+		lines = b.appendTo(lines, cut, b.height())
 	}
 	return lines
 }
@@ -138,35 +136,65 @@ func (c *chatList) viewFromAnchor(lines []string) (_ []string, end bool) {
 	off := c.anchorOff
 	for i := c.anchor; i < len(c.items) && len(lines) < c.height; i++ {
 		b := c.block(i)
-		take := min(len(b), off+c.height-len(lines))
+		h := b.height()
+		take := min(h, off+c.height-len(lines))
 		if off < take {
-			lines = append(lines, b[off:take]...)
+			lines = b.appendTo(lines, off, take)
 		}
-		end = i == len(c.items)-1 && take == len(b)
+		end = i == len(c.items)-1 && take == h
 		off = 0
 		c.last = i
 	}
 	return lines, end
 }
 
-// block returns item i's lines at the current width, preceded by the blank
-// separator line unless it is the first item. An item that renders nothing
-// takes no lines, separator included.
-func (c *chatList) block(i int) []string {
-	s := c.items[i].Render(c.width)
-	if s == "" {
-		return nil
-	}
-	sep := min(i, 1)
-	lines := make([]string, sep, sep+strings.Count(s, "\n")+1)
-	for l := range strings.SplitSeq(s, "\n") {
-		lines = append(lines, l)
-	}
-	return lines
+// paneBlock is one item's lines in the pane: a blank separator line (sep,
+// 0 or 1) and the item's rendering.
+type paneBlock struct {
+	sep   int
+	lines []string
 }
 
-// blockHeight is len(c.block(i)) without splitting the rendering.
+func (b paneBlock) height() int { return b.sep + len(b.lines) }
+
+// appendTo appends the block's lines from..to-1 (the separator is line 0
+// when there is one) to dst.
+func (b paneBlock) appendTo(dst []string, from, to int) []string {
+	if from < b.sep && from < to {
+		dst = append(dst, "")
+		from++
+	}
+	if from < to {
+		dst = append(dst, b.lines[from-b.sep:to-b.sep]...)
+	}
+	return dst
+}
+
+// block returns item i's lines at the current width, preceded by the blank
+// separator line unless it is the first item. An item that renders nothing
+// takes no lines, separator included. A linesItem's lines are taken as they
+// are; other items' renderings are split.
+func (c *chatList) block(i int) paneBlock {
+	var lines []string
+	if li, ok := c.items[i].(linesItem); ok {
+		lines = li.Lines(c.width)
+	} else if s := c.items[i].Render(c.width); s != "" {
+		lines = strings.Split(s, "\n")
+	}
+	if len(lines) == 0 {
+		return paneBlock{}
+	}
+	return paneBlock{sep: min(i, 1), lines: lines}
+}
+
+// blockHeight is c.block(i).height() without splitting the rendering.
 func (c *chatList) blockHeight(i int) int {
+	if li, ok := c.items[i].(linesItem); ok {
+		if n := len(li.Lines(c.width)); n > 0 {
+			return min(i, 1) + n
+		}
+		return 0
+	}
 	s := c.items[i].Render(c.width)
 	if s == "" {
 		return 0

@@ -19,3 +19,16 @@ type item interface {
 // drops them when the styles change (the terminal reported its background
 // after the item was drawn).
 type restyler interface{ restyle() }
+
+// linesItem is an item that keeps its rendering as lines (an assistant
+// message, which changes only at its end while it streams): the pane takes
+// the lines as they are instead of splitting Render's string on every View,
+// so a frame costs the lines that changed and the lines shown, not the
+// whole item.
+type linesItem interface {
+	item
+	// Lines returns Render(width) split into lines; an item that renders
+	// "" has none. The slice is the item's own: callers must not modify
+	// it, and it is valid until the item changes or is rendered again.
+	Lines(width int) []string
+}

@@ -42,12 +42,26 @@ func (u *userItem) Render(width int) string {
 }
 
 // assistantItem is one assistant message: its reasoning (dimmed, folded to
-// its last lines) and its text, rendered as markdown while it streams.
+// its last lines) and its text, rendered as markdown while it streams. It
+// is a linesItem: while it streams, a frame renders the markdown's
+// unfinished tail and the folded reasoning when it grew, and nothing else.
 type assistantItem struct {
 	st        *styles
 	reasoning strings.Builder
 	md        *markdown.Stream
 	finished  bool
+
+	// The folded reasoning's lines, for thoughtWidth and thoughtLen bytes
+	// of reasoning.
+	thought     []string
+	thoughtOK   bool
+	thoughtWide int
+	thoughtLen  int
+
+	// The last Lines result, valid while linesOK and for linesWidth.
+	lines      []string
+	linesOK    bool
+	linesWidth int
 
 	// The rendering of a finished message, per width.
 	cache      string
@@ -58,8 +72,14 @@ func newAssistantItem(st *styles) *assistantItem {
 	return &assistantItem{st: st, md: markdown.NewStream(st.Markdown)}
 }
 
-func (a *assistantItem) appendText(s string)      { a.md.Append(s); a.cache = "" }
-func (a *assistantItem) appendReasoning(s string) { a.reasoning.WriteString(s); a.cache = "" }
+func (a *assistantItem) appendText(s string) { a.md.Append(s); a.changed() }
+func (a *assistantItem) appendReasoning(s string) {
+	a.reasoning.WriteString(s)
+	a.changed()
+}
+
+// changed drops the renderings made before the message changed.
+func (a *assistantItem) changed() { a.cache, a.linesOK = "", false }
 
 // restyle renders the message again with the current styles (after the
 // terminal reported its background).
@@ -70,7 +90,8 @@ func (a *assistantItem) restyle() {
 	if done {
 		a.md.Finish()
 	}
-	a.cache = ""
+	a.thoughtOK = false
+	a.changed()
 }
 
 // finish marks the message complete: its whole text is final.
@@ -78,32 +99,57 @@ func (a *assistantItem) finish() {
 	if !a.finished {
 		a.finished = true
 		a.md.Finish()
+		a.changed()
 	}
 }
 
 func (a *assistantItem) Render(width int) string {
-	if a.finished && a.cache != "" && a.cacheWidth == width {
-		return a.cache
+	if a.cache == "" || a.cacheWidth != width {
+		a.cache, a.cacheWidth = strings.Join(a.Lines(width), "\n"), width
 	}
-	var parts []string
-	if r := strings.TrimSpace(lastLines(a.reasoning.String(), reasoningLines+1)); r != "" {
-		wrapped := strings.Split(lipgloss.NewStyle().Width(max(width-2, 1)).Render(r), "\n")
-		if len(wrapped) > reasoningLines {
-			wrapped = append([]string{"…"}, wrapped[len(wrapped)-reasoningLines:]...)
-		}
-		for i, l := range wrapped {
-			wrapped[i] = a.st.Reasoning.Render("│ " + strings.TrimRight(l, " "))
-		}
-		parts = append(parts, strings.Join(wrapped, "\n"))
+	return a.cache
+}
+
+// Lines returns the folded reasoning's lines followed by the markdown's.
+// Without reasoning they are the markdown Stream's own slice; with it, the
+// markdown's line headers are copied once per change (16 bytes a line).
+func (a *assistantItem) Lines(width int) []string {
+	if a.linesOK && a.linesWidth == width {
+		return a.lines
 	}
-	if text := a.md.Render(width); strings.TrimSpace(text) != "" {
-		parts = append(parts, strings.Trim(text, "\n"))
+	thought := a.thoughtLines(width)
+	text := a.md.Lines(width)
+	if len(thought) == 0 {
+		a.lines = text
+	} else {
+		// a.lines may be the Stream's own slice: never append to it.
+		buf := make([]string, 0, len(thought)+len(text))
+		a.lines = append(append(buf, thought...), text...)
 	}
-	out := strings.Join(parts, "\n")
-	if a.finished {
-		a.cache, a.cacheWidth = out, width
+	a.linesOK, a.linesWidth = true, width
+	return a.lines
+}
+
+// thoughtLines returns the reasoning folded to its last reasoningLines
+// lines (with "…" above when some were folded), wrapped at width.
+func (a *assistantItem) thoughtLines(width int) []string {
+	if a.thoughtOK && a.thoughtWide == width && a.thoughtLen == a.reasoning.Len() {
+		return a.thought
 	}
-	return out
+	a.thought, a.thoughtOK, a.thoughtWide, a.thoughtLen = nil, true, width, a.reasoning.Len()
+	r := strings.TrimSpace(lastLines(a.reasoning.String(), reasoningLines+1))
+	if r == "" {
+		return nil
+	}
+	wrapped := strings.Split(lipgloss.NewStyle().Width(max(width-2, 1)).Render(r), "\n")
+	if len(wrapped) > reasoningLines {
+		wrapped = append([]string{"…"}, wrapped[len(wrapped)-reasoningLines:]...)
+	}
+	for i, l := range wrapped {
+		wrapped[i] = a.st.Reasoning.Render("│ " + strings.TrimRight(l, " "))
+	}
+	a.thought = wrapped
+	return a.thought
 }
 
 // lastLines returns the last n lines of s (all of s when it has fewer), so

@@ -315,9 +315,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.events = msg.events
 		m.cost.startTurn()
-		return m, waitEvent(m.events)
+		return m, waitEvent(m.events, time.Time{})
 	case eventsMsg:
-		cmds := []tea.Cmd{waitEvent(msg.ch)} // an earlier turn's channel is read to its close
+		// An earlier turn's channel is read to its close.
+		cmds := []tea.Cmd{waitEvent(msg.ch, nextFrame(msg, time.Now()))}
 		for _, ev := range msg.evs {
 			cmds = append(cmds, m.handleEvent(ev))
 		}

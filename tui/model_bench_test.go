@@ -135,3 +135,70 @@ func BenchmarkStreamingAnswerFrame(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStreamingAnswerDeltas streams a 20,000-byte answer in 5,000
+// deltas of 4 bytes into the real model in a 100x30 terminal, with a View
+// after every delta (the worst case: the interface draws at most one frame
+// per frameInterval, see waitEvent), and reports the cost of a delta and
+// its frame over the first 500 deltas and over the last 500. The answer is
+// ten copies of the first 2,000 bytes of bench/testdata/stream.md (the
+// answer bench/stream.sh streams), cut after a block and padded with a
+// paragraph, so both spans render the same blocks, one at the start of the
+// answer and one at its end: equal figures mean a delta costs the lines it
+// changes, not the length of the answer.
+func BenchmarkStreamingAnswerDeltas(b *testing.B) {
+	text, err := os.ReadFile("../bench/testdata/stream.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const part = 2000
+	cut := strings.LastIndex(string(text[:part-100]), "\n\n") + 2
+	pad := strings.Repeat("w", part-cut-2)
+	answer := strings.Repeat(string(text[:cut])+pad+"\n\n", 10)
+	var deltas []string
+	for s := answer; s != ""; {
+		n := min(4, len(s))
+		deltas, s = append(deltas, s[:n]), s[n:]
+	}
+	var first, last time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		m := newBenchModel(b, 100, 30)
+		b.StartTimer()
+		for i, d := range deltas {
+			start := time.Now()
+			m.handleEvent(loop.TextDelta{Text: d})
+			m.View()
+			switch el := time.Since(start); {
+			case i < 500:
+				first += el
+			case i >= len(deltas)-500:
+				last += el
+			}
+		}
+		m.handleEvent(loop.Done{Reason: loop.StopAnswered})
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(deltas)), "ns/delta")
+	b.ReportMetric(float64(first.Nanoseconds())/float64(b.N*500), "ns/delta-first500")
+	b.ReportMetric(float64(last.Nanoseconds())/float64(b.N*500), "ns/delta-last500")
+}
+
+// newBenchModel returns the real top-level model with an empty
+// conversation in a width x height terminal.
+func newBenchModel(tb testing.TB, width, height int) *Model {
+	tb.Helper()
+	reg, _ := tools.NewRegistry()
+	set := picker.New(reg, picker.ModePick)
+	m, err := New(Config{
+		Model: "bench", Dir: "/repo",
+		Session: &Session{ID: "bench", Conv: conversation.New("", nil), NewLoop: func(model string) (*loop.Loop, error) {
+			return loop.New(loop.Config{Provider: fake.New(), Model: model, Catalog: set})
+		}},
+		Tools: func(picked []string) ([]string, []string) { return nil, nil },
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	return m
+}

@@ -11,15 +11,34 @@ import (
 	"github.com/agent-dev/agent/loop"
 )
 
-// waitEvent waits for the next event of the running turn and takes the
-// events already waiting behind it too, so that a burst of deltas costs one
-// render, not one per delta. A closed channel gives turnClosedMsg (after
-// the events read before it).
-func waitEvent(ch <-chan loop.Event) tea.Cmd {
+// frameInterval is the shortest time between two batches of a turn's
+// events, so a streaming answer is drawn at most 20 times a second. Each
+// batch costs an Update, a View (the answer's unfinished tail rendered
+// again by glamour) and a frame Bubble Tea compares and writes, together
+// about 1-2 ms; deltas that arrive within one interval share them. At 20 a
+// second a 5,000-delta answer costs under half of Crush's CPU
+// (bench/stream.sh, BENCHMARKS.md); 30 a second cost 0.5-0.6x, 60 about
+// 0.6x. Text arriving in 50 ms steps still reads as smooth, and the first
+// event after a quiet spell is drawn at once.
+const frameInterval = time.Second / 20
+
+// waitEvent waits for the next event of the running turn and delivers it
+// no sooner than notBefore, with every event that arrived in the meantime,
+// so that a stream of deltas costs at most one Update and one View per
+// frame. Until notBefore it sleeps rather than receives: the events wait in
+// the channel's buffer, and the loop sending them wakes nobody. An event
+// after a quiet spell (notBefore has passed, or is zero) is delivered at
+// once, with the events already waiting behind it. At most maxEventBatch
+// events are read. A closed channel gives turnClosedMsg (after the events
+// read before it). See nextFrame for when the next wait may sleep.
+func waitEvent(ch <-chan loop.Event, notBefore time.Time) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return turnClosedMsg{ch}
+		}
+		if wait := time.Until(notBefore); wait > 0 {
+			time.Sleep(wait)
 		}
 		evs := []loop.Event{ev}
 		for len(evs) < maxEventBatch {
@@ -35,6 +54,18 @@ func waitEvent(ch <-chan loop.Event) tea.Cmd {
 		}
 		return eventsMsg{ch, evs}
 	}
+}
+
+// nextFrame returns when the batch after msg may be delivered: a frame
+// after now, unless msg found the channel's buffer full (a sender was
+// probably waiting: the events come faster than a buffer a frame), in
+// which case the next batch is taken as soon as it is there, as an
+// unbuffered channel's always are.
+func nextFrame(msg eventsMsg, now time.Time) time.Time {
+	if len(msg.evs) > cap(msg.ch) {
+		return time.Time{}
+	}
+	return now.Add(frameInterval)
 }
 
 // waitApproval reads the next approval question.

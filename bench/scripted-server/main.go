@@ -1,9 +1,11 @@
 // Command scripted-server is a local OpenAI-compatible chat completions
-// server for benchmarks: it answers every request with a short streamed text
-// answer ("hello") and its usage. It prints its base URL (ending in /v1) on
-// the first line of stdout and serves until interrupted.
+// server for benchmarks: it answers every request with a streamed text
+// answer ("hello" unless -text or -file says otherwise) and its usage. It
+// prints its base URL (ending in /v1) on the first line of stdout and serves
+// until interrupted.
 //
 //	go run ./bench/scripted-server -addr 127.0.0.1:0
+//	go run ./bench/scripted-server -file bench/testdata/stream.md -piece 4 -delay 1ms -title "Streaming"
 package main
 
 import (
@@ -21,13 +23,37 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (host:port; port 0 picks a free one)")
 	text := flag.String("text", "hello", "the answer streamed to every request")
+	file := flag.String("file", "", "stream this file's content as the answer instead of -text")
+	piece := flag.Int("piece", 0, "runes per delta (0: the scripted server's default, 3)")
+	delay := flag.Duration("delay", 0, "wait before each streamed chunk (e.g. 1ms)")
+	title := flag.String("title", "", "when set, requests that offer no tools (a client's title or summary "+
+		"request) get this short answer at once instead")
 	flag.Parse()
 
+	answer := *text
+	if *file != "" {
+		b, err := os.ReadFile(*file)
+		if err != nil {
+			log.Fatalf("scripted-server: %v", err)
+		}
+		answer = string(b)
+	}
+	reply := scripted.Text(answer).WithPieceSize(*piece).WithChunkDelay(*delay)
+	opts := scripted.Options{RepeatLast: true, DiscardRequests: true}
+	if *title != "" {
+		short := scripted.Text(*title)
+		opts.Respond = func(c scripted.ChatRequest) scripted.Reply {
+			if len(c.Tools) == 0 {
+				return short
+			}
+			return reply
+		}
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatalf("scripted-server: %v", err)
 	}
-	h := scripted.NewHandler(scripted.Options{RepeatLast: true, DiscardRequests: true}, scripted.Text(*text))
+	h := scripted.NewHandler(opts, reply)
 	srv := &http.Server{Handler: h}
 
 	stop := make(chan os.Signal, 1)

@@ -22,7 +22,11 @@
 //     own colour) are rewritten as plain spaces after a reset: the visible
 //     text is the same and the output several times smaller;
 //   - code is highlighted in 24-bit colour (chroma's 256-colour formatter is
-//     not deterministic); the TUI's output downsamples it.
+//     not deterministic); the TUI's output downsamples it;
+//   - tabs in code blocks are expanded to spaces at 8-column tab stops
+//     counted from the start of the code line (glamour passes them through,
+//     and a terminal screen drawn cell by cell shows them as nothing); see
+//     expandCodeTabs.
 package markdown
 
 import (
@@ -34,6 +38,7 @@ import (
 	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
 	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/parser"
 )
 
 // Style is the glamour style sheet: the caller picks it from the terminal's
@@ -66,6 +71,7 @@ const sentinel = "<!---->\n\n"
 // Many Streams may share one Renderer.
 type Renderer struct {
 	style Style
+	code  parser.Parser // finds code blocks for expandCodeTabs
 
 	mu    sync.Mutex
 	terms map[int]*glamour.TermRenderer
@@ -74,7 +80,7 @@ type Renderer struct {
 
 // NewRenderer returns a Renderer for style.
 func NewRenderer(style Style) *Renderer {
-	return &Renderer{style: style, terms: make(map[int]*glamour.TermRenderer)}
+	return &Renderer{style: style, terms: make(map[int]*glamour.TermRenderer), code: newCodeParser()}
 }
 
 // Style returns the style the Renderer was made with.
@@ -121,6 +127,7 @@ func (r *Renderer) renderBlock(src string, width int, first, finished bool, defs
 	if strings.TrimSpace(src) == "" {
 		return ""
 	}
+	src = r.expandCodeTabs(src)
 	in := src
 	switch {
 	case !first && defs != "":

@@ -108,7 +108,9 @@ func TestMatchesGlamour(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			whole, err := tr.Render(doc)
+			// Render expands the tabs in code (expandCodeTabs); glamour
+			// gets the document with them expanded the same way.
+			whole, err := tr.Render(r.expandCodeTabs(doc))
 			if err != nil {
 				t.Fatal(err)
 			}

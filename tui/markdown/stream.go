@@ -1,23 +1,26 @@
 package markdown
 
+import "strings"
+
 // Stream is one assistant message arriving as text deltas, rendered
-// incrementally. It caches the joined rendering of the finished blocks of
-// the message (see scanBlock for when a block is finished) and, on each
-// Render, renders only the unfinished tail, so the glamour work per delta
-// depends on the size of the tail, not on the length of the message.
+// incrementally. It keeps the rendering of the finished blocks of the
+// message (see scanBlock for when a block is finished) as lines and, on
+// each Lines or Render, renders only the unfinished tail, so the work per
+// delta depends on the size of the tail, not on the length of the message:
+// glamour renders the tail block, the tail is split into its lines, and the
+// finished lines are neither copied nor looked at again.
 //
 // The cache is dropped, and every block rendered again, when the width
 // changes, when the set of link reference definitions in finished blocks
 // changes (rare; one full render per new definition) and on Reset. An
 // unchanged Stream rendered again at the same width returns the previous
-// string without rendering.
+// result without rendering.
 //
 // Render(w) always equals a from-scratch rendering of Text() at w: once the
 // Stream is finished, exactly Renderer.Render(Text(), w); before that, the
 // same except that link definitions in the unfinished tail do not yet apply
-// to finished blocks. The result is one string, so each Render copies the
-// cached output (a memmove, the only per-delta cost that grows with the
-// message). A Stream is not safe for concurrent use.
+// to finished blocks. Lines(w) is the same rendering split into lines. A
+// Stream is not safe for concurrent use.
 type Stream struct {
 	r    *Renderer
 	text []byte
@@ -29,9 +32,12 @@ type Stream struct {
 	// Render cache, valid for width and usedDefs.
 	width    int
 	usedDefs string
-	joined   joiner // the rendered finished blocks
-	rendered int    // how many finished blocks joined holds
-	last     string // the last result; "" when stale
+	joined   lineJoiner // the rendered finished blocks
+	rendered int        // how many finished blocks joined holds
+	lines    []string   // the last result of Lines
+	fresh    bool       // lines is the rendering of the current text
+	last     string     // the last result of Render, when fresh
+	joinedOK bool       // last is lines joined
 }
 
 // NewStream returns an empty Stream that renders with r.
@@ -47,7 +53,7 @@ func (s *Stream) Append(delta string) {
 	}
 	s.text = append(s.text, delta...)
 	s.done = false
-	s.last = ""
+	s.fresh = false
 }
 
 // Finish marks the message complete: its tail is final, and link
@@ -55,7 +61,7 @@ func (s *Stream) Append(delta string) {
 func (s *Stream) Finish() {
 	if !s.done {
 		s.done = true
-		s.last = ""
+		s.fresh = false
 	}
 }
 
@@ -74,13 +80,26 @@ func (s *Stream) Reset() {
 }
 
 // Render returns the message rendered at width columns (see
-// Renderer.Render for the shape of the result). It renders the blocks
-// finished since the last call and the unfinished tail; see Stream for what
-// invalidates the cache.
+// Renderer.Render for the shape of the result): Lines(width) joined by
+// "\n".
 func (s *Stream) Render(width int) string {
+	lines := s.Lines(width)
+	if !s.joinedOK {
+		s.last, s.joinedOK = strings.Join(lines, "\n"), true
+	}
+	return s.last
+}
+
+// Lines returns the message rendered at width columns as lines, without
+// the leading and trailing blank lines (none when the message shows
+// nothing). It renders the blocks finished since the last call and the
+// unfinished tail; see Stream for what invalidates the cache. The slice is
+// the Stream's own: the caller must not modify it, and it is valid until
+// the next call of a Stream method.
+func (s *Stream) Lines(width int) []string {
 	width = clampWidth(width)
-	if s.last != "" && width == s.width {
-		return s.last
+	if s.fresh && width == s.width {
+		return s.lines
 	}
 	committed := s.advance()
 	defs := s.defs
@@ -91,7 +110,7 @@ func (s *Stream) Render(width int) string {
 	}
 	if width != s.width || defs != s.usedDefs {
 		s.width, s.usedDefs = width, defs
-		s.joined, s.rendered = joiner{}, 0
+		s.joined, s.rendered = newLineJoiner(), 0
 	}
 	for ; s.rendered < len(s.cuts); s.rendered++ {
 		start := 0
@@ -102,8 +121,8 @@ func (s *Stream) Render(width int) string {
 		s.joined.add(s.r.renderBlock(src, width, s.rendered == 0, true, defs))
 	}
 	out := s.r.renderBlock(tail, width, len(s.cuts) == 0, false, defs)
-	s.last = finish(string(s.joined.buf) + s.joined.seam(out))
-	return s.last
+	s.lines, s.fresh, s.joinedOK = s.joined.withTail(out), true, false
+	return s.lines
 }
 
 // advance records the blocks finished since the last call and returns the
