@@ -99,21 +99,65 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	a.mu.Lock()
 	a.status, a.header = resp.StatusCode, resp.Header
 	a.mu.Unlock()
-	resp.Body = &watchedBody{ReadCloser: resp.Body, a: a}
+	resp.Body = &watchedBody{ReadCloser: resp.Body, a: a, ctx: req.Context()}
 	return resp, nil
 }
 
-// watchedBody restarts the idle timer and counts on every byte read.
+// ReadPace is the shortest time between two reads of a response body whose
+// bytes come faster than that: a read that returned a small part of a
+// buffer (under 4 KiB) and waited less than ReadPace for it is followed by
+// a pause until ReadPace after that read began, so that
+// a server streaming a delta every millisecond is read in one system call
+// and one goroutine wake per ReadPace, each finding about ten deltas,
+// rather than one per delta. Deltas reach the caller at most ReadPace
+// later, well under the interface's 50 ms frames; a body read in full
+// buffers (a large JSON answer) and a stream slower than ReadPace (a
+// model's tokens 20 ms or more apart) are read without pauses.
+const ReadPace = 10 * time.Millisecond
+
+// paceMaxRead bounds the reads that pace: a read of fewer bytes, that did
+// not fill the caller's buffer, is a small piece of a stream. Larger reads
+// (a large answer arriving in full) go on at once.
+const paceMaxRead = 4096
+
+// readPace is ReadPace; benchmarks set it to 0 to read without pauses.
+var readPace = ReadPace
+
+// watchedBody restarts the idle timer and counts on every byte read, and
+// paces the reads of a fast stream (see ReadPace).
 type watchedBody struct {
 	io.ReadCloser
-	a *Attempt
+	a   *Attempt
+	ctx context.Context // the request's: cancelling it ends a pause
+
+	next  time.Time   // no read before this (zero: read at once)
+	pause *time.Timer // reused for the pauses
 }
 
 func (b *watchedBody) Read(p []byte) (int, error) {
+	if wait := time.Until(b.next); wait > 0 {
+		if b.pause == nil {
+			b.pause = time.NewTimer(wait)
+		} else {
+			b.pause.Reset(wait)
+		}
+		select {
+		case <-b.pause.C:
+		case <-b.ctx.Done():
+			b.pause.Stop()
+		}
+	}
+	called := time.Now()
 	n, err := b.ReadCloser.Read(p)
 	if n > 0 {
 		b.a.Touch()
 		b.a.bodyBytes.Add(int64(n))
+	}
+	b.next = time.Time{}
+	if n > 0 && n < len(p) && n < paceMaxRead && err == nil {
+		if time.Since(called) < readPace {
+			b.next = called.Add(readPace)
+		}
 	}
 	return n, err
 }

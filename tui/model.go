@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -85,6 +86,19 @@ const pickToolsName = "pick_tools"
 // quitWindow is how soon a second Ctrl+C must follow the first to quit when
 // the input is not empty.
 const quitWindow = 2 * time.Second
+
+// keepsInput reports whether Update leaves the input (its text, cursor,
+// size and styles) as it is for msg: a turn's events and the spinner's
+// ticks, which arrive many times a second while an answer streams. For
+// these View reuses the input's lines (its placeholder alone cost about a
+// fifth of a frame); any other message may change the input.
+func keepsInput(msg tea.Msg) bool {
+	switch msg.(type) {
+	case eventsMsg, tickMsg, turnClosedMsg:
+		return true
+	}
+	return false
+}
 
 // tickInterval is the spinner's frame time while a turn runs.
 const tickInterval = 100 * time.Millisecond
@@ -171,7 +185,19 @@ type Model struct {
 	retryNote      *noteItem
 	retryDiscarded bool
 	approving      *pendingApproval // the question waiting for the person, with its menu
-	frame          int
+	frame          int              // the spinner's frame: tickIntervals since started
+	// spun is when the spinner was last brought up to date (Unix
+	// nanoseconds), by a tick or by a batch of events; the tick command
+	// reads it from its own goroutine (see tick).
+	spun atomic.Int64
+	// inputView caches the input's value and its lines as View lays them
+	// out; Update drops it on every message but those that never touch
+	// the input (see keepsInput).
+	inputView struct {
+		ok    bool
+		value string
+		lines []string
+	}
 
 	// now is the model's clock (time.Now; tests set their own). lastKey is
 	// when a key last went to the input: an approval takes keys only after
@@ -253,6 +279,9 @@ const maxEventBatch = 256
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if !keepsInput(msg) {
+		m.inputView.ok = false
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -318,9 +347,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitEvent(m.events, time.Time{})
 	case eventsMsg:
 		// An earlier turn's channel is read to its close.
-		cmds := []tea.Cmd{waitEvent(msg.ch, nextFrame(msg, time.Now()))}
+		now := time.Now()
+		cmds := []tea.Cmd{waitEvent(msg.ch, nextFrame(msg, now))}
 		for _, ev := range msg.evs {
 			cmds = append(cmds, m.handleEvent(ev))
+		}
+		if m.running {
+			// This batch redraws the screen anyway: it brings the
+			// spinner along, and the tick waits (see tick).
+			m.spin(now)
 		}
 		return m, tea.Batch(cmds...)
 	case turnClosedMsg:
@@ -398,12 +433,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.running || msg.turn != m.turn {
 			return m, nil
 		}
-		m.frame++
-		m.bar.setRunning(true, time.Since(m.started), m.frame)
-		for _, b := range m.order {
-			b.setFrame(m.frame)
-		}
-		return m, tick(m.turn)
+		m.spin(time.Now())
+		return m, tick(m.turn, &m.spun)
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)

@@ -202,3 +202,50 @@ func newBenchModel(tb testing.TB, width, height int) *Model {
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return m
 }
+
+// BenchmarkStreamingBatch times what the interface does per frame while an
+// answer streams at a delta a millisecond: one Update with a batch of 50
+// deltas of 4 bytes (one frameInterval's worth) and one View, in a 100x30
+// terminal, over a 20,000-byte answer (bench/testdata/stream.md, 100
+// batches per op). "input=cached" is the interface as it runs (the
+// input's lines are reused across a turn's events); "input=redrawn" lays
+// the input out again every frame, as before.
+func BenchmarkStreamingBatch(b *testing.B) {
+	text, err := os.ReadFile("../bench/testdata/stream.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var batches [][]loop.Event
+	for s := string(text); s != ""; {
+		var evs []loop.Event
+		for len(evs) < 50 && s != "" {
+			n := min(4, len(s))
+			evs, s = append(evs, loop.TextDelta{Text: s[:n]}), s[n:]
+		}
+		batches = append(batches, evs)
+	}
+	for _, cached := range []bool{true, false} {
+		name := "input=cached"
+		if !cached {
+			name = "input=redrawn"
+		}
+		b.Run(name, func(b *testing.B) {
+			ch := make(chan loop.Event, 64)
+			for b.Loop() {
+				b.StopTimer()
+				m := newBenchModel(b, 100, 30)
+				m.running, m.started = true, time.Now()
+				m.View()
+				b.StartTimer()
+				for _, evs := range batches {
+					m.Update(eventsMsg{ch, evs})
+					if !cached {
+						m.inputView.ok = false
+					}
+					m.View()
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(batches)), "ns/frame")
+		})
+	}
+}

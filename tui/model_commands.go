@@ -150,6 +150,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.chat.bottom()
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.cancel, m.started, m.frame = true, cancel, time.Now(), 0
+	m.spun.Store(m.started.UnixNano())
 	m.turn++
 	m.keys.running = true
 	m.bar.setRunning(true, 0, 0)
@@ -161,7 +162,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 		}
 		return turnStartedMsg{events: l.Run(ctx, conv, full), attached: atts}
 	}
-	cmds := []tea.Cmd{run, tick(m.turn)}
+	cmds := []tea.Cmd{run, tick(m.turn, &m.spun)}
 	if sessions := m.cfg.Sessions; sessions != nil {
 		id := m.session.ID
 		cmds = append(cmds, func() tea.Msg {

@@ -70,9 +70,10 @@ func (m *Model) startCompact(instructions string) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.compacting, m.cancel, m.started, m.frame = true, true, cancel, time.Now(), 0
+	m.spun.Store(m.started.UnixNano())
 	m.turn++
 	m.keys.running = true
 	m.bar.setRunning(true, 0, 0)
 	l, conv := m.loop, m.session.Conv
-	return tea.Batch(func() tea.Msg { return turnStartedMsg{events: l.Compact(ctx, conv, instructions)} }, tick(m.turn))
+	return tea.Batch(func() tea.Msg { return turnStartedMsg{events: l.Compact(ctx, conv, instructions)} }, tick(m.turn, &m.spun))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -83,8 +84,37 @@ func waitNotice(ch <-chan string) tea.Cmd {
 	}
 }
 
-func tick(turn int) tea.Cmd {
-	return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{turn} })
+// tick delivers the spinner's next tick of turn once tickInterval has
+// passed since the spinner was last brought up to date (spun, Unix
+// nanoseconds, which Update stores). While a stream's batches of events
+// arrive (20 a second) each of them advances the spinner, so the tick keeps
+// waiting and costs no Update and no View of its own: Bubble Tea draws
+// every message's View, and a tick's would show only the spinner's next
+// frame. A quiet turn (a tool running, the model thinking) gets a tick
+// every tickInterval as before.
+func tick(turn int, spun *atomic.Int64) tea.Cmd {
+	return func() tea.Msg {
+		for {
+			wait := time.Until(time.Unix(0, spun.Load()).Add(tickInterval))
+			if wait <= 0 {
+				return tickMsg{turn}
+			}
+			time.Sleep(wait)
+		}
+	}
+}
+
+// spin shows the spinner's frame and the elapsed time of the running turn
+// at now: the frame is the number of tickIntervals since the turn
+// started, whether ticks or batches of events bring it up to date.
+func (m *Model) spin(now time.Time) {
+	elapsed := now.Sub(m.started)
+	m.frame = int(elapsed / tickInterval)
+	m.bar.setRunning(true, elapsed, m.frame)
+	for _, b := range m.order {
+		b.setFrame(m.frame)
+	}
+	m.spun.Store(now.UnixNano())
 }
 
 // block returns the block of a tool call, adding it to the pane when new.

@@ -26,8 +26,14 @@ func (m *Model) View() tea.View {
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}
-	hints := completionHints(m.st, completions(m.input.Value()), m.width)
-	if len(hints) == 0 && mentionWord(m.input.Value()) == m.mentionQuery {
+	if !m.inputView.ok {
+		m.inputView.value = m.input.Value()
+		m.inputView.lines = fitWidth(strings.Split(m.input.View(), "\n"), m.width)
+		m.inputView.ok = true
+	}
+	value := m.inputView.value
+	hints := completionHints(m.st, completions(value), m.width)
+	if len(hints) == 0 && mentionWord(value) == m.mentionQuery {
 		hints = m.mentionHintLines()
 	}
 	help := m.help.View(m.keys)
@@ -40,7 +46,7 @@ func (m *Model) View() tea.View {
 	if q := m.queue.Render(m.width); q != "" {
 		queued = strings.Split(q, "\n")
 	}
-	input := fitWidth(strings.Split(m.input.View(), "\n"), m.width)
+	input := m.inputView.lines
 
 	room := m.height - len(input) - 1 // one row at least for the pane
 	if len(queued)+len(hints)+len(status)+len(helpLines) > room {
