@@ -105,8 +105,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // ReadPace is the shortest time between two reads of a response body whose
 // bytes come faster than that: a read that returned a small part of a
-// buffer (under 4 KiB) and waited less than ReadPace for it is followed by
-// a pause until ReadPace after that read began, so that
+// buffer (under 4 KiB) and waited less than ReadPace for it, the last of
+// paceAfter such reads in a row, is followed by a pause until ReadPace after
+// that read began, so that
 // a server streaming a delta every millisecond is read in one system call
 // and one goroutine wake per ReadPace, each finding about ten deltas,
 // rather than one per delta. Deltas reach the caller at most ReadPace
@@ -114,6 +115,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // buffers (a large JSON answer) and a stream slower than ReadPace (a
 // model's tokens 20 ms or more apart) are read without pauses.
 const ReadPace = 10 * time.Millisecond
+
+// paceAfter is how many small reads in a row must find their bytes already
+// waiting before reads are paced: a short answer (a few deltas and the end
+// of the stream) is read as it comes, so pacing never delays its end.
+const paceAfter = 8
 
 // paceMaxRead bounds the reads that pace: a read of fewer bytes, that did
 // not fill the caller's buffer, is a small piece of a stream. Larger reads
@@ -132,6 +138,7 @@ type watchedBody struct {
 
 	next  time.Time   // no read before this (zero: read at once)
 	pause *time.Timer // reused for the pauses
+	fast  int         // small reads in a row that found their bytes waiting
 }
 
 func (b *watchedBody) Read(p []byte) (int, error) {
@@ -154,10 +161,12 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 		b.a.bodyBytes.Add(int64(n))
 	}
 	b.next = time.Time{}
-	if n > 0 && n < len(p) && n < paceMaxRead && err == nil {
-		if time.Since(called) < readPace {
+	if n > 0 && n < len(p) && n < paceMaxRead && err == nil && time.Since(called) < readPace {
+		if b.fast++; b.fast >= paceAfter {
 			b.next = called.Add(readPace)
 		}
+	} else {
+		b.fast = 0
 	}
 	return n, err
 }

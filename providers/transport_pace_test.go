@@ -153,3 +153,51 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// pieces returns one piece a Read, at once, as a stream whose deltas have
+// all arrived.
+type pieces struct{ left []string }
+
+func (p *pieces) Read(b []byte) (int, error) {
+	if len(p.left) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(b, p.left[0])
+	p.left = p.left[1:]
+	return n, nil
+}
+
+func (p *pieces) Close() error { return nil }
+
+// TestAShortAnswerIsNeverPaced: the first paceAfter-1 small reads that
+// find their bytes waiting go on at once, so a short answer (a few deltas
+// and the end of the stream) ends without a pause; from the paceAfter-th
+// in a row, the next read waits for ReadPace; a read that is not small
+// starts the count again.
+func TestAShortAnswerIsNeverPaced(t *testing.T) {
+	defer func(old time.Duration) { readPace = old }(readPace)
+	readPace = time.Hour // a pause would hang: it is only ever scheduled here
+	ctx, a, stop := StartAttempt(context.Background(), time.Minute)
+	defer stop()
+	src := &pieces{}
+	for range paceAfter + 2 {
+		src.left = append(src.left, "data: {\"delta\":\"x\"}\n\n")
+	}
+	b := &watchedBody{ReadCloser: src, a: a, ctx: ctx}
+	buf := make([]byte, 4096)
+	for i := 1; i < paceAfter; i++ {
+		if _, err := b.Read(buf); err != nil {
+			t.Fatal(err)
+		}
+		if !b.next.IsZero() {
+			t.Fatalf("read %d of a short answer scheduled a pause", i)
+		}
+	}
+	if _, err := b.Read(buf); err != nil || b.next.IsZero() {
+		t.Fatalf("read %d in a row of a fast stream scheduled no pause (%v)", paceAfter, err)
+	}
+	b.next = time.Time{}
+	if _, err := b.Read(make([]byte, 10)); err != nil || !b.next.IsZero() || b.fast != 0 {
+		t.Errorf("a read that filled its buffer kept the count: fast %d, next %v", b.fast, b.next)
+	}
+}
