@@ -93,7 +93,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 				projectMCPFile, strings.Join(skipped, ", "))
 		}
 	}
-	a.newMCP(ctx, func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) })
+	a.newMCP(func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) })
 	a.mcp.Start(ctx)
 	defer a.closeMCP()
 	a.mcp.Wait(ctx)

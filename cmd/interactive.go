@@ -62,7 +62,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	// trust question still waiting for an answer then gives up rather
 	// than holding the exit.
 	mctx, endMCP := context.WithCancel(ctx)
-	a.newMCP(mctx, func(msg string) {
+	a.newMCP(func(msg string) {
 		select {
 		case notices <- msg:
 		default: // 64 unread notices: the interface is gone or stuck

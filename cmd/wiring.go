@@ -36,7 +36,6 @@ type agent struct {
 	builtins []tools.Tool
 	mode     picker.Mode
 	mcp      *mcp.Manager // nil until newMCP
-	mcpCtx   context.Context
 	// rebuild serialises catalog rebuilds, so that the last one published
 	// is built from the latest tools.
 	rebuild sync.Mutex
@@ -180,25 +179,29 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 // newMCP builds the manager of the configured MCP servers; nothing starts
 // before its Start, after which their tools join the catalog as each
 // server is ready. warn is given each server problem once, in one line.
-// ctx is the run's: the loop's catalog waits, before a request, for tool
-// lists announced as changed until it is done. Call closeMCP when done.
-func (a *agent) newMCP(ctx context.Context, warn func(string)) {
+// Call closeMCP when done.
+func (a *agent) newMCP(warn func(string)) {
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
-	a.mcpCtx = ctx
 }
 
-// settledCatalog is the loop's catalog source: before each snapshot it
-// waits for the MCP tool lists announced as changed to arrive (each wait
-// bounded by its server's startup_timeout), so that the next request
-// carries a change the servers announced before it.
+// settledCatalog is the loop's catalog source. Before each snapshot it
+// takes for a request or a step's calls, the loop calls Settle with the
+// turn's context, which waits for the MCP tool lists announced as changed
+// to arrive (each fetch bounded by its server's startup_timeout), so that
+// the next request carries a change the servers announced before it.
+// Current itself never waits: loop.New calls it, in the interface's Update
+// too (/new, a picked session).
 type settledCatalog struct{ a *agent }
 
-// Current returns the catalog in force once pending tool lists arrived.
-func (c settledCatalog) Current() *picker.Catalog {
+// Current returns the catalog in force.
+func (c settledCatalog) Current() *picker.Catalog { return c.a.catalog.Current() }
+
+// Settle returns once no MCP tool list announced as changed is still
+// being fetched, or when ctx (the turn's) is done.
+func (c settledCatalog) Settle(ctx context.Context) {
 	if c.a.mcp != nil {
-		c.a.mcp.Settle(c.a.mcpCtx)
+		c.a.mcp.Settle(ctx)
 	}
-	return c.a.catalog.Current()
 }
 
 // closeMCP stops the MCP servers, each with its process group.

@@ -37,7 +37,7 @@ func (p prepared) parallel() bool {
 // user". The error is a failure to record the calls: every result is
 // appended all the same, as far as the conversation takes them.
 func (t *turn) runCalls(calls []providers.ToolCall) error {
-	cat := t.cfg.Catalog.Current() // one snapshot for the whole step
+	cat := t.catalog() // one snapshot for the whole step
 	before := cat.Full(t.conv.Picked())
 	preps := make([]prepared, len(calls))
 	for i, c := range calls {

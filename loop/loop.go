@@ -35,7 +35,8 @@ type Config struct {
 	// Catalog is the tools and how they are offered; the picks are the
 	// conversation's. A *picker.Catalog is its own source; a
 	// *picker.Live changes when MCP servers' tools change, and each
-	// request and each step's calls read one snapshot of it.
+	// request and each step's calls read one snapshot of it (after the
+	// source's Settle, when it has one: see CatalogSource).
 	Catalog CatalogSource
 	// MaxSteps bounds the requests of one turn; 0 means DefaultMaxSteps.
 	MaxSteps int
@@ -68,9 +69,29 @@ type Config struct {
 }
 
 // CatalogSource gives the current tool catalog; it must be safe for
-// concurrent use and never return nil.
+// concurrent use, never return nil and never wait (New and the interface
+// call it). A source whose catalog may have changes on their way (an MCP
+// server announced a new tool list) also has a method Settle(ctx), which
+// the turn calls with its own context before each snapshot it takes for a
+// request or a step's calls: Settle returns once those changes are in
+// Current, or when ctx is done (the turn was cancelled).
 type CatalogSource interface {
 	Current() *picker.Catalog
+}
+
+// settler is the optional part of a CatalogSource, see there.
+type settler interface {
+	Settle(ctx context.Context)
+}
+
+// catalog returns the snapshot of the tool catalog for a request or a
+// step's calls, once the changes the source announced have arrived or the
+// turn is cancelled.
+func (t *turn) catalog() *picker.Catalog {
+	if s, ok := t.cfg.Catalog.(settler); ok {
+		s.Settle(t.ctx)
+	}
+	return t.cfg.Catalog.Current()
 }
 
 // ApproveFunc decides whether a tool call that changes the world may run. It
@@ -386,7 +407,7 @@ func (t *turn) record(m providers.Message, usage providers.Usage) error {
 
 // request builds the next request from the conversation and the picks.
 func (t *turn) request() providers.Request {
-	offers := t.cfg.Catalog.Current().Offers(t.conv.Picked())
+	offers := t.catalog().Offers(t.conv.Picked())
 	defs := make([]providers.ToolDefinition, len(offers))
 	for i, o := range offers {
 		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema}

@@ -27,7 +27,8 @@ type ToolStats struct {
 	// milliseconds, interpolated linearly between the nearest durations.
 	MedianMS float64
 	P95MS    float64
-	// Asked counts the calls whose approval a person decided, and
+	// Asked counts the calls whose approval a person answered when asked
+	// (an answer remembered for the session asks nothing), and
 	// WaitMedianMS is the median of how long they took to answer, in
 	// milliseconds (recorded from schema version 7 on; 0 when none).
 	Asked        int
@@ -66,7 +67,7 @@ func (s *Store) Stats(ctx context.Context, dir string) ([]ToolStats, error) {
 			st = &ToolStats{Name: name}
 			byName[name] = st
 		}
-		if wait != nil && strings.Contains(decision, "person") {
+		if wait != nil && askedPerson(decision) {
 			st.Asked++
 			waits[name] = append(waits[name], float64(*wait))
 		}
@@ -118,4 +119,12 @@ func percentile(sorted []float64, p float64) float64 {
 	}
 	frac := pos - float64(lo)
 	return sorted[lo] + frac*(sorted[lo+1]-sorted[lo])
+}
+
+// askedPerson reports whether decision (as decisionText stores it) is a
+// person's answer to a question: not a rule's or a mode's, nor an answer
+// remembered for the session, which decides at once without asking
+// ("allowed: person: allowed edits for the session", tui.Approver).
+func askedPerson(decision string) bool {
+	return strings.Contains(decision, "person") && !strings.Contains(decision, "person: allowed ")
 }

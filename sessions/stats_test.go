@@ -147,3 +147,31 @@ func TestStatsOfCallsRecordedBeforeVersion7(t *testing.T) {
 		t.Errorf("Stats =\n%+v\nwant\n%+v", got, want)
 	}
 }
+
+// A call allowed by an answer remembered for the session was decided at
+// once, without a question: it is not counted as asked, and its zero wait
+// does not pull down the median time people took to answer.
+func TestStatsDoNotCountRememberedAnswersAsAsked(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	dir := t.TempDir()
+	t0 := time.Now()
+	ss := create(t, s, dir, "")
+	rec := s.Recorder(ss.ID)
+	ls := []providers.ToolCall{{ID: "a", Name: "edit_file"}, {ID: "b", Name: "edit_file"}, {ID: "c", Name: "edit_file"}}
+	must(t, rec.AppendMessage(ctx, assistantMsg("", ls...), zeroUsage))
+	// a: a person took 4 s to allow edits for the session; b and c were
+	// allowed by that answer, at once.
+	waits := []time.Duration{4 * time.Second, 0, 0}
+	whys := []string{"person: for the session", "person: allowed edits for the session", "person: allowed edits for the session"}
+	for i, c := range ls {
+		must(t, rec.StartToolCall(ctx, c, t0))
+		must(t, rec.DecideToolCall(ctx, c, true, whys[i], waits[i]))
+		must(t, rec.FinishToolCall(ctx, c, providers.ToolResult{CallID: c.ID, Name: c.Name}, t0, t0.Add(waits[i]+2*time.Millisecond)))
+	}
+	got, err := s.Stats(ctx, dir)
+	must(t, err)
+	if len(got) != 1 || got[0].Asked != 1 || got[0].WaitMedianMS != 4000 || got[0].Calls != 3 {
+		t.Errorf("Stats = %+v, want 3 calls, 1 asked, a median wait of 4000 ms", got)
+	}
+}

@@ -72,3 +72,32 @@ func TestQuestionWithText(t *testing.T) {
 	}
 	d.until("the second question to end", func(s string) bool { return !strings.Contains(s, "Start MCP server two?") })
 }
+
+// /new while a question with its own text waits (a project's MCP server,
+// asked outside any turn) keeps the question in view: the new
+// conversation's pane had lost its block, and the menu, gone from the
+// screen, still took Enter.
+func TestNewConversationKeepsTheWaitingQuestionInView(t *testing.T) {
+	approver := NewApprover()
+	d := newDriver(t, config(t, fake.New(), t.TempDir(), approver))
+	got := make(chan loop.Decision, 1)
+	go func() {
+		got <- approver.Ask(context.Background(), Question{
+			Call: providers.ToolCall{ID: "trust", Name: "start project MCP server hub", Arguments: `{}`},
+			Text: "Start MCP server hub? (answer remembered)",
+		})
+	}()
+	d.untilShows("Start MCP server hub? (answer remembered)")
+	d.typeAndSend("/new")
+	d.untilShows("New conversation.")
+	d.wait(approvalQuiet)
+	if s := d.screen(); !strings.Contains(s, "Start MCP server hub? (answer remembered)") || !strings.Contains(s, "↑/↓ choose") {
+		t.Fatalf("after /new the waiting question is not shown:\n%s", s)
+	}
+	d.key("down") // "No (remembered)", the second answer
+	d.key("enter")
+	if dec := <-got; dec.Allow || dec.Why == WhyDismissed {
+		t.Errorf("no: %+v, want a denial", dec)
+	}
+	d.untilShows("✗ start project MCP server hub")
+}

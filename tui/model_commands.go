@@ -117,6 +117,7 @@ func (m *Model) switchSession(sess *Session) {
 	if len(msgs) == 0 {
 		m.chat.append(newNoteItem(m.st, "New conversation."))
 	}
+	m.showWaitingQuestion()
 	m.chat.bottom()
 }
 
@@ -195,6 +196,24 @@ func (m *Model) forgetItems() {
 	m.blocks, m.order, m.selected = map[string]*toolBlock{}, nil, -1
 }
 
+// showWaitingQuestion shows again, after the pane was cleared (/clear, a
+// new or another session), the question that still waits for its answer
+// (a project's MCP server asks outside any turn): a menu off the screen
+// would still take Enter.
+func (m *Model) showWaitingQuestion() {
+	p := m.approving
+	if p == nil {
+		return
+	}
+	b := m.block(p.req.call.ID, p.req.call.Name, p.req.call.Arguments)
+	if p.req.diff != "" {
+		b.setDiff(p.req.diff)
+	}
+	b.question = p.req.text
+	b.setWaiting(true)
+	m.syncApproval()
+}
+
 // command runs a slash command.
 func (m *Model) command(text string) tea.Cmd {
 	cmd, arg, ok := parseSlash(text)
@@ -231,15 +250,7 @@ func (m *Model) command(text string) tea.Cmd {
 	case "/clear":
 		m.chat.clear()
 		m.forgetItems()
-		if p := m.approving; p != nil {
-			// The question still waits for its answer: it stays in view
-			// (a menu off the screen would still take Enter).
-			b := m.block(p.req.call.ID, p.req.call.Name, p.req.call.Arguments)
-			if p.req.diff != "" {
-				b.setDiff(p.req.diff)
-			}
-			b.setWaiting(true)
-		}
+		m.showWaitingQuestion()
 	case "/new":
 		if m.running {
 			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before starting a new conversation."))

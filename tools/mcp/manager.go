@@ -41,12 +41,17 @@ type Manager struct {
 	// to 0.
 	refreshing int
 	settled    chan struct{}
+	// quit ends when Close starts: it cuts the refreshes short, so that
+	// Close never waits for a server slow to list its tools.
+	quit    context.Context
+	endQuit context.CancelFunc
 }
 
 // NewManager returns a manager of the servers cfgs; nothing starts before
 // Start.
 func NewManager(cfgs []Config, opts Options) *Manager {
 	m := &Manager{opts: opts}
+	m.quit, m.endQuit = context.WithCancel(context.Background())
 	for _, c := range cfgs {
 		s := &server{cfg: c, m: m, state: StateStarting, ready: make(chan struct{})}
 		switch {
@@ -119,14 +124,19 @@ func (m *Manager) Settle(ctx context.Context) {
 	}
 }
 
-// beginRefresh and endRefresh bracket a fetch of a changed tool list.
-func (m *Manager) beginRefresh() {
+// beginRefresh and endRefresh bracket a fetch of a changed tool list;
+// beginRefresh reports false, and no fetch may start, once Close started.
+func (m *Manager) beginRefresh() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.closed {
+		return false
+	}
 	if m.refreshing == 0 {
 		m.settled = make(chan struct{})
 	}
 	m.refreshing++
+	return true
 }
 
 func (m *Manager) endRefresh() {
@@ -168,10 +178,12 @@ func (m *Manager) Status() []Status {
 }
 
 // Close stops every server (a stdio server's whole process group) and
-// waits for their goroutines.
+// waits for their goroutines, the fetches of changed tool lists included
+// (cut short: they warn of nothing and change nothing after Close).
 func (m *Manager) Close() error {
 	m.mu.Lock()
 	m.closed = true
+	n, settled := m.refreshing, m.settled
 	var sessions []*server
 	for _, s := range m.servers {
 		s.closing = true
@@ -180,6 +192,10 @@ func (m *Manager) Close() error {
 		}
 	}
 	m.mu.Unlock()
+	m.endQuit()
+	if n > 0 {
+		<-settled // no fetch starts once closed
+	}
 	var wg sync.WaitGroup
 	for _, s := range sessions {
 		wg.Add(1)
@@ -238,7 +254,9 @@ func (s *server) start(ctx context.Context) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: s.m.opts.Version}, &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			s.m.beginRefresh()
+			if !s.m.beginRefresh() {
+				return
+			}
 			go func() {
 				defer s.m.endRefresh()
 				s.refresh(ctx)
@@ -372,11 +390,16 @@ func (s *server) stop() {
 func (s *server) refresh(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
 	defer cancel()
+	defer context.AfterFunc(s.m.quit, cancel)()
 	if err := s.list(ctx); err != nil {
-		s.m.warn("MCP server %s: listing its tools again: %v", s.cfg.Name, err)
+		if s.m.quit.Err() == nil {
+			s.m.warn("MCP server %s: listing its tools again: %v", s.cfg.Name, err)
+		}
 		return
 	}
-	s.m.changed()
+	if s.m.quit.Err() == nil {
+		s.m.changed()
+	}
 }
 
 // list fetches the tool list (every page) and replaces the server's tools.
