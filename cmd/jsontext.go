@@ -44,14 +44,11 @@ func readableJSON(s string) string {
 	return b.String()
 }
 
-// encodeJSON writes v as JSON followed by a newline, without escaping &, <
-// and > (the output is read by people and programs, never embedded in
-// HTML); indent "" writes it on one line.
-func encodeJSON(buf *bytes.Buffer, v any, indent string) error {
+// encodeJSON writes v as JSON on one line followed by a newline, without
+// escaping &, < and > (the output is read by people and programs, never
+// embedded in HTML; writeIndentedJSON is the indented form).
+func encodeJSON(buf *bytes.Buffer, v any) error {
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
-	if indent != "" {
-		enc.SetIndent("", indent)
-	}
 	return enc.Encode(v)
 }

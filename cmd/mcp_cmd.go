@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -31,10 +30,7 @@ func newMCPCmd(st Streams, getenv func(string) string, o *Options) *cobra.Comman
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(st.Out)
-				enc.SetEscapeHTML(false)
-				enc.SetIndent("", "  ")
-				return enc.Encode(statuses)
+				return writeIndentedJSON(st.Out, statuses)
 			}
 			writeMCPStatus(st.Out, statuses)
 			return nil

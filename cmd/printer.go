@@ -199,7 +199,7 @@ func rawArgs(args string) json.RawMessage {
 		return json.RawMessage(readableJSON(args))
 	}
 	var b bytes.Buffer
-	_ = encodeJSON(&b, args, "") // a string always encodes
+	_ = encodeJSON(&b, args) // a string always encodes
 	return bytes.TrimSpace(b.Bytes())
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -150,7 +151,7 @@ func (m *Model) modelPickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.modelPick = nil
 	case "backspace":
 		if p.filter != "" {
-			_, size := lastRune(p.filter)
+			_, size := utf8.DecodeLastRuneInString(p.filter)
 			p.filter = p.filter[:len(p.filter)-size]
 			p.cursor = 0
 		}
@@ -161,13 +162,6 @@ func (m *Model) modelPickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-// lastRune returns the last rune of s and its size in bytes.
-func lastRune(s string) (rune, int) {
-	r := []rune(s)
-	last := r[len(r)-1]
-	return last, len(string(last))
 }
 
 // switchModel builds the loop for model (in a command: building reads the
