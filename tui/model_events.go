@@ -192,19 +192,15 @@ func (m *Model) showRetry(ev loop.Retry) {
 	if m.retryDiscarded {
 		note += ". The partial answer above is discarded."
 	}
-	if m.retryNote != nil {
-		m.retryNote.setText(note)
-		if ev.Discarded && m.current != nil {
-			m.current.finish()
-			m.current = nil
-		}
-		return
-	}
-	m.retryNote = newNoteItem(m.st, note)
 	if ev.Discarded && m.current != nil {
 		m.current.finish()
 		m.current = nil
 	}
+	if m.retryNote != nil {
+		m.retryNote.setText(note)
+		return
+	}
+	m.retryNote = newNoteItem(m.st, note)
 	m.chat.append(m.retryNote)
 }
 
