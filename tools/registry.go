@@ -164,7 +164,7 @@ func checkTypes(schema any) error {
 				}
 				continue
 			}
-			if key == "properties" || key == "$defs" || key == "definitions" || key == "patternProperties" {
+			if schemaMaps[key] {
 				if m, ok := val.(map[string]any); ok {
 					for _, sub := range m {
 						if err := checkTypes(sub); err != nil {
@@ -190,6 +190,11 @@ func checkTypes(schema any) error {
 	}
 	return nil
 }
+
+// schemaMaps are the keywords whose value maps names (chosen by the schema's
+// author, "type" among them) to schemas.
+var schemaMaps = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true,
+	"dependentSchemas": true}
 
 var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true,
 	"string": true, "integer": true}
