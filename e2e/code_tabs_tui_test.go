@@ -35,7 +35,6 @@ func TestCodeKeepsItsTabsOnScreen(t *testing.T) {
 			t.Errorf("%q is %d columns right of the code line's start, want %d:\n%s", text, got, indent, screen)
 		}
 	}
-	s.keys("C-c")
-	s.waitFor("AGENT-EXITED-0")
+	s.quit()
 	exec.Command("tmux", "-L", s.socket, "kill-server").Run()
 }

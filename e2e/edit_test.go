@@ -158,8 +158,7 @@ func TestReadEditVerifyInTheInterface(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), `"hello"`) {
 		t.Errorf("/undo did not restore greet.go: %s", data)
 	}
-	s.keys("C-c")
-	s.waitFor("AGENT-EXITED-0")
+	s.quit()
 }
 
 // TestResumingElsewhereWorksInTheSessionsDirectory resumes a session from

@@ -66,8 +66,7 @@ func TestMCPTrustQuestionInTmux(t *testing.T) {
 	if n := strings.Count(screen, "MCP server broken failed"); n != 1 {
 		t.Errorf("the failed server is reported %d times, want once:\n%s", n, screen)
 	}
-	s.keys("C-c")
-	s.waitFor("AGENT-EXITED-0")
+	s.quit()
 	if !sleeper.ended() {
 		t.Errorf("the server's process group outlived the interface (sleeper %d)", sleeper.pid)
 	}
@@ -80,8 +79,7 @@ func TestMCPTrustQuestionInTmux(t *testing.T) {
 	if !strings.Contains(screen, "refuse: skipped: refused earlier") || strings.Contains(screen, "(answer remembered)") {
 		t.Errorf("second start: asked again, or refuse not skipped:\n%s", screen)
 	}
-	s.keys("C-c")
-	s.waitFor("AGENT-EXITED-0")
+	s.quit()
 	if !sleeper.ended() {
 		t.Errorf("second start: the server's process group outlived the interface (sleeper %d)", sleeper.pid)
 	}

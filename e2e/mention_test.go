@@ -72,6 +72,5 @@ func TestMentionCompletionAndAttachmentInTheInterface(t *testing.T) {
 	if got := lastUserText(srv.Requests()[0]); got != want {
 		t.Errorf("the server received\n%q\nwant\n%q", got, want)
 	}
-	s.keys("C-c")
-	s.waitFor("AGENT-EXITED-0")
+	s.quit()
 }

@@ -23,8 +23,7 @@ func TestQuitLeavesTheConversationAndTheResumeCommand(t *testing.T) {
 	s.text("tell me about narwhals")
 	s.keys("Enter")
 	s.waitFor("Narwhals have one long tusk.")
-	s.keys("C-c")
-	screen := s.waitFor("AGENT-EXITED-0")
+	screen := s.quit()
 	for _, want := range []string{"❯ tell me about narwhals", "Narwhals have one long tusk.", "Resume this session with: agent -r "} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("after quitting, the terminal lacks %q:\n%s", want, screen)
@@ -42,6 +41,5 @@ func TestQuitLeavesTheConversationAndTheResumeCommand(t *testing.T) {
 	if !strings.Contains(screen, "tell me about narwhals") {
 		t.Errorf("agent -r %s did not resume the conversation:\n%s", m[1], screen)
 	}
-	r.keys("C-c")
-	r.waitFor("AGENT-EXITED-0")
+	r.quit()
 }

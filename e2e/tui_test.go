@@ -103,6 +103,39 @@ func (s *tmuxSession) waitFor(want string) string {
 	}
 }
 
+// idle waits until no turn runs: the status line (the one naming the
+// approval mode) shows no spinner. An answer's last words can be on the
+// screen a frame before its turn ends, and Ctrl+C then cancels the turn
+// instead of quitting.
+func (s *tmuxSession) idle() string {
+	s.t.Helper()
+	deadline := time.Now().Add(hangLimit)
+	for {
+		screen := s.screen()
+		for _, line := range strings.Split(screen, "\n") {
+			if strings.Contains(line, " mode · ") && !strings.ContainsAny(line, spinnerFrames) {
+				return screen
+			}
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("a turn never ended:\n%s", screen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// spinnerFrames are the glyphs of the interface's spinner (tui/status.go).
+const spinnerFrames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+// quit presses Ctrl+C once no turn runs and waits for the agent to exit
+// with status 0; it returns the terminal as the agent left it.
+func (s *tmuxSession) quit() string {
+	s.t.Helper()
+	s.idle()
+	s.keys("C-c")
+	return s.waitFor("AGENT-EXITED-0")
+}
+
 func TestInterfaceInTmux(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644)
@@ -137,8 +170,7 @@ func TestInterfaceInTmux(t *testing.T) {
 		t.Errorf("the partial answer is gone after Esc:\n%s", screen)
 	}
 
-	s.keys("C-c")
-	s.waitFor("AGENT-EXITED-0")
+	s.quit()
 }
 
 // sgr matches a Select Graphic Rendition sequence and captures its
@@ -177,8 +209,7 @@ func TestInterfaceHonoursNoColor(t *testing.T) {
 		if env != nil && has {
 			t.Errorf("colour with NO_COLOR=1:\n%q", styled)
 		}
-		s.keys("C-c")
-		s.waitFor("AGENT-EXITED-0")
+		s.quit()
 		exec.Command("tmux", "-L", s.socket, "kill-server").Run()
 	}
 }
@@ -233,8 +264,7 @@ func TestInterfaceContinuesAHeadlessSession(t *testing.T) {
 	s.text("still?")
 	s.keys("Enter")
 	s.waitFor("Yes, still south.")
-	s.keys("C-c")
-	s.waitFor("AGENT-EXITED-0")
+	s.quit()
 	if got := roles(srv.Requests()[1]); strings.Join(got, " | ") != "system | user:where do pelicans fly? | assistant:Pelicans fly south. | user:still?" {
 		t.Errorf("continued request: %v", got)
 	}

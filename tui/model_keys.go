@@ -194,18 +194,18 @@ func (m *Model) switchMode() tea.Cmd {
 }
 
 // ctrlC cancels a running turn; on an idle prompt it quits, at once when
-// the input is empty, else on a second press within quitWindow.
+// the input is empty. A second press within quitWindow always quits: after
+// one that cancelled a turn (which may have been ending anyway, its answer
+// already on the screen) or one that met text in the input.
 func (m *Model) ctrlC() tea.Cmd {
-	if m.running {
-		m.cancelTurn()
-		return nil
-	}
-	if m.input.Value() == "" || (!m.quitArmed.IsZero() && time.Since(m.quitArmed) < quitWindow) {
+	armed := !m.quitArmed.IsZero() && time.Since(m.quitArmed) < quitWindow
+	if armed || (!m.running && m.input.Value() == "") {
 		return tea.Quit
 	}
+	m.cancelTurn()
 	m.quitArmed = time.Now()
-	armed := m.quitArmed
-	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitExpiredMsg{armed} })
+	at := m.quitArmed
+	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitExpiredMsg{at} })
 }
 
 func (m *Model) cancelTurn() {

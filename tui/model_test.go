@@ -289,6 +289,24 @@ func TestCtrlCQuitsOnlyWhenIdle(t *testing.T) {
 	d.until("quit on an empty prompt", func(string) bool { return d.quit })
 }
 
+// Ctrl+C in a turn cancels it and says a second press quits; that second
+// press quits even when the turn is still ending.
+func TestCtrlCTwiceInATurnQuits(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := fake.New(fake.Text("Zebras answer before the hold, then more.").WithPieceSize(8).HoldAfterEvents(3, hold))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("go")
+	d.untilShows("Zebras")
+	d.key("ctrl+c")
+	if d.quit {
+		t.Fatal("one Ctrl+C in a turn quit")
+	}
+	d.untilShows("Ctrl+C again")
+	d.key("ctrl+c")
+	d.until("quit", func(string) bool { return d.quit })
+}
+
 func TestSlashCommands(t *testing.T) {
 	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
