@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"charm.land/glamour/v2"
 )
 
 const benchChunks = 5000
@@ -110,16 +108,5 @@ func BenchmarkStream(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(span[1]-span[0])), "ns/chunk")
 		})
-	}
-}
-
-// BenchmarkNewTermRenderer measures building a glamour renderer, which
-// Renderer does once per width.
-func BenchmarkNewTermRenderer(b *testing.B) {
-	for b.Loop() {
-		if _, err := glamour.NewTermRenderer(glamour.WithStyles(styleConfig(Dark)), glamour.WithWordWrap(80),
-			glamour.WithChromaFormatter("terminal16m")); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

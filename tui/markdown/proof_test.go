@@ -9,7 +9,7 @@ import (
 // every step of the long fixture, fed in deltas of every shape, checked as in
 // TestStreamEqualsFullRender (which runs it on the short fixture). It fails
 // on the first step that differs. Run it after changing split.go, stream.go
-// or the glamour version (about 20 s without -race, minutes with it):
+// or the drawing (about 20 s without -race, minutes with it):
 //
 //	go test -run '^$' -bench StreamEveryStep -benchtime 1x ./tui/markdown/
 func BenchmarkStreamEveryStep(b *testing.B) {

@@ -7,8 +7,8 @@ import "strings"
 // message (see scanBlock for when a block is finished) as lines and, on
 // each Lines or Render, renders only the unfinished tail, so the work per
 // delta depends on the size of the tail, not on the length of the message:
-// glamour renders the tail block, the tail is split into its lines, and the
-// finished lines are neither copied nor looked at again.
+// only the tail block is parsed and drawn, and the finished lines are
+// neither copied nor looked at again.
 //
 // The cache is dropped, and every block rendered again, when the width
 // changes, when the set of link reference definitions in finished blocks
@@ -110,7 +110,7 @@ func (s *Stream) Lines(width int) []string {
 	}
 	if width != s.width || defs != s.usedDefs {
 		s.width, s.usedDefs = width, defs
-		s.joined, s.rendered = newLineJoiner(), 0
+		s.joined, s.rendered = lineJoiner{}, 0
 	}
 	for ; s.rendered < len(s.cuts); s.rendered++ {
 		start := 0
@@ -118,9 +118,9 @@ func (s *Stream) Lines(width int) []string {
 			start = s.cuts[s.rendered-1]
 		}
 		src := string(s.text[start:s.cuts[s.rendered]])
-		s.joined.add(s.r.renderBlock(src, width, s.rendered == 0, true, defs))
+		s.joined.add(s.r.renderBlock(src, width, defs))
 	}
-	out := s.r.renderBlock(tail, width, len(s.cuts) == 0, false, defs)
+	out := s.r.renderBlock(tail, width, defs)
 	s.lines, s.fresh, s.joinedOK = s.joined.withTail(out), true, false
 	return s.lines
 }

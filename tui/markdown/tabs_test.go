@@ -53,9 +53,9 @@ func TestCodeTabsExpand(t *testing.T) {
 			}
 		})
 	}
-	for _, prose := range []string{"A tab\tin prose.\n", "`a\tspan`\n"} {
-		if got := r.expandCodeTabs(prose); got != prose {
-			t.Errorf("expandCodeTabs changed %q to %q", prose, got)
+	for prose, want := range map[string]string{"A tab\tin prose.\n": "A tab in prose.", "`a\tspan`\n": "a span"} {
+		if got := strings.TrimSpace(strings.ReplaceAll(visible(r.Render(prose, 60)), "\u00a0", " ")); got != want {
+			t.Errorf("%q shows as %q, want %q", prose, got, want)
 		}
 	}
 }

@@ -1,0 +1,326 @@
+package markdown
+
+import (
+	"strconv"
+	"strings"
+
+	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/util"
+)
+
+// drawer draws the nodes of one parsed block as lines of at most a given
+// width (code and tables too: long code lines are cut, table cells wrap).
+type drawer struct {
+	src []byte
+	pal *palette
+}
+
+// blocks draws n's block children, one blank line between two that show
+// something when loose, none when tight (the paragraphs of a tight list).
+func (d *drawer) blocks(n ast.Node, width int, loose bool) []string {
+	var out []string
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		lines := d.block(c, width)
+		if len(lines) == 0 {
+			continue
+		}
+		if len(out) > 0 && loose {
+			out = append(out, "")
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+// block draws one block node.
+func (d *drawer) block(n ast.Node, width int) []string {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return wrapRuns(d.inlines(n, plain), width)
+	case *ast.Heading:
+		return d.heading(n, width)
+	case *ast.ThematicBreak:
+		return []string{paint(strings.Repeat("─", min(width, 8)), d.pal.rule)}
+	case *ast.FencedCodeBlock:
+		lang := ""
+		if n.Info != nil {
+			lang, _, _ = strings.Cut(strings.TrimSpace(string(n.Info.Segment.Value(d.src))), " ")
+		}
+		return d.code(n.Lines(), lang, width)
+	case *ast.CodeBlock:
+		return d.code(n.Lines(), "", width)
+	case *ast.Blockquote:
+		bar := paint("│", d.pal.quote)
+		lines := d.blocks(n, max(width-2, 1), true)
+		for i, l := range lines {
+			if l == "" {
+				lines[i] = bar
+			} else {
+				lines[i] = bar + " " + l
+			}
+		}
+		return lines
+	case *ast.List:
+		return d.list(n, width)
+	case *ast.HTMLBlock:
+		return d.html(n, width)
+	case *east.Table:
+		return d.table(n, width)
+	case *east.DefinitionList:
+		return d.blocks(n, width, false)
+	case *east.DefinitionTerm:
+		return wrapRuns(d.inlines(n, attrs{fg: -1, bg: -1, bold: true}), width)
+	case *east.DefinitionDescription:
+		return indent(d.blocks(n, max(width-2, 1), true), "→ ", "  ")
+	}
+	// A node this drawer does not know (an extension's): its text.
+	if n.Type() == ast.TypeBlock && n.HasChildren() && n.FirstChild().Type() == ast.TypeInline {
+		return wrapRuns(d.inlines(n, plain), width)
+	}
+	return d.blocks(n, width, true)
+}
+
+// indent puts first before the first line and rest before the others
+// (blank lines stay blank).
+func indent(lines []string, first, rest string) []string {
+	for i, l := range lines {
+		switch {
+		case i == 0:
+			lines[i] = first + l
+		case l != "":
+			lines[i] = rest + l
+		}
+	}
+	return lines
+}
+
+// heading draws a heading as glamour did: "## " prefixes from level two,
+// the first level on a coloured band.
+func (d *drawer) heading(n *ast.Heading, width int) []string {
+	base := d.pal.heading
+	prefix := strings.Repeat("#", n.Level) + " "
+	switch n.Level {
+	case 1:
+		base, prefix = d.pal.h1, "\u00a0" // a band: a space that does not wrap away
+	case 6:
+		base = d.pal.h6
+	}
+	runs := append([]run{{prefix, base}}, d.inlines(n, base)...)
+	if n.Level == 1 {
+		runs = append(runs, run{"\u00a0", base})
+	}
+	return wrapRuns(runs, width)
+}
+
+// list draws a list's items with their bullets or numbers, a blank line
+// between the items of a loose list.
+func (d *drawer) list(n *ast.List, width int) []string {
+	count := n.ChildCount()
+	markW := 2 // "• "
+	if n.IsOrdered() {
+		markW = len(strconv.Itoa(n.Start+count-1)) + 2
+	}
+	loose := !n.IsTight
+	var out []string
+	i := 0
+	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+		mark := "• "
+		if n.IsOrdered() {
+			num := strconv.Itoa(n.Start + i)
+			mark = strings.Repeat(" ", markW-len(num)-2) + num + ". "
+		}
+		i++
+		lines := d.blocks(item, max(width-markW, 1), loose)
+		if len(lines) == 0 {
+			lines = []string{""}
+		}
+		if loose && len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, indent(lines, paint(mark, d.pal.marker), strings.Repeat(" ", markW))...)
+	}
+	return out
+}
+
+// html draws an HTML block as written, dimmed; a comment shows nothing.
+func (d *drawer) html(n *ast.HTMLBlock, width int) []string {
+	if n.HTMLBlockType == ast.HTMLBlockType2 {
+		return nil
+	}
+	var out []string
+	add := func(s string) {
+		s = strings.TrimRight(s, "\n")
+		for _, l := range wrapRuns([]run{{s, d.pal.html}}, width) {
+			out = append(out, l)
+		}
+	}
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		add(sanitize(string(seg.Value(d.src)), false))
+	}
+	if n.HasClosure() {
+		add(sanitize(string(n.ClosureLine.Value(d.src)), false))
+	}
+	return out
+}
+
+// inlines returns the runs of n's inline children drawn over base.
+func (d *drawer) inlines(n ast.Node, base attrs) []run {
+	var runs []run
+	d.inline(n, base, &runs)
+	return runs
+}
+
+func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			v := c.Segment.Value(d.src)
+			if !c.IsRaw() {
+				v = unescape(v)
+			}
+			*runs = append(*runs, run{sanitize(string(v), false), a})
+			switch {
+			case c.HardLineBreak():
+				*runs = append(*runs, run{"\n", a})
+			case c.SoftLineBreak():
+				*runs = append(*runs, run{" ", a})
+			}
+		case *ast.String:
+			v := c.Value
+			if !c.IsRaw() {
+				v = unescape(v)
+			}
+			*runs = append(*runs, run{sanitize(string(v), false), a})
+		case *ast.CodeSpan:
+			var b strings.Builder
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				switch t := t.(type) {
+				case *ast.Text:
+					b.Write(t.Segment.Value(d.src))
+				case *ast.String:
+					b.Write(t.Value)
+				}
+			}
+			code := merge(a, d.pal.code)
+			*runs = append(*runs, run{"\u00a0" + sanitize(b.String(), false) + "\u00a0", code})
+		case *ast.Emphasis:
+			e := a
+			if c.Level >= 2 {
+				e.bold = true
+			} else {
+				e.italic = true
+			}
+			d.inline(c, e, runs)
+		case *east.Strikethrough:
+			s := a
+			s.strike = true
+			d.inline(c, s, runs)
+		case *ast.Link:
+			before := len(*runs)
+			d.inline(c, merge(a, d.pal.linkText), runs)
+			url := sanitize(string(c.Destination), false)
+			if url != "" && url != plainText((*runs)[before:]) {
+				*runs = append(*runs, run{" ", a}, run{url, merge(a, d.pal.linkURL)})
+			}
+		case *ast.AutoLink:
+			*runs = append(*runs, run{sanitize(string(c.URL(d.src)), false), merge(a, d.pal.linkURL)})
+		case *ast.Image:
+			alt := d.inlines(c, plain)
+			*runs = append(*runs, run{"Image: " + plainText(alt) + " →", merge(a, d.pal.imageText)},
+				run{" ", a}, run{sanitize(string(c.Destination), false), merge(a, d.pal.image)})
+		case *ast.RawHTML:
+			var b strings.Builder
+			for i := 0; i < c.Segments.Len(); i++ {
+				seg := c.Segments.At(i)
+				b.Write(seg.Value(d.src))
+			}
+			*runs = append(*runs, run{sanitize(b.String(), false), merge(a, d.pal.html)})
+		case *east.TaskCheckBox:
+			box := "[ ] "
+			if c.IsChecked {
+				box = "[✓] "
+			}
+			*runs = append(*runs, run{box, a})
+		default:
+			d.inline(c, a, runs)
+		}
+	}
+}
+
+// merge draws over with over's colours where it has them and the
+// attributes of both.
+func merge(under, over attrs) attrs {
+	m := under
+	if over.fg >= 0 {
+		m.fg = over.fg
+	}
+	if over.bg >= 0 {
+		m.bg = over.bg
+	}
+	m.bold = m.bold || over.bold
+	m.italic = m.italic || over.italic
+	m.underline = m.underline || over.underline
+	m.strike = m.strike || over.strike
+	m.faint = m.faint || over.faint
+	return m
+}
+
+// plainText is the text of runs without their styles.
+func plainText(runs []run) string {
+	var b strings.Builder
+	for _, r := range runs {
+		b.WriteString(r.text)
+	}
+	return b.String()
+}
+
+// unescape resolves backslash escapes and character references in text,
+// as an HTML renderer would (CommonMark 0.31, sections 2.4 and 2.5).
+func unescape(v []byte) []byte {
+	if len(v) == 0 {
+		return v
+	}
+	v = util.UnescapePunctuations(v)
+	v = util.ResolveNumericReferences(v)
+	return util.ResolveEntityNames(v)
+}
+
+// sanitize makes untrusted text safe to draw: control characters (which
+// could move the cursor or start an escape sequence in the terminal,
+// including C1 controls) become U+FFFD, a tab becomes a space unless
+// keepTabs, and a carriage return is dropped.
+func sanitize(s string, keepTabs bool) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 && r != '\n' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\t' && keepTabs, r == '\n':
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteByte(' ')
+		case r == '\r':
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			b.WriteRune('\uFFFD')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// cellWidth is the width of a painted line in cells.
+func cellWidth(line string) int { return xansi.StringWidth(line) }

@@ -1,0 +1,94 @@
+package markdown
+
+import (
+	"strings"
+
+	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/text"
+)
+
+// tabStop is the terminal's tab stop in columns: code keeps its
+// indentation as the terminal would show the raw file.
+const tabStop = 8
+
+// codeMargin is the indentation of a code block, as glamour's.
+const codeMargin = "  "
+
+// code draws the lines of a code block: indented by codeMargin, tabs
+// expanded to 8-column stops counted from the start of the code line,
+// highlighted when lang names a known language, and cut into pieces of the
+// width when longer (nothing of the code is lost off the screen's edge).
+func (d *drawer) code(segs *text.Segments, lang string, width int) []string {
+	src := make([]string, segs.Len())
+	for i := range src {
+		seg := segs.At(i)
+		line := strings.TrimRight(string(seg.Value(d.src)), "\n")
+		line = strings.Repeat(" ", seg.Padding) + line
+		src[i] = sanitize(expandTabs(line), false)
+	}
+	for len(src) > 0 && strings.TrimSpace(src[len(src)-1]) == "" {
+		src = src[:len(src)-1]
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	lines := src
+	if lang != "" {
+		if hl, ok := highlightCode(strings.Join(src, "\n"), lang, d.pal.dark); ok && len(hl) == len(src) {
+			lines = hl
+		}
+	}
+	room := max(width-len(codeMargin), 1)
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		w := xansi.StringWidth(l)
+		if w == 0 {
+			out = append(out, "")
+			continue
+		}
+		if w <= room {
+			out = append(out, codeMargin+l)
+			continue
+		}
+		for start := 0; start < w; start += room {
+			piece := xansi.Cut(l, start, min(start+room, w))
+			if strings.Contains(piece, "\x1b[") && !strings.HasSuffix(piece, reset) {
+				piece += reset
+			}
+			out = append(out, codeMargin+piece)
+		}
+	}
+	return out
+}
+
+// expandTabs replaces each tab of a code line with the spaces that reach
+// the next tab stop (the terminal would show a tab as nothing once the
+// screen is drawn cell by cell).
+func expandTabs(line string) string {
+	if strings.IndexByte(line, '\t') < 0 {
+		return line
+	}
+	var b strings.Builder
+	col := 0
+	for _, c := range line {
+		if c == '\t' {
+			n := tabStop - col%tabStop
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(c)
+		if c < 0x80 {
+			col++
+		} else {
+			col += xansi.StringWidth(string(c))
+		}
+	}
+	return b.String()
+}
+
+// highlightCode colours code (lines joined by "\n") in lang; ok is false
+// when lang is unknown.
+func highlightCode(code, lang string, dark bool) ([]string, bool) {
+	return nil, false
+}

@@ -1,0 +1,149 @@
+package markdown
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// run is text drawn one way; a hard line break is a run whose text is "\n".
+type run struct {
+	text string
+	a    attrs
+}
+
+// piece is part of a word or a space between words, in one style.
+type piece struct {
+	text  string
+	a     attrs
+	cells int
+}
+
+// wrapRuns lays runs out in lines of at most width cells, breaking at
+// spaces (dropped where a line breaks) and at hard breaks; a word wider
+// than the line is cut at the width. Each line is painted (every run's
+// style closed on its line) and holds no trailing space. Runs that hold
+// only spaces give no lines.
+func wrapRuns(runs []run, width int) []string {
+	var (
+		lines []string
+		line  []piece // the line being filled
+		cells int     // its width
+		word  []piece // the word being read
+		wordW int
+		space []piece // the spaces between line and word
+		spW   int
+	)
+	flushLine := func() {
+		lines = append(lines, paintPieces(line))
+		line, cells = line[:0], 0
+	}
+	placeWord := func() {
+		if len(word) == 0 {
+			return
+		}
+		if cells > 0 && cells+spW+wordW > width {
+			flushLine()
+			space, spW = space[:0], 0
+		}
+		if cells > 0 {
+			line = append(line, space...)
+			cells += spW
+		}
+		space, spW = space[:0], 0
+		if wordW <= width-cells {
+			line = append(line, word...)
+			cells += wordW
+		} else {
+			// A word longer than a line: cut it at the width.
+			for _, p := range word {
+				for p.text != "" {
+					if cells == width {
+						flushLine()
+					}
+					head, rest := cutCells(p.text, width-cells)
+					if head == "" { // a character wider than the line
+						head, rest = firstChar(p.text)
+					}
+					w := xansi.StringWidth(head)
+					line = append(line, piece{head, p.a, w})
+					cells += w
+					p.text = rest
+				}
+			}
+		}
+		word, wordW = word[:0], 0
+	}
+	for _, r := range runs {
+		if r.text == "\n" {
+			placeWord()
+			space, spW = space[:0], 0
+			flushLine()
+			continue
+		}
+		for s := r.text; s != ""; {
+			i := 0
+			isSpace := s[0] == ' '
+			for i < len(s) && (s[i] == ' ') == isSpace {
+				i++
+			}
+			p := piece{text: s[:i], a: r.a}
+			if isSpace {
+				placeWord()
+				p.cells = i
+				space, spW = append(space, p), spW+i
+			} else {
+				p.cells = xansi.StringWidth(p.text)
+				word, wordW = append(word, p), wordW+p.cells
+			}
+			s = s[i:]
+		}
+	}
+	placeWord()
+	if len(line) > 0 {
+		flushLine()
+	}
+	return lines
+}
+
+// paintPieces draws one line, merging neighbours of the same style.
+func paintPieces(ps []piece) string {
+	var b strings.Builder
+	for i := 0; i < len(ps); {
+		j := i + 1
+		for j < len(ps) && ps[j].a == ps[i].a {
+			j++
+		}
+		var t strings.Builder
+		for _, p := range ps[i:j] {
+			t.WriteString(p.text)
+		}
+		b.WriteString(paint(t.String(), ps[i].a))
+		i = j
+	}
+	return b.String()
+}
+
+// cutCells splits plain text s after at most n cells.
+func cutCells(s string, n int) (head, rest string) {
+	if n <= 0 {
+		return "", s
+	}
+	head = xansi.Truncate(s, n, "")
+	return head, s[len(head):]
+}
+
+// firstChar splits off s's first rune.
+func firstChar(s string) (string, string) {
+	_, size := utf8.DecodeRuneInString(s)
+	return s[:size], s[size:]
+}
+
+// padRight pads a painted line with spaces to width cells.
+func padRight(line string, width int) string {
+	if w := xansi.StringWidth(line); w < width {
+		return line + strings.Repeat(" ", width-w)
+	}
+	return line
+}
