@@ -5,6 +5,8 @@ import (
 
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/agent-dev/agent/tui/markdown/highlight"
 )
 
 // tabStop is the terminal's tab stop in columns: code keeps its
@@ -87,8 +89,8 @@ func expandTabs(line string) string {
 	return b.String()
 }
 
-// highlightCode colours code (lines joined by "\n") in lang; ok is false
-// when lang is unknown.
+// highlightCode colours code (lines joined by "\n") in lang, one string
+// per line; ok is false when lang is unknown (see highlight.Lines).
 func highlightCode(code, lang string, dark bool) ([]string, bool) {
-	return nil, false
+	return highlight.Lines(code, lang, dark)
 }

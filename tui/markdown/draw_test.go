@@ -80,3 +80,23 @@ func TestBlockMarkers(t *testing.T) {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }
+
+// Code is coloured by its language, and a code line cut at the width keeps
+// its colour on every piece.
+func TestCodeIsHighlightedAcrossCuts(t *testing.T) {
+	doc := "```go\n// " + strings.Repeat("comment ", 12) + "\nfunc f() {}\n```\n"
+	out := NewRenderer(Dark).Render(doc, 40)
+	lines := strings.Split(out, "\n")
+	if len(lines) < 4 {
+		t.Fatalf("the long comment was not cut:\n%s", out)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, codeMargin+"\x1b[38;2;") || !strings.HasSuffix(l, reset) {
+			t.Errorf("a piece of the comment is not coloured on its own: %q", l)
+		}
+	}
+	plainOut := NewRenderer(Dark).Render("```nosuchlang\nfunc f() {}\n```\n", 40)
+	if strings.Contains(plainOut, "\x1b[") {
+		t.Errorf("code in an unknown language is coloured: %q", plainOut)
+	}
+}
