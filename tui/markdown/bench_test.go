@@ -110,3 +110,23 @@ func BenchmarkStream(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStreamLongCode streams a 1,500-line Go code block (500 three-line steps) a line at a
+// time and draws it after each line, as the interface does at most once a
+// frame: the cost of a frame while a long block streams.
+func BenchmarkStreamLongCode(b *testing.B) {
+	var lines []string
+	for i := range 500 {
+		lines = append(lines, fmt.Sprintf("\tif err := step%d(ctx, \"arg\"); err != nil { // step %d\n\t\treturn err\n\t}\n", i, i))
+	}
+	r := NewRenderer(Dark)
+	for b.Loop() {
+		s := NewStream(r)
+		s.Append("Here is the file:\n\n```go\nfunc run(ctx context.Context) error {\n")
+		for _, l := range lines {
+			s.Append(l)
+			s.Lines(100)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/frame")
+}

@@ -15,6 +15,7 @@ import (
 type drawer struct {
 	src []byte
 	pal *palette
+	hl  *hlCache
 }
 
 // blocks draws n's block children, one blank line between two that show
@@ -46,7 +47,7 @@ func (d *drawer) block(n ast.Node, width int) []string {
 	case *ast.FencedCodeBlock:
 		lang := ""
 		if n.Info != nil {
-			lang, _, _ = strings.Cut(strings.TrimSpace(string(n.Info.Segment.Value(d.src))), " ")
+			lang, _, _ = strings.Cut(strings.TrimSpace(sanitize(string(n.Info.Segment.Value(d.src)), false)), " ")
 		}
 		return d.code(n.Lines(), lang, width)
 	case *ast.CodeBlock:

@@ -36,14 +36,14 @@ func (d *drawer) code(segs *text.Segments, lang string, width int) []string {
 	}
 	lines := src
 	if lang != "" {
-		if hl, ok := highlightCode(strings.Join(src, "\n"), lang, d.pal.dark); ok && len(hl) == len(src) {
+		if hl, ok := d.hl.lines(src, lang, d.pal.dark); ok && len(hl) == len(src) {
 			lines = hl
 		}
 	}
 	room := max(width-len(codeMargin), 1)
 	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		w := xansi.StringWidth(l)
+	for i, l := range lines {
+		w := textWidth(src[i]) // the plain line: highlighting adds only escape sequences
 		if w == 0 {
 			out = append(out, "")
 			continue

@@ -100,3 +100,25 @@ func TestCodeIsHighlightedAcrossCuts(t *testing.T) {
 		t.Errorf("code in an unknown language is coloured: %q", plainOut)
 	}
 }
+
+// A code block longer than a highlighted piece is coloured on every line,
+// and keeps each line where it was.
+func TestLongCodeBlockIsHighlightedInPieces(t *testing.T) {
+	var code strings.Builder
+	for i := range 3*hlChunk + 5 {
+		code.WriteString("x" + itoa(i) + " := \"s\" // c\n")
+	}
+	doc := "```go\n" + code.String() + "```\n"
+	r := NewRenderer(Dark)
+	for range 2 { // the second time from the cache
+		lines := strings.Split(r.Render(doc, 80), "\n")
+		if len(lines) != 3*hlChunk+5 {
+			t.Fatalf("%d lines, want %d", len(lines), 3*hlChunk+5)
+		}
+		for i, l := range lines {
+			if !strings.Contains(l, "\x1b[38;2;") || !strings.Contains(visible(l), "x"+itoa(i)+" := ") {
+				t.Fatalf("line %d is %q", i, l)
+			}
+		}
+	}
+}

@@ -52,6 +52,7 @@ const MinWidth = 10
 type Renderer struct {
 	style  Style
 	parser parser.Parser // safe for concurrent use
+	hl     hlCache       // highlighted pieces of long code blocks
 }
 
 // NewRenderer returns a Renderer for style.
@@ -110,7 +111,7 @@ func (r *Renderer) renderBlock(src string, width int, defs string) []string {
 	}
 	source := []byte(src)
 	doc := r.parser.Parse(text.NewReader(source))
-	d := drawer{src: source, pal: &palettes[r.style]}
+	d := drawer{src: source, pal: &palettes[r.style], hl: &r.hl}
 	lines := d.blocks(doc, width, true)
 	for len(lines) > 0 && blank(lines[len(lines)-1]) {
 		lines = lines[:len(lines)-1]

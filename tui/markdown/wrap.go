@@ -66,7 +66,7 @@ func wrapRuns(runs []run, width int) []string {
 					if head == "" { // a character wider than the line
 						head, rest = firstChar(p.text)
 					}
-					w := xansi.StringWidth(head)
+					w := textWidth(head)
 					line = append(line, piece{head, p.a, w})
 					cells += w
 					p.text = rest
@@ -94,7 +94,7 @@ func wrapRuns(runs []run, width int) []string {
 				p.cells = i
 				space, spW = append(space, p), spW+i
 			} else {
-				p.cells = xansi.StringWidth(p.text)
+				p.cells = textWidth(p.text)
 				word, wordW = append(word, p), wordW+p.cells
 			}
 			s = s[i:]
@@ -146,4 +146,15 @@ func padRight(line string, width int) string {
 		return line + strings.Repeat(" ", width-w)
 	}
 	return line
+}
+
+// textWidth is the width in cells of text without escape sequences: its
+// length when it is ASCII, else as the terminal draws it.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] < 0x20 {
+			return xansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }
