@@ -130,3 +130,18 @@ func BenchmarkStreamLongCode(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/frame")
 }
+
+// BenchmarkLongWord draws 100 KB without a space, as prose and as one code
+// line (base64, a data URI, minified code): cutting it into lines must
+// cost its length once, not once per line.
+func BenchmarkLongWord(b *testing.B) {
+	word := strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", 100<<10/35)
+	r := NewRenderer(Dark)
+	for name, doc := range map[string]string{"prose": word + "\n", "code": "```\n" + word + "\n```\n"} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				r.Render(doc, 80)
+			}
+		})
+	}
+}

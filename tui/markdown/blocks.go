@@ -3,6 +3,7 @@ package markdown
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
@@ -53,8 +54,11 @@ func (d *drawer) block(n ast.Node, width int) []string {
 	case *ast.CodeBlock:
 		return d.code(n.Lines(), "", width)
 	case *ast.Blockquote:
+		if width-2 < minInner {
+			return d.blocks(n, width, true)
+		}
 		bar := paint("│", d.pal.quote)
-		lines := d.blocks(n, max(width-2, 1), true)
+		lines := d.blocks(n, width-2, true)
 		for i, l := range lines {
 			if l == "" {
 				lines[i] = bar
@@ -74,7 +78,10 @@ func (d *drawer) block(n ast.Node, width int) []string {
 	case *east.DefinitionTerm:
 		return wrapRuns(d.inlines(n, attrs{fg: -1, bg: -1, bold: true}), width)
 	case *east.DefinitionDescription:
-		return indent(d.blocks(n, max(width-2, 1), true), "→ ", "  ")
+		if width-2 < minInner {
+			return d.blocks(n, width, true)
+		}
+		return indent(d.blocks(n, width-2, true), "→ ", "  ")
 	}
 	// A node this drawer does not know (an extension's): its text.
 	if n.Type() == ast.TypeBlock && n.HasChildren() && n.FirstChild().Type() == ast.TypeInline {
@@ -115,8 +122,14 @@ func (d *drawer) heading(n *ast.Heading, width int) []string {
 	return wrapRuns(runs, width)
 }
 
-// list draws a list's items with their bullets or numbers, a blank line
-// between the items of a loose list.
+// minInner is the narrowest a container's content is drawn: a list item or
+// a quote narrower than that puts its marker on a line of its own, or
+// drops its bar, rather than draw past the width.
+const minInner = 4
+
+// list draws a list's items with their bullets or numbers (a task item
+// with its box instead of a bullet), a blank line between the items of a
+// loose list.
 func (d *drawer) list(n *ast.List, width int) []string {
 	count := n.ChildCount()
 	markW := 2 // "• "
@@ -127,29 +140,52 @@ func (d *drawer) list(n *ast.List, width int) []string {
 	var out []string
 	i := 0
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
-		mark := "• "
+		mark, w := "• ", markW
 		if n.IsOrdered() {
 			num := strconv.Itoa(n.Start + i)
 			mark = strings.Repeat(" ", markW-len(num)-2) + num + ". "
 		}
-		i++
-		lines := d.blocks(item, max(width-markW, 1), loose)
-		if len(lines) == 0 {
-			lines = []string{""}
+		if box, ok := taskBox(item); ok {
+			mark, w = box, 4
 		}
+		i++
 		if loose && len(out) > 0 {
 			out = append(out, "")
 		}
-		out = append(out, indent(lines, paint(mark, d.pal.marker), strings.Repeat(" ", markW))...)
+		marker := paint(mark, d.pal.marker)
+		if width-w < minInner {
+			out = append(out, strings.TrimRight(marker, " "))
+			out = append(out, d.blocks(item, width, loose)...)
+			continue
+		}
+		lines := d.blocks(item, width-w, loose)
+		if len(lines) == 0 {
+			lines = []string{""}
+		}
+		out = append(out, indent(lines, marker, strings.Repeat(" ", w))...)
 	}
 	return out
 }
 
+// taskBox returns the box a task list item starts with ("[ ] " or "[✓] "),
+// ok false when item is no task.
+func taskBox(item ast.Node) (string, bool) {
+	first := item.FirstChild()
+	if first == nil {
+		return "", false
+	}
+	box, ok := first.FirstChild().(*east.TaskCheckBox)
+	if !ok {
+		return "", false
+	}
+	if box.IsChecked {
+		return "[✓] ", true
+	}
+	return "[ ] ", true
+}
+
 // html draws an HTML block as written, dimmed; a comment shows nothing.
 func (d *drawer) html(n *ast.HTMLBlock, width int) []string {
-	if n.HTMLBlockType == ast.HTMLBlockType2 {
-		return nil
-	}
 	var out []string
 	add := func(s string) {
 		s = strings.TrimRight(s, "\n")
@@ -157,13 +193,27 @@ func (d *drawer) html(n *ast.HTMLBlock, width int) []string {
 			out = append(out, l)
 		}
 	}
+	var raw strings.Builder
 	lines := n.Lines()
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		add(sanitize(string(seg.Value(d.src)), false))
+		raw.Write(seg.Value(d.src))
 	}
 	if n.HasClosure() {
-		add(sanitize(string(n.ClosureLine.Value(d.src)), false))
+		raw.Write(n.ClosureLine.Value(d.src))
+	}
+	text := raw.String()
+	if n.HTMLBlockType == ast.HTMLBlockType2 {
+		// A comment shows nothing; text after its end on the same line
+		// shows (a browser would show it).
+		i := strings.LastIndex(text, "-->")
+		if i < 0 {
+			return nil
+		}
+		text = strings.TrimSpace(text[i+len("-->"):])
+	}
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		add(sanitize(l, false))
 	}
 	return out
 }
@@ -223,16 +273,19 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 		case *ast.Link:
 			before := len(*runs)
 			d.inline(c, merge(a, d.pal.linkText), runs)
-			url := sanitize(string(c.Destination), false)
+			url := sanitize(string(unescape(c.Destination)), false)
 			if url != "" && url != plainText((*runs)[before:]) {
 				*runs = append(*runs, run{" ", a}, run{url, merge(a, d.pal.linkURL)})
 			}
 		case *ast.AutoLink:
 			*runs = append(*runs, run{sanitize(string(c.URL(d.src)), false), merge(a, d.pal.linkURL)})
 		case *ast.Image:
-			alt := d.inlines(c, plain)
-			*runs = append(*runs, run{"Image: " + plainText(alt) + " →", merge(a, d.pal.imageText)},
-				run{" ", a}, run{sanitize(string(c.Destination), false), merge(a, d.pal.image)})
+			label := "Image:"
+			if alt := strings.TrimSpace(plainText(d.inlines(c, plain))); alt != "" {
+				label = "Image: " + alt + " →"
+			}
+			*runs = append(*runs, run{label, merge(a, d.pal.imageText)},
+				run{" ", a}, run{sanitize(string(unescape(c.Destination)), false), merge(a, d.pal.image)})
 		case *ast.RawHTML:
 			var b strings.Builder
 			for i := 0; i < c.Segments.Len(); i++ {
@@ -241,11 +294,7 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 			}
 			*runs = append(*runs, run{sanitize(b.String(), false), merge(a, d.pal.html)})
 		case *east.TaskCheckBox:
-			box := "[ ] "
-			if c.IsChecked {
-				box = "[✓] "
-			}
-			*runs = append(*runs, run{box, a})
+			// Drawn by list as the item's marker.
 		default:
 			d.inline(c, a, runs)
 		}
@@ -292,35 +341,61 @@ func unescape(v []byte) []byte {
 
 // sanitize makes untrusted text safe to draw: control characters (which
 // could move the cursor or start an escape sequence in the terminal,
-// including C1 controls) become U+FFFD, a tab becomes a space unless
-// keepTabs, and a carriage return is dropped.
+// including C1 controls), bytes that are not UTF-8 (a terminal may read a
+// lone 0x9b as CSI) and the bidirectional overrides and isolates (which
+// can make code read differently from what it does) become U+FFFD; a tab
+// becomes a space unless keepTabs; a carriage return before a line feed is
+// dropped, and any other becomes a space.
 func sanitize(s string, keepTabs bool) string {
 	clean := true
-	for _, r := range s {
-		if r < 0x20 && r != '\n' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unsafeRune(r, size) || r == '\t' || r == '\r' {
 			clean = false
 			break
 		}
+		i += size
 	}
 	if clean {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\t' && keepTabs, r == '\n':
-			b.WriteRune(r)
+		case r == '\t' && keepTabs:
+			b.WriteByte('\t')
 		case r == '\t':
 			b.WriteByte(' ')
+		case r == '\r' && i+1 < len(s) && s[i+1] == '\n':
 		case r == '\r':
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			b.WriteRune('\uFFFD')
+			b.WriteByte(' ')
+		case unsafeRune(r, size):
+			b.WriteRune(utf8.RuneError)
 		default:
-			b.WriteRune(r)
+			b.WriteString(s[i : i+size])
 		}
+		i += size
 	}
 	return b.String()
+}
+
+// unsafeRune reports whether the rune r, decoded from size bytes, must not
+// reach the terminal as it is (tab and carriage return aside; see
+// sanitize).
+func unsafeRune(r rune, size int) bool {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return true
+	case r < 0x20:
+		return r != '\n' && r != '\t' && r != '\r'
+	case r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
 // cellWidth is the width of a painted line in cells.

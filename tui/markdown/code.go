@@ -52,11 +52,7 @@ func (d *drawer) code(segs *text.Segments, lang string, width int) []string {
 			out = append(out, codeMargin+l)
 			continue
 		}
-		for start := 0; start < w; start += room {
-			piece := xansi.Cut(l, start, min(start+room, w))
-			if strings.Contains(piece, "\x1b[") && !strings.HasSuffix(piece, reset) {
-				piece += reset
-			}
+		for _, piece := range cutStyled(l, room) {
 			out = append(out, codeMargin+piece)
 		}
 	}
@@ -93,4 +89,62 @@ func expandTabs(line string) string {
 // per line; ok is false when lang is unknown (see highlight.Lines).
 func highlightCode(code, lang string, dark bool) ([]string, bool) {
 	return highlight.Lines(code, lang, dark)
+}
+
+// cutStyled cuts a line of text and SGR sequences (as highlight.Lines
+// writes them) into pieces of at most room cells, in one pass. A piece
+// ends with a reset when a style is open at its end, and the next piece
+// opens that style again, so each piece draws alone. A character wider
+// than room gets a piece of its own.
+func cutStyled(line string, room int) []string {
+	var (
+		pieces []string
+		b      strings.Builder
+		style  string // the SGR sequence in force, "" after a reset
+		w      int
+	)
+	end := func() {
+		if style != "" {
+			b.WriteString(reset)
+		}
+		pieces = append(pieces, b.String())
+		b.Reset()
+		b.WriteString(style)
+		w = 0
+	}
+	for i := 0; i < len(line); {
+		if line[i] == '\x1b' {
+			j := strings.IndexByte(line[i:], 'm')
+			if j < 0 {
+				break // not ours: highlight writes only SGR sequences
+			}
+			seq := line[i : i+j+1]
+			b.WriteString(seq)
+			if seq == reset || seq == "\x1b[0m" {
+				style = ""
+			} else {
+				style = seq
+			}
+			i += j + 1
+			continue
+		}
+		cluster, cw := xansi.FirstGraphemeCluster(line[i:], xansi.GraphemeWidth)
+		if cluster == "" {
+			break
+		}
+		if w > 0 && w+cw > room {
+			end()
+		}
+		b.WriteString(cluster)
+		w += cw
+		i += len(cluster)
+	}
+	if w > 0 {
+		last := b.String()
+		if style != "" && !strings.HasSuffix(last, reset) {
+			last += reset
+		}
+		pieces = append(pieces, last)
+	}
+	return pieces
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // sgrOnly matches the escape sequences the renderer itself writes.
@@ -13,14 +14,17 @@ var sgrOnly = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 // escape, a carriage return, a C1 control or a backspace in prose, code,
 // a link or a table shows as U+FFFD (or nothing, for \r).
 func TestControlCharactersAreNotSentToTheTerminal(t *testing.T) {
-	evil := "\x1b[2J\x1b]0;title\x07\b\u009b31m"
+	evil := "\x1b[2J\x1b]0;title\x07\b\u009b31m\x9b8m\xff\u202e"
 	doc := "Prose " + evil + " here.\n\n```go\nx := \"" + evil + "\"\r\n```\n\n" +
 		"[link" + evil + "](http://x/" + evil + ")\n\n| a" + evil + " |\n|---|\n| b |\n\n<div>" + evil + "</div>\n"
 	for _, st := range []Style{Dark, Light} {
 		out := NewRenderer(st).Render(doc, 80)
 		rest := sgrOnly.ReplaceAllString(out, "")
+		if !utf8.ValidString(rest) {
+			t.Fatalf("bytes that are not UTF-8 reached the output:\n%q", out)
+		}
 		for _, c := range rest {
-			if c < 0x20 && c != '\n' || c == 0x7f || c >= 0x80 && c < 0xa0 {
+			if c < 0x20 && c != '\n' || c == 0x7f || c >= 0x80 && c < 0xa0 || c == 0x202e {
 				t.Fatalf("control character %U reached the output:\n%q", c, out)
 			}
 		}
@@ -71,11 +75,12 @@ func TestTableColumns(t *testing.T) {
 }
 
 // Lists, quotes and headings draw with their markers, nested lists
-// indented under their item, and ordered lists keep their numbers.
+// indented under their item, a task's box in place of its bullet, and
+// ordered lists keep their numbers.
 func TestBlockMarkers(t *testing.T) {
 	doc := "# Title\n\n### Third\n\n- a\n  - b\n- [x] done\n- [ ] todo\n\n9. nine\n10. ten\n\n> quoted\n\n***\n"
 	got := visible(NewRenderer(Dark).Render(doc, 80))
-	want := "\u00a0Title\u00a0\n\n### Third\n\n• a\n  • b\n• [✓] done\n• [ ] todo\n\n 9. nine\n10. ten\n\n│ quoted\n\n────────"
+	want := "\u00a0Title\u00a0\n\n### Third\n\n• a\n  • b\n[✓] done\n[ ] todo\n\n 9. nine\n10. ten\n\n│ quoted\n\n────────"
 	if got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
@@ -120,5 +125,66 @@ func TestLongCodeBlockIsHighlightedInPieces(t *testing.T) {
 				t.Fatalf("line %d is %q", i, l)
 			}
 		}
+	}
+}
+
+// Wide characters, narrow widths, deep nesting and wide tables still fit
+// the width, and no drawn line holds a line break (the pane counts each
+// as one row).
+func TestNastyInputsFitTheWidth(t *testing.T) {
+	cjk := strings.Repeat("中文字符", 12)
+	docs := map[string]string{
+		"cjk paragraph":   "aaaaaaaaa" + cjk + "\n",
+		"cjk code":        "```\naaaaaaa中bbbbbbbbbbbbbbbbb" + cjk + "\n```\n",
+		"cjk go code":     "```go\nx := \"" + cjk + "\"\n```\n",
+		"many columns":    "|a|b|c|d|e|f|g|h|i|j|\n|-|-|-|-|-|-|-|-|-|-|\n|1|2|3|4|5|6|7|8|9|0|\n",
+		"wide cells":      "| 中文中文中文 | 😀😀😀 |\n|---|---|\n| x | y |\n",
+		"nested ordered":  "1. a\n   1. b\n      1. c\n         1. d\n            1. e\n               1. f deep words here\n",
+		"nested quotes":   ">>>>>> quoted text here\n",
+		"code span break": "> quoted `code\nspan` end\n\ntext <span\nclass=x> end\n\n![a\\\nb](u)\n",
+	}
+	r := NewRenderer(Dark)
+	for name, doc := range docs {
+		for _, w := range []int{10, 11, 17, 40, 79} {
+			s := NewStream(r)
+			s.Append(doc)
+			for i, line := range s.Lines(w) {
+				if strings.Contains(line, "\n") {
+					t.Errorf("%s at %d: line %d holds a line break: %q", name, w, i, line)
+				}
+				if cw := visibleWidth(line); cw > w {
+					t.Errorf("%s at %d: line %d is %d cells: %q", name, w, i, cw, line)
+				}
+			}
+		}
+	}
+}
+
+// A line shaped like a link definition that is not one ("[Note]: read
+// this") is drawn once, where it was written.
+func TestALineShapedLikeADefinitionIsShownOnce(t *testing.T) {
+	for _, line := range []string{"[Note]: this is important", "[1]: see footnote below", "[a]: http://x 'ok' trailing"} {
+		out := visible(NewRenderer(Dark).Render("Hello\n\n"+line+"\n\nWorld\n", 80))
+		if n := strings.Count(out, line[:4]); n != 1 {
+			t.Errorf("%q is drawn %d times:\n%s", line, n, out)
+		}
+	}
+	out := visible(NewRenderer(Dark).Render("See [docs].\n\n[docs]: https://e.com/x\n", 80))
+	if !strings.Contains(out, "https://e.com/x") || strings.Contains(out, "[docs]:") {
+		t.Errorf("a real definition is not applied:\n%s", out)
+	}
+}
+
+// Text after an HTML comment's end shows; link destinations are shown
+// with their escapes and entities resolved.
+func TestCommentTailAndLinkDestinations(t *testing.T) {
+	out := visible(NewRenderer(Dark).Render("<!-- note --> Run `make` first.\n\n[t](http://x?a=1&amp;b=2) [u](http://x/\\_y)\n", 80))
+	for _, want := range []string{"Run", "make", "first.", "http://x?a=1&b=2", "http://x/_y"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q is missing:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "note") {
+		t.Errorf("the comment itself shows:\n%s", out)
 	}
 }

@@ -7,60 +7,86 @@ import (
 
 // hlChunk is how many lines of a code block are highlighted together. A
 // longer block is highlighted in pieces of hlChunk lines, each lexed from
-// the language's start state and kept in the Renderer's cache, so a code
-// block that grows while it streams costs one piece a frame, not the whole
-// block. The price: a construct that spans a piece's first line (a block
-// comment, a multi-line string) is coloured from there on as if it began
-// there. The pieces depend only on the text, so a Stream still equals
-// Render.
+// the language's start state, and each full piece is kept in the
+// Renderer's cache, so a code block that grows while it streams costs its
+// last piece a frame, not the whole block. The price: a construct that
+// spans a piece's first line (a block comment, a multi-line string) is
+// coloured from there on as if it began there. The pieces depend only on
+// the text, so a Stream still equals Render.
 const hlChunk = 64
 
-// hlCacheMax bounds the pieces a Renderer keeps (each at most hlChunk
-// highlighted lines); when full, the cache is emptied.
-const hlCacheMax = 512
+// hlCacheMax bounds the bytes of highlighted pieces a Renderer keeps; when
+// a piece would pass it, the cache is emptied first.
+const hlCacheMax = 4 << 20
 
-// hlCache keeps highlighted pieces of long code blocks by language, colour
-// scheme and text. It is safe for concurrent use.
+// failPrefix is how much of a piece's text names it among the pieces that
+// could not be highlighted: a piece that grows while it streams keeps its
+// start, so a lexer that gave up on it (its time budget ran out, or it
+// failed) is not tried again at every frame.
+const failPrefix = 512
+
+// hlCache keeps highlighted pieces of code blocks by language, colour
+// scheme and text, and the starts of the pieces that could not be
+// highlighted. It is safe for concurrent use.
 type hlCache struct {
 	mu     sync.Mutex
 	pieces map[string][]string
+	bytes  int
+	failed map[string]bool
 }
 
 // lines highlights the lines of a code block in lang (see highlightCode);
 // ok is false when any piece cannot be highlighted.
 func (c *hlCache) lines(src []string, lang string, dark bool) ([]string, bool) {
-	if len(src) <= hlChunk {
-		return highlightCode(strings.Join(src, "\n"), lang, dark)
+	scheme := "l"
+	if dark {
+		scheme = "d"
 	}
 	out := make([]string, 0, len(src))
 	for start := 0; start < len(src); start += hlChunk {
 		piece := src[start:min(start+hlChunk, len(src))]
 		text := strings.Join(piece, "\n")
-		key := lang + "\x00" + boolKey(dark) + text
+		key := lang + "\x00" + scheme + text
+		failKey := key[:min(len(key), len(lang)+2+failPrefix)]
 		c.mu.Lock()
 		hl, found := c.pieces[key]
+		failed := c.failed[failKey]
 		c.mu.Unlock()
+		if failed {
+			return nil, false
+		}
 		if !found {
 			var ok bool
 			hl, ok = highlightCode(text, lang, dark)
 			if !ok || len(hl) != len(piece) {
+				c.mu.Lock()
+				if c.failed == nil || len(c.failed) >= 256 {
+					c.failed = make(map[string]bool)
+				}
+				c.failed[failKey] = true
+				c.mu.Unlock()
 				return nil, false
 			}
-			c.mu.Lock()
-			if c.pieces == nil || len(c.pieces) >= hlCacheMax {
-				c.pieces = make(map[string][]string)
+			if len(piece) == hlChunk {
+				c.keep(key, hl)
 			}
-			c.pieces[key] = hl
-			c.mu.Unlock()
 		}
 		out = append(out, hl...)
 	}
 	return out, true
 }
 
-func boolKey(b bool) string {
-	if b {
-		return "d"
+// keep caches a highlighted full piece.
+func (c *hlCache) keep(key string, hl []string) {
+	size := len(key)
+	for _, l := range hl {
+		size += len(l)
 	}
-	return "l"
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pieces == nil || c.bytes+size > hlCacheMax {
+		c.pieces, c.bytes = make(map[string][]string), 0
+	}
+	c.pieces[key] = hl
+	c.bytes += size
 }

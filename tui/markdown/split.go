@@ -1,6 +1,13 @@
 package markdown
 
-import "strings"
+import (
+	"strings"
+	"sync"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
 
 // scanBlock scans src, which must begin at a block boundary (the start of the
 // text, or an offset scanBlock returned earlier), and returns the byte offset
@@ -114,7 +121,7 @@ func scanBlock(src string) (end int, defs string) {
 			if rest[0] == ':' {
 				defList = true
 			}
-			if defOK && isRefDef(rest) {
+			if defOK && isRefDef(rest) && isDefinition(rest) {
 				defs += rest + "\n"
 				pos = next
 				continue
@@ -267,6 +274,28 @@ func isRefDef(rest string) bool {
 		return false
 	}
 	return strings.TrimLeft(rest[i+2:], " \t") != ""
+}
+
+// defParser parses a candidate definition line; see isDefinition.
+var defParser = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
+
+// isDefinition reports whether goldmark reads line alone as a link
+// reference definition (CommonMark 0.31, section 4.7): isRefDef only
+// looks at its shape, and a line such as "[Note]: read this first" is a
+// paragraph, which must not be copied before every block as a definition.
+func isDefinition(line string) bool {
+	ctx := parser.NewContext()
+	doc := defParser().Parse(text.NewReader([]byte(line+"\n")), parser.WithContext(ctx))
+	if len(ctx.References()) == 0 {
+		return false
+	}
+	// goldmark leaves an empty paragraph where the definition was.
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Lines().Len() > 0 || c.HasChildren() {
+			return false
+		}
+	}
+	return true
 }
 
 type termAnswer int

@@ -6,16 +6,19 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 )
 
+// tableRow is a table's row: the runs of its cells.
+type tableRow struct {
+	cells  [][]run
+	header bool
+}
+
 // table draws a GFM table: columns separated by " │ ", the header bold
 // and underlined by a rule, each column as wide as its widest cell. When
-// that is wider than width, the widest columns give up room (down to 3
-// cells each, as far as that goes) and their cells wrap.
+// that is wider than width, the widest columns give up room (down to
+// minColumn cells) and their cells wrap; when even that is too wide, the
+// rows are drawn one cell a line (stackedTable).
 func (d *drawer) table(n *east.Table, width int) []string {
-	type row struct {
-		cells  [][]run
-		header bool
-	}
-	var rows []row
+	var rows []tableRow
 	cols := len(n.Alignments)
 	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
 		var cells [][]run
@@ -28,7 +31,7 @@ func (d *drawer) table(n *east.Table, width int) []string {
 			cells = append(cells, d.inlines(c, base))
 		}
 		cols = max(cols, len(cells))
-		rows = append(rows, row{cells, header})
+		rows = append(rows, tableRow{cells, header})
 	}
 	if cols == 0 {
 		return nil
@@ -39,7 +42,13 @@ func (d *drawer) table(n *east.Table, width int) []string {
 			natural[i] = max(natural[i], cellWidth(strings.Join(wrapRuns(c, 1<<20), "")))
 		}
 	}
-	widths := fitColumns(natural, width-3*(cols-1))
+	widths, fits := fitColumns(natural, width-3*(cols-1))
+	if !fits {
+		if len(rows) == 1 {
+			return d.stackedTable(nil, rows, width)
+		}
+		return d.stackedTable(rows[0].cells, rows[1:], width)
+	}
 	sep := paint(" │ ", d.pal.rule)
 	var out []string
 	for _, r := range rows {
@@ -79,11 +88,15 @@ func (d *drawer) table(n *east.Table, width int) []string {
 	return out
 }
 
+// minColumn is the narrowest a table column is drawn: any character fits.
+const minColumn = 2
+
 // fitColumns returns column widths for cells of the natural widths in room
 // cells: the natural widths when they fit, else the widest columns cut
-// down (no column below 3 cells, or its natural width when smaller).
-func fitColumns(natural []int, room int) []int {
-	widths := make([]int, len(natural))
+// down to no less than minColumn; fits is false when even that is too
+// wide.
+func fitColumns(natural []int, room int) (widths []int, fits bool) {
+	widths = make([]int, len(natural))
 	total := 0
 	for i, w := range natural {
 		widths[i] = max(w, 1)
@@ -96,13 +109,34 @@ func fitColumns(natural []int, room int) []int {
 				widest = i
 			}
 		}
-		if widths[widest] <= 3 {
-			break
+		if widths[widest] <= minColumn {
+			return widths, false
 		}
 		widths[widest]--
 		total--
 	}
-	return widths
+	return widths, true
+}
+
+// stackedTable draws a table too wide for the width as its rows one after
+// the other, each cell on its own line after its column's header, a blank
+// line between rows.
+func (d *drawer) stackedTable(header [][]run, body []tableRow, width int) []string {
+	var out []string
+	for _, r := range body {
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		for i, c := range r.cells {
+			var label []run
+			if i < len(header) {
+				label = append(label, header[i]...)
+				label = append(label, run{":", attrs{fg: -1, bg: -1, bold: true}}, run{" ", plain})
+			}
+			out = append(out, wrapRuns(append(label, c...), width)...)
+		}
+	}
+	return out
 }
 
 // alignCell pads a drawn cell to width cells as align says; the last

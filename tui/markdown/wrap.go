@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	xansi "github.com/charmbracelet/x/ansi"
 )
@@ -59,14 +58,16 @@ func wrapRuns(runs []run, width int) []string {
 			// A word longer than a line: cut it at the width.
 			for _, p := range word {
 				for p.text != "" {
-					if cells == width {
-						flushLine()
+					head, w, rest := cutCells(p.text, width-cells)
+					if head == "" {
+						if cells > 0 { // the next character does not fit here
+							flushLine()
+							continue
+						}
+						// A character wider than the whole line.
+						head, w = xansi.FirstGraphemeCluster(p.text, xansi.GraphemeWidth)
+						rest = p.text[len(head):]
 					}
-					head, rest := cutCells(p.text, width-cells)
-					if head == "" { // a character wider than the line
-						head, rest = firstChar(p.text)
-					}
-					w := textWidth(head)
 					line = append(line, piece{head, p.a, w})
 					cells += w
 					p.text = rest
@@ -82,7 +83,13 @@ func wrapRuns(runs []run, width int) []string {
 			flushLine()
 			continue
 		}
-		for s := r.text; s != ""; {
+		text := r.text
+		if strings.IndexByte(text, '\n') >= 0 {
+			// A line break inside a run (a code span or raw HTML across
+			// lines, a hard break in an image's text) is a space.
+			text = strings.ReplaceAll(text, "\n", " ")
+		}
+		for s := text; s != ""; {
 			i := 0
 			isSpace := s[0] == ' '
 			for i < len(s) && (s[i] == ' ') == isSpace {
@@ -125,19 +132,25 @@ func paintPieces(ps []piece) string {
 	return b.String()
 }
 
-// cutCells splits plain text s after at most n cells.
-func cutCells(s string, n int) (head, rest string) {
-	if n <= 0 {
-		return "", s
+// cutCells splits plain text s after at most n cells, at a character
+// boundary, and returns the head's width; it reads only the head, so
+// cutting a long word into lines costs the word's length once.
+func cutCells(s string, n int) (head string, width int, rest string) {
+	i := 0
+	for i < len(s) && width < n {
+		if c := s[i]; c < 0x80 && (i+1 == len(s) || s[i+1] < 0x80) {
+			i++
+			width++
+			continue
+		}
+		cluster, w := xansi.FirstGraphemeCluster(s[i:], xansi.GraphemeWidth)
+		if cluster == "" || width+w > n {
+			break
+		}
+		i += len(cluster)
+		width += w
 	}
-	head = xansi.Truncate(s, n, "")
-	return head, s[len(head):]
-}
-
-// firstChar splits off s's first rune.
-func firstChar(s string) (string, string) {
-	_, size := utf8.DecodeRuneInString(s)
-	return s[:size], s[size:]
+	return s[:i], width, s[i:]
 }
 
 // padRight pads a painted line with spaces to width cells.

@@ -18,7 +18,7 @@ const maxCode = 256 << 10
 // maxLexTime bounds the time one call of Lines spends lexing. chroma's lexers are backtracking regular expressions
 // (each match may take up to 250 ms before chroma gives up on it), and the code is untrusted model output: past
 // this budget the code is shown plain. Ordinary code lexes at about 2 ms per hundred lines (BenchmarkLinesGo).
-const maxLexTime = time.Second
+const maxLexTime = 200 * time.Millisecond
 
 // reset ends every styled run.
 const reset = "\x1b[m"
@@ -38,8 +38,8 @@ const reset = "\x1b[m"
 // but tab (ESC included), DEL and every byte that is not valid UTF-8 becomes U+FFFD.
 //
 // ok is also false, and the caller shows plain code, when code is longer than 256 KiB, when the language's lexer
-// fails (it does not compile, it reports an error or panics) and when lexing takes longer than a second. The first
-// call for a language builds its lexer (0.3 ms for Go, 1-2 ms for Python or HTML; BenchmarkFirstUse). Lines is safe
+// fails (it does not compile, it reports an error or panics) and when lexing takes longer than maxLexTime (200 ms: a
+// frame of the interface should not wait longer). The first call for a language builds its lexer (0.3 ms for Go, 1-2 ms for Python or HTML; BenchmarkFirstUse). Lines is safe
 // for concurrent use, and its output depends only on its arguments (unless lexing runs out of time).
 func Lines(code, lang string, dark bool) (lines []string, ok bool) {
 	if len(code) > maxCode {
