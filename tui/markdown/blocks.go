@@ -3,12 +3,13 @@ package markdown
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/agent-dev/agent/tui/markdown/highlight"
 )
 
 // drawer draws the nodes of one parsed block as lines of at most a given
@@ -48,7 +49,7 @@ func (d *drawer) block(n ast.Node, width int) []string {
 	case *ast.FencedCodeBlock:
 		lang := ""
 		if n.Info != nil {
-			lang, _, _ = strings.Cut(strings.TrimSpace(sanitize(string(n.Info.Segment.Value(d.src)), false)), " ")
+			lang, _, _ = strings.Cut(strings.TrimSpace(sanitize(string(n.Info.Segment.Value(d.src)))), " ")
 		}
 		return d.code(n.Lines(), lang, width)
 	case *ast.CodeBlock:
@@ -213,7 +214,7 @@ func (d *drawer) html(n *ast.HTMLBlock, width int) []string {
 		text = strings.TrimSpace(text[i+len("-->"):])
 	}
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		add(sanitize(l, false))
+		add(sanitize(l))
 	}
 	return out
 }
@@ -233,7 +234,7 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 			if !c.IsRaw() {
 				v = unescape(v)
 			}
-			*runs = append(*runs, run{sanitize(string(v), false), a})
+			*runs = append(*runs, run{sanitize(string(v)), a})
 			switch {
 			case c.HardLineBreak():
 				*runs = append(*runs, run{"\n", a})
@@ -245,7 +246,7 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 			if !c.IsRaw() {
 				v = unescape(v)
 			}
-			*runs = append(*runs, run{sanitize(string(v), false), a})
+			*runs = append(*runs, run{sanitize(string(v)), a})
 		case *ast.CodeSpan:
 			var b strings.Builder
 			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
@@ -257,7 +258,7 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 				}
 			}
 			code := merge(a, d.pal.code)
-			*runs = append(*runs, run{"\u00a0" + sanitize(b.String(), false) + "\u00a0", code})
+			*runs = append(*runs, run{"\u00a0" + sanitize(b.String()) + "\u00a0", code})
 		case *ast.Emphasis:
 			e := a
 			if c.Level >= 2 {
@@ -273,26 +274,26 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 		case *ast.Link:
 			before := len(*runs)
 			d.inline(c, merge(a, d.pal.linkText), runs)
-			url := sanitize(string(unescape(c.Destination)), false)
+			url := sanitize(string(unescape(c.Destination)))
 			if url != "" && url != plainText((*runs)[before:]) {
 				*runs = append(*runs, run{" ", a}, run{url, merge(a, d.pal.linkURL)})
 			}
 		case *ast.AutoLink:
-			*runs = append(*runs, run{sanitize(string(c.URL(d.src)), false), merge(a, d.pal.linkURL)})
+			*runs = append(*runs, run{sanitize(string(c.URL(d.src))), merge(a, d.pal.linkURL)})
 		case *ast.Image:
 			label := "Image:"
 			if alt := strings.TrimSpace(plainText(d.inlines(c, plain))); alt != "" {
 				label = "Image: " + alt + " →"
 			}
 			*runs = append(*runs, run{label, merge(a, d.pal.imageText)},
-				run{" ", a}, run{sanitize(string(unescape(c.Destination)), false), merge(a, d.pal.image)})
+				run{" ", a}, run{sanitize(string(unescape(c.Destination))), merge(a, d.pal.image)})
 		case *ast.RawHTML:
 			var b strings.Builder
 			for i := 0; i < c.Segments.Len(); i++ {
 				seg := c.Segments.At(i)
 				b.Write(seg.Value(d.src))
 			}
-			*runs = append(*runs, run{sanitize(b.String(), false), merge(a, d.pal.html)})
+			*runs = append(*runs, run{sanitize(b.String()), merge(a, d.pal.html)})
 		case *east.TaskCheckBox:
 			// Drawn by list as the item's marker.
 		default:
@@ -339,63 +340,14 @@ func unescape(v []byte) []byte {
 	return util.ResolveEntityNames(v)
 }
 
-// sanitize makes untrusted text safe to draw: control characters (which
-// could move the cursor or start an escape sequence in the terminal,
-// including C1 controls), bytes that are not UTF-8 (a terminal may read a
-// lone 0x9b as CSI) and the bidirectional overrides and isolates (which
-// can make code read differently from what it does) become U+FFFD; a tab
-// becomes a space unless keepTabs; a carriage return before a line feed is
-// dropped, and any other becomes a space.
-func sanitize(s string, keepTabs bool) string {
-	clean := true
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if unsafeRune(r, size) || r == '\t' || r == '\r' {
-			clean = false
-			break
-		}
-		i += size
+// sanitize makes untrusted text safe to draw (see highlight.Clean); a
+// tab becomes a space (code's tabs are expanded before).
+func sanitize(s string) string {
+	s = highlight.Clean(s)
+	if strings.IndexByte(s, '\t') >= 0 {
+		s = strings.ReplaceAll(s, "\t", " ")
 	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\t' && keepTabs:
-			b.WriteByte('\t')
-		case r == '\t':
-			b.WriteByte(' ')
-		case r == '\r' && i+1 < len(s) && s[i+1] == '\n':
-		case r == '\r':
-			b.WriteByte(' ')
-		case unsafeRune(r, size):
-			b.WriteRune(utf8.RuneError)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// unsafeRune reports whether the rune r, decoded from size bytes, must not
-// reach the terminal as it is (tab and carriage return aside; see
-// sanitize).
-func unsafeRune(r rune, size int) bool {
-	switch {
-	case r == utf8.RuneError && size == 1:
-		return true
-	case r < 0x20:
-		return r != '\n' && r != '\t' && r != '\r'
-	case r == 0x7f, r >= 0x80 && r < 0xa0:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
+	return s
 }
 
 // cellWidth is the width of a painted line in cells.

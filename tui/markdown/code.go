@@ -26,7 +26,7 @@ func (d *drawer) code(segs *text.Segments, lang string, width int) []string {
 		seg := segs.At(i)
 		line := strings.TrimRight(string(seg.Value(d.src)), "\n")
 		line = strings.Repeat(" ", seg.Padding) + line
-		src[i] = sanitize(expandTabs(line), false)
+		src[i] = sanitize(expandTabs(line))
 	}
 	for len(src) > 0 && strings.TrimSpace(src[len(src)-1]) == "" {
 		src = src[:len(src)-1]

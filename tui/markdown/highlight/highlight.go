@@ -33,9 +33,8 @@ const reset = "\x1b[m"
 //
 // dark picks glamour's dark style sheet's colours, else its light one's. Consecutive tokens of one style share one
 // SGR sequence ("\x1b[" attributes and "38;2;R;G;B" "m", then "\x1b[m"); runs of spaces between runs carry none.
-// The text of the lines, with the SGR sequences removed, is code's, except that nothing in it can reach the
-// terminal as a control: a "\r" before a "\n" or at the end is dropped, and every other C0 or C1 control character
-// but tab (ESC included), DEL and every byte that is not valid UTF-8 becomes U+FFFD.
+// The text of the lines, with the SGR sequences removed, is Clean(code): nothing in it can reach the terminal as a
+// control.
 //
 // ok is also false, and the caller shows plain code, when code is longer than 256 KiB, when the language's lexer
 // fails (it does not compile, it reports an error or panics) and when lexing takes longer than maxLexTime (200 ms: a
@@ -53,7 +52,7 @@ func Lines(code, lang string, dark bool) (lines []string, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	text := sanitise(code)
+	text := Clean(code)
 	tokens, ok := tokenise(lexer, text)
 	if !ok {
 		return nil, false
@@ -184,29 +183,58 @@ func isBlank(s string) bool {
 	return true
 }
 
-// sanitise makes code safe to print: see Lines. Code without anything to replace is returned as it is.
-func sanitise(code string) string {
+// Clean makes text safe to write to a terminal: every control character but tab and line feed (ESC among them),
+// DEL, the C1 controls U+0080-U+009F (a terminal may read U+009B as CSI), bytes that are not UTF-8, and the
+// bidirectional overrides and isolates U+202A-U+202E and U+2066-U+2069 (which can make code read differently from
+// what it does) become U+FFFD. A carriage return before a line feed or at the end is dropped; any other becomes a
+// space. Text with none of these is returned as it is. Lines cleans the code it is given; tui/markdown cleans
+// everything it draws with it.
+func Clean(s string) string {
 	clean := true
-	for i := 0; i < len(code) && clean; i++ {
-		c := code[i]
-		clean = (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n'
+	for i := 0; i < len(s) && clean; {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || c == '\t' || c == '\n' {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		clean = !unsafeRune(r, size) && r != '\r'
+		i += size
 	}
 	if clean {
-		return code
+		return s
 	}
 	var b strings.Builder
-	b.Grow(len(code))
-	for i := 0; i < len(code); {
-		r, size := utf8.DecodeRuneInString(code[i:])
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\r' && (i+1 == len(code) || code[i+1] == '\n'):
+		case r == '\r' && (i+1 == len(s) || s[i+1] == '\n'):
 			// dropped: the CR of a CRLF line end
-		case r == utf8.RuneError && size == 1, r < 0x20 && r != '\t' && r != '\n', r >= 0x7f && r <= 0x9f:
+		case r == '\r':
+			b.WriteByte(' ')
+		case unsafeRune(r, size):
 			b.WriteRune(utf8.RuneError)
 		default:
-			b.WriteString(code[i : i+size])
+			b.WriteString(s[i : i+size])
 		}
 		i += size
 	}
 	return b.String()
+}
+
+// unsafeRune reports whether r, decoded from size bytes, must not reach the terminal as it is (a carriage return
+// aside; see Clean).
+func unsafeRune(r rune, size int) bool {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return true
+	case r < 0x20:
+		return r != '\n' && r != '\t' && r != '\r'
+	case r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }

@@ -177,7 +177,7 @@ func TestControlCharactersCannotReachTheTerminal(t *testing.T) {
 		if got, want := plainText(lines[0]), "x := \"\uFFFD[2J\""; got != want {
 			t.Errorf("%s line 0 = %q, want %q", lang, got, want)
 		}
-		if got, want := plainText(lines[1]), "y := 1\uFFFDz\uFFFD\uFFFD\uFFFD\uFFFD31m\uFFFD"; got != want {
+		if got, want := plainText(lines[1]), "y := 1 z\uFFFD\uFFFD\uFFFD\uFFFD31m\uFFFD"; got != want {
 			t.Errorf("%s line 1 = %q, want %q", lang, got, want)
 		}
 	}
