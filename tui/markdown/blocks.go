@@ -316,7 +316,6 @@ func merge(under, over attrs) attrs {
 	m.italic = m.italic || over.italic
 	m.underline = m.underline || over.underline
 	m.strike = m.strike || over.strike
-	m.faint = m.faint || over.faint
 	return m
 }
 

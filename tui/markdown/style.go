@@ -9,8 +9,8 @@ import (
 // foreground and background (-1 for the terminal's own). The zero value is
 // not plain text (its colours are 0); use plain.
 type attrs struct {
-	fg, bg                                 int16
-	bold, italic, underline, strike, faint bool
+	fg, bg                          int16
+	bold, italic, underline, strike bool
 }
 
 // plain is text drawn in the terminal's own style.
@@ -21,9 +21,6 @@ func (a attrs) sgr() string {
 	var p []string
 	if a.bold {
 		p = append(p, "1")
-	}
-	if a.faint {
-		p = append(p, "2")
 	}
 	if a.italic {
 		p = append(p, "3")

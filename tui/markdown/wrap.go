@@ -153,14 +153,6 @@ func cutCells(s string, n int) (head string, width int, rest string) {
 	return s[:i], width, s[i:]
 }
 
-// padRight pads a painted line with spaces to width cells.
-func padRight(line string, width int) string {
-	if w := xansi.StringWidth(line); w < width {
-		return line + strings.Repeat(" ", width-w)
-	}
-	return line
-}
-
 // textWidth is the width in cells of text without escape sequences: its
 // length when it is ASCII, else as the terminal draws it.
 func textWidth(s string) int {
