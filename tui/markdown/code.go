@@ -26,7 +26,7 @@ func (d *drawer) code(segs *text.Segments, lang string, width int) []string {
 		seg := segs.At(i)
 		line := strings.TrimRight(string(seg.Value(d.src)), "\n")
 		line = strings.Repeat(" ", seg.Padding) + line
-		src[i] = sanitize(expandTabs(line))
+		src[i] = expandTabs(highlight.Clean(line)) // cleaned first, so a tab stop counts what is drawn
 	}
 	for len(src) > 0 && strings.TrimSpace(src[len(src)-1]) == "" {
 		src = src[:len(src)-1]
