@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -27,6 +28,24 @@ func (d *driver) typeSlowly(text string, dt time.Duration) {
 	}
 }
 
+// askBash starts a turn ("build it") whose model runs command with bash and,
+// when reply is not empty, answers reply once the call's result is back;
+// it returns when the approval question waits, with the driver, the
+// provider and the working directory.
+func askBash(t *testing.T, command, reply string) (*driver, *fake.Provider, string) {
+	t.Helper()
+	dir := t.TempDir()
+	steps := []fake.Reply{fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":` + strconv.Quote(command) + `}`})}
+	if reply != "" {
+		steps = append(steps, fake.Text(reply))
+	}
+	srv := fake.New(steps...)
+	d := newDriver(t, config(t, srv, dir, NewApprover()))
+	d.typeAndSend("build it")
+	d.until("the approval question", func(string) bool { return d.m.approving != nil })
+	return d, srv, dir
+}
+
 // The sequence of the issue: a bash question appears, and the person, who
 // had not seen it, types "make sure it is fast". Nothing is answered (the
 // `a` of "make" once allowed the command for the session) and the whole
@@ -40,14 +59,7 @@ func TestTypingWhenAQuestionAppearsNeverAnswersIt(t *testing.T) {
 		{"typing just before", 200 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			srv := fake.New(
-				fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo ran > ran.txt"}`}),
-				fake.Text("Done."),
-			)
-			d := newDriver(t, config(t, srv, dir, NewApprover()))
-			d.typeAndSend("build it")
-			d.until("the approval question", func(string) bool { return d.m.approving != nil })
+			d, _, dir := askBash(t, "echo ran > ran.txt", "Done.")
 			d.wait(tc.before)
 			d.typeSlowly("make sure it is fast", 150*time.Millisecond)
 			if d.m.approving == nil {
@@ -83,13 +95,7 @@ func TestTypingWhenAQuestionAppearsNeverAnswersIt(t *testing.T) {
 // The menu takes keys only after approvalQuiet without a key to the input,
 // by the model's clock.
 func TestApprovalMenuWaitsForAQuietKeyboard(t *testing.T) {
-	srv := fake.New(
-		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"true"}`}),
-		fake.Text("Done."),
-	)
-	d := newDriver(t, config(t, srv, t.TempDir(), NewApprover()))
-	d.typeAndSend("go")
-	d.until("the approval question", func(string) bool { return d.m.approving != nil })
+	d, _, _ := askBash(t, "true", "Done.")
 	if d.m.approvalTakesKeys() {
 		t.Fatal("the menu takes keys right after Enter was pressed")
 	}
@@ -123,13 +129,7 @@ func TestApprovalMenuWaitsForAQuietKeyboard(t *testing.T) {
 // Deny with instructions: the person's words reach the model with the
 // denial, in the tool's error result of the next request.
 func TestDenyWithInstructionsReachesTheModel(t *testing.T) {
-	dir := t.TempDir()
-	srv := fake.New(
-		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"make build"}`}),
-		fake.Text("I will use go build."),
-	)
-	d := newDriver(t, config(t, srv, dir, NewApprover()))
-	d.typeAndSend("build it")
+	d, srv, _ := askBash(t, "make build", "I will use go build.")
 	d.answer(choiceInstruct)
 	if d.m.approving == nil || !d.m.approving.instructing {
 		t.Fatal("choosing to deny with instructions did not open the instructions")
@@ -158,9 +158,7 @@ func TestDenyWithInstructionsReachesTheModel(t *testing.T) {
 // Esc while typing instructions goes back to the menu; Esc at the menu
 // denies and stops the turn.
 func TestEscLeavesTheInstructionsThenDenies(t *testing.T) {
-	srv := fake.New(fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"true"}`}))
-	d := newDriver(t, config(t, srv, t.TempDir(), NewApprover()))
-	d.typeAndSend("go")
+	d, _, _ := askBash(t, "true", "")
 	d.answer(choiceInstruct)
 	d.key("esc")
 	if d.m.approving == nil || d.m.approving.instructing {
@@ -323,14 +321,7 @@ func TestShiftTabToAskLeavesTheQuestionWaiting(t *testing.T) {
 // pane, and the menu, gone from the screen, still took Enter, so an
 // invisible question was answered.
 func TestClearKeepsTheWaitingQuestionInView(t *testing.T) {
-	dir := t.TempDir()
-	srv := fake.New(
-		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo ran > ran.txt"}`}),
-		fake.Text("Done."),
-	)
-	d := newDriver(t, config(t, srv, dir, NewApprover()))
-	d.typeAndSend("build it")
-	d.until("the question", func(string) bool { return d.m.approving != nil })
+	d, _, _ := askBash(t, "echo ran > ran.txt", "Done.")
 	d.typeAndSend("/clear")
 	d.wait(approvalQuiet)
 	s := d.screen()

@@ -206,15 +206,8 @@ func TestPromptStreamsAnAnswerAndAToolBlock(t *testing.T) {
 }
 
 func TestApprovalAsksInlineAndRunsOnYes(t *testing.T) {
-	dir := t.TempDir()
-	srv := fake.New(
-		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo approved > out.txt"}`}),
-		fake.Text("Done."),
-	)
-	d := newDriver(t, config(t, srv, dir, NewApprover()))
-	d.typeAndSend("make a file")
+	d, _, dir := askBash(t, "echo approved > out.txt", "Done.")
 	d.untilShows("echo approved > out.txt")
-	d.until("the approval question", func(s string) bool { return d.m.approving != nil })
 	if _, err := os.Stat(dir + "/out.txt"); err == nil {
 		t.Fatal("the command ran before it was approved")
 	}
@@ -226,12 +219,7 @@ func TestApprovalAsksInlineAndRunsOnYes(t *testing.T) {
 }
 
 func TestDenialIsAResultTheModelReads(t *testing.T) {
-	srv := fake.New(
-		fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"rm -rf build"}`}),
-		fake.Text("Understood, I will not."),
-	)
-	d := newDriver(t, config(t, srv, t.TempDir(), NewApprover()))
-	d.typeAndSend("clean up")
+	d, srv, _ := askBash(t, "rm -rf build", "Understood, I will not.")
 	d.answer(choiceDeny)
 	d.untilShows("Understood")
 	results := toolResultsOf(srv.Requests()[1])
@@ -490,11 +478,7 @@ func TestEscStopsARunningCommand(t *testing.T) {
 }
 
 func TestEscWhileAQuestionWaitsDeniesAndCancels(t *testing.T) {
-	srv := fake.New(fake.ToolCalls(fake.Call{ID: "b", Name: "bash", Arguments: `{"command":"touch x"}`}))
-	dir := t.TempDir()
-	d := newDriver(t, config(t, srv, dir, NewApprover()))
-	d.typeAndSend("go")
-	d.until("the question", func(string) bool { return d.m.approving != nil })
+	d, srv, dir := askBash(t, "touch x", "")
 	d.key("pgup") // the pane scrolls while the question waits
 	if d.m.approving == nil {
 		t.Fatal("a scroll key answered the question")
