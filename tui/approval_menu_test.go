@@ -13,10 +13,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers/fake"
-	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/picker"
-	"github.com/agent-dev/agent/tools/shell"
 )
 
 // typeSlowly types text one key at a time, the clock moving by dt between
@@ -257,15 +254,7 @@ func TestShiftTabDecidesTheWaitingQuestionInTheNewMode(t *testing.T) {
 		}
 		return loop.Decision{}, false
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	reg, err := tools.NewRegistry(append(fs.Tools(root), shell.New(shell.Config{Dir: dir}))...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := toolRegistry(t, dir)
 	cfg.Session.NewLoop = func(model string) (*loop.Loop, error) {
 		return loop.New(loop.Config{Provider: srv, Model: model, Catalog: picker.New(reg, picker.ModePick),
 			Approve: func(ctx context.Context, req loop.Approval) loop.Decision {

@@ -17,12 +17,7 @@ func TestAtCompletesAPathAndSendAttachesIt(t *testing.T) {
 	os.WriteFile(dir+"/walrus.log", []byte("noise\n"), 0o644)
 	srv := fake.New(fake.Text("It declares a package."))
 	cfg := config(t, srv, dir, nil)
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	cfg.Mentions = mention.New(root, nil)
+	cfg.Mentions = mention.New(openRoot(t, dir), nil)
 	d := newDriver(t, cfg)
 	d.key("what is in @walr")
 	d.untilShows("@internal/walrus.go")
@@ -53,12 +48,7 @@ func TestAtCompletesAPathWithSpacesInQuotes(t *testing.T) {
 	os.WriteFile(dir+"/old plans/walrus notes.md", []byte("tusks\n"), 0o644)
 	srv := fake.New(fake.Text("About tusks."))
 	cfg := config(t, srv, dir, nil)
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	cfg.Mentions = mention.New(root, nil)
+	cfg.Mentions = mention.New(openRoot(t, dir), nil)
 	d := newDriver(t, cfg)
 	d.key("see @old")
 	d.untilShows("@old plans/")

@@ -27,19 +27,7 @@ const benchTurns = 1250
 // and a final answer. Nothing is sent anywhere.
 func loadedModel(tb testing.TB) *Model {
 	tb.Helper()
-	reg, _ := tools.NewRegistry()
-	set := picker.New(reg, picker.ModePick)
-	m, err := New(Config{
-		Model: "bench", Dir: "/repo",
-		Session: &Session{ID: "bench", Conv: conversation.New("", nil), NewLoop: func(model string) (*loop.Loop, error) {
-			return loop.New(loop.Config{Provider: fake.New(), Model: model, Catalog: set})
-		}},
-		Tools: func(picked []string) ([]string, []string) { return nil, nil },
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+	m := newBenchModel(tb, 120, 50)
 	var result strings.Builder
 	for i := range 40 {
 		fmt.Fprintf(&result, "%6d\tfunc handler%d(w http.ResponseWriter, r *http.Request) {}\n", i+1, i)

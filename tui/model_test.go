@@ -149,18 +149,31 @@ func (d *driver) typeAndSend(text string) {
 	d.key("enter")
 }
 
-// config builds a Config whose loop talks to srv with real tools on dir.
-func config(t *testing.T, srv *fake.Provider, dir string, approver *Approver) Config {
+// openRoot opens dir as the tools' root, closed when the test ends.
+func openRoot(t *testing.T, dir string) *os.Root {
 	t.Helper()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	reg, err := tools.NewRegistry(append(fs.Tools(root), shell.New(shell.Config{Dir: dir}))...)
+	return root
+}
+
+// toolRegistry is the real file tools and bash on dir.
+func toolRegistry(t *testing.T, dir string) *tools.Registry {
+	t.Helper()
+	reg, err := tools.NewRegistry(append(fs.Tools(openRoot(t, dir)), shell.New(shell.Config{Dir: dir}))...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return reg
+}
+
+// config builds a Config whose loop talks to srv with real tools on dir.
+func config(t *testing.T, srv *fake.Provider, dir string, approver *Approver) Config {
+	t.Helper()
+	reg := toolRegistry(t, dir)
 	set := picker.New(reg, picker.ModePick)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
 		if approver == nil {
