@@ -16,8 +16,7 @@ func TestCodeKeepsItsTabsOnScreen(t *testing.T) {
 	srv := scripted.New(t, answer)
 	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model"})
 	s.waitFor("Ask about this repository")
-	s.text("show me")
-	s.keys("Enter")
+	s.send("show me")
 	s.waitFor("End of the snippet.")
 	screen := s.tmux("capture-pane", "-p", "-t", s.name)
 	column := func(text string) int {

@@ -22,15 +22,12 @@ func TestCompactInTheInterface(t *testing.T) {
 	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0",
 		"--db", t.TempDir() + "/agent.db"})
 	s.waitFor("Ask about this repository")
-	s.text("tell me about zebras")
-	s.keys("Enter")
+	s.send("tell me about zebras")
 	s.waitFor("Zebras have stripes.")
 
-	s.text("/compact keep the animal names")
-	s.keys("Enter")
+	s.send("/compact keep the animal names")
 	s.waitFor("Compacted: about")
-	s.text("/context")
-	s.keys("Enter")
+	s.send("/context")
 	screen := s.waitFor("compacted 1×")
 	for _, want := range []string{"system prompt", "tool definitions", "history"} {
 		if !strings.Contains(screen, want) {
@@ -38,8 +35,7 @@ func TestCompactInTheInterface(t *testing.T) {
 		}
 	}
 
-	s.text("and giraffes?")
-	s.keys("Enter")
+	s.send("and giraffes?")
 	s.waitFor("Giraffes have long necks.")
 	reqs := srv.Requests()
 	summary := reqs[1]

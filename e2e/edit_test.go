@@ -138,8 +138,7 @@ func TestReadEditVerifyInTheInterface(t *testing.T) {
 	)
 	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
 	s.waitFor("Ask about this repository")
-	s.text("make greet say howdy")
-	s.keys("Enter")
+	s.send("make greet say howdy")
 	screen := s.waitFor("Allow this change to greet.go?")
 	if !strings.Contains(screen, `+func greet() string { return "howdy" }`) {
 		t.Errorf("the question should show the diff before the change:\n%s", screen)
@@ -152,8 +151,7 @@ func TestReadEditVerifyInTheInterface(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), "howdy") {
 		t.Errorf("greet.go was not edited: %s", data)
 	}
-	s.text("/undo")
-	s.keys("Enter")
+	s.send("/undo")
 	s.waitFor("restored greet.go")
 	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), `"hello"`) {
 		t.Errorf("/undo did not restore greet.go: %s", data)

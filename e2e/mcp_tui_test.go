@@ -91,8 +91,7 @@ func (s *tmuxSession) mcpUntil(want string) string {
 	s.t.Helper()
 	deadline := time.Now().Add(hangLimit)
 	for {
-		s.text("/mcp")
-		s.keys("Enter")
+		s.send("/mcp")
 		screen := s.waitFor("/mcp")
 		for range 20 {
 			if strings.Contains(screen, want) {

@@ -17,17 +17,14 @@ func TestModelPickerInTheInterface(t *testing.T) {
 		scripted.Text("Answered by the small walrus."))
 	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
 	s.waitFor("Ask about this repository")
-	s.text("/model")
-	s.keys("Enter")
+	s.send("/model")
 	screen := s.waitFor("walrus-small")
 	if !strings.Contains(screen, "scripted-model  (in use)") {
 		t.Errorf("the model in use is not marked:\n%s", screen)
 	}
-	s.text("small")
-	s.keys("Enter")
+	s.send("small")
 	s.waitFor("Model: walrus-small.")
-	s.text("hello")
-	s.keys("Enter")
+	s.send("hello")
 	s.waitFor("Answered by the small walrus.")
 	if got := srv.Requests()[0].Chat.Model; got != "walrus-small" {
 		t.Errorf("the request went to model %q, want walrus-small", got)

@@ -20,8 +20,7 @@ func TestQuitLeavesTheConversationAndTheResumeCommand(t *testing.T) {
 	args := []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0", "--db", db}
 	s := startTmux(t, dir, nil, args)
 	s.waitFor("Ask about this repository")
-	s.text("tell me about narwhals")
-	s.keys("Enter")
+	s.send("tell me about narwhals")
 	s.waitFor("Narwhals have one long tusk.")
 	screen := s.quit()
 	for _, want := range []string{"❯ tell me about narwhals", "Narwhals have one long tusk.", "Resume this session with: agent -r "} {

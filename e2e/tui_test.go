@@ -77,6 +77,12 @@ func (s *tmuxSession) keys(keys ...string) {
 
 func (s *tmuxSession) text(text string) { s.tmux("send-keys", "-t", s.name, "-l", text) }
 
+// send types text and presses Enter, as a person sends a prompt.
+func (s *tmuxSession) send(text string) {
+	s.text(text)
+	s.keys("Enter")
+}
+
 // allowOnce answers the waiting approval question with its first answer,
 // "Allow once": it waits until the menu takes keys (the keyboard rested a
 // second with the input empty), then presses Enter.
@@ -149,8 +155,7 @@ func TestInterfaceInTmux(t *testing.T) {
 	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
 	s.waitFor("Ask about this repository")
 
-	s.text("which text files are here?")
-	s.keys("Enter")
+	s.send("which text files are here?")
 	screen := s.waitFor("one text file")
 	for _, want := range []string{"❯ which text files are here?", "list_files", "*.txt", "✓", "notes.txt", "scripted-model"} {
 		if !strings.Contains(screen, want) {
@@ -161,8 +166,7 @@ func TestInterfaceInTmux(t *testing.T) {
 		t.Errorf("markdown was not rendered:\n%s", screen)
 	}
 
-	s.text("now a slow one")
-	s.keys("Enter")
+	s.send("now a slow one")
 	s.waitFor("Walruses")
 	s.keys("Escape")
 	screen = s.waitFor("Cancelled.")
@@ -198,8 +202,7 @@ func TestInterfaceHonoursNoColor(t *testing.T) {
 	for _, env := range [][]string{nil, {"NO_COLOR=1"}} {
 		s := startTmux(t, t.TempDir(), env, args)
 		s.waitFor("Ask about this repository")
-		s.text("hi")
-		s.keys("Enter")
+		s.send("hi")
 		s.waitFor("Some bold text")
 		styled := s.tmux("capture-pane", "-e", "-p", "-t", s.name)
 		has := hasColour(styled)
@@ -231,8 +234,7 @@ func TestHangupStopsAnApprovedCommand(t *testing.T) {
 	)
 	s := startTmux(t, dir, []string{"EXEC=1"}, []string{"--base-url", srv.URL(), "--model", "scripted-model"})
 	s.waitFor("Ask about this repository")
-	s.text("start a long command")
-	s.keys("Enter")
+	s.send("start a long command")
 	s.waitFor("Allow bash to run this command?")
 	s.allowOnce()
 	sleeper := childFromFIFO(t, fifo)
@@ -261,8 +263,7 @@ func TestInterfaceContinuesAHeadlessSession(t *testing.T) {
 	if !strings.Contains(screen, "where do pelicans fly?") {
 		t.Errorf("the earlier prompt is not shown:\n%s", screen)
 	}
-	s.text("still?")
-	s.keys("Enter")
+	s.send("still?")
 	s.waitFor("Yes, still south.")
 	s.quit()
 	if got := roles(srv.Requests()[1]); strings.Join(got, " | ") != "system | user:where do pelicans fly? | assistant:Pelicans fly south. | user:still?" {
