@@ -142,8 +142,10 @@ func blocksToWire(m providers.Message) []sdk.ContentBlockParamUnion {
 			}
 		case providers.ToolCall:
 			blocks = append(blocks, sdk.NewToolUseBlock(p.ID, toolInput(p.Arguments), p.Name))
+		case providers.Image:
+			blocks = append(blocks, sdk.NewTextBlock(p.Describe()))
 		case providers.ToolResult:
-			content := p.Content
+			content := p.PlainContent()
 			if content == "" {
 				content = "(no output)"
 			}

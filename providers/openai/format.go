@@ -55,7 +55,7 @@ func messagesToWire(m providers.Message) []goopenai.ChatCompletionMessage {
 		var out []goopenai.ChatCompletionMessage
 		for _, p := range m.Parts {
 			if r, ok := p.(providers.ToolResult); ok {
-				content := r.Content
+				content := r.PlainContent()
 				if content == "" {
 					content = "(no output)" // some servers reject a tool message without content
 				}
@@ -82,7 +82,7 @@ func messagesToWire(m providers.Message) []goopenai.ChatCompletionMessage {
 		}
 		return []goopenai.ChatCompletionMessage{w}
 	default:
-		return []goopenai.ChatCompletionMessage{{Role: string(m.Role), Content: m.Text()}}
+		return []goopenai.ChatCompletionMessage{{Role: string(m.Role), Content: m.PlainText()}}
 	}
 }
 

@@ -217,6 +217,19 @@ func (c *Catalog) pick(picks Picks, names ...string) (unknown []string) {
 	return unknown
 }
 
+// Definition returns the definition of the tool called name (pick_tools
+// included in pick mode); ok is false for a name the catalog lacks (a
+// server's tool that is gone).
+func (c *Catalog) Definition(name string) (def tools.Definition, ok bool) {
+	if name == PickToolsName && c.mode == ModePick {
+		return pickDefinition(), true
+	}
+	if t, ok := c.reg.Get(name); ok {
+		return t.Definition(), true
+	}
+	return tools.Definition{}, false
+}
+
 // Resolve finds the tool a call names and validates the call's arguments
 // against the tool's full schema. Calling a tool that was only shown as a
 // brief picks it; when its arguments are invalid the error includes the
@@ -280,16 +293,33 @@ func pickDefinition() tools.Definition {
 		Description: pickToolsDescription,
 		Schema:      json.RawMessage(pickToolsSchema),
 		ReadOnly:    true,
+		Effects:     tools.ReadsWorkspace,
+		Kind:        tools.KindThink,
+		Summarize:   summarizePick,
+		// It changes the next request's tools: it runs alone, and
+		// front-ends show it as a note.
+		ChangesToolset: true,
 	}
+}
+
+// summarizePick reads a pick_tools call as the names it picks.
+func summarizePick(args string) tools.Summary {
+	var in struct {
+		Names []string `json:"names"`
+	}
+	if json.Unmarshal([]byte(args), &in) != nil || len(in.Names) == 0 {
+		return tools.DefaultSummary(args)
+	}
+	return tools.Summary{Title: strings.Join(in.Names, ", "), Full: tools.PrettyJSON(args)}
 }
 
 // Run picks the named tools. Unknown names make an error result that lists
 // the valid ones; the known names are picked all the same.
-func (p pickTool) Run(_ context.Context, args json.RawMessage) (tools.Result, error) {
+func (p pickTool) Run(_ context.Context, call tools.Call) (tools.Result, error) {
 	var in struct {
 		Names []string `json:"names"`
 	}
-	if err := json.Unmarshal(args, &in); err != nil {
+	if err := json.Unmarshal(call.Args, &in); err != nil {
 		return tools.Errorf("pick_tools: %v", err), nil
 	}
 	before := p.picks.Picked()
