@@ -57,9 +57,9 @@ type approvalRequest struct {
 	commands bool
 	origin   string
 	diff     string
-	text    string
-	recheck func() (loop.Decision, bool)
-	reply   chan approvalAnswer
+	text     string
+	recheck  func() (loop.Decision, bool)
+	reply    chan approvalAnswer
 }
 
 // approvalAnswer is the person's choice. instructions, with allow false,

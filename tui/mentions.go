@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
 )
 
 // mentionHintsMsg carries the completions of an "@" word, computed in a

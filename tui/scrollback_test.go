@@ -37,7 +37,6 @@ func TestFarewellOfAnEmptyUnsavedSessionIsEmpty(t *testing.T) {
 // nopSessions is a session store that keeps nothing.
 type nopSessions struct{ Sessions }
 
-
 // Quitting while a question waits leaves no live menu in the scrollback:
 // the call shows as denied (quitting denied it), and a queued prompt as
 // not sent.

@@ -211,7 +211,7 @@ func TestConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			name := fmt.Sprintf("f%d.txt", i)
 			for k := range 10 {
-				if res, _ := ts["read_file"].Run(context.Background(), tools.Call{Args: json.RawMessage(`{"path": "`+name+`"}`)}); res.IsError {
+				if res, _ := ts["read_file"].Run(context.Background(), tools.Call{Args: json.RawMessage(`{"path": "` + name + `"}`)}); res.IsError {
 					t.Errorf("read: %s", res.Content)
 				}
 				if res, _ := ts["write_file"].Run(context.Background(), tools.Call{Args: json.RawMessage(writeArgs(name, fmt.Sprintf("%d\n", k+1)))}); res.IsError {
