@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 	"time"
@@ -258,5 +259,21 @@ func TestNoteAndErrorItems(t *testing.T) {
 	for width := 1; width < 100; width++ {
 		requireFits(t, newErrorItem(newStyles(true), "step limit reached (50 steps); say continue to go on").Render(width), width)
 		requireFits(t, newNoteItem(newStyles(true), "cancelled").Render(width), width)
+	}
+}
+
+func TestARunningCommandShowsItsLastLinesOfOutput(t *testing.T) {
+	b := callBlock(goldenStyles(), "c", "bash", `{"command":"go test ./..."}`)
+	b.setProgress("ok  pkg/a\nok  pkg/b\nok  pkg/c\nok  pkg/d\nok  pkg/e\n--- FAIL: TestX\x1b[31m")
+	got := ansi.Strip(b.Render(60))
+	if strings.Contains(got, "pkg/a") || !strings.Contains(got, "pkg/b") || !strings.Contains(got, "--- FAIL: TestX") {
+		t.Fatalf("running block shows:\n%s", got)
+	}
+	if strings.Contains(b.Render(60), "\x1b[31m") {
+		t.Errorf("the command's escape sequence reached the screen")
+	}
+	b.finish("ok\n", false, time.Second, nil)
+	if got := ansi.Strip(b.Render(60)); strings.Contains(got, "FAIL") {
+		t.Errorf("the finished block still shows the progress:\n%s", got)
 	}
 }
