@@ -218,10 +218,11 @@ func (c *Catalog) pick(picks Picks, names ...string) (unknown []string) {
 }
 
 // Definition returns the definition of the tool called name (pick_tools
-// included in pick mode); ok is false for a name the catalog lacks (a
-// server's tool that is gone).
+// included, in every mode: a session recorded in pick mode may be resumed
+// in all mode); ok is false for a name the catalog lacks (a server's tool
+// that is gone).
 func (c *Catalog) Definition(name string) (def tools.Definition, ok bool) {
-	if name == PickToolsName && c.mode == ModePick {
+	if name == PickToolsName {
 		return pickDefinition(), true
 	}
 	if t, ok := c.reg.Get(name); ok {
