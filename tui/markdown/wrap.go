@@ -25,93 +25,114 @@ type piece struct {
 // style closed on its line) and holds no trailing space. Runs that hold
 // only spaces give no lines.
 func wrapRuns(runs []run, width int) []string {
-	var (
-		lines []string
-		line  []piece // the line being filled
-		cells int     // its width
-		word  []piece // the word being read
-		wordW int
-		space []piece // the spaces between line and word
-		spW   int
-	)
-	flushLine := func() {
-		lines = append(lines, paintPieces(line))
-		line, cells = line[:0], 0
-	}
-	placeWord := func() {
-		if len(word) == 0 {
-			return
-		}
-		if cells > 0 && cells+spW+wordW > width {
-			flushLine()
-			space, spW = space[:0], 0
-		}
-		if cells > 0 {
-			line = append(line, space...)
-			cells += spW
-		}
-		space, spW = space[:0], 0
-		if wordW <= width-cells {
-			line = append(line, word...)
-			cells += wordW
-		} else {
-			// A word longer than a line: cut it at the width.
-			for _, p := range word {
-				for p.text != "" {
-					head, w, rest := cutCells(p.text, width-cells)
-					if head == "" {
-						if cells > 0 { // the next character does not fit here
-							flushLine()
-							continue
-						}
-						// A character wider than the whole line.
-						head, w = xansi.FirstGraphemeCluster(p.text, xansi.GraphemeWidth)
-						rest = p.text[len(head):]
-					}
-					line = append(line, piece{head, p.a, w})
-					cells += w
-					p.text = rest
-				}
-			}
-		}
-		word, wordW = word[:0], 0
-	}
+	w := wrapper{width: width}
 	for _, r := range runs {
 		if r.text == "\n" {
-			placeWord()
-			space, spW = space[:0], 0
-			flushLine()
+			w.placeWord()
+			w.space, w.spW = w.space[:0], 0
+			w.flushLine()
 			continue
 		}
-		text := r.text
-		if strings.IndexByte(text, '\n') >= 0 {
-			// A line break inside a run (a code span or raw HTML across
-			// lines, a hard break in an image's text) is a space.
-			text = strings.ReplaceAll(text, "\n", " ")
+		w.read(r)
+	}
+	w.placeWord()
+	if len(w.line) > 0 {
+		w.flushLine()
+	}
+	return w.lines
+}
+
+// wrapper is wrapRuns' state: the lines done, the line being filled, the
+// word being read and the spaces between them.
+type wrapper struct {
+	width int
+	lines []string
+	line  []piece // the line being filled
+	cells int     // its width
+	word  []piece // the word being read
+	wordW int
+	space []piece // the spaces between line and word
+	spW   int
+}
+
+// read splits a run other than a hard break into words and spaces; a word
+// is placed when the spaces after it begin.
+func (w *wrapper) read(r run) {
+	text := r.text
+	if strings.IndexByte(text, '\n') >= 0 {
+		// A line break inside a run (a code span or raw HTML across
+		// lines, a hard break in an image's text) is a space.
+		text = strings.ReplaceAll(text, "\n", " ")
+	}
+	for s := text; s != ""; {
+		i := 0
+		isSpace := s[0] == ' '
+		for i < len(s) && (s[i] == ' ') == isSpace {
+			i++
 		}
-		for s := text; s != ""; {
-			i := 0
-			isSpace := s[0] == ' '
-			for i < len(s) && (s[i] == ' ') == isSpace {
-				i++
+		p := piece{text: s[:i], a: r.a}
+		if isSpace {
+			w.placeWord()
+			p.cells = i
+			w.space, w.spW = append(w.space, p), w.spW+i
+		} else {
+			p.cells = textWidth(p.text)
+			w.word, w.wordW = append(w.word, p), w.wordW+p.cells
+		}
+		s = s[i:]
+	}
+}
+
+// flushLine paints the line being filled into lines and starts a new one.
+func (w *wrapper) flushLine() {
+	w.lines = append(w.lines, paintPieces(w.line))
+	w.line, w.cells = w.line[:0], 0
+}
+
+// placeWord puts the word read on the line after the spaces before it, or
+// on a new line when it does not fit (the spaces are dropped there).
+func (w *wrapper) placeWord() {
+	if len(w.word) == 0 {
+		return
+	}
+	if w.cells > 0 && w.cells+w.spW+w.wordW > w.width {
+		w.flushLine()
+		w.space, w.spW = w.space[:0], 0
+	}
+	if w.cells > 0 {
+		w.line = append(w.line, w.space...)
+		w.cells += w.spW
+	}
+	w.space, w.spW = w.space[:0], 0
+	if w.wordW <= w.width-w.cells {
+		w.line = append(w.line, w.word...)
+		w.cells += w.wordW
+	} else {
+		w.cutWord()
+	}
+	w.word, w.wordW = w.word[:0], 0
+}
+
+// cutWord places a word longer than a line, cut at the width: each line
+// takes as many of its characters as fit.
+func (w *wrapper) cutWord() {
+	for _, p := range w.word {
+		for p.text != "" {
+			head, n, rest := cutCells(p.text, w.width-w.cells)
+			if head == "" {
+				if w.cells > 0 { // the next character does not fit here
+					w.flushLine()
+					continue
+				}
+				// A character wider than the whole line.
+				head, n = xansi.FirstGraphemeCluster(p.text, xansi.GraphemeWidth)
+				rest = p.text[len(head):]
 			}
-			p := piece{text: s[:i], a: r.a}
-			if isSpace {
-				placeWord()
-				p.cells = i
-				space, spW = append(space, p), spW+i
-			} else {
-				p.cells = textWidth(p.text)
-				word, wordW = append(word, p), wordW+p.cells
-			}
-			s = s[i:]
+			w.line = append(w.line, piece{head, p.a, n})
+			w.cells += n
+			p.text = rest
 		}
 	}
-	placeWord()
-	if len(line) > 0 {
-		flushLine()
-	}
-	return lines
 }
 
 // paintPieces draws one line, merging neighbours of the same style.
