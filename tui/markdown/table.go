@@ -18,8 +18,30 @@ type tableRow struct {
 // minColumn cells) and their cells wrap; when even that is too wide, the
 // rows are drawn one cell a line (stackedTable).
 func (d *drawer) table(n *east.Table, width int) []string {
-	var rows []tableRow
-	cols := len(n.Alignments)
+	rows, cols := d.tableRows(n)
+	if cols == 0 {
+		return nil
+	}
+	widths, fits := fitColumns(naturalWidths(rows, cols), width-3*(cols-1))
+	if !fits {
+		if len(rows) == 1 {
+			return d.stackedTable(nil, rows, width)
+		}
+		return d.stackedTable(rows[0].cells, rows[1:], width)
+	}
+	sep := paint(" │ ", d.pal.rule)
+	var out []string
+	for _, r := range rows {
+		out = d.gridRow(out, r, widths, n.Alignments, sep)
+	}
+	return out
+}
+
+// tableRows is the rows of table n with their cells' runs (a header's
+// bold), and the number of columns: the most cells of a row, or of the
+// delimiter row's alignments.
+func (d *drawer) tableRows(n *east.Table) (rows []tableRow, cols int) {
+	cols = len(n.Alignments)
 	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
 		var cells [][]run
 		header := r.Kind() == east.KindTableHeader
@@ -33,57 +55,58 @@ func (d *drawer) table(n *east.Table, width int) []string {
 		cols = max(cols, len(cells))
 		rows = append(rows, tableRow{cells, header})
 	}
-	if cols == 0 {
-		return nil
-	}
+	return rows, cols
+}
+
+// naturalWidths is the width in cells of each of cols columns with no
+// cell wrapped: its widest cell's.
+func naturalWidths(rows []tableRow, cols int) []int {
 	natural := make([]int, cols)
 	for _, r := range rows {
 		for i, c := range r.cells {
 			natural[i] = max(natural[i], cellWidth(strings.Join(wrapRuns(c, 1<<20), "")))
 		}
 	}
-	widths, fits := fitColumns(natural, width-3*(cols-1))
-	if !fits {
-		if len(rows) == 1 {
-			return d.stackedTable(nil, rows, width)
+	return natural
+}
+
+// gridRow appends to out the lines of row r with its cells wrapped to the
+// columns' widths, aligned as aligns says (a missing cell is empty, a
+// missing alignment none) and separated by sep; a header row is underlined
+// by a rule.
+func (d *drawer) gridRow(out []string, r tableRow, widths []int, aligns []east.Alignment, sep string) []string {
+	cols := len(widths)
+	wrapped := make([][]string, cols)
+	height := 1
+	for i := range cols {
+		var c []run
+		if i < len(r.cells) {
+			c = r.cells[i]
 		}
-		return d.stackedTable(rows[0].cells, rows[1:], width)
+		wrapped[i] = wrapRuns(c, widths[i])
+		height = max(height, len(wrapped[i]))
 	}
-	sep := paint(" │ ", d.pal.rule)
-	var out []string
-	for _, r := range rows {
-		wrapped := make([][]string, cols)
-		height := 1
+	for l := range height {
+		parts := make([]string, cols)
 		for i := range cols {
-			var c []run
-			if i < len(r.cells) {
-				c = r.cells[i]
+			cell := ""
+			if l < len(wrapped[i]) {
+				cell = wrapped[i][l]
 			}
-			wrapped[i] = wrapRuns(c, widths[i])
-			height = max(height, len(wrapped[i]))
-		}
-		for l := range height {
-			parts := make([]string, cols)
-			for i := range cols {
-				cell := ""
-				if l < len(wrapped[i]) {
-					cell = wrapped[i][l]
-				}
-				align := east.AlignNone
-				if i < len(n.Alignments) {
-					align = n.Alignments[i]
-				}
-				parts[i] = alignCell(cell, widths[i], align, i == cols-1)
+			align := east.AlignNone
+			if i < len(aligns) {
+				align = aligns[i]
 			}
-			out = append(out, strings.TrimRight(strings.Join(parts, sep), " "))
+			parts[i] = alignCell(cell, widths[i], align, i == cols-1)
 		}
-		if r.header {
-			rules := make([]string, cols)
-			for i, w := range widths {
-				rules[i] = strings.Repeat("─", w)
-			}
-			out = append(out, paint(strings.Join(rules, "─┼─"), d.pal.rule))
+		out = append(out, strings.TrimRight(strings.Join(parts, sep), " "))
+	}
+	if r.header {
+		rules := make([]string, cols)
+		for i, w := range widths {
+			rules[i] = strings.Repeat("─", w)
 		}
+		out = append(out, paint(strings.Join(rules, "─┼─"), d.pal.rule))
 	}
 	return out
 }
