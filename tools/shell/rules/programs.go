@@ -53,23 +53,11 @@ type programOpt struct {
 // operands, and the effects found, each with its reason.
 func (t optTable) scan(prog string, args []arg) (opts []programOpt, operands []arg, found map[string]effect) {
 	found = map[string]effect{}
-	note := func(e effect, why string) {
-		if e > found[why] {
-			found[why] = e
-		}
-	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.exact {
 			operands = append(operands, a)
-			if t.dynamicSafe {
-				continue
-			}
-			e := writesFiles
-			if t.dynamicRuns {
-				e = runsCommands
-			}
-			note(e, fmt.Sprintf("%s with the argument %s, which is not a static word, may run commands or write files", prog, a.text))
+			t.dynamic(prog, a, found)
 			continue
 		}
 		v := a.val
@@ -78,39 +66,79 @@ func (t optTable) scan(prog string, args []arg) (opts []programOpt, operands []a
 			operands = append(operands, args[i+1:]...)
 			return opts, operands, found
 		case strings.HasPrefix(v, "--"):
-			name, val, hasVal := strings.Cut(v[2:], "=")
-			for long, e := range t.long {
-				if name != "" && strings.HasPrefix(long, name) {
-					note(e, fmt.Sprintf("%s --%s %s", prog, long, e))
-				}
-			}
-			if !hasVal && prefixOfAny(name, t.longArg) && i+1 < len(args) {
-				i++
-				val, hasVal = args[i].val, true
-			}
-			opts = append(opts, programOpt{name: name, val: val, hasVal: hasVal})
+			var o programOpt
+			o, i = t.longOpt(prog, args, i, found)
+			opts = append(opts, o)
 		case len(v) > 1 && v[0] == '-':
-			for j := 1; j < len(v); j++ {
-				letter := v[j]
-				if e := t.short[letter]; e != 0 {
-					note(e, fmt.Sprintf("%s -%c %s", prog, letter, e))
-				}
-				if strings.IndexByte(t.shortArg, letter) >= 0 {
-					o := programOpt{name: string(letter), val: v[j+1:], hasVal: j+1 < len(v)}
-					if !o.hasVal && i+1 < len(args) {
-						i++
-						o.val, o.hasVal = args[i].val, true
-					}
-					opts = append(opts, o)
-					break
-				}
-				opts = append(opts, programOpt{name: string(letter)})
-			}
+			opts, i = t.shortOpts(prog, args, i, opts, found)
 		default:
 			operands = append(operands, a)
 		}
 	}
 	return opts, operands, found
+}
+
+// note keeps in found effect e for the reason why, unless a worse one is
+// kept for it.
+func note(found map[string]effect, e effect, why string) {
+	if e > found[why] {
+		found[why] = e
+	}
+}
+
+// dynamic notes the worst that word a, known only at run time, may do as an
+// option of prog: nothing, writing files or running commands.
+func (t optTable) dynamic(prog string, a arg, found map[string]effect) {
+	if t.dynamicSafe {
+		return
+	}
+	e := writesFiles
+	if t.dynamicRuns {
+		e = runsCommands
+	}
+	note(found, e, fmt.Sprintf("%s with the argument %s, which is not a static word, may run commands or write files", prog, a.text))
+}
+
+// longOpt reads the long option args[i] ("--name" or "--name=value"; the
+// value of one that takes it may be the next word) and notes the effects
+// of the long options its name abbreviates. It returns the option and the
+// index of its last word.
+func (t optTable) longOpt(prog string, args []arg, i int, found map[string]effect) (programOpt, int) {
+	name, val, hasVal := strings.Cut(args[i].val[2:], "=")
+	for long, e := range t.long {
+		if name != "" && strings.HasPrefix(long, name) {
+			note(found, e, fmt.Sprintf("%s --%s %s", prog, long, e))
+		}
+	}
+	if !hasVal && prefixOfAny(name, t.longArg) && i+1 < len(args) {
+		i++
+		val, hasVal = args[i].val, true
+	}
+	return programOpt{name: name, val: val, hasVal: hasVal}, i
+}
+
+// shortOpts reads the letters of args[i] ("-abc"; a letter that takes an
+// argument takes the rest of the word, or the next word) and notes their
+// effects. It returns opts with the letters' options appended and the
+// index of the last word read.
+func (t optTable) shortOpts(prog string, args []arg, i int, opts []programOpt, found map[string]effect) ([]programOpt, int) {
+	v := args[i].val
+	for j := 1; j < len(v); j++ {
+		letter := v[j]
+		if e := t.short[letter]; e != 0 {
+			note(found, e, fmt.Sprintf("%s -%c %s", prog, letter, e))
+		}
+		if strings.IndexByte(t.shortArg, letter) >= 0 {
+			o := programOpt{name: string(letter), val: v[j+1:], hasVal: j+1 < len(v)}
+			if !o.hasVal && i+1 < len(args) {
+				i++
+				o.val, o.hasVal = args[i].val, true
+			}
+			return append(opts, o), i
+		}
+		opts = append(opts, programOpt{name: string(letter)})
+	}
+	return opts, i
 }
 
 func (e effect) String() string {
