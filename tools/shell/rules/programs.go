@@ -306,7 +306,23 @@ func gitEffects(args []arg) map[string]effect {
 	global := optTable{shortArg: "cC", longArg: []string{"config-env", "git-dir", "work-tree", "namespace", "super-prefix", "list-cmds", "attr-source"},
 		short: map[byte]effect{'c': runsCommands}, long: map[string]effect{"config-env": runsCommands, "exec-path": runsCommands},
 		dynamicRuns: true}
-	// The global options end at the subcommand.
+	n := gitSubcommand(args, global)
+	_, _, found := global.scan("git", args[:n])
+	if n == len(args) {
+		return found
+	}
+	sub, rest := args[n].val, args[n+1:]
+	opts, operands, subFound := gitSubTable(sub).scan("git "+sub, rest)
+	for why, e := range subFound {
+		found[why] = e
+	}
+	gitSubEffects(sub, opts, operands, found)
+	return found
+}
+
+// gitSubcommand is the index in args of git's subcommand, where the global
+// options (read with table global) end; len(args) when there is none.
+func gitSubcommand(args []arg, global optTable) int {
 	n := 0
 	for n < len(args) && (!args[n].exact || strings.HasPrefix(args[n].val, "-")) {
 		if args[n].exact && (args[n].val == "-c" || args[n].val == "-C" || prefixOfAny(strings.TrimPrefix(args[n].val, "--"), global.longArg) && !strings.Contains(args[n].val, "=")) {
@@ -314,12 +330,13 @@ func gitEffects(args []arg) map[string]effect {
 		}
 		n++
 	}
-	n = min(n, len(args))
-	_, _, found := global.scan("git", args[:n])
-	if n == len(args) {
-		return found
-	}
-	sub, rest := args[n].val, args[n+1:]
+	return min(n, len(args))
+}
+
+// gitSubTable is the option table of git subcommand sub: the options of
+// any subcommand that run a program or write a file, with what a word
+// known only at run time may do for sub.
+func gitSubTable(sub string) optTable {
 	t := optTable{shortArg: "oxuOmFCcS", longArg: []string{"output", "output-directory", "exec", "extcmd", "upload-pack", "receive-pack", "open-files-in-pager", "message", "file"},
 		long: map[string]effect{"exec": runsCommands, "extcmd": runsCommands, "upload-pack": runsCommands, "receive-pack": runsCommands,
 			"open-files-in-pager": runsCommands, "ext-diff": runsCommands, "textconv": runsCommands, "tool": runsCommands,
@@ -331,10 +348,14 @@ func gitEffects(args []arg) map[string]effect {
 	default:
 		t.dynamicSafe = true
 	}
-	opts, operands, subFound := t.scan("git "+sub, rest)
-	for why, e := range subFound {
-		found[why] = e
-	}
+	return t
+}
+
+// gitSubEffects notes in found what git subcommand sub does with its
+// options opts and operands that the table alone cannot tell: short
+// letters whose meaning depends on the subcommand, and the subcommands
+// that run commands (bisect run, submodule foreach, filter-branch).
+func gitSubEffects(sub string, opts []programOpt, operands []arg, found map[string]effect) {
 	switch sub {
 	case "rebase", "difftool", "mergetool":
 		if hasProgramOpt(opts, "x") {
@@ -367,7 +388,6 @@ func gitEffects(args []arg) map[string]effect {
 	case "filter-branch", "filter-repo":
 		found["git "+sub+" runs commands"] = runsCommands
 	}
-	return found
 }
 
 // tarEffects: tar's options that run programs (--to-command,
