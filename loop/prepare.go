@@ -10,7 +10,8 @@ import (
 	"github.com/agent-dev/agent/providers"
 )
 
-// stop is how a Prepare step ends a turn instead of sending a request.
+// stop is how a step ends the turn: the reason, the answer and the error
+// Done reports (prepare's, instead of sending a request).
 type stop struct {
 	reason StopReason
 	answer string
