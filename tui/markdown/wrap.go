@@ -26,61 +26,62 @@ type piece struct {
 // only spaces give no lines.
 func wrapRuns(runs []run, width int) []string {
 	w := wrapper{width: width}
+	var (
+		word  []piece // the word being read
+		wordW int
+		space []piece // the spaces between the line and the word
+		spW   int
+	)
+	placeWord := func() {
+		if len(word) > 0 {
+			w.place(word, wordW, space, spW)
+			word, wordW, space, spW = word[:0], 0, space[:0], 0
+		}
+	}
 	for _, r := range runs {
 		if r.text == "\n" {
-			w.placeWord()
-			w.space, w.spW = w.space[:0], 0
+			placeWord()
+			space, spW = space[:0], 0
 			w.flushLine()
 			continue
 		}
-		w.read(r)
+		text := r.text
+		if strings.IndexByte(text, '\n') >= 0 {
+			// A line break inside a run (a code span or raw HTML across
+			// lines, a hard break in an image's text) is a space.
+			text = strings.ReplaceAll(text, "\n", " ")
+		}
+		for s := text; s != ""; {
+			i := 0
+			isSpace := s[0] == ' '
+			for i < len(s) && (s[i] == ' ') == isSpace {
+				i++
+			}
+			p := piece{text: s[:i], a: r.a}
+			if isSpace {
+				placeWord()
+				p.cells = i
+				space, spW = append(space, p), spW+i
+			} else {
+				p.cells = textWidth(p.text)
+				word, wordW = append(word, p), wordW+p.cells
+			}
+			s = s[i:]
+		}
 	}
-	w.placeWord()
+	placeWord()
 	if len(w.line) > 0 {
 		w.flushLine()
 	}
 	return w.lines
 }
 
-// wrapper is wrapRuns' state: the lines done, the line being filled, the
-// word being read and the spaces between them.
+// wrapper is the lines wrapRuns has done and the line it fills.
 type wrapper struct {
 	width int
 	lines []string
 	line  []piece // the line being filled
 	cells int     // its width
-	word  []piece // the word being read
-	wordW int
-	space []piece // the spaces between line and word
-	spW   int
-}
-
-// read splits a run other than a hard break into words and spaces; a word
-// is placed when the spaces after it begin.
-func (w *wrapper) read(r run) {
-	text := r.text
-	if strings.IndexByte(text, '\n') >= 0 {
-		// A line break inside a run (a code span or raw HTML across
-		// lines, a hard break in an image's text) is a space.
-		text = strings.ReplaceAll(text, "\n", " ")
-	}
-	for s := text; s != ""; {
-		i := 0
-		isSpace := s[0] == ' '
-		for i < len(s) && (s[i] == ' ') == isSpace {
-			i++
-		}
-		p := piece{text: s[:i], a: r.a}
-		if isSpace {
-			w.placeWord()
-			p.cells = i
-			w.space, w.spW = append(w.space, p), w.spW+i
-		} else {
-			p.cells = textWidth(p.text)
-			w.word, w.wordW = append(w.word, p), w.wordW+p.cells
-		}
-		s = s[i:]
-	}
 }
 
 // flushLine paints the line being filled into lines and starts a new one.
@@ -89,34 +90,29 @@ func (w *wrapper) flushLine() {
 	w.line, w.cells = w.line[:0], 0
 }
 
-// placeWord puts the word read on the line after the spaces before it, or
-// on a new line when it does not fit (the spaces are dropped there).
-func (w *wrapper) placeWord() {
-	if len(w.word) == 0 {
-		return
-	}
-	if w.cells > 0 && w.cells+w.spW+w.wordW > w.width {
+// place puts word (wordW cells) on the line after space (spW cells), the
+// spaces before it, or on a new line when it does not fit (the spaces are
+// dropped there).
+func (w *wrapper) place(word []piece, wordW int, space []piece, spW int) {
+	if w.cells > 0 && w.cells+spW+wordW > w.width {
 		w.flushLine()
-		w.space, w.spW = w.space[:0], 0
 	}
 	if w.cells > 0 {
-		w.line = append(w.line, w.space...)
-		w.cells += w.spW
+		w.line = append(w.line, space...)
+		w.cells += spW
 	}
-	w.space, w.spW = w.space[:0], 0
-	if w.wordW <= w.width-w.cells {
-		w.line = append(w.line, w.word...)
-		w.cells += w.wordW
+	if wordW <= w.width-w.cells {
+		w.line = append(w.line, word...)
+		w.cells += wordW
 	} else {
-		w.cutWord()
+		w.cutWord(word)
 	}
-	w.word, w.wordW = w.word[:0], 0
 }
 
 // cutWord places a word longer than a line, cut at the width: each line
 // takes as many of its characters as fit.
-func (w *wrapper) cutWord() {
-	for _, p := range w.word {
+func (w *wrapper) cutWord(word []piece) {
+	for _, p := range word {
 		for p.text != "" {
 			head, n, rest := cutCells(p.text, w.width-w.cells)
 			if head == "" {
