@@ -268,7 +268,7 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 		case *ast.AutoLink:
 			*runs = append(*runs, run{sanitize(string(c.URL(d.src))), merge(a, d.pal.linkURL)})
 		case *ast.Image:
-			*runs = append(*runs, d.image(c, a)...)
+			d.image(c, a, runs)
 		case *ast.RawHTML:
 			*runs = append(*runs, d.rawHTML(c, a))
 		case *east.TaskCheckBox:
@@ -306,15 +306,15 @@ func (d *drawer) link(c *ast.Link, a attrs, runs *[]run) {
 	}
 }
 
-// image is image c as text: "Image: alt →" (or "Image:" without alt
-// text), a space and its URL.
-func (d *drawer) image(c *ast.Image, a attrs) []run {
+// image appends to runs image c as text: "Image: alt →" (or "Image:"
+// without alt text), a space and its URL.
+func (d *drawer) image(c *ast.Image, a attrs, runs *[]run) {
 	label := "Image:"
 	if alt := strings.TrimSpace(plainText(d.inlines(c, plain))); alt != "" {
 		label = "Image: " + alt + " →"
 	}
-	return []run{{label, merge(a, d.pal.imageText)},
-		{" ", a}, {sanitize(string(unescape(c.Destination))), merge(a, d.pal.image)}}
+	*runs = append(*runs, run{label, merge(a, d.pal.imageText)},
+		run{" ", a}, run{sanitize(string(unescape(c.Destination))), merge(a, d.pal.image)})
 }
 
 // rawHTML is inline HTML c drawn as its source in the HTML style.
