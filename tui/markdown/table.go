@@ -18,30 +18,8 @@ type tableRow struct {
 // minColumn cells) and their cells wrap; when even that is too wide, the
 // rows are drawn one cell a line (stackedTable).
 func (d *drawer) table(n *east.Table, width int) []string {
-	rows, cols := d.tableRows(n)
-	if cols == 0 {
-		return nil
-	}
-	widths, fits := fitColumns(naturalWidths(rows, cols), width-3*(cols-1))
-	if !fits {
-		if len(rows) == 1 {
-			return d.stackedTable(nil, rows, width)
-		}
-		return d.stackedTable(rows[0].cells, rows[1:], width)
-	}
-	sep := paint(" │ ", d.pal.rule)
-	var out []string
-	for _, r := range rows {
-		out = d.gridRow(out, r, widths, n.Alignments, sep)
-	}
-	return out
-}
-
-// tableRows is the rows of table n with their cells' runs (a header's
-// bold), and the number of columns: the most cells of a row, or of the
-// delimiter row's alignments.
-func (d *drawer) tableRows(n *east.Table) (rows []tableRow, cols int) {
-	cols = len(n.Alignments)
+	var rows []tableRow
+	cols := len(n.Alignments)
 	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
 		var cells [][]run
 		header := r.Kind() == east.KindTableHeader
@@ -55,19 +33,29 @@ func (d *drawer) tableRows(n *east.Table) (rows []tableRow, cols int) {
 		cols = max(cols, len(cells))
 		rows = append(rows, tableRow{cells, header})
 	}
-	return rows, cols
-}
-
-// naturalWidths is the width in cells of each of cols columns with no
-// cell wrapped: its widest cell's.
-func naturalWidths(rows []tableRow, cols int) []int {
+	if cols == 0 {
+		return nil
+	}
+	// Each column's width with no cell wrapped: its widest cell's.
 	natural := make([]int, cols)
 	for _, r := range rows {
 		for i, c := range r.cells {
 			natural[i] = max(natural[i], cellWidth(strings.Join(wrapRuns(c, 1<<20), "")))
 		}
 	}
-	return natural
+	widths, fits := fitColumns(natural, width-3*(cols-1))
+	if !fits {
+		if len(rows) == 1 {
+			return d.stackedTable(nil, rows, width)
+		}
+		return d.stackedTable(rows[0].cells, rows[1:], width)
+	}
+	sep := paint(" │ ", d.pal.rule)
+	var out []string
+	for _, r := range rows {
+		out = d.gridRow(out, r, widths, n.Alignments, sep)
+	}
+	return out
 }
 
 // gridRow appends to out the lines of row r with its cells wrapped to the
