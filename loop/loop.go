@@ -280,98 +280,28 @@ func (t *turn) done(step int, reason StopReason, answer string, err error) Done 
 	}
 }
 
+// run is the turn: it records the prompt, then sends requests and runs the
+// tool calls they ask for, step by step, until the turn stops (see
+// StopReason). A step that ends the turn says so with a stop.
 func (t *turn) run(prompt providers.Message) Done {
 	prompt.Role = providers.RoleUser
 	if err := t.record(prompt, providers.Usage{}); err != nil {
 		return t.done(0, StopError, "", err)
 	}
 	for step := 1; ; step++ {
-		req, stop := t.prepare()
-		if stop != nil {
-			return t.done(step-1, stop.reason, stop.answer, stop.err)
+		req, s := t.prepare()
+		if s != nil {
+			return t.done(step-1, s.reason, s.answer, s.err)
 		}
-		req = t.public(step, req)
-		t.emit(StepStarted{Step: step})
-		resp, err := t.cfg.Provider.Stream(t.ctx, req, t.forward)
-		if resp == nil {
-			resp = &providers.Response{}
+		r, s := t.ask(step, req)
+		if s == nil {
+			s = t.finish(step, r)
 		}
-		t.conv.Measured(conversation.Measure{Bytes: conversation.SizeOf(req).Total(), InputTokens: resp.Usage.InputTokens})
-		t.addUsage(step, resp.Usage)
-		if err != nil {
-			partial := keepText(resp.Message)
-			if len(partial.Parts) > 0 {
-				if rerr := t.record(partial, resp.Usage); rerr != nil {
-					return t.done(step, StopError, partial.Text(), rerr)
-				}
-			}
-			if t.ctx.Err() != nil {
-				return t.done(step, StopCancelled, partial.Text(), t.ctx.Err())
-			}
-			return t.done(step, StopError, partial.Text(), err)
+		if s == nil {
+			s = t.carryOn(step, r)
 		}
-		msg := resp.Message
-		msg.Role = providers.RoleAssistant
-		cut := resp.FinishReason == providers.FinishLength
-		paused := resp.FinishReason == providers.FinishPause
-		if cut {
-			msg = dropCutCalls(msg)
-			t.cuts++
-		} else {
-			t.cuts = 0
-		}
-		if err := t.recordResponse(msg, resp.Usage); err != nil {
-			return t.done(step, StopError, msg.Text(), err)
-		}
-		// The answer is this response's text, after what the responses
-		// that were cut or paused before it wrote.
-		text := t.said + msg.Text()
-		calls := msg.ToolCalls()
-		switch {
-		case resp.FinishReason == providers.FinishContentFilter && len(calls) == 0:
-			return t.done(step, StopRefused, text, errors.New("the model declined to answer (its provider's refusal or content filter)"))
-		case len(calls) == 0 && !cut && !paused:
-			more, err := t.beforeStop(step, text)
-			if err != nil {
-				return t.done(step, StopError, text, err)
-			}
-			if !more {
-				return t.done(step, StopAnswered, text, nil)
-			}
-		}
-		if cut && t.cuts > MaxContinuations {
-			answer := fmt.Sprintf("The model's response was cut off by its output limit %d times in a row, so the turn stopped. "+
-				"Ask for a shorter answer or for the work in smaller steps.", t.cuts)
-			if text != "" {
-				answer = text + "\n\n" + answer
-			}
-			return t.done(step, StopMaxTokens, answer, errors.New("the response was cut off by the output limit"))
-		}
-		t.said = ""
-		if len(calls) == 0 && (cut || paused) {
-			t.said = text // the next response goes on from here
-		}
-		if len(calls) > 0 {
-			if err := t.runCalls(calls); err != nil {
-				return t.done(step, StopError, msg.Text(), err)
-			}
-		}
-		if t.ctx.Err() != nil {
-			return t.done(step, StopCancelled, text, t.ctx.Err())
-		}
-		if cut {
-			if err := t.record(userMessage(continuePrompt), providers.Usage{}); err != nil {
-				return t.done(step, StopError, text, err)
-			}
-		}
-		// A paused response (Anthropic's pause_turn) is sent back as it is:
-		// the next request lets the model go on.
-		if step >= t.cfg.MaxSteps {
-			answer := fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before the model gave a final answer.", step)
-			if text != "" {
-				answer = text + "\n\n" + answer
-			}
-			return t.done(step, StopMaxSteps, answer, nil)
+		if s != nil {
+			return t.done(step, s.reason, s.answer, s.err)
 		}
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/agent-dev/agent/providers"
 )
 
-// stop is how a Prepare step ends a turn instead of sending a request.
+// stop is how a step ends the turn: the reason, the answer and the error
+// Done reports (prepare's, instead of sending a request).
 type stop struct {
 	reason StopReason
 	answer string
@@ -95,9 +96,7 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 	window := t.cfg.usable()
 	keep := 0 // asked for: keep only the newest exchange
 	if auto {
-		fixed := conversation.Tokens(conversation.SizeOf(providers.Request{System: t.conv.System(), Tools: t.request().Tools}).Total())
-		tokens := min(keepShare*float64(window), keepWithFixed*float64(window)-float64(fixed))
-		keep = max(int(tokens*conversation.BytesPerToken), 0)
+		keep = t.autoKeep(window)
 	}
 	n := cutPoint(msgs, keep)
 	if n == 0 {
@@ -138,10 +137,8 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 	}
 	after := t.conv.Estimate(t.compacted(conversation.SummaryMessage(summary), msgs[n:]))
 	if auto && window > 0 {
-		freed := before - after
-		if after > int(t.cfg.AutoCompact*float64(window)) || float64(freed) < minFreedShare*float64(window) {
-			return fmt.Errorf("%w: it would leave about %d of %d tokens (freeing %d); start a new session (/new, or agent without -c)",
-				errCannotFree, after, window, max(freed, 0))
+		if err := t.freesEnough(before, after, window); err != nil {
+			return err
 		}
 	}
 	cp := conversation.Compaction{Summary: summary, BeforeTokens: before, AfterTokens: after, Usage: resp.Usage}
@@ -150,6 +147,28 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 	}
 	applied = true
 	t.emit(Compacted{BeforeTokens: before, AfterTokens: after, Summary: summary, Auto: auto})
+	return nil
+}
+
+// autoKeep is how many bytes of the newest messages an automatic
+// compaction keeps: keepShare of the window, less when the system prompt
+// and the tools' definitions with them would pass keepWithFixed of it.
+func (t *turn) autoKeep(window int) int {
+	fixed := conversation.Tokens(conversation.SizeOf(providers.Request{System: t.conv.System(), Tools: t.request().Tools}).Total())
+	tokens := min(keepShare*float64(window), keepWithFixed*float64(window)-float64(fixed))
+	return max(int(tokens*conversation.BytesPerToken), 0)
+}
+
+// freesEnough refuses, with errCannotFree, an automatic compaction that
+// would take the request's estimate from before to after tokens: one whose
+// result still passes the threshold, or that frees less than
+// minFreedShare of the window.
+func (t *turn) freesEnough(before, after, window int) error {
+	freed := before - after
+	if after > int(t.cfg.AutoCompact*float64(window)) || float64(freed) < minFreedShare*float64(window) {
+		return fmt.Errorf("%w: it would leave about %d of %d tokens (freeing %d); start a new session (/new, or agent without -c)",
+			errCannotFree, after, window, max(freed, 0))
+	}
 	return nil
 }
 

@@ -155,20 +155,7 @@ func (s *Store) messages(ctx context.Context, id string, from int) ([]providers.
 // message.
 func repairHistory(recs []MessageRecord, rowIDs []int64, status Status, atStart bool,
 	finished func(callKey) (providers.ToolResult, bool, error)) ([]providers.Message, []int, error) {
-	// The session's status tells how its last turn ended; a call of an
-	// earlier turn left without a result was interrupted (the process died).
-	lastTurn := 0
-	results := map[string][]int{} // call id -> indices of the tool records answering it, in order
-	for i, r := range recs {
-		switch r.Message.Role {
-		case providers.RoleUser:
-			lastTurn = i
-		case providers.RoleTool:
-			if res, ok := toolResult(r.Message); ok {
-				results[res.CallID] = append(results[res.CallID], i)
-			}
-		}
-	}
+	lastTurn, results := indexResults(recs)
 	h := &history{}
 	seen := map[string]bool{} // call ids already asked for
 	for i, r := range recs {
@@ -180,50 +167,24 @@ func repairHistory(recs []MessageRecord, rowIDs []int64, status Status, atStart 
 			h.add(m, r.Seq)
 			continue
 		}
-		var calls []providers.ToolCall
-		kept := providers.Message{Role: m.Role, Parts: make([]providers.Part, 0, len(m.Parts))}
-		for _, p := range m.Parts {
-			if c, ok := p.(providers.ToolCall); ok {
-				if seen[c.ID] {
-					continue
-				}
-				seen[c.ID] = true
-				calls = append(calls, c)
-			}
-			kept.Parts = append(kept.Parts, p)
-		}
+		kept, calls := newCalls(m, seen)
 		if len(kept.Parts) == 0 {
 			continue
 		}
 		h.add(kept, r.Seq)
-		var answered []int // tool records, in stored order
-		var missing []providers.ToolCall
-		for _, c := range calls {
-			if js := results[c.ID]; len(js) > 0 {
-				answered = append(answered, js[0])
-				results[c.ID] = nil // a second result is left out
-				continue
-			}
-			missing = append(missing, c)
-		}
-		slices.Sort(answered)
+		answered, missing := pairResults(calls, results)
 		for _, j := range answered {
 			h.add(recs[j].Message, recs[j].Seq)
 		}
+		// The session's status tells how its last turn ended; a call of an
+		// earlier turn left without a result was interrupted (the process
+		// died).
 		content := InterruptedResult
 		if status == StatusCancelled && i >= lastTurn {
 			content = CancelledResult
 		}
-		for _, c := range missing {
-			res, ok, err := finished(callKey{rowIDs[i], c.ID})
-			if err != nil {
-				return nil, nil, err
-			}
-			if !ok {
-				res = providers.ToolResult{Content: content, IsError: true}
-			}
-			res.CallID, res.Name = c.ID, c.Name
-			h.add(providers.Message{Role: providers.RoleTool, Parts: []providers.Part{res}}, 0)
+		if err := h.addMissing(missing, rowIDs[i], content, finished); err != nil {
+			return nil, nil, err
 		}
 	}
 	if atStart && len(h.msgs) > 0 && h.msgs[0].Role != providers.RoleUser {
@@ -231,6 +192,77 @@ func repairHistory(recs []MessageRecord, rowIDs []int64, status Status, atStart 
 		h.seqs = append([]int{0}, h.seqs...)
 	}
 	return h.msgs, h.seqs, nil
+}
+
+// indexResults finds in recs the index of the last user message, where the
+// last turn began, and, by call id, the indices of the tool records that
+// answer the call, in order.
+func indexResults(recs []MessageRecord) (lastTurn int, results map[string][]int) {
+	results = map[string][]int{}
+	for i, r := range recs {
+		switch r.Message.Role {
+		case providers.RoleUser:
+			lastTurn = i
+		case providers.RoleTool:
+			if res, ok := toolResult(r.Message); ok {
+				results[res.CallID] = append(results[res.CallID], i)
+			}
+		}
+	}
+	return lastTurn, results
+}
+
+// newCalls is assistant message m without the tool calls whose ids seen
+// holds, and the calls it keeps, which it adds to seen.
+func newCalls(m providers.Message, seen map[string]bool) (kept providers.Message, calls []providers.ToolCall) {
+	kept = providers.Message{Role: m.Role, Parts: make([]providers.Part, 0, len(m.Parts))}
+	for _, p := range m.Parts {
+		if c, ok := p.(providers.ToolCall); ok {
+			if seen[c.ID] {
+				continue
+			}
+			seen[c.ID] = true
+			calls = append(calls, c)
+		}
+		kept.Parts = append(kept.Parts, p)
+	}
+	return kept, calls
+}
+
+// pairResults takes from results (indices of tool records by call id) the
+// first result of each of calls: answered holds their record indices in
+// stored order, missing the calls without one. A second result of a call
+// is left out.
+func pairResults(calls []providers.ToolCall, results map[string][]int) (answered []int, missing []providers.ToolCall) {
+	for _, c := range calls {
+		if js := results[c.ID]; len(js) > 0 {
+			answered = append(answered, js[0])
+			results[c.ID] = nil // a second result is left out
+			continue
+		}
+		missing = append(missing, c)
+	}
+	slices.Sort(answered)
+	return answered, missing
+}
+
+// addMissing adds a result for each of calls, made by the assistant
+// message of row rowID, that has no tool record: the one finished returns
+// for it, else an error result saying content. It returns finished's error.
+func (h *history) addMissing(calls []providers.ToolCall, rowID int64, content string,
+	finished func(callKey) (providers.ToolResult, bool, error)) error {
+	for _, c := range calls {
+		res, ok, err := finished(callKey{rowID, c.ID})
+		if err != nil {
+			return err
+		}
+		if !ok {
+			res = providers.ToolResult{Content: content, IsError: true}
+		}
+		res.CallID, res.Name = c.ID, c.Name
+		h.add(providers.Message{Role: providers.RoleTool, Parts: []providers.Part{res}}, 0)
+	}
+	return nil
 }
 
 // toolResult returns the result a tool message holds.

@@ -38,23 +38,16 @@ type ToolStats struct {
 // Stats returns per tool statistics over the sessions of the working
 // directory dir ("" for all sessions), sorted by tool name.
 func (s *Store) Stats(ctx context.Context, dir string) ([]ToolStats, error) {
-	q := `SELECT t.name, t.status, t.duration_ms, COALESCE(t.decision, ''), t.approval_ms FROM tool_calls t`
-	var args []any
-	if dir != "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, fmt.Errorf("tool statistics: %w", err)
-		}
-		q += ` JOIN sessions s ON s.id = t.session_id WHERE s.dir = ?`
-		args = append(args, abs)
+	q, args, err := statsQuery(dir)
+	if err != nil {
+		return nil, fmt.Errorf("tool statistics: %w", err)
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("tool statistics: %w", err)
 	}
 	defer rows.Close()
-	byName := map[string]*ToolStats{}
-	durations, waits := map[string][]float64{}, map[string][]float64{}
+	byName := map[string]*toolTally{}
 	for rows.Next() {
 		var name, decision string
 		var status ToolStatus
@@ -62,48 +55,82 @@ func (s *Store) Stats(ctx context.Context, dir string) ([]ToolStats, error) {
 		if err := rows.Scan(&name, &status, &ms, &decision, &wait); err != nil {
 			return nil, fmt.Errorf("tool statistics: %w", err)
 		}
-		st := byName[name]
-		if st == nil {
-			st = &ToolStats{Name: name}
-			byName[name] = st
+		t := byName[name]
+		if t == nil {
+			t = &toolTally{st: ToolStats{Name: name}}
+			byName[name] = t
 		}
-		if wait != nil && askedPerson(decision) {
-			st.Asked++
-			waits[name] = append(waits[name], float64(*wait))
-		}
-		switch {
-		case strings.HasPrefix(decision, "denied"):
-			st.Denied++
-		case status == ToolCompleted, status == ToolFailed:
-			st.Calls++
-			if status == ToolFailed {
-				st.Failures++
-			}
-			if ms != nil {
-				durations[name] = append(durations[name], float64(*ms))
-			}
-		default:
-			st.Unfinished++
-		}
+		t.add(status, ms, decision, wait)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("tool statistics: %w", err)
 	}
 	out := make([]ToolStats, 0, len(byName))
-	for name, st := range byName {
-		if st.Calls > 0 {
-			st.FailureRate = float64(st.Failures) / float64(st.Calls)
-		}
-		d := durations[name]
-		slices.Sort(d)
-		st.MedianMS, st.P95MS = percentile(d, 0.5), percentile(d, 0.95)
-		w := waits[name]
-		slices.Sort(w)
-		st.WaitMedianMS = percentile(w, 0.5)
-		out = append(out, *st)
+	for _, t := range byName {
+		out = append(out, t.done())
 	}
 	slices.SortFunc(out, func(a, b ToolStats) int { return cmp.Compare(a.Name, b.Name) })
 	return out, nil
+}
+
+// statsQuery is the query of Stats and its arguments: every tool call's
+// name, status, duration, decision and approval wait, of the sessions of
+// directory dir (made absolute) or of all sessions when dir is "".
+func statsQuery(dir string) (string, []any, error) {
+	q := `SELECT t.name, t.status, t.duration_ms, COALESCE(t.decision, ''), t.approval_ms FROM tool_calls t`
+	if dir == "" {
+		return q, nil, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	return q + ` JOIN sessions s ON s.id = t.session_id WHERE s.dir = ?`, []any{abs}, nil
+}
+
+// toolTally gathers one tool's statistics call by call.
+type toolTally struct {
+	st        ToolStats
+	durations []float64 // of the finished calls, in milliseconds
+	waits     []float64 // for the answers a person gave, in milliseconds
+}
+
+// add counts one call: its status, its duration and the wait for its
+// approval in milliseconds (nil when not recorded), and the approval's
+// decision.
+func (t *toolTally) add(status ToolStatus, ms *int64, decision string, wait *int64) {
+	if wait != nil && askedPerson(decision) {
+		t.st.Asked++
+		t.waits = append(t.waits, float64(*wait))
+	}
+	switch {
+	case strings.HasPrefix(decision, "denied"):
+		t.st.Denied++
+	case status == ToolCompleted, status == ToolFailed:
+		t.st.Calls++
+		if status == ToolFailed {
+			t.st.Failures++
+		}
+		if ms != nil {
+			t.durations = append(t.durations, float64(*ms))
+		}
+	default:
+		t.st.Unfinished++
+	}
+}
+
+// done is the tool's statistics with the failure rate and the percentiles
+// of the calls counted.
+func (t *toolTally) done() ToolStats {
+	st := t.st
+	if st.Calls > 0 {
+		st.FailureRate = float64(st.Failures) / float64(st.Calls)
+	}
+	slices.Sort(t.durations)
+	st.MedianMS, st.P95MS = percentile(t.durations, 0.5), percentile(t.durations, 0.95)
+	slices.Sort(t.waits)
+	st.WaitMedianMS = percentile(t.waits, 0.5)
+	return st
 }
 
 // percentile returns the p-th quantile (0..1) of sorted, interpolating

@@ -277,154 +277,63 @@ const firstFrameDelay = 100 * time.Millisecond
 // maxEventBatch bounds how many waiting events one message carries.
 const maxEventBatch = 256
 
-// Update handles one message.
+// Update handles one message: it sends each family of messages to its
+// handler (see model_update.go) and everything else to the input.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !keepsInput(msg) {
 		m.inputView.ok = false
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.input.SetWidth(msg.Width)
-		m.input.SetHeight(inputHeight(msg.Height))
-		m.help.SetWidth(msg.Width)
-		return m, nil
+		m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
-		if msg.IsDark() == m.st.Dark {
-			return m, nil
-		}
-		*m.st = *newStyles(msg.IsDark())
-		for i := range m.chat.len() {
-			if r, ok := m.chat.at(i).(restyler); ok {
-				r.restyle()
-			}
-		}
-		m.input.SetStyles(textarea.DefaultStyles(msg.IsDark()))
-		m.help.Styles = help.DefaultStyles(msg.IsDark())
-		return m, nil
+		m.setDark(msg.IsDark())
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
 		m.syncApproval()
 		return m, tea.Batch(cmd, m.refreshMentions())
 	case tea.PasteMsg:
-		if m.approvalPaste(msg.Content) {
-			m.syncApproval()
-			return m, nil
-		}
-		m.lastKey = m.now()
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		m.syncApproval()
-		return m, tea.Batch(cmd, m.armLater(), m.refreshMentions())
+		return m, m.paste(msg)
 	case approvalArmMsg:
 		m.syncApproval()
-		return m, nil
 	case modelsListedMsg:
 		m.modelsListed(msg)
-		return m, nil
 	case mentionHintsMsg:
 		if msg.query == m.mentionQuery {
 			m.mentionHints = msg.paths
 		}
-		return m, nil
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.chat.scrollUp(3)
-		case tea.MouseWheelDown:
-			m.chat.scrollDown(3)
-		}
-		return m, nil
+		m.wheel(msg.Button)
 	case submitMsg:
 		return m, m.submit(msg.text)
 	case turnStartedMsg:
-		m.events = msg.events
-		m.cost.startTurn()
-		return m, waitEvent(m.events, time.Time{})
+		return m, m.turnStarted(msg)
 	case eventsMsg:
-		// An earlier turn's channel is read to its close.
-		now := time.Now()
-		cmds := []tea.Cmd{waitEvent(msg.ch, nextFrame(msg, now))}
-		for _, ev := range msg.evs {
-			cmds = append(cmds, m.handleEvent(ev))
-		}
-		if m.running {
-			// This batch redraws the screen anyway: it brings the
-			// spinner along, and the tick waits (see tick).
-			m.spin(now)
-		}
-		return m, tea.Batch(cmds...)
+		return m, m.eventsArrived(msg)
 	case turnClosedMsg:
-		if msg.ch == m.events {
-			m.events = nil
-		}
-		return m, nil
+		m.turnClosed(msg)
+	case tickMsg:
+		return m, m.ticked(msg)
 	case modelSwitchedMsg:
-		if msg.err != nil {
-			m.chat.append(newErrorItem(m.st, msg.err.Error()))
-		} else {
-			m.loop, m.cfg.Model = msg.loop, msg.model
-			m.bar.setModel(msg.model, m.cfg.ContextWindow)
-			m.chat.append(newNoteItem(m.st, "Model: "+msg.model+"."))
-		}
-		m.chat.bottom()
-		return m, nil
+		m.modelSwitched(msg)
 	case sessionsListedMsg:
-		if m.picker != nil {
-			m.picker.items, m.picker.now = msg.items, time.Now()
-			if msg.items == nil {
-				m.picker.items = []SessionInfo{}
-			}
-			if msg.err != nil {
-				m.picker.err = msg.err.Error()
-			}
-		}
-		return m, nil
+		m.sessionsListed(msg)
 	case sessionOpenedMsg:
-		m.picker = nil
-		switch {
-		case msg.err != nil:
-			m.chat.append(newErrorItem(m.st, "Session: "+msg.err.Error()))
-		case m.running:
-			// A turn started before the switch arrived; it stays with the
-			// session it began in.
-			m.chat.append(newNoteItem(m.st, "A turn is running: switch sessions when it ends."))
-		default:
-			m.switchSession(msg.sess)
-			if msg.sess.Notice != "" {
-				m.chat.append(newNoteItem(m.st, msg.sess.Notice))
-			}
-		}
+		m.sessionOpened(msg)
 		return m, m.sendPending()
-	case undoneMsg:
-		m.chat.append(newNoteItem(m.st, msg.text))
-		m.chat.bottom()
-		return m, nil
-	case gitStatusMsg:
-		m.chat.append(newNoteItem(m.st, "Commands ran, and /undo does not cover them. git status --short:\n"+msg.out))
-		m.chat.bottom()
-		return m, nil
-	case storeErrMsg:
-		m.chat.append(newErrorItem(m.st, "Session: "+msg.err.Error()))
-		return m, nil
+	case undoneMsg, gitStatusMsg, storeErrMsg:
+		m.reported(msg)
 	case quitExpiredMsg:
-		if msg.armed.Equal(m.quitArmed) {
-			m.quitArmed = time.Time{}
-		}
-		return m, nil
+		m.quitExpired(msg)
 	case approvalMsg:
 		return m, m.askApproval(msg.req)
 	case noticeMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		return m, waitNotice(m.cfg.Notices)
-	case tickMsg:
-		if !m.running || msg.turn != m.turn {
-			return m, nil
-		}
-		m.spin(time.Now())
-		return m, tick(m.turn, &m.spun)
+	default:
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	return m, cmd
+	return m, nil
 }

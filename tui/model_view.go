@@ -26,6 +26,42 @@ func (m *Model) View() tea.View {
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}
+	b := m.bottomRows()
+	m.fitBottom(&b, m.height-len(b.input)-1) // one row at least for the pane
+	bottom := b.lines()
+	lines := bottom
+	if pane := m.height - len(bottom); pane > 0 {
+		lines = append(strings.Split(m.paneView(pane), "\n"), bottom...)
+	}
+	if len(lines) > m.height { // a terminal smaller than the input itself
+		lines = lines[len(lines)-m.height:]
+	}
+	v := tea.NewView(strings.Join(lines, "\n"))
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "agent"
+	return v
+}
+
+// bottom is the rows View draws under the pane, each section's rows cut to
+// the terminal's width.
+type bottom struct {
+	queued, hints, input, status, help []string
+}
+
+// lines is the rows of b from top to bottom.
+func (b bottom) lines() []string {
+	var lines []string
+	lines = append(lines, b.queued...)
+	lines = append(lines, b.hints...)
+	lines = append(lines, b.input...)
+	lines = append(lines, b.status...)
+	return append(lines, b.help...)
+}
+
+// bottomRows is every row under the pane before any is dropped. The input's
+// rows come from the cache that keepsInput's messages keep.
+func (m *Model) bottomRows() bottom {
 	if !m.inputView.ok {
 		m.inputView.value = m.input.Value()
 		m.inputView.lines = fitWidth(strings.Split(m.input.View(), "\n"), m.width)
@@ -40,56 +76,52 @@ func (m *Model) View() tea.View {
 	if !m.quitArmed.IsZero() {
 		help = m.st.Approval.Render("Press Ctrl+C again to quit.")
 	}
-	helpLines := fitWidth(strings.Split(help, "\n"), m.width)
-	status := []string{m.bar.Render(m.width)}
-	var queued []string
+	b := bottom{
+		hints:  hints,
+		input:  m.inputView.lines,
+		status: []string{m.bar.Render(m.width)},
+		help:   fitWidth(strings.Split(help, "\n"), m.width),
+	}
 	if q := m.queue.Render(m.width); q != "" {
-		queued = strings.Split(q, "\n")
+		b.queued = strings.Split(q, "\n")
 	}
-	input := m.inputView.lines
+	return b
+}
 
-	room := m.height - len(input) - 1 // one row at least for the pane
-	if len(queued)+len(hints)+len(status)+len(helpLines) > room {
-		helpLines = nil
+// fitBottom drops rows of b until all but its input fit in room rows: the
+// help line goes first, then the hints are cut (the last one says how many
+// more match), then the queued prompts, then the status line.
+func (m *Model) fitBottom(b *bottom, room int) {
+	if len(b.queued)+len(b.hints)+len(b.status)+len(b.help) > room {
+		b.help = nil
 	}
-	if n := len(hints); n > 0 && len(queued)+n+len(status) > room {
-		keep := max(room-len(status)-len(queued), 0)
-		hints = hints[:keep]
+	if n := len(b.hints); n > 0 && len(b.queued)+n+len(b.status) > room {
+		keep := max(room-len(b.status)-len(b.queued), 0)
+		b.hints = b.hints[:keep]
 		if keep > 0 {
-			hints[keep-1] = cutTo(m.st.Dim.Render(fmt.Sprintf("  … %d more", n-keep+1)), m.width)
+			b.hints[keep-1] = cutTo(m.st.Dim.Render(fmt.Sprintf("  … %d more", n-keep+1)), m.width)
 		}
 	}
-	if len(queued)+len(hints)+len(status) > room {
-		queued = nil
+	if len(b.queued)+len(b.hints)+len(b.status) > room {
+		b.queued = nil
 	}
-	if len(hints)+len(status) > room {
-		status = nil
+	if len(b.hints)+len(b.status) > room {
+		b.status = nil
 	}
-	var bottom []string
-	bottom = append(bottom, queued...)
-	bottom = append(bottom, hints...)
-	bottom = append(bottom, input...)
-	bottom = append(bottom, status...)
-	bottom = append(bottom, helpLines...)
-	lines := bottom
-	if pane := m.height - len(bottom); pane > 0 {
-		view := m.chat.View(m.width, pane)
-		if m.picker != nil {
-			view = m.picker.View(m.width, pane)
-		}
-		if m.modelPick != nil {
-			view = m.modelPick.View(m.width, pane)
-		}
-		lines = append(strings.Split(view, "\n"), bottom...)
+}
+
+// paneView is the pane, height rows: the model picker, else the session
+// picker, else the chat. The chat is drawn under a picker too, so that it
+// keeps its place and its caches.
+func (m *Model) paneView(height int) string {
+	view := m.chat.View(m.width, height)
+	if m.picker != nil {
+		view = m.picker.View(m.width, height)
 	}
-	if len(lines) > m.height { // a terminal smaller than the input itself
-		lines = lines[len(lines)-m.height:]
+	if m.modelPick != nil {
+		view = m.modelPick.View(m.width, height)
 	}
-	v := tea.NewView(strings.Join(lines, "\n"))
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "agent"
-	return v
+	return view
 }
 
 // completionHints is one line per command that completes the input, in

@@ -166,10 +166,42 @@ func (s *status) segments() []statusSeg {
 // layout renders segs in width cells, shortening the directory to no less
 // than minDir cells if needed; ok is false when they do not fit.
 func (s *status) layout(segs []statusSeg, width, minDir int) (string, bool) {
-	const sep, gap = " · ", "  "
-	sepW, gapW := textWidth(sep), len(gap)
-	fixed := 2 // one space at each end
-	left, right, dir := 0, 0, -1
+	fixed, dir, both := measureStatus(segs)
+	texts := make([]string, len(segs))
+	for i, g := range segs {
+		texts[i] = g.text
+	}
+	if dir >= 0 {
+		room := width - fixed
+		if room < min(minDir, textWidth(segs[dir].text)) {
+			return "", false
+		}
+		texts[dir] = cutMiddle(texts[dir], room)
+		fixed += textWidth(texts[dir])
+	}
+	if fixed > width {
+		return "", false
+	}
+	pad := width - fixed
+	if both {
+		pad += len(statusGap)
+	}
+	return s.join(segs, texts, pad), true
+}
+
+// statusSep separates the segments on one side of the status line;
+// statusGap the left side from the right (at least).
+const statusSep, statusGap = " · ", "  "
+
+// measureStatus is the cells segs take on the status line apart from the
+// directory's text: the other texts, the separators, the gap and one space
+// at each end. dir is the directory's index in segs, -1 without one; both
+// tells whether segments stand on the left and on the right.
+func measureStatus(segs []statusSeg) (fixed, dir int, both bool) {
+	sepW := textWidth(statusSep)
+	fixed = 2 // one space at each end
+	left, right := 0, 0
+	dir = -1
 	for i, g := range segs {
 		if g.right {
 			right++
@@ -188,24 +220,16 @@ func (s *status) layout(segs []statusSeg, width, minDir int) (string, bool) {
 	if right > 1 {
 		fixed += (right - 1) * sepW
 	}
-	if left > 0 && right > 0 {
-		fixed += gapW
+	both = left > 0 && right > 0
+	if both {
+		fixed += len(statusGap)
 	}
-	texts := make([]string, len(segs))
-	for i, g := range segs {
-		texts[i] = g.text
-	}
-	if dir >= 0 {
-		room := width - fixed
-		if room < min(minDir, textWidth(segs[dir].text)) {
-			return "", false
-		}
-		texts[dir] = cutMiddle(texts[dir], room)
-		fixed += textWidth(texts[dir])
-	}
-	if fixed > width {
-		return "", false
-	}
+	return fixed, dir, both
+}
+
+// join draws the status line: texts (one per segment of segs) styled, the
+// left ones then pad spaces then the right ones, one space at each end.
+func (s *status) join(segs []statusSeg, texts []string, pad int) string {
 	var l, r []string
 	for i, g := range segs {
 		st := s.st.Status
@@ -218,13 +242,8 @@ func (s *status) layout(segs []statusSeg, width, minDir int) (string, bool) {
 			l = append(l, st.Render(texts[i]))
 		}
 	}
-	dot := s.st.Status.Render(sep)
-	ls, rs := strings.Join(l, dot), strings.Join(r, dot)
-	pad := width - fixed
-	if left > 0 && right > 0 {
-		pad += gapW
-	}
-	return " " + ls + strings.Repeat(" ", pad) + rs + " ", true
+	dot := s.st.Status.Render(statusSep)
+	return " " + strings.Join(l, dot) + strings.Repeat(" ", pad) + strings.Join(r, dot) + " "
 }
 
 // padTo pads s with spaces to w cells.

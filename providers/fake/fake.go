@@ -146,39 +146,15 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request, onEvent fu
 	if n <= 0 {
 		n = 3
 	}
-	sent := 0
-	var gotReasoning, gotText string // what was streamed, kept on a failure
-	stream := func(s string, ev func(string) providers.StreamEvent) error {
-		for _, piece := range pieces(s, n) {
-			if r.Hold != nil && sent == r.HoldAfter {
-				select {
-				case <-r.Hold:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			e := ev(piece)
-			if _, ok := e.(providers.TextDelta); ok {
-				gotText += piece
-			} else {
-				gotReasoning += piece
-			}
-			onEvent(e)
-			sent++
-		}
-		return nil
+	st := &streamer{r: r, size: n, onEvent: onEvent}
+	if err = st.send(ctx, r.Reasoning, func(s string) providers.StreamEvent { return providers.ReasoningDelta{Text: s} }); err == nil {
+		err = st.send(ctx, r.Text, func(s string) providers.StreamEvent { return providers.TextDelta{Text: s} })
 	}
-	if err = stream(r.Reasoning, func(s string) providers.StreamEvent { return providers.ReasoningDelta{Text: s} }); err == nil {
-		err = stream(r.Text, func(s string) providers.StreamEvent { return providers.TextDelta{Text: s} })
+	if st.reasoning != "" {
+		resp.Message.Parts = append(resp.Message.Parts, providers.Reasoning{Text: st.reasoning})
 	}
-	if gotReasoning != "" {
-		resp.Message.Parts = append(resp.Message.Parts, providers.Reasoning{Text: gotReasoning})
-	}
-	if gotText != "" {
-		resp.Message.Parts = append(resp.Message.Parts, providers.Text{Text: gotText})
+	if st.text != "" {
+		resp.Message.Parts = append(resp.Message.Parts, providers.Text{Text: st.text})
 	}
 	if err != nil {
 		return resp, err
@@ -198,6 +174,43 @@ func (p *Provider) Stream(ctx context.Context, req providers.Request, onEvent fu
 		}
 	}
 	return resp, nil
+}
+
+// streamer streams a reply's reasoning and text in pieces, waiting at the
+// reply's hold, and keeps what it sent (the partial answer on a failure).
+type streamer struct {
+	r         Reply
+	size      int // characters per piece
+	onEvent   func(providers.StreamEvent)
+	sent      int // pieces sent so far, of both kinds
+	reasoning string
+	text      string
+}
+
+// send streams s in pieces as the events ev makes of them. It returns the
+// context's error, as soon as it is done, when the context ends first.
+func (st *streamer) send(ctx context.Context, s string, ev func(string) providers.StreamEvent) error {
+	for _, piece := range pieces(s, st.size) {
+		if st.r.Hold != nil && st.sent == st.r.HoldAfter {
+			select {
+			case <-st.r.Hold:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		e := ev(piece)
+		if _, ok := e.(providers.TextDelta); ok {
+			st.text += piece
+		} else {
+			st.reasoning += piece
+		}
+		st.onEvent(e)
+		st.sent++
+	}
+	return nil
 }
 
 // reply records req and returns the reply that answers it.

@@ -226,6 +226,8 @@ func (d *drawer) inlines(n ast.Node, base attrs) []run {
 	return runs
 }
 
+// inline appends to runs the runs of n's inline children drawn over a:
+// text, code spans, emphasis, links and images each with their style.
 func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
@@ -248,17 +250,7 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 			}
 			*runs = append(*runs, run{sanitize(string(v)), a})
 		case *ast.CodeSpan:
-			var b strings.Builder
-			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
-				switch t := t.(type) {
-				case *ast.Text:
-					b.Write(t.Segment.Value(d.src))
-				case *ast.String:
-					b.Write(t.Value)
-				}
-			}
-			code := merge(a, d.pal.code)
-			*runs = append(*runs, run{"\u00a0" + sanitize(b.String()) + "\u00a0", code})
+			*runs = append(*runs, d.codeSpan(c, a))
 		case *ast.Emphasis:
 			e := a
 			if c.Level >= 2 {
@@ -272,34 +264,67 @@ func (d *drawer) inline(n ast.Node, a attrs, runs *[]run) {
 			s.strike = true
 			d.inline(c, s, runs)
 		case *ast.Link:
-			before := len(*runs)
-			d.inline(c, merge(a, d.pal.linkText), runs)
-			url := sanitize(string(unescape(c.Destination)))
-			if url != "" && url != plainText((*runs)[before:]) {
-				*runs = append(*runs, run{" ", a}, run{url, merge(a, d.pal.linkURL)})
-			}
+			d.link(c, a, runs)
 		case *ast.AutoLink:
 			*runs = append(*runs, run{sanitize(string(c.URL(d.src))), merge(a, d.pal.linkURL)})
 		case *ast.Image:
-			label := "Image:"
-			if alt := strings.TrimSpace(plainText(d.inlines(c, plain))); alt != "" {
-				label = "Image: " + alt + " →"
-			}
-			*runs = append(*runs, run{label, merge(a, d.pal.imageText)},
-				run{" ", a}, run{sanitize(string(unescape(c.Destination))), merge(a, d.pal.image)})
+			d.image(c, a, runs)
 		case *ast.RawHTML:
-			var b strings.Builder
-			for i := 0; i < c.Segments.Len(); i++ {
-				seg := c.Segments.At(i)
-				b.Write(seg.Value(d.src))
-			}
-			*runs = append(*runs, run{sanitize(b.String()), merge(a, d.pal.html)})
+			*runs = append(*runs, d.rawHTML(c, a))
 		case *east.TaskCheckBox:
 			// Drawn by list as the item's marker.
 		default:
 			d.inline(c, a, runs)
 		}
 	}
+}
+
+// codeSpan is code span c drawn over a in the code style, a no-break
+// space on each side.
+func (d *drawer) codeSpan(c *ast.CodeSpan, a attrs) run {
+	var b strings.Builder
+	for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+		switch t := t.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(d.src))
+		case *ast.String:
+			b.Write(t.Value)
+		}
+	}
+	code := merge(a, d.pal.code)
+	return run{"\u00a0" + sanitize(b.String()) + "\u00a0", code}
+}
+
+// link appends to runs link c's text and, after a space, its URL when
+// that is not the text itself.
+func (d *drawer) link(c *ast.Link, a attrs, runs *[]run) {
+	before := len(*runs)
+	d.inline(c, merge(a, d.pal.linkText), runs)
+	url := sanitize(string(unescape(c.Destination)))
+	if url != "" && url != plainText((*runs)[before:]) {
+		*runs = append(*runs, run{" ", a}, run{url, merge(a, d.pal.linkURL)})
+	}
+}
+
+// image appends to runs image c as text: "Image: alt →" (or "Image:"
+// without alt text), a space and its URL.
+func (d *drawer) image(c *ast.Image, a attrs, runs *[]run) {
+	label := "Image:"
+	if alt := strings.TrimSpace(plainText(d.inlines(c, plain))); alt != "" {
+		label = "Image: " + alt + " →"
+	}
+	*runs = append(*runs, run{label, merge(a, d.pal.imageText)},
+		run{" ", a}, run{sanitize(string(unescape(c.Destination))), merge(a, d.pal.image)})
+}
+
+// rawHTML is inline HTML c drawn as its source in the HTML style.
+func (d *drawer) rawHTML(c *ast.RawHTML, a attrs) run {
+	var b strings.Builder
+	for i := 0; i < c.Segments.Len(); i++ {
+		seg := c.Segments.At(i)
+		b.Write(seg.Value(d.src))
+	}
+	return run{sanitize(b.String()), merge(a, d.pal.html)}
 }
 
 // merge draws over with over's colours where it has them and the

@@ -37,100 +37,129 @@ import (
 // boundary found in a prefix of a text is a boundary of every longer text:
 // that is what lets Stream cache finished blocks.
 func scanBlock(src string) (end int, defs string) {
-	var (
-		content bool   // a non-blank line has been seen
-		blank   bool   // a blank line followed the last content
-		defOK   = true // a link reference definition may start here
-		list    bool   // a list marker appeared at indent 0-3
-		defList bool   // a ':' description line appeared
-		stop    bool   // a boundary cannot be decided yet: look for defs only
-		fence   byte   // the fence character of an open fenced code block
-		fenceN  int    // its length
-		fenceIn int    // its indent
-		html    string // the end marker of an open HTML block (types 1-5)
-		prevBl  bool   // the previous line was blank
-	)
+	s := blockScan{defOK: true}
 	for pos := 0; pos < len(src); {
 		line, next, complete := lineAt(src, pos)
-		ind, rest := indentation(line)
-		isBlank := rest == ""
-		wasBlank := prevBl
-		prevBl = isBlank
-		if fence != 0 {
-			if closesFence(rest, ind, fence, fenceN, list, fenceIn) {
-				fence, defOK = 0, false
-				pos = next
-				continue
-			}
-			// In a list, an unindented line ends the item that holds an
-			// indented fence (fenced code has no lazy continuation).
-			if !(list && fenceIn > 0 && !isBlank && ind == 0) {
-				pos = next
-				continue
-			}
-			fence, blank = 0, wasBlank
+		if s.boundaryBefore(src, pos, line, complete) {
+			return pos, s.defs
 		}
-		if html != "" {
-			if strings.Contains(strings.ToLower(line), html) {
-				html = ""
-			}
-			pos = next
-			continue
-		}
-		if isBlank {
-			blank = blank || content
-			defOK = true
-			pos = next
-			continue
-		}
-		if blank && ind == 0 && !stop {
-			switch {
-			case !complete:
-				stop = true
-			case list && isListMarker(rest), rest[0] == ':':
-				// continues the block before it
-			case defList:
-				switch termFollows(src, pos) {
-				case termNo:
-					return pos, defs
-				case termUnknown:
-					stop = true
-				}
-			default:
-				return pos, defs
-			}
-		}
-		blank, content = false, true
-		if c, n := fenceOpen(rest); n > 0 && (ind <= 3 || list) {
-			fence, fenceN, fenceIn, defOK = c, n, ind, false
-			pos = next
-			continue
-		}
-		if ind <= 3 {
-			if endMark, after := htmlOpen(rest); endMark != "" {
-				if !strings.Contains(strings.ToLower(after), endMark) {
-					html = endMark
-				}
-				defOK = false
-				pos = next
-				continue
-			}
-			if isListMarker(rest) {
-				list = true
-			}
-			if rest[0] == ':' {
-				defList = true
-			}
-			if defOK && isRefDef(rest) && isDefinition(rest) {
-				defs += rest + "\n"
-				pos = next
-				continue
-			}
-		}
-		defOK = false
 		pos = next
 	}
-	return -1, defs
+	return -1, s.defs
+}
+
+// blockScan is scanBlock's state between the lines it reads.
+type blockScan struct {
+	content bool   // a non-blank line has been seen
+	blank   bool   // a blank line followed the last content
+	defOK   bool   // a link reference definition may start here
+	list    bool   // a list marker appeared at indent 0-3
+	defList bool   // a ':' description line appeared
+	stop    bool   // a boundary cannot be decided yet: look for defs only
+	fence   byte   // the fence character of an open fenced code block
+	fenceN  int    // its length
+	fenceIn int    // its indent
+	html    string // the end marker of an open HTML block (types 1-5)
+	prevBl  bool   // the previous line was blank
+	defs    string // the link reference definition lines so far
+}
+
+// boundaryBefore reads the line at pos of src (complete when a "\n" ends
+// it) and reports whether a block boundary lies before it.
+func (s *blockScan) boundaryBefore(src string, pos int, line string, complete bool) bool {
+	ind, rest := indentation(line)
+	isBlank := rest == ""
+	wasBlank := s.prevBl
+	s.prevBl = isBlank
+	if s.fence != 0 && s.inFence(rest, ind, isBlank, wasBlank) {
+		return false
+	}
+	if s.html != "" {
+		if strings.Contains(strings.ToLower(line), s.html) {
+			s.html = ""
+		}
+		return false
+	}
+	if isBlank {
+		s.blank = s.blank || s.content
+		s.defOK = true
+		return false
+	}
+	if s.blank && ind == 0 && !s.stop && s.startsBlock(src, pos, rest, complete) {
+		return true
+	}
+	s.blank, s.content = false, true
+	s.opens(rest, ind)
+	return false
+}
+
+// inFence reports whether a line (rest after ind columns of indentation)
+// belongs to the open fenced code block, the closing fence included. In a
+// list, an unindented line ends the item that holds an indented fence
+// (fenced code has no lazy continuation): the fence closes and the line is
+// read as any other.
+func (s *blockScan) inFence(rest string, ind int, isBlank, wasBlank bool) bool {
+	if closesFence(rest, ind, s.fence, s.fenceN, s.list, s.fenceIn) {
+		s.fence, s.defOK = 0, false
+		return true
+	}
+	if !(s.list && s.fenceIn > 0 && !isBlank && ind == 0) {
+		return true
+	}
+	s.fence, s.blank = 0, wasBlank
+	return false
+}
+
+// startsBlock decides whether the unindented line at pos (rest, complete
+// when a "\n" ends it), after a blank line, starts a new block rather than
+// continuing the one before; when that cannot be known yet it sets stop.
+func (s *blockScan) startsBlock(src string, pos int, rest string, complete bool) bool {
+	switch {
+	case !complete:
+		s.stop = true
+	case s.list && isListMarker(rest), rest[0] == ':':
+		// continues the block before it
+	case s.defList:
+		switch termFollows(src, pos) {
+		case termNo:
+			return true
+		case termUnknown:
+			s.stop = true
+		}
+	default:
+		return true
+	}
+	return false
+}
+
+// opens reads a content line (rest after ind columns of indentation) that
+// starts no new block: the fence or HTML block it opens, the list or
+// definition list it shows, the link reference definition it holds.
+func (s *blockScan) opens(rest string, ind int) {
+	if c, n := fenceOpen(rest); n > 0 && (ind <= 3 || s.list) {
+		s.fence, s.fenceN, s.fenceIn, s.defOK = c, n, ind, false
+		return
+	}
+	if ind <= 3 {
+		if endMark, after := htmlOpen(rest); endMark != "" {
+			if !strings.Contains(strings.ToLower(after), endMark) {
+				s.html = endMark
+			}
+			s.defOK = false
+			return
+		}
+		if isListMarker(rest) {
+			s.list = true
+		}
+		if rest[0] == ':' {
+			s.defList = true
+		}
+		if s.defOK && isRefDef(rest) && isDefinition(rest) {
+			s.defs += rest + "\n"
+			return
+		}
+	}
+	s.defOK = false
 }
 
 // splitBlocks returns the byte offsets where the finished blocks of text

@@ -36,6 +36,7 @@ func (d *drawer) table(n *east.Table, width int) []string {
 	if cols == 0 {
 		return nil
 	}
+	// Each column's width with no cell wrapped: its widest cell's.
 	natural := make([]int, cols)
 	for _, r := range rows {
 		for i, c := range r.cells {
@@ -52,38 +53,48 @@ func (d *drawer) table(n *east.Table, width int) []string {
 	sep := paint(" │ ", d.pal.rule)
 	var out []string
 	for _, r := range rows {
-		wrapped := make([][]string, cols)
-		height := 1
+		out = d.gridRow(out, r, widths, n.Alignments, sep)
+	}
+	return out
+}
+
+// gridRow appends to out the lines of row r with its cells wrapped to the
+// columns' widths, aligned as aligns says (a missing cell is empty, a
+// missing alignment none) and separated by sep; a header row is underlined
+// by a rule.
+func (d *drawer) gridRow(out []string, r tableRow, widths []int, aligns []east.Alignment, sep string) []string {
+	cols := len(widths)
+	wrapped := make([][]string, cols)
+	height := 1
+	for i := range cols {
+		var c []run
+		if i < len(r.cells) {
+			c = r.cells[i]
+		}
+		wrapped[i] = wrapRuns(c, widths[i])
+		height = max(height, len(wrapped[i]))
+	}
+	for l := range height {
+		parts := make([]string, cols)
 		for i := range cols {
-			var c []run
-			if i < len(r.cells) {
-				c = r.cells[i]
+			cell := ""
+			if l < len(wrapped[i]) {
+				cell = wrapped[i][l]
 			}
-			wrapped[i] = wrapRuns(c, widths[i])
-			height = max(height, len(wrapped[i]))
-		}
-		for l := range height {
-			parts := make([]string, cols)
-			for i := range cols {
-				cell := ""
-				if l < len(wrapped[i]) {
-					cell = wrapped[i][l]
-				}
-				align := east.AlignNone
-				if i < len(n.Alignments) {
-					align = n.Alignments[i]
-				}
-				parts[i] = alignCell(cell, widths[i], align, i == cols-1)
+			align := east.AlignNone
+			if i < len(aligns) {
+				align = aligns[i]
 			}
-			out = append(out, strings.TrimRight(strings.Join(parts, sep), " "))
+			parts[i] = alignCell(cell, widths[i], align, i == cols-1)
 		}
-		if r.header {
-			rules := make([]string, cols)
-			for i, w := range widths {
-				rules[i] = strings.Repeat("─", w)
-			}
-			out = append(out, paint(strings.Join(rules, "─┼─"), d.pal.rule))
+		out = append(out, strings.TrimRight(strings.Join(parts, sep), " "))
+	}
+	if r.header {
+		rules := make([]string, cols)
+		for i, w := range widths {
+			rules[i] = strings.Repeat("─", w)
 		}
+		out = append(out, paint(strings.Join(rules, "─┼─"), d.pal.rule))
 	}
 	return out
 }

@@ -25,62 +25,24 @@ type piece struct {
 // style closed on its line) and holds no trailing space. Runs that hold
 // only spaces give no lines.
 func wrapRuns(runs []run, width int) []string {
+	w := wrapper{width: width}
 	var (
-		lines []string
-		line  []piece // the line being filled
-		cells int     // its width
 		word  []piece // the word being read
 		wordW int
-		space []piece // the spaces between line and word
+		space []piece // the spaces between the line and the word
 		spW   int
 	)
-	flushLine := func() {
-		lines = append(lines, paintPieces(line))
-		line, cells = line[:0], 0
-	}
 	placeWord := func() {
-		if len(word) == 0 {
-			return
+		if len(word) > 0 {
+			w.place(word, wordW, space, spW)
+			word, wordW, space, spW = word[:0], 0, space[:0], 0
 		}
-		if cells > 0 && cells+spW+wordW > width {
-			flushLine()
-			space, spW = space[:0], 0
-		}
-		if cells > 0 {
-			line = append(line, space...)
-			cells += spW
-		}
-		space, spW = space[:0], 0
-		if wordW <= width-cells {
-			line = append(line, word...)
-			cells += wordW
-		} else {
-			// A word longer than a line: cut it at the width.
-			for _, p := range word {
-				for p.text != "" {
-					head, w, rest := cutCells(p.text, width-cells)
-					if head == "" {
-						if cells > 0 { // the next character does not fit here
-							flushLine()
-							continue
-						}
-						// A character wider than the whole line.
-						head, w = xansi.FirstGraphemeCluster(p.text, xansi.GraphemeWidth)
-						rest = p.text[len(head):]
-					}
-					line = append(line, piece{head, p.a, w})
-					cells += w
-					p.text = rest
-				}
-			}
-		}
-		word, wordW = word[:0], 0
 	}
 	for _, r := range runs {
 		if r.text == "\n" {
 			placeWord()
 			space, spW = space[:0], 0
-			flushLine()
+			w.flushLine()
 			continue
 		}
 		text := r.text
@@ -108,10 +70,65 @@ func wrapRuns(runs []run, width int) []string {
 		}
 	}
 	placeWord()
-	if len(line) > 0 {
-		flushLine()
+	if len(w.line) > 0 {
+		w.flushLine()
 	}
-	return lines
+	return w.lines
+}
+
+// wrapper is the lines wrapRuns has done and the line it fills.
+type wrapper struct {
+	width int
+	lines []string
+	line  []piece // the line being filled
+	cells int     // its width
+}
+
+// flushLine paints the line being filled into lines and starts a new one.
+func (w *wrapper) flushLine() {
+	w.lines = append(w.lines, paintPieces(w.line))
+	w.line, w.cells = w.line[:0], 0
+}
+
+// place puts word (wordW cells) on the line after space (spW cells), the
+// spaces before it, or on a new line when it does not fit (the spaces are
+// dropped there).
+func (w *wrapper) place(word []piece, wordW int, space []piece, spW int) {
+	if w.cells > 0 && w.cells+spW+wordW > w.width {
+		w.flushLine()
+	}
+	if w.cells > 0 {
+		w.line = append(w.line, space...)
+		w.cells += spW
+	}
+	if wordW <= w.width-w.cells {
+		w.line = append(w.line, word...)
+		w.cells += wordW
+	} else {
+		w.cutWord(word)
+	}
+}
+
+// cutWord places a word longer than a line, cut at the width: each line
+// takes as many of its characters as fit.
+func (w *wrapper) cutWord(word []piece) {
+	for _, p := range word {
+		for p.text != "" {
+			head, n, rest := cutCells(p.text, w.width-w.cells)
+			if head == "" {
+				if w.cells > 0 { // the next character does not fit here
+					w.flushLine()
+					continue
+				}
+				// A character wider than the whole line.
+				head, n = xansi.FirstGraphemeCluster(p.text, xansi.GraphemeWidth)
+				rest = p.text[len(head):]
+			}
+			w.line = append(w.line, piece{head, p.a, n})
+			w.cells += n
+			p.text = rest
+		}
+	}
 }
 
 // paintPieces draws one line, merging neighbours of the same style.

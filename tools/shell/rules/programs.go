@@ -53,23 +53,11 @@ type programOpt struct {
 // operands, and the effects found, each with its reason.
 func (t optTable) scan(prog string, args []arg) (opts []programOpt, operands []arg, found map[string]effect) {
 	found = map[string]effect{}
-	note := func(e effect, why string) {
-		if e > found[why] {
-			found[why] = e
-		}
-	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.exact {
 			operands = append(operands, a)
-			if t.dynamicSafe {
-				continue
-			}
-			e := writesFiles
-			if t.dynamicRuns {
-				e = runsCommands
-			}
-			note(e, fmt.Sprintf("%s with the argument %s, which is not a static word, may run commands or write files", prog, a.text))
+			t.dynamic(prog, a, found)
 			continue
 		}
 		v := a.val
@@ -78,39 +66,79 @@ func (t optTable) scan(prog string, args []arg) (opts []programOpt, operands []a
 			operands = append(operands, args[i+1:]...)
 			return opts, operands, found
 		case strings.HasPrefix(v, "--"):
-			name, val, hasVal := strings.Cut(v[2:], "=")
-			for long, e := range t.long {
-				if name != "" && strings.HasPrefix(long, name) {
-					note(e, fmt.Sprintf("%s --%s %s", prog, long, e))
-				}
-			}
-			if !hasVal && prefixOfAny(name, t.longArg) && i+1 < len(args) {
-				i++
-				val, hasVal = args[i].val, true
-			}
-			opts = append(opts, programOpt{name: name, val: val, hasVal: hasVal})
+			var o programOpt
+			o, i = t.longOpt(prog, args, i, found)
+			opts = append(opts, o)
 		case len(v) > 1 && v[0] == '-':
-			for j := 1; j < len(v); j++ {
-				letter := v[j]
-				if e := t.short[letter]; e != 0 {
-					note(e, fmt.Sprintf("%s -%c %s", prog, letter, e))
-				}
-				if strings.IndexByte(t.shortArg, letter) >= 0 {
-					o := programOpt{name: string(letter), val: v[j+1:], hasVal: j+1 < len(v)}
-					if !o.hasVal && i+1 < len(args) {
-						i++
-						o.val, o.hasVal = args[i].val, true
-					}
-					opts = append(opts, o)
-					break
-				}
-				opts = append(opts, programOpt{name: string(letter)})
-			}
+			opts, i = t.shortOpts(prog, args, i, opts, found)
 		default:
 			operands = append(operands, a)
 		}
 	}
 	return opts, operands, found
+}
+
+// note keeps in found effect e for the reason why, unless a worse one is
+// kept for it.
+func note(found map[string]effect, e effect, why string) {
+	if e > found[why] {
+		found[why] = e
+	}
+}
+
+// dynamic notes the worst that word a, known only at run time, may do as an
+// option of prog: nothing, writing files or running commands.
+func (t optTable) dynamic(prog string, a arg, found map[string]effect) {
+	if t.dynamicSafe {
+		return
+	}
+	e := writesFiles
+	if t.dynamicRuns {
+		e = runsCommands
+	}
+	note(found, e, fmt.Sprintf("%s with the argument %s, which is not a static word, may run commands or write files", prog, a.text))
+}
+
+// longOpt reads the long option args[i] ("--name" or "--name=value"; the
+// value of one that takes it may be the next word) and notes the effects
+// of the long options its name abbreviates. It returns the option and the
+// index of its last word.
+func (t optTable) longOpt(prog string, args []arg, i int, found map[string]effect) (programOpt, int) {
+	name, val, hasVal := strings.Cut(args[i].val[2:], "=")
+	for long, e := range t.long {
+		if name != "" && strings.HasPrefix(long, name) {
+			note(found, e, fmt.Sprintf("%s --%s %s", prog, long, e))
+		}
+	}
+	if !hasVal && prefixOfAny(name, t.longArg) && i+1 < len(args) {
+		i++
+		val, hasVal = args[i].val, true
+	}
+	return programOpt{name: name, val: val, hasVal: hasVal}, i
+}
+
+// shortOpts reads the letters of args[i] ("-abc"; a letter that takes an
+// argument takes the rest of the word, or the next word) and notes their
+// effects. It returns opts with the letters' options appended and the
+// index of the last word read.
+func (t optTable) shortOpts(prog string, args []arg, i int, opts []programOpt, found map[string]effect) ([]programOpt, int) {
+	v := args[i].val
+	for j := 1; j < len(v); j++ {
+		letter := v[j]
+		if e := t.short[letter]; e != 0 {
+			note(found, e, fmt.Sprintf("%s -%c %s", prog, letter, e))
+		}
+		if strings.IndexByte(t.shortArg, letter) >= 0 {
+			o := programOpt{name: string(letter), val: v[j+1:], hasVal: j+1 < len(v)}
+			if !o.hasVal && i+1 < len(args) {
+				i++
+				o.val, o.hasVal = args[i].val, true
+			}
+			return append(opts, o), i
+		}
+		opts = append(opts, programOpt{name: string(letter)})
+	}
+	return opts, i
 }
 
 func (e effect) String() string {
@@ -278,7 +306,23 @@ func gitEffects(args []arg) map[string]effect {
 	global := optTable{shortArg: "cC", longArg: []string{"config-env", "git-dir", "work-tree", "namespace", "super-prefix", "list-cmds", "attr-source"},
 		short: map[byte]effect{'c': runsCommands}, long: map[string]effect{"config-env": runsCommands, "exec-path": runsCommands},
 		dynamicRuns: true}
-	// The global options end at the subcommand.
+	n := gitSubcommand(args, global)
+	_, _, found := global.scan("git", args[:n])
+	if n == len(args) {
+		return found
+	}
+	sub, rest := args[n].val, args[n+1:]
+	opts, operands, subFound := gitSubTable(sub).scan("git "+sub, rest)
+	for why, e := range subFound {
+		found[why] = e
+	}
+	gitSubEffects(sub, opts, operands, found)
+	return found
+}
+
+// gitSubcommand is the index in args of git's subcommand, where the global
+// options (read with table global) end; len(args) when there is none.
+func gitSubcommand(args []arg, global optTable) int {
 	n := 0
 	for n < len(args) && (!args[n].exact || strings.HasPrefix(args[n].val, "-")) {
 		if args[n].exact && (args[n].val == "-c" || args[n].val == "-C" || prefixOfAny(strings.TrimPrefix(args[n].val, "--"), global.longArg) && !strings.Contains(args[n].val, "=")) {
@@ -286,12 +330,13 @@ func gitEffects(args []arg) map[string]effect {
 		}
 		n++
 	}
-	n = min(n, len(args))
-	_, _, found := global.scan("git", args[:n])
-	if n == len(args) {
-		return found
-	}
-	sub, rest := args[n].val, args[n+1:]
+	return min(n, len(args))
+}
+
+// gitSubTable is the option table of git subcommand sub: the options of
+// any subcommand that run a program or write a file, with what a word
+// known only at run time may do for sub.
+func gitSubTable(sub string) optTable {
 	t := optTable{shortArg: "oxuOmFCcS", longArg: []string{"output", "output-directory", "exec", "extcmd", "upload-pack", "receive-pack", "open-files-in-pager", "message", "file"},
 		long: map[string]effect{"exec": runsCommands, "extcmd": runsCommands, "upload-pack": runsCommands, "receive-pack": runsCommands,
 			"open-files-in-pager": runsCommands, "ext-diff": runsCommands, "textconv": runsCommands, "tool": runsCommands,
@@ -303,10 +348,14 @@ func gitEffects(args []arg) map[string]effect {
 	default:
 		t.dynamicSafe = true
 	}
-	opts, operands, subFound := t.scan("git "+sub, rest)
-	for why, e := range subFound {
-		found[why] = e
-	}
+	return t
+}
+
+// gitSubEffects notes in found what git subcommand sub does with its
+// options opts and operands that the table alone cannot tell: short
+// letters whose meaning depends on the subcommand, and the subcommands
+// that run commands (bisect run, submodule foreach, filter-branch).
+func gitSubEffects(sub string, opts []programOpt, operands []arg, found map[string]effect) {
 	switch sub {
 	case "rebase", "difftool", "mergetool":
 		if hasProgramOpt(opts, "x") {
@@ -339,7 +388,6 @@ func gitEffects(args []arg) map[string]effect {
 	case "filter-branch", "filter-repo":
 		found["git "+sub+" runs commands"] = runsCommands
 	}
-	return found
 }
 
 // tarEffects: tar's options that run programs (--to-command,
@@ -399,165 +447,6 @@ var (
 	awkRuns   = regexp.MustCompile(`\bsystem\s*\(|\bprintf?\b[^;}\n]*\||\|\s*getline\b|\|&|@\s*(load|include)\b`)
 	awkWrites = regexp.MustCompile(`\bprintf?\b[^;}\n]*>`)
 )
-
-// sedEffects: sed's -i edits files in place; its scripts' e command and
-// s///e flag run commands, w, W and s///w write files. A script from a file
-// (-f) cannot be checked; GNU sed's --sandbox refuses e, r and w.
-func sedEffects(args []arg) map[string]effect {
-	t := optTable{shortArg: "efl", short: map[byte]effect{'i': writesFiles, 'f': runsCommands},
-		long:    map[string]effect{"in-place": writesFiles, "file": runsCommands},
-		longArg: []string{"expression", "file", "line-length"}, dynamicRuns: true}
-	opts, operands, found := t.scan("sed", args)
-	if hasProgramOpt(opts, "sandbox") {
-		return found
-	}
-	scripts := optVals(opts, "e", "expression")
-	if len(scripts) == 0 && !hasProgramOpt(opts, "f", "file") && len(operands) > 0 && operands[0].exact {
-		scripts = append(scripts, operands[0].val)
-	}
-	for _, s := range scripts {
-		for e, why := range sedScript(s) {
-			found[why] = max(found[why], e)
-		}
-	}
-	return found
-}
-
-// sedScript finds the commands of a sed script that run commands or write
-// files. What it cannot read counts as running commands.
-func sedScript(s string) map[effect]string {
-	out := map[effect]string{}
-	runs := func(why string) { out[runsCommands] = "sed script " + why }
-	writes := func(why string) {
-		if _, ok := out[writesFiles]; !ok {
-			out[writesFiles] = "sed script " + why
-		}
-	}
-	i := 0
-	restOfLine := func() string {
-		end := strings.IndexByte(s[i:], '\n')
-		if end < 0 {
-			end = len(s) - i
-		}
-		r := s[i : i+end]
-		i += end
-		return r
-	}
-	// delimited skips a part ended by an unescaped d (s, y, addresses).
-	delimited := func(d byte) bool {
-		for ; i < len(s); i++ {
-			switch s[i] {
-			case '\\':
-				i++
-			case d:
-				i++
-				return true
-			}
-		}
-		return false
-	}
-	for i < len(s) {
-		// Addresses: numbers, $, /re/, \cREc, first~step, ranges, !.
-		for i < len(s) {
-			ch := s[i]
-			switch {
-			case ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' || ch == ',' || ch == '!' || ch == '$' || ch == '~' || ch == '+' || ch >= '0' && ch <= '9':
-				i++
-				continue
-			case ch == '/':
-				i++
-				if !delimited('/') {
-					runs("cannot be read")
-					return out
-				}
-				for i < len(s) && (s[i] == 'I' || s[i] == 'M') {
-					i++
-				}
-				continue
-			case ch == '\\' && i+1 < len(s):
-				d := s[i+1]
-				i += 2
-				if !delimited(d) {
-					runs("cannot be read")
-					return out
-				}
-				continue
-			}
-			break
-		}
-		if i >= len(s) {
-			break
-		}
-		cmd := s[i]
-		i++
-		switch cmd {
-		case '{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
-		case '#':
-			restOfLine()
-		case 'a', 'i', 'c':
-			// Text to the end of the line; a backslash at its end continues it.
-			for {
-				line := restOfLine()
-				if !strings.HasSuffix(line, "\\") || i >= len(s) {
-					break
-				}
-				i++
-			}
-		case ':', 'b', 't', 'T':
-			for i < len(s) && s[i] != ';' && s[i] != '\n' {
-				i++
-			}
-		case 'q', 'Q', 'l', 'L', 'v':
-			for i < len(s) && (s[i] == ' ' || s[i] >= '0' && s[i] <= '9') {
-				i++
-			}
-		case 'r', 'R':
-			restOfLine()
-		case 'w', 'W':
-			if f := strings.TrimSpace(restOfLine()); !harmlessTargets[f] {
-				writes(fmt.Sprintf("%c %s writes files", cmd, f))
-			}
-		case 'e':
-			runs("e runs commands")
-			restOfLine()
-		case 's', 'y':
-			if i >= len(s) || s[i] == '\n' || s[i] == '\\' {
-				runs("cannot be read")
-				return out
-			}
-			d := s[i]
-			i++
-			if !delimited(d) || !delimited(d) {
-				runs("cannot be read")
-				return out
-			}
-			if cmd == 'y' {
-				break
-			}
-			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
-				switch f := s[i]; {
-				case f == 'e':
-					runs("s///e runs commands")
-					i++
-				case f == 'w':
-					i++
-					if name := strings.TrimSpace(restOfLine()); !harmlessTargets[name] {
-						writes("s///w " + name + " writes files")
-					}
-				case f == 'g' || f == 'p' || f == 'i' || f == 'I' || f == 'm' || f == 'M' || f >= '0' && f <= '9' || f == ' ':
-					i++
-				default:
-					runs(fmt.Sprintf("s flag %q cannot be read", f))
-					return out
-				}
-			}
-		default:
-			runs(fmt.Sprintf("command %q cannot be read", cmd))
-			return out
-		}
-	}
-	return out
-}
 
 // inspect notes the effects of a program in the table: commands it may run
 // hide commands from the rules; files it writes are asked about as output

@@ -139,6 +139,14 @@ var lightPalette = palette{
 // own is the palette's entry for exactly token type t (zero when the sheet has none), the way glamour maps its
 // keys onto chroma's token types.
 func (p *palette) own(t chroma.TokenType) style {
+	switch t.Category() {
+	case chroma.Name:
+		return p.ownName(t)
+	case chroma.Literal:
+		return p.ownLiteral(t)
+	case chroma.Generic:
+		return p.ownGeneric(t)
+	}
 	switch t {
 	case chroma.Text:
 		return p.text
@@ -160,6 +168,13 @@ func (p *palette) own(t chroma.TokenType) style {
 		return p.operator
 	case chroma.Punctuation:
 		return p.punctuation
+	}
+	return style{}
+}
+
+// ownName is own for a token type t of the Name category.
+func (p *palette) ownName(t chroma.TokenType) style {
+	switch t {
 	case chroma.Name:
 		return p.name
 	case chroma.NameBuiltin:
@@ -180,6 +195,13 @@ func (p *palette) own(t chroma.TokenType) style {
 		return p.nameFunction
 	case chroma.NameOther:
 		return p.nameOther
+	}
+	return style{}
+}
+
+// ownLiteral is own for a token type t of the Literal category.
+func (p *palette) ownLiteral(t chroma.TokenType) style {
+	switch t {
 	case chroma.Literal:
 		return p.literal
 	case chroma.LiteralNumber:
@@ -190,6 +212,13 @@ func (p *palette) own(t chroma.TokenType) style {
 		return p.literalString
 	case chroma.LiteralStringEscape:
 		return p.literalStringEscape
+	}
+	return style{}
+}
+
+// ownGeneric is own for a token type t of the Generic category.
+func (p *palette) ownGeneric(t chroma.TokenType) style {
+	switch t {
 	case chroma.GenericDeleted:
 		return p.genericDeleted
 	case chroma.GenericEmph:
