@@ -24,7 +24,7 @@ const (
 //	{"type":"reasoning","text":"...","signature":"..."}
 //	{"type":"reasoning","redacted":"..."}
 //	{"type":"tool_call","id":"...","name":"...","arguments":"..."}
-//	{"type":"tool_result","call_id":"...","name":"...","content":"...","is_error":true}
+//	{"type":"tool_result","call_id":"...","name":"...","content":"...","is_error":true,"references":["..."]}
 //
 // arguments is the model's raw text as a JSON string, since it may be
 // invalid JSON.
@@ -37,6 +37,9 @@ type wirePart struct {
 	Arguments string `json:"arguments,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+	// References are a ToolResult's: the deferred tools whose definitions
+	// it delivers.
+	References []string `json:"references,omitempty"`
 	// Signature and Redacted are a Reasoning's: the vendor's signature of
 	// its text, or the data of a redacted thinking block. Both go back to
 	// the vendor unchanged when the session continues.
@@ -57,7 +60,7 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 		case providers.ToolCall:
 			wire[i] = wirePart{Type: tagToolCall, ID: p.ID, Name: p.Name, Arguments: p.Arguments}
 		case providers.ToolResult:
-			wire[i] = wirePart{Type: tagToolResult, CallID: p.CallID, Name: p.Name, Content: p.Content, IsError: p.IsError}
+			wire[i] = wirePart{Type: tagToolResult, CallID: p.CallID, Name: p.Name, Content: p.Content, IsError: p.IsError, References: p.References}
 		case nil:
 			return nil, fmt.Errorf("part %d: nil part", i)
 		default:
@@ -92,7 +95,7 @@ func UnmarshalParts(data []byte) ([]providers.Part, error) {
 		case tagToolCall:
 			parts[i] = providers.ToolCall{ID: w.ID, Name: w.Name, Arguments: w.Arguments}
 		case tagToolResult:
-			parts[i] = providers.ToolResult{CallID: w.CallID, Name: w.Name, Content: w.Content, IsError: w.IsError}
+			parts[i] = providers.ToolResult{CallID: w.CallID, Name: w.Name, Content: w.Content, IsError: w.IsError, References: w.References}
 		case "":
 			return nil, fmt.Errorf(`part %d: missing "type"`, i)
 		default:

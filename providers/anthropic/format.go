@@ -46,7 +46,11 @@ func (c *Client) toWire(req providers.Request) sdk.MessageNewParams {
 		p.ToolChoice = sdk.ToolChoiceUnionParam{OfNone: &sdk.ToolChoiceNoneParam{}}
 	}
 	for _, t := range req.Tools {
-		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: toolToWire(t)})
+		tp := toolToWire(t)
+		if t.Deferred {
+			tp.DeferLoading = sdk.Bool(true)
+		}
+		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: tp})
 	}
 	p.Messages = messagesToWire(req.Messages)
 	placeBreakpoints(&p)
@@ -143,14 +147,31 @@ func blocksToWire(m providers.Message) []sdk.ContentBlockParamUnion {
 		case providers.ToolCall:
 			blocks = append(blocks, sdk.NewToolUseBlock(p.ID, toolInput(p.Arguments), p.Name))
 		case providers.ToolResult:
-			content := p.Content
-			if content == "" {
-				content = "(no output)"
-			}
-			blocks = append(blocks, sdk.NewToolResultBlock(p.CallID, content, p.IsError))
+			blocks = append(blocks, toolResultToWire(p))
 		}
 	}
 	return blocks
+}
+
+// toolResultToWire maps a tool result. One that references deferred tools
+// is those tool_reference blocks alone (the API expands each into the
+// tool's definition where the result sits; its Content, the same
+// definitions as text for other vendors, is not sent).
+func toolResultToWire(r providers.ToolResult) sdk.ContentBlockParamUnion {
+	if len(r.References) > 0 {
+		res := sdk.ToolResultBlockParam{ToolUseID: r.CallID}
+		for _, name := range r.References {
+			res.Content = append(res.Content, sdk.ToolResultBlockParamContentUnion{
+				OfToolReference: &sdk.ToolReferenceBlockParam{ToolName: name},
+			})
+		}
+		return sdk.ContentBlockParamUnion{OfToolResult: &res}
+	}
+	content := r.Content
+	if content == "" {
+		content = "(no output)"
+	}
+	return sdk.NewToolResultBlock(r.CallID, content, r.IsError)
 }
 
 // toolInput is a tool call's arguments as the JSON object the API wants;
