@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Request economy of two three-turn sessions (-p, then -c -p twice; nine
-# tool calls each) in pick and all mode: requests, bytes sent, the share that
+# tool calls each) in pick, swap and all mode, without and with the two
+# reference MCP servers configured (installed as e2e/mcp_test.go says):
+# requests, bytes sent, the share that
 # a provider's prefix cache serves (tools first, as providers lay requests
 # out) and billable bytes with cache reads at a tenth. See
 # e2e/economy_test.go for the sessions and the scripted model.
@@ -16,4 +18,4 @@ if [ $# -gt 0 ]; then
   (cd "$out/src" && go build -o "$out/agent" .)
   env=(AGENT_E2E_BINARY="$out/agent")
 fi
-env "${env[@]}" go test -count=1 -run 'TestRequestEconomyOfAThreeTurnSession' -v ./e2e/ | grep -E 'session, (pick|all) mode'
+env "${env[@]}" go test -count=1 -run 'TestRequestEconomyOfAThreeTurnSession' -v ./e2e/ | grep -E 'session, (pick|swap|all) mode'

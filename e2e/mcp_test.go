@@ -276,14 +276,17 @@ func TestMCPList(t *testing.T) {
 
 // TestMCPFirstRequestSize measures the first request for "hi" with both
 // reference servers configured: the tool definitions and the system prompt
-// in pick mode against all mode (BENCHMARKS.md; goal: pick at most 15% of
-// all).
+// in pick and swap mode against all mode (BENCHMARKS.md). Goals: swap mode
+// at most 15% of all mode (its servers' tools are names in pick_tools'
+// index); pick mode at most 30%, as its tools array, fixed for the session,
+// also carries every tool's name with the smallest schema (so that a model
+// may call a tool once pick_tools loaded it; about 100 bytes a tool).
 func TestMCPFirstRequestSize(t *testing.T) {
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	cfg := mcpConfig(t, referenceServers(bin, dir))
 	size := map[string]int{}
-	for _, mode := range []string{"pick", "all"} {
+	for _, mode := range []string{"all", "pick", "swap"} {
 		srv := scripted.New(t, scripted.Text("hello"))
 		res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "--tools", mode, "-p", "hi")})
 		if res.code != 0 {
@@ -301,9 +304,11 @@ func TestMCPFirstRequestSize(t *testing.T) {
 		t.Logf("%s mode: %d tools, tool definitions %d bytes, system prompt %d bytes, body %d bytes",
 			mode, len(req.Chat.Tools), len(tools), len(req.Chat.Messages[0].Text()), len(req.Body))
 	}
-	share := float64(size["pick"]) / float64(size["all"])
-	t.Logf("pick mode's tool definitions and system prompt: %d bytes, %.1f%% of all mode's %d", size["pick"], 100*share, size["all"])
-	if share > 0.15 {
-		t.Errorf("pick mode carries %.1f%% of all mode's tool definitions and system prompt; the goal is at most 15%%", 100*share)
+	for mode, goal := range map[string]float64{"pick": 0.30, "swap": 0.15} {
+		share := float64(size[mode]) / float64(size["all"])
+		t.Logf("%s mode's tool definitions and system prompt: %d bytes, %.1f%% of all mode's %d", mode, size[mode], 100*share, size["all"])
+		if share > goal {
+			t.Errorf("%s mode carries %.1f%% of all mode's tool definitions and system prompt; the goal is at most %.0f%%", mode, 100*share, 100*goal)
+		}
 	}
 }
