@@ -44,3 +44,27 @@ func TestDeferredToolsAndReferences(t *testing.T) {
 		t.Errorf("the pick's result = %s, want one tool_reference to grep and no text", res.Content)
 	}
 }
+
+// A reference to a tool the request does not defer (an MCP server's tool
+// that is gone) is left out; a result left without references is its text.
+func TestReferenceToAToolThatIsGoneIsText(t *testing.T) {
+	srv := scriptedanthropic.New(t, scriptedanthropic.Answer(scriptedanthropic.Text("ok")))
+	c, _ := newClient(t, srv, Config{})
+	_, err := c.Stream(context.Background(), providers.Request{
+		Model: "claude-x",
+		Messages: []providers.Message{
+			userMsg("issue"),
+			{Role: providers.RoleAssistant, Parts: []providers.Part{providers.ToolCall{ID: "toolu_1", Name: "pick_tools", Arguments: `{"names":["mcp__gh__issue"]}`}}},
+			{Role: providers.RoleTool, Parts: []providers.Part{providers.ToolResult{CallID: "toolu_1", Name: "pick_tools",
+				Content: "Loaded mcp__gh__issue.", References: []string{"mcp__gh__issue"}}}},
+		},
+		Tools: []providers.ToolDefinition{{Name: "pick_tools", Description: "Pick tools."}, {Name: "grep", Description: "Search.", Deferred: true}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := srv.Requests()[0].Params.Messages[2].Content[0]
+	if len(res.References()) != 0 || res.ResultText() != "Loaded mcp__gh__issue." {
+		t.Errorf("the result = %s, want its text", res.Content)
+	}
+}
