@@ -133,21 +133,29 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
-	// Until picked, the MCP tools are listed by name in pick_tools' index.
+	// The MCP tools are listed by name in pick_tools' index.
 	index := toolNamed(reqs[0], "pick_tools").Function.Description
 	for _, want := range []string{"mcp__everything__: echo, ", "get-sum", "mcp__fs__: ", "read_text_file"} {
 		if !strings.Contains(index, want) {
 			t.Errorf("first request: pick_tools' index lacks %q: %q", want, index)
 		}
 	}
-	if toolNamed(reqs[0], "mcp__everything__echo") != nil {
-		t.Errorf("first request: an MCP tool is offered on its own before it is picked")
+	// Each is in the tools by name alone, and stays so: the pick's result
+	// carries the definitions of the picked ones, and only theirs.
+	if echo := toolNamed(reqs[0], "mcp__everything__echo"); echo == nil || hasProperties(echo) || echo.Function.Description != "" {
+		t.Errorf("first request: an MCP tool must be its name alone: %+v", echo)
 	}
-	if !hasProperties(toolNamed(reqs[1], "mcp__everything__get-sum")) || !hasProperties(toolNamed(reqs[1], "mcp__fs__read_text_file")) {
-		t.Errorf("second request: the picked MCP tools must carry their schemas")
+	for _, r := range reqs[1:] {
+		if toolsJSON(r) != toolsJSON(reqs[0]) {
+			t.Errorf("the tools changed after the pick")
+		}
 	}
-	if hasProperties(toolNamed(reqs[1], "mcp__everything__echo")) {
-		t.Errorf("second request: echo was not picked, yet carries its schema")
+	loaded := toolResults(reqs[1])["pick"]
+	if !strings.Contains(loaded, `{"name":"mcp__everything__get-sum"`) || !strings.Contains(loaded, `{"name":"mcp__fs__read_text_file"`) {
+		t.Errorf("second request: the pick's result must carry the picked MCP tools' definitions: %s", loaded)
+	}
+	if strings.Contains(loaded, `"name":"mcp__everything__echo"`) {
+		t.Errorf("second request: echo was not picked, yet its definition was loaded")
 	}
 	results := toolResults(reqs[2])
 	if !strings.Contains(results["sum"], "42") || !strings.Contains(results["read"], "the note says 42") {
