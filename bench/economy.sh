@@ -19,4 +19,4 @@ if [ $# -gt 0 ]; then
   (cd "$out/src" && go build -o "$out/agent" .)
   env=(AGENT_E2E_BINARY="$out/agent" AGENT_ECONOMY_MODES="${MODES:-all pick}")
 fi
-env "${env[@]}" go test -count=1 -run 'TestRequestEconomyOfAThreeTurnSession' -v ./e2e/ | grep -E 'session, (pick|swap|all) mode'
+env AGENT_ECONOMY_FULL=1 "${env[@]}" go test -count=1 -run 'TestRequestEconomyOfAThreeTurnSession' -v ./e2e/ | grep -E 'session, (pick|swap|all) mode'
