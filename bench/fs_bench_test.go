@@ -242,7 +242,7 @@ func BenchmarkListFiles(b *testing.B) {
 }
 
 func run(b *testing.B, t tools.Tool, args json.RawMessage) tools.Result {
-	res, err := t.Run(context.Background(), args)
+	res, err := t.Run(context.Background(), tools.Call{Args: args})
 	if err != nil || res.IsError {
 		b.Fatalf("%s: %v %s", t.Definition().Name, err, res.Content)
 	}

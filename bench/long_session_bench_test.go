@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"github.com/agent-dev/agent/providers"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -97,7 +98,7 @@ func BenchmarkLongSession(b *testing.B) {
 		conv := conversation.New(sess.SystemPrompt, store.Recorder(sess.ID))
 		var starts []time.Time
 		var done loop.Done
-		for ev := range l.Run(context.Background(), conv, "read big.txt again and again") {
+		for ev := range l.Run(context.Background(), conv, providers.UserText("read big.txt again and again")) {
 			switch ev := ev.(type) {
 			case loop.StepStarted:
 				starts = append(starts, time.Now())

@@ -10,12 +10,12 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/mention"
-	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/turn"
 )
 
 // runHeadless answers one prompt without a user interface: it composes the
 // prompt (argument and piped input), resolves the configuration, runs one
-// turn and prints it in the chosen output format.
+// turn through the turn runner and prints it in the chosen output format.
 func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string) string) error {
 	switch o.OutputFormat {
 	case formatText, formatJSON, formatStreamJSON:
@@ -26,67 +26,110 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if err != nil {
 		return err
 	}
-	progress := o.Verbose || st.ErrIsTerminal
+	prompt, err := headlessPrompt(ctx, o, st)
+	if err != nil {
+		return err
+	}
+	if o.Resume == resumePick {
+		return usagef("--resume needs a session id in headless mode (agent sessions list shows them)")
+	}
+	f, err := openFrontEnd(ctx, o, getenv, dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s := f.a.settings
+	if o.Verbose {
+		fmt.Fprintf(st.Err, "· %s\n", s.describe())
+	}
+	startHeadlessMCP(ctx, o, st, f)
+	run, err := headlessSession(ctx, o, st, getenv, f, prompt.Message.Text())
+	if err != nil {
+		return err
+	}
+	mode, err := permissionMode(o, false)
+	if err != nil {
+		return err
+	}
+	l, err := f.a.newLoop(s.Model, f.store.Recorder(run.record.ID), headlessApproval(f.a.policy(mode, o.AllowBash)))
+	if err != nil {
+		return err
+	}
+	p := newPrinter(o.OutputFormat, st.Out, st.Err, o.Verbose || st.ErrIsTerminal)
+	if err := p.init(run.record.ID, s.Model, f.a.dir, s.Tools, f.a.catalog.Current().Names()); err != nil {
+		return err
+	}
+	return printTurn(ctx, f, l, run, prompt, p)
+}
 
-	var in stdinResult
-	if st.InPiped && !o.NoStdin {
-		// With a prompt argument, stdin is optional context: a silent pipe
-		// is ignored after --stdin-timeout. Without one, stdin is the
-		// prompt: it may take longer to come, up to the idle limit.
-		lim := stdinLimits{First: o.StdinTimeout, Idle: stdinIdle, Total: o.StdinMaxRead}
-		if o.Prompt == "" {
-			lim.First = stdinIdle
-		}
-		if o.StdinTimeout == 0 {
-			lim = stdinLimits{}
-		}
-		if o.Verbose {
-			fmt.Fprintln(st.Err, "· reading standard input (--no-stdin skips it)")
-		}
-		if in, err = readStdin(ctx, st.In, lim); err != nil {
-			if ctx.Err() != nil {
-				return turnError{loop.StopCancelled, errors.New("interrupted")}
-			}
-			return err
-		}
-		if in.TimedOut && o.Verbose && o.Prompt != "" {
-			fmt.Fprintf(st.Err, "· standard input sent nothing within %s; ignoring it (--no-stdin skips it)\n", o.StdinTimeout)
-		}
-		if msg := in.describe(); msg != "" {
-			fmt.Fprintln(st.Err, "agent: "+msg)
-		}
-		if kind := binaryInput(in.Data); kind != "" {
-			return usagef("standard input is not text (%s, %d bytes): agent sends text to the model; name the file in the prompt instead, or --no-stdin", kind, len(in.Data))
-		}
+// headlessPrompt composes a headless run's prompt from the argument and
+// standard input; its typed part, whose @path mentions are attached, is the
+// argument, or standard input when that is the whole prompt (piped input
+// beside an argument is data, and its @ words stay text).
+func headlessPrompt(ctx context.Context, o *Options, st Streams) (turn.Prompt, error) {
+	in, err := headlessStdin(ctx, o, st)
+	if err != nil {
+		return turn.Prompt{}, err
 	}
 	prompt := composePrompt(o.Prompt, in)
 	if strings.TrimSpace(prompt) == "" {
 		if in.TimedOut {
-			return usagef("%w (nothing arrived on standard input within %s)", errNoPrompt, stdinIdle)
+			return turn.Prompt{}, usagef("%w (nothing arrived on standard input within %s)", errNoPrompt, stdinIdle)
 		}
 		if prompt != "" {
-			return usagef("%w (the prompt is only white space)", errNoPrompt)
+			return turn.Prompt{}, usagef("%w (the prompt is only white space)", errNoPrompt)
 		}
-		return usageError{errNoPrompt}
+		return turn.Prompt{}, usageError{errNoPrompt}
 	}
+	p := turn.Text(prompt)
+	if o.Prompt != "" {
+		p.Typed = o.Prompt
+	}
+	return p, nil
+}
 
-	if o.Resume == resumePick {
-		return usagef("--resume needs a session id in headless mode (agent sessions list shows them)")
+// headlessStdin reads standard input when it is piped and not turned off.
+func headlessStdin(ctx context.Context, o *Options, st Streams) (stdinResult, error) {
+	if !st.InPiped || o.NoStdin {
+		return stdinResult{}, nil
 	}
-	a, store, run, err := openSession(ctx, o, getenv, dir)
-	if err != nil {
-		return err
+	// With a prompt argument, stdin is optional context: a silent pipe is
+	// ignored after --stdin-timeout. Without one, stdin is the prompt: it
+	// may take longer to come, up to the idle limit.
+	lim := stdinLimits{First: o.StdinTimeout, Idle: stdinIdle, Total: o.StdinMaxRead}
+	if o.Prompt == "" {
+		lim.First = stdinIdle
 	}
-	defer store.Close()
-	defer a.root.Close()
-	defer a.sandbox.Close() // removes the commands' temporary directory and cgroup
-	dir = a.dir
-	s := a.settings
+	if o.StdinTimeout == 0 {
+		lim = stdinLimits{}
+	}
 	if o.Verbose {
-		fmt.Fprintf(st.Err, "· %s\n", s.describe())
+		fmt.Fprintln(st.Err, "· reading standard input (--no-stdin skips it)")
 	}
-	// MCP servers start now and the run waits for them (each up to its
-	// startup_timeout), so their tools are offered from the first request.
+	in, err := readStdin(ctx, st.In, lim)
+	if err != nil {
+		if ctx.Err() != nil {
+			return in, turnError{loop.StopCancelled, errors.New("interrupted")}
+		}
+		return in, err
+	}
+	if in.TimedOut && o.Verbose && o.Prompt != "" {
+		fmt.Fprintf(st.Err, "· standard input sent nothing within %s; ignoring it (--no-stdin skips it)\n", o.StdinTimeout)
+	}
+	if msg := in.describe(); msg != "" {
+		fmt.Fprintln(st.Err, "agent: "+msg)
+	}
+	if kind := binaryInput(in.Data); kind != "" {
+		return in, usagef("standard input is not text (%s, %d bytes): agent sends text to the model; name the file in the prompt instead, or --no-stdin", kind, len(in.Data))
+	}
+	return in, nil
+}
+
+// startHeadlessMCP starts the MCP servers (a project's only with
+// --trust-project-mcp) and waits for them, each up to its startup_timeout,
+// so their tools are offered from the first request.
+func startHeadlessMCP(ctx context.Context, o *Options, st Streams, f *frontEnd) {
+	a := f.a
 	if !o.TrustProjectMCP {
 		if skipped := skipProject(a.mcpCfgs, a.mcpProject); len(skipped) > 0 {
 			fmt.Fprintf(st.Err, "agent: not starting the MCP servers of %s: %s (they run the repository's code; --trust-project-mcp starts them)\n",
@@ -95,70 +138,47 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	}
 	a.newMCP(func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) })
 	a.mcp.Start(ctx)
-	defer a.closeMCP()
 	a.mcp.Wait(ctx)
-	notice, watch := a.watchAgentsMD(o, getenv)
-	defer watch.finish()
+}
+
+// headlessSession is the session a headless run goes on: the one -c or -r
+// named, or a new one titled by the prompt. The AGENTS.md watch and the
+// session's lease end with the front-end.
+func headlessSession(ctx context.Context, o *Options, st Streams, getenv func(string) string, f *frontEnd, prompt string) (*session, error) {
+	notice, watch := f.a.watchAgentsMD(o, getenv)
+	f.onClose(watch.finish)
 	if notice != "" {
 		fmt.Fprintln(st.Err, "agent: "+notice)
 	}
+	run := f.resumed
 	if run != nil && run.notice != "" {
 		fmt.Fprintln(st.Err, "agent: "+run.notice)
 	}
 	// A continued session keeps its system prompt: it is never written
 	// again (Codex #16213).
 	if run == nil {
-		if run, err = newSession(ctx, store, a, s.Model, a.systemPrompt(), prompt); err != nil {
-			return err
+		var err error
+		if run, err = newSession(ctx, f.store, f.a, f.a.settings.Model, f.a.systemPrompt(), prompt); err != nil {
+			return nil, err
 		}
 	}
-	sess, conv := run.record, run.conv
-	// The next -c continues this session at once, whatever the process
-	// does after the turn.
-	defer store.Release(context.WithoutCancel(ctx), sess.ID)
-	a.useSession(sess.ID, store.Journal(sess.ID))
+	f.release(ctx, run.record.ID)
 	if o.Verbose {
-		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", sess.ID, conv.Len())
+		fmt.Fprintf(st.Err, "· session %s (%d earlier messages)\n", run.record.ID, run.conv.Len())
 	}
-	mode, err := permissionMode(o, false)
-	if err != nil {
-		return err
-	}
-	l, err := a.newLoop(s.Model, store.Recorder(sess.ID), headlessApproval(a.policy(mode, o.AllowBash)))
-	if err != nil {
-		return err
-	}
-	if err := store.SetStatus(ctx, sess.ID, sessions.StatusRunning); err != nil {
-		return err
-	}
+	return run, nil
+}
 
-	// @path mentions of the typed prompt (the argument, or standard input
-	// when it is the whole prompt) are attached after it; piped input
-	// given beside an argument is data, and its @ words stay text.
-	typed := o.Prompt
-	if typed == "" {
-		typed = prompt
-	}
-	expanded, atts := a.mentions.Expand(ctx, typed)
-	prompt += strings.TrimPrefix(expanded, typed)
-	if progress {
-		for _, at := range atts {
-			fmt.Fprintf(st.Err, "· %s\n", describeAttachment(at))
-		}
-	}
-
-	sessionID := sess.ID
-	p := newPrinter(o.OutputFormat, st.Out, st.Err, progress)
-	if err := p.init(sessionID, s.Model, dir, s.Tools, a.catalog.Current().Names()); err != nil {
-		return err
-	}
-	// A failed write (the reader of stdout went away) cancels the turn;
-	// the loop's events are still drained so its tools stop cleanly.
+// printTurn runs the turn through the runner and prints its events, then
+// its end, and maps how it ended to the run's error (and so its exit code).
+// A failed write (the reader of stdout went away) cancels the turn; the
+// events are still drained so its tools stop cleanly.
+func printTurn(ctx context.Context, f *frontEnd, l *loop.Loop, run *session, prompt turn.Prompt, p *printer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var done loop.Done
 	var writeErr error
-	for ev := range l.Run(ctx, conv, prompt) {
+	for ev := range f.turns.Turn(ctx, l, run.conv, prompt) {
 		if d, ok := ev.(loop.Done); ok {
 			done = d
 			continue
@@ -169,20 +189,18 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 			}
 		}
 	}
-	if err := store.SetStatus(context.WithoutCancel(ctx), sess.ID, sessionStatus(done.Reason)); err != nil && done.Err == nil {
-		done.Err = err
-	}
 	if writeErr != nil {
 		return fmt.Errorf("writing output: %w", writeErr)
 	}
+	s := f.a.settings
 	if price, ok := s.price(); ok {
 		p.price = &price
 		p.sessionUsage = done.Usage
-		if ss, err := store.Get(context.WithoutCancel(ctx), sess.ID); err == nil {
+		if ss, err := f.store.Get(context.WithoutCancel(ctx), run.record.ID); err == nil {
 			p.sessionUsage = ss.Usage
 		}
 	}
-	if err := p.finish(done, sessionID, s.Model); err != nil {
+	if err := p.finish(done, run.record.ID, s.Model); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	switch done.Reason {
@@ -191,18 +209,10 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
 		return turnError{done.Reason, done.Err}
 	}
-	return turnError{reason: done.Reason}
-}
-
-// sessionStatus is the session's status after a turn that ended so.
-func sessionStatus(r loop.StopReason) sessions.Status {
-	switch r {
-	case loop.StopCancelled:
-		return sessions.StatusCancelled
-	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
-		return sessions.StatusFailed
+	if done.Err != nil { // the turn ended well, but its end was not recorded
+		return done.Err
 	}
-	return sessions.StatusCompleted
+	return turnError{reason: done.Reason}
 }
 
 // workingDir returns the absolute working directory: dir, or the current

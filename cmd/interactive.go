@@ -9,7 +9,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tui"
@@ -24,21 +23,59 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	if err != nil {
 		return err
 	}
-	a, store, run, err := openSession(ctx, o, getenv, dir)
+	f, err := openFrontEnd(ctx, o, getenv, dir)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	defer a.root.Close()
-	defer a.sandbox.Close() // removes the commands' temporary directory and cgroup
-	dir = a.dir
-	// MCP servers start in the background: the prompt does not wait for
-	// them, their tools join the catalog when ready.
+	defer f.Close()
 	mode, err := permissionMode(o, true)
 	if err != nil {
 		return err
 	}
 	approver := tui.NewApprover()
+	// The servers' context ends with the interface, before closeMCP: a
+	// trust question still waiting for an answer then gives up rather
+	// than holding the exit.
+	mctx, endMCP := context.WithCancel(ctx)
+	defer endMCP()
+	notices := interactiveMCP(o, getenv, f, approver)
+	// Shift+Tab switches the mode between ask and auto while the
+	// interface runs; each call is decided in the mode of its moment.
+	var live atomic.Pointer[string]
+	live.Store(&mode)
+	pol := f.a.policy(mode, o.AllowBash)
+	approve := newApproval(pol, func() string { return *live.Load() }, tuiAsker{approver}).approve
+	ss := &tui.StoreSessions{
+		Store: f.store, Root: f.a.root, Dir: f.a.dir, Model: f.a.settings.Model, Provider: providerName(f.a.settings.BaseURL),
+		System:  f.a.systemPrompt,
+		NewLoop: func(model string, rec loop.Store) (*loop.Loop, error) { return f.a.newLoop(model, rec, approve) },
+	}
+	sess, err := openInteractiveSession(ctx, o, f, ss)
+	if err != nil {
+		return err
+	}
+	cfg := interactiveConfig(o, getenv, f, pol, mode, sess, ss, approver)
+	cfg.AfterFirstFrame, cfg.Notices = func() { f.a.mcp.Start(mctx) }, notices
+	cfg.SetPermissionMode = func(m string) {
+		if m == modeAsk || m == modeAuto {
+			live.Store(&m)
+		}
+	}
+	err = tui.Run(ctx, cfg)
+	if cerr := ss.Cleanup(context.WithoutCancel(ctx)); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// interactiveMCP builds the MCP manager of the interface: a project's
+// servers ask the person before they start (once per repository and
+// server). The servers start once the first frame is drawn; the manager
+// exists from now on so that /mcp and closing work before. A server's
+// problems (failed, stopped, a tool skipped) reach the conversation once
+// each, as notes, through the channel it returns.
+func interactiveMCP(o *Options, getenv func(string) string, f *frontEnd, approver *tui.Approver) chan string {
+	a := f.a
 	if db, err := dbPath(o, getenv); err == nil {
 		trust := &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
 		ask := func(ctx context.Context, call providers.ToolCall, question string) (bool, bool) {
@@ -47,91 +84,64 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		}
 		for i, c := range a.mcpCfgs {
 			if a.mcpProject[c.Name] {
-				a.mcpCfgs[i].Gate = askTrust(trust, dir, c, ask)
+				a.mcpCfgs[i].Gate = askTrust(trust, a.dir, c, ask)
 			}
 		}
 	} else {
 		skipProject(a.mcpCfgs, a.mcpProject)
 	}
-	// Started once the first frame is drawn (AfterFirstFrame below); the
-	// manager exists from now on so that /mcp and closing work before. A
-	// server's problems (failed, stopped, a tool skipped) reach the
-	// conversation once each, as notes.
 	notices := make(chan string, 64)
-	// The servers' context ends with the interface, before closeMCP: a
-	// trust question still waiting for an answer then gives up rather
-	// than holding the exit.
-	mctx, endMCP := context.WithCancel(ctx)
 	a.newMCP(func(msg string) {
 		select {
 		case notices <- msg:
 		default: // 64 unread notices: the interface is gone or stuck
 		}
 	})
-	defer a.closeMCP()
-	defer endMCP()
-	pol := a.policy(mode, o.AllowBash)
-	// Shift+Tab switches the mode between ask and auto while the
-	// interface runs; each call is decided in the mode of its moment.
-	var live atomic.Pointer[string]
-	live.Store(&mode)
-	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
-		def := withEffects(req.Def)
-		// rule decides the call in the mode of the moment; ok is false
-		// when a person must be asked. A question waiting when Shift+Tab
-		// switches the mode is decided again through it.
-		rule := func() (loop.Decision, bool) {
-			pol := pol
-			pol.mode = *live.Load()
-			switch r := pol.decide(def, req.Call.Arguments); r.verdict {
-			case allow:
-				return loop.Decision{Allow: true, Why: r.why}, true
-			case deny:
-				return loop.Decision{Reason: r.reason, Why: r.why}, true
-			}
-			return loop.Decision{}, false
-		}
-		if d, ok := rule(); ok {
-			return d
-		}
-		q := tui.Question{Call: req.Call, Group: req.Def.Name, Recheck: rule}
-		if isEdit(def) {
-			q.Group = "edits" // allowing one edit tool for the session allows both
-			if req.Preview != nil {
-				q.Diff, _ = req.Preview.Meta["diff"].(string)
-			}
-		}
-		d := approver.Ask(ctx, q)
-		// A person's yes says nothing of the sandbox (the policy's own
-		// yes, after a switch of mode, already does).
-		if d.Allow && def.Effects.Has(tools.RunsCommands) && strings.HasPrefix(d.Why, "person") {
-			d.Why = pol.confined(d.Why)
-		}
-		return d
+	return notices
+}
+
+// openInteractiveSession opens the session the interface starts on: the
+// one -c or -r named, or a new one.
+func openInteractiveSession(ctx context.Context, o *Options, f *frontEnd, ss *tui.StoreSessions) (*tui.Session, error) {
+	if f.resumed != nil {
+		return ss.Open(ctx, f.resumed.record.ID)
 	}
-	s := a.settings
-	ss := &tui.StoreSessions{
-		Store: store, Root: a.root, Dir: dir, Model: s.Model, Provider: providerName(s.BaseURL),
-		System: a.systemPrompt,
-		NewLoop: func(model string, rec loop.Store) (*loop.Loop, error) {
-			// The session whose loop is built is the one edits go to.
-			if r, ok := rec.(*sessions.Recorder); ok {
-				a.useSession(r.SessionID(), store.Journal(r.SessionID()))
-			}
-			return a.newLoop(model, rec, approve)
+	return ss.New(ctx)
+}
+
+// interactiveConfig is the interface's configuration, but for the MCP
+// servers' start and notices and the permission mode's switch.
+func interactiveConfig(o *Options, getenv func(string) string, f *frontEnd, pol policy, mode string, sess *tui.Session,
+	ss *tui.StoreSessions, approver *tui.Approver) tui.Config {
+	a, s := f.a, f.a.settings
+	return tui.Config{
+		Model: s.Model, Dir: a.dir, Session: sess, Sessions: ss, PickSession: o.Resume == resumePick,
+		Tools:    func(picked []string) ([]string, []string) { c := a.catalog.Current(); return c.Names(), c.Full(picked) },
+		Approver: approver,
+		MCP: func() string {
+			var b strings.Builder
+			writeMCPStatus(&b, a.mcp.Status())
+			return strings.TrimRight(b.String(), "\n")
 		},
+		Mentions: a.mentions,
+		// One request, without retries, as agent doctor lists them.
+		Models:         func(ctx context.Context) ([]string, error) { return newProvider(s, -1).Models(ctx) },
+		Scrollback:     os.Stdout,
+		Prompt:         o.Prompt,
+		Warning:        interactiveWarning(o, getenv, f, pol, mode),
+		PermissionMode: mode,
+		ContextWindow:  s.ContextWindow,
+		Price:          tuiPricer(s),
+		Definition:     func(name string) (tools.Definition, bool) { return a.catalog.Current().Definition(name) },
+		Turns:          f.turns,
 	}
-	var sess *tui.Session
-	if run != nil {
-		sess, err = ss.Open(ctx, run.record.ID)
-	} else {
-		sess, err = ss.New(ctx)
-	}
-	if err != nil {
-		return err
-	}
-	notice, watch := a.watchAgentsMD(o, getenv)
-	defer watch.finish()
+}
+
+// interactiveWarning is what the status line warns of: a fork of a session
+// in use, a changed AGENTS.md, yolo, no sandbox.
+func interactiveWarning(o *Options, getenv func(string) string, f *frontEnd, pol policy, mode string) string {
+	notice, watch := f.a.watchAgentsMD(o, getenv)
+	f.onClose(watch.finish)
 	warning := ""
 	switch {
 	case mode == modeYolo:
@@ -143,41 +153,26 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		// First, so that a narrow status line keeps it.
 		warning = strings.TrimSuffix(agentsMDShortNotice+" · "+warning, " · ")
 	}
-	if run != nil && run.notice != "" {
+	if run := f.resumed; run != nil && run.notice != "" {
 		warning = strings.TrimSuffix(run.notice+" · "+warning, " · ")
 	}
-	err = tui.Run(ctx, tui.Config{
-		Model:       s.Model,
-		Dir:         dir,
-		Session:     sess,
-		Sessions:    ss,
-		PickSession: o.Resume == resumePick,
-		Tools:       func(picked []string) ([]string, []string) { c := a.catalog.Current(); return c.Names(), c.Full(picked) },
-		Approver:    approver,
-		MCP: func() string {
-			var b strings.Builder
-			writeMCPStatus(&b, a.mcp.Status())
-			return strings.TrimRight(b.String(), "\n")
-		},
-		Mentions: a.mentions,
-		// One request, without retries, as agent doctor lists them.
-		Models:          func(ctx context.Context) ([]string, error) { return newProvider(s, -1).Models(ctx) },
-		Scrollback:      os.Stdout,
-		AfterFirstFrame: func() { a.mcp.Start(mctx) },
-		Notices:         notices,
-		Prompt:          o.Prompt,
-		Warning:         warning,
-		PermissionMode:  mode,
-		SetPermissionMode: func(m string) {
-			if m == modeAsk || m == modeAuto {
-				live.Store(&m)
-			}
-		},
-		ContextWindow: s.ContextWindow,
-		Price:         tuiPricer(s),
-	})
-	if cerr := ss.Cleanup(context.WithoutCancel(ctx)); err == nil {
-		err = cerr
+	return warning
+}
+
+// tuiAsker asks the person in the interface: the call's block shows the
+// question as a menu.
+type tuiAsker struct{ approver *tui.Approver }
+
+var _ asker = tuiAsker{}
+
+func (t tuiAsker) ask(ctx context.Context, q question) loop.Decision {
+	tq := tui.Question{Call: q.req.Call, Group: q.def.Name, Recheck: q.recheck, Origin: q.req.Origin.Label,
+		Summary: q.def.Summary(q.req.Call.Arguments), Commands: q.def.Effects.Has(tools.RunsCommands)}
+	if isEdit(q.def) {
+		tq.Group = "edits" // allowing one edit tool for the session allows both
+		if q.req.Preview != nil {
+			tq.Diff, _ = q.req.Preview.Meta["diff"].(string)
+		}
 	}
-	return err
+	return t.approver.Ask(ctx, tq)
 }

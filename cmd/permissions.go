@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -64,6 +65,9 @@ type ruling struct {
 	verdict verdict
 	why     string
 	reason  string
+	// mustAsk marks a question no gate may answer (a command line that
+	// may hide a denied command).
+	mustAsk bool
 }
 
 // policy decides the calls that change the world: bash commands and file
@@ -103,16 +107,41 @@ func (p policy) judge(name, arguments string) ruling {
 
 // decide rules on a call of the tool def with its JSON arguments, from the
 // tool's effects, never its name. Deny rules hold in every mode, yolo
+// included, and for every tool, read-only ones and those a gate allowed
 // included: they are the user's own words.
 func (p policy) decide(def tools.Definition, arguments string) ruling {
+	return p.decideGated(def, arguments, loop.GatePass, "")
+}
+
+// decideGated is decide after a gate (a hook) said gate of the call: a
+// gate's ask is asked, a gate's allow needs no question; neither
+// overrides a deny rule.
+func (p policy) decideGated(def tools.Definition, arguments string, gate loop.GateVerdict, gateWhy string) ruling {
 	def = withEffects(def)
 	if pat, ok := matchTool(p.toolDeny, def.Name); ok {
 		return ruling{verdict: deny, why: fmt.Sprintf("denied by rule %q", pat),
 			reason: fmt.Sprintf("%s was not run: the rule %q in the user's config denies it. Do not try to get around the rule; find another way or ask the user.", def.Name, pat)}
 	}
+	r := p.decideUngated(def, arguments)
+	switch {
+	case r.verdict == deny || r.mustAsk:
+	case gate == loop.GateAsk:
+		return ruling{verdict: askPerson, reason: gateWhy}
+	case gate == loop.GateAllow && r.verdict == askPerson:
+		return ruling{verdict: allow, why: p.confinedIf(def, cmp.Or(gateWhy, "allowed before it ran"))}
+	}
+	return r
+}
+
+// decideUngated is the policy's ruling before any gate: read-only tools
+// run, commands by the command rules and the sandbox, the rest by the
+// mode.
+func (p policy) decideUngated(def tools.Definition, arguments string) ruling {
 	switch {
 	case def.Effects.Has(tools.RunsCommands):
 		return p.judgeCommand(arguments)
+	case def.ReadOnly:
+		return ruling{verdict: allow}
 	case p.mode == modeYolo:
 		return ruling{verdict: allow, why: "yolo"}
 	}
@@ -127,6 +156,14 @@ func (p policy) decide(def tools.Definition, arguments string) ruling {
 		return ruling{verdict: allow, why: "auto: tool of a configured MCP server"}
 	}
 	return ruling{verdict: askPerson}
+}
+
+// confinedIf adds the sandbox to why for a tool that runs commands.
+func (p policy) confinedIf(def tools.Definition, why string) string {
+	if def.Effects.Has(tools.RunsCommands) {
+		return p.confined(why)
+	}
+	return why
 }
 
 // matchTool returns the first pattern of pats that matches the tool name.
@@ -182,7 +219,7 @@ func (p policy) judgeCommand(arguments string) ruling {
 	if res.Unresolved && p.rules.Denies() {
 		// The line may hide a denied command: a person must look, in
 		// every mode (headless: denied).
-		return ruling{verdict: askPerson, reason: res.Reason + " (and deny rules are configured)"}
+		return ruling{verdict: askPerson, reason: res.Reason + " (and deny rules are configured)", mustAsk: true}
 	}
 	unavailable := !p.sandbox.Enforced && p.sandbox.Mode != sandbox.Off
 	switch {
@@ -220,27 +257,27 @@ func (p policy) sandboxWhy() string {
 	return p.sandbox.Reason
 }
 
-// headlessApproval answers for headless runs, where nobody can be asked:
+// headlessAsker answers for headless runs, where nobody can be asked:
 // what the policy would ask about is denied, with a reason the model reads.
-func headlessApproval(p policy) loop.ApproveFunc {
-	return func(_ context.Context, req loop.Approval) loop.Decision {
-		def := withEffects(req.Def)
-		r := p.decide(def, req.Call.Arguments)
-		switch r.verdict {
-		case allow:
-			return loop.Decision{Allow: true, Why: r.why}
-		case deny:
-			return loop.Decision{Reason: r.reason, Why: r.why}
-		}
-		why := "denied: nobody to ask (headless)"
-		if isEdit(def) {
-			return loop.Decision{Why: why, Reason: fmt.Sprintf("%s is not allowed in this headless run (--permission-mode %s): the user can allow file changes with --permission-mode auto.", req.Def.Name, p.mode)}
-		}
-		if def.Effects.Has(tools.RunsCommands) {
-			return loop.Decision{Why: why, Reason: fmt.Sprintf("bash needs approval in this headless run and nobody can be asked (%s). The user can allow it with an allow rule in the config, --permission-mode auto (commands run in the sandbox), --allow-bash or --yolo. Use list_files, read_file and grep instead.", r.reason)}
-		}
-		return loop.Decision{Why: why, Reason: fmt.Sprintf("%s needs approval and nobody can be asked in this headless run (--permission-mode %s). The user can allow it with --permission-mode auto or an allow rule naming it in the config.", req.Def.Name, p.mode)}
+type headlessAsker struct{ mode string }
+
+var _ asker = headlessAsker{}
+
+func (h headlessAsker) ask(_ context.Context, q question) loop.Decision {
+	why := "denied: nobody to ask (headless)"
+	switch {
+	case isEdit(q.def):
+		return loop.Decision{Why: why, Reason: fmt.Sprintf("%s is not allowed in this headless run (--permission-mode %s): the user can allow file changes with --permission-mode auto.", q.def.Name, h.mode)}
+	case q.def.Effects.Has(tools.RunsCommands):
+		return loop.Decision{Why: why, Reason: fmt.Sprintf("bash needs approval in this headless run and nobody can be asked (%s). The user can allow it with an allow rule in the config, --permission-mode auto (commands run in the sandbox), --allow-bash or --yolo. Use list_files, read_file and grep instead.", q.reason)}
 	}
+	return loop.Decision{Why: why, Reason: fmt.Sprintf("%s needs approval and nobody can be asked in this headless run (--permission-mode %s). The user can allow it with --permission-mode auto or an allow rule naming it in the config.", q.def.Name, h.mode)}
+}
+
+// headlessApproval is the approval of a headless run in p's mode.
+func headlessApproval(p policy) loop.ApproveFunc {
+	mode := p.mode
+	return newApproval(p, func() string { return mode }, headlessAsker{mode: mode}).approve
 }
 
 // isEdit reports whether a tool only reads and changes files inside the

@@ -90,8 +90,12 @@ func (p *printer) event(ev loop.Event) error {
 	case loop.ToolCallStarted:
 		p.started[ev.ID] = len(p.calls)
 		p.calls = append(p.calls, toolCallRecord{ID: ev.ID, Name: ev.Name, Arguments: rawArgs(ev.Arguments)})
+	case loop.Notice:
+		if p.progress && p.format == formatText {
+			fmt.Fprintf(p.errOut, "· %s\n", ev.Text)
+		}
 	case loop.ToolCallFinished:
-		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && isEdit(tools.Definition{Effects: builtinEffects[ev.Name]}) && !slices.Contains(p.changed, path) {
+		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && isEdit(tools.Definition{Effects: ev.Effects}) && !slices.Contains(p.changed, path) {
 			p.changed = append(p.changed, path)
 		}
 		if i, ok := p.started[ev.ID]; ok {
@@ -175,6 +179,10 @@ func streamObject(ev loop.Event) map[string]any {
 			obj["meta"] = ev.Meta
 		}
 		return obj
+	case loop.ToolProgress:
+		return map[string]any{"type": "tool_progress", "id": ev.ID, "name": ev.Name, "text": ev.Text}
+	case loop.Notice:
+		return map[string]any{"type": "notice", "source": ev.Source, "text": ev.Text}
 	case loop.ToolsetChanged:
 		return map[string]any{"type": "toolset_changed", "picked": nonNil(ev.Picked), "added": nonNil(ev.Added)}
 	case loop.Retry:

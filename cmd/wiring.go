@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	iofs "io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/mcp"
@@ -43,11 +43,14 @@ type agent struct {
 	// mcpProject names the servers of the project's .mcp.json, which
 	// start only once trusted.
 	mcpProject map[string]bool
-	journal    *currentJournal   // where edits record what they change, for undo
-	tracker    *fs.Tracker       // what the model of the current session has read
-	mentions   *mention.Mentions // @path completion and attachments
-	sandbox    *sandbox.Sandbox
-	rules      *rules.Set
+	// files is the file tools' state of each session (what its model has
+	// read, its undo journal); journals gives the journals once the
+	// session store is open (useStore).
+	files    *fs.Sessions
+	journals *storeJournals
+	mentions *mention.Mentions // @path completion and attachments
+	sandbox  *sandbox.Sandbox
+	rules    *rules.Set
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
@@ -58,55 +61,30 @@ func (a *agent) policy(mode string, allowBash bool) policy {
 	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny}
 }
 
-// useSession points the file tools at session id: its journal records
-// their changes, and on a change of session the read tracker starts empty.
-func (a *agent) useSession(id string, j fs.Journal) {
-	if a.journal.use(id, j) {
-		a.tracker.Reset()
+// useStore records the file tools' changes in store's undo journal of
+// each call's session.
+func (a *agent) useStore(store *sessions.Store) {
+	a.journals.mu.Lock()
+	defer a.journals.mu.Unlock()
+	a.journals.store = store
+}
+
+// storeJournals gives each session's undo journal from the session store,
+// once there is one; before, and for a call outside a session, nothing is
+// recorded.
+type storeJournals struct {
+	mu    sync.Mutex
+	store *sessions.Store
+}
+
+// journal returns session id's journal, nil when there is none.
+func (j *storeJournals) journal(id string) fs.Journal {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.store == nil || id == "" {
+		return nil
 	}
-}
-
-// currentJournal forwards the file tools' journal calls to the journal of
-// the session being worked on (the interface switches sessions; the tools
-// are built once). With none set, nothing is recorded.
-type currentJournal struct {
-	mu sync.Mutex
-	id string // the session
-	j  fs.Journal
-}
-
-var _ fs.Journal = (*currentJournal)(nil)
-
-// use makes j, of session id, the current journal, and reports whether
-// the session changed.
-func (c *currentJournal) use(id string, j fs.Journal) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	changed := c.id != "" && c.id != id
-	c.id, c.j = id, j
-	return changed
-}
-
-func (c *currentJournal) get() fs.Journal {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.j
-}
-
-// Before forwards to the current session's journal.
-func (c *currentJournal) Before(ctx context.Context, path string, existed bool, content []byte, mode iofs.FileMode) error {
-	if j := c.get(); j != nil {
-		return j.Before(ctx, path, existed, content, mode)
-	}
-	return nil
-}
-
-// After forwards to the current session's journal.
-func (c *currentJournal) After(ctx context.Context, path string, content []byte) error {
-	if j := c.get(); j != nil {
-		return j.After(ctx, path, content)
-	}
-	return nil
+	return j.store.Journal(id)
 }
 
 // newAgent resolves the settings and builds the tools for dir. Close the
@@ -136,8 +114,9 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		root.Close()
 		return nil, err
 	}
-	journal, tracker := &currentJournal{}, fs.NewTracker()
-	files := fs.ToolsWith(root, fs.Options{Tracker: tracker, Journal: journal})
+	journals := &storeJournals{}
+	state := fs.NewSessions(journals.journal)
+	files := fs.ToolsWith(root, fs.Options{Sessions: state})
 	var extraEnv []string
 	if t := sb.TempDir(); t != "" {
 		extraEnv = []string{"TMPDIR=" + t}
@@ -167,8 +146,8 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		if err == nil {
 			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
-				journal: journal, tracker: tracker, sandbox: sb, rules: set,
-				mentions: mention.New(root, tracker)}, nil
+				files: state, journals: journals, sandbox: sb, rules: set,
+				mentions: mention.New(root, state)}, nil
 		}
 	}
 	root.Close()

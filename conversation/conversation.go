@@ -95,6 +95,17 @@ type Conversation struct {
 	rec         Recorder
 }
 
+// SessionID is the id of the session the conversation is recorded in: its
+// Recorder's, when the recorder has a method SessionID() string (the
+// session store's does); "" otherwise. Tools keep their per-session state
+// under it.
+func (c *Conversation) SessionID() string {
+	if r, ok := c.rec.(interface{ SessionID() string }); ok {
+		return r.SessionID()
+	}
+	return ""
+}
+
 // Measure is what is known of the last request: its size in bytes as
 // Size counts it and the input tokens the server reported for it (0 when
 // it reported none).

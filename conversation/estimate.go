@@ -51,7 +51,9 @@ func MessageSize(m providers.Message) int {
 		case providers.ToolCall:
 			n += len(p.ID) + len(p.Name) + len(p.Arguments)
 		case providers.ToolResult:
-			n += len(p.CallID) + len(p.Content)
+			n += len(p.CallID) + len(p.PlainContent())
+		case providers.Image:
+			n += len(p.Describe())
 		}
 	}
 	return n

@@ -3,6 +3,7 @@ package loop_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/agent-dev/agent/providers"
 	"sync"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestApprovalWaitIsApartFromTheRunTime(t *testing.T) {
 		fake.ToolCalls(fake.Call{ID: "c1", Name: "touch", Arguments: `{}`}),
 		fake.Text("done"),
 	)
-	evs, done := collect(f.loop.Run(context.Background(), f.conv, "touch it"))
+	evs, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("touch it")))
 	if done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/picker"
 )
 
 // prepared is a tool call after name resolution and argument validation.
@@ -22,12 +22,33 @@ type prepared struct {
 	args json.RawMessage
 	// fail is the error result for a call that cannot run.
 	fail string
+	// gate is what the gate said of the call; why who decided there.
+	gate GateVerdict
+	why  string
 }
 
 // parallel reports whether the call may run beside other calls: it resolved
-// to a read-only tool other than pick_tools (which changes the toolset).
+// to a read-only tool that does not change the toolset (pick_tools), and no
+// person is to be asked about it.
 func (p prepared) parallel() bool {
-	return p.tool != nil && p.fail == "" && p.tool.Definition().ReadOnly && p.call.Name != picker.PickToolsName
+	if p.tool == nil || p.fail != "" || p.gate == GateAsk {
+		return false
+	}
+	def := p.tool.Definition()
+	return def.ReadOnly && !def.ChangesToolset
+}
+
+// started is the event of a call that begins: its arguments as the model
+// wrote them (or the gate replaced them) and how front-ends show it.
+func (p prepared) started() ToolCallStarted {
+	ev := ToolCallStarted{ID: p.call.ID, Name: p.call.Name, Arguments: p.call.Arguments, Kind: tools.KindOther}
+	if p.tool != nil {
+		def := p.tool.Definition()
+		ev.Summary, ev.Kind, ev.Effects, ev.Toolset = def.Summary(p.call.Arguments), def.KindOrOther(), def.Effects, def.ChangesToolset
+	} else {
+		ev.Summary = tools.DefaultSummary(p.call.Arguments)
+	}
+	return ev
 }
 
 // runCalls runs the tool calls of one step and appends one tool message per
@@ -39,13 +60,15 @@ func (p prepared) parallel() bool {
 func (t *turn) runCalls(calls []providers.ToolCall) error {
 	cat := t.catalog() // one snapshot for the whole step
 	before := cat.Full(t.conv.Picked())
+	resolve := func(name, args string) (tools.Tool, json.RawMessage, error) { return cat.Resolve(name, args, t.conv) }
 	preps := make([]prepared, len(calls))
 	for i, c := range calls {
-		tool, args, err := cat.Resolve(c.Name, c.Arguments, t.conv)
+		tool, args, err := resolve(c.Name, c.Arguments)
 		preps[i] = prepared{call: c, tool: tool, args: args}
 		if err != nil {
 			preps[i].fail = err.Error()
 		}
+		preps[i].gate = t.gate(&preps[i], resolve)
 	}
 	results := make([]providers.ToolResult, len(calls))
 	for i := 0; i < len(preps); {
@@ -85,7 +108,7 @@ func (t *turn) runCalls(calls []providers.ToolCall) error {
 // each result to the same index of results.
 func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 	for _, p := range preps {
-		t.emit(ToolCallStarted{ID: p.call.ID, Name: p.call.Name, Arguments: p.call.Arguments})
+		t.emit(p.started())
 	}
 	var g errgroup.Group
 	g.SetLimit(t.cfg.Parallel)
@@ -94,12 +117,15 @@ func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 			start := t.cfg.Now()
 			t.storeCall(func(s Store, ctx context.Context) error { return s.StartToolCall(ctx, p.call, start) })
 			res, waited := t.runOne(p)
-			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError, References: res.References}
+			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
+				Images: images(res.Images), References: res.References}
 			end := t.cfg.Now()
 			t.storeCall(func(s Store, ctx context.Context) error { return s.FinishToolCall(ctx, p.call, results[i], start, end) })
+			ev := p.started()
 			t.emit(ToolCallFinished{
-				ID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
+				ID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError, Images: len(res.Images),
 				Meta: res.Meta, Duration: max(end.Sub(start)-waited, 0), Waited: waited,
+				Kind: ev.Kind, Effects: ev.Effects, Toolset: ev.Toolset,
 			})
 			return nil
 		})
@@ -119,51 +145,84 @@ func (t *turn) storeCall(write func(Store, context.Context) error) {
 	}
 }
 
-// runOne runs one call, asking for approval first when the tool is not
-// read-only. The decision is recorded in the store, with how long
-// Config.Approve took (waited, also returned: the time a person took to
-// answer is not the tool's run time), and, when it says why, in the
-// result's Meta["decision"]. It never fails: every problem becomes an error
-// result.
+// runOne runs one call, asking for approval first (every call: the
+// approval applies the user's deny rules to read-only tools too, and lets
+// them run otherwise). The decision is recorded in the store when it says
+// something (a call that changes the world, a denial, a reason), with how
+// long Config.Approve took (waited, also returned: the time a person took
+// to answer is not the tool's run time), and, when it says why, in the
+// result's Meta["decision"]. It never fails: every problem becomes an
+// error result.
 func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 	if p.fail != "" {
-		return tools.Result{Content: p.fail, IsError: true}, 0
+		res := tools.Result{Content: p.fail, IsError: true}
+		if p.gate == GateDeny {
+			res = withDecision(tools.Result{Content: p.fail, IsError: true, Meta: map[string]any{"denied": true}}, p.why)
+		}
+		return res, 0
 	}
 	if t.ctx.Err() != nil {
 		return tools.Result{Content: "cancelled by the user before it ran", IsError: true}, 0
 	}
-	def := p.tool.Definition()
-	if !def.ReadOnly && t.cfg.Approve != nil {
-		req := Approval{Call: p.call, Def: def}
-		if pv, ok := p.tool.(tools.Previewer); ok {
-			res, err := pv.Preview(t.ctx, p.args)
-			if err != nil {
-				res = tools.Result{Content: fmt.Sprintf("%s failed: %v", def.Name, err), IsError: true}
-			}
-			if res.IsError {
-				return res, 0 // the call would fail: no question to ask
-			}
-			req.Preview = &res
-		}
-		asked := t.cfg.Now()
-		d := t.cfg.Approve(t.ctx, req)
-		waited = t.cfg.Now().Sub(asked)
-		t.storeCall(func(s Store, ctx context.Context) error { return s.DecideToolCall(ctx, p.call, d.Allow, d.Why, waited) })
-		if !d.Allow {
-			reason := d.Reason
-			if reason == "" {
-				reason = fmt.Sprintf("the user did not allow this %s call", def.Name)
-			}
-			return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}, d.Why), waited
-		}
-		return withDecision(t.runTool(p), d.Why), waited
+	if t.cfg.Approve == nil {
+		return t.runTool(p), 0
 	}
-	return t.runTool(p), 0
+	def := p.tool.Definition()
+	req := Approval{Call: p.call, Def: def, Gate: p.gate, GateWhy: p.why, Origin: t.cfg.Origin, Session: t.conv.SessionID()}
+	if pv, ok := p.tool.(tools.Previewer); ok && !def.ReadOnly {
+		res, err := pv.Preview(t.ctx, t.toolCall(p))
+		if err != nil {
+			res = tools.Result{Content: fmt.Sprintf("%s failed: %v", def.Name, err), IsError: true}
+		}
+		if res.IsError {
+			return res, 0 // the call would fail: no question to ask
+		}
+		req.Preview = &res
+	}
+	asked := t.cfg.Now()
+	d := t.cfg.Approve(t.ctx, req)
+	waited = t.cfg.Now().Sub(asked)
+	if !def.ReadOnly || !d.Allow || d.Why != "" {
+		t.storeCall(func(s Store, ctx context.Context) error { return s.DecideToolCall(ctx, p.call, d.Allow, d.Why, waited) })
+	}
+	if !d.Allow {
+		reason := d.Reason
+		if reason == "" {
+			reason = fmt.Sprintf("the user did not allow this %s call", def.Name)
+		}
+		return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}, d.Why), waited
+	}
+	return withDecision(t.runTool(p), d.Why), waited
 }
 
-// runTool runs a call that needs no approval or was allowed.
+// toolCall is what the tool of p learns of its call: its id, the session,
+// the arguments and where its progress goes (a ToolProgress event).
+func (t *turn) toolCall(p prepared) tools.Call {
+	return tools.Call{ID: p.call.ID, Session: t.conv.SessionID(), Args: p.args, Progress: func(pr tools.Progress) {
+		t.progress(p.call, pr)
+	}}
+}
+
+// runTool runs a call that was allowed. Progress the tool reports after
+// it returned is dropped: its ToolCallFinished follows.
 func (t *turn) runTool(p prepared) tools.Result {
-	res, err := p.tool.Run(t.ctx, p.args)
+	call := t.toolCall(p)
+	var mu sync.Mutex
+	running := true
+	report := call.Progress
+	call.Progress = func(pr tools.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if running {
+			report(pr)
+		}
+	}
+	defer func() {
+		mu.Lock()
+		running = false
+		mu.Unlock()
+	}()
+	res, err := p.tool.Run(t.ctx, call)
 	if err != nil {
 		if t.ctx.Err() != nil {
 			return tools.Result{Content: "cancelled by the user", IsError: true}
@@ -171,6 +230,23 @@ func (t *turn) runTool(p prepared) tools.Result {
 		return tools.Result{Content: fmt.Sprintf("%s failed: %v", p.tool.Definition().Name, err), IsError: true}
 	}
 	return res
+}
+
+// progress reports a running call's progress.
+func (t *turn) progress(c providers.ToolCall, p tools.Progress) {
+	t.emit(ToolProgress{ID: c.ID, Name: c.Name, Text: p.Text, Detail: p.Detail})
+}
+
+// images converts a tool result's images to the conversation's.
+func images(in []tools.Image) []providers.Image {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]providers.Image, len(in))
+	for i, img := range in {
+		out[i] = providers.Image{MediaType: img.MediaType, Data: img.Data}
+	}
+	return out
 }
 
 // withDecision returns res with why in Meta["decision"], when why is not

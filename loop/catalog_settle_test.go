@@ -56,7 +56,7 @@ func settlingLoop(t *testing.T, block bool, p providers.Provider) (*loop.Loop, *
 func TestRequestCarriesTheSettledCatalog(t *testing.T) {
 	p := fake.New(fake.Text("hi"))
 	l, conv, _ := settlingLoop(t, false, p)
-	if _, done := collect(l.Run(context.Background(), conv, "hello")); done.Reason != loop.StopAnswered {
+	if _, done := collect(l.Run(context.Background(), conv, providers.UserText("hello"))); done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}
 	var names []string
@@ -73,7 +73,7 @@ func TestCancelEndsTheCatalogsSettling(t *testing.T) {
 	l, conv, src := settlingLoop(t, true, fake.New(fake.Text("hi")))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch := l.Run(ctx, conv, "hello")
+	ch := l.Run(ctx, conv, providers.UserText("hello"))
 	select {
 	case <-src.waiting:
 	case <-time.After(10 * time.Second):

@@ -101,7 +101,7 @@ func requestsFit(t *testing.T, provider *fake.Provider, window int) {
 func TestATurnThatOutgrowsTheWindowCompactsAndFinishes(t *testing.T) {
 	const window = 2000
 	f := measuredFixture(t, loop.Config{Window: window, AutoCompact: 0.8, MaxSteps: 40}, []tools.Tool{bulky(1500)}, model(12))
-	evs, done := collect(f.loop.Run(context.Background(), f.conv, "look a dozen times"))
+	evs, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look a dozen times")))
 	if done.Reason != loop.StopAnswered || done.Answer != "All looked at." {
 		t.Fatalf("done %+v", done)
 	}
@@ -143,7 +143,7 @@ func TestACompactionThatCannotFreeEnoughStopsTheTurn(t *testing.T) {
 	const window = 2000
 	// One result of 7,000 bytes (1,750 tokens) fills the window by itself.
 	f := measuredFixture(t, loop.Config{Window: window, AutoCompact: 0.8}, []tools.Tool{bulky(7000)}, model(3))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "look"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look")))
 	if done.Reason != loop.StopContextFull || !strings.Contains(errText(done.Err), "new session") {
 		t.Fatalf("done %+v", done)
 	}
@@ -162,7 +162,7 @@ func TestACompactionThatCannotFreeEnoughStopsTheTurn(t *testing.T) {
 func TestWithoutAutoCompactARequestOverTheWindowIsNotSent(t *testing.T) {
 	const window = 2000
 	f := measuredFixture(t, loop.Config{Window: window}, []tools.Tool{bulky(3000)}, model(5))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "look"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look")))
 	if done.Reason != loop.StopContextFull || !strings.Contains(errText(done.Err), "/compact") {
 		t.Fatalf("done %+v", done)
 	}
@@ -174,7 +174,7 @@ func TestWithoutAutoCompactARequestOverTheWindowIsNotSent(t *testing.T) {
 
 func TestCompactOnRequestKeepsTheNewestExchange(t *testing.T) {
 	f := measuredFixture(t, loop.Config{}, []tools.Tool{bulky(100)}, model(2))
-	collect(f.loop.Run(context.Background(), f.conv, "look twice"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look twice")))
 	before := f.conv.Messages()
 	evs, done := collect(f.loop.Compact(context.Background(), f.conv, "keep the file names"))
 	if done.Reason != loop.StopAnswered {
@@ -198,7 +198,7 @@ func TestCompactOnRequestKeepsTheNewestExchange(t *testing.T) {
 		t.Errorf("no Compacting event")
 	}
 	// The next turn sends the summary, not the compacted messages.
-	collect(f.loop.Run(context.Background(), f.conv, "and now?"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("and now?")))
 	reqs = f.provider.Requests()
 	next := reqs[len(reqs)-1]
 	sent := next.Messages
@@ -216,7 +216,7 @@ func TestACutToolCallIsNotRunAndTheModelContinues(t *testing.T) {
 	cut := fake.ToolCalls(fake.Call{ID: "w", Name: "write", Arguments: `{"x":"a very long conte`})
 	cut.Text, cut.Finish = "Writing the file.", providers.FinishLength
 	f := newFixture(t, loop.Config{}, []tools.Tool{write}, cut, fake.Text("Done, in smaller pieces."))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "write it"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("write it")))
 	if done.Reason != loop.StopAnswered || ran != 0 {
 		t.Fatalf("done %+v; the cut call ran %d times", done, ran)
 	}
@@ -235,7 +235,7 @@ func TestResponsesCutThreeTimesInARowStopTheTurn(t *testing.T) {
 	cut := fake.Text("and so on and so on")
 	cut.Finish = providers.FinishLength
 	f := newFixture(t, loop.Config{}, nil, cut, cut, cut, fake.Text("never asked for"))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	if done.Reason != loop.StopMaxTokens || !strings.Contains(done.Answer, "output limit") || done.Err == nil {
 		t.Fatalf("done %+v", done)
 	}
@@ -255,7 +255,7 @@ func TestAFailedSummaryEndsTheTurnWithTheConversationIntact(t *testing.T) {
 			}
 			return respond(req)
 		})
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "look a dozen times"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look a dozen times")))
 	if done.Reason != loop.StopError || !errors.Is(done.Err, providers.ErrStreamCut) {
 		t.Fatalf("done %+v", done)
 	}
@@ -284,7 +284,7 @@ func (b bigSchema) Definition() tools.Definition {
 func TestCompactionWorksWhenToolsTakeAQuarterOfTheWindow(t *testing.T) {
 	const window = 4400 // the tools take about 1,200 tokens of it
 	f := measuredFixture(t, loop.Config{Window: window, AutoCompact: 0.8, MaxSteps: 40}, []tools.Tool{bigSchema{bulky(1500)}}, model(8))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "look eight times"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look eight times")))
 	if done.Reason != loop.StopAnswered || f.conv.Compactions() == 0 {
 		t.Fatalf("done %+v after %d compactions", done, f.conv.Compactions())
 	}
@@ -297,14 +297,14 @@ func TestPausedResponsesGoOnAndRefusalsStop(t *testing.T) {
 	paused := fake.Text("Searching the web")
 	paused.Finish = providers.FinishPause
 	f := newFixture(t, loop.Config{}, nil, paused, fake.Text("Found it."))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	if done.Reason != loop.StopAnswered || done.Answer != "Searching the webFound it." || done.Steps != 2 {
 		t.Errorf("after a pause: done %+v", done)
 	}
 	refusal := fake.Text("")
 	refusal.Finish = providers.FinishContentFilter
 	f = newFixture(t, loop.Config{}, nil, refusal)
-	_, done = collect(f.loop.Run(context.Background(), f.conv, "go"))
+	_, done = collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	if done.Reason != loop.StopRefused || done.Err == nil {
 		t.Errorf("after a refusal: done %+v", done)
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools"
 )
 
 // Event is something that happened during a turn. It is sealed; the TUI and
@@ -28,11 +29,38 @@ type ReasoningDelta struct {
 }
 
 // ToolCallStarted reports that a tool call begins to run. Arguments is the
-// raw JSON text the model wrote.
+// raw JSON text the model wrote (or a gate put in its place). How to show
+// the call comes from its tool's definition, never from its name: Summary
+// (a one-line title, the full text for an approval, the paths), Kind,
+// Effects, and Toolset for a call that changes the toolset (pick_tools),
+// which front-ends show as a note rather than a tool block.
 type ToolCallStarted struct {
 	ID        string
 	Name      string
 	Arguments string
+	Summary   tools.Summary
+	Kind      tools.Kind
+	Effects   tools.Effects
+	Toolset   bool
+}
+
+// ToolProgress reports a running call's progress (see tools.Progress): Text
+// replaces the progress reported before it (bash: its last lines of
+// output); Detail carries structured progress, such as a subagent's own
+// events, for front-ends that know its type.
+type ToolProgress struct {
+	ID     string
+	Name   string
+	Text   string
+	Detail any
+}
+
+// Notice is something for the person that the model did not say: which
+// files a prompt's mentions attached, what a hook printed. Source says
+// where it comes from ("mentions", "hook PostToolUse").
+type Notice struct {
+	Source string
+	Text   string
 }
 
 // ToolCallFinished reports a tool call's result. Content is what the model
@@ -44,7 +72,13 @@ type ToolCallFinished struct {
 	Name    string
 	Content string
 	IsError bool
-	Meta    map[string]any
+	// Images counts the pictures the result carries after Content.
+	Images int
+	Meta   map[string]any
+	// Kind, Effects and Toolset are the tool's, as in ToolCallStarted.
+	Kind    tools.Kind
+	Effects tools.Effects
+	Toolset bool
 	// Duration is how long the call took, less Waited: the time its
 	// approval question waited for an answer (zero when none was asked).
 	Duration time.Duration
@@ -142,6 +176,8 @@ func (TextDelta) isEvent()        {}
 func (ReasoningDelta) isEvent()   {}
 func (ToolCallStarted) isEvent()  {}
 func (ToolCallFinished) isEvent() {}
+func (ToolProgress) isEvent()     {}
+func (Notice) isEvent()           {}
 func (ToolsetChanged) isEvent()   {}
 func (Retry) isEvent()            {}
 func (Usage) isEvent()            {}

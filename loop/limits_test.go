@@ -18,7 +18,7 @@ func TestAContinuedAnswerIsWhole(t *testing.T) {
 	cut := fake.Text("FIRST HALF of the answer, ")
 	cut.Finish = providers.FinishLength
 	f := newFixture(t, loop.Config{}, nil, cut, fake.Text("SECOND HALF of it."))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "write it all"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("write it all")))
 	if done.Reason != loop.StopAnswered || done.Answer != "FIRST HALF of the answer, SECOND HALF of it." {
 		t.Errorf("done %+v", done)
 	}
@@ -37,7 +37,7 @@ func TestACutCallIsNeverRunNorStoredEmpty(t *testing.T) {
 	cut.Finish = providers.FinishLength
 	cut.Usage = providers.Usage{InputTokens: 50, OutputTokens: 4096}
 	f := newFixture(t, loop.Config{}, []tools.Tool{write}, cut, fake.Text("Done, in smaller pieces."))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "write it"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("write it")))
 	if done.Reason != loop.StopAnswered || ran != 0 {
 		t.Fatalf("done %+v; the cut call ran %d times", done, ran)
 	}
@@ -63,7 +63,7 @@ func TestASummaryCutByTheOutputLimitIsRefused(t *testing.T) {
 		}
 		return respond(req)
 	})
-	collect(f.loop.Run(context.Background(), f.conv, "look twice"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look twice")))
 	before, usage := len(f.conv.Messages()), f.conv.Usage()
 	_, done := collect(f.loop.Compact(context.Background(), f.conv, ""))
 	if done.Reason != loop.StopError || !strings.Contains(errText(done.Err), "cut off") {
@@ -82,7 +82,7 @@ func TestASummaryCutByTheOutputLimitIsRefused(t *testing.T) {
 // serves it) and forbids calling them.
 func TestTheSummaryRequestDeclaresToolsAndForbidsCalls(t *testing.T) {
 	f := measuredFixture(t, loop.Config{}, []tools.Tool{bulky(100)}, model(2))
-	collect(f.loop.Run(context.Background(), f.conv, "look twice"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look twice")))
 	collect(f.loop.Compact(context.Background(), f.conv, ""))
 	reqs := f.provider.Requests()
 	last, summary := reqs[len(reqs)-2], reqs[len(reqs)-1]
@@ -102,7 +102,7 @@ func TestRequestsLeaveRoomForTheResponse(t *testing.T) {
 	const window, reserve = 4000, 1500
 	f := measuredFixture(t, loop.Config{Window: window, ReserveOutput: reserve, AutoCompact: 0.8, MaxSteps: 30},
 		[]tools.Tool{bulky(1500)}, model(10))
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "look ten times"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look ten times")))
 	if done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}
@@ -120,7 +120,7 @@ func TestADenserTokenizerNeverGetsARequestOverTheWindow(t *testing.T) {
 		return r
 	})
 	f := loopOver(t, loop.Config{Window: window, AutoCompact: 0.8, MaxSteps: 40}, []tools.Tool{bulky(700)}, "all", provider, "You are terse.")
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "look a dozen times"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look a dozen times")))
 	if done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}

@@ -40,9 +40,23 @@ type Config struct {
 	Catalog CatalogSource
 	// MaxSteps bounds the requests of one turn; 0 means DefaultMaxSteps.
 	MaxSteps int
-	// Approve is asked before every tool call that is not read-only; nil
-	// allows them all.
+	// Approve is asked before every tool call, read-only ones included (the
+	// user's deny rules hold for every tool); it should allow a read-only
+	// call at once unless a rule or the gate says otherwise. nil allows
+	// them all.
 	Approve ApproveFunc
+	// Gate, when not nil, is asked about every tool call before Approve
+	// (see GateFunc).
+	Gate GateFunc
+	// Prepare, when not nil, is the public Prepare step, called before
+	// every request (see PrepareFunc).
+	Prepare PrepareFunc
+	// BeforeStop, when not nil, is asked before a turn ends on an answer
+	// and may send the model on (see StopCheckFunc).
+	BeforeStop StopCheckFunc
+	// Origin says on whose behalf the loop runs (a subagent's parent
+	// call); approvals and gates carry it.
+	Origin Origin
 	// Parallel bounds how many read-only tool calls of one step run at once;
 	// 0 means 8.
 	Parallel int
@@ -105,6 +119,15 @@ type Approval struct {
 	Call    providers.ToolCall
 	Def     tools.Definition
 	Preview *tools.Result
+	// Gate is what the gate said of the call (GatePass without a gate):
+	// GateAllow needs no question, GateAsk must ask. GateWhy says who.
+	Gate    GateVerdict
+	GateWhy string
+	// Origin says who asks: the zero value for the person's own session,
+	// a subagent's parent call otherwise.
+	Origin Origin
+	// Session is the conversation's session id ("" when it has none).
+	Session string
 }
 
 // Decision is an approval's answer. When Allow is false, Reason is given to
@@ -156,7 +179,7 @@ func New(cfg Config) (*Loop, error) {
 // Model returns the model the loop asks.
 func (l *Loop) Model() string { return l.cfg.Model }
 
-// Run starts a turn of conv: prompt is appended to it as a user message and
+// Run starts a turn of conv: prompt, a user message, is appended to it and
 // the loop runs in a new goroutine, appending every message as it completes.
 // It returns the turn's event channel; the last event is always a Done,
 // after which the channel is closed. No event is dropped, also after
@@ -166,7 +189,7 @@ func (l *Loop) Model() string { return l.cfg.Model }
 //
 // Cancelling ctx stops the model's stream and the running tools; the Done
 // event then carries StopCancelled and the partial answer.
-func (l *Loop) Run(ctx context.Context, conv *conversation.Conversation, prompt string) <-chan Event {
+func (l *Loop) Run(ctx context.Context, conv *conversation.Conversation, prompt providers.Message) <-chan Event {
 	t, ch := l.start(ctx, conv)
 	go func() {
 		defer close(ch)
@@ -215,6 +238,8 @@ type turn struct {
 	cuts      int        // responses in a row cut by the output limit
 	said      string     // the text of the cut or paused responses the next one goes on from
 	storeErr  firstError // the first failed tool-call write of the turn
+	// stopChecked is true once BeforeStop sent the model on.
+	stopChecked bool
 }
 
 // firstError keeps the first error set, for writes made from several
@@ -255,8 +280,9 @@ func (t *turn) done(step int, reason StopReason, answer string, err error) Done 
 	}
 }
 
-func (t *turn) run(prompt string) Done {
-	if err := t.record(userMessage(prompt), providers.Usage{}); err != nil {
+func (t *turn) run(prompt providers.Message) Done {
+	prompt.Role = providers.RoleUser
+	if err := t.record(prompt, providers.Usage{}); err != nil {
 		return t.done(0, StopError, "", err)
 	}
 	for step := 1; ; step++ {
@@ -264,6 +290,7 @@ func (t *turn) run(prompt string) Done {
 		if stop != nil {
 			return t.done(step-1, stop.reason, stop.answer, stop.err)
 		}
+		req = t.public(step, req)
 		t.emit(StepStarted{Step: step})
 		resp, err := t.cfg.Provider.Stream(t.ctx, req, t.forward)
 		if resp == nil {
@@ -304,7 +331,13 @@ func (t *turn) run(prompt string) Done {
 		case resp.FinishReason == providers.FinishContentFilter && len(calls) == 0:
 			return t.done(step, StopRefused, text, errors.New("the model declined to answer (its provider's refusal or content filter)"))
 		case len(calls) == 0 && !cut && !paused:
-			return t.done(step, StopAnswered, text, nil)
+			more, err := t.beforeStop(step, text)
+			if err != nil {
+				return t.done(step, StopError, text, err)
+			}
+			if !more {
+				return t.done(step, StopAnswered, text, nil)
+			}
 		}
 		if cut && t.cuts > MaxContinuations {
 			answer := fmt.Sprintf("The model's response was cut off by its output limit %d times in a row, so the turn stopped. "+
@@ -315,7 +348,7 @@ func (t *turn) run(prompt string) Done {
 			return t.done(step, StopMaxTokens, answer, errors.New("the response was cut off by the output limit"))
 		}
 		t.said = ""
-		if len(calls) == 0 {
+		if len(calls) == 0 && (cut || paused) {
 			t.said = text // the next response goes on from here
 		}
 		if len(calls) > 0 {
@@ -341,6 +374,21 @@ func (t *turn) run(prompt string) Done {
 			return t.done(step, StopMaxSteps, answer, nil)
 		}
 	}
+}
+
+// beforeStop asks the configured check whether the turn may end on answer;
+// when it sends the model on, its words are recorded as a user message and
+// more is true. The step limit still applies (run checks it next).
+func (t *turn) beforeStop(step int, answer string) (more bool, err error) {
+	if t.cfg.BeforeStop == nil || t.ctx.Err() != nil {
+		return false, nil
+	}
+	why := t.cfg.BeforeStop(t.ctx, StopCheck{Session: t.conv.SessionID(), Answer: answer, Step: step, Active: t.stopChecked})
+	if why == "" || t.ctx.Err() != nil {
+		return false, nil
+	}
+	t.stopChecked = true
+	return true, t.record(userMessage(why), providers.Usage{})
 }
 
 // continuePrompt asks the model to go on after a response that its output
@@ -429,6 +477,14 @@ func loaded(msgs []providers.Message) []string {
 		}
 	}
 	return names
+}
+
+// public runs the configured PrepareFunc on the request of step.
+func (t *turn) public(step int, req providers.Request) providers.Request {
+	if t.cfg.Prepare == nil {
+		return req
+	}
+	return t.cfg.Prepare(t.ctx, Preparing{Session: t.conv.SessionID(), Step: step}, req)
 }
 
 // forward turns a provider's stream events into loop events.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +34,8 @@ func (f funcTool) Definition() tools.Definition {
 	}
 }
 
-func (f funcTool) Run(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+func (f funcTool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	args := call.Args
 	return f.run(ctx, args)
 }
 
@@ -126,7 +128,7 @@ func TestReadOnlyCallsRunConcurrently(t *testing.T) {
 	// forever; the deadline turns that hang into a failure.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, done := collect(f.loop.Run(ctx, f.conv, "go"))
+	_, done := collect(f.loop.Run(ctx, f.conv, providers.UserText("go")))
 	if done.Reason != loop.StopAnswered || done.Answer != "done" {
 		t.Fatalf("done = %+v", done)
 	}
@@ -142,10 +144,16 @@ func TestReadOnlyCallsRunConcurrently(t *testing.T) {
 	}
 }
 
-func TestApprovalGatesToolsThatChangeTheWorld(t *testing.T) {
+// TestApprovalIsAskedAboutEveryCall: the approval sees read-only calls
+// too (the user's deny rules hold for every tool); one that allows them
+// lets them run, and its refusal of the rest is their result.
+func TestApprovalIsAskedAboutEveryCall(t *testing.T) {
 	var asked []string
 	approve := func(_ context.Context, req loop.Approval) loop.Decision {
 		asked = append(asked, req.Call.Name)
+		if req.Def.ReadOnly {
+			return loop.Decision{Allow: true}
+		}
 		return loop.Decision{Reason: "not today"}
 	}
 	f := newFixture(t, loop.Config{Approve: approve}, []tools.Tool{echo("look", true), echo("write", false)},
@@ -155,9 +163,9 @@ func TestApprovalGatesToolsThatChangeTheWorld(t *testing.T) {
 		),
 		fake.Text("ok"),
 	)
-	collect(f.loop.Run(context.Background(), f.conv, "go"))
-	if len(asked) != 1 || asked[0] != "write" {
-		t.Errorf("approval asked for %v, want only write", asked)
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
+	if !slices.Equal(asked, []string{"look", "write"}) {
+		t.Errorf("approval asked for %v, want look and write", asked)
 	}
 	rs := resultsOf(f.conv.Messages())
 	if rs[0].IsError || !rs[1].IsError || rs[1].Content != "not today" {
@@ -173,7 +181,7 @@ func TestToolFailureIsAResultAndTheTurnGoesOn(t *testing.T) {
 		fake.ToolCalls(fake.Call{ID: "b", Name: "broken", Arguments: `{}`}),
 		fake.Text("recovered"),
 	)
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	rs := resultsOf(f.conv.Messages())
 	if done.Answer != "recovered" || len(rs) != 1 || !rs[0].IsError || !strings.Contains(rs[0].Content, "disk on fire") {
 		t.Errorf("done %+v", done)
@@ -189,7 +197,7 @@ func TestPicksLastForTheSession(t *testing.T) {
 		fake.Text("ok"),
 		fake.Text("again"),
 	), "")
-	evs, _ := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	evs, _ := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	var changed *loop.ToolsetChanged
 	for _, ev := range evs {
 		if c, ok := ev.(loop.ToolsetChanged); ok {
@@ -202,7 +210,7 @@ func TestPicksLastForTheSession(t *testing.T) {
 	if got := f.conv.Picked(); len(got) != 1 || got[0] != "look" {
 		t.Errorf("picked after the turn = %v, want [look]", got)
 	}
-	collect(f.loop.Run(context.Background(), f.conv, "next"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("next")))
 	reqs := f.provider.Requests()
 	tools := func(i int) string { b, _ := json.Marshal(reqs[i].Tools); return string(b) }
 	if tools(0) == tools(1) {
@@ -220,7 +228,7 @@ func TestStepLimit(t *testing.T) {
 	f := newFixture(t, loop.Config{MaxSteps: 1}, []tools.Tool{echo("look", true)},
 		fake.ToolCalls(fake.Call{ID: "a", Name: "look", Arguments: `{}`}),
 	)
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	if done.Reason != loop.StopMaxSteps || !strings.Contains(done.Answer, "Stopped after 1 steps") {
 		t.Errorf("done %+v", done)
 	}
@@ -237,7 +245,7 @@ func TestCancelMidStreamKeepsPartialText(t *testing.T) {
 	defer cancel()
 	var text string
 	var done loop.Done
-	for ev := range f.loop.Run(ctx, f.conv, "go") {
+	for ev := range f.loop.Run(ctx, f.conv, providers.UserText("go")) {
 		switch ev := ev.(type) {
 		case loop.TextDelta:
 			text += ev.Text
@@ -268,7 +276,7 @@ func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
 			fake.Call{ID: "a", Name: "after", Arguments: `{}`},
 		),
 	)
-	evs, done := collect(f.loop.Run(ctx, f.conv, "go"))
+	evs, done := collect(f.loop.Run(ctx, f.conv, providers.UserText("go")))
 	started, finished := 0, 0
 	for _, ev := range evs {
 		switch ev.(type) {
@@ -295,7 +303,7 @@ func TestStreamCutIsAnErrorWithPartialText(t *testing.T) {
 	cut := fake.Text("this wi").WithPieceSize(2)
 	cut.Err = providers.ErrStreamCut
 	f := newFixture(t, loop.Config{}, nil, cut)
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	if done.Reason != loop.StopError || !errors.Is(done.Err, providers.ErrStreamCut) || done.Answer == "" {
 		t.Errorf("done %+v", done)
 	}
@@ -309,7 +317,7 @@ func TestHistoryIsSentAndSnapshotsStayUnchanged(t *testing.T) {
 	}
 	f.conv = conversation.Restore(conversation.State{System: "be brief", Messages: history}, nil)
 	before := f.conv.Messages()
-	collect(f.loop.Run(context.Background(), f.conv, "second question"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("second question")))
 	if n := len(f.conv.Messages()); n != 4 || len(before) != 2 {
 		t.Fatalf("the conversation holds %d messages, the earlier snapshot %d; want 4 and 2", n, len(before))
 	}
@@ -327,7 +335,8 @@ func TestHistoryIsSentAndSnapshotsStayUnchanged(t *testing.T) {
 // previewTool previews a change: a diff for "ok", a failure otherwise.
 type previewTool struct{ funcTool }
 
-func (p previewTool) Preview(_ context.Context, args json.RawMessage) (tools.Result, error) {
+func (p previewTool) Preview(_ context.Context, call tools.Call) (tools.Result, error) {
+	args := call.Args
 	if strings.Contains(string(args), "ok") {
 		return tools.Result{Content: "would change", Meta: map[string]any{"diff": "+new line"}}, nil
 	}
@@ -354,7 +363,7 @@ func TestApprovalSeesThePreviewAndAFailingPreviewAsksNothing(t *testing.T) {
 		),
 		fake.Text("done"),
 	)
-	collect(f.loop.Run(context.Background(), f.conv, "go"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	rs := resultsOf(f.conv.Messages())
 	if len(previews) != 1 || previews[0] != "+new line" {
 		t.Errorf("approvals saw previews %v, want one diff", previews)
@@ -374,8 +383,8 @@ func TestPickModeKeepsTheToolsOfEveryRequest(t *testing.T) {
 		fake.Text("ok"),
 		fake.Text("again"),
 	)
-	collect(f.loop.Run(context.Background(), f.conv, "go"))
-	collect(f.loop.Run(context.Background(), f.conv, "next"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("next")))
 	reqs := f.provider.Requests()
 	first, _ := json.Marshal(reqs[0].Tools)
 	for i, r := range reqs {

@@ -91,7 +91,7 @@ func TestStoreRecordsEveryMessageAndToolCallInOrder(t *testing.T) {
 		fake.ToolCalls(fake.Call{ID: "c1", Name: "look", Arguments: `{}`}).WithUsage(10, 5),
 		fake.Text("answer").WithUsage(10, 5),
 	), "")
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "question"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("question")))
 	if done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}
@@ -111,7 +111,7 @@ func TestStoreRecordsACancelledTurn(t *testing.T) {
 	f := newFixture(t, loop.Config{Store: j}, nil, fake.Text("partial text here").WithPieceSize(4).HoldAfterEvents(2, hold))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	for ev := range f.loop.Run(ctx, f.conv, "go") {
+	for ev := range f.loop.Run(ctx, f.conv, providers.UserText("go")) {
 		if _, ok := ev.(loop.TextDelta); ok {
 			cancel()
 		}
@@ -128,7 +128,7 @@ func TestAFailedWriteEndsTheTurn(t *testing.T) {
 			fake.ToolCalls(fake.Call{ID: "c1", Name: "look", Arguments: `{}`}),
 			fake.Text("never asked for"),
 		)
-		_, done := collect(f.loop.Run(context.Background(), f.conv, "question"))
+		_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("question")))
 		if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {
 			t.Errorf("failing on %q: done %+v", failOn, done)
 		}
@@ -174,7 +174,12 @@ func TestApprovalDecisionsAreRecorded(t *testing.T) {
 			write := funcTool{"write", false, func(context.Context, json.RawMessage) (tools.Result, error) {
 				return tools.Result{Content: "written", Meta: toolMeta}, nil
 			}}
-			approve := func(context.Context, loop.Approval) loop.Decision { return tt.decision }
+			approve := func(_ context.Context, req loop.Approval) loop.Decision {
+				if req.Def.ReadOnly {
+					return loop.Decision{Allow: true} // as the policy allows a read-only call: without a word
+				}
+				return tt.decision
+			}
 			f := newFixture(t, loop.Config{Store: j, Approve: approve}, []tools.Tool{echo("look", true), write},
 				fake.ToolCalls(
 					fake.Call{ID: "r", Name: "look", Arguments: `{}`},
@@ -182,7 +187,7 @@ func TestApprovalDecisionsAreRecorded(t *testing.T) {
 				),
 				fake.Text("ok"),
 			)
-			evs, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+			evs, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 			if done.Reason != loop.StopAnswered {
 				t.Fatalf("done %+v", done)
 			}
@@ -225,7 +230,7 @@ func TestAFailedDecisionWriteEndsTheTurn(t *testing.T) {
 		fake.ToolCalls(fake.Call{ID: "w", Name: "write", Arguments: `{}`}),
 		fake.Text("never asked for"),
 	)
-	_, done := collect(f.loop.Run(context.Background(), f.conv, "go"))
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {
 		t.Errorf("done %+v", done)
 	}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/agent-dev/agent/tools"
 )
 
 const (
@@ -53,8 +55,9 @@ type Attachment struct {
 //	     1	package main
 //	</attached>
 //
-// Cancelling ctx stops the reads; what was read by then is attached.
-func (m *Mentions) Expand(ctx context.Context, prompt string) (string, []Attachment) {
+// Reads are recorded as reads of session (see New). Cancelling ctx stops
+// the reads; what was read by then is attached.
+func (m *Mentions) Expand(ctx context.Context, session, prompt string) (string, []Attachment) {
 	var b strings.Builder
 	var atts []Attachment
 	budget := TotalMax
@@ -74,7 +77,7 @@ func (m *Mentions) Expand(ctx context.Context, prompt string) (string, []Attachm
 			atts = append(atts, Attachment{Path: p, Dir: isDir, Skipped: why})
 			continue
 		}
-		text, ok := m.content(ctx, p, isDir)
+		text, ok := m.content(ctx, session, p, isDir)
 		if !ok {
 			if ctx.Err() == nil {
 				atts = append(atts, Attachment{Path: p, Dir: isDir, Skipped: text})
@@ -127,13 +130,13 @@ func cleanRel(p string) string {
 // content runs read_file or list_files on p; ok is false when the tool
 // answers with an error (binary, unreadable, outside the root), and the
 // text is then the tool's message.
-func (m *Mentions) content(ctx context.Context, p string, isDir bool) (string, bool) {
+func (m *Mentions) content(ctx context.Context, session, p string, isDir bool) (string, bool) {
 	tool, args := m.read, map[string]any{"path": p, "limit": fileLines}
 	if isDir {
 		tool, args = m.list, map[string]any{"path": p}
 	}
 	raw, _ := json.Marshal(args)
-	res, err := tool.Run(ctx, raw)
+	res, err := tool.Run(ctx, tools.Call{Session: session, Args: raw})
 	switch {
 	case err != nil:
 		return err.Error(), false
@@ -194,4 +197,37 @@ func Strip(text string) (prompt string, attached []string) {
 		}
 	}
 	return prompt, attached
+}
+
+// Note says in one line what a prompt's mentions attached ("Attached
+// main.go (1.2 KiB). Not attached: x.bin (binary)."); "" for none.
+func Note(atts []Attachment) string {
+	var parts, skipped []string
+	for _, a := range atts {
+		if a.Skipped != "" {
+			skipped = append(skipped, fmt.Sprintf("%s (%s)", a.Path, a.Skipped))
+			continue
+		}
+		s := fmt.Sprintf("%s (%s)", a.Path, byteSize(a.Bytes))
+		if a.Cut {
+			s += ", cut"
+		}
+		parts = append(parts, s)
+	}
+	var out []string
+	if len(parts) > 0 {
+		out = append(out, "Attached "+strings.Join(parts, ", ")+".")
+	}
+	if len(skipped) > 0 {
+		out = append(out, "Not attached: "+strings.Join(skipped, "; ")+".")
+	}
+	return strings.Join(out, " ")
+}
+
+// byteSize formats a byte count for people.
+func byteSize(n int) string {
+	if n >= 1<<10 {
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

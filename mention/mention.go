@@ -36,12 +36,12 @@ type Mentions struct {
 }
 
 // New returns the mentions of the working directory root. Reads of
-// attached files are recorded in tracker as read_file's are (nil keeps
-// them apart), so the model may change a file it was given without reading
-// it again.
-func New(root *os.Root, tracker *fs.Tracker) *Mentions {
+// attached files are recorded in the session's tracker in sessions as
+// read_file's are (nil keeps them apart), so the model may change a file it
+// was given without reading it again.
+func New(root *os.Root, sessions *fs.Sessions) *Mentions {
 	return &Mentions{
-		root: root, read: fs.ReadFile(root, tracker), list: fs.ListFiles(root),
+		root: root, read: fs.ReadFile(root, sessions), list: fs.ListFiles(root),
 		maxAge: listMaxAge, maxWalk: listMaxPaths,
 	}
 }

@@ -56,7 +56,7 @@ func TestFind(t *testing.T) {
 
 func TestExpandAttachesAFileAsReadFileShowsIt(t *testing.T) {
 	m, _ := tree(t, map[string]string{"main.go": "package main\n\nfunc main() {}\n"})
-	got, atts := m.Expand(context.Background(), "what does @main.go do?")
+	got, atts := m.Expand(context.Background(), "", "what does @main.go do?")
 	want := "what does @main.go do?\n\n<attached path=\"main.go\">\n     1\tpackage main\n     2\t\n     3\tfunc main() {}\n</attached>"
 	if got != want {
 		t.Errorf("Expand =\n%s\nwant\n%s", got, want)
@@ -72,14 +72,14 @@ func TestExpandAttachesAFileAsReadFileShowsIt(t *testing.T) {
 
 func TestExpandTrailingPunctuationAndMissingPaths(t *testing.T) {
 	m, _ := tree(t, map[string]string{"a.txt": "alpha\n"})
-	got, atts := m.Expand(context.Background(), "compare @a.txt, @missing.txt and @a.txt.")
+	got, atts := m.Expand(context.Background(), "", "compare @a.txt, @missing.txt and @a.txt.")
 	if len(atts) != 1 || atts[0].Path != "a.txt" {
 		t.Fatalf("attachments = %+v", atts)
 	}
 	if !strings.HasPrefix(got, "compare @a.txt, @missing.txt and @a.txt.\n\n") || strings.Count(got, "<attached") != 1 {
 		t.Errorf("Expand = %q", got)
 	}
-	if got, atts := m.Expand(context.Background(), "nothing @here"); got != "nothing @here" || atts != nil {
+	if got, atts := m.Expand(context.Background(), "", "nothing @here"); got != "nothing @here" || atts != nil {
 		t.Errorf("a missing path changed the prompt: %q %+v", got, atts)
 	}
 }
@@ -90,7 +90,7 @@ func TestExpandCutsALargeFileWithANote(t *testing.T) {
 		fmt.Fprintf(&b, "line %d %s\n", i+1, strings.Repeat("x", 60))
 	}
 	m, _ := tree(t, map[string]string{"big.txt": b.String()})
-	got, atts := m.Expand(context.Background(), "@big.txt")
+	got, atts := m.Expand(context.Background(), "", "@big.txt")
 	if len(atts) != 1 || !atts[0].Cut || atts[0].Bytes > FileMax+200 {
 		t.Fatalf("attachments = %+v, want one cut near %d bytes", atts, FileMax)
 	}
@@ -113,14 +113,14 @@ func TestExpandAttachesADirectoryListingHonouringGitignore(t *testing.T) {
 		".gitignore": "*.log\nbuild/\n", "src/a.go": "package a\n", "src/b.go": "package a\n",
 		"src/debug.log": "noise\n", "src/build/out.bin": "x",
 	})
-	got, atts := m.Expand(context.Background(), "look at @src/")
+	got, atts := m.Expand(context.Background(), "", "look at @src/")
 	if len(atts) != 1 || !atts[0].Dir || atts[0].Path != "src/" {
 		t.Fatalf("attachments = %+v", atts)
 	}
 	if !strings.Contains(got, "<attached path=\"src/\">\nsrc/a.go\nsrc/b.go\n</attached>") {
 		t.Errorf("the listing is not list_files' (or ignored files show):\n%s", got)
 	}
-	if _, atts := m.Expand(context.Background(), "and @src too"); len(atts) != 1 || !atts[0].Dir {
+	if _, atts := m.Expand(context.Background(), "", "and @src too"); len(atts) != 1 || !atts[0].Dir {
 		t.Errorf("@src without a slash: %+v", atts)
 	}
 }
@@ -132,7 +132,7 @@ func TestExpandRefusesPathsOutsideTheRoot(t *testing.T) {
 	t.Cleanup(func() { os.Remove(outside) })
 	os.Symlink(outside, filepath.Join(dir, "link.txt"))
 	for _, p := range []string{"@../secret.txt", "@" + outside, "@link.txt", "@./../secret.txt"} {
-		got, atts := m.Expand(context.Background(), "read "+p)
+		got, atts := m.Expand(context.Background(), "", "read "+p)
 		if atts != nil || strings.Contains(got, "secret\n") {
 			t.Errorf("%s reached outside the working directory: %q", p, got)
 		}
@@ -148,7 +148,7 @@ func TestExpandCapsTheTotal(t *testing.T) {
 		prompt = append(prompt, "@"+name)
 	}
 	m, _ := tree(t, files)
-	got, atts := m.Expand(context.Background(), strings.Join(prompt, " "))
+	got, atts := m.Expand(context.Background(), "", strings.Join(prompt, " "))
 	total := 0
 	for _, a := range atts {
 		total += a.Bytes
@@ -182,7 +182,7 @@ func TestCompleteIsFuzzyAndHonoursGitignore(t *testing.T) {
 
 func TestExpandSaysWhyAnExistingFileWasNotAttached(t *testing.T) {
 	m, _ := tree(t, map[string]string{"logo.png": "\x89PNG\x00\x00binary"})
-	got, atts := m.Expand(context.Background(), "what is @logo.png")
+	got, atts := m.Expand(context.Background(), "", "what is @logo.png")
 	if got != "what is @logo.png" {
 		t.Errorf("a binary file changed the prompt: %q", got)
 	}
@@ -196,7 +196,7 @@ func TestExpandSaysWhyAnExistingFileWasNotAttached(t *testing.T) {
 // and attaches nothing.
 func TestExpandAttachesAQuotedPathWithSpaces(t *testing.T) {
 	m, _ := tree(t, map[string]string{"my notes.txt": "walrus\n", "my": "wrong file\n"})
-	got, atts := m.Expand(context.Background(), `summarise @"my notes.txt", please`)
+	got, atts := m.Expand(context.Background(), "", `summarise @"my notes.txt", please`)
 	if len(atts) != 1 || atts[0].Path != "my notes.txt" || !strings.Contains(got, "1\twalrus") || strings.Contains(got, "wrong file") {
 		t.Errorf("attachments %+v, prompt %q", atts, got)
 	}
@@ -214,7 +214,7 @@ func TestExpandAttachesAnIgnoredFileNamedInFull(t *testing.T) {
 	if got := m.Complete(context.Background(), "debug", 5); len(got) != 0 {
 		t.Errorf("completion offers an ignored file: %q", got)
 	}
-	got, atts := m.Expand(context.Background(), "why @debug.log")
+	got, atts := m.Expand(context.Background(), "", "why @debug.log")
 	if len(atts) != 1 || !strings.Contains(got, "1\tthe crash") {
 		t.Errorf("an ignored file named in full was not attached: %+v %q", atts, got)
 	}

@@ -8,7 +8,10 @@
 // these types to its wire format.
 package providers
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Role says who authored a message. The values match the roles of the OpenAI
 // chat completions API; the system prompt is not a message but
@@ -36,6 +39,30 @@ func (m Message) Text() string {
 	for _, p := range m.Parts {
 		if t, ok := p.(Text); ok {
 			s += t.Text
+		}
+	}
+	return s
+}
+
+// UserText is a user message of one text part.
+func UserText(s string) Message {
+	return Message{Role: RoleUser, Parts: []Part{Text{Text: s}}}
+}
+
+// PlainText is the message's text with each image part described in its
+// place (see Image.Describe): what an adapter sends where images are not
+// taken. A message without images gives Text's result.
+func (m Message) PlainText() string {
+	var s string
+	for _, p := range m.Parts {
+		switch p := p.(type) {
+		case Text:
+			s += p.Text
+		case Image:
+			if s != "" && s[len(s)-1] != '\n' {
+				s += "\n"
+			}
+			s += p.Describe()
 		}
 	}
 	return s
@@ -107,12 +134,47 @@ type ToolResult struct {
 	Content    string
 	IsError    bool
 	References []string
+	// Images are pictures the result shows after Content (an MCP server's
+	// screenshot); nil for most results.
+	Images []Image
+}
+
+// PlainContent is the result's content followed by a description of each
+// of its images, one a line: what an adapter sends where images are not
+// taken.
+func (r ToolResult) PlainContent() string {
+	s := r.Content
+	for _, img := range r.Images {
+		if s != "" {
+			s += "\n"
+		}
+		s += img.Describe()
+	}
+	return s
+}
+
+// Image is a picture: a part of a user message (a pasted screenshot) or of
+// a tool result. An adapter whose provider or model takes no images sends
+// Describe's text in its place.
+type Image struct {
+	// MediaType is the MIME type: image/png, image/jpeg, image/gif or
+	// image/webp.
+	MediaType string
+	// Data is the encoded image, as its file holds it.
+	Data []byte
+}
+
+// Describe is the text sent in an image's place where images are not
+// taken: "[image image/png, 4033 bytes, not shown]".
+func (i Image) Describe() string {
+	return fmt.Sprintf("[image %s, %d bytes, not shown]", i.MediaType, len(i.Data))
 }
 
 func (Text) isPart()       {}
 func (Reasoning) isPart()  {}
 func (ToolCall) isPart()   {}
 func (ToolResult) isPart() {}
+func (Image) isPart()      {}
 
 // ToolDefinition describes a tool to the model. Parameters is a JSON Schema
 // object for the arguments, or nil for a tool shown without parameters (a

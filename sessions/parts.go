@@ -15,6 +15,7 @@ const (
 	tagReasoning  = "reasoning"
 	tagToolCall   = "tool_call"
 	tagToolResult = "tool_result"
+	tagImage      = "image"
 )
 
 // wirePart is the stored JSON of one part. Only the fields of its type are
@@ -24,7 +25,9 @@ const (
 //	{"type":"reasoning","text":"...","signature":"..."}
 //	{"type":"reasoning","redacted":"..."}
 //	{"type":"tool_call","id":"...","name":"...","arguments":"..."}
-//	{"type":"tool_result","call_id":"...","name":"...","content":"...","is_error":true,"references":["..."]}
+//	{"type":"tool_result","call_id":"...","name":"...","content":"...","is_error":true,
+//	 "images":[{"media_type":"image/png","data":"BASE64"}],"references":["..."]}
+//	{"type":"image","media_type":"image/png","data":"BASE64"}
 //
 // arguments is the model's raw text as a JSON string, since it may be
 // invalid JSON.
@@ -45,6 +48,32 @@ type wirePart struct {
 	// the vendor unchanged when the session continues.
 	Signature string `json:"signature,omitempty"`
 	Redacted  string `json:"redacted,omitempty"`
+	// MediaType and Data are an image part's; Images a tool result's.
+	MediaType string      `json:"media_type,omitempty"`
+	Data      []byte      `json:"data,omitempty"`
+	Images    []wireImage `json:"images,omitempty"`
+}
+
+// wireImage is a stored image of a tool result.
+type wireImage struct {
+	MediaType string `json:"media_type"`
+	Data      []byte `json:"data"`
+}
+
+func imagesToWire(imgs []providers.Image) []wireImage {
+	var out []wireImage
+	for _, i := range imgs {
+		out = append(out, wireImage(i))
+	}
+	return out
+}
+
+func imagesFromWire(imgs []wireImage) []providers.Image {
+	var out []providers.Image
+	for _, i := range imgs {
+		out = append(out, providers.Image(i))
+	}
+	return out
 }
 
 // MarshalParts encodes parts as the stored JSON array of tagged objects
@@ -60,7 +89,10 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 		case providers.ToolCall:
 			wire[i] = wirePart{Type: tagToolCall, ID: p.ID, Name: p.Name, Arguments: p.Arguments}
 		case providers.ToolResult:
-			wire[i] = wirePart{Type: tagToolResult, CallID: p.CallID, Name: p.Name, Content: p.Content, IsError: p.IsError, References: p.References}
+			wire[i] = wirePart{Type: tagToolResult, CallID: p.CallID, Name: p.Name, Content: p.Content, IsError: p.IsError,
+				Images: imagesToWire(p.Images), References: p.References}
+		case providers.Image:
+			wire[i] = wirePart{Type: tagImage, MediaType: p.MediaType, Data: p.Data}
 		case nil:
 			return nil, fmt.Errorf("part %d: nil part", i)
 		default:
@@ -95,7 +127,10 @@ func UnmarshalParts(data []byte) ([]providers.Part, error) {
 		case tagToolCall:
 			parts[i] = providers.ToolCall{ID: w.ID, Name: w.Name, Arguments: w.Arguments}
 		case tagToolResult:
-			parts[i] = providers.ToolResult{CallID: w.CallID, Name: w.Name, Content: w.Content, IsError: w.IsError, References: w.References}
+			parts[i] = providers.ToolResult{CallID: w.CallID, Name: w.Name, Content: w.Content, IsError: w.IsError,
+				Images: imagesFromWire(w.Images), References: w.References}
+		case tagImage:
+			parts[i] = providers.Image{MediaType: w.MediaType, Data: w.Data}
 		case "":
 			return nil, fmt.Errorf(`part %d: missing "type"`, i)
 		default:

@@ -77,7 +77,7 @@ func TestPartsErrors(t *testing.T) {
 		t.Error("nil part: no error")
 	}
 	for _, tt := range []struct{ data, want string }{
-		{`[{"type":"image","url":"x"}]`, `part 0: unknown part type "image"`},
+		{`[{"type":"video","url":"x"}]`, `part 0: unknown part type "video"`},
 		{`[{"type":"text"},{"text":"no type"}]`, `part 1: missing "type"`},
 		{`{"type":"text"}`, "decoding parts"},
 		{`not json`, "decoding parts"},

@@ -13,7 +13,7 @@ import (
 type stub struct{ def tools.Definition }
 
 func (s stub) Definition() tools.Definition { return s.def }
-func (s stub) Run(context.Context, json.RawMessage) (tools.Result, error) {
+func (s stub) Run(_ context.Context, _ tools.Call) (tools.Result, error) {
 	return tools.Result{}, nil
 }
 

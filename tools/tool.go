@@ -5,6 +5,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,12 +17,81 @@ type Tool interface {
 	// Definition describes the tool. It must return the same value on every
 	// call.
 	Definition() Definition
-	// Run executes the tool with arguments that already passed schema
-	// validation. A problem the model can act on (a missing file, a bad
-	// regular expression, a denied command) is a Result with IsError set and
-	// a nil error; a Go error means the machinery itself broke. Run must
-	// return promptly once ctx is cancelled.
-	Run(ctx context.Context, args json.RawMessage) (Result, error)
+	// Run executes the call, whose Args already passed schema validation.
+	// A problem the model can act on (a missing file, a bad regular
+	// expression, a denied command) is a Result with IsError set and a nil
+	// error; a Go error means the machinery itself broke. Run must return
+	// promptly once ctx is cancelled.
+	Run(ctx context.Context, call Call) (Result, error)
+}
+
+// Call is what a tool learns of the call it runs: who called, with which
+// arguments, and where to report progress. The loop builds one per call.
+type Call struct {
+	// ID is the model's id of the tool call ("call_…", "toolu_…"); empty
+	// outside a turn (a mention's attachment, a test).
+	ID string
+	// Session is the id of the session the call belongs to; tools keep
+	// their per-session state (what the model has read, the undo journal)
+	// under it. Empty outside a session.
+	Session string
+	// Args are the call's JSON arguments (an object).
+	Args json.RawMessage
+	// Progress, when not nil, takes the call's progress while it runs (for
+	// bash, the last lines of its output). It is safe to call from any
+	// goroutine and never blocks for long; a tool may call it as often as it
+	// likes, and the receiver keeps only what it can show.
+	Progress func(Progress)
+}
+
+// Report hands p to the call's Progress, when it has one.
+func (c Call) Report(p Progress) {
+	if c.Progress != nil {
+		c.Progress(p)
+	}
+}
+
+// Progress is a running call's state for people: it replaces the one
+// reported before it (it is a status, not a delta).
+type Progress struct {
+	// Text is what to show: for bash, its last lines of output; for a
+	// subagent, what it does now. At most a few lines.
+	Text string
+	// Detail carries structured progress for front-ends that know its
+	// type (a subagent's wrapped loop events); nil for most tools.
+	Detail any
+}
+
+// Kind says how front-ends show a tool's calls. The names are those of the
+// Agent Client Protocol's ToolKind (agentclientprotocol.com, schema
+// "ToolKind"), so ACP sends them as they are.
+type Kind string
+
+// The kinds of tools.
+const (
+	KindRead    Kind = "read"
+	KindEdit    Kind = "edit"
+	KindDelete  Kind = "delete"
+	KindMove    Kind = "move"
+	KindSearch  Kind = "search"
+	KindExecute Kind = "execute"
+	KindThink   Kind = "think"
+	KindFetch   Kind = "fetch"
+	KindOther   Kind = "other"
+)
+
+// Summary is how a call reads in one line, for a tool block's title, a
+// progress line and an approval question.
+type Summary struct {
+	// Title is the call's main argument on one line: a command's first
+	// line, a path, a pattern and where it is searched.
+	Title string
+	// Full is the text an approval question shows whole: the command, or
+	// the arguments as indented JSON.
+	Full string
+	// Paths are the files or directories the call works on, relative to
+	// the working directory (ACP's tool call locations); nil when none.
+	Paths []string
 }
 
 // Definition is a tool's description for the model.
@@ -43,6 +113,64 @@ type Definition struct {
 	// it, never from the tool's name. Zero means unknown (see
 	// EffectsUnknown).
 	Effects Effects
+	// Kind is how front-ends show the tool's calls; empty is KindOther.
+	Kind Kind
+	// Summarize, when not nil, says how a call with these (raw, possibly
+	// invalid) arguments reads in one line; nil uses DefaultSummary.
+	Summarize func(args string) Summary
+	// ChangesToolset marks the tool whose call changes which tools the
+	// next request offers (pick_tools): its calls run alone, and
+	// front-ends show them as a note rather than as a tool block.
+	ChangesToolset bool
+}
+
+// Summary says how a call of the tool with the raw arguments args reads in
+// one line (Summarize, or DefaultSummary when the tool has none).
+func (d Definition) Summary(args string) Summary {
+	if d.Summarize != nil {
+		return d.Summarize(args)
+	}
+	return DefaultSummary(args)
+}
+
+// KindOrOther is the tool's Kind, KindOther when it declares none.
+func (d Definition) KindOrOther() Kind {
+	if d.Kind == "" {
+		return KindOther
+	}
+	return d.Kind
+}
+
+// DefaultSummary reads the usual main arguments of a call (command, path,
+// pattern, url, query, in that order) from a JSON object; its Full is the
+// arguments as indented JSON. Arguments that are not a JSON object read as
+// themselves on one line: a model may write anything.
+func DefaultSummary(args string) Summary {
+	var a map[string]any
+	if err := json.Unmarshal([]byte(args), &a); err != nil {
+		return Summary{Title: OneLine(args), Full: args}
+	}
+	full := PrettyJSON(args)
+	for _, k := range []string{"command", "path", "pattern", "url", "query", "description", "name"} {
+		if s, ok := a[k].(string); ok && s != "" {
+			return Summary{Title: OneLine(s), Full: full}
+		}
+	}
+	return Summary{Title: OneLine(args), Full: full}
+}
+
+// OneLine joins s onto one line: runs of white space, line breaks included,
+// become one space.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// PrettyJSON indents valid JSON by two spaces and returns anything else
+// unchanged.
+func PrettyJSON(raw string) string {
+	var buf bytes.Buffer
+	if json.Indent(&buf, []byte(raw), "", "  ") != nil {
+		return raw
+	}
+	return buf.String()
 }
 
 // Effects is a set of the things a tool's call can do.
@@ -100,6 +228,10 @@ func (d Definition) Brief() string {
 type Result struct {
 	// Content is the text the model reads.
 	Content string
+	// Images are pictures the model sees after Content (a screenshot an
+	// MCP server returns, an image file read); nil for most tools. A
+	// provider or model that takes no images gets a description instead.
+	Images []Image
 	// IsError marks a failure the model can recover from.
 	IsError bool
 	// Meta carries structured details for people and scripts (a diff, an
@@ -121,5 +253,14 @@ func Errorf(format string, args ...any) Result {
 // itself. Preview returns the Result Run would return, minus the effect:
 // its Meta carries the change, or IsError the reason it would fail.
 type Previewer interface {
-	Preview(ctx context.Context, args json.RawMessage) (Result, error)
+	Preview(ctx context.Context, call Call) (Result, error)
+}
+
+// Image is a picture in a tool's result.
+type Image struct {
+	// MediaType is its MIME type: image/png, image/jpeg, image/gif or
+	// image/webp.
+	MediaType string
+	// Data is the encoded image, as the file holds it.
+	Data []byte
 }

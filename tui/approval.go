@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools"
 )
 
 // Approver connects the loop's approval hook to the person at the
@@ -27,6 +28,14 @@ type Question struct {
 	Call  providers.ToolCall
 	Group string
 	Diff  string
+	// Summary is how the call reads (its tool's definition summarises it);
+	// the zero value reads the arguments as they are.
+	Summary tools.Summary
+	// Commands is true for a tool that runs commands: the question asks
+	// about "this command".
+	Commands bool
+	// Origin, when not empty, names who asks: a subagent's description.
+	Origin string
 	// Text, when not empty, is the question shown instead of "Allow
 	// NAME to run?", and marks a question that is no call of the loop
 	// (whether to start a project's MCP server): its block ends with the
@@ -43,11 +52,14 @@ type Question struct {
 // approvalRequest is one question to the person. The answer goes to reply,
 // which has room for it, so answering never blocks.
 type approvalRequest struct {
-	call    providers.ToolCall
-	diff    string
-	text    string
-	recheck func() (loop.Decision, bool)
-	reply   chan approvalAnswer
+	call     providers.ToolCall
+	summary  tools.Summary
+	commands bool
+	origin   string
+	diff     string
+	text     string
+	recheck  func() (loop.Decision, bool)
+	reply    chan approvalAnswer
 }
 
 // approvalAnswer is the person's choice. instructions, with allow false,
@@ -90,7 +102,12 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	if ctx.Err() != nil {
 		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
-	req := approvalRequest{call: call, diff: q.Diff, text: q.Text, recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
+	sum := q.Summary
+	if sum.Title == "" && sum.Full == "" {
+		sum = tools.DefaultSummary(call.Arguments)
+	}
+	req := approvalRequest{call: call, summary: sum, commands: q.Commands, origin: q.Origin, diff: q.Diff, text: q.Text,
+		recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():

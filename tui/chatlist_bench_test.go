@@ -79,13 +79,13 @@ func benchConversation(st *styles) *chatList {
 			var b *toolBlock
 			switch r.IntN(3) {
 			case 0:
-				b = newToolBlock(st, id, "read_file", fmt.Sprintf(`{"path":"internal/%s/%s.go"}`, benchWords[r.IntN(len(benchWords))], benchWords[r.IntN(len(benchWords))]))
+				b = callBlock(st, id, "read_file", fmt.Sprintf(`{"path":"internal/%s/%s.go"}`, benchWords[r.IntN(len(benchWords))], benchWords[r.IntN(len(benchWords))]))
 				b.finish(numbered(40+r.IntN(160), "%d\t"+benchText(r, 8)), false, time.Duration(r.IntN(50))*time.Millisecond, nil)
 			case 1:
-				b = newToolBlock(st, id, "grep", `{"pattern":"func .*Render","path":"tui"}`)
+				b = callBlock(st, id, "grep", `{"pattern":"func .*Render","path":"tui"}`)
 				b.finish(numbered(5+r.IntN(30), "tui/file.go:%d: "+benchText(r, 10)), false, time.Duration(r.IntN(200))*time.Millisecond, nil)
 			default:
-				b = newToolBlock(st, id, "bash", `{"command":"go test ./... 2>&1 | tail -20"}`)
+				b = callBlock(st, id, "bash", `{"command":"go test ./... 2>&1 | tail -20"}`)
 				b.finish(numbered(3+r.IntN(20), "ok  \tgithub.com/agent-dev/agent/pkg%d\t0.2s")+"\nexit status 0", false, time.Duration(r.IntN(5000))*time.Millisecond, map[string]any{"exit_code": 0})
 			}
 			if r.IntN(10) == 0 {

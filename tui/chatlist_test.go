@@ -51,14 +51,14 @@ func mixedConversation(st *styles) *chatList {
 	c := newChatList()
 	c.append(lineItem("> Why does the approval test fail on CI but not on my machine?"))
 	c.append(newNoteItem(st, "picked grep, read_file"))
-	g := newToolBlock(st, "1", "grep", `{"pattern":"func TestApproval","path":"tui"}`)
+	g := callBlock(st, "1", "grep", `{"pattern":"func TestApproval","path":"tui"}`)
 	g.finish("tui/approval_test.go:14:func TestApprovalAllowOnce(t *testing.T) {\ntui/approval_test.go:48:func TestApprovalDeny(t *testing.T) {", false, 18*time.Millisecond, nil)
 	c.append(g)
-	r := newToolBlock(st, "2", "read_file", `{"path":"tui/approval_test.go"}`)
+	r := callBlock(st, "2", "read_file", `{"path":"tui/approval_test.go"}`)
 	r.finish(numbered(60, "%d\t// test line"), false, 3*time.Millisecond, nil)
 	c.append(r)
 	c.append(lineItem("The test waits for the approval with a fixed sleep of 10 ms. On a loaded CI machine the tool call has not started by then, so the key press arrives before the question and is dropped.\n\nWait for the question to appear instead of sleeping:\n\n    waitFor(t, func() bool { return m.waiting() })"))
-	b := newToolBlock(st, "3", "bash", `{"command":"go test -race -count=20 ./tui/ -run TestApproval"}`)
+	b := callBlock(st, "3", "bash", `{"command":"go test -race -count=20 ./tui/ -run TestApproval"}`)
 	b.setWaiting(true)
 	b.setMenu(approvalView{armed: true})
 	c.append(b)
@@ -297,7 +297,7 @@ func TestChatListRevealsABlock(t *testing.T) {
 	for i := range 30 {
 		c.append(lineItem("before %d", i))
 	}
-	b := newToolBlock(st, "b", "bash", `{"command":"seq 60"}`)
+	b := callBlock(st, "b", "bash", `{"command":"seq 60"}`)
 	b.finish(numbered(60, "%d"), false, time.Millisecond, nil)
 	c.append(b)
 	for i := range 10 {
@@ -331,7 +331,7 @@ func TestChatListRevealScrollsDownToABlockEnd(t *testing.T) {
 	for i := range 30 {
 		c.append(lineItem("before %d", i))
 	}
-	b := newToolBlock(st, "b", "bash", `{"command":"seq 3"}`)
+	b := callBlock(st, "b", "bash", `{"command":"seq 3"}`)
 	b.finish("1\n2\n3", false, time.Millisecond, nil)
 	c.append(b)
 	for i := range 10 {

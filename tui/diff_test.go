@@ -20,13 +20,13 @@ func TestDiffBlockGoldens(t *testing.T) {
 	st := goldenStyles()
 	args := `{"path":"cmd/main.go","old_string":"old","new_string":"new"}`
 	for _, w := range []int{50, 100} {
-		done := newToolBlock(st, "e1", "edit_file", args)
+		done := callBlock(st, "e1", "edit_file", args)
 		done.finish("Edited cmd/main.go: +12 -12 lines", false, 4*time.Millisecond, map[string]any{"diff": testDiff(12), "path": "cmd/main.go"})
 		requireGolden(t, fmt.Sprintf("toolblock_diff_folded_%d", w), done.Render(w))
 		done.setExpanded(true)
 		requireGolden(t, fmt.Sprintf("toolblock_diff_expanded_%d", w), done.Render(w))
 
-		asking := newToolBlock(st, "e2", "edit_file", args)
+		asking := callBlock(st, "e2", "edit_file", args)
 		asking.setDiff(testDiff(2))
 		asking.setWaiting(true)
 		asking.setMenu(approvalView{armed: true})
@@ -35,7 +35,7 @@ func TestDiffBlockGoldens(t *testing.T) {
 }
 
 func TestFoldedDiffShowsTwentyLines(t *testing.T) {
-	b := newToolBlock(goldenStyles(), "e", "edit_file", `{"path":"a.go"}`)
+	b := callBlock(goldenStyles(), "e", "edit_file", `{"path":"a.go"}`)
 	b.finish("Edited a.go", false, 0, map[string]any{"diff": testDiff(12)}) // 3 headers + 36 lines
 	lines := strings.Split(b.Render(100), "\n")
 	if len(lines) != 1+diffFold+1 || !strings.Contains(lines[len(lines)-1], "+19 diff lines") {

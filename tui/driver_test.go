@@ -174,10 +174,11 @@ func config(t *testing.T, srv *fake.Provider, dir string, approver *Approver) Co
 	reg := toolRegistry(t, dir)
 	set := picker.New(reg, picker.ModePick)
 	approve := func(ctx context.Context, req loop.Approval) loop.Decision {
-		if approver == nil {
+		if approver == nil || req.Def.ReadOnly {
 			return loop.Decision{Allow: true}
 		}
-		return approver.Ask(ctx, Question{Call: req.Call})
+		return approver.Ask(ctx, Question{Call: req.Call, Summary: req.Def.Summary(req.Call.Arguments),
+			Commands: req.Def.Effects.Has(tools.RunsCommands)})
 	}
 	return Config{
 		Model: "scripted-model", Dir: dir, Approver: approver,
@@ -187,8 +188,36 @@ func config(t *testing.T, srv *fake.Provider, dir string, approver *Approver) Co
 				Model:    model, Catalog: set, Approve: approve,
 			})
 		}},
-		Tools: func(picked []string) ([]string, []string) { return reg.Names(), set.Full(picked) },
+		Tools:      func(picked []string) ([]string, []string) { return reg.Names(), set.Full(picked) },
+		Definition: set.Definition,
 	}
+}
+
+// testDefinition looks up the definition of one of the agent's own tools,
+// so that tests draw a call as the interface draws it.
+func testDefinition(name string) (tools.Definition, bool) {
+	root, err := os.OpenRoot(".")
+	if err != nil {
+		panic(err)
+	}
+	defer root.Close()
+	reg, err := tools.NewRegistry(append(fs.ToolsWith(root, fs.Options{}), shell.New(shell.Config{Dir: "."}))...)
+	if err != nil {
+		panic(err)
+	}
+	return picker.New(reg, picker.ModePick).Definition(name)
+}
+
+// callBlock is the block of a call of the tool name with the raw arguments
+// args, read as its definition summarises it.
+func callBlock(st *styles, id, name, args string) *toolBlock {
+	def, ok := testDefinition(name)
+	if !ok {
+		def = tools.Definition{Name: name}
+	}
+	b := newToolBlock(st, id, name, def.Summary(args))
+	b.commands = def.Effects.Has(tools.RunsCommands)
+	return b
 }
 
 func toolResultsOf(req providers.Request) map[string]string {

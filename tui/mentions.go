@@ -2,12 +2,9 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/agent-dev/agent/mention"
 )
 
 // mentionHintsMsg carries the completions of an "@" word, computed in a
@@ -96,36 +93,4 @@ func (m *Model) mentionHintLines() []string {
 		out = append(out, cutTo(m.st.Dim.Render("  @"+p+hint), m.width))
 	}
 	return out
-}
-
-// attachedNote says what a prompt's mentions attached.
-func attachedNote(atts []mention.Attachment) string {
-	var parts, skipped []string
-	for _, a := range atts {
-		if a.Skipped != "" {
-			skipped = append(skipped, fmt.Sprintf("%s (%s)", a.Path, a.Skipped))
-			continue
-		}
-		s := fmt.Sprintf("%s (%s)", a.Path, byteSize(a.Bytes))
-		if a.Cut {
-			s += ", cut"
-		}
-		parts = append(parts, s)
-	}
-	var out []string
-	if len(parts) > 0 {
-		out = append(out, "Attached "+strings.Join(parts, ", ")+".")
-	}
-	if len(skipped) > 0 {
-		out = append(out, "Not attached: "+strings.Join(skipped, "; ")+".")
-	}
-	return strings.Join(out, " ")
-}
-
-// byteSize formats a byte count for people.
-func byteSize(n int) string {
-	if n >= 1<<10 {
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/turn"
 )
 
 // Config is what the interface needs from the command that starts it.
@@ -76,12 +78,14 @@ type Config struct {
 	// Price gives a model's price for the status line's cost and /cost;
 	// nil, or ok false for a model, shows no cost.
 	Price func(model string) (providers.Price, bool)
+	// Definition gives the definition of a tool by name, for showing the
+	// calls of a session's history as their tools summarise them; nil, or
+	// ok false (a tool that is gone), shows the arguments as they are.
+	Definition func(name string) (tools.Definition, bool)
+	// Turns starts the turns; nil runs them with a runner of Mentions
+	// alone (no session store), as tests do.
+	Turns *turn.Runner
 }
-
-// pickToolsName is the tool that picks tools (tools/picker.PickToolsName;
-// the interface does not import the tools). Its calls show as one-line notes
-// rather than tool blocks.
-const pickToolsName = "pick_tools"
 
 // quitWindow is how soon a second Ctrl+C must follow the first to quit when
 // the input is not empty.
@@ -135,10 +139,6 @@ type (
 		sess *Session
 		err  error
 	}
-	sessionTitledMsg struct {
-		id, title string
-		err       error
-	}
 	storeErrMsg struct{ err error }
 	// gitStatusMsg is `git status --short` after a turn that ran bash.
 	gitStatusMsg struct{ out string }
@@ -169,17 +169,17 @@ type Model struct {
 	mentionQuery string   // the "@" word whose completions are shown
 	mentionHints []string // its completions, best first
 
-	running    bool
-	compacting bool // the running "turn" is a /compact
-	ranBash    bool // the running turn ran a command (its changes are not undoable)
-	turn       int  // counts turns; ticks of an earlier turn are dropped
-	events     <-chan loop.Event
-	cancel     context.CancelFunc
-	started    time.Time
-	current    *assistantItem
-	blocks     map[string]*toolBlock
-	order      []*toolBlock // tool blocks in order, for selection
-	selected   int          // index into order; -1 when none
+	running     bool
+	compacting  bool // the running "turn" is a /compact
+	ranCommands bool // the running turn ran a command (its changes are not undoable)
+	turn        int  // counts turns; ticks of an earlier turn are dropped
+	events      <-chan loop.Event
+	cancel      context.CancelFunc
+	started     time.Time
+	current     *assistantItem
+	blocks      map[string]*toolBlock
+	order       []*toolBlock // tool blocks in order, for selection
+	selected    int          // index into order; -1 when none
 	// retryNote is the one note of the provider's retries of the current
 	// request, updated by each; retryDiscarded that a retry voided text.
 	retryNote      *noteItem
@@ -338,10 +338,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case submitMsg:
 		return m, m.submit(msg.text)
 	case turnStartedMsg:
-		if len(msg.attached) > 0 {
-			m.chat.append(newNoteItem(m.st, attachedNote(msg.attached)))
-			m.chat.bottom()
-		}
 		m.events = msg.events
 		m.cost.startTurn()
 		return m, waitEvent(m.events, time.Time{})
@@ -400,14 +396,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, m.sendPending()
-	case sessionTitledMsg:
-		if msg.err != nil {
-			m.chat.append(newErrorItem(m.st, "Saving the session: "+msg.err.Error()))
-		} else if m.session != nil && msg.id == m.session.ID && msg.title != "" {
-			m.session.Title = msg.title
-			m.bar.session = msg.title
-		}
-		return m, nil
 	case undoneMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		m.chat.bottom()

@@ -12,6 +12,9 @@ import (
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/turn"
 )
 
 // sessionLabel is what the status line calls a session: its title, else
@@ -48,14 +51,15 @@ func (m *Model) showHistory(msgs []providers.Message) {
 				case providers.Text:
 					m.assistant().appendText(p.Text)
 				case providers.ToolCall:
-					if p.Name != pickToolsName {
-						m.block(p.ID, p.Name, p.Arguments)
+					if def, ok := m.definition(p.Name); !def.ChangesToolset {
+						b := m.block(p.ID, p.Name, def.Summary(p.Arguments))
+						b.commands = ok && def.Effects.Has(tools.RunsCommands)
 					}
 				}
 			}
 		case providers.RoleTool:
 			for _, p := range msg.Parts {
-				if r, ok := p.(providers.ToolResult); ok && r.Name != pickToolsName {
+				if r, ok := p.(providers.ToolResult); ok {
 					if b, ok := m.blocks[r.CallID]; ok {
 						b.finish(r.Content, r.IsError, 0, nil)
 					}
@@ -144,6 +148,25 @@ func (m *Model) remember(text string) {
 	m.recall = len(m.prompts)
 }
 
+// definition returns the definition of the tool called name, or a bare one
+// (ok false) when the interface cannot look it up.
+func (m *Model) definition(name string) (tools.Definition, bool) {
+	if m.cfg.Definition != nil {
+		if def, ok := m.cfg.Definition(name); ok {
+			return def, true
+		}
+	}
+	return tools.Definition{Name: name}, false
+}
+
+// turns is the runner the interface starts turns through.
+func (m *Model) turns() *turn.Runner {
+	if m.cfg.Turns != nil {
+		return m.cfg.Turns
+	}
+	return &turn.Runner{Mentions: m.cfg.Mentions}
+}
+
 // startTurn shows the prompt and runs a turn with it.
 func (m *Model) startTurn(text string) tea.Cmd {
 	m.remember(text)
@@ -155,23 +178,15 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.turn++
 	m.keys.running = true
 	m.bar.setRunning(true, 0, 0)
-	l, conv, mentions := m.loop, m.session.Conv, m.cfg.Mentions
+	if m.session.Title == "" {
+		m.session.Title = sessions.TitleFromPrompt(text)
+		m.bar.session = m.session.Title
+	}
+	l, conv, runner := m.loop, m.session.Conv, m.turns()
 	run := func() tea.Msg {
-		full, atts := text, []mention.Attachment(nil)
-		if mentions != nil {
-			full, atts = mentions.Expand(ctx, text)
-		}
-		return turnStartedMsg{events: l.Run(ctx, conv, full), attached: atts}
+		return turnStartedMsg{events: runner.Turn(ctx, l, conv, turn.Text(text))}
 	}
-	cmds := []tea.Cmd{run, tick(m.turn, &m.spun)}
-	if sessions := m.cfg.Sessions; sessions != nil {
-		id := m.session.ID
-		cmds = append(cmds, func() tea.Msg {
-			title, err := sessions.Started(context.Background(), id, text)
-			return sessionTitledMsg{id, title, err}
-		})
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(run, tick(m.turn, &m.spun))
 }
 
 // sendQueued starts a turn with the oldest queued prompt, if any.
@@ -205,11 +220,7 @@ func (m *Model) showWaitingQuestion() {
 	if p == nil {
 		return
 	}
-	b := m.block(p.req.call.ID, p.req.call.Name, p.req.call.Arguments)
-	if p.req.diff != "" {
-		b.setDiff(p.req.diff)
-	}
-	b.question = p.req.text
+	b := m.questionBlock(p.req)
 	b.setWaiting(true)
 	m.syncApproval()
 }

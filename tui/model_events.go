@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -10,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/tools"
 )
 
 // frameInterval is the shortest time between two batches of a turn's
@@ -117,8 +117,9 @@ func (m *Model) spin(now time.Time) {
 	m.spun.Store(now.UnixNano())
 }
 
-// block returns the block of a tool call, adding it to the pane when new.
-func (m *Model) block(id, name, args string) *toolBlock {
+// block returns the block of a tool call, adding it to the pane when new,
+// read as sum says.
+func (m *Model) block(id, name string, sum tools.Summary) *toolBlock {
 	if b, ok := m.blocks[id]; ok {
 		return b
 	}
@@ -126,7 +127,7 @@ func (m *Model) block(id, name, args string) *toolBlock {
 		m.current.finish()
 		m.current = nil
 	}
-	b := newToolBlock(m.st, id, name, args)
+	b := newToolBlock(m.st, id, name, sum)
 	m.blocks[id] = b
 	m.order = append(m.order, b)
 	m.chat.append(b)
@@ -145,16 +146,22 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.ReasoningDelta:
 		m.assistant().appendReasoning(ev.Text)
 	case loop.ToolCallStarted:
-		m.ranBash = m.ranBash || ev.Name == "bash"
-		if ev.Name != pickToolsName {
-			m.block(ev.ID, ev.Name, ev.Arguments)
+		m.ranCommands = m.ranCommands || ev.Effects.Has(tools.RunsCommands)
+		if !ev.Toolset {
+			m.block(ev.ID, ev.Name, ev.Summary).commands = ev.Effects.Has(tools.RunsCommands)
 		}
+	case loop.ToolProgress:
+		if b, ok := m.blocks[ev.ID]; ok && b.running() {
+			b.setProgress(ev.Text)
+		}
+	case loop.Notice:
+		m.noteAfterText(ev.Text)
 	case loop.ToolCallFinished:
 		switch {
-		case ev.Name != pickToolsName:
-			m.block(ev.ID, ev.Name, "").finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
+		case !ev.Toolset:
+			m.block(ev.ID, ev.Name, tools.Summary{}).finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
 		case ev.IsError:
-			m.chat.append(newErrorItem(m.st, "pick_tools: "+ev.Content))
+			m.chat.append(newErrorItem(m.st, ev.Name+": "+ev.Content))
 		}
 	case loop.ToolsetChanged:
 		if len(ev.Added) > 0 {
@@ -241,7 +248,6 @@ func (m *Model) assistant() *assistantItem {
 // endTurn records the turn's messages and says how it ended. A question
 // still waiting (it arrived as the turn was cancelled) is answered no.
 func (m *Model) endTurn(d loop.Done) tea.Cmd {
-	compacting := m.compacting
 	m.compacting = false
 	if m.current != nil {
 		m.current.finish()
@@ -254,17 +260,12 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	if m.approving != nil {
 		cmds = append(cmds, m.answer(approvalAnswer{}))
 	}
-	if sessions := m.cfg.Sessions; sessions != nil && !compacting {
-		id, reason := m.session.ID, d.Reason
-		cmds = append(cmds, func() tea.Msg {
-			if err := sessions.Ended(context.Background(), id, reason); err != nil {
-				return storeErrMsg{err}
-			}
-			return nil
-		})
+	if d.Err != nil && (d.Reason == loop.StopAnswered || d.Reason == loop.StopMaxSteps) {
+		// The turn ended well but its end could not be recorded.
+		m.chat.append(newErrorItem(m.st, "Session: "+d.Err.Error()))
 	}
-	if m.ranBash {
-		m.ranBash = false
+	if m.ranCommands {
+		m.ranCommands = false
 		cmds = append(cmds, gitStatus(m.cfg.Dir))
 	}
 	cmd := tea.Batch(cmds...)

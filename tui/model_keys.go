@@ -237,15 +237,27 @@ func (m *Model) answer(ans approvalAnswer) tea.Cmd {
 	)
 }
 
-// askApproval shows a question in the call's block, creating the block if
-// the question arrived before the call's start event.
-func (m *Model) askApproval(req approvalRequest) tea.Cmd {
-	m.approving = &pendingApproval{req: req}
-	b := m.block(req.call.ID, req.call.Name, req.call.Arguments)
+// questionBlock returns the block a question waits in, showing it: the
+// call's block, made when the question comes before the call's start event
+// (or is no call of the loop).
+func (m *Model) questionBlock(req approvalRequest) *toolBlock {
+	b := m.block(req.call.ID, req.call.Name, req.summary)
+	b.commands = b.commands || req.commands
 	if req.diff != "" {
 		b.setDiff(req.diff)
 	}
 	b.question = req.text
+	if req.origin != "" && req.text == "" {
+		b.question = req.origin + " asks: " + b.defaultQuestion()
+	}
+	return b
+}
+
+// askApproval shows a question in the call's block, creating the block if
+// the question arrived before the call's start event.
+func (m *Model) askApproval(req approvalRequest) tea.Cmd {
+	m.approving = &pendingApproval{req: req}
+	b := m.questionBlock(req)
 	b.setWaiting(true)
 	m.syncApproval()
 	m.chat.bottom()

@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers/fake"
 )
 
@@ -38,9 +36,6 @@ func TestFarewellOfAnEmptyUnsavedSessionIsEmpty(t *testing.T) {
 
 // nopSessions is a session store that keeps nothing.
 type nopSessions struct{ Sessions }
-
-func (nopSessions) Started(context.Context, string, string) (string, error) { return "", nil }
-func (nopSessions) Ended(context.Context, string, loop.StopReason) error    { return nil }
 
 // Quitting while a question waits leaves no live menu in the scrollback:
 // the call shows as denied (quitting denied it), and a queued prompt as

@@ -48,11 +48,6 @@ type Sessions interface {
 	Open(ctx context.Context, id string) (*Session, error)
 	// List returns the sessions of the working directory, newest first.
 	List(ctx context.Context) ([]SessionInfo, error)
-	// Started records that a turn began with prompt; the first prompt
-	// titles an untitled session. It returns the title.
-	Started(ctx context.Context, id, prompt string) (string, error)
-	// Ended records how a turn ended.
-	Ended(ctx context.Context, id string, reason loop.StopReason) error
 	// Undo puts back the files the session's last turn changed and says
 	// what it did; it changes nothing when a file was changed since.
 	Undo(ctx context.Context, id string) (string, error)
@@ -141,34 +136,6 @@ func (s *StoreSessions) List(ctx context.Context) ([]SessionInfo, error) {
 		}
 	}
 	return out, nil
-}
-
-// Started marks the session running and titles it from its first prompt.
-func (s *StoreSessions) Started(ctx context.Context, id, prompt string) (string, error) {
-	sess, err := s.Store.Get(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	title := sess.Title
-	if title == "" {
-		title = sessions.TitleFromPrompt(prompt)
-		if err := s.Store.SetTitle(ctx, id, title); err != nil {
-			return "", err
-		}
-	}
-	return title, s.Store.SetStatus(ctx, id, sessions.StatusRunning)
-}
-
-// Ended records the session's status after a turn.
-func (s *StoreSessions) Ended(ctx context.Context, id string, reason loop.StopReason) error {
-	status := sessions.StatusCompleted
-	switch reason {
-	case loop.StopCancelled:
-		status = sessions.StatusCancelled
-	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
-		status = sessions.StatusFailed
-	}
-	return s.Store.SetStatus(ctx, id, status)
 }
 
 // Cleanup deletes the sessions this adapter created that never got a

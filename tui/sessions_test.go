@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/agent-dev/agent/turn"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func TestSessionsAreSavedPickedAndResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := config(t, srv, dir, nil)
-	cfg.Session, cfg.Sessions = first, ss
+	cfg.Session, cfg.Sessions, cfg.Turns = first, ss, &turn.Runner{Sessions: ss.Store}
 	d := newDriver(t, cfg)
 
 	d.typeAndSend("tell me about zebras")
@@ -72,6 +73,7 @@ func TestSessionsAreSavedPickedAndResumed(t *testing.T) {
 	}
 	d.typeAndSend("zebras again")
 	d.untilShows("Back with zebras.")
+	d.until("idle", func(string) bool { return !d.m.running }) // the answer is saved before the turn ends
 	req := srv.Requests()[2]
 	got := []string{"system:" + req.System}
 	for _, m := range req.Messages {
@@ -147,7 +149,7 @@ func TestNoSessionSwitchWhileATurnRuns(t *testing.T) {
 	first, _ := ss.New(context.Background())
 	other, _ := ss.New(context.Background())
 	cfg := config(t, srv, dir, nil)
-	cfg.Session, cfg.Sessions = first, ss
+	cfg.Session, cfg.Sessions, cfg.Turns = first, ss, &turn.Runner{Sessions: ss.Store}
 	d := newDriver(t, cfg)
 	d.typeAndSend("go")
 	d.untilShows("Herons")

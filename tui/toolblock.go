@@ -1,13 +1,14 @@
 package tui
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"github.com/charmbracelet/x/ansi"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agent-dev/agent/tools"
 )
 
 // How much of a tool's result a block shows.
@@ -38,10 +39,11 @@ type toolBlock struct {
 	st   *styles
 	id   string // the call's ID, to match ToolCallFinished
 	name string // the tool's name
-	args string // the raw JSON arguments the model wrote
 
-	summary string // the main argument on one line
-	full    string // what an approval shows: the whole command, or the arguments
+	summary  string   // the main argument on one line
+	full     string   // what an approval shows: the whole command, or the arguments
+	commands bool     // the tool runs commands: its question asks about "this command"
+	progress []string // a running call's last progress lines (bash: its output), sanitised
 
 	state    toolState
 	output   []string // result lines, sanitised, at most expandedLines
@@ -65,12 +67,25 @@ type toolBlock struct {
 
 var _ item = (*toolBlock)(nil)
 
-// newToolBlock returns a running block for the call id of tool name with its
-// raw JSON arguments.
-func newToolBlock(st *styles, id, name, args string) *toolBlock {
-	b := &toolBlock{st: st, id: id, name: name, args: args}
-	b.summary, b.full = summarizeArgs(name, args)
-	return b
+// newToolBlock returns a running block for the call id of tool name, read
+// as its tool's definition summarises it.
+func newToolBlock(st *styles, id, name string, sum tools.Summary) *toolBlock {
+	return &toolBlock{st: st, id: id, name: name, summary: oneLine(sum.Title), full: sum.Full}
+}
+
+// progressLines is how many lines of a running call's progress its block
+// shows.
+const progressLines = 5
+
+// setProgress shows text, a running call's progress (it replaces the
+// progress shown before), under its header; its last progressLines lines.
+func (b *toolBlock) setProgress(text string) {
+	lines, _ := outputLines(text, 1<<20)
+	if len(lines) > progressLines {
+		lines = lines[len(lines)-progressLines:]
+	}
+	b.progress = lines
+	b.cacheOK = false
 }
 
 // finish records the call's result: content is what the model read, d how
@@ -92,7 +107,7 @@ func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta m
 		b.setDiff(d)
 	}
 	b.output, b.total = outputLines(content, expandedLines)
-	b.waiting = false
+	b.waiting, b.progress = false, nil
 	b.cacheOK = false
 }
 
@@ -187,6 +202,10 @@ func (b *toolBlock) Render(width int) string {
 	switch {
 	case b.state == toolRunning && b.waiting:
 		lines = append(lines, b.approval(inner-2)...)
+	case b.state == toolRunning:
+		for _, l := range b.progress {
+			lines = append(lines, b.st.Dim.Render(cutTo(l, inner-2)))
+		}
 	case b.state == toolOK || b.state == toolFailed:
 		lines = append(lines, b.result(inner-2)...)
 	}
@@ -277,12 +296,9 @@ func (b *toolBlock) result(width int) []string {
 // approval is the body of a call that waits for the person: the question,
 // the whole command wrapped, and the keys.
 func (b *toolBlock) approval(width int) []string {
-	question := "Allow " + b.name + " to run?"
-	switch {
-	case b.question != "":
-		question = b.question
-	case b.name == "bash":
-		question = "Allow bash to run this command?"
+	question := b.question
+	if question == "" {
+		question = b.defaultQuestion()
 	}
 	session := "Allow for this session"
 	lines := []string{b.st.Approval.Render(cutTo(question, width))}
@@ -297,6 +313,15 @@ func (b *toolBlock) approval(width int) []string {
 		}
 	}
 	return append(lines, b.menuLines(session, width)...)
+}
+
+// defaultQuestion is what a call's approval asks when nobody gave the
+// question's text.
+func (b *toolBlock) defaultQuestion() string {
+	if b.commands {
+		return "Allow " + b.name + " to run this command?"
+	}
+	return "Allow " + b.name + " to run?"
 }
 
 // menuLines are the question's answers, the highlighted one marked, and a
@@ -342,72 +367,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// summarizeArgs returns the main argument of a call on one line and the text
-// an approval shows. It reads the JSON arguments of the known tools and falls
-// back to the raw text when they do not parse (a model may write anything).
-func summarizeArgs(name, raw string) (summary, full string) {
-	var a struct {
-		Path    string   `json:"path"`
-		Pattern string   `json:"pattern"`
-		Glob    string   `json:"glob"`
-		Command string   `json:"command"`
-		Names   []string `json:"names"`
-	}
-	rawLine := oneLine(raw)
-	if err := json.Unmarshal([]byte(raw), &a); err != nil {
-		return rawLine, raw
-	}
-	switch name {
-	case "bash":
-		if a.Command == "" {
-			return rawLine, raw
-		}
-		first, _, more := strings.Cut(strings.TrimSpace(a.Command), "\n")
-		summary = oneLine(first)
-		if more {
-			summary += " …"
-		}
-		return summary, a.Command
-	case "read_file":
-		return oneLine(a.Path), prettyJSON(raw)
-	case "list_files":
-		s := a.Path
-		if s == "" {
-			s = "."
-		}
-		if a.Pattern != "" {
-			s = a.Pattern + " in " + s
-		}
-		return oneLine(s), prettyJSON(raw)
-	case "grep":
-		s := a.Pattern
-		if a.Path != "" {
-			s += " in " + a.Path
-		}
-		if a.Glob != "" {
-			s += " (" + a.Glob + ")"
-		}
-		return oneLine(s), prettyJSON(raw)
-	case "pick_tools":
-		return strings.Join(a.Names, ", "), prettyJSON(raw)
-	}
-	for _, s := range []string{a.Command, a.Path, a.Pattern} {
-		if s != "" {
-			return oneLine(s), prettyJSON(raw)
-		}
-	}
-	return rawLine, prettyJSON(raw)
-}
-
-// prettyJSON indents valid JSON and returns anything else unchanged.
-func prettyJSON(raw string) string {
-	var buf bytes.Buffer
-	if json.Indent(&buf, []byte(raw), "", "  ") != nil {
-		return raw
-	}
-	return buf.String()
 }
 
 // metaInt reads an integer from a tool's meta, whether it came straight from

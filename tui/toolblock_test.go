@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 	"time"
@@ -55,42 +56,42 @@ func toolBlockCases(st *styles) []struct {
 	name  string
 	block *toolBlock
 } {
-	running := newToolBlock(st, "c1", "bash", `{"command":"go test ./... && go vet ./...\necho done"}`)
+	running := callBlock(st, "c1", "bash", `{"command":"go test ./... && go vet ./...\necho done"}`)
 	running.setFrame(3)
 
-	folded := newToolBlock(st, "c2", "read_file", `{"path":"internal/server/handler.go"}`)
+	folded := callBlock(st, "c2", "read_file", `{"path":"internal/server/handler.go"}`)
 	folded.finish(numbered(40, "%d\tline of the handler with\ttabs"), false, 35*time.Millisecond, map[string]any{"lines": 40})
 
-	expanded := newToolBlock(st, "c3", "grep", `{"pattern":"func (c \\*Client)","path":"internal","glob":"*.go"}`)
+	expanded := callBlock(st, "c3", "grep", `{"pattern":"func (c \\*Client)","path":"internal","glob":"*.go"}`)
 	expanded.finish(numbered(8, "internal/client.go:%d: func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {"), false, 120*time.Millisecond, nil)
 	expanded.setExpanded(true)
 
-	exit := newToolBlock(st, "c4", "bash", `{"command":"go test ./tui/"}`)
+	exit := callBlock(st, "c4", "bash", `{"command":"go test ./tui/"}`)
 	exit.finish("--- FAIL: TestView (0.00s)\n    view_test.go:12: got 3 lines\nFAIL\nexit status 1", false, 2340*time.Millisecond, map[string]any{"exit_code": 1})
 
-	failed := newToolBlock(st, "c5", "bash", `{"command":"sleep 300"}`)
+	failed := callBlock(st, "c5", "bash", `{"command":"sleep 300"}`)
 	failed.finish("bash: timed out after 120000 ms; the command was stopped (signal: killed)", true, 2*time.Minute+50*time.Millisecond, map[string]any{"exit_code": -1, "timed_out": true})
 
-	waiting := newToolBlock(st, "c6", "bash", `{"command":"rm -rf build/ dist/ && mkdir -p build && go build -trimpath -ldflags='-s -w -X main.version=1.2.3' -o build/agent ./cmd/agent\nls -la build"}`)
+	waiting := callBlock(st, "c6", "bash", `{"command":"rm -rf build/ dist/ && mkdir -p build && go build -trimpath -ldflags='-s -w -X main.version=1.2.3' -o build/agent ./cmd/agent\nls -la build"}`)
 	waiting.setWaiting(true)
 	waiting.setMenu(approvalView{choice: choiceSession, armed: true})
 
 	// A question that appeared while the person typed: the menu waits.
-	typing := newToolBlock(st, "c6", "bash", `{"command":"make build"}`)
+	typing := callBlock(st, "c6", "bash", `{"command":"make build"}`)
 	typing.setWaiting(true)
 
-	instructing := newToolBlock(st, "c6", "bash", `{"command":"make build"}`)
+	instructing := callBlock(st, "c6", "bash", `{"command":"make build"}`)
 	instructing.setWaiting(true)
 	instructing.setMenu(approvalView{choice: choiceInstruct, armed: true, instructing: true, text: "run go build ./... instead, make is not set up here"})
 
-	denied := newToolBlock(st, "c7", "bash", `{"command":"git push --force origin main"}`)
+	denied := callBlock(st, "c7", "bash", `{"command":"git push --force origin main"}`)
 	denied.finish("the user did not allow this bash call", true, 0, map[string]any{"denied": true})
 
-	selected := newToolBlock(st, "c8", "list_files", `{"path":"tui","pattern":"**/*.go"}`)
+	selected := callBlock(st, "c8", "list_files", `{"path":"tui","pattern":"**/*.go"}`)
 	selected.finish("tui/chatlist.go\ntui/item.go\ntui/theme.go\ntui/toolblock.go\ntui/status.go", false, 4*time.Millisecond, map[string]any{"count": 5})
 	selected.setSelected(true)
 
-	empty := newToolBlock(st, "c9", "bash", `{"command":"true"}`)
+	empty := callBlock(st, "c9", "bash", `{"command":"true"}`)
 	empty.finish("", false, 3*time.Millisecond, map[string]any{"exit_code": 0})
 
 	return []struct {
@@ -135,7 +136,7 @@ func TestToolBlockFitsEveryWidth(t *testing.T) {
 }
 
 func TestToolBlockExpandedCap(t *testing.T) {
-	b := newToolBlock(goldenStyles(), "c", "bash", `{"command":"seq 250"}`)
+	b := callBlock(goldenStyles(), "c", "bash", `{"command":"seq 250"}`)
 	b.finish(numbered(250, "%d"), false, time.Second, nil)
 	folded := strings.Split(b.Render(80), "\n")
 	if len(folded) != 1+foldedLines+1 || !strings.Contains(folded[len(folded)-1], "… +247 lines") {
@@ -155,7 +156,7 @@ func TestToolBlockExpandedCap(t *testing.T) {
 }
 
 func TestToolBlockCacheInvalidation(t *testing.T) {
-	b := newToolBlock(goldenStyles(), "c", "bash", `{"command":"ls"}`)
+	b := callBlock(goldenStyles(), "c", "bash", `{"command":"ls"}`)
 	b.setFrame(0)
 	spin0 := b.Render(40)
 	b.setFrame(1)
@@ -180,7 +181,10 @@ func TestToolBlockCacheInvalidation(t *testing.T) {
 	}
 }
 
-func TestSummarizeArgs(t *testing.T) {
+// TestCallsReadAsTheirToolsSummariseThem checks the titles of tool blocks,
+// which come from each tool's definition, never from a name in the
+// interface.
+func TestCallsReadAsTheirToolsSummariseThem(t *testing.T) {
 	tests := []struct {
 		name, tool, args, summary string
 	}{
@@ -192,13 +196,14 @@ func TestSummarizeArgs(t *testing.T) {
 		{"bash first line", "bash", `{"command":"  make\tall\nmake test"}`, "make all …"},
 		{"pick_tools", "pick_tools", `{"names":["grep","read_file"]}`, "grep, read_file"},
 		{"unknown tool with path", "write_file", `{"path":"a.txt","content":"x"}`, "a.txt"},
-		{"unknown tool", "fetch", `{"url":"https://example.com"}`, `{"url":"https://example.com"}`},
+		{"unknown tool with url", "fetch", `{"url":"https://example.com"}`, "https://example.com"},
+		{"unknown tool", "fetch", `{"limit":3}`, `{"limit":3}`},
 		{"broken JSON", "bash", "{\"command\":\"ls\n", `{"command":"ls`},
 		{"bash without command", "bash", `{}`, `{}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, _ := summarizeArgs(tt.tool, tt.args); got != tt.summary {
+			if got := callBlock(goldenStyles(), "c", tt.tool, tt.args).summary; got != tt.summary {
 				t.Fatalf("summary %q, want %q", got, tt.summary)
 			}
 		})
@@ -254,5 +259,21 @@ func TestNoteAndErrorItems(t *testing.T) {
 	for width := 1; width < 100; width++ {
 		requireFits(t, newErrorItem(newStyles(true), "step limit reached (50 steps); say continue to go on").Render(width), width)
 		requireFits(t, newNoteItem(newStyles(true), "cancelled").Render(width), width)
+	}
+}
+
+func TestARunningCommandShowsItsLastLinesOfOutput(t *testing.T) {
+	b := callBlock(goldenStyles(), "c", "bash", `{"command":"go test ./..."}`)
+	b.setProgress("ok  pkg/a\nok  pkg/b\nok  pkg/c\nok  pkg/d\nok  pkg/e\n--- FAIL: TestX\x1b[31m")
+	got := ansi.Strip(b.Render(60))
+	if strings.Contains(got, "pkg/a") || !strings.Contains(got, "pkg/b") || !strings.Contains(got, "--- FAIL: TestX") {
+		t.Fatalf("running block shows:\n%s", got)
+	}
+	if strings.Contains(b.Render(60), "\x1b[31m") {
+		t.Errorf("the command's escape sequence reached the screen")
+	}
+	b.finish("ok\n", false, time.Second, nil)
+	if got := ansi.Strip(b.Render(60)); strings.Contains(got, "FAIL") {
+		t.Errorf("the finished block still shows the progress:\n%s", got)
 	}
 }

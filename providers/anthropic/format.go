@@ -148,6 +148,8 @@ func blocksToWire(m providers.Message, deferred map[string]bool) []sdk.ContentBl
 			}
 		case providers.ToolCall:
 			blocks = append(blocks, sdk.NewToolUseBlock(p.ID, toolInput(p.Arguments), p.Name))
+		case providers.Image:
+			blocks = append(blocks, sdk.NewTextBlock(p.Describe()))
 		case providers.ToolResult:
 			blocks = append(blocks, toolResultToWire(p, deferred))
 		}
@@ -174,7 +176,7 @@ func toolResultToWire(r providers.ToolResult, deferred map[string]bool) sdk.Cont
 	if len(res.Content) > 0 {
 		return sdk.ContentBlockParamUnion{OfToolResult: &res}
 	}
-	content := r.Content
+	content := r.PlainContent()
 	if content == "" {
 		content = "(no output)"
 	}

@@ -66,7 +66,7 @@ func messagesToWire(m providers.Message) []goopenai.ChatCompletionMessage {
 		var out []goopenai.ChatCompletionMessage
 		for _, p := range m.Parts {
 			if r, ok := p.(providers.ToolResult); ok {
-				content := r.Content
+				content := r.PlainContent()
 				if content == "" {
 					content = "(no output)" // some servers reject a tool message without content
 				}
@@ -93,7 +93,7 @@ func messagesToWire(m providers.Message) []goopenai.ChatCompletionMessage {
 		}
 		return []goopenai.ChatCompletionMessage{w}
 	default:
-		return []goopenai.ChatCompletionMessage{{Role: string(m.Role), Content: m.Text()}}
+		return []goopenai.ChatCompletionMessage{{Role: string(m.Role), Content: m.PlainText()}}
 	}
 }
 

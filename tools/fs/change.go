@@ -36,26 +36,26 @@ type change struct {
 
 // editor holds what edit_file and write_file share.
 type editor struct {
-	wd      *workdir
-	tracker *Tracker
-	journal Journal
+	wd       *workdir
+	sessions *Sessions
 }
 
 func newEditor(root *os.Root, opts Options) editor {
-	if opts.Tracker == nil {
-		opts.Tracker = NewTracker()
+	if opts.Sessions == nil {
+		opts.Sessions = NewSessions(nil)
 	}
-	return editor{wd: newWorkdir(root), tracker: opts.Tracker, journal: opts.Journal}
+	return editor{wd: newWorkdir(root), sessions: opts.Sessions}
 }
 
 // planFunc works out a change from a tool's arguments. A problem the model
 // can fix is an error Result; a Go error is a broken machine or a cancelled
 // context.
-type planFunc func(ctx context.Context, raw json.RawMessage) (*change, *tools.Result, error)
+// tr is the tracker of the call's session.
+type planFunc func(ctx context.Context, tr *Tracker, raw json.RawMessage) (*change, *tools.Result, error)
 
 // preview returns what run would report, without changing anything.
-func (e editor) preview(ctx context.Context, raw json.RawMessage, plan planFunc) (tools.Result, error) {
-	c, bad, err := plan(ctx, raw)
+func (e editor) preview(ctx context.Context, call tools.Call, plan planFunc) (tools.Result, error) {
+	c, bad, err := plan(ctx, e.sessions.Tracker(call.Session), call.Args)
 	if err != nil || bad != nil {
 		return deref(bad), err
 	}
@@ -66,13 +66,14 @@ func (e editor) preview(ctx context.Context, raw json.RawMessage, plan planFunc)
 
 // run works out the change and makes it: it tells the journal, writes the
 // file and records the new content in the tracker.
-func (e editor) run(ctx context.Context, raw json.RawMessage, plan planFunc) (tools.Result, error) {
+func (e editor) run(ctx context.Context, call tools.Call, plan planFunc) (tools.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
 	}
-	e.tracker.changing.Lock()
-	defer e.tracker.changing.Unlock()
-	c, bad, err := plan(ctx, raw)
+	tracker, journal := e.sessions.Tracker(call.Session), e.sessions.Journal(call.Session)
+	tracker.changing.Lock()
+	defer tracker.changing.Unlock()
+	c, bad, err := plan(ctx, tracker, call.Args)
 	if err != nil || bad != nil {
 		return deref(bad), err
 	}
@@ -81,22 +82,22 @@ func (e editor) run(ctx context.Context, raw json.RawMessage, plan planFunc) (to
 	}
 	res := c.result()
 	if bytes.Equal(c.before, c.after) && c.existed {
-		e.tracker.record(c.rel, sha256.Sum256(c.after))
+		tracker.record(c.rel, sha256.Sum256(c.after))
 		return res, nil
 	}
-	if e.journal != nil {
-		if err := e.journal.Before(ctx, c.rel, c.existed, c.before, c.mode); err != nil {
+	if journal != nil {
+		if err := journal.Before(ctx, c.rel, c.existed, c.before, c.mode); err != nil {
 			return tools.Errorf("%s was not changed: saving its prior state for undo failed: %v", c.rel, err), nil
 		}
 	}
 	if err := e.write(c); err != nil {
 		return tools.Errorf("%s was not changed: %s", c.rel, describeWrite(c.rel, err)), nil
 	}
-	e.tracker.record(c.rel, sha256.Sum256(c.after))
-	if e.journal != nil {
+	tracker.record(c.rel, sha256.Sum256(c.after))
+	if journal != nil {
 		// The file has changed: its record must be written even if the turn
 		// is being cancelled, or undo would take it for an outside change.
-		if err := e.journal.After(context.WithoutCancel(ctx), c.rel, c.after); err != nil {
+		if err := journal.After(context.WithoutCancel(ctx), c.rel, c.after); err != nil {
 			res.Content += fmt.Sprintf(" (the change was made, but recording it for undo failed: %v)", err)
 			res.Meta["journal_error"] = err.Error()
 		}

@@ -84,7 +84,7 @@ func byNameIn(ts []tools.Tool, name string) tools.Tool {
 
 type previewer interface {
 	tools.Tool
-	Preview(context.Context, json.RawMessage) (tools.Result, error)
+	Preview(context.Context, tools.Call) (tools.Result, error)
 }
 
 // Preview gives the result Run gives, diff included, and changes nothing.
@@ -120,14 +120,14 @@ func TestPreview(t *testing.T) {
 			}
 			tool := ts[tc.tool].(previewer)
 			before := hash(dir)
-			pre, err := tool.Preview(context.Background(), json.RawMessage(tc.args))
+			pre, err := tool.Preview(context.Background(), tools.Call{Args: json.RawMessage(tc.args)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if hash(dir) != before {
 				t.Fatalf("Preview changed the tree")
 			}
-			pre2, _ := tool.Preview(context.Background(), json.RawMessage(tc.args))
+			pre2, _ := tool.Preview(context.Background(), tools.Call{Args: json.RawMessage(tc.args)})
 			run := call(t, tool, tc.args)
 			if tc.wantErr != "" {
 				mustRefuse(t, pre, tc.wantErr)

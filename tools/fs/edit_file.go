@@ -40,6 +40,8 @@ func (*editFile) Definition() tools.Definition {
 		Description: editFileDescription,
 		Schema:      json.RawMessage(editFileSchema),
 		Effects:     tools.ReadsWorkspace | tools.WritesWorkspace,
+		Kind:        tools.KindEdit,
+		Summarize:   summarizePath,
 	}
 }
 
@@ -53,17 +55,17 @@ type editFileArgs struct {
 // Run makes the edit. Its Meta holds path, diff, added, removed and created
 // (see write_file); an edit that cannot be made is an error result and
 // changes nothing.
-func (t *editFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
-	return t.run(ctx, raw, t.plan)
+func (t *editFile) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	return t.run(ctx, call, t.plan)
 }
 
 // Preview returns what Run would return, changing nothing: the same Meta
 // and diff, or the same error result.
-func (t *editFile) Preview(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
-	return t.preview(ctx, raw, t.plan)
+func (t *editFile) Preview(ctx context.Context, call tools.Call) (tools.Result, error) {
+	return t.preview(ctx, call, t.plan)
 }
 
-func (t *editFile) plan(ctx context.Context, raw json.RawMessage) (*change, *tools.Result, error) {
+func (t *editFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessage) (*change, *tools.Result, error) {
 	var args editFileArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return refuse("invalid arguments: %v", err)

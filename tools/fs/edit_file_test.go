@@ -220,7 +220,7 @@ func TestEditFileCancelled(t *testing.T) {
 	root, dir := tree(t, map[string]string{"f.txt": "a\n"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := EditFile(root, Options{}).Run(ctx, json.RawMessage(editArgs("f.txt", "a", "b", false)))
+	res, err := EditFile(root, Options{}).Run(ctx, tools.Call{Args: json.RawMessage(editArgs("f.txt", "a", "b", false))})
 	if err == nil && !res.IsError {
 		t.Errorf("a cancelled edit succeeded: %+v", res)
 	}
@@ -230,5 +230,5 @@ func TestEditFileCancelled(t *testing.T) {
 }
 
 var _ interface {
-	Preview(context.Context, json.RawMessage) (tools.Result, error)
+	Preview(context.Context, tools.Call) (tools.Result, error)
 } = (*editFile)(nil)

@@ -49,6 +49,8 @@ func (*grep) Definition() tools.Definition {
 		Schema:      json.RawMessage(grepSchema),
 		ReadOnly:    true,
 		Effects:     tools.ReadsWorkspace,
+		Kind:        tools.KindSearch,
+		Summarize:   summarizeGrep,
 	}
 }
 
@@ -59,7 +61,8 @@ type grepArgs struct {
 	IgnoreCase bool   `json:"ignore_case"`
 }
 
-func (t *grep) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+func (t *grep) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	raw := call.Args
 	var args grepArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return tools.Errorf("invalid arguments: %v", err), nil

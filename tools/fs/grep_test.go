@@ -148,7 +148,7 @@ func TestGrepCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, tool := range []tools.Tool{Grep(root), ListFiles(root)} {
-		res, err := tool.Run(ctx, json.RawMessage(`{"pattern": "a"}`))
+		res, err := tool.Run(ctx, tools.Call{Args: json.RawMessage(`{"pattern": "a"}`)})
 		if err == nil && !res.IsError {
 			t.Errorf("%s: a cancelled run reported success", tool.Definition().Name)
 		}

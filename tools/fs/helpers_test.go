@@ -50,7 +50,7 @@ func call(t *testing.T, tool tools.Tool, args string) tools.Result {
 	if err != nil {
 		t.Fatalf("%s(%s): %v", name, args, err)
 	}
-	res, err := tool.Run(context.Background(), raw)
+	res, err := tool.Run(context.Background(), tools.Call{Args: raw})
 	if err != nil {
 		t.Fatalf("%s(%s) returned a Go error: %v", name, args, err)
 	}

@@ -43,6 +43,8 @@ func (*listFiles) Definition() tools.Definition {
 		Schema:      json.RawMessage(listFilesSchema),
 		ReadOnly:    true,
 		Effects:     tools.ReadsWorkspace,
+		Kind:        tools.KindSearch,
+		Summarize:   summarizeList,
 	}
 }
 
@@ -51,7 +53,8 @@ type listFilesArgs struct {
 	Path    string `json:"path"`
 }
 
-func (t *listFiles) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+func (t *listFiles) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	raw := call.Args
 	var args listFilesArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return tools.Errorf("invalid arguments: %v", err), nil

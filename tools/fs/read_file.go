@@ -41,20 +41,21 @@ const (
 )
 
 type readFile struct {
-	wd      *workdir
-	tracker *Tracker
+	wd       *workdir
+	sessions *Sessions
 }
 
 // ReadFile returns the read_file tool confined to root. Each successful
 // read, whole or by range, is recorded with the hash of the file's whole
-// content in tracker (the first one given; without one, in a tracker of
-// its own), which is what lets write_file overwrite the file afterwards.
-func ReadFile(root *os.Root, tracker ...*Tracker) tools.Tool {
+// content in the tracker of the call's session in sessions (the first one
+// given; without one, in a Sessions of its own), which is what lets
+// write_file overwrite the file afterwards.
+func ReadFile(root *os.Root, sessions ...*Sessions) tools.Tool {
 	t := &readFile{wd: newWorkdir(root)}
-	if len(tracker) > 0 && tracker[0] != nil {
-		t.tracker = tracker[0]
+	if len(sessions) > 0 && sessions[0] != nil {
+		t.sessions = sessions[0]
 	} else {
-		t.tracker = NewTracker()
+		t.sessions = NewSessions(nil)
 	}
 	return t
 }
@@ -68,6 +69,8 @@ func (*readFile) Definition() tools.Definition {
 		Schema:      json.RawMessage(readFileSchema),
 		ReadOnly:    true,
 		Effects:     tools.ReadsWorkspace,
+		Kind:        tools.KindRead,
+		Summarize:   summarizePath,
 	}
 }
 
@@ -77,9 +80,9 @@ type readFileArgs struct {
 	Limit  int    `json:"limit"`
 }
 
-func (t *readFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	var args readFileArgs
-	if err := json.Unmarshal(raw, &args); err != nil {
+	if err := json.Unmarshal(call.Args, &args); err != nil {
 		return tools.Errorf("invalid arguments: %v", err), nil
 	}
 	if args.Offset < 0 || args.Limit < 0 {
@@ -129,12 +132,12 @@ func (t *readFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 	meta := map[string]any{"lines": w.total, "from": first, "to": w.last, "cut_lines": w.cut}
 	switch {
 	case w.total == 0:
-		t.record(rel, br, sum)
+		t.record(t.sessions.Tracker(call.Session), rel, br, sum)
 		return tools.Result{Content: fmt.Sprintf("(%s is empty)", args.Path), Meta: meta}, nil
 	case first > w.total:
 		return tools.Errorf("offset %d is past the end of %s, which has %d lines", first, args.Path, w.total), nil
 	}
-	t.record(rel, br, sum)
+	t.record(t.sessions.Tracker(call.Session), rel, br, sum)
 	if first > 1 || w.last < w.total {
 		fmt.Fprintf(&w.out, "(lines %d-%d of %d", first, w.last, w.total)
 		if w.last < w.total {
@@ -147,11 +150,11 @@ func (t *readFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 
 // record notes in the tracker that the model has read rel, hashing what is
 // left of the file first so that the hash covers all of it.
-func (t *readFile) record(rel string, rest io.Reader, sum hash.Hash) {
+func (t *readFile) record(tr *Tracker, rel string, rest io.Reader, sum hash.Hash) {
 	if _, err := io.Copy(io.Discard, rest); err != nil {
 		return
 	}
-	t.tracker.record(rel, [sha256.Size]byte(sum.Sum(nil)))
+	tr.record(rel, [sha256.Size]byte(sum.Sum(nil)))
 }
 
 func (t *readFile) failed(ctx context.Context, p string, err error) (tools.Result, error) {

@@ -66,23 +66,68 @@ type Journal interface {
 	After(ctx context.Context, path string, content []byte) error
 }
 
-// Options are the shared pieces of a session's file tools.
+// Sessions is the file tools' state of each session: what the model of
+// that session has read (its Tracker) and where its changes are recorded
+// for undo (its Journal). One Sessions serves every session of a process:
+// the interface switches sessions, an ACP client holds several, subagents
+// run beside their parent; a call finds its session's state by
+// tools.Call.Session. Safe for concurrent use.
+type Sessions struct {
+	mu       sync.Mutex
+	trackers map[string]*Tracker
+	journal  func(session string) Journal
+}
+
+// NewSessions returns the state of no session yet. journal gives a
+// session's undo journal (nil, or a nil Journal, records nothing); it is
+// asked on every change and must be safe for concurrent use.
+func NewSessions(journal func(session string) Journal) *Sessions {
+	return &Sessions{trackers: map[string]*Tracker{}, journal: journal}
+}
+
+// Tracker returns session's read tracker, empty the first time.
+func (s *Sessions) Tracker(session string) *Tracker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.trackers[session]
+	if !ok {
+		t = NewTracker()
+		s.trackers[session] = t
+	}
+	return t
+}
+
+// Journal returns session's undo journal; nil records nothing.
+func (s *Sessions) Journal(session string) Journal {
+	if s.journal == nil {
+		return nil
+	}
+	return s.journal(session)
+}
+
+// Forget drops session's tracker: a session that is closed, or started
+// again, has read nothing.
+func (s *Sessions) Forget(session string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.trackers, session)
+}
+
+// Options are the shared pieces of the file tools.
 type Options struct {
-	// Tracker records what read_file read and what the editing tools
-	// wrote. Nil means a tracker private to the tools built by one call.
-	Tracker *Tracker
-	// Journal is told about each change; nil records nothing.
-	Journal Journal
+	// Sessions holds each session's tracker and journal; nil gives the
+	// tools built by one call a Sessions of their own, without journals.
+	Sessions *Sessions
 }
 
 // ToolsWith returns list_files, read_file, grep, edit_file and write_file,
-// all confined to root and sharing one tracker and journal.
+// all confined to root and sharing opts.Sessions.
 func ToolsWith(root *os.Root, opts Options) []tools.Tool {
-	if opts.Tracker == nil {
-		opts.Tracker = NewTracker()
+	if opts.Sessions == nil {
+		opts.Sessions = NewSessions(nil)
 	}
 	return []tools.Tool{
-		ListFiles(root), ReadFile(root, opts.Tracker), Grep(root),
+		ListFiles(root), ReadFile(root, opts.Sessions), Grep(root),
 		EditFile(root, opts), WriteFile(root, opts),
 	}
 }

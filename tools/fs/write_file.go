@@ -39,6 +39,8 @@ func (*writeFile) Definition() tools.Definition {
 		Description: writeFileDescription,
 		Schema:      json.RawMessage(writeFileSchema),
 		Effects:     tools.ReadsWorkspace | tools.WritesWorkspace,
+		Kind:        tools.KindEdit,
+		Summarize:   summarizePath,
 	}
 }
 
@@ -51,17 +53,17 @@ type writeFileArgs struct {
 // directory), diff (unified, "--- a/path" or "--- /dev/null" for a new
 // file, "+++ b/path", 3 lines of context; empty when nothing changed),
 // added and removed (line counts) and created.
-func (t *writeFile) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
-	return t.run(ctx, raw, t.plan)
+func (t *writeFile) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	return t.run(ctx, call, t.plan)
 }
 
 // Preview returns what Run would return, changing nothing: the same Meta
 // and diff, or the same error result.
-func (t *writeFile) Preview(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
-	return t.preview(ctx, raw, t.plan)
+func (t *writeFile) Preview(ctx context.Context, call tools.Call) (tools.Result, error) {
+	return t.preview(ctx, call, t.plan)
 }
 
-func (t *writeFile) plan(ctx context.Context, raw json.RawMessage) (*change, *tools.Result, error) {
+func (t *writeFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessage) (*change, *tools.Result, error) {
 	var args writeFileArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return refuse("invalid arguments: %v", err)
@@ -84,7 +86,7 @@ func (t *writeFile) plan(ctx context.Context, raw json.RawMessage) (*change, *to
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	known, read := t.tracker.lookup(rel)
+	known, read := tracker.lookup(rel)
 	switch {
 	case !read:
 		return refuse("%s exists and you have not read it in this session: read it with read_file first, then write it (or change part of it with edit_file)", args.Path)

@@ -25,7 +25,7 @@ func session(t *testing.T, files map[string]string, j Journal) (map[string]tools
 	t.Helper()
 	root, dir := tree(t, files)
 	ts := map[string]tools.Tool{}
-	for _, tool := range ToolsWith(root, Options{Journal: j}) {
+	for _, tool := range ToolsWith(root, Options{Sessions: NewSessions(func(string) Journal { return j })}) {
 		ts[tool.Definition().Name] = tool
 	}
 	return ts, dir
@@ -180,7 +180,7 @@ func TestWriteFileConformance(t *testing.T) {
 }
 
 var _ interface {
-	Preview(context.Context, json.RawMessage) (tools.Result, error)
+	Preview(context.Context, tools.Call) (tools.Result, error)
 } = (*writeFile)(nil)
 
 // A read by range of a large file records the hash of the whole file.
@@ -211,10 +211,10 @@ func TestConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			name := fmt.Sprintf("f%d.txt", i)
 			for k := range 10 {
-				if res, _ := ts["read_file"].Run(context.Background(), json.RawMessage(`{"path": "`+name+`"}`)); res.IsError {
+				if res, _ := ts["read_file"].Run(context.Background(), tools.Call{Args: json.RawMessage(`{"path": "` + name + `"}`)}); res.IsError {
 					t.Errorf("read: %s", res.Content)
 				}
-				if res, _ := ts["write_file"].Run(context.Background(), json.RawMessage(writeArgs(name, fmt.Sprintf("%d\n", k+1)))); res.IsError {
+				if res, _ := ts["write_file"].Run(context.Background(), tools.Call{Args: json.RawMessage(writeArgs(name, fmt.Sprintf("%d\n", k+1)))}); res.IsError {
 					t.Errorf("write: %s", res.Content)
 				}
 			}
@@ -228,16 +228,27 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-func TestResetTrackerForgetsReads(t *testing.T) {
+func TestReadsBelongToTheirSession(t *testing.T) {
 	root, _ := tree(t, map[string]string{"f.txt": "1\n"})
-	tracker := NewTracker()
+	sessions := NewSessions(nil)
 	ts := map[string]tools.Tool{}
-	for _, tool := range ToolsWith(root, Options{Tracker: tracker}) {
+	for _, tool := range ToolsWith(root, Options{Sessions: sessions}) {
 		ts[tool.Definition().Name] = tool
 	}
-	mustOK(t, call(t, ts["read_file"], `{"path": "f.txt"}`))
-	tracker.Reset() // a new session
-	mustRefuse(t, call(t, ts["write_file"], writeArgs("f.txt", "2\n")), "not read")
+	run := func(name, session, args string) tools.Result {
+		t.Helper()
+		res, err := ts[name].Run(context.Background(), tools.Call{Session: session, Args: json.RawMessage(args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	mustOK(t, run("read_file", "a", `{"path": "f.txt"}`))
+	// Another session (a subagent, a second ACP session) read nothing.
+	mustRefuse(t, run("write_file", "b", writeArgs("f.txt", "2\n")), "not read")
+	mustOK(t, run("write_file", "a", writeArgs("f.txt", "2\n")))
+	sessions.Forget("a") // the session starts again
+	mustRefuse(t, run("write_file", "a", writeArgs("f.txt", "3\n")), "not read")
 }
 
 // cancellingJournal cancels the turn's context in Before, as an Esc that
@@ -265,7 +276,7 @@ func TestJournalAfterOutlivesCancellation(t *testing.T) {
 	defer cancel()
 	j := &cancellingJournal{cancel: cancel}
 	root, dir := tree(t, map[string]string{"f.txt": "old\n"})
-	if _, err := EditFile(root, Options{Journal: j}).Run(ctx, json.RawMessage(editArgs("f.txt", "old", "new", false))); err != nil {
+	if _, err := EditFile(root, Options{Sessions: NewSessions(func(string) Journal { return j })}).Run(ctx, tools.Call{Args: json.RawMessage(editArgs("f.txt", "old", "new", false))}); err != nil {
 		t.Fatal(err)
 	}
 	changed := readBack(t, dir, "f.txt") == "new\n"

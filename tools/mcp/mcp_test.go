@@ -112,7 +112,7 @@ func TestManagerHTTP(t *testing.T) {
 	if d := echo.Definition(); d.ReadOnly || !d.Effects.Unknown() || d.Brief() != "Echo the text." {
 		t.Errorf("echo definition %+v", d)
 	}
-	res, err := echo.Run(ctx, json.RawMessage(`{"text":"hi"}`))
+	res, err := echo.Run(ctx, tools.Call{Args: json.RawMessage(`{"text":"hi"}`)})
 	if err != nil || res.IsError || !strings.Contains(res.Content, "echo: hi") || !strings.Contains(res.Content, "[image image/png, 5 bytes, not shown]") {
 		t.Errorf("echo: %+v %v", res, err)
 	}
@@ -121,25 +121,25 @@ func TestManagerHTTP(t *testing.T) {
 	if d := peek.Definition(); !d.ReadOnly || d.Effects.Unknown() {
 		t.Errorf("peek definition %+v", d)
 	}
-	res, _ = peek.Run(ctx, json.RawMessage(`{}`))
+	res, _ = peek.Run(ctx, tools.Call{Args: json.RawMessage(`{}`)})
 	if len(res.Content) > MaxResultBytes+200 || !strings.Contains(res.Content, "cut from the end") {
 		t.Errorf("peek not capped: %d bytes, tail %q", len(res.Content), res.Content[len(res.Content)-80:])
 	}
 
-	res, err = findTool(t, m, "mcp__t_s__fail").Run(ctx, json.RawMessage(`{}`))
+	res, err = findTool(t, m, "mcp__t_s__fail").Run(ctx, tools.Call{Args: json.RawMessage(`{}`)})
 	if err != nil || !res.IsError || res.Content != "no such thing" {
 		t.Errorf("fail: %+v %v", res, err)
 	}
 
 	start := time.Now()
-	res, err = findTool(t, m, "mcp__t_s__hang").Run(ctx, json.RawMessage(`{}`))
+	res, err = findTool(t, m, "mcp__t_s__hang").Run(ctx, tools.Call{Args: json.RawMessage(`{}`)})
 	if err != nil || !res.IsError || !strings.Contains(res.Content, "did not answer") || time.Since(start) > 5*time.Second {
 		t.Errorf("hang: %+v %v after %s", res, err, time.Since(start))
 	}
 
 	cctx, cancel := context.WithCancel(ctx)
 	time.AfterFunc(100*time.Millisecond, cancel)
-	if _, err := findTool(t, m, "mcp__t_s__hang").Run(cctx, json.RawMessage(`{}`)); err == nil {
+	if _, err := findTool(t, m, "mcp__t_s__hang").Run(cctx, tools.Call{Args: json.RawMessage(`{}`)}); err == nil {
 		t.Errorf("a cancelled call returned no error")
 	}
 }
@@ -234,7 +234,7 @@ func TestInvalidSchemaSkipped(t *testing.T) {
 	if st.State != StateRunning || strings.Join(st.Tools, ",") != "mcp__t__good" {
 		t.Fatalf("status %+v, want running with only good", st)
 	}
-	res, err := findTool(t, m, "mcp__t__good").Run(ctx, json.RawMessage(`{}`))
+	res, err := findTool(t, m, "mcp__t__good").Run(ctx, tools.Call{Args: json.RawMessage(`{}`)})
 	if err != nil || res.Content != "fine" {
 		t.Errorf("good: %+v %v", res, err)
 	}

@@ -48,7 +48,7 @@ func (t *tool) Server() (server, tool string) { return t.s.cfg.Name, t.orig }
 // Run calls the tool on its server, bounded by the server's timeout.
 // Cancelling ctx cancels the call (MCP's cancellation notification) and
 // returns ctx's error; every other problem is an error result.
-func (t *tool) Run(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+func (t *tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	t.s.m.mu.Lock()
 	cs, state := t.s.session, t.s.state
 	t.s.m.mu.Unlock()
@@ -57,7 +57,7 @@ func (t *tool) Run(ctx context.Context, args json.RawMessage) (tools.Result, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.s.cfg.Timeout)
 	defer cancel()
-	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: t.orig, Arguments: args})
+	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: t.orig, Arguments: call.Args})
 	switch {
 	case err == nil:
 		return convert(res), nil

@@ -247,6 +247,20 @@ func (c *Catalog) pick(picks Picks, names ...string) (unknown []string) {
 	return unknown
 }
 
+// Definition returns the definition of the tool called name (pick_tools
+// included, in every mode: a session recorded in pick mode may be resumed
+// in all mode); ok is false for a name the catalog lacks (a server's tool
+// that is gone).
+func (c *Catalog) Definition(name string) (def tools.Definition, ok bool) {
+	if name == PickToolsName {
+		return pickDefinition(c.mode), true
+	}
+	if t, ok := c.reg.Get(name); ok {
+		return t.Definition(), true
+	}
+	return tools.Definition{}, false
+}
+
 // Resolve finds the tool a call names and validates the call's arguments
 // against the tool's full schema. In swap mode calling a tool that was only
 // shown as a brief picks it; in pick mode a call picks nothing (a pick
@@ -319,17 +333,35 @@ func pickDefinition(mode Mode) tools.Definition {
 		Description: desc,
 		Schema:      json.RawMessage(pickToolsSchema),
 		ReadOnly:    true,
+		Effects:     tools.ReadsWorkspace,
+		Kind:        tools.KindThink,
+		Summarize:   summarizePick,
+		// It changes the next request's tools: it runs alone, and
+		// front-ends show it as a note.
+		ChangesToolset: true,
 	}
 }
 
-// Run picks the named tools. Unknown names make an error result that lists
-// the valid ones; the known names are picked all the same. In pick mode the
-// result loads the definitions of the tools it newly picks (see load).
-func (p pickTool) Run(_ context.Context, args json.RawMessage) (tools.Result, error) {
+// summarizePick reads a pick_tools call as the names it picks.
+func summarizePick(args string) tools.Summary {
 	var in struct {
 		Names []string `json:"names"`
 	}
-	if err := json.Unmarshal(args, &in); err != nil {
+	if json.Unmarshal([]byte(args), &in) != nil || len(in.Names) == 0 {
+		return tools.DefaultSummary(args)
+	}
+	return tools.Summary{Title: strings.Join(in.Names, ", "), Full: tools.PrettyJSON(args)}
+}
+
+// Run picks the named tools. Unknown names make an error result that lists
+// Run picks the named tools. Unknown names make an error result that lists
+// the valid ones; the known names are picked all the same. In pick mode the
+// result loads the definitions of the tools it newly picks (see load).
+func (p pickTool) Run(_ context.Context, call tools.Call) (tools.Result, error) {
+	var in struct {
+		Names []string `json:"names"`
+	}
+	if err := json.Unmarshal(call.Args, &in); err != nil {
 		return tools.Errorf("pick_tools: %v", err), nil
 	}
 	if p.c.mode == ModePick {

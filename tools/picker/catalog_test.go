@@ -24,7 +24,8 @@ func (e echoTool) Definition() tools.Definition {
 	}
 }
 
-func (e echoTool) Run(_ context.Context, args json.RawMessage) (tools.Result, error) {
+func (e echoTool) Run(_ context.Context, call tools.Call) (tools.Result, error) {
+	args := call.Args
 	return tools.Result{Content: string(args)}, nil
 }
 
@@ -87,7 +88,7 @@ func TestSwapModeOffersBriefsUntilPicked(t *testing.T) {
 		}
 	}
 
-	res, err := s.pick.Run(context.Background(), json.RawMessage(`{"names":["grep"]}`))
+	res, err := s.pick.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["grep"]}`)})
 	if err != nil || res.IsError || !strings.Contains(res.Content, "grep") {
 		t.Fatalf("pick grep: %+v, %v", res, err)
 	}
@@ -102,7 +103,7 @@ func TestSwapModeOffersBriefsUntilPicked(t *testing.T) {
 	// A second pick of the same tool changes nothing: the offers stay
 	// byte-identical, so the provider's prompt cache stays warm.
 	before, _ := json.Marshal(s.Offers())
-	res, _ = s.pick.Run(context.Background(), json.RawMessage(`{"names":["grep"]}`))
+	res, _ = s.pick.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["grep"]}`)})
 	if added := res.Meta["added"].([]string); len(added) != 0 {
 		t.Errorf("picking grep again added %v", added)
 	}
@@ -124,7 +125,7 @@ func TestOffersDependOnPicksAlone(t *testing.T) {
 
 func TestPickUnknownNamesListsValidOnes(t *testing.T) {
 	s := newSet(t, ModeSwap)
-	res, _ := s.pick.Run(context.Background(), json.RawMessage(`{"names":["grep","glob"]}`))
+	res, _ := s.pick.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["grep","glob"]}`)})
 	if !res.IsError || !strings.Contains(res.Content, "glob") || !strings.Contains(res.Content, "grep, read_file") {
 		t.Errorf("result %q should be an error naming glob and listing the tools", res.Content)
 	}
@@ -203,7 +204,7 @@ func TestPickingOneToolOfAGroupPicksTheGroup(t *testing.T) {
 	if offers := c.Offers(picks.Picked(), nil); offers[0].Name != PickToolsName {
 		t.Errorf("pick_tools must stay while a tool is left to pick: %v", offers[0].Name)
 	}
-	res, _ := pickTool{c, picks}.Run(context.Background(), json.RawMessage(`{"names":["mcp__gh__issue"]}`))
+	res, _ := pickTool{c, picks}.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["mcp__gh__issue"]}`)})
 	if added := res.Meta["added"].([]string); strings.Join(added, ",") != "mcp__gh__issue" {
 		t.Errorf("added %v", added)
 	}

@@ -36,7 +36,7 @@ func TestPickModeOffersEveryToolDeferredAndNeverChanges(t *testing.T) {
 			t.Errorf("%s is offered as %+v, want deferred with its full definition", o.Name, o)
 		}
 	}
-	res, err := pickTool{c, picks}.Run(context.Background(), json.RawMessage(`{"names":["grep","mcp__gh__pr"]}`))
+	res, err := pickTool{c, picks}.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["grep","mcp__gh__pr"]}`)})
 	if err != nil || res.IsError {
 		t.Fatalf("pick: %v %+v", err, res)
 	}
@@ -50,7 +50,7 @@ func TestPickModeOffersEveryToolDeferredAndNeverChanges(t *testing.T) {
 func TestPickModeResultLoadsTheDefinitions(t *testing.T) {
 	c, picks := newPickCatalog(t)
 	p := pickTool{c, picks}
-	res, _ := p.Run(context.Background(), json.RawMessage(`{"names":["mcp__gh__pr","grep"]}`))
+	res, _ := p.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["mcp__gh__pr","grep"]}`)})
 	if !slices.Equal(res.References, []string{"grep", "mcp__gh__pr"}) {
 		t.Errorf("references = %v, want grep and mcp__gh__pr", res.References)
 	}
@@ -69,7 +69,7 @@ func TestPickModeResultLoadsTheDefinitions(t *testing.T) {
 		!strings.Contains(string(defs[0].Parameters), `"required":["text"]`) {
 		t.Errorf("definitions = %+v, want grep's and mcp__gh__pr's in full", defs)
 	}
-	again, _ := p.Run(context.Background(), json.RawMessage(`{"names":["grep","nope"]}`))
+	again, _ := p.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["grep","nope"]}`)})
 	if len(again.References) != 0 || !again.IsError || !strings.Contains(again.Content, "Loaded before") ||
 		!strings.Contains(again.Content, "Unknown tool names: nope") || strings.Contains(again.Content, "{") {
 		t.Errorf("picking grep again and an unknown name: %+v", again)

@@ -128,3 +128,34 @@ func trimPartialRuneStart(b []byte) []byte {
 	}
 	return b
 }
+
+// Tail returns the last n lines of what was written (from the kept bytes;
+// a partial last line counts as a line) and the total bytes written, for
+// progress while the command runs.
+func (c *capture) Tail(n int) (string, int64) {
+	c.mu.Lock()
+	var last []byte
+	switch {
+	case c.ringLen > 0:
+		start := (c.ringEnd - c.ringLen + c.ringMax) % c.ringMax
+		if start+c.ringLen <= c.ringMax {
+			last = append(last, c.ring[start:start+c.ringLen]...)
+		} else {
+			last = append(append(last, c.ring[start:]...), c.ring[:c.ringEnd]...)
+		}
+	default:
+		last = append(last, c.head...)
+	}
+	total := c.total
+	c.mu.Unlock()
+	last = bytes.TrimRight(last, "\n")
+	for i, cut := len(last)-1, 0; i >= 0; i-- {
+		if last[i] == '\n' {
+			if cut++; cut == n {
+				last = last[i+1:]
+				break
+			}
+		}
+	}
+	return safeText(trimPartialRuneStart(last)), total
+}

@@ -113,7 +113,7 @@ func TestCancellationStopsTheWholeGroup(t *testing.T) {
 	defer cancel()
 	done := make(chan tools.Result, 1)
 	go func() {
-		res, err := tool.Run(ctx, []byte(`{"command":"echo started; echo $$ > leader.pid; sleep 1000 & echo $! > child.pid; wait"}`))
+		res, err := tool.Run(ctx, tools.Call{Args: []byte(`{"command":"echo started; echo $$ > leader.pid; sleep 1000 & echo $! > child.pid; wait"}`)})
 		if err != nil {
 			t.Errorf("Run returned a Go error: %v", err)
 		}

@@ -149,8 +149,31 @@ func definition(cfg Config) tools.Definition {
 	if err != nil {
 		panic(err) // a literal map of strings and numbers always encodes
 	}
-	return tools.Definition{Name: "bash", Description: desc, Schema: raw, Effects: tools.RunsCommands}
+	return tools.Definition{Name: "bash", Description: desc, Schema: raw, Effects: tools.RunsCommands,
+		Kind: tools.KindExecute, Summarize: summarize}
 }
+
+// summarize reads a call as its command's first line ("…" when more lines
+// follow) and the whole command.
+func summarize(raw string) tools.Summary {
+	var a args
+	if json.Unmarshal([]byte(raw), &a) != nil || a.Command == "" {
+		return tools.DefaultSummary(raw)
+	}
+	first, _, more := strings.Cut(strings.TrimSpace(a.Command), "\n")
+	title := tools.OneLine(first)
+	if more {
+		title += " …"
+	}
+	return tools.Summary{Title: title, Full: a.Command}
+}
+
+// progressLines is how many of a running command's last lines its progress
+// shows; progressEvery is how often it is reported while output comes.
+const (
+	progressLines = 5
+	progressEvery = 250 * time.Millisecond
+)
 
 // humanDuration writes d as "2 minutes", "90 seconds" or "1500 ms".
 func humanDuration(d time.Duration) string {
@@ -185,10 +208,13 @@ type args struct {
 // duration_ms, output_bytes (all the output, before the cap), truncated,
 // timed_out and cancelled.
 //
+// While the command runs, the call's progress gets its last lines of
+// output, at most every 250 ms and only when there is new output.
+//
 // Run returns a Go error only when waiting for the process itself fails.
-func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	var a args
-	if err := json.Unmarshal(raw, &a); err != nil {
+	if err := json.Unmarshal(call.Args, &a); err != nil {
 		return tools.Errorf("bash: arguments: %v", err), nil
 	}
 	if strings.TrimSpace(a.Command) == "" {
@@ -223,7 +249,9 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	if err := cmd.Start(); err != nil {
 		return tools.Errorf("bash: starting the command: %v", err), nil
 	}
+	stop := reportProgress(call, out)
 	ending, waitErr := t.wait(ctx, cmd, timeout)
+	stop()
 	elapsed := time.Since(start)
 	if cmd.ProcessState == nil {
 		return tools.Result{}, fmt.Errorf("waiting for bash: %w", waitErr)
@@ -236,6 +264,34 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 		}
 	}
 	return res, nil
+}
+
+// reportProgress hands call's progress the last lines of out while the
+// command runs, when they changed; the returned function stops it and
+// returns once it has stopped.
+func reportProgress(call tools.Call, out *capture) (stop func()) {
+	if call.Progress == nil {
+		return func() {}
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		var seen int64
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if text, total := out.Tail(progressLines); total != seen {
+				seen = total
+				call.Report(tools.Progress{Text: text})
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
 }
 
 // ending says why a command stopped.

@@ -51,7 +51,7 @@ func run(t *testing.T, ctx context.Context, tool *Tool, a map[string]any) tools.
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := tool.Run(ctx, raw)
+		res, err := tool.Run(ctx, tools.Call{Args: raw})
 		done <- outcome{res, err}
 	}()
 	select {
@@ -323,7 +323,7 @@ func TestConcurrentRuns(t *testing.T) {
 	for i := range 4 {
 		go func() {
 			raw, _ := json.Marshal(map[string]any{"command": "echo run " + strconv.Itoa(i)})
-			res, err := tool.Run(context.Background(), raw)
+			res, err := tool.Run(context.Background(), tools.Call{Args: raw})
 			if err != nil {
 				t.Error(err)
 			}

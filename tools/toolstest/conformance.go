@@ -84,7 +84,7 @@ func Run(t *testing.T, s Suite) {
 				t.Errorf("BadArgs %s should pass the schema: %v", args, err)
 				continue
 			}
-			res, err := s.Tool.Run(context.Background(), raw)
+			res, err := s.Tool.Run(context.Background(), tools.Call{Args: raw})
 			if err != nil {
 				t.Errorf("Run(%s) returned a Go error %v; tool problems must be results", args, err)
 				continue
@@ -118,7 +118,7 @@ func checkCancelled(t *testing.T, tool tools.Tool, ctx context.Context, args str
 	var err error
 	go func() {
 		defer close(done)
-		res, err = tool.Run(ctx, json.RawMessage(args))
+		res, err = tool.Run(ctx, tools.Call{Args: json.RawMessage(args)})
 	}()
 	select {
 	case <-done:

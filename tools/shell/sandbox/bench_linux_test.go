@@ -62,7 +62,7 @@ func BenchmarkCommand(b *testing.B) {
 			raw, _ := json.Marshal(map[string]string{"command": command})
 			b.Run(c.name+"/"+command, func(b *testing.B) {
 				for b.Loop() {
-					res, err := tool.Run(context.Background(), raw)
+					res, err := tool.Run(context.Background(), tools.Call{Args: raw})
 					if err != nil || res.Meta["exit_code"] != 0 {
 						b.Fatalf("%s: %v %s", command, err, res.Content)
 					}

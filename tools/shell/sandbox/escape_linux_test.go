@@ -104,7 +104,7 @@ func (b *box) runWith(ctx context.Context, command string, timeoutMS int) tools.
 		a["timeout_ms"] = timeoutMS
 	}
 	raw, _ := json.Marshal(a)
-	res, err := b.tool.Run(ctx, raw)
+	res, err := b.tool.Run(ctx, tools.Call{Args: raw})
 	if err != nil {
 		b.t.Fatalf("%s: %v", command, err)
 	}

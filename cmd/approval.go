@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"context"
+	"strings"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/tools"
+)
+
+// asker answers the question about a call that the policy leaves to a
+// person: the interface's menu, a headless run's refusal; an ACP client's
+// session/request_permission and the Claude Agent SDK's can_use_tool next.
+// It may block, and must return when ctx is cancelled.
+type asker interface {
+	ask(ctx context.Context, q question) loop.Decision
+}
+
+// question is what an asker is asked: the loop's approval request, the
+// tool's definition with its effects filled in, the policy's reason for
+// asking, and recheck, which decides the call again in the mode in force
+// (ok false: a person must still answer), for a question still waiting
+// when the person switches the mode.
+type question struct {
+	req     loop.Approval
+	def     tools.Definition
+	reason  string
+	recheck func() (loop.Decision, bool)
+}
+
+// approval is the one composition of approval every front-end uses: the
+// user's policy in the mode of the moment first (deny rules, the sandbox,
+// the mode), then the front-end's asker for what the policy leaves open.
+type approval struct {
+	policy policy
+	mode   func() string // the permission mode in force
+	asker  asker
+}
+
+// newApproval composes p, read in the mode mode returns at each call, with
+// a.
+func newApproval(p policy, mode func() string, a asker) *approval {
+	return &approval{policy: p, mode: mode, asker: a}
+}
+
+// approve is the loop's ApproveFunc.
+func (a *approval) approve(ctx context.Context, req loop.Approval) loop.Decision {
+	def := withEffects(req.Def)
+	rule := func() (loop.Decision, bool, string) {
+		pol := a.policy
+		pol.mode = a.mode()
+		switch r := pol.decideGated(def, req.Call.Arguments, req.Gate, req.GateWhy); r.verdict {
+		case allow:
+			return loop.Decision{Allow: true, Why: r.why}, true, ""
+		case deny:
+			return loop.Decision{Reason: r.reason, Why: r.why}, true, ""
+		default:
+			return loop.Decision{}, false, r.reason
+		}
+	}
+	d, ok, reason := rule()
+	if ok {
+		return d
+	}
+	recheck := func() (loop.Decision, bool) { d, ok, _ := rule(); return d, ok }
+	d = a.asker.ask(ctx, question{req: req, def: def, reason: reason, recheck: recheck})
+	// A person's yes says nothing of the sandbox (the policy's own yes,
+	// after a switch of mode, already does).
+	if d.Allow && def.Effects.Has(tools.RunsCommands) && strings.HasPrefix(d.Why, "person") {
+		d.Why = a.policy.confined(d.Why)
+	}
+	return d
+}

@@ -1,0 +1,168 @@
+// Package turn is the turn runner every front-end starts turns through (the
+// interface, headless runs; an ACP server and the Claude Agent SDK's
+// stream-json next): around loop.Run it does once what each front-end did
+// by itself. It attaches the prompt's @path mentions, marks the session
+// running and titles it, runs the loop, and records how the turn ended;
+// what a front-end shows it reads from the one event channel it returns.
+package turn
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+)
+
+// Sessions is what the runner records of a turn in the session store;
+// *sessions.Store satisfies it.
+type Sessions interface {
+	// Get returns a session's record.
+	Get(ctx context.Context, id string) (*sessions.Session, error)
+	// SetTitle titles a session.
+	SetTitle(ctx context.Context, id, title string) error
+	// SetStatus records a session's status.
+	SetStatus(ctx context.Context, id string, status sessions.Status) error
+}
+
+var _ Sessions = (*sessions.Store)(nil)
+
+// Runner starts turns. Its zero value runs turns without mentions or a
+// store (tests); it holds no state of its own and is safe for concurrent
+// use, one turn at a time per conversation.
+type Runner struct {
+	// Mentions attaches the files a prompt's @path words name; nil attaches
+	// nothing.
+	Mentions *mention.Mentions
+	// Sessions records the session's status and title; nil records
+	// nothing (a conversation without a session).
+	Sessions Sessions
+}
+
+// Prompt is a turn's user message and the part of it a person typed.
+type Prompt struct {
+	// Message is the user message (text, images).
+	Message providers.Message
+	// Typed is the text whose @path mentions are attached after the
+	// message: what the person typed, not data piped beside it. Empty
+	// attaches nothing.
+	Typed string
+}
+
+// Text is a prompt of one typed text.
+func Text(s string) Prompt {
+	return Prompt{Message: providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: s}}}, Typed: s}
+}
+
+// Turn starts a turn of conv on l with p and returns its events: a
+// loop.Notice of what the mentions attached (when they attached or skipped
+// anything), then the loop's events, ending with its Done, after which the
+// channel is closed. As with loop.Run, the consumer reads until the channel
+// is closed. Turn returns at once: the mentions are read and the session
+// marked running in the turn's goroutine. A session whose status cannot be
+// written does not run: Done carries StopError and the reason. How the
+// turn ended is recorded before Done is delivered, so a front-end that
+// exits after Done leaves the session's status right.
+func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conversation, p Prompt) <-chan loop.Event {
+	out := make(chan loop.Event, 64)
+	go func() {
+		defer close(out)
+		id := conv.SessionID()
+		msg, note := r.expand(ctx, id, p)
+		if note != "" {
+			out <- loop.Notice{Source: "mentions", Text: note}
+		}
+		if err := r.begin(ctx, id, p); err != nil {
+			out <- loop.Done{Reason: loop.StopError, Err: err}
+			return
+		}
+		for ev := range l.Run(ctx, conv, msg) {
+			if d, ok := ev.(loop.Done); ok {
+				if err := r.end(context.WithoutCancel(ctx), id, d.Reason); err != nil && d.Err == nil {
+					d.Err = err
+				}
+				ev = d
+			}
+			out <- ev
+		}
+	}()
+	return out
+}
+
+// expand attaches the files the typed text mentions to the message's last
+// text part and says what was attached.
+func (r *Runner) expand(ctx context.Context, session string, p Prompt) (providers.Message, string) {
+	msg := p.Message
+	if r.Mentions == nil || p.Typed == "" {
+		return msg, ""
+	}
+	expanded, atts := r.Mentions.Expand(ctx, session, p.Typed)
+	extra := strings.TrimPrefix(expanded, p.Typed)
+	if extra != "" {
+		parts := append([]providers.Part(nil), msg.Parts...)
+		last := -1
+		for i, part := range parts {
+			if _, ok := part.(providers.Text); ok {
+				last = i
+			}
+		}
+		if last < 0 {
+			parts = append(parts, providers.Text{Text: strings.TrimLeft(extra, "\n")})
+		} else {
+			parts[last] = providers.Text{Text: parts[last].(providers.Text).Text + extra}
+		}
+		msg.Parts = parts
+	}
+	return msg, mention.Note(atts)
+}
+
+// begin marks the session running and titles an untitled one from the
+// typed prompt.
+func (r *Runner) begin(ctx context.Context, id string, p Prompt) error {
+	if r.Sessions == nil || id == "" {
+		return nil
+	}
+	sess, err := r.Sessions.Get(ctx, id)
+	if err != nil {
+		return fmt.Errorf("saving the session: %w", err)
+	}
+	if sess.Title == "" {
+		text := p.Typed
+		if text == "" {
+			text = p.Message.Text()
+		}
+		if err := r.Sessions.SetTitle(ctx, id, sessions.TitleFromPrompt(text)); err != nil {
+			return fmt.Errorf("saving the session: %w", err)
+		}
+	}
+	if err := r.Sessions.SetStatus(ctx, id, sessions.StatusRunning); err != nil {
+		return fmt.Errorf("saving the session: %w", err)
+	}
+	return nil
+}
+
+// end records the session's status after a turn that ended for reason.
+func (r *Runner) end(ctx context.Context, id string, reason loop.StopReason) error {
+	if r.Sessions == nil || id == "" {
+		return nil
+	}
+	if err := r.Sessions.SetStatus(ctx, id, Status(reason)); err != nil {
+		return fmt.Errorf("saving the session: %w", err)
+	}
+	return nil
+}
+
+// Status is the session's status after a turn that ended for reason.
+func Status(reason loop.StopReason) sessions.Status {
+	switch reason {
+	case loop.StopCancelled:
+		return sessions.StatusCancelled
+	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
+		return sessions.StatusFailed
+	}
+	return sessions.StatusCompleted
+}

@@ -1,0 +1,126 @@
+package turn_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/fake"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/fs"
+	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/turn"
+)
+
+// setup is a working directory with main.go, a session store with one
+// session, and a loop answering from replies.
+func setup(t *testing.T, replies ...fake.Reply) (*sessions.Store, *sessions.Session, *loop.Loop, *fake.Provider, *os.Root) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	store, err := sessions.Open(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	sess, err := store.Create(context.Background(), sessions.NewSession{Dir: dir, Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := tools.NewRegistry()
+	p := fake.New(replies...)
+	l, err := loop.New(loop.Config{Provider: p, Model: "m", Catalog: picker.New(reg, picker.ModeAll)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, sess, l, p, root
+}
+
+func drain(ch <-chan loop.Event) (evs []loop.Event, done loop.Done) {
+	for ev := range ch {
+		if d, ok := ev.(loop.Done); ok {
+			done = d
+		}
+		evs = append(evs, ev)
+	}
+	return evs, done
+}
+
+func TestATurnAttachesMentionsTitlesTheSessionAndRecordsItsEnd(t *testing.T) {
+	store, sess, l, p, root := setup(t, fake.Text("It is empty."))
+	r := &turn.Runner{Mentions: mention.New(root, fs.NewSessions(nil)), Sessions: store}
+	conv := conversation.New("", store.Recorder(sess.ID))
+	evs, done := drain(r.Turn(context.Background(), l, conv, turn.Text("what is in @main.go?")))
+	if done.Reason != loop.StopAnswered || done.Err != nil {
+		t.Fatalf("done %+v", done)
+	}
+	if n, ok := evs[0].(loop.Notice); !ok || !strings.Contains(n.Text, "Attached main.go") {
+		t.Errorf("first event %+v, want the note of the attachment", evs[0])
+	}
+	sent := p.Requests()[0].Messages[0].Text()
+	if !strings.HasPrefix(sent, "what is in @main.go?") || !strings.Contains(sent, `<attached path="main.go">`) {
+		t.Errorf("the model got %q", sent)
+	}
+	got, err := store.Get(context.Background(), sess.ID)
+	if err != nil || got.Title != "what is in @main.go?" || got.Status != sessions.StatusCompleted {
+		t.Errorf("session after the turn: %+v, %v", got, err)
+	}
+}
+
+func TestDataBesideThePromptIsNeverExpanded(t *testing.T) {
+	store, sess, l, p, root := setup(t, fake.Text("ok"))
+	r := &turn.Runner{Mentions: mention.New(root, fs.NewSessions(nil)), Sessions: store}
+	conv := conversation.New("", store.Recorder(sess.ID))
+	prompt := turn.Prompt{Message: providers.UserText("review this\n\nStandard input:\n@main.go"), Typed: "review this"}
+	drain(r.Turn(context.Background(), l, conv, prompt))
+	if sent := p.Requests()[0].Messages[0].Text(); strings.Contains(sent, "<attached") {
+		t.Errorf("piped data's @ word was attached: %q", sent)
+	}
+}
+
+// failingSessions cannot write a status.
+type failingSessions struct{ turn.Sessions }
+
+func (failingSessions) SetStatus(context.Context, string, sessions.Status) error {
+	return errors.New("disk full")
+}
+
+func TestATurnThatCannotBeSavedDoesNotRun(t *testing.T) {
+	store, sess, l, p, _ := setup(t, fake.Text("never"))
+	r := &turn.Runner{Sessions: failingSessions{store}}
+	conv := conversation.New("", store.Recorder(sess.ID))
+	_, done := drain(r.Turn(context.Background(), l, conv, turn.Text("hi")))
+	if done.Reason != loop.StopError || done.Err == nil || !strings.Contains(done.Err.Error(), "disk full") {
+		t.Errorf("done %+v", done)
+	}
+	if len(p.Requests()) != 0 {
+		t.Errorf("the model was asked although the session could not be saved")
+	}
+}
+
+func TestStatusFollowsTheStopReason(t *testing.T) {
+	for reason, want := range map[loop.StopReason]sessions.Status{
+		loop.StopAnswered: sessions.StatusCompleted, loop.StopMaxSteps: sessions.StatusCompleted,
+		loop.StopCancelled: sessions.StatusCancelled, loop.StopError: sessions.StatusFailed,
+		loop.StopContextFull: sessions.StatusFailed, loop.StopRefused: sessions.StatusFailed, loop.StopMaxTokens: sessions.StatusFailed,
+	} {
+		if got := turn.Status(reason); got != want {
+			t.Errorf("Status(%s) = %s, want %s", reason, got, want)
+		}
+	}
+}
