@@ -171,7 +171,11 @@ func runEconomy(t *testing.T, turns []economyTurn, mode string, mcp bool) econom
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: economyModel(turns)})
 	var extra []string
 	if mcp {
-		extra = []string{"--config", mcpConfig(t, referenceServers(mcpBin(t), dir))}
+		// A busy machine may start node slowly: a server that misses its
+		// startup timeout in one turn would change that turn's tools and
+		// measure the load, not the mode.
+		servers := strings.ReplaceAll(referenceServers(mcpBin(t), dir), "\ncommand =", "\nstartup_timeout = \"120s\"\ncommand =")
+		extra = []string{"--config", mcpConfig(t, servers)}
 	}
 	for i, turn := range turns {
 		args := append(slices.Clone(extra), "--db", db, "--tools", mode, "-p", turn.prompt)
@@ -185,7 +189,10 @@ func runEconomy(t *testing.T, turns []economyTurn, mode string, mcp bool) econom
 	}
 	var e economy
 	var prev []byte
-	for _, r := range srv.Requests() {
+	for i, r := range srv.Requests() {
+		if mcp && !strings.Contains(string(r.Body), "mcp__fs__") {
+			t.Fatalf("%s mode, request %d lacks the MCP servers' tools", mode, i+1)
+		}
 		cur := scripted.ProviderOrder(r.Chat)
 		e.requests++
 		e.bytes += len(r.Body)
