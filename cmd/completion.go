@@ -79,7 +79,7 @@ the command line is a prompt ("agent completion of this function").`,
 func completeFlagValues(c *cobra.Command) {
 	values := map[string][]string{
 		"output-format":   {formatText, formatJSON, formatStreamJSON},
-		"tools":           {string(picker.ModePick), string(picker.ModeAll)},
+		"tools":           {string(picker.ModePick), string(picker.ModeSwap), string(picker.ModeAll)},
 		"permission-mode": {modeAsk, modeAuto, modeYolo},
 		"sandbox":         {string(sandbox.WorkspaceWrite), string(sandbox.ReadOnly), string(sandbox.Off)},
 		"provider":        {providerOpenAI, providerAnthropic},

@@ -106,7 +106,7 @@ func TestShellCompletionCandidates(t *testing.T) {
 		{[]string{"--output-format", ""}, []string{"text", "json", "stream-json"}, nil},
 		{[]string{"--sandbox", ""}, []string{"workspace-write", "read-only", "off"}, nil},
 		{[]string{"--permission-mode", ""}, []string{"ask", "auto", "yolo"}, nil},
-		{[]string{"--tools", ""}, []string{"pick", "all"}, nil},
+		{[]string{"--tools", ""}, []string{"pick", "swap", "all"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

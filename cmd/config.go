@@ -40,7 +40,7 @@ const (
 //
 //	profile = "ollama"          # the profile used when no flag or AGENT_PROFILE names one
 //	max_steps = 25
-//	tools = "pick"              # or "all"
+//	tools = "pick"              # or "swap", "all"
 //
 //	[profiles.ollama]
 //	base_url = "http://localhost:11434/v1"

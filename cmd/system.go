@@ -25,7 +25,11 @@ func systemPrompt(root *os.Root, dir string, now time.Time, toolsMode string) st
 	b.WriteString("Paths are relative to the working directory; tools cannot reach outside it. " +
 		"Look at the code before you answer: list, search and read files rather than guessing, and cite places as path:line. " +
 		"Answer concisely and directly, in markdown.\n")
-	if toolsMode == "pick" {
+	switch toolsMode {
+	case "pick":
+		b.WriteString("Your tools are listed in pick_tools' description. " +
+			"Call pick_tools with every tool you need first, in one call; their definitions arrive in its result.\n")
+	case "swap":
 		b.WriteString("Tools other than pick_tools are listed by name and a one-line brief. " +
 			"Call pick_tools with every tool you need first, in one call; then call them with their full schemas.\n")
 	}

@@ -23,11 +23,15 @@ type Sizes struct {
 func (s Sizes) Total() int { return s.System + s.Tools + s.History }
 
 // SizeOf measures req's content in bytes: what a model reads, without the
-// wire format's punctuation.
+// wire format's punctuation. A deferred tool counts its name alone: its
+// definition is read where a tool result loads it, and counts there.
 func SizeOf(req providers.Request) Sizes {
 	s := Sizes{System: len(req.System)}
 	for _, t := range req.Tools {
-		s.Tools += len(t.Name) + len(t.Description) + len(t.Parameters)
+		s.Tools += len(t.Name)
+		if !t.Deferred {
+			s.Tools += len(t.Description) + len(t.Parameters)
+		}
 	}
 	for _, m := range req.Messages {
 		s.History += MessageSize(m)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -99,8 +98,18 @@ func TestAnthropicPickedToolsInParallel(t *testing.T) {
 	if anthropicTool(reqs[0], "grep") == nil || anthropicTool(reqs[1], "grep") == nil {
 		t.Fatal("grep is not offered")
 	}
-	if string(anthropicTool(reqs[1], "grep").InputSchema) == string(anthropicTool(reqs[0], "grep").InputSchema) {
-		t.Error("the picked grep should carry its full schema in the second request")
+	// Pick mode: every tool but pick_tools is deferred in full, the same in
+	// every request; the pick's result is the references that load them.
+	for _, r := range reqs {
+		if g := anthropicTool(r, "grep"); !g.DeferLoading || !strings.Contains(string(g.InputSchema), `"pattern"`) {
+			t.Errorf("grep should be deferred with its full schema: %+v", g)
+		}
+		if p := anthropicTool(r, "pick_tools"); p == nil || p.DeferLoading {
+			t.Errorf("pick_tools must be in the prompt: %+v", p)
+		}
+	}
+	if refs := reqs[1].Params.Messages[2].Content[0].References(); !reflect.DeepEqual(refs, []string{"grep", "read_file"}) {
+		t.Errorf("the pick's result references %v, want grep and read_file", refs)
 	}
 
 	third := reqs[2].Params
@@ -123,10 +132,10 @@ func TestAnthropicPickedToolsInParallel(t *testing.T) {
 		t.Errorf("tool results = %+v", results)
 	}
 
-	// Breakpoints: the last tool, the system prompt, the newest message and
-	// the user message before it.
-	n := len(third.Tools)
-	want := []string{"tools[" + strconv.Itoa(n-1) + "]", "system[0]", "messages[2].content[0]", "messages[4].content[1]"}
+	// Breakpoints: the last tool in the prompt (pick_tools, the others are
+	// deferred), the system prompt, the newest message and the user message
+	// before it.
+	want := []string{"tools[0]", "system[0]", "messages[2].content[0]", "messages[4].content[1]"}
 	if got := third.Breakpoints(); !reflect.DeepEqual(got, want) {
 		t.Errorf("third request: breakpoints %v, want %v", got, want)
 	}

@@ -43,8 +43,11 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 	}
 	for _, name := range []string{"grep", "read_file", "list_files", "bash"} {
 		tool := toolNamed(first, name)
-		if tool == nil || hasProperties(tool) || strings.Contains(tool.Function.Description, "\n") {
-			t.Errorf("first request: %s should be a one-line brief without parameters, got %+v", name, tool)
+		if tool == nil || hasProperties(tool) || tool.Function.Description != "" {
+			t.Errorf("first request: %s should be its name alone, got %+v", name, tool)
+		}
+		if !strings.Contains(toolNamed(first, "pick_tools").Function.Description, "\n"+name+": ") {
+			t.Errorf("first request: pick_tools' description should give %s's brief", name)
 		}
 	}
 	if sys := first.Chat.Messages[0]; sys.Role != "system" || !strings.Contains(sys.Text(), dir) {
@@ -54,17 +57,22 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 		t.Errorf("first request is %d bytes, the budget is 12 KiB", len(first.Body))
 	}
 
+	// The tools never change; the pick's result carries the picked
+	// tools' definitions, and only theirs.
 	second := reqs[1]
-	if !hasProperties(toolNamed(second, "grep")) || !hasProperties(toolNamed(second, "read_file")) {
-		t.Errorf("second request: picked grep and read_file must carry full schemas")
+	for _, r := range reqs[1:] {
+		if a, b := toolsJSON(first), toolsJSON(r); a != b {
+			t.Errorf("the tools changed:\n%s\n%s", a, b)
+		}
 	}
-	// The agent's own tools are picked as one group: a later pick would
-	// make the provider re-read the whole conversation uncached.
-	if !hasProperties(toolNamed(second, "list_files")) || toolNamed(second, "pick_tools") != nil {
-		t.Errorf("second request: the group of the agent's tools must be picked whole, and pick_tools gone")
+	got := toolResults(second)["call_pick"]
+	for _, want := range []string{`{"name":"grep","description":"Search file contents`, `{"name":"read_file","description":`, `"parameters":{"type":"object","properties":{"path":`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("pick_tools result lacks %s:\n%s", want, got)
+		}
 	}
-	if got := toolResults(second)["call_pick"]; !strings.Contains(got, "grep") {
-		t.Errorf("pick_tools result %q should name grep", got)
+	if strings.Contains(got, `"name":"list_files"`) {
+		t.Errorf("pick_tools result loads list_files, which was not picked:\n%s", got)
 	}
 
 	results := toolResults(reqs[2])
@@ -75,6 +83,12 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 		t.Errorf("read_file result should hold the file's first lines, got %q", got)
 	}
 	assertCallsAnswered(t, reqs)
+}
+
+// toolsJSON is the tools array of a request as sent.
+func toolsJSON(r scripted.Request) string {
+	b, _ := json.Marshal(r.Chat.Tools)
+	return string(b)
 }
 
 func TestAllModeOffersFullSchemas(t *testing.T) {
@@ -205,8 +219,8 @@ func TestStreamJSONEvents(t *testing.T) {
 		case "reasoning_delta":
 			reasoning += o["text"].(string)
 		case "toolset_changed":
-			// list_files is one of the agent's own tools, picked as a group.
-			if added := o["added"].([]any); len(added) != 6 || !slices.Contains(added, any("list_files")) {
+			// In pick mode a pick takes only the tools it names.
+			if added := o["added"].([]any); len(added) != 1 || !slices.Contains(added, any("list_files")) {
 				t.Errorf("toolset_changed %v", o)
 			}
 		}

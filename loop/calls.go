@@ -118,7 +118,7 @@ func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 			t.storeCall(func(s Store, ctx context.Context) error { return s.StartToolCall(ctx, p.call, start) })
 			res, waited := t.runOne(p)
 			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
-				Images: images(res.Images)}
+				Images: images(res.Images), References: res.References}
 			end := t.cfg.Now()
 			t.storeCall(func(s Store, ctx context.Context) error { return s.FinishToolCall(ctx, p.call, results[i], start, end) })
 			ev := p.started()

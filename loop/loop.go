@@ -383,14 +383,30 @@ func (t *turn) record(m providers.Message, usage providers.Usage) error {
 	return nil
 }
 
-// request builds the next request from the conversation and the picks.
+// request builds the next request from the conversation, the picks and
+// the tools its messages load (see picker.Catalog.Offers).
 func (t *turn) request() providers.Request {
-	offers := t.catalog().Offers(t.conv.Picked())
+	msgs := t.conv.Messages()
+	offers := t.catalog().Offers(t.conv.Picked(), loaded(msgs))
 	defs := make([]providers.ToolDefinition, len(offers))
 	for i, o := range offers {
-		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema}
+		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema, Deferred: o.Deferred}
 	}
-	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: t.conv.Messages(), Tools: defs}
+	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: msgs, Tools: defs}
+}
+
+// loaded lists the tools whose definitions msgs deliver: the References
+// of their tool results.
+func loaded(msgs []providers.Message) []string {
+	var names []string
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if r, ok := p.(providers.ToolResult); ok {
+				names = append(names, r.References...)
+			}
+		}
+	}
+	return names
 }
 
 // public runs the configured PrepareFunc on the request of step.

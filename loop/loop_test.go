@@ -188,15 +188,15 @@ func TestToolFailureIsAResultAndTheTurnGoesOn(t *testing.T) {
 	}
 }
 
-// Picks last for the session: the next turn's requests carry the picked
-// tool in full, and their tools are byte-identical to the last request of
-// the turn before, so the provider's prompt cache stays warm.
+// In swap mode picks last for the session: the next turn's requests carry
+// the picked tool in full, and their tools are byte-identical to the last
+// request of the turn before, so the provider's prompt cache stays warm.
 func TestPicksLastForTheSession(t *testing.T) {
-	f := newFixture(t, loop.Config{}, []tools.Tool{echo("look", true), echo("other", true)},
+	f := loopOver(t, loop.Config{}, []tools.Tool{echo("look", true), echo("other", true)}, picker.ModeSwap, fake.New(
 		fake.ToolCalls(fake.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["look"]}`}),
 		fake.Text("ok"),
 		fake.Text("again"),
-	)
+	), "")
 	evs, _ := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	var changed *loop.ToolsetChanged
 	for _, ev := range evs {
@@ -370,5 +370,42 @@ func TestApprovalSeesThePreviewAndAFailingPreviewAsksNothing(t *testing.T) {
 	}
 	if ran != 1 || rs[0].Content != "edited" || !rs[1].IsError || rs[1].Content != "old_string not found" {
 		t.Errorf("ran %d times; results %+v", ran, rs)
+	}
+}
+
+// In pick mode a pick never changes the tools: every request of the
+// session carries the same tools, the pick's result references the tool it
+// loads, and a continued session keeps it loaded.
+func TestPickModeKeepsTheToolsOfEveryRequest(t *testing.T) {
+	f := newFixture(t, loop.Config{}, []tools.Tool{echo("look", true), echo("other", true)},
+		fake.ToolCalls(fake.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["look"]}`}),
+		fake.ToolCalls(fake.Call{ID: "c", Name: "look", Arguments: `{"x":"1"}`}),
+		fake.Text("ok"),
+		fake.Text("again"),
+	)
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("next")))
+	reqs := f.provider.Requests()
+	first, _ := json.Marshal(reqs[0].Tools)
+	for i, r := range reqs {
+		if b, _ := json.Marshal(r.Tools); string(b) != string(first) {
+			t.Errorf("request %d's tools differ from the first's:\n%s\n%s", i, first, b)
+		}
+	}
+	for _, d := range reqs[0].Tools {
+		if d.Deferred == (d.Name == "pick_tools") {
+			t.Errorf("%s: deferred = %v", d.Name, d.Deferred)
+		}
+	}
+	var refs []string
+	for _, m := range reqs[len(reqs)-1].Messages {
+		for _, p := range m.Parts {
+			if r, ok := p.(providers.ToolResult); ok && r.Name == "pick_tools" {
+				refs = r.References
+			}
+		}
+	}
+	if len(refs) != 1 || refs[0] != "look" {
+		t.Errorf("the pick's result references %v, want [look]", refs)
 	}
 }

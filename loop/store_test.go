@@ -17,6 +17,7 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
 )
 
 // journal is an in-memory Store that writes down what it is told, in order.
@@ -86,16 +87,16 @@ func (j *journal) FinishToolCall(ctx context.Context, c providers.ToolCall, r pr
 
 func TestStoreRecordsEveryMessageAndToolCallInOrder(t *testing.T) {
 	j := &journal{}
-	f := newFixture(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)},
+	f := loopOver(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)}, picker.ModeSwap, fake.New(
 		fake.ToolCalls(fake.Call{ID: "c1", Name: "look", Arguments: `{}`}).WithUsage(10, 5),
 		fake.Text("answer").WithUsage(10, 5),
-	)
+	), "")
 	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("question")))
 	if done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}
-	// Calling look, offered as a brief, picks it: the pick is saved with
-	// the result that follows it.
+	// In swap mode calling look, offered as a brief, picks it: the pick is
+	// saved with the result that follows it.
 	want := []string{"user:question", "assistant:+call c1 (5 out)", "start c1", "finish c1 error=false",
 		"picks look", "tool:result c1", "assistant:answer (5 out)"}
 	if strings.Join(j.entries, " | ") != strings.Join(want, " | ") {

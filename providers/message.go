@@ -121,11 +121,19 @@ type ToolCall struct {
 // ToolResult answers the ToolCall whose ID is CallID. Content is the text the
 // model reads; IsError marks a failure (bad arguments, a missing file, a
 // denied command) that the model can recover from.
+//
+// References names deferred tools (ToolDefinition.Deferred) whose full
+// definitions this result delivers (a pick_tools result). An adapter whose
+// vendor defers tools natively (Anthropic: tool_reference blocks) sends the
+// references instead of Content, and the vendor expands each definition
+// where the result sits; every other adapter sends Content, which then
+// carries the definitions as text.
 type ToolResult struct {
-	CallID  string
-	Name    string
-	Content string
-	IsError bool
+	CallID     string
+	Name       string
+	Content    string
+	IsError    bool
+	References []string
 	// Images are pictures the result shows after Content (an MCP server's
 	// screenshot); nil for most results.
 	Images []Image
@@ -171,10 +179,18 @@ func (Image) isPart()      {}
 // ToolDefinition describes a tool to the model. Parameters is a JSON Schema
 // object for the arguments, or nil for a tool shown without parameters (a
 // brief, see tools/picker).
+//
+// Deferred marks a tool whose definition must not weigh on the request's
+// prefix until a ToolResult references it (see ToolResult.References): the
+// Anthropic adapter sends the full definition with defer_loading, which the
+// API keeps out of the prompt; an OpenAI-compatible adapter sends the name
+// alone with the smallest schema ({"type":"object"}), so the tools array
+// stays the same for the whole session and the model may still call it.
 type ToolDefinition struct {
 	Name        string
 	Description string
 	Parameters  json.RawMessage
+	Deferred    bool
 }
 
 // Request is one call to a model: the system prompt, the conversation so far

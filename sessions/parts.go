@@ -26,7 +26,7 @@ const (
 //	{"type":"reasoning","redacted":"..."}
 //	{"type":"tool_call","id":"...","name":"...","arguments":"..."}
 //	{"type":"tool_result","call_id":"...","name":"...","content":"...","is_error":true,
-//	 "images":[{"media_type":"image/png","data":"BASE64"}]}
+//	 "images":[{"media_type":"image/png","data":"BASE64"}],"references":["..."]}
 //	{"type":"image","media_type":"image/png","data":"BASE64"}
 //
 // arguments is the model's raw text as a JSON string, since it may be
@@ -40,6 +40,9 @@ type wirePart struct {
 	Arguments string `json:"arguments,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+	// References are a ToolResult's: the deferred tools whose definitions
+	// it delivers.
+	References []string `json:"references,omitempty"`
 	// Signature and Redacted are a Reasoning's: the vendor's signature of
 	// its text, or the data of a redacted thinking block. Both go back to
 	// the vendor unchanged when the session continues.
@@ -87,7 +90,7 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 			wire[i] = wirePart{Type: tagToolCall, ID: p.ID, Name: p.Name, Arguments: p.Arguments}
 		case providers.ToolResult:
 			wire[i] = wirePart{Type: tagToolResult, CallID: p.CallID, Name: p.Name, Content: p.Content, IsError: p.IsError,
-				Images: imagesToWire(p.Images)}
+				Images: imagesToWire(p.Images), References: p.References}
 		case providers.Image:
 			wire[i] = wirePart{Type: tagImage, MediaType: p.MediaType, Data: p.Data}
 		case nil:
@@ -125,7 +128,7 @@ func UnmarshalParts(data []byte) ([]providers.Part, error) {
 			parts[i] = providers.ToolCall{ID: w.ID, Name: w.Name, Arguments: w.Arguments}
 		case tagToolResult:
 			parts[i] = providers.ToolResult{CallID: w.CallID, Name: w.Name, Content: w.Content, IsError: w.IsError,
-				Images: imagesFromWire(w.Images)}
+				Images: imagesFromWire(w.Images), References: w.References}
 		case tagImage:
 			parts[i] = providers.Image{MediaType: w.MediaType, Data: w.Data}
 		case "":

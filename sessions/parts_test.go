@@ -27,6 +27,8 @@ func TestPartsRoundTrip(t *testing.T) {
 			`[{"type":"tool_result","call_id":"call_1","name":"read_file","content":"package main"}]`},
 		{"error tool result", providers.ToolResult{CallID: "c", Name: "bash", Content: "exit 1", IsError: true},
 			`[{"type":"tool_result","call_id":"c","name":"bash","content":"exit 1","is_error":true}]`},
+		{"tool result that loads tools", providers.ToolResult{CallID: "p", Name: "pick_tools", Content: "Loaded grep.", References: []string{"grep"}},
+			`[{"type":"tool_result","call_id":"p","name":"pick_tools","content":"Loaded grep.","references":["grep"]}]`},
 		{"unicode", providers.Text{Text: "日本語 \u2028 \x00 é"}, ""},
 	}
 	for _, tt := range tests {

@@ -238,6 +238,9 @@ type Result struct {
 	// exit status, counts). It is not sent to the model; values must encode
 	// as JSON.
 	Meta map[string]any
+	// References names tools whose full definitions this result delivers
+	// (pick_tools in pick mode, see providers.ToolResult.References).
+	References []string
 }
 
 // Errorf returns an error Result whose content is the formatted message.

@@ -8,7 +8,9 @@ import (
 )
 
 // cache simulates the API's prompt cache. The prompt is the sequence of
-// tools, system blocks and message content blocks, in that order; a
+// tools (deferred ones left out), system blocks and message content blocks
+// (a tool_result's tool_reference blocks expanded into the definitions they
+// reference, see deferred.go), in that order; a
 // breakpoint (cache_control) on a block writes the prefix that ends with
 // it. A request reads the longest prefix written before that ends at a
 // breakpoint of its own or at one of the 20 blocks before a breakpoint.
@@ -38,12 +40,13 @@ func (c *cache) usage(body []byte) (input, read, write int) {
 	if json.Unmarshal(body, &raw) != nil {
 		return 0, 0, 0
 	}
+	tools, deferred := promptTools(raw.Tools)
 	var blocks []map[string]any
-	blocks = append(blocks, raw.Tools...)
+	blocks = append(blocks, tools...)
 	blocks = append(blocks, raw.System...)
 	for _, m := range raw.Messages {
 		for _, b := range m.Content {
-			b = clone(b)
+			b = clone(expand(b, deferred))
 			b["_role"] = m.Role
 			blocks = append(blocks, b)
 		}

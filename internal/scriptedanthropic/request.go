@@ -61,11 +61,13 @@ type ContentBlock struct {
 	CacheControl *CacheControl   `json:"cache_control"`
 }
 
-// Tool is one tool definition of a request.
+// Tool is one tool definition of a request. DeferLoading keeps it out of
+// the prompt until a tool_reference loads it (see deferred.go).
 type Tool struct {
 	Name         string          `json:"name"`
 	Description  string          `json:"description"`
 	InputSchema  json.RawMessage `json:"input_schema"`
+	DeferLoading bool            `json:"defer_loading"`
 	CacheControl *CacheControl   `json:"cache_control"`
 }
 

@@ -90,6 +90,8 @@ func (h *Handler) pick(r *http.Request, rec *Request) (Reply, int, string, strin
 		// As the Messages API answers.
 		return Reply{}, http.StatusBadRequest, "invalid_request_error",
 			"Requests which include `tool_use` or `tool_result` blocks must define tools."
+	case deferredInvalid(rec.Params) != "":
+		return Reply{}, http.StatusBadRequest, "invalid_request_error", deferredInvalid(rec.Params)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -7,7 +7,8 @@ import (
 // placeBreakpoints marks prompt-cache breakpoints (cache_control
 // ephemeral, 5 minutes), at most the API's four:
 //
-//  1. the last tool definition: the tools are the head of the prefix;
+//  1. the last tool definition that is not deferred: the tools are the
+//     head of the prefix (deferred ones are not in the prompt);
 //  2. the system prompt;
 //  3. the last block of the newest message, which writes the whole
 //     conversation to the cache for the next request;
@@ -17,11 +18,16 @@ import (
 //     look-back blocks (many parallel tool results) came since.
 //
 // The cache is read only where the prefix is byte-identical, so a request
-// whose tools changed (a pick_tools call) reads nothing before its tools.
+// whose tools changed (a pick_tools call in swap mode) reads nothing before
+// its tools; deferred tools and the tool_reference blocks that load them
+// (pick mode) leave the prefix as it was.
 func placeBreakpoints(p *sdk.MessageNewParams) {
 	cc := sdk.NewCacheControlEphemeralParam()
-	if n := len(p.Tools); n > 0 && p.Tools[n-1].OfTool != nil {
-		p.Tools[n-1].OfTool.CacheControl = cc
+	for i := len(p.Tools) - 1; i >= 0; i-- {
+		if t := p.Tools[i].OfTool; t != nil && !t.DeferLoading.Value {
+			t.CacheControl = cc
+			break
+		}
 	}
 	if n := len(p.System); n > 0 {
 		p.System[n-1].CacheControl = cc

@@ -46,9 +46,13 @@ func (c *Client) toWire(req providers.Request) sdk.MessageNewParams {
 		p.ToolChoice = sdk.ToolChoiceUnionParam{OfNone: &sdk.ToolChoiceNoneParam{}}
 	}
 	for _, t := range req.Tools {
-		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: toolToWire(t)})
+		tp := toolToWire(t)
+		if t.Deferred {
+			tp.DeferLoading = sdk.Bool(true)
+		}
+		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: tp})
 	}
-	p.Messages = messagesToWire(req.Messages)
+	p.Messages = messagesToWire(req.Messages, deferredNames(req.Tools))
 	placeBreakpoints(&p)
 	return p
 }
@@ -104,14 +108,16 @@ func toolToWire(t providers.ToolDefinition) *sdk.ToolParam {
 // without either (an OpenAI-compatible server's, or one whose stream was cut
 // before its signature) is dropped. Messages left without blocks are
 // dropped.
-func messagesToWire(msgs []providers.Message) []sdk.MessageParam {
+//
+// A tool result references only tools of deferred (see toolResultToWire).
+func messagesToWire(msgs []providers.Message, deferred map[string]bool) []sdk.MessageParam {
 	var out []sdk.MessageParam
 	for _, m := range msgs {
 		role := sdk.MessageParamRoleUser
 		if m.Role == providers.RoleAssistant {
 			role = sdk.MessageParamRoleAssistant
 		}
-		blocks := blocksToWire(m)
+		blocks := blocksToWire(m, deferred)
 		if len(blocks) == 0 {
 			continue
 		}
@@ -124,7 +130,7 @@ func messagesToWire(msgs []providers.Message) []sdk.MessageParam {
 	return out
 }
 
-func blocksToWire(m providers.Message) []sdk.ContentBlockParamUnion {
+func blocksToWire(m providers.Message, deferred map[string]bool) []sdk.ContentBlockParamUnion {
 	var blocks []sdk.ContentBlockParamUnion
 	for _, part := range m.Parts {
 		switch p := part.(type) {
@@ -145,14 +151,47 @@ func blocksToWire(m providers.Message) []sdk.ContentBlockParamUnion {
 		case providers.Image:
 			blocks = append(blocks, sdk.NewTextBlock(p.Describe()))
 		case providers.ToolResult:
-			content := p.PlainContent()
-			if content == "" {
-				content = "(no output)"
-			}
-			blocks = append(blocks, sdk.NewToolResultBlock(p.CallID, content, p.IsError))
+			blocks = append(blocks, toolResultToWire(p, deferred))
 		}
 	}
 	return blocks
+}
+
+// toolResultToWire maps a tool result. One that references deferred tools
+// is those tool_reference blocks alone (the API expands each into the
+// tool's definition where the result sits; its Content, the same
+// definitions as text for other vendors, is not sent). The API rejects a
+// reference to a tool that is not a deferred tool of the request (an MCP
+// server's tool that is gone), so such references are left out, and a
+// result left without any is its Content.
+func toolResultToWire(r providers.ToolResult, deferred map[string]bool) sdk.ContentBlockParamUnion {
+	res := sdk.ToolResultBlockParam{ToolUseID: r.CallID}
+	for _, name := range r.References {
+		if deferred[name] {
+			res.Content = append(res.Content, sdk.ToolResultBlockParamContentUnion{
+				OfToolReference: &sdk.ToolReferenceBlockParam{ToolName: name},
+			})
+		}
+	}
+	if len(res.Content) > 0 {
+		return sdk.ContentBlockParamUnion{OfToolResult: &res}
+	}
+	content := r.PlainContent()
+	if content == "" {
+		content = "(no output)"
+	}
+	return sdk.NewToolResultBlock(r.CallID, content, r.IsError)
+}
+
+// deferredNames is the set of the deferred tools' names.
+func deferredNames(tools []providers.ToolDefinition) map[string]bool {
+	names := map[string]bool{}
+	for _, t := range tools {
+		if t.Deferred {
+			names[t.Name] = true
+		}
+	}
+	return names
 }
 
 // toolInput is a tool call's arguments as the JSON object the API wants;

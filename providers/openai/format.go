@@ -11,6 +11,11 @@ import (
 // a function whose parameters are null.
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
+// deferredSchema is the smallest schema sent for a deferred tool: its full
+// definition reaches the model in a tool result (see
+// providers.ToolDefinition.Deferred), so the tools array never changes.
+var deferredSchema = json.RawMessage(`{"type":"object"}`)
+
 // toWire maps a neutral request to a streaming chat completions request.
 // includeUsage adds stream_options.include_usage. MaxOutputTokens (the
 // request's, else maxOutput) is sent as max_completion_tokens, OpenAI's
@@ -34,16 +39,22 @@ func toWire(req providers.Request, includeUsage bool, maxOutput int) goopenai.Ch
 		w.Messages = append(w.Messages, messagesToWire(m)...)
 	}
 	for _, t := range req.Tools {
-		params := t.Parameters
-		if len(params) == 0 || string(params) == "null" {
-			params = emptySchema
-		}
-		w.Tools = append(w.Tools, goopenai.Tool{
-			Type:     goopenai.ToolTypeFunction,
-			Function: &goopenai.FunctionDefinition{Name: t.Name, Description: t.Description, Parameters: params},
-		})
+		w.Tools = append(w.Tools, goopenai.Tool{Type: goopenai.ToolTypeFunction, Function: toolToWire(t)})
 	}
 	return w
+}
+
+// toolToWire maps a tool definition: a deferred one is its name and the
+// smallest schema, described in full where a tool result delivers it.
+func toolToWire(t providers.ToolDefinition) *goopenai.FunctionDefinition {
+	if t.Deferred {
+		return &goopenai.FunctionDefinition{Name: t.Name, Parameters: deferredSchema}
+	}
+	params := t.Parameters
+	if len(params) == 0 || string(params) == "null" {
+		params = emptySchema
+	}
+	return &goopenai.FunctionDefinition{Name: t.Name, Description: t.Description, Parameters: params}
 }
 
 // messagesToWire maps one neutral message to wire messages: a tool message

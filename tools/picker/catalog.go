@@ -1,21 +1,32 @@
-// Package picker decides which tool definitions the model sees. In pick mode
-// the first request offers pick_tools plus a one-line brief (name and
-// description title, no parameters) of every other tool; the tools the model
-// picks carry their full description and JSON schema from the next request
-// on, for the rest of the session (the picks live in the session, see
-// Picks), so the tools of a request change only when a tool is picked for
-// the first time. In all mode every tool is offered in full from the start.
+// Package picker decides which tool definitions the model sees. There are
+// three modes.
 //
-// Tools can be picked in groups: picking one tool of a group picks all of
-// it. Providers cache a request's prefix with the tool definitions first, so
-// every change to the tools makes the provider read the whole conversation
-// again at the uncached price; a tool picked late in a long session costs
-// far more than its schema would have cost from the start. The agent's own
-// tools form one group, picked together at the first pick, when the
-// conversation is still short; tools that are many and rarely all needed
-// (an MCP server's) are picked one by one. When nothing is left to pick,
-// pick_tools is no longer offered. (BENCHMARKS.md compares the policies on
-// a reading and an editing session.)
+// In pick mode (the default) the tools of a request never change in a
+// session, so the provider's prefix cache (which begins with the tool
+// definitions) is never invalidated by a pick. Every tool is offered
+// deferred (providers.ToolDefinition.Deferred) beside pick_tools, whose
+// description indexes them: a one-line brief of each of the agent's own
+// tools, the names of an MCP server's. A pick_tools call loads the
+// definitions of the tools it names where its result sits: the result
+// carries them as JSON (name, description, parameters) and references them
+// (tools.Result.References), so that an adapter whose vendor defers tools
+// natively (Anthropic's defer_loading and tool_reference) sends references
+// and the others send the JSON. Only a compaction, which drops the results
+// that delivered them, brings picked tools into the tools array in full.
+//
+// In swap mode (the behaviour before pick mode deferred tools) the first
+// request offers pick_tools plus a one-line brief (name and description
+// title, no parameters) of every other tool; the tools the model picks
+// carry their full description and JSON schema from the next request on,
+// for the rest of the session (the picks live in the session, see Picks),
+// so the tools of a request change when a tool is picked for the first
+// time. Tools can be picked in groups: picking one tool of a group picks
+// all of it, because every change to the tools makes the provider read the
+// whole conversation again at the uncached price. When nothing is left to
+// pick, pick_tools is no longer offered.
+//
+// In all mode every tool is offered in full from the start. (BENCHMARKS.md
+// compares the modes on a reading and an editing session.)
 package picker
 
 import (
@@ -34,19 +45,26 @@ type Mode string
 
 // The modes of a Catalog.
 const (
-	// ModePick offers briefs and pick_tools first, full schemas once picked.
+	// ModePick offers every tool deferred and pick_tools, which loads
+	// definitions in its result; the tools never change in a session.
 	ModePick Mode = "pick"
+	// ModeSwap offers briefs and pick_tools first, full schemas in the
+	// tools once picked.
+	ModeSwap Mode = "swap"
 	// ModeAll offers every full schema from the start.
 	ModeAll Mode = "all"
 )
 
+// Modes lists the modes, the default first.
+func Modes() []Mode { return []Mode{ModePick, ModeSwap, ModeAll} }
+
 // ParseMode returns the Mode named s, or an error naming the valid modes.
 func ParseMode(s string) (Mode, error) {
 	switch Mode(s) {
-	case ModePick, ModeAll:
+	case ModePick, ModeSwap, ModeAll:
 		return Mode(s), nil
 	}
-	return "", fmt.Errorf("unknown tools mode %q: use pick or all", s)
+	return "", fmt.Errorf("unknown tools mode %q: use pick, swap or all", s)
 }
 
 // PickToolsName is the name of the tool that picks tools.
@@ -58,10 +76,14 @@ var pickToolsDescription string
 const pickToolsSchema = `{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["names"]}`
 
 // Offer is one tool as it appears in a request. Schema is nil for a brief.
+// Deferred marks a tool offered in full but deferred (pick mode): its
+// definition must stay out of the request's prefix (see
+// providers.ToolDefinition.Deferred).
 type Offer struct {
 	Name        string
 	Description string
 	Schema      json.RawMessage
+	Deferred    bool
 }
 
 // Picks is where a session keeps the tools the model picked, read through
@@ -110,14 +132,21 @@ func (c *Catalog) Mode() Mode { return c.mode }
 // Names returns the names of the tools, sorted, without pick_tools.
 func (c *Catalog) Names() []string { return c.reg.Names() }
 
-// Offers returns the tool definitions for a request given the picked names,
-// sorted by name, with pick_tools first in pick mode while a tool is left to
-// pick. The result depends on picked alone, so requests with the same picks
+// Offers returns the tool definitions for a request, sorted by name, with
+// pick_tools first where it is offered. picked is the session's picks;
+// loaded the tools whose definitions the request's messages deliver (the
+// References of its tool results). In pick mode every tool is deferred
+// except a picked one that is not loaded (a compaction dropped the result
+// that loaded it), so the offers change only then; in swap mode they
+// depend on picked alone. Requests with the same picks and loaded tools
 // carry byte-identical tools.
-func (c *Catalog) Offers(picked []string) []Offer {
+func (c *Catalog) Offers(picked, loaded []string) []Offer {
+	if c.mode == ModePick {
+		return c.deferredOffers(picked, loaded)
+	}
 	var offers []Offer
-	if c.mode == ModePick && len(c.Full(picked)) < len(c.reg.Names()) {
-		d := pickDefinition()
+	if c.mode == ModeSwap && len(c.Full(picked)) < len(c.reg.Names()) {
+		d := pickDefinition(c.mode)
 		offers = append(offers, Offer{Name: d.Name, Description: d.Description + c.index(picked), Schema: d.Schema})
 	}
 	for _, name := range c.reg.Names() {
@@ -134,7 +163,7 @@ func (c *Catalog) Offers(picked []string) []Offer {
 }
 
 // WithIndex returns a copy of c in which the tools named are not offered
-// as briefs in pick mode: until picked, they are listed by name alone at
+// as briefs in swap mode, and are indexed by name alone in pick mode: until picked, they are listed by name alone at
 // the end of pick_tools' description, grouped by the prefix before their
 // last "__" (an MCP server's tools: mcp__github__: create_issue, ...).
 // Dozens of tools then cost a few bytes each rather than a definition
@@ -181,7 +210,7 @@ func (c *Catalog) index(picked []string) string {
 
 // Full returns the names offered with their full schema given the picked
 // names, sorted: every tool in all mode, the picked tools of this catalog
-// in pick mode.
+// in pick and swap mode.
 func (c *Catalog) Full(picked []string) []string {
 	if c.mode == ModeAll {
 		return c.reg.Names()
@@ -195,8 +224,9 @@ func (c *Catalog) Full(picked []string) []string {
 	return names
 }
 
-// pick adds the names that are tools of this catalog, and their groups, to
-// picks (in pick mode) and returns the names that are not tools.
+// pick adds the names that are tools of this catalog, and in swap mode
+// their groups, to picks (in pick and swap mode) and returns the names that
+// are not tools.
 func (c *Catalog) pick(picks Picks, names ...string) (unknown []string) {
 	var known []string
 	picked := picks.Picked()
@@ -205,13 +235,13 @@ func (c *Catalog) pick(picks Picks, names ...string) (unknown []string) {
 		case !ok:
 			unknown = append(unknown, n)
 		case slices.Contains(picked, n):
-		case c.group[n] != nil:
+		case c.group[n] != nil && c.mode == ModeSwap:
 			known = append(known, c.group[n]...)
 		default:
 			known = append(known, n)
 		}
 	}
-	if c.mode == ModePick && len(known) > 0 {
+	if c.mode != ModeAll && len(known) > 0 {
 		picks.Pick(known...)
 	}
 	return unknown
@@ -223,7 +253,7 @@ func (c *Catalog) pick(picks Picks, names ...string) (unknown []string) {
 // that is gone).
 func (c *Catalog) Definition(name string) (def tools.Definition, ok bool) {
 	if name == PickToolsName {
-		return pickDefinition(), true
+		return pickDefinition(c.mode), true
 	}
 	if t, ok := c.reg.Get(name); ok {
 		return t.Definition(), true
@@ -232,14 +262,17 @@ func (c *Catalog) Definition(name string) (def tools.Definition, ok bool) {
 }
 
 // Resolve finds the tool a call names and validates the call's arguments
-// against the tool's full schema. Calling a tool that was only shown as a
-// brief picks it; when its arguments are invalid the error includes the
-// schema so the model can retry correctly. The error text is meant for the
+// against the tool's full schema. In swap mode calling a tool that was only
+// shown as a brief picks it; in pick mode a call picks nothing (a pick
+// would not load the definition, see Offers). When the arguments are
+// invalid, the error includes the schema so the model can retry correctly
+// (in swap mode for a tool shown as a brief, in pick mode always: the
+// tools array never carries the schema). The error text is meant for the
 // model.
 //
 // The pick_tools tool it returns picks into picks.
 func (c *Catalog) Resolve(name, args string, picks Picks) (tools.Tool, json.RawMessage, error) {
-	if name == PickToolsName && c.mode == ModePick {
+	if name == PickToolsName && c.mode != ModeAll {
 		raw, err := validatePick(args)
 		return pickTool{c, picks}, raw, err
 	}
@@ -247,10 +280,12 @@ func (c *Catalog) Resolve(name, args string, picks Picks) (tools.Tool, json.RawM
 	if !ok {
 		return nil, nil, fmt.Errorf("unknown tool %q; the tools are: %s", name, strings.Join(c.names(), ", "))
 	}
-	wasBrief := c.mode == ModePick && !slices.Contains(picks.Picked(), name)
-	c.pick(picks, name)
+	withSchema := c.mode == ModePick || c.mode == ModeSwap && !slices.Contains(picks.Picked(), name)
+	if c.mode == ModeSwap {
+		c.pick(picks, name)
+	}
 	raw, err := c.reg.Validate(name, args)
-	if err != nil && wasBrief {
+	if err != nil && withSchema {
 		return t, nil, fmt.Errorf("%w\nThe parameter schema of %s is: %s", err, name, t.Definition().Schema)
 	}
 	return t, raw, err
@@ -259,7 +294,7 @@ func (c *Catalog) Resolve(name, args string, picks Picks) (tools.Tool, json.RawM
 // names lists every callable name, pick_tools included in pick mode.
 func (c *Catalog) names() []string {
 	names := c.reg.Names()
-	if c.mode == ModePick {
+	if c.mode != ModeAll {
 		names = append([]string{PickToolsName}, names...)
 	}
 	return names
@@ -285,13 +320,17 @@ type pickTool struct {
 	picks Picks
 }
 
-func (p pickTool) Definition() tools.Definition { return pickDefinition() }
+func (p pickTool) Definition() tools.Definition { return pickDefinition(p.c.mode) }
 
-// pickDefinition is pick_tools' definition.
-func pickDefinition() tools.Definition {
+// pickDefinition is pick_tools' definition in mode, without the index.
+func pickDefinition(mode Mode) tools.Definition {
+	desc := pickToolsDescription
+	if mode == ModePick {
+		desc = pickToolsLoadDescription
+	}
 	return tools.Definition{
 		Name:        PickToolsName,
-		Description: pickToolsDescription,
+		Description: desc,
 		Schema:      json.RawMessage(pickToolsSchema),
 		ReadOnly:    true,
 		Effects:     tools.ReadsWorkspace,
@@ -315,13 +354,18 @@ func summarizePick(args string) tools.Summary {
 }
 
 // Run picks the named tools. Unknown names make an error result that lists
-// the valid ones; the known names are picked all the same.
+// Run picks the named tools. Unknown names make an error result that lists
+// the valid ones; the known names are picked all the same. In pick mode the
+// result loads the definitions of the tools it newly picks (see load).
 func (p pickTool) Run(_ context.Context, call tools.Call) (tools.Result, error) {
 	var in struct {
 		Names []string `json:"names"`
 	}
 	if err := json.Unmarshal(call.Args, &in); err != nil {
 		return tools.Errorf("pick_tools: %v", err), nil
+	}
+	if p.c.mode == ModePick {
+		return p.load(in.Names), nil
 	}
 	before := p.picks.Picked()
 	unknown := p.c.pick(p.picks, in.Names...)

@@ -60,7 +60,7 @@ type session struct {
 	pick  tools.Tool
 }
 
-func (s session) Offers() []Offer  { return s.Catalog.Offers(s.picks.Picked()) }
+func (s session) Offers() []Offer  { return s.Catalog.Offers(s.picks.Picked(), nil) }
 func (s session) Picked() []string { return s.Catalog.Full(s.picks.Picked()) }
 func (s session) Resolve(name, args string) (tools.Tool, json.RawMessage, error) {
 	return s.Catalog.Resolve(name, args, s.picks)
@@ -76,8 +76,8 @@ func newSet(t *testing.T, mode Mode) session {
 	return session{Catalog: c, picks: picks, pick: pickTool{c, picks}}
 }
 
-func TestPickModeOffersBriefsUntilPicked(t *testing.T) {
-	s := newSet(t, ModePick)
+func TestSwapModeOffersBriefsUntilPicked(t *testing.T) {
+	s := newSet(t, ModeSwap)
 	offers := s.Offers()
 	if len(offers) != 3 || offers[0].Name != PickToolsName || offers[0].Schema == nil {
 		t.Fatalf("first offer must be pick_tools with a schema, got %+v", offers)
@@ -113,7 +113,7 @@ func TestPickModeOffersBriefsUntilPicked(t *testing.T) {
 }
 
 func TestOffersDependOnPicksAlone(t *testing.T) {
-	a, b := newSet(t, ModePick), newSet(t, ModePick)
+	a, b := newSet(t, ModeSwap), newSet(t, ModeSwap)
 	a.picks.Pick("read_file", "grep")
 	b.picks.Pick("grep", "read_file")
 	ja, _ := json.Marshal(a.Offers())
@@ -124,7 +124,7 @@ func TestOffersDependOnPicksAlone(t *testing.T) {
 }
 
 func TestPickUnknownNamesListsValidOnes(t *testing.T) {
-	s := newSet(t, ModePick)
+	s := newSet(t, ModeSwap)
 	res, _ := s.pick.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["grep","glob"]}`)})
 	if !res.IsError || !strings.Contains(res.Content, "glob") || !strings.Contains(res.Content, "grep, read_file") {
 		t.Errorf("result %q should be an error naming glob and listing the tools", res.Content)
@@ -135,7 +135,7 @@ func TestPickUnknownNamesListsValidOnes(t *testing.T) {
 }
 
 func TestResolveUnpickedTool(t *testing.T) {
-	s := newSet(t, ModePick)
+	s := newSet(t, ModeSwap)
 	// Valid arguments to a tool seen only as a brief: it runs and becomes picked.
 	if _, raw, err := s.Resolve("grep", `{"text":"x"}`); err != nil || string(raw) != `{"text":"x"}` {
 		t.Fatalf("Resolve valid = %s, %v", raw, err)
@@ -181,7 +181,7 @@ func TestAllModeOffersEverySchema(t *testing.T) {
 }
 
 func TestPickToolsConformance(t *testing.T) {
-	s := newSet(t, ModePick)
+	s := newSet(t, ModeSwap)
 	toolstest.Run(t, toolstest.Suite{
 		Tool:          s.pick,
 		SchemaInvalid: []string{`{}`, `{"names":"grep"}`, `{"names":[]}`},
@@ -194,21 +194,21 @@ func TestPickingOneToolOfAGroupPicksTheGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, picks := New(reg, ModePick, []string{"grep", "read_file", "not_a_tool"}), &set{}
+	c, picks := New(reg, ModeSwap, []string{"grep", "read_file", "not_a_tool"}), &set{}
 	if _, _, err := c.Resolve("grep", `{"text":"x"}`, picks); err != nil {
 		t.Fatal(err)
 	}
 	if got := picks.Picked(); strings.Join(got, ",") != "grep,read_file" {
 		t.Errorf("calling grep picked %v, want its group", got)
 	}
-	if offers := c.Offers(picks.Picked()); offers[0].Name != PickToolsName {
+	if offers := c.Offers(picks.Picked(), nil); offers[0].Name != PickToolsName {
 		t.Errorf("pick_tools must stay while a tool is left to pick: %v", offers[0].Name)
 	}
 	res, _ := pickTool{c, picks}.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"names":["mcp__gh__issue"]}`)})
 	if added := res.Meta["added"].([]string); strings.Join(added, ",") != "mcp__gh__issue" {
 		t.Errorf("added %v", added)
 	}
-	for _, o := range c.Offers(picks.Picked()) {
+	for _, o := range c.Offers(picks.Picked(), nil) {
 		if o.Name == PickToolsName || o.Schema == nil {
 			t.Errorf("with every tool picked, %s is offered as %+v", o.Name, o)
 		}

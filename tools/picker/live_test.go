@@ -9,7 +9,7 @@ import (
 
 func TestLiveSwapsCatalogs(t *testing.T) {
 	reg, _ := tools.NewRegistry()
-	a, b := New(reg, ModePick), New(reg, ModeAll)
+	a, b := New(reg, ModeSwap), New(reg, ModeAll)
 	if a.Current() != a {
 		t.Fatal("a Catalog is its own source")
 	}
@@ -28,8 +28,8 @@ func TestWithIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := New(reg, ModePick, []string{"read"}).WithIndex("mcp__s__a", "mcp__s__b")
-	offers := c.Offers(nil)
+	c := New(reg, ModeSwap, []string{"read"}).WithIndex("mcp__s__a", "mcp__s__b")
+	offers := c.Offers(nil, nil)
 	if len(offers) != 2 || offers[1].Name != "read" || !strings.HasSuffix(offers[0].Description, "\nmcp__s__: a, b") {
 		t.Fatalf("offers %+v", offers)
 	}
@@ -37,7 +37,7 @@ func TestWithIndex(t *testing.T) {
 	if _, _, err := c.Resolve("mcp__s__b", `{"text":"x"}`, picks); err != nil {
 		t.Fatal(err)
 	}
-	offers = c.Offers(picks.Picked())
+	offers = c.Offers(picks.Picked(), nil)
 	if !strings.HasSuffix(offers[0].Description, "\nmcp__s__: a") || offers[len(offers)-1].Name != "read" || offers[1].Name != "mcp__s__b" || offers[1].Schema == nil {
 		t.Fatalf("after a pick: %+v", offers)
 	}
