@@ -102,7 +102,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 		line("configuration", "%v", serr)
 		return errDoctor
 	}
-	sb, err := newSandbox(o, s, dir, getenv)
+	sb, err := newSandbox(o, s, protectedPaths(o, s, dir, getenv), getenv)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	iofs "io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/protect"
 	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
@@ -48,6 +48,9 @@ type agent struct {
 	mentions   *mention.Mentions // @path completion and attachments
 	sandbox    *sandbox.Sandbox
 	rules      *rules.Set
+	// protect is the file tools' guard of protected paths, which the
+	// approval grants single writes through.
+	protect *protect.Guard
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
@@ -131,13 +134,14 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		root.Close()
 		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
 	}
-	sb, err := newSandbox(o, s, dir, getenv)
+	paths := protectedPaths(o, s, dir, getenv)
+	sb, err := newSandbox(o, s, paths, getenv)
 	if err != nil {
 		root.Close()
 		return nil, err
 	}
-	journal, tracker := &currentJournal{}, fs.NewTracker()
-	files := fs.ToolsWith(root, fs.Options{Tracker: tracker, Journal: journal})
+	journal, tracker, guard := &currentJournal{}, fs.NewTracker(), protect.NewGuard(paths)
+	files := fs.ToolsWith(root, fs.Options{Tracker: tracker, Journal: journal, Protect: guard})
 	var extraEnv []string
 	if t := sb.TempDir(); t != "" {
 		extraEnv = []string{"TMPDIR=" + t}
@@ -167,7 +171,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		if err == nil {
 			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
-				journal: journal, tracker: tracker, sandbox: sb, rules: set,
+				journal: journal, tracker: tracker, sandbox: sb, rules: set, protect: guard,
 				mentions: mention.New(root, tracker)}, nil
 		}
 	}
@@ -230,30 +234,19 @@ func (a *agent) rebuildCatalog() {
 	a.catalog.Set(picker.New(reg, a.mode, a.registry.Names()).WithIndex(external...))
 }
 
-// newSandbox builds the sandbox of a run in dir: the mode of the settings
-// (off in yolo), the working directory, the temporary directories and the
-// configured roots writable; the agent's config and data directories
-// protected.
-func newSandbox(o *Options, s settings, dir string, getenv func(string) string) (*sandbox.Sandbox, error) {
+// newSandbox builds the sandbox of a run in paths.Dir: the mode of the
+// settings (off in yolo), the working directory, the temporary directories
+// and the configured roots writable; the agent's own files read-only and
+// the credentials unreadable, from the run's one list of protected paths.
+func newSandbox(o *Options, s settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, error) {
 	mode := s.Sandbox
 	if o.Yolo || o.PermissionMode == modeYolo {
 		mode = sandbox.Off
 	}
-	var protected []string
-	if s.ConfigPath != "" {
-		if p, err := filepath.Abs(filepath.Dir(s.ConfigPath)); err == nil {
-			protected = append(protected, p)
-		}
-	}
-	if db, err := dbPath(o, getenv); err == nil {
-		if p, err := filepath.Abs(filepath.Dir(db)); err == nil {
-			protected = append(protected, p)
-		}
-	}
 	sb, err := sandbox.New(sandbox.Policy{
-		Mode: mode, Network: s.Network, Dir: dir, WritableRoots: s.WritableRoots,
-		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: protected,
-		MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
+		Mode: mode, Network: s.Network, Dir: paths.Dir, WritableRoots: s.WritableRoots,
+		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(),
+		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the sandbox: %w", err)

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/protect"
 )
 
 // editMax is the largest file the editing tools change, in bytes; they hold
@@ -39,13 +40,14 @@ type editor struct {
 	wd      *workdir
 	tracker *Tracker
 	journal Journal
+	protect *protect.Guard
 }
 
 func newEditor(root *os.Root, opts Options) editor {
 	if opts.Tracker == nil {
 		opts.Tracker = NewTracker()
 	}
-	return editor{wd: newWorkdir(root), tracker: opts.Tracker, journal: opts.Journal}
+	return editor{wd: newWorkdir(root), tracker: opts.Tracker, journal: opts.Journal, protect: opts.Protect}
 }
 
 // planFunc works out a change from a tool's arguments. A problem the model
@@ -61,6 +63,9 @@ func (e editor) preview(ctx context.Context, raw json.RawMessage, plan planFunc)
 	}
 	res := c.result()
 	res.Content = "(preview) " + res.Content
+	if risk := e.risk(c.rel); risk != "" {
+		res.Meta[MetaProtected] = risk
+	}
 	return res, nil
 }
 
@@ -78,6 +83,9 @@ func (e editor) run(ctx context.Context, raw json.RawMessage, plan planFunc) (to
 	}
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
+	}
+	if risk := e.risk(c.rel); risk != "" && !e.protect.Take(c.rel) {
+		return tools.Errorf("%s was not changed: it is protected (%s). The file tools write there only when the user approves that one call; do not try another way (bash, a symlink, a copy): tell the user what you wanted to change and why.", c.rel, risk), nil
 	}
 	res := c.result()
 	if bytes.Equal(c.before, c.after) && c.existed {

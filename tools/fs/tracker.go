@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/protect"
 )
 
 // Tracker remembers, for one session, which files the model has read with
@@ -73,6 +74,10 @@ type Options struct {
 	Tracker *Tracker
 	// Journal is told about each change; nil records nothing.
 	Journal Journal
+	// Protect refuses writes to protected paths (git metadata, the agent's
+	// own files, credentials) unless the person approved the one call
+	// (protect.Guard.Grant); nil protects nothing.
+	Protect *protect.Guard
 }
 
 // ToolsWith returns list_files, read_file, grep, edit_file and write_file,
