@@ -91,6 +91,17 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 			}
 			return loop.Decision{}, false
 		}
+		if risk, rel := protectedWrite(req); risk != "" {
+			// Whatever the mode: the person, for this one call.
+			if d, ok := rule(); ok && !d.Allow {
+				return d
+			}
+			return askProtected(ctx, a.protect, rel, func(ctx context.Context) loop.Decision {
+				q := tui.Question{Call: req.Call, Group: "protected " + req.Call.ID, Warning: protectedQuestion(rel, risk)}
+				q.Diff, _ = req.Preview.Meta["diff"].(string)
+				return approver.Ask(ctx, q)
+			})
+		}
 		if d, ok := rule(); ok {
 			return d
 		}

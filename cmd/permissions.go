@@ -226,6 +226,9 @@ func headlessApproval(p policy) loop.ApproveFunc {
 	return func(_ context.Context, req loop.Approval) loop.Decision {
 		def := withEffects(req.Def)
 		r := p.decide(def, req.Call.Arguments)
+		if risk, rel := protectedWrite(req); risk != "" && r.verdict != deny {
+			return protectedDenial(req.Def.Name, rel, risk)
+		}
 		switch r.verdict {
 		case allow:
 			return loop.Decision{Allow: true, Why: r.why}

@@ -59,7 +59,7 @@ func protectedQuestion(rel, risk string) string {
 
 // askProtected asks the person about a write of a protected path, whatever
 // the permission mode, and on a yes grants that one write to the tool.
-func askProtected(ctx context.Context, guard *protect.Guard, req loop.Approval, rel string, ask func(context.Context) loop.Decision) loop.Decision {
+func askProtected(ctx context.Context, guard *protect.Guard, rel string, ask func(context.Context) loop.Decision) loop.Decision {
 	d := ask(ctx)
 	if d.Allow {
 		guard.Grant(rel)

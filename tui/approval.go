@@ -32,6 +32,9 @@ type Question struct {
 	// (whether to start a project's MCP server): its block ends with the
 	// answer, since no result will follow.
 	Text string
+	// Warning, when not empty, is shown above the call in the question's
+	// block: what makes this call risky (a write to git metadata).
+	Warning string
 	// Recheck, when not nil, decides the call again in the permission
 	// mode now in force; ok is false when a person must still be asked.
 	// The interface calls it when Shift+Tab switches the mode while the
@@ -46,6 +49,7 @@ type approvalRequest struct {
 	call    providers.ToolCall
 	diff    string
 	text    string
+	warning string
 	recheck func() (loop.Decision, bool)
 	reply   chan approvalAnswer
 }
@@ -90,7 +94,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 	if ctx.Err() != nil {
 		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
-	req := approvalRequest{call: call, diff: q.Diff, text: q.Text, recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
+	req := approvalRequest{call: call, diff: q.Diff, text: q.Text, warning: q.Warning, recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():

@@ -210,6 +210,7 @@ func (m *Model) showWaitingQuestion() {
 		b.setDiff(p.req.diff)
 	}
 	b.question = p.req.text
+	b.warning = p.req.warning
 	b.setWaiting(true)
 	m.syncApproval()
 }

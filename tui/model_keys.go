@@ -246,6 +246,7 @@ func (m *Model) askApproval(req approvalRequest) tea.Cmd {
 		b.setDiff(req.diff)
 	}
 	b.question = req.text
+	b.warning = req.warning
 	b.setWaiting(true)
 	m.syncApproval()
 	m.chat.bottom()
