@@ -183,16 +183,20 @@ const DefaultAutoCompact = 0.8
 type settings struct {
 	Profile string
 	// Provider is the wire protocol: providerOpenAI or providerAnthropic.
-	Provider    string
-	BaseURL     string
-	APIKey      string
-	APIKeyEnv   string
-	Model       string
-	MaxSteps    int
-	Tools       string
-	MaxRetries  int
-	IdleTimeout time.Duration
-	ConfigPath  string
+	Provider  string
+	BaseURL   string
+	APIKey    string
+	APIKeyEnv string
+	// ProviderKeyEnvs are the variables that hold a provider's key: the
+	// OpenAI and Anthropic ones, APIKeyEnv and every profile's
+	// api_key_env. A project's MCP server never gets them.
+	ProviderKeyEnvs []string
+	Model           string
+	MaxSteps        int
+	Tools           string
+	MaxRetries      int
+	IdleTimeout     time.Duration
+	ConfigPath      string
 	// ContextWindow is the model's window in tokens from the config file
 	// (the profile's, else the top level's); 0 looks the model up in a
 	// table of common models.
@@ -315,6 +319,12 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		return s, usagef("config %s: profile %q: provider %q: want openai or anthropic", path, s.Profile, s.Provider)
 	}
 	s.APIKeyEnv = first(p.APIKeyEnv, keyEnv)
+	s.ProviderKeyEnvs = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", s.APIKeyEnv}
+	for _, prof := range fc.Profiles {
+		if prof.APIKeyEnv != "" && !slices.Contains(s.ProviderKeyEnvs, prof.APIKeyEnv) {
+			s.ProviderKeyEnvs = append(s.ProviderKeyEnvs, prof.APIKeyEnv)
+		}
+	}
 	// The base URL variable belongs with its key variable: a profile whose
 	// key lives in another variable keeps its own server, so its key is
 	// never sent to a server chosen for a different key.
@@ -385,7 +395,7 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 
 	s.MCPServers = fc.MCP.Servers
-	if _, err := mcpServers(s.MCPServers, "config "+path, "", "", getenv); err != nil {
+	if _, err := mcpServers(s.MCPServers, "config "+path, "", nil, getenv); err != nil {
 		return s, err
 	}
 

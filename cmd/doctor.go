@@ -110,11 +110,14 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	ss := sb.Status()
 	failed = printSandbox(line, ss) || failed
 
-	removed := shell.EnvFilter{Strip: []string{s.APIKeyEnv}, Keep: s.EnvKeep, Remove: s.EnvRemove}.Removed(os.Environ())
+	removed := shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.EnvKeep, Remove: s.EnvRemove}.Removed(os.Environ())
 	if len(removed) == 0 {
 		line("env removed", "none of this environment's variables look like secrets")
 	} else {
-		line("env removed", "%s (commands do not get them; [sandbox] env_keep, env_remove)", strings.Join(removed, ", "))
+		line("env removed", "%d variables commands do not get ([sandbox] env_passthrough keeps one, env_remove adds):", len(removed))
+		for _, r := range removed {
+			line("  "+r.Name, "%s", r.Why)
+		}
 	}
 	line("permission mode", "ask in the interface, auto headless (unless --permission-mode or --yolo)")
 	allowCmds, allowTools := splitRules(s.Allow)

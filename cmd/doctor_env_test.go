@@ -6,24 +6,34 @@ import (
 )
 
 // doctor lists the variables of its environment that commands do not get,
-// and env_keep / env_remove change the list.
+// one a line with the reason, and env_passthrough (or env_keep) /
+// env_remove change the list.
 func TestDoctorListsTheRemovedVariables(t *testing.T) {
 	t.Setenv("GITHUB_TOKEN", "ghp-doctor")
 	t.Setenv("AGENT_TEST_CORP_HOST", "h")
+	t.Setenv("AGENT_TEST_UPSTREAM", "https://me:hunter2@git.example.com/r.git")
 	cases := []struct {
 		config      string
 		want, never []string
 	}{
-		{"", []string{"GITHUB_TOKEN"}, []string{"AGENT_TEST_CORP_HOST", "ghp-doctor"}},
+		{"", []string{"GITHUB_TOKEN  ", "name looks like a secret's (*TOKEN*)", "AGENT_TEST_UPSTREAM", "value is a URL with a password"},
+			[]string{"AGENT_TEST_CORP_HOST", "ghp-doctor", "hunter2"}},
 		{"[sandbox]\nenv_keep = [\"GITHUB_*\"]\nenv_remove = [\"AGENT_TEST_CORP_*\"]\n",
-			[]string{"AGENT_TEST_CORP_HOST"}, []string{"GITHUB_TOKEN", "ghp-doctor"}},
+			[]string{"AGENT_TEST_CORP_HOST", `env_remove "AGENT_TEST_CORP_*"`}, []string{"GITHUB_TOKEN", "ghp-doctor"}},
+		{"[sandbox]\nenv_passthrough = [\"GITHUB_TOKEN\", \"AGENT_TEST_UPSTREAM\"]\n",
+			[]string{"env_passthrough"}, []string{"GITHUB_TOKEN", "AGENT_TEST_UPSTREAM"}},
 	}
 	for _, c := range cases {
 		out, _ := doctor(t, writeConfig(t, c.config), nil, "--base-url", "http://127.0.0.1:1/v1", "--model", "m")
-		line := ""
+		line, in := "", false
 		for _, l := range strings.Split(out, "\n") {
-			if strings.HasPrefix(l, "env removed") {
-				line = l
+			switch {
+			case strings.HasPrefix(l, "env removed"):
+				line, in = l, true
+			case in && strings.HasPrefix(l, "  "):
+				line += "\n" + l
+			default:
+				in = false
 			}
 		}
 		for _, w := range c.want {

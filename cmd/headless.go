@@ -87,11 +87,8 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	}
 	// MCP servers start now and the run waits for them (each up to its
 	// startup_timeout), so their tools are offered from the first request.
-	if !o.TrustProjectMCP {
-		if skipped := skipProject(a.mcpCfgs, a.mcpProject); len(skipped) > 0 {
-			fmt.Fprintf(st.Err, "agent: not starting the MCP servers of %s: %s (they run the repository's code; --trust-project-mcp starts them)\n",
-				projectMCPFile, strings.Join(skipped, ", "))
-		}
+	for _, l := range gateProject(a.mcpCfgs, a.mcpProject, a.trustStore(o, getenv), dir, o.TrustProjectMCP) {
+		fmt.Fprintln(st.Err, "agent: "+l)
 	}
 	a.newMCP(func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) })
 	a.mcp.Start(ctx)

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -39,19 +38,18 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		return err
 	}
 	approver := tui.NewApprover()
-	if db, err := dbPath(o, getenv); err == nil {
-		trust := &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
+	if trust := a.trustStore(o, getenv); trust != nil {
 		ask := func(ctx context.Context, call providers.ToolCall, question string) (bool, bool) {
 			d := approver.Ask(ctx, tui.Question{Call: call, Text: question})
 			return d.Allow, d.Why != tui.WhyDismissed
 		}
 		for i, c := range a.mcpCfgs {
-			if a.mcpProject[c.Name] {
-				a.mcpCfgs[i].Gate = askTrust(trust, dir, c, ask)
+			if ps, ok := a.mcpProject[c.Name]; ok {
+				a.mcpCfgs[i].Gate = askTrust(trust, dir, c.Name, ps, ask)
 			}
 		}
 	} else {
-		skipProject(a.mcpCfgs, a.mcpProject)
+		gateProject(a.mcpCfgs, a.mcpProject, nil, dir, false)
 	}
 	// Started once the first frame is drawn (AfterFirstFrame below); the
 	// manager exists from now on so that /mcp and closing work before. A

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	iofs "io/fs"
-	"maps"
 	"os"
 	"slices"
 	"sync"
@@ -42,7 +41,7 @@ type agent struct {
 	mcpCfgs []mcp.Config
 	// mcpProject names the servers of the project's .mcp.json, which
 	// start only once trusted.
-	mcpProject map[string]bool
+	mcpProject map[string]projectServer
 	journal    *currentJournal   // where edits record what they change, for undo
 	tracker    *fs.Tracker       // what the model of the current session has read
 	mentions   *mention.Mentions // @path completion and attachments
@@ -146,28 +145,14 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	if t := sb.TempDir(); t != "" {
 		extraEnv = []string{"TMPDIR=" + t}
 	}
-	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+	bash := shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 	builtins := append(files, bash)
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config
-		servers, project := maps.Clone(s.MCPServers), map[string]bool{}
-		var fromProject map[string]mcpServerConfig
-		if fromProject, err = projectServers(dir); err != nil {
-			err = usagef("%w", err)
-		}
-		for name, c := range fromProject {
-			if _, ok := servers[name]; !ok { // the user's own config wins
-				if servers == nil {
-					servers = map[string]mcpServerConfig{}
-				}
-				servers[name], project[name] = c, true
-			}
-		}
-		if err == nil {
-			cfgs, err = mcpServers(servers, "MCP servers", dir, s.APIKeyEnv, getenv)
-		}
+		var project map[string]projectServer
+		cfgs, project, err = resolveMCP(s.MCPServers, dir, s.ProviderKeyEnvs, getenv)
 		if err == nil {
 			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
@@ -222,7 +207,7 @@ func (a *agent) closeMCP() {
 func (a *agent) rebuildCatalog() {
 	a.rebuild.Lock()
 	defer a.rebuild.Unlock()
-	ts := append(slices.Clone(a.builtins), a.mcp.Tools()...)
+	ts := append(slices.Clone(a.builtins), denyByRules(a.mcp.Tools(), a.toolDeny)...)
 	reg, err := tools.NewRegistry(ts...)
 	if err != nil {
 		return // names are unique by construction; keep the current catalog
