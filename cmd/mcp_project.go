@@ -168,10 +168,10 @@ func askTrust(store *trustStore, dir string, name string, ps projectServer, ask 
 		}
 		shown := maps.Clone(ps.shown)
 		shown["server"] = name
-		question := fmt.Sprintf("Start MCP server %s from %s? It runs this repository's code (answer remembered until its definition changes).", name, projectMCPFile)
+		question := fmt.Sprintf("Start MCP server %s from %s? It runs this repository's code (answer remembered).", name, projectMCPFile)
 		if known == trustChanged {
 			shown["changed"] = "its definition changed since you last answered"
-			question = fmt.Sprintf("MCP server %s in %s CHANGED since you last answered: start it as it is now? It runs this repository's code (answer remembered until its definition changes).", name, projectMCPFile)
+			question = fmt.Sprintf("MCP server %s in %s CHANGED since you last answered: start it as it is now? It runs this repository's code (answer remembered).", name, projectMCPFile)
 		}
 		args, _ := json.Marshal(shown)
 		allow, answered := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + name, Name: "start project MCP server " + name, Arguments: string(args)}, question)
@@ -193,15 +193,16 @@ func askTrust(store *trustStore, dir string, name string, ps projectServer, ask 
 // asked (headless, agent mcp list): with trustAll (--trust-project-mcp)
 // every one starts; otherwise a server starts only when the person allowed
 // this very definition before, and the others are marked skipped. It
-// returns the lines that say which were skipped and why.
+// returns the lines that say which were skipped and why (those skipped
+// already, for a provider key, included).
 func gateProject(cfgs []mcp.Config, project map[string]projectServer, store *trustStore, dir string, trustAll bool) []string {
-	if trustAll {
-		return nil
-	}
-	var untrusted, changed []string
+	var lines, untrusted, changed []string
 	for i := range cfgs {
 		ps, ok := project[cfgs[i].Name]
-		if !ok || cfgs[i].Disabled || cfgs[i].Skipped != "" {
+		if ok && cfgs[i].Skipped != "" {
+			lines = append(lines, fmt.Sprintf("MCP server %s skipped: %s", cfgs[i].Name, cfgs[i].Skipped))
+		}
+		if !ok || trustAll || cfgs[i].Disabled || cfgs[i].Skipped != "" {
 			continue
 		}
 		switch store.get(trustMCP, dir, cfgs[i].Name, ps.def) {
@@ -215,9 +216,9 @@ func gateProject(cfgs []mcp.Config, project map[string]projectServer, store *tru
 			untrusted = append(untrusted, cfgs[i].Name)
 		}
 	}
+	slices.Sort(lines)
 	slices.Sort(untrusted)
 	slices.Sort(changed)
-	var lines []string
 	if len(untrusted) > 0 {
 		lines = append(lines, fmt.Sprintf("not starting the MCP servers of %s: %s (they run the repository's code; --trust-project-mcp starts them)", projectMCPFile, strings.Join(untrusted, ", ")))
 	}
