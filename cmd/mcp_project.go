@@ -173,8 +173,12 @@ func askTrust(store *trustStore, dir string, name string, ps projectServer, ask 
 			shown["changed"] = "its definition changed since you last answered"
 			question = fmt.Sprintf("MCP server %s in %s CHANGED since you last answered: start it as it is now? It runs this repository's code (answer remembered).", name, projectMCPFile)
 		}
-		args, _ := json.Marshal(shown)
-		allow, answered := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + name, Name: "start project MCP server " + name, Arguments: string(args)}, question)
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // the command as written: > stays >
+		_ = enc.Encode(shown)
+		args := strings.TrimSpace(buf.String())
+		allow, answered := ask(ctx, providers.ToolCall{ID: "mcp-trust-" + name, Name: "start project MCP server " + name, Arguments: args}, question)
 		switch {
 		case ctx.Err() != nil:
 			return false, "not asked: agent is stopping"
