@@ -207,7 +207,7 @@ func (a *agent) closeMCP() {
 func (a *agent) rebuildCatalog() {
 	a.rebuild.Lock()
 	defer a.rebuild.Unlock()
-	ts := append(slices.Clone(a.builtins), denyByRules(a.mcp.Tools(), a.toolDeny)...)
+	ts := append(slices.Clone(a.builtins), denyByRules(guardGit(a.mcp.Tools(), a.sandbox), a.toolDeny)...)
 	reg, err := tools.NewRegistry(ts...)
 	if err != nil {
 		return // names are unique by construction; keep the current catalog
