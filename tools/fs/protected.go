@@ -72,3 +72,18 @@ func (w *workdir) resolve(rel string) string {
 	}
 	return path.Clean(done)
 }
+
+// errCredentials is the message for a read of a credentials path.
+const errCredentials = "%s holds credentials (keys, tokens); the file tools do not read it. Do not try another way: ask the user for what you need."
+
+// readDenied reports whether rel (a clean slash path relative to the root),
+// as given or with its symlinks resolved, is or lies in a credentials path
+// that the working directory holds (the working directory is the home
+// directory, say).
+func (w *workdir) readDenied(rel string) bool {
+	if w.protect == nil {
+		return false
+	}
+	p := w.protect.Paths()
+	return p.ReadDenied(rel) || p.ReadDenied(w.resolve(rel))
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agent-dev/agent/tools"
@@ -59,5 +60,30 @@ func TestResolveFollowsLinksInsideTheRoot(t *testing.T) {
 		if got := w.resolve(in); got != want {
 			t.Errorf("resolve(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// When the working directory holds credentials (it is the home directory),
+// read_file and grep do not read them, however the path is spelled.
+func TestCredentialsInTheWorkingDirectoryAreNotRead(t *testing.T) {
+	root, dir := tree(t, map[string]string{".ssh/id_ed25519": "KEY-SECRET\n", ".netrc": "password NETRC-SECRET\n", "notes.txt": "plain SECRET-free\n"})
+	if err := os.Symlink(".ssh", filepath.Join(dir, "keys")); err != nil {
+		t.Fatal(err)
+	}
+	guard := protect.NewGuard(protect.New(protect.Paths{Dir: dir, Credentials: protect.DefaultCredentials(dir)}, nil))
+	ts := ToolsWith(root, Options{Protect: guard})
+	read, grep := ts[1], ts[2]
+	for _, p := range []string{".ssh/id_ed25519", "./.ssh/../.ssh/id_ed25519", filepath.Join(dir, ".netrc"), "keys/id_ed25519"} {
+		if res := call(t, read, `{"path":"`+p+`"}`); !res.IsError || strings.Contains(res.Content, "SECRET") {
+			t.Errorf("read_file %s: %+v", p, res)
+		}
+	}
+	for _, args := range []string{`{"pattern":"SECRET"}`, `{"pattern":"SECRET","path":".ssh"}`, `{"pattern":"SECRET","path":".netrc"}`} {
+		if res := call(t, grep, args); strings.Contains(res.Content, "KEY-SECRET") || strings.Contains(res.Content, "NETRC-SECRET") {
+			t.Errorf("grep %s found credentials: %s", args, res.Content)
+		}
+	}
+	if res := call(t, read, `{"path":"notes.txt"}`); res.IsError {
+		t.Errorf("an ordinary file: %+v", res)
 	}
 }

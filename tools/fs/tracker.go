@@ -81,13 +81,13 @@ type Options struct {
 }
 
 // ToolsWith returns list_files, read_file, grep, edit_file and write_file,
-// all confined to root and sharing one tracker and journal.
+// all confined to root and sharing one tracker and journal; read_file and
+// grep do not read the credentials of opts.Protect.
 func ToolsWith(root *os.Root, opts Options) []tools.Tool {
 	if opts.Tracker == nil {
 		opts.Tracker = NewTracker()
 	}
-	return []tools.Tool{
-		ListFiles(root), ReadFile(root, opts.Tracker), Grep(root),
-		EditFile(root, opts), WriteFile(root, opts),
-	}
+	rf, g := ReadFile(root, opts.Tracker).(*readFile), Grep(root).(*grep)
+	rf.wd.protect, g.wd.protect = opts.Protect, opts.Protect
+	return []tools.Tool{ListFiles(root), rf, g, EditFile(root, opts), WriteFile(root, opts)}
 }
