@@ -208,6 +208,9 @@ func printSandbox(line func(string, string, ...any), ss sandbox.Status) bool {
 	if ss.ProtectedBy != "" {
 		line("  protected paths", "%s", ss.ProtectedBy)
 	}
+	if ss.HiddenBy != "" && len(ss.Hidden) > 0 {
+		line("  unreadable", "%s (%s; [sandbox] deny_read, allow_read)", strings.Join(ss.Hidden, ", "), ss.HiddenBy)
+	}
 	for _, b := range ss.Bounds {
 		line("  bound", "%s", b)
 	}

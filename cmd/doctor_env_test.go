@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,5 +54,22 @@ func TestDoctorListsTheRemovedVariables(t *testing.T) {
 func TestBadEnvPatternIsAUsageError(t *testing.T) {
 	if _, code := doctor(t, writeConfig(t, "[sandbox]\nenv_keep = [\"[\"]\n"), nil, "--model", "m"); code == 0 {
 		t.Error("a malformed env_keep pattern should fail")
+	}
+}
+
+// doctor names the credential files commands cannot read, where a mount
+// namespace hides them.
+func TestDoctorListsTheUnreadableCredentials(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	out, _ := doctor(t, writeConfig(t, "[sandbox]\nallow_read = [\"~/.aws\"]\n"), nil, "--base-url", "http://127.0.0.1:1/v1", "--model", "m")
+	if !strings.Contains(out, "read-only bind mounts in a mount namespace") {
+		t.Skip("no mount namespace here: nothing hides the files")
+	}
+	if !strings.Contains(out, "unreadable") || !strings.Contains(out, filepath.Join(home, ".ssh")) {
+		t.Errorf("doctor does not list ~/.ssh as unreadable:\n%s", out)
 	}
 }
