@@ -19,18 +19,18 @@ const trustFile = "mcp-trust.json"
 // metadata, the agent's config file and directory, the data directory and
 // its trust store, and the credentials of the settings.
 func protectedPaths(o *Options, s settings, dir string, getenv func(string) string) protect.Paths {
-	var agentPaths []string
+	var dirs, files []string
 	if s.ConfigPath != "" {
 		if p, err := filepath.Abs(s.ConfigPath); err == nil {
-			agentPaths = append(agentPaths, p, filepath.Dir(p))
+			dirs, files = append(dirs, filepath.Dir(p)), append(files, p)
 		}
 	}
 	if db, err := dbPath(o, getenv); err == nil {
 		if p, err := filepath.Abs(db); err == nil {
-			agentPaths = append(agentPaths, filepath.Dir(p), filepath.Join(filepath.Dir(p), trustFile))
+			dirs, files = append(dirs, filepath.Dir(p)), append(files, filepath.Join(filepath.Dir(p), trustFile))
 		}
 	}
-	return protect.New(protect.Paths{Dir: dir, Agent: agentPaths, Credentials: s.Credentials}, os.ReadFile)
+	return protect.New(protect.Paths{Dir: dir, Agent: dirs, AgentFiles: files, Credentials: s.Credentials}, os.ReadFile)
 }
 
 // protectedWrite returns the risk and the path of a call whose preview says

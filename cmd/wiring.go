@@ -230,7 +230,7 @@ func newSandbox(o *Options, s settings, paths protect.Paths, getenv func(string)
 	}
 	sb, err := sandbox.New(sandbox.Policy{
 		Mode: mode, Network: s.Network, Dir: paths.Dir, WritableRoots: s.WritableRoots,
-		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(),
+		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(os.Lstat),
 		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
 	})
 	if err != nil {

@@ -77,6 +77,13 @@ func TestFileToolsRefuseProtectedPaths(t *testing.T) {
 				{ID: "w-trust", Name: "write_file", Arguments: writeArgs("data/agent/mcp-trust.json", `{"evil":true}`)},
 				{ID: "w-fine", Name: "write_file", Arguments: writeArgs("NEW.md", "fine\n")},
 			}
+			if mode == "auto" {
+				// The same attempts through bash, in the sandbox: the
+				// one list of protected paths holds there too.
+				calls = append(calls, scripted.Call{ID: "bash", Name: "bash", Arguments: jsonCommand(
+					`printf '[sandbox]\nmode = "off"\n' > agent.toml; echo '{"evil":true}' > data/agent/mcp-trust.json; ` +
+						`cat > .git/hooks/pre-commit < /dev/null; echo '[core] fsmonitor = evil' >> .git/config; echo done`)})
+			}
 			srv := scripted.New(t, scripted.ToolCalls(calls...), scripted.Text("done"))
 			res := run(t, invocation{dir: dir, env: []string{"XDG_DATA_HOME=" + filepath.Join(dir, "data")},
 				args: agentArgs(srv, "--config", filepath.Join(dir, "agent.toml"), "-p", "--permission-mode", mode, "--output-format", "stream-json", "go")})

@@ -18,6 +18,7 @@
 package protect
 
 import (
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -41,11 +42,13 @@ const (
 type Paths struct {
 	// Dir is the working directory.
 	Dir string
-	// Agent are the agent's own files and directories: the config file, its
-	// directory, the data directory, the trust stores. A directory that is
-	// Dir or holds it protects only what it holds outside Dir and the
-	// agent's files inside it named on their own.
+	// Agent are the agent's own directories: the config file's directory
+	// and the data directory. One that is Dir or holds it protects only
+	// what it holds outside Dir (AgentFiles name what matters inside).
 	Agent []string
+	// AgentFiles are the agent's own files: the config file, the trust
+	// stores.
+	AgentFiles []string
 	// Credentials are the files and directories commands may not read (see
 	// DefaultCredentials).
 	Credentials []string
@@ -69,7 +72,7 @@ func New(p Paths, readFile func(string) ([]byte, error)) Paths {
 		return out
 	}
 	p.Dir = filepath.Clean(p.Dir)
-	p.Agent, p.Credentials, p.GitDirs = clean(p.Agent), clean(p.Credentials), clean(p.GitDirs)
+	p.Agent, p.AgentFiles, p.Credentials, p.GitDirs = clean(p.Agent), clean(p.AgentFiles), clean(p.Credentials), clean(p.GitDirs)
 	if readFile != nil {
 		if b, err := readFile(filepath.Join(p.Dir, ".git")); err == nil {
 			if g := GitDirOf(filepath.Join(p.Dir, ".git"), b); g != "" {
@@ -133,9 +136,9 @@ func (p Paths) WriteRisk(rel string) string {
 		if within(abs, a) && !within(p.Dir, a) {
 			return RiskAgent
 		}
-		if abs == a {
-			return RiskAgent
-		}
+	}
+	if slices.Contains(p.AgentFiles, abs) {
+		return RiskAgent
 	}
 	if p.ReadDenied(rel) {
 		return RiskCredentials
@@ -157,8 +160,18 @@ func (p Paths) ReadDenied(rel string) bool {
 
 // SandboxProtected are the paths the sandbox keeps read-only inside its
 // writable roots, besides the git metadata it finds itself: the agent's
-// own files.
-func (p Paths) SandboxProtected() []string { return slices.Clone(p.Agent) }
+// directories (the sandbox makes a missing one) and those of its files
+// that exist (lstat is os.Lstat outside tests; a missing file is never
+// made up).
+func (p Paths) SandboxProtected(lstat func(string) (os.FileInfo, error)) []string {
+	out := slices.Clone(p.Agent)
+	for _, f := range p.AgentFiles {
+		if _, err := lstat(f); err == nil && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // within reports whether path is root or beneath it (both clean).
 func within(path, root string) bool {

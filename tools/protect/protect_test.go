@@ -10,7 +10,8 @@ func TestWriteRisk(t *testing.T) {
 	dir := "/home/u/work"
 	p := New(Paths{
 		Dir:         dir,
-		Agent:       []string{"/home/u/work/agent.toml", "/home/u/work", "/home/u/work/.data/agent", "/home/u/.config/agent"},
+		Agent:       []string{"/home/u/work", "/home/u/work/.data/agent", "/home/u/.config/agent"},
+		AgentFiles:  []string{"/home/u/work/agent.toml"},
 		Credentials: []string{"/home/u/work/.ssh"},
 	}, func(path string) ([]byte, error) {
 		switch path {
@@ -75,5 +76,20 @@ func TestGuardGrantsOneWriteEach(t *testing.T) {
 	var none *Guard
 	if none.Take("x") || none.Risk(".git/config") != "" {
 		t.Fatal("a nil guard protects and grants nothing")
+	}
+}
+
+// The sandbox gets the agent's directories and only the files that exist:
+// it would make a missing one up as a directory.
+func TestSandboxProtectedSkipsMissingFiles(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "agent.toml")
+	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := New(Paths{Dir: dir, Agent: []string{filepath.Join(dir, "data")}, AgentFiles: []string{cfg, filepath.Join(dir, "data", "mcp-trust.json")}}, nil)
+	got := p.SandboxProtected(os.Lstat)
+	if len(got) != 2 || got[0] != filepath.Join(dir, "data") || got[1] != cfg {
+		t.Errorf("SandboxProtected = %q", got)
 	}
 }
