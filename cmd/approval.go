@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/protect"
 )
 
 // asker answers the question about a call that the policy leaves to a
@@ -26,6 +27,10 @@ type question struct {
 	def     tools.Definition
 	reason  string
 	recheck func() (loop.Decision, bool)
+	// risk, when not empty, says why the write of rel, a protected path
+	// (git metadata, the agent's own files), is dangerous: the question
+	// is asked whatever the mode, and a yes covers this one call.
+	risk, rel string
 }
 
 // approval is the one composition of approval every front-end uses: the
@@ -35,6 +40,9 @@ type approval struct {
 	policy policy
 	mode   func() string // the permission mode in force
 	asker  asker
+	// guard takes the person's yes to a write of a protected path to the
+	// editing tool; nil refuses every such write.
+	guard *protect.Guard
 }
 
 // newApproval composes p, read in the mode mode returns at each call, with
@@ -59,6 +67,18 @@ func (a *approval) approve(ctx context.Context, req loop.Approval) loop.Decision
 		}
 	}
 	d, ok, reason := rule()
+	if risk, rel := protectedWrite(req); risk != "" {
+		// Whatever the mode: the person, for this one call.
+		if ok && !d.Allow {
+			return d
+		}
+		if a.guard == nil {
+			return protectedDenial(def.Name, rel, risk)
+		}
+		return askProtected(ctx, a.guard, rel, func(ctx context.Context) loop.Decision {
+			return a.asker.ask(ctx, question{req: req, def: def, risk: risk, rel: rel})
+		})
+	}
 	if ok {
 		return d
 	}

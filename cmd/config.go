@@ -16,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/tools/protect"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
 
@@ -67,8 +68,10 @@ const (
 //	mode = "workspace-write"    # or "read-only", "off"
 //	network = false
 //	writable_roots = ["~/.cache/go-build"]
-//	env_keep = ["GITHUB_TOKEN"]  # passed to commands although it looks like a secret
+//	env_passthrough = ["GITHUB_TOKEN"]  # passed to commands although it looks like a secret (env_keep: the same)
 //	env_remove = ["CORP_*"]      # never passed to commands
+//	deny_read = ["~/.config/corp"]  # also unreadable to commands, beside ~/.ssh, ~/.aws, ~/.netrc...
+//	allow_read = ["~/.docker"]   # credential paths commands may read after all
 //	max_processes = 1024         # processes (threads) one command may have at once
 //	tmp_size_mb = 1024           # the commands' own temporary directory (TMPDIR)
 //
@@ -111,6 +114,15 @@ type sandboxConfig struct {
 	// (see shell.DefaultEnvRemove).
 	EnvKeep   []string `toml:"env_keep"`
 	EnvRemove []string `toml:"env_remove"`
+	// EnvPassthrough are names (or patterns) of variables commands get
+	// although their name or value looks like a secret: env_keep's newer
+	// name, the two lists are joined.
+	EnvPassthrough []string `toml:"env_passthrough"`
+	// DenyRead are further files and directories commands may not read
+	// (absolute, or starting with ~/); AllowRead are paths of
+	// protect.DefaultCredentials they may read after all.
+	DenyRead  []string `toml:"deny_read"`
+	AllowRead []string `toml:"allow_read"`
 	// MaxProcesses bounds the processes (threads) of one command; default
 	// defaultMaxProcesses.
 	MaxProcesses int `toml:"max_processes"`
@@ -171,16 +183,20 @@ const DefaultAutoCompact = 0.8
 type settings struct {
 	Profile string
 	// Provider is the wire protocol: providerOpenAI or providerAnthropic.
-	Provider    string
-	BaseURL     string
-	APIKey      string
-	APIKeyEnv   string
-	Model       string
-	MaxSteps    int
-	Tools       string
-	MaxRetries  int
-	IdleTimeout time.Duration
-	ConfigPath  string
+	Provider  string
+	BaseURL   string
+	APIKey    string
+	APIKeyEnv string
+	// ProviderKeyEnvs are the variables that hold a provider's key: the
+	// OpenAI and Anthropic ones, APIKeyEnv and every profile's
+	// api_key_env. A project's MCP server never gets them.
+	ProviderKeyEnvs []string
+	Model           string
+	MaxSteps        int
+	Tools           string
+	MaxRetries      int
+	IdleTimeout     time.Duration
+	ConfigPath      string
 	// ContextWindow is the model's window in tokens from the config file
 	// (the profile's, else the top level's); 0 looks the model up in a
 	// table of common models.
@@ -197,6 +213,10 @@ type settings struct {
 	// EnvKeep and EnvRemove change which variables commands do not get
 	// ([sandbox] env_keep, env_remove).
 	EnvKeep, EnvRemove []string
+	// Credentials are the files and directories commands may not read
+	// (the defaults, [sandbox] deny_read added, allow_read removed),
+	// absolute.
+	Credentials []string
 	// MaxProcesses bounds one command's processes; TmpSize its own
 	// temporary directory, in bytes (0: the host's /tmp, listed in
 	// writable_roots, is used instead).
@@ -299,6 +319,12 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		return s, usagef("config %s: profile %q: provider %q: want openai or anthropic", path, s.Profile, s.Provider)
 	}
 	s.APIKeyEnv = first(p.APIKeyEnv, keyEnv)
+	s.ProviderKeyEnvs = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", s.APIKeyEnv}
+	for _, prof := range fc.Profiles {
+		if prof.APIKeyEnv != "" && !slices.Contains(s.ProviderKeyEnvs, prof.APIKeyEnv) {
+			s.ProviderKeyEnvs = append(s.ProviderKeyEnvs, prof.APIKeyEnv)
+		}
+	}
 	// The base URL variable belongs with its key variable: a profile whose
 	// key lives in another variable keeps its own server, so its key is
 	// never sent to a server chosen for a different key.
@@ -369,7 +395,7 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 
 	s.MCPServers = fc.MCP.Servers
-	if _, err := mcpServers(s.MCPServers, "config "+path, "", "", getenv); err != nil {
+	if _, err := mcpServers(s.MCPServers, "config "+path, "", nil, getenv); err != nil {
 		return s, err
 	}
 
@@ -439,26 +465,32 @@ func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 		network = o.Network
 	}
 	home, _ := os.UserHomeDir()
-	var roots []string
-	for _, r := range fc.Sandbox.WritableRoots {
-		switch {
-		case r == "~" || strings.HasPrefix(r, "~/"):
-			if home == "" {
-				return usagef("config %s: sandbox: writable root %q: no home directory", path, r)
-			}
-			r = filepath.Join(home, strings.TrimPrefix(r, "~"))
-		case !filepath.IsAbs(r):
-			return usagef("config %s: sandbox: writable root %q must be absolute or start with ~/", path, r)
-		}
-		roots = append(roots, filepath.Clean(r))
+	roots, err := homePaths(fc.Sandbox.WritableRoots, home, "config "+path+": sandbox: writable root")
+	if err != nil {
+		return err
 	}
-	for _, p := range append(slices.Clone(fc.Sandbox.EnvKeep), fc.Sandbox.EnvRemove...) {
+	denyRead, err := homePaths(fc.Sandbox.DenyRead, home, "config "+path+": sandbox: deny_read")
+	if err != nil {
+		return err
+	}
+	allowRead, err := homePaths(fc.Sandbox.AllowRead, home, "config "+path+": sandbox: allow_read")
+	if err != nil {
+		return err
+	}
+	s.Credentials = nil
+	for _, c := range append(protect.DefaultCredentials(home), denyRead...) {
+		if !slices.Contains(allowRead, c) && !slices.Contains(s.Credentials, c) {
+			s.Credentials = append(s.Credentials, c)
+		}
+	}
+	keep := append(slices.Clone(fc.Sandbox.EnvKeep), fc.Sandbox.EnvPassthrough...)
+	for _, p := range append(slices.Clone(keep), fc.Sandbox.EnvRemove...) {
 		if _, err := filepath.Match(p, ""); err != nil || p == "" {
 			return usagef("config %s: sandbox: env pattern %q is not a valid pattern", path, p)
 		}
 	}
 	s.Sandbox, s.Network, s.WritableRoots = mode, network, roots
-	s.EnvKeep, s.EnvRemove = fc.Sandbox.EnvKeep, fc.Sandbox.EnvRemove
+	s.EnvKeep, s.EnvRemove = keep, fc.Sandbox.EnvRemove
 	if fc.Sandbox.MaxProcesses < 0 || fc.Sandbox.TmpSizeMB < 0 {
 		return usagef("config %s: sandbox: max_processes and tmp_size_mb must be positive", path)
 	}
@@ -469,4 +501,23 @@ func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 	}
 	s.Allow, s.Deny = fc.Permissions.Allow, fc.Permissions.Deny
 	return nil
+}
+
+// homePaths expands the paths of a config list: absolute, or starting with
+// ~/ (the home directory); what names the list in an error.
+func homePaths(list []string, home, what string) ([]string, error) {
+	var out []string
+	for _, r := range list {
+		switch {
+		case r == "~" || strings.HasPrefix(r, "~/"):
+			if home == "" {
+				return nil, usagef("%s %q: no home directory", what, r)
+			}
+			r = filepath.Join(home, strings.TrimPrefix(r, "~"))
+		case !filepath.IsAbs(r):
+			return nil, usagef("%s %q must be absolute or start with ~/", what, r)
+		}
+		out = append(out, filepath.Clean(r))
+	}
+	return out, nil
 }

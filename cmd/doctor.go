@@ -102,7 +102,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 		line("configuration", "%v", serr)
 		return errDoctor
 	}
-	sb, err := newSandbox(o, s, dir, getenv)
+	sb, err := newSandbox(o, s, protectedPaths(o, s, dir, getenv), getenv)
 	if err != nil {
 		return err
 	}
@@ -110,11 +110,14 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	ss := sb.Status()
 	failed = printSandbox(line, ss) || failed
 
-	removed := shell.EnvFilter{Strip: []string{s.APIKeyEnv}, Keep: s.EnvKeep, Remove: s.EnvRemove}.Removed(os.Environ())
+	removed := shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.EnvKeep, Remove: s.EnvRemove}.Removed(os.Environ())
 	if len(removed) == 0 {
 		line("env removed", "none of this environment's variables look like secrets")
 	} else {
-		line("env removed", "%s (commands do not get them; [sandbox] env_keep, env_remove)", strings.Join(removed, ", "))
+		line("env removed", "%d variables commands do not get ([sandbox] env_passthrough keeps one, env_remove adds):", len(removed))
+		for _, r := range removed {
+			line("  "+r.Name, "%s", r.Why)
+		}
 	}
 	line("permission mode", "ask in the interface, auto headless (unless --permission-mode or --yolo)")
 	allowCmds, allowTools := splitRules(s.Allow)
@@ -204,6 +207,9 @@ func printSandbox(line func(string, string, ...any), ss sandbox.Status) bool {
 	}
 	if ss.ProtectedBy != "" {
 		line("  protected paths", "%s", ss.ProtectedBy)
+	}
+	if ss.HiddenBy != "" && len(ss.Hidden) > 0 {
+		line("  unreadable", "%s (%s; [sandbox] deny_read, allow_read)", strings.Join(ss.Hidden, ", "), ss.HiddenBy)
 	}
 	for _, b := range ss.Bounds {
 		line("  bound", "%s", b)

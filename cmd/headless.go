@@ -42,7 +42,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())
 	}
-	startHeadlessMCP(ctx, o, st, f)
+	startHeadlessMCP(ctx, o, st, getenv, f)
 	run, err := headlessSession(ctx, o, st, getenv, f, prompt.Message.Text())
 	if err != nil {
 		return err
@@ -125,16 +125,14 @@ func headlessStdin(ctx context.Context, o *Options, st Streams) (stdinResult, er
 	return in, nil
 }
 
-// startHeadlessMCP starts the MCP servers (a project's only with
-// --trust-project-mcp) and waits for them, each up to its startup_timeout,
-// so their tools are offered from the first request.
-func startHeadlessMCP(ctx context.Context, o *Options, st Streams, f *frontEnd) {
+// startHeadlessMCP starts the MCP servers (a project's only when that very
+// definition was trusted before, or with --trust-project-mcp; stderr says
+// which were skipped and why) and waits for them, each up to its
+// startup_timeout, so their tools are offered from the first request.
+func startHeadlessMCP(ctx context.Context, o *Options, st Streams, getenv func(string) string, f *frontEnd) {
 	a := f.a
-	if !o.TrustProjectMCP {
-		if skipped := skipProject(a.mcpCfgs, a.mcpProject); len(skipped) > 0 {
-			fmt.Fprintf(st.Err, "agent: not starting the MCP servers of %s: %s (they run the repository's code; --trust-project-mcp starts them)\n",
-				projectMCPFile, strings.Join(skipped, ", "))
-		}
+	for _, l := range gateProject(a.mcpCfgs, a.mcpProject, a.trustStore(o, getenv), a.dir, o.TrustProjectMCP) {
+		fmt.Fprintln(st.Err, "agent: "+l)
 	}
 	a.newMCP(func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) })
 	a.mcp.Start(ctx)

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -44,7 +43,9 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	var live atomic.Pointer[string]
 	live.Store(&mode)
 	pol := f.a.policy(mode, o.AllowBash)
-	approve := newApproval(pol, func() string { return *live.Load() }, tuiAsker{approver}).approve
+	ap := newApproval(pol, func() string { return *live.Load() }, tuiAsker{approver})
+	ap.guard = f.a.protect
+	approve := ap.approve
 	ss := &tui.StoreSessions{
 		Store: f.store, Root: f.a.root, Dir: f.a.dir, Model: f.a.settings.Model, Provider: providerName(f.a.settings.BaseURL),
 		System:  f.a.systemPrompt,
@@ -76,19 +77,18 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 // each, as notes, through the channel it returns.
 func interactiveMCP(o *Options, getenv func(string) string, f *frontEnd, approver *tui.Approver) chan string {
 	a := f.a
-	if db, err := dbPath(o, getenv); err == nil {
-		trust := &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
+	if trust := a.trustStore(o, getenv); trust != nil {
 		ask := func(ctx context.Context, call providers.ToolCall, question string) (bool, bool) {
 			d := approver.Ask(ctx, tui.Question{Call: call, Text: question})
 			return d.Allow, d.Why != tui.WhyDismissed
 		}
 		for i, c := range a.mcpCfgs {
-			if a.mcpProject[c.Name] {
-				a.mcpCfgs[i].Gate = askTrust(trust, a.dir, c, ask)
+			if ps, ok := a.mcpProject[c.Name]; ok {
+				a.mcpCfgs[i].Gate = askTrust(trust, a.dir, c.Name, ps, ask)
 			}
 		}
 	} else {
-		skipProject(a.mcpCfgs, a.mcpProject)
+		gateProject(a.mcpCfgs, a.mcpProject, nil, a.dir, false)
 	}
 	notices := make(chan string, 64)
 	a.newMCP(func(msg string) {
@@ -168,6 +168,12 @@ var _ asker = tuiAsker{}
 func (t tuiAsker) ask(ctx context.Context, q question) loop.Decision {
 	tq := tui.Question{Call: q.req.Call, Group: q.def.Name, Recheck: q.recheck, Origin: q.req.Origin.Label,
 		Summary: q.def.Summary(q.req.Call.Arguments), Commands: q.def.Effects.Has(tools.RunsCommands)}
+	if q.risk != "" {
+		// One call's question: no answer for the session covers another.
+		tq.Group, tq.Warning, tq.Recheck = "protected "+q.req.Call.ID, protectedQuestion(q.rel, q.risk), nil
+		tq.Diff, _ = q.req.Preview.Meta["diff"].(string)
+		return t.approver.Ask(ctx, tq)
+	}
 	if isEdit(q.def) {
 		tq.Group = "edits" // allowing one edit tool for the session allows both
 		if q.req.Preview != nil {

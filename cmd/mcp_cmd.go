@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -48,7 +47,7 @@ func newMCPCmd(st Streams, getenv func(string) string, o *Options) *cobra.Comman
 // mcpConfigs are the MCP servers of the config file and of dir's
 // .mcp.json (the config's win), and the names of the project's. It needs
 // no model or key.
-func mcpConfigs(o *Options, dir string, getenv func(string) string) ([]mcp.Config, map[string]bool, error) {
+func mcpConfigs(o *Options, dir string, getenv func(string) string) ([]mcp.Config, map[string]projectServer, error) {
 	path, explicit := o.ConfigPath, o.ConfigPath != ""
 	if !explicit {
 		path = defaultConfigPath(getenv)
@@ -57,25 +56,11 @@ func mcpConfigs(o *Options, dir string, getenv func(string) string) ([]mcp.Confi
 	if err != nil {
 		return nil, nil, err
 	}
-	servers, project := maps.Clone(fc.MCP.Servers), map[string]bool{}
-	if servers == nil {
-		servers = map[string]mcpServerConfig{}
-	}
-	fromProject, err := projectServers(dir)
-	if err != nil {
-		return nil, nil, usagef("%w", err)
-	}
-	for name, c := range fromProject {
-		if _, ok := servers[name]; !ok {
-			servers[name], project[name] = c, true
-		}
-	}
-	apiKeyEnv := ""
+	keyEnvs := []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}
 	if s, err := resolveSettings(o, getenv); err == nil {
-		apiKeyEnv = s.APIKeyEnv
+		keyEnvs = s.ProviderKeyEnvs
 	}
-	cfgs, err := mcpServers(servers, "MCP servers", dir, apiKeyEnv, getenv)
-	return cfgs, project, err
+	return resolveMCP(fc.MCP.Servers, dir, keyEnvs, getenv)
 }
 
 // mcpStatus starts the servers, waits for each (up to its startup
@@ -86,30 +71,16 @@ func mcpStatus(ctx context.Context, o *Options, dir string, getenv func(string) 
 	if err != nil {
 		return nil, err
 	}
-	if !o.TrustProjectMCP {
-		var trust *trustStore
-		if db, err := dbPath(o, getenv); err == nil {
-			trust = &trustStore{path: filepath.Join(filepath.Dir(db), "mcp-trust.json")}
-		}
-		for i, c := range cfgs {
-			if ok, known := trust.getOr(dir, c.Name); project[c.Name] && !(known && ok) {
-				cfgs[i].Skipped = "defined by the project's .mcp.json and not trusted; --trust-project-mcp starts it"
-			}
-		}
+	var trust *trustStore
+	if db, err := dbPath(o, getenv); err == nil {
+		trust = &trustStore{path: filepath.Join(filepath.Dir(db), trustFile)}
 	}
+	gateProject(cfgs, project, trust, dir, o.TrustProjectMCP)
 	m := mcp.NewManager(cfgs, mcp.Options{Version: versionString()})
 	m.Start(ctx)
 	m.Wait(ctx)
 	defer m.Close()
 	return m.Status(), nil
-}
-
-// getOr is get on a store that may be nil.
-func (t *trustStore) getOr(dir, server string) (bool, bool) {
-	if t == nil {
-		return false, false
-	}
-	return t.get(dir, server)
 }
 
 // writeMCPStatus prints the servers for people.

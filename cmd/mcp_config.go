@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -48,9 +49,9 @@ var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // mcpServers resolves the [mcp.servers] tables into server configs,
 // sorted by name. Header values expand ${VAR} from the environment; a
-// stdio server gets this process's environment without the API key's
-// variable, plus its env table, and runs in dir.
-func mcpServers(servers map[string]mcpServerConfig, where, dir, apiKeyEnv string, getenv func(string) string) ([]mcp.Config, error) {
+// stdio server gets this process's environment without the provider keys'
+// variables (keyEnvs), plus its env table, and runs in dir.
+func mcpServers(servers map[string]mcpServerConfig, where, dir string, keyEnvs []string, getenv func(string) string) ([]mcp.Config, error) {
 	names := make([]string, 0, len(servers))
 	for n := range servers {
 		names = append(names, n)
@@ -96,7 +97,7 @@ func mcpServers(servers map[string]mcpServerConfig, where, dir, apiKeyEnv string
 		}
 		if sc.Command != "" {
 			for _, kv := range os.Environ() {
-				if k, _, _ := strings.Cut(kv, "="); k != apiKeyEnv {
+				if k, _, _ := strings.Cut(kv, "="); !slices.Contains(keyEnvs, k) {
 					c.Env = append(c.Env, kv)
 				}
 			}
@@ -118,4 +119,60 @@ func parseDur(s string) (time.Duration, error) {
 		err = fmt.Errorf("must be positive, got %s", s)
 	}
 	return d, err
+}
+
+// resolveMCP joins the user's [mcp.servers] and the project's .mcp.json
+// (the user's own config wins a name both define) and resolves them for
+// dir. It returns the servers and, for those of the project, what the
+// person trusts (see describeProject). A project server whose env or
+// headers name a provider key (keyEnvs) is skipped: the key is never
+// expanded for a repository's server.
+func resolveMCP(user map[string]mcpServerConfig, dir string, keyEnvs []string, getenv func(string) string) ([]mcp.Config, map[string]projectServer, error) {
+	fromProject, err := projectServers(dir)
+	if err != nil {
+		return nil, nil, usagef("%w", err)
+	}
+	servers, project := maps.Clone(user), map[string]projectServer{}
+	if servers == nil {
+		servers = map[string]mcpServerConfig{}
+	}
+	keyRefs := map[string][]string{}
+	for name, c := range fromProject {
+		if _, ok := servers[name]; ok {
+			continue
+		}
+		project[name] = describeProject(dir, c)
+		if refs := projectKeyRefs(c, keyEnvs); len(refs) > 0 {
+			keyRefs[name] = refs
+			c.Env, c.Headers = withoutRefs(c.Env, refs), withoutRefs(c.Headers, refs)
+		}
+		servers[name] = c
+	}
+	cfgs, err := mcpServers(servers, "MCP servers", dir, keyEnvs, getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range cfgs {
+		if refs := keyRefs[cfgs[i].Name]; len(refs) > 0 {
+			cfgs[i].Skipped = fmt.Sprintf("the project's .mcp.json gives it the provider key $%s, which a repository's server never gets", strings.Join(refs, ", $"))
+		}
+	}
+	return cfgs, project, nil
+}
+
+// withoutRefs returns m with every ${VAR} of refs replaced by nothing.
+func withoutRefs(m map[string]string, refs []string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = envRef.ReplaceAllStringFunc(v, func(ref string) string {
+			if slices.Contains(refs, envRef.FindStringSubmatch(ref)[1]) {
+				return ""
+			}
+			return ref
+		})
+	}
+	return out
 }

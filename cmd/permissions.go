@@ -266,6 +266,8 @@ var _ asker = headlessAsker{}
 func (h headlessAsker) ask(_ context.Context, q question) loop.Decision {
 	why := "denied: nobody to ask (headless)"
 	switch {
+	case q.risk != "":
+		return protectedDenial(q.def.Name, q.rel, q.risk)
 	case isEdit(q.def):
 		return loop.Decision{Why: why, Reason: fmt.Sprintf("%s is not allowed in this headless run (--permission-mode %s): the user can allow file changes with --permission-mode auto.", q.def.Name, h.mode)}
 	case q.def.Effects.Has(tools.RunsCommands):
@@ -274,7 +276,8 @@ func (h headlessAsker) ask(_ context.Context, q question) loop.Decision {
 	return loop.Decision{Why: why, Reason: fmt.Sprintf("%s needs approval and nobody can be asked in this headless run (--permission-mode %s). The user can allow it with --permission-mode auto or an allow rule naming it in the config.", q.def.Name, h.mode)}
 }
 
-// headlessApproval is the approval of a headless run in p's mode.
+// headlessApproval is the approval of a headless run in p's mode; a write
+// of a protected path is denied (nobody can approve it).
 func headlessApproval(p policy) loop.ApproveFunc {
 	mode := p.mode
 	return newApproval(p, func() string { return mode }, headlessAsker{mode: mode}).approve

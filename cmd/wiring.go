@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -19,6 +17,7 @@ import (
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/protect"
 	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
@@ -42,7 +41,7 @@ type agent struct {
 	mcpCfgs []mcp.Config
 	// mcpProject names the servers of the project's .mcp.json, which
 	// start only once trusted.
-	mcpProject map[string]bool
+	mcpProject map[string]projectServer
 	// files is the file tools' state of each session (what its model has
 	// read, its undo journal); journals gives the journals once the
 	// session store is open (useStore).
@@ -51,6 +50,9 @@ type agent struct {
 	mentions *mention.Mentions // @path completion and attachments
 	sandbox  *sandbox.Sandbox
 	rules    *rules.Set
+	// protect is the file tools' guard of protected paths, which the
+	// approval grants single writes through.
+	protect *protect.Guard
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
@@ -109,44 +111,31 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 		root.Close()
 		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
 	}
-	sb, err := newSandbox(o, s, dir, getenv)
+	paths := protectedPaths(o, s, dir, getenv)
+	sb, err := newSandbox(o, s, paths, getenv)
 	if err != nil {
 		root.Close()
 		return nil, err
 	}
-	journals := &storeJournals{}
+	journals, guard := &storeJournals{}, protect.NewGuard(paths)
 	state := fs.NewSessions(journals.journal)
-	files := fs.ToolsWith(root, fs.Options{Sessions: state})
+	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard})
 	var extraEnv []string
 	if t := sb.TempDir(); t != "" {
 		extraEnv = []string{"TMPDIR=" + t}
 	}
-	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+	bash := shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 	builtins := append(files, bash)
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config
-		servers, project := maps.Clone(s.MCPServers), map[string]bool{}
-		var fromProject map[string]mcpServerConfig
-		if fromProject, err = projectServers(dir); err != nil {
-			err = usagef("%w", err)
-		}
-		for name, c := range fromProject {
-			if _, ok := servers[name]; !ok { // the user's own config wins
-				if servers == nil {
-					servers = map[string]mcpServerConfig{}
-				}
-				servers[name], project[name] = c, true
-			}
-		}
-		if err == nil {
-			cfgs, err = mcpServers(servers, "MCP servers", dir, s.APIKeyEnv, getenv)
-		}
+		var project map[string]projectServer
+		cfgs, project, err = resolveMCP(s.MCPServers, dir, s.ProviderKeyEnvs, getenv)
 		if err == nil {
 			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
-				files: state, journals: journals, sandbox: sb, rules: set,
+				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
 				mentions: mention.New(root, state)}, nil
 		}
 	}
@@ -197,7 +186,7 @@ func (a *agent) closeMCP() {
 func (a *agent) rebuildCatalog() {
 	a.rebuild.Lock()
 	defer a.rebuild.Unlock()
-	ts := append(slices.Clone(a.builtins), a.mcp.Tools()...)
+	ts := append(slices.Clone(a.builtins), denyByRules(guardGit(a.mcp.Tools(), a.sandbox), a.toolDeny)...)
 	reg, err := tools.NewRegistry(ts...)
 	if err != nil {
 		return // names are unique by construction; keep the current catalog
@@ -209,30 +198,19 @@ func (a *agent) rebuildCatalog() {
 	a.catalog.Set(picker.New(reg, a.mode, a.registry.Names()).WithIndex(external...))
 }
 
-// newSandbox builds the sandbox of a run in dir: the mode of the settings
-// (off in yolo), the working directory, the temporary directories and the
-// configured roots writable; the agent's config and data directories
-// protected.
-func newSandbox(o *Options, s settings, dir string, getenv func(string) string) (*sandbox.Sandbox, error) {
+// newSandbox builds the sandbox of a run in paths.Dir: the mode of the
+// settings (off in yolo), the working directory, the temporary directories
+// and the configured roots writable; the agent's own files read-only and
+// the credentials unreadable, from the run's one list of protected paths.
+func newSandbox(o *Options, s settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, error) {
 	mode := s.Sandbox
 	if o.Yolo || o.PermissionMode == modeYolo {
 		mode = sandbox.Off
 	}
-	var protected []string
-	if s.ConfigPath != "" {
-		if p, err := filepath.Abs(filepath.Dir(s.ConfigPath)); err == nil {
-			protected = append(protected, p)
-		}
-	}
-	if db, err := dbPath(o, getenv); err == nil {
-		if p, err := filepath.Abs(filepath.Dir(db)); err == nil {
-			protected = append(protected, p)
-		}
-	}
 	sb, err := sandbox.New(sandbox.Policy{
-		Mode: mode, Network: s.Network, Dir: dir, WritableRoots: s.WritableRoots,
-		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: protected,
-		MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
+		Mode: mode, Network: s.Network, Dir: paths.Dir, WritableRoots: s.WritableRoots,
+		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(os.Lstat),
+		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the sandbox: %w", err)

@@ -41,6 +41,9 @@ type Question struct {
 	// (whether to start a project's MCP server): its block ends with the
 	// answer, since no result will follow.
 	Text string
+	// Warning, when not empty, is shown above the call in the question's
+	// block: what makes this call risky (a write to git metadata).
+	Warning string
 	// Recheck, when not nil, decides the call again in the permission
 	// mode now in force; ok is false when a person must still be asked.
 	// The interface calls it when Shift+Tab switches the mode while the
@@ -58,6 +61,7 @@ type approvalRequest struct {
 	origin   string
 	diff     string
 	text     string
+	warning  string
 	recheck  func() (loop.Decision, bool)
 	reply    chan approvalAnswer
 }
@@ -107,7 +111,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		sum = tools.DefaultSummary(call.Arguments)
 	}
 	req := approvalRequest{call: call, summary: sum, commands: q.Commands, origin: q.Origin, diff: q.Diff, text: q.Text,
-		recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
+		warning: q.Warning, recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():

@@ -250,6 +250,7 @@ func (m *Model) questionBlock(req approvalRequest) *toolBlock {
 	if req.origin != "" && req.text == "" {
 		b.question = req.origin + " asks: " + b.defaultQuestion()
 	}
+	b.warning = req.warning
 	return b
 }
 

@@ -56,6 +56,7 @@ type toolBlock struct {
 	waiting  bool
 	menu     approvalView // the question's menu while waiting
 	question string       // the approval question when not the default one
+	warning  string       // what makes the waiting call risky, shown first
 	expanded bool
 	selected bool
 	frame    int
@@ -301,9 +302,16 @@ func (b *toolBlock) approval(width int) []string {
 		question = b.defaultQuestion()
 	}
 	session := "Allow for this session"
-	lines := []string{b.st.Approval.Render(cutTo(question, width))}
+	var lines []string
+	for _, l := range wrapText("⚠ "+b.warning, max(width, 1)) {
+		if b.warning != "" {
+			lines = append(lines, b.st.Approval.Render(l))
+		}
+	}
+	head := len(lines)
+	lines = append(lines, b.st.Approval.Render(cutTo(question, width)))
 	if len(b.diff) > 0 {
-		lines[0] = b.st.Approval.Render(cutTo("Allow this change to "+b.summary+"?", width))
+		lines[head] = b.st.Approval.Render(cutTo("Allow this change to "+b.summary+"?", width))
 		lines = append(lines, b.diffLines(width)...)
 		session = "Allow edits for this session"
 	} else {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/protect"
 )
 
 // editMax is the largest file the editing tools change, in bytes; they hold
@@ -38,13 +39,14 @@ type change struct {
 type editor struct {
 	wd       *workdir
 	sessions *Sessions
+	protect  *protect.Guard
 }
 
 func newEditor(root *os.Root, opts Options) editor {
 	if opts.Sessions == nil {
 		opts.Sessions = NewSessions(nil)
 	}
-	return editor{wd: newWorkdir(root), sessions: opts.Sessions}
+	return editor{wd: newWorkdir(root), sessions: opts.Sessions, protect: opts.Protect}
 }
 
 // planFunc works out a change from a tool's arguments. A problem the model
@@ -61,6 +63,9 @@ func (e editor) preview(ctx context.Context, call tools.Call, plan planFunc) (to
 	}
 	res := c.result()
 	res.Content = "(preview) " + res.Content
+	if risk := e.risk(c.rel); risk != "" {
+		res.Meta[MetaProtected] = risk
+	}
 	return res, nil
 }
 
@@ -79,6 +84,9 @@ func (e editor) run(ctx context.Context, call tools.Call, plan planFunc) (tools.
 	}
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
+	}
+	if risk := e.risk(c.rel); risk != "" && !e.protect.Take(c.rel) {
+		return tools.Errorf("%s was not changed: it is protected (%s). The file tools write there only when the user approves that one call; do not try another way (bash, a symlink, a copy): tell the user what you wanted to change and why.", c.rel, risk), nil
 	}
 	res := c.result()
 	if bytes.Equal(c.before, c.after) && c.existed {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/protect"
 )
 
 // Tools returns list_files, read_file and grep, all confined to root.
@@ -28,6 +29,8 @@ type workdir struct {
 	// abs are the absolute spellings of the root's directory (as opened
 	// and with symlinks resolved) used to accept absolute paths inside it.
 	abs []string
+	// protect names the credential files the tools do not read (nil: none).
+	protect *protect.Guard
 }
 
 func newWorkdir(root *os.Root) *workdir {

@@ -79,6 +79,9 @@ func (t *grep) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("%v", err), nil
 	}
+	if t.wd.readDenied(start) {
+		return tools.Errorf(errCredentials, args.Path), nil
+	}
 	fi, err := t.wd.root.Stat(native(start))
 	if err != nil {
 		return tools.Errorf("%s", describe(args.Path, err)), nil
@@ -133,7 +136,7 @@ func (t *grep) searchTree(ctx context.Context, m *matcher, start, glob string, c
 	g.Go(func() error {
 		defer close(files)
 		return walk(ctx, t.wd.root, start, func(f walkFile) error {
-			if glob != "" && !matchGlob(glob, below(start, f.rel), true) {
+			if glob != "" && !matchGlob(glob, below(start, f.rel), true) || t.wd.readDenied(f.rel) {
 				return nil
 			}
 			f.dir.acquire()

@@ -92,6 +92,9 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 	if err != nil {
 		return tools.Errorf("%v", err), nil
 	}
+	if t.wd.readDenied(rel) {
+		return tools.Errorf(errCredentials, args.Path), nil
+	}
 	fi, err := t.wd.root.Stat(native(rel))
 	if err != nil {
 		return tools.Errorf("%s", describe(args.Path, err)), nil

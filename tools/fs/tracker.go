@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/protect"
 )
 
 // Tracker remembers, for one session, which files the model has read with
@@ -118,16 +119,20 @@ type Options struct {
 	// Sessions holds each session's tracker and journal; nil gives the
 	// tools built by one call a Sessions of their own, without journals.
 	Sessions *Sessions
+	// Protect refuses writes to protected paths (git metadata, the agent's
+	// own files, credentials) unless the person approved the one call
+	// (protect.Guard.Grant); nil protects nothing.
+	Protect *protect.Guard
 }
 
 // ToolsWith returns list_files, read_file, grep, edit_file and write_file,
-// all confined to root and sharing opts.Sessions.
+// all confined to root and sharing opts.Sessions; read_file and grep do not
+// read the credentials of opts.Protect.
 func ToolsWith(root *os.Root, opts Options) []tools.Tool {
 	if opts.Sessions == nil {
 		opts.Sessions = NewSessions(nil)
 	}
-	return []tools.Tool{
-		ListFiles(root), ReadFile(root, opts.Sessions), Grep(root),
-		EditFile(root, opts), WriteFile(root, opts),
-	}
+	rf, g := ReadFile(root, opts.Sessions).(*readFile), Grep(root).(*grep)
+	rf.wd.protect, g.wd.protect = opts.Protect, opts.Protect
+	return []tools.Tool{ListFiles(root), rf, g, EditFile(root, opts), WriteFile(root, opts)}
 }

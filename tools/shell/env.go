@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -9,15 +11,17 @@ import (
 // alwaysStripped are the variables never passed to a command, whatever the
 // configuration says: the agent's API key, and the agent's own directory
 // variables (bash sets PWD from the directory it starts in).
-var alwaysStripped = []string{"OPENAI_API_KEY", "PWD", "OLDPWD"}
+var alwaysStripped = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "PWD", "OLDPWD"}
 
 // DefaultEnvRemove are the patterns of variable names that commands do not
 // get unless Config.EnvKeep names them: names that look like secrets, the
 // cloud providers' credentials and the model providers' variables. A
 // pattern is a glob (path.Match) compared with the name in upper case.
 var DefaultEnvRemove = []string{
-	"*KEY*", "*TOKEN*", "*SECRET*", "*PASSWORD*", "*PASSWD*", "*CREDENTIAL*",
-	"AWS_*", "AZURE_*", "GOOGLE_APPLICATION_CREDENTIALS", "OPENAI_*", "ANTHROPIC_*",
+	"*KEY*", "*TOKEN*", "*SECRET*", "*PASSWORD*", "*PASSWD*", "*PASSPHRASE*", "*_PWD", "*CREDENTIAL*",
+	"*_PAT", "*_PAT_*", "PAT", "*JWT*", "*_AUTH", "*AUTH_*", "*COOKIE*", "*WEBHOOK*", "*DSN*",
+	"*DATABASE_URL*", "*_DB_URL", "*CONNECTION_STRING*", "REDIS_URL", "MONGO*_URI", "AMQP_URL",
+	"AWS_*", "AZURE_*", "GOOGLE_APPLICATION_CREDENTIALS", "GCP_*", "VAULT_*", "OPENAI_*", "ANTHROPIC_*",
 	"OPENROUTER_*", "GEMINI_*", "MISTRAL_*", "GROQ_*", "DEEPSEEK_*", "XAI_*",
 }
 
@@ -34,33 +38,116 @@ type EnvFilter struct {
 	Remove []string
 }
 
-// Removes reports whether the filter removes the variable name. Names and
-// patterns compare in upper case; a malformed pattern matches nothing.
-func (f EnvFilter) Removes(name string) bool {
+// Removes reports whether the filter removes the variable name whatever
+// its value. Names and patterns compare in upper case; a malformed pattern
+// matches nothing.
+func (f EnvFilter) Removes(name string) bool { return f.Why(name, "") != "" }
+
+// Why says why the filter removes the variable name=value ("" when it
+// keeps it): the provider's key, a configured pattern, a name that looks
+// like a secret's, or a value that carries credentials (see SecretValue).
+// Keep (env_passthrough) overrides the last two.
+func (f EnvFilter) Why(name, value string) string {
 	up := strings.ToUpper(name)
 	for _, list := range [][]string{alwaysStripped, f.Strip} {
 		if slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, name) }) {
-			return true
+			return "the provider's key"
 		}
 	}
-	if matchAny(f.Remove, up) {
-		return true
+	if p, ok := matchWhich(f.Remove, up); ok {
+		return fmt.Sprintf("env_remove %q", p)
 	}
-	return matchAny(DefaultEnvRemove, up) && !matchAny(f.Keep, up)
+	if matchAny(f.Keep, up) {
+		return ""
+	}
+	if p, ok := matchWhich(DefaultEnvRemove, up); ok {
+		return fmt.Sprintf("name looks like a secret's (%s)", p)
+	}
+	if why := SecretValue(value); why != "" {
+		return "value " + why
+	}
+	return ""
 }
 
-// Removed lists the names of the variables of env (KEY=VALUE) that the
-// filter removes, in env's order, without PWD and OLDPWD (which are not
+// Removal is a variable the filter removes and why.
+type Removal struct {
+	Name, Why string
+}
+
+// Removed lists the variables of env (KEY=VALUE) that the filter removes,
+// by name and in env's order, without PWD and OLDPWD (which are not
 // secrets): what `agent doctor` shows.
-func (f EnvFilter) Removed(env []string) []string {
-	var out []string
+func (f EnvFilter) Removed(env []string) []Removal {
+	var out []Removal
 	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if name != "" && name != "PWD" && name != "OLDPWD" && f.Removes(name) && !slices.Contains(out, name) {
-			out = append(out, name)
+		name, value, _ := strings.Cut(kv, "=")
+		if name == "" || name == "PWD" || name == "OLDPWD" || slices.ContainsFunc(out, func(r Removal) bool { return r.Name == name }) {
+			continue
+		}
+		if why := f.Why(name, value); why != "" {
+			out = append(out, Removal{name, why})
 		}
 	}
 	return out
+}
+
+// LooksSecret reports whether a variable or header called name with value
+// looks like a secret: by its name (DefaultEnvRemove) or its value.
+func LooksSecret(name, value string) bool {
+	return matchAny(DefaultEnvRemove, strings.ToUpper(name)) || SecretValue(value) != ""
+}
+
+// secretValues are the shapes of values that carry credentials whatever
+// their variable is called: URLs with a password, and the prefixes of
+// well-known tokens (GitHub, GitLab, OpenAI, Anthropic, Slack, AWS, Google,
+// npm, PyPI, Hugging Face, Stripe, SendGrid, DigitalOcean, Shopify,
+// Grafana), JWTs and private keys.
+var secretValues = []struct {
+	what string
+	re   *regexp.Regexp
+}{
+	{"is a URL with a password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:[^/\s@]+@`)},
+	{"is a GitHub token", regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`)},
+	{"is a GitLab token", regexp.MustCompile(`\bgl(pat|dt|rt|ptt|oas|cbt|ft|imt|agent|soat)-[A-Za-z0-9_-]{16,}`)},
+	{"is an API key (sk-)", regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
+	{"is a Slack token", regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-[0-9]-[A-Za-z0-9-]{10,}`)},
+	{"is an AWS access key", regexp.MustCompile(`\b(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
+	{"is a Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
+	{"is a Google OAuth token", regexp.MustCompile(`\bya29\.[0-9A-Za-z_-]{20,}`)},
+	{"is an npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}`)},
+	{"is a PyPI token", regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_-]{20,}`)},
+	{"is a Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`)},
+	{"is a Stripe key", regexp.MustCompile(`\b[sr]k_(live|test)_[A-Za-z0-9]{16,}`)},
+	{"is a SendGrid key", regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
+	{"is a DigitalOcean token", regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}`)},
+	{"is a Shopify token", regexp.MustCompile(`\bshp(at|ca|pa|ss)_[a-fA-F0-9]{32}`)},
+	{"is a Grafana token", regexp.MustCompile(`\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)},
+	{"is a JWT", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{"holds a private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`)},
+}
+
+// SecretValue says what credential value carries ("is a GitHub token", "is
+// a URL with a password"), "" when it looks like none.
+func SecretValue(value string) string {
+	if len(value) < 8 {
+		return ""
+	}
+	for _, s := range secretValues {
+		if s.re.MatchString(value) {
+			return s.what
+		}
+	}
+	return ""
+}
+
+// matchWhich returns the first of patterns that matches up.
+func matchWhich(patterns []string, up string) (string, bool) {
+	for _, p := range patterns {
+		if ok, _ := path.Match(strings.ToUpper(p), up); ok {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 func matchAny(patterns []string, up string) bool {
@@ -94,8 +181,8 @@ func childEnv(base []string, f EnvFilter, extra []string) []string {
 	}
 	env := make([]string, 0, len(base)+len(nonInteractive)+len(extra))
 	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		if name == "" || f.Removes(name) || set(nonInteractive, name) || set(extra, name) {
+		name, value, _ := strings.Cut(kv, "=")
+		if name == "" || f.Why(name, value) != "" || set(nonInteractive, name) || set(extra, name) {
 			continue
 		}
 		env = append(env, kv)

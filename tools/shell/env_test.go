@@ -2,7 +2,6 @@ package shell
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -37,7 +36,7 @@ func TestEnvFilterRemovesWhatLooksLikeASecret(t *testing.T) {
 		}
 	}
 	got := f.Removed([]string{"PATH=/bin", "PWD=/x", "GH_TOKEN=1", "ANTHROPIC_API_KEY=2", "GH_TOKEN=3"})
-	if !slices.Equal(got, []string{"GH_TOKEN", "ANTHROPIC_API_KEY"}) {
+	if len(got) != 2 || got[0].Name != "GH_TOKEN" || got[1].Name != "ANTHROPIC_API_KEY" {
 		t.Errorf("Removed = %q", got)
 	}
 }
@@ -57,6 +56,45 @@ func TestCommandsDoNotSeeSecrets(t *testing.T) {
 	for _, want := range []string{"VISIBLE=yes", "KEEPME_TOKEN=kept-5", "TMPDIR=/session/tmp"} {
 		if !strings.Contains(res.Content, want+"\n") {
 			t.Errorf("the command should see %s:\n%s", want, res.Content)
+		}
+	}
+}
+
+// Names and values that carry credentials are removed, whatever name hides
+// them; env_passthrough keeps one; ordinary values stay.
+func TestEnvFilterWidenedPatternsAndValues(t *testing.T) {
+	f := EnvFilter{Keep: []string{"CI_DEPLOY_PAT"}}
+	removed := map[string]string{
+		"DATABASE_URL":     "postgres://app@db/app",
+		"HTTPS_PROXY":      "http://me:hunter2@proxy.corp:3128",
+		"GITLAB_PAT":       "abc",
+		"CI_JOB_JWT":       "abc",
+		"DB_PASSWORD":      "abc",
+		"SENTRY_DSN":       "https://x@sentry.io/1",
+		"NPM_CONFIG__AUTH": "abc",
+		"SSH_AUTH_SOCK":    "/tmp/ssh-agent.sock",
+		"MY_HELPER":        "ghp_0123456789abcdefghij0123456789abcd",
+		"UPSTREAM":         "https://user:pw@git.example.com/repo.git",
+		"NOTES":            "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+		"X":                "sk-proj-abcdefghijklmnopqrstuvwx",
+		"SLACK":            "xoxb-1234567890-abcdefghij",
+		"AKEYLESS":         "AKIAIOSFODNN7EXAMPLE",
+		"GL":               "glpat-abcdefghijklmnopqrst",
+		"SESSIONISH":       "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+	}
+	for name, value := range removed {
+		if why := f.Why(name, value); why == "" {
+			t.Errorf("%s=%s is passed to commands", name, value)
+		}
+	}
+	kept := map[string]string{
+		"PATH": "/usr/bin:/bin", "HOME": "/home/u", "HTTPS_PROXY": "http://proxy.corp:3128", "GOFLAGS": "-mod=mod",
+		"CI_DEPLOY_PAT": "ghp_0123456789abcdefghij0123456789abcd", "EDITOR": "vim", "LANG": "C.UTF-8",
+		"GIT_REMOTE": "git@github.com:o/r.git", "XAUTHORITY": "/home/u/.Xauthority", "TASK": "sk-tests",
+	}
+	for name, value := range kept {
+		if why := f.Why(name, value); why != "" {
+			t.Errorf("%s=%s is removed (%s)", name, value, why)
 		}
 	}
 }

@@ -109,6 +109,12 @@ func (l *linux) status(full bool) Status {
 			st.Warnings = append(st.Warnings, "without a mount namespace, .git/hooks, .git/config and the agent's directories inside the working directory are writable")
 		}
 	}
+	st.Hidden = l.p.hidden()
+	if l.ns {
+		st.HiddenBy = "empty mounts in a mount namespace"
+	} else if len(st.Hidden) > 0 {
+		st.Warnings = append(st.Warnings, "without a mount namespace, credential files stay readable to commands: "+strings.Join(st.Hidden, ", "))
+	}
 	if !l.ns {
 		st.Warnings = append(st.Warnings, "without a mount namespace, commands can change the mode and owner of files outside the writable roots (Landlock does not govern them)")
 	}
@@ -212,6 +218,7 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	if l.ns {
 		o.Writable, o.ReadOnlyRest = existing(l.p.writable()), true
 		o.Pinned, o.ReadOnly = protectedNow(l.p)
+		o.Hidden = l.p.hidden()
 		o.MaxProcs = l.p.MaxProcesses // counted in the command's user namespace only
 	}
 	files := []*os.File{l.ruleset}

@@ -64,6 +64,14 @@ type Policy struct {
 	// (a linked worktree, a submodule checkout), that file and the hooks,
 	// config and worktree files of the git directory it names.
 	Protected []string
+	// Hidden are files and directories commands may not read at all (the
+	// credentials of protect.DefaultCredentials): on Linux an empty,
+	// unreadable tmpfs is mounted over each directory and /dev/null over
+	// each file in the command's mount namespace; on macOS the profile
+	// denies reading them. A path reached through a symlink is hidden where
+	// it leads as well. Paths that do not exist, and those that hold the
+	// working directory, are left alone.
+	Hidden []string
 
 	// MaxProcesses, when positive, bounds the processes (threads) a
 	// command and everything it starts may have at once (on Linux: a pids
@@ -130,6 +138,31 @@ func (p Policy) protected() []string {
 	return out
 }
 
+// hidden returns the Hidden paths to hide now: those that exist, as
+// written and resolved, without those that hold the working directory or a
+// writable root (hiding them would hide the work).
+func (p Policy) hidden() []string {
+	var out []string
+	for _, h := range p.Hidden {
+		forms := []string{h}
+		if real, err := filepath.EvalSymlinks(h); err == nil && real != h {
+			forms = append(forms, real)
+		} else if err != nil {
+			continue // missing: nothing to read
+		}
+		for _, f := range forms {
+			holds := within(p.Dir, f)
+			for _, w := range p.WritableRoots {
+				holds = holds || within(w, f)
+			}
+			if !holds && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 // rootOf returns the deepest writable root that holds path, "" for none.
 // Each root counts as written and with its symlinks resolved, so that a
 // resolved path is found in a root given through a symlink; the form that
@@ -175,6 +208,10 @@ type Status struct {
 	Mechanism   string
 	NetworkBy   string
 	ProtectedBy string
+	// HiddenBy says what keeps the Hidden paths unreadable ("" when
+	// nothing does: a warning says so); Hidden lists those that exist now.
+	HiddenBy string
+	Hidden   []string
 	// Bounds say what bounds commands' processes and temporary files
 	// ("at most 1024 processes (pids cgroup)").
 	Bounds []string
@@ -209,9 +246,9 @@ func (s Status) Confinement() string {
 	if s.Mode == Off || !s.Enforced {
 		return ""
 	}
-	what := "may write only in the working directory and the temporary directory $TMPDIR (and .git/hooks and .git/config stay read-only)"
+	what := "may write only in the working directory and the temporary directory $TMPDIR (and .git/hooks and .git/config stay read-only), and cannot read credential files (~/.ssh, ~/.aws, ~/.netrc and the like)"
 	if s.Mode == ReadOnly {
-		what = "may not write any file"
+		what = "may not write any file nor read credential files (~/.ssh, ~/.aws, ~/.netrc and the like)"
 	}
 	net := "have no network access"
 	if s.Network {

@@ -59,7 +59,7 @@ func New(p Policy) (*Sandbox, error) {
 	if p.TempDirs == nil {
 		p.TempDirs = []string{"/tmp"}
 	}
-	for _, list := range [][]string{p.WritableRoots, p.TempDirs, p.Protected} {
+	for _, list := range [][]string{p.WritableRoots, p.TempDirs, p.Protected, p.Hidden} {
 		for i, d := range list {
 			if !filepath.IsAbs(d) {
 				return nil, fmt.Errorf("sandbox: %q is not an absolute path", d)

@@ -46,6 +46,13 @@ func SeatbeltFor(p Policy) Seatbelt {
 		}
 		b.WriteString(")\n")
 	}
+	if hide := p.hidden(); len(hide) > 0 {
+		b.WriteString("(deny file-read* file-write*\n")
+		for i, d := range hide {
+			fmt.Fprintf(&b, "  (subpath (param %q))\n", param("HIDDEN", i, d))
+		}
+		b.WriteString(")\n")
+	}
 	if !p.Network {
 		b.WriteString("(deny network*)\n")
 		b.WriteString("(allow network* (remote unix-socket) (local unix-socket))\n")

@@ -57,6 +57,11 @@ type Options struct {
 	// Writable ones (they lie inside them); they need a private mount
 	// namespace (PrivateMounts).
 	ReadOnly []string
+	// Hidden are files and directories made unreadable, after every other
+	// mount: an empty tmpfs of mode 000, read-only, over each directory;
+	// /dev/null, read-only, over each file. They need a private mount
+	// namespace.
+	Hidden []string
 	// PrivateMounts makes every mount private before binding, so nothing
 	// propagates back to the agent's mount namespace.
 	PrivateMounts bool
@@ -108,6 +113,9 @@ func (o Options) Args() []string {
 	}
 	for _, p := range o.ReadOnly {
 		a = append(a, "--ro="+p)
+	}
+	for _, p := range o.Hidden {
+		a = append(a, "--hide="+p)
 	}
 	if o.Loopback {
 		a = append(a, "--loopback")
@@ -164,6 +172,8 @@ func Parse(args []string) (Options, error) {
 			o.Pinned = append(o.Pinned, strings.TrimPrefix(a, "--pin="))
 		case strings.HasPrefix(a, "--ro="):
 			o.ReadOnly = append(o.ReadOnly, strings.TrimPrefix(a, "--ro="))
+		case strings.HasPrefix(a, "--hide="):
+			o.Hidden = append(o.Hidden, strings.TrimPrefix(a, "--hide="))
 		case a == "--private-mounts":
 			o.PrivateMounts = true
 		case a == "--loopback":

@@ -41,6 +41,11 @@ func confine(o Options) error {
 			return err
 		}
 	}
+	for _, p := range o.Hidden {
+		if err := hide(p); err != nil {
+			return err
+		}
+	}
 	if o.TmpFD >= 0 && o.TmpAt != "" {
 		if err := attachTmp(o.TmpFD, o.TmpAt); err != nil {
 			return err
@@ -171,4 +176,27 @@ func loopbackUp() error {
 		return fmt.Errorf("loopback up: %v", e)
 	}
 	return nil
+}
+
+// hide makes path unreadable: an empty read-only tmpfs of mode 000 over a
+// directory (nothing can be listed, opened or created in it by a program
+// without capabilities), /dev/null read-only over a file (it reads empty).
+// The mount follows a symlink at path, so the place it leads to is hidden.
+// A path gone since the agent looked is skipped.
+func hide(path string) error {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return nil
+	}
+	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+		flags := uintptr(syscall.MS_RDONLY | syscall.MS_NOSUID | syscall.MS_NODEV | syscall.MS_NOEXEC)
+		if err := syscall.Mount("tmpfs", path, "tmpfs", flags, "mode=000,size=4k,nr_inodes=2"); err != nil {
+			return fmt.Errorf("hiding %s: %v", path, err)
+		}
+		return nil
+	}
+	if err := syscall.Mount("/dev/null", path, "", syscall.MS_BIND, ""); err != nil {
+		return fmt.Errorf("hiding %s: %v", path, err)
+	}
+	return remountReadOnly(path)
 }

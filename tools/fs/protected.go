@@ -1,0 +1,89 @@
+package fs
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// MetaProtected is the key of a preview's Meta that names the risk of a
+// write to a protected path (see protect.Paths.WriteRisk): the approval
+// must then be the person's, for that one call.
+const MetaProtected = "protected"
+
+// maxLinks bounds the symlinks followed while resolving a path, as the
+// kernel's ELOOP does.
+const maxLinks = 40
+
+// risk is the risk of writing rel, as given and with its symlinks
+// resolved inside the working directory: a link named notes.txt that
+// points at .git/config is git metadata. "" when neither is protected.
+func (e editor) risk(rel string) string {
+	if e.protect == nil {
+		return ""
+	}
+	return e.protect.Risk(rel, e.wd.resolve(rel))
+}
+
+// resolve follows the symlinks of rel (a clean slash path relative to the
+// root) inside the working directory and returns the path they lead to,
+// relative to the root; a missing part ends the walk and the rest is kept
+// as written. A link leading outside, a loop or an error gives rel itself
+// (the root refuses such a path when it is opened).
+func (w *workdir) resolve(rel string) string {
+	parts := strings.Split(rel, "/")
+	done := "."
+	for hops := 0; len(parts) > 0; {
+		next := join(done, parts[0])
+		fi, err := w.root.Lstat(native(next))
+		if errors.Is(err, fs.ErrNotExist) {
+			return path.Clean(path.Join(append([]string{done}, parts...)...))
+		}
+		if err != nil {
+			return rel
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done, parts = next, parts[1:]
+			continue
+		}
+		if hops++; hops > maxLinks {
+			return rel
+		}
+		target, err := w.root.Readlink(native(next))
+		if err != nil {
+			return rel
+		}
+		var tr string
+		if filepath.IsAbs(target) {
+			if tr, err = w.rel(target); err != nil {
+				return rel
+			}
+		} else {
+			tr = path.Clean(path.Join(done, filepath.ToSlash(target)))
+			if tr == ".." || strings.HasPrefix(tr, "../") {
+				return rel
+			}
+		}
+		// Start again from the root with the link replaced by its target.
+		rest := append(strings.Split(tr, "/"), parts[1:]...)
+		done, parts = ".", rest
+	}
+	return path.Clean(done)
+}
+
+// errCredentials is the message for a read of a credentials path.
+const errCredentials = "%s holds credentials (keys, tokens); the file tools do not read it. Do not try another way: ask the user for what you need."
+
+// readDenied reports whether rel (a clean slash path relative to the root),
+// as given or with its symlinks resolved, is or lies in a credentials path
+// that the working directory holds (the working directory is the home
+// directory, say).
+func (w *workdir) readDenied(rel string) bool {
+	if w.protect == nil {
+		return false
+	}
+	p := w.protect.Paths()
+	return p.ReadDenied(rel) || p.ReadDenied(w.resolve(rel))
+}
