@@ -55,6 +55,17 @@ func startTmux(t *testing.T, dir string, extraEnv, args []string) *tmuxSession {
 	}
 	s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	// The pane's process leads a session of its own: the agent and what
+	// it started run in it until they exit, after tmux does.
+	pane, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_pid}")))
+	if err != nil {
+		t.Fatalf("the pane's process id: %v", err)
+	}
+	t.Cleanup(func() {
+		procs := processTree(pane)
+		exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+		waitExited(t, procs, pane)
+	})
 	return s
 }
 
