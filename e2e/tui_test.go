@@ -80,6 +80,12 @@ func (s *tmuxSession) tmux(args ...string) string {
 
 func (s *tmuxSession) screen() string { return s.tmux("capture-pane", "-p", "-t", s.name) }
 
+// history is the terminal's whole text, the scrollback above the screen
+// and the screen, wrapped lines joined.
+func (s *tmuxSession) history() string {
+	return s.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", s.name)
+}
+
 // keys types keys as tmux send-keys names them ("Enter", "Escape", "C-c")
 // or literal text.
 func (s *tmuxSession) keys(keys ...string) {
