@@ -169,6 +169,10 @@ func TestMCPServerFailures(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "dies", Name: "mcp__dies__trigger-long-running-operation", Arguments: `{"duration":30,"steps":3}`}),
 		scripted.Text("survived"),
 	)
+	// dies passes the agent's messages on to the server and kills its
+	// process group when a tool is called: it dies during the call, on
+	// however busy a machine.
+	dies := fmt.Sprintf(`while IFS= read -r l; do case "$l" in *tools/call*) kill -9 0;; esac; printf "%%s\n" "$l"; done | exec %s`, everything)
 	cfg := mcpConfig(t, fmt.Sprintf(`
 [mcp.servers.mute]
 command = "sleep"
@@ -179,11 +183,11 @@ command = %q
 timeout = "1s"
 [mcp.servers.dies]
 command = "sh"
-args = ["-c", "(sleep 10; kill -9 $$) & exec %s"]
+args = ["-c", %q]
 [mcp.servers.crash]
 command = "sh"
 args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
-`, everything, everything))
+`, everything, dies))
 	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "try")})
 	if res.code != 0 || res.stdout != "survived\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
