@@ -186,6 +186,7 @@ func runEconomy(t *testing.T, turns []economyTurn, mode string) economy {
 // request can pay back; the goal (at most all mode's) is met only
 // where tools go unpicked.
 func TestRequestEconomyOfAThreeTurnSession(t *testing.T) {
+	t.Parallel()
 	for _, sc := range []struct {
 		name  string
 		turns []economyTurn

@@ -31,6 +31,7 @@ import (
 // request offers the new tools in pick_tools' index and no longer the
 // removed ones.
 func TestMCPToolListChanges(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	hubCfg := filepath.Join(t.TempDir(), "hub.json")

@@ -111,6 +111,7 @@ args = [%q]
 // briefs from the first request; the model picks one of each server and
 // calls them; their results reach the next request.
 func TestMCPToolPickedAndCalled(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "note.txt"), []byte("the note says 42\n"), 0o644); err != nil {
@@ -161,6 +162,7 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 // server's timeout; a server that dies mid-call gives an error result;
 // the run goes on in every case.
 func TestMCPServerFailures(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	everything := filepath.Join(bin, "mcp-server-everything")
@@ -222,6 +224,7 @@ args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
 // project's .mcp.json only with --trust-project-mcp, and says on stderr
 // which it skipped.
 func TestMCPProjectServersNeedTrust(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	mcpJSON := fmt.Sprintf(`{"mcpServers": {"proj": {"command": %q}}}`, filepath.Join(bin, "mcp-server-everything"))
@@ -248,6 +251,7 @@ func TestMCPProjectServersNeedTrust(t *testing.T) {
 
 // TestMCPList: agent mcp list --json gives each server's state and tools.
 func TestMCPList(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	cfg := mcpConfig(t, referenceServers(bin, dir)+"[mcp.servers.off]\ncommand = \"x\"\nenabled = false\n[mcp.servers.broken]\ncommand = \"/nonexistent\"\n")
@@ -283,6 +287,7 @@ func TestMCPList(t *testing.T) {
 // in pick mode against all mode (BENCHMARKS.md; goal: pick at most 15% of
 // all).
 func TestMCPFirstRequestSize(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	cfg := mcpConfig(t, referenceServers(bin, dir))

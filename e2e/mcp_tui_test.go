@@ -22,6 +22,7 @@ import (
 // and the session goes on. Quitting with Ctrl+C stops a server's whole
 // process group.
 func TestMCPTrustQuestionInTmux(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	everything := filepath.Join(bin, "mcp-server-everything")
 	dir, data := t.TempDir(), t.TempDir()

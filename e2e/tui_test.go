@@ -160,6 +160,7 @@ func (s *tmuxSession) quit() string {
 }
 
 func TestInterfaceInTmux(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644)
 	hold := make(chan struct{})
@@ -213,6 +214,7 @@ func hasColour(styled string) bool {
 }
 
 func TestInterfaceHonoursNoColor(t *testing.T) {
+	t.Parallel()
 	answer := scripted.Text("Some **bold** text and `code`.")
 	srv := scripted.New(t, answer, answer)
 	args := []string{"--base-url", srv.URL(), "--model", "scripted-model"}
@@ -238,6 +240,7 @@ func TestInterfaceHonoursNoColor(t *testing.T) {
 // hangs up the terminal (SIGHUP to the agent): the command's child must not
 // outlive the agent.
 func TestHangupStopsAnApprovedCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pid.fifo")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
@@ -270,6 +273,7 @@ func TestHangupStopsAnApprovedCommand(t *testing.T) {
 // TestInterfaceContinuesAHeadlessSession: a session started with -p is
 // continued in the interface with -c, its conversation shown.
 func TestInterfaceContinuesAHeadlessSession(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text("Pelicans fly south."), scripted.Text("Yes, still south."))
 	if res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "where do pelicans fly?")}); res.code != 0 {
