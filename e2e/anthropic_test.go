@@ -241,7 +241,7 @@ func TestAnthropicCutStreamDoesNotPoisonTheSession(t *testing.T) {
 		sa.Answer(sa.Text("slow")).StallAfter(3),
 	)
 	env := []string{"ANTHROPIC_API_KEY=k"}
-	args := anthropicArgs(srv, "--db", db, "--thinking-budget", "1024", "--idle-timeout", "300ms")
+	args := anthropicArgs(srv, "--db", db, "--thinking-budget", "1024", "--idle-timeout", "3s")
 	res := run(t, invocation{dir: dir, env: env, args: append(args, "--output-format", "stream-json", "-p", "think")})
 	if res.code == 0 || !strings.Contains(res.stdout, "reasoning_delta") {
 		t.Fatalf("a cut stream: exit %d, stdout %q", res.code, res.stdout)

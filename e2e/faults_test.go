@@ -75,7 +75,7 @@ func TestRetryIsReportedAndTheAnswerArrives(t *testing.T) {
 func TestSilentStreamFailsAfterTheIdleTimeout(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Text("starts then stalls").WithPieceSize(5).StallAfter(2))
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--idle-timeout", "300ms", "hi")})
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--idle-timeout", "3s", "hi")})
 	if res.code != 1 || !strings.Contains(res.stderr, "silent") || !strings.HasPrefix("starts then stalls", strings.TrimSpace(res.stdout)) ||
 		strings.TrimSpace(res.stdout) == "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)

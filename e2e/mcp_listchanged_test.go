@@ -108,8 +108,10 @@ func startHub(t *testing.T, hubBin, cfg string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		procs := processTree(cmd.Process.Pid)
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
+		waitExited(t, procs, 0)
 	})
 	addr := fmt.Sprintf("http://127.0.0.1:%d", port)
 	deadline := time.Now().Add(hangLimit)

@@ -34,7 +34,7 @@ func TestBrokenStreamsAreRetriedAndThePartialAnswerDiscarded(t *testing.T) {
 		args  []string
 	}{
 		{"cut", scripted.Text("this answer gets cut").WithPieceSize(5).CutAfter(2), nil},
-		{"stalled", scripted.Text("this answer stalls").WithPieceSize(5).StallAfter(2), []string{"--idle-timeout", "300ms"}},
+		{"stalled", scripted.Text("this answer stalls").WithPieceSize(5).StallAfter(2), []string{"--idle-timeout", "3s"}},
 		{"overloaded event", scripted.Reply{Raw: []string{`{"choices":[{"index":0,"delta":{"content":"par"}}]}`,
 			`{"error":{"message":"the engine is overloaded","type":"server_error","code":"overloaded"}}`}}, nil},
 	}
