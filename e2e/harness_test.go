@@ -131,7 +131,13 @@ func run(t *testing.T, inv invocation) result {
 	cmd.Stdin = inv.stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ownSession(cmd)
 	err := cmd.Run()
+	if cmd.Process != nil {
+		// What the agent started (MCP servers, commands) may outlive
+		// it by a moment; the test's directories are removed after.
+		waitExited(t, nil, cmd.Process.Pid)
+	}
 	if ctx.Err() != nil {
 		t.Fatalf("agent %v hung for %v; stderr:\n%s", inv.args, hangLimit, stderr.String())
 	}

@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -125,4 +126,14 @@ func waitExited(t *testing.T, procs []process, session int) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// ownSession makes cmd start a session of its own, whose id is its process
+// id: what it starts stays in that session (unless it starts one of its
+// own), so that waitExited can wait for it.
+func ownSession(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setsid = true
 }
