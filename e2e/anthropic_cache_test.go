@@ -43,6 +43,7 @@ var cachePrompts = []string{"Where is the exit code decided?", "And how are usag
 // BENCHMARKS.md; the goal (70% in pick mode) is reported, not enforced, as
 // it depends on picks lasting the whole session.
 func TestAnthropicCacheShare(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"pick", "swap", "all"} {
 		t.Run(mode, func(t *testing.T) {
 			dir := sourceTree(t)

@@ -42,6 +42,7 @@ func blocksOf(m sa.Message) []string {
 // message; breakpoints sit on the tools, the system prompt and the newest
 // messages.
 func TestAnthropicPickedToolsInParallel(t *testing.T) {
+	t.Parallel()
 	dir := sourceTree(t)
 	answer := "Exit codes are decided in `exitCode`, cmd/errors.go."
 	srv := sa.New(t,
@@ -144,6 +145,7 @@ func TestAnthropicPickedToolsInParallel(t *testing.T) {
 // TestAnthropicThinkingAcrossContinue: a session continued with -c sends
 // the thinking of its earlier tool round back, signed, from the store.
 func TestAnthropicThinkingAcrossContinue(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := sa.New(t,
@@ -179,6 +181,7 @@ func TestAnthropicThinkingAcrossContinue(t *testing.T) {
 // TestAnthropicFaults: a 529 is retried; an error event after content
 // fails the turn with the server's message and keeps the partial answer.
 func TestAnthropicFaults(t *testing.T) {
+	t.Parallel()
 	srv := sa.New(t,
 		sa.Error(529, "overloaded_error", "Overloaded").WithRetryAfter("0.01"),
 		sa.Answer(sa.Text("fine")),
@@ -203,6 +206,7 @@ func TestAnthropicFaults(t *testing.T) {
 }
 
 func TestAnthropicNeedsAKey(t *testing.T) {
+	t.Parallel()
 	res := run(t, invocation{dir: t.TempDir(), args: []string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "-p", "hi"}})
 	if res.code != 2 || !strings.Contains(res.stderr, "ANTHROPIC_API_KEY") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
@@ -212,6 +216,7 @@ func TestAnthropicNeedsAKey(t *testing.T) {
 // TestAnthropicUnknownModelHasNoCost: a model without a price shows no
 // cost, never a wrong one; a profile's [price] table gives it one.
 func TestAnthropicUnknownModelHasNoCost(t *testing.T) {
+	t.Parallel()
 	srv := sa.New(t, sa.Answer(sa.Text("a")).WithUsage(sa.Usage{Input: 1000, Output: 100}),
 		sa.Answer(sa.Text("b")).WithUsage(sa.Usage{Input: 1000, Output: 100}))
 	args := []string{"--provider", "anthropic", "--base-url", srv.URL(), "--model", "my-own-model", "--output-format", "json", "-p", "hi"}
@@ -235,6 +240,7 @@ func TestAnthropicUnknownModelHasNoCost(t *testing.T) {
 // session continued with -c sends no unsigned thinking back, and a stalled
 // stream fails with the idle timeout.
 func TestAnthropicCutStreamDoesNotPoisonTheSession(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := sa.New(t,
@@ -244,7 +250,7 @@ func TestAnthropicCutStreamDoesNotPoisonTheSession(t *testing.T) {
 		sa.Answer(sa.Text("slow")).StallAfter(3),
 	)
 	env := []string{"ANTHROPIC_API_KEY=k"}
-	args := anthropicArgs(srv, "--db", db, "--thinking-budget", "1024", "--idle-timeout", "300ms")
+	args := anthropicArgs(srv, "--db", db, "--thinking-budget", "1024", "--idle-timeout", "3s")
 	res := run(t, invocation{dir: dir, env: env, args: append(args, "--output-format", "stream-json", "-p", "think")})
 	if res.code == 0 || !strings.Contains(res.stdout, "reasoning_delta") {
 		t.Fatalf("a cut stream: exit %d, stdout %q", res.code, res.stdout)

@@ -18,6 +18,7 @@ import (
 // the input. Then the person clears the input, denies with instructions,
 // and the model reads them with the denial.
 func TestTypingAtAnApprovalAnswersNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo ran > ran.txt"}`}),
@@ -72,6 +73,7 @@ func TestTypingAtAnApprovalAnswersNothing(t *testing.T) {
 // change then proceeds without a question, while a command a deny rule
 // names is still denied.
 func TestShiftTabSwitchesToAutoAndDenyRulesHold(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "keep.txt", "keep\n")
 	config := filepath.Join(t.TempDir(), "config.toml")
@@ -110,6 +112,7 @@ func TestShiftTabSwitchesToAutoAndDenyRulesHold(t *testing.T) {
 // proceed without a question, so the waiting change proceeds too (rather
 // than waiting for an answer the person just said not to ask for).
 func TestShiftTabAtAWaitingQuestionDecidesItInAuto(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "w", Name: "write_file", Arguments: `{"path":"new.txt","content":"made after the switch\n"}`}),

@@ -13,6 +13,7 @@ import (
 // see the figures (BENCHMARKS.md records them). Tokens are estimated as
 // bytes/4.
 func TestRequestBudget(t *testing.T) {
+	t.Parallel()
 	type figures struct{ body, tools int }
 	measure := func(mode string) figures {
 		srv := scripted.New(t, scripted.Text("hello"))

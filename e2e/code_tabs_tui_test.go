@@ -12,6 +12,7 @@ import (
 // reads the screen as a person sees it: each tab level is 8 columns further
 // right, counted from the start of the code line.
 func TestCodeKeepsItsTabsOnScreen(t *testing.T) {
+	t.Parallel()
 	answer := scripted.Text("Here:\n\n```go\nfunc main() {\n\tif ok {\n\t\treturn\n\t}\n}\n```\n\nEnd of the snippet.\n")
 	srv := scripted.New(t, answer)
 	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model"})

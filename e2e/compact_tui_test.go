@@ -13,6 +13,7 @@ import (
 // summarised, /context shows the compaction, and the next prompt is sent
 // with the summary instead of what was compacted.
 func TestCompactInTheInterface(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := scripted.New(t,
 		scripted.Text("Zebras have stripes."),

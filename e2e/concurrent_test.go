@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/agent-dev/agent/internal/scripted"
 )
@@ -45,6 +44,7 @@ func assertValidHistory(t *testing.T, reqs []scripted.Request) {
 }
 
 func TestConcurrentContinuesGetOneWriterEach(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{2, 4, 8} {
 		t.Run(fmt.Sprintf("%d processes", n), func(t *testing.T) {
 			dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
@@ -66,7 +66,7 @@ func TestConcurrentContinuesGetOneWriterEach(t *testing.T) {
 			}
 			srv := scripted.New(t, replies...)
 			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
 				defer cancel()
 				srv.WaitRequests(ctx, n)
 				close(release)
@@ -115,6 +115,7 @@ func TestConcurrentContinuesGetOneWriterEach(t *testing.T) {
 }
 
 func TestAKilledRunIsMarkedInterruptedAndContinuesAtOnce(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	release := make(chan struct{})
 	defer close(release)
@@ -124,7 +125,7 @@ func TestAKilledRunIsMarkedInterruptedAndContinuesAtOnce(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
 	defer cancel()
 	if err := srv.WaitRequests(ctx, 1); err != nil {
 		cmd.Process.Kill()

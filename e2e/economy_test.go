@@ -218,6 +218,7 @@ const crushBillable = 127740
 // $AGENT_ECONOMY_MODES lists the modes to run ("all pick swap"), for
 // bench/economy.sh measuring an older build.
 func TestRequestEconomyOfAThreeTurnSession(t *testing.T) {
+	t.Parallel()
 	for _, sc := range []struct {
 		name  string
 		turns []economyTurn

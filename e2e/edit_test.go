@@ -43,6 +43,7 @@ func write(t *testing.T, dir, name, content string) {
 }
 
 func TestReadEditVerifyHeadless(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
 	srv := scripted.New(t,
@@ -75,6 +76,7 @@ func TestReadEditVerifyHeadless(t *testing.T) {
 }
 
 func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "a.db")
 	write(t, dir, "a.txt", "alpha\n")
 	write(t, dir, "b.txt", "bravo\n")
@@ -128,6 +130,7 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 }
 
 func TestReadEditVerifyInTheInterface(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
 	srv := scripted.New(t,
@@ -163,6 +166,7 @@ func TestReadEditVerifyInTheInterface(t *testing.T) {
 // another directory: its edits and its undo happen in the session's own
 // directory, never in the one it was resumed from.
 func TestResumingElsewhereWorksInTheSessionsDirectory(t *testing.T) {
+	t.Parallel()
 	home, elsewhere, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "a.db")
 	write(t, home, "f.txt", "one\n")
 	write(t, elsewhere, "f.txt", "one\n")
@@ -191,6 +195,7 @@ func TestResumingElsewhereWorksInTheSessionsDirectory(t *testing.T) {
 }
 
 func TestPermissionModeAskDeniesEditsHeadless(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "f.txt", "one\n")
 	srv := scripted.New(t,

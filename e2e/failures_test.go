@@ -17,6 +17,7 @@ import (
 )
 
 func TestStepLimitExitsWithCode3(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "a", Name: "list_files", Arguments: `{}`}),
 		scripted.ToolCalls(scripted.Call{ID: "b", Name: "list_files", Arguments: `{}`}),
@@ -29,6 +30,7 @@ func TestStepLimitExitsWithCode3(t *testing.T) {
 }
 
 func TestUnreachableServerExitsWithCode1(t *testing.T) {
+	t.Parallel()
 	res := run(t, invocation{dir: t.TempDir(), args: []string{"-p", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--max-retries", "0", "hi"}})
 	if res.code != 1 || !strings.Contains(res.stderr, "cannot reach") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
@@ -36,6 +38,7 @@ func TestUnreachableServerExitsWithCode1(t *testing.T) {
 }
 
 func TestRefusedKeyIsAnAuthenticationErrorAndNeverPrinted(t *testing.T) {
+	t.Parallel()
 	const key = "sk-e2e-secret-0123456789"
 	srv := scripted.New(t, scripted.Error(401, "Incorrect API key provided"))
 	res := run(t, invocation{dir: t.TempDir(), env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "-v", "hi")})
@@ -51,6 +54,7 @@ func TestRefusedKeyIsAnAuthenticationErrorAndNeverPrinted(t *testing.T) {
 }
 
 func TestConfigurationErrorsExitWithCode2(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -77,6 +81,7 @@ func TestConfigurationErrorsExitWithCode2(t *testing.T) {
 // have, arguments that do not match the schema of a tool seen only as a
 // brief, invalid JSON, and paths that leave the working directory.
 func TestToolProblemsAreResultsAndTheTurnGoesOn(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t,
 		scripted.ToolCalls(
 			scripted.Call{ID: "c1", Name: "web_search", Arguments: `{"q":"x"}`},
@@ -113,6 +118,7 @@ func TestToolProblemsAreResultsAndTheTurnGoesOn(t *testing.T) {
 }
 
 func TestBashInHeadlessMode(t *testing.T) {
+	t.Parallel()
 	const key = "sk-e2e-secret-bash"
 	call := scripted.Call{ID: "b1", Name: "bash", Arguments: `{"command":"echo made > made.txt; env"}`}
 
@@ -202,6 +208,7 @@ func exitCodeOf(t *testing.T, cmd *exec.Cmd) int {
 }
 
 func TestInterruptKeepsThePartialAnswer(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	srv := scripted.New(t, scripted.Text("The answer is partial and then more.").WithPieceSize(4).HoldAfterEvents(3, hold))

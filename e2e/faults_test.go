@@ -11,6 +11,7 @@ import (
 )
 
 func TestPromptArgumentWithoutPrintFlagIsHeadlessWhenStdoutIsNotATerminal(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Text("headless"))
 	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "what is this?")})
 	if res.code != 0 || res.stdout != "headless\n" {
@@ -19,6 +20,7 @@ func TestPromptArgumentWithoutPrintFlagIsHeadlessWhenStdoutIsNotATerminal(t *tes
 }
 
 func TestStandardInputFromAFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "input.txt")
 	os.WriteFile(path, []byte("file contents\n"), 0o644)
 	f, err := os.Open(path)
@@ -34,6 +36,7 @@ func TestStandardInputFromAFile(t *testing.T) {
 }
 
 func TestAgentsMDGoesIntoTheSystemPrompt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Always run make check.\n"), 0o644)
 	srv := scripted.New(t, scripted.Text("ok"))
@@ -46,6 +49,7 @@ func TestAgentsMDGoesIntoTheSystemPrompt(t *testing.T) {
 }
 
 func TestRetryIsReportedAndTheAnswerArrives(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Error(503, "overloaded").WithRetryAfter("0"), scripted.Text("after retry"))
 	res := run(t, invocation{dir: t.TempDir(), args: append(agentArgs(srv, "-p", "--output-format", "stream-json", "hi"), "--max-retries", "2")})
 	if res.code != 0 {
@@ -69,8 +73,9 @@ func TestRetryIsReportedAndTheAnswerArrives(t *testing.T) {
 }
 
 func TestSilentStreamFailsAfterTheIdleTimeout(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Text("starts then stalls").WithPieceSize(5).StallAfter(2))
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--idle-timeout", "300ms", "hi")})
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--idle-timeout", "3s", "hi")})
 	if res.code != 1 || !strings.Contains(res.stderr, "silent") || !strings.HasPrefix("starts then stalls", strings.TrimSpace(res.stdout)) ||
 		strings.TrimSpace(res.stdout) == "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
@@ -78,6 +83,7 @@ func TestSilentStreamFailsAfterTheIdleTimeout(t *testing.T) {
 }
 
 func TestCutStreamFailsWithThePartialTextKept(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Text("this answer gets cut").WithPieceSize(5).CutAfter(2))
 	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "hi")})
 	if res.code != 1 || !strings.Contains(res.stderr, "cut off") || strings.TrimSpace(res.stdout) == "" ||

@@ -116,8 +116,10 @@ func baseEnv(t *testing.T) []string {
 		"GORACE=atexit_sleep_ms=0"}
 }
 
-// hangLimit bounds a run of the binary; reaching it means the agent hung.
-const hangLimit = 60 * time.Second
+// hangLimit bounds a run of the binary, or a wait for a screen or an
+// event; reaching it means the agent hung. It is generous: the tests run in
+// parallel, under -race, on machines busy with other work.
+const hangLimit = 3 * time.Minute
 
 func run(t *testing.T, inv invocation) result {
 	t.Helper()
@@ -129,7 +131,13 @@ func run(t *testing.T, inv invocation) result {
 	cmd.Stdin = inv.stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ownSession(cmd)
 	err := cmd.Run()
+	if cmd.Process != nil {
+		// What the agent started (MCP servers, commands) may outlive
+		// it by a moment; the test's directories are removed after.
+		waitExited(t, nil, cmd.Process.Pid)
+	}
 	if ctx.Err() != nil {
 		t.Fatalf("agent %v hung for %v; stderr:\n%s", inv.args, hangLimit, stderr.String())
 	}

@@ -15,6 +15,7 @@ import (
 // and reads the real source tree, and answers; the requests show the pick
 // mode protocol at work.
 func TestAnswerThroughPickedTools(t *testing.T) {
+	t.Parallel()
 	dir := sourceTree(t)
 	answer := "Exit codes are decided in one place: `exitCode` in cmd/errors.go."
 	srv := scripted.New(t,
@@ -92,6 +93,7 @@ func toolsJSON(r scripted.Request) string {
 }
 
 func TestAllModeOffersFullSchemas(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Text("hi"))
 	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--tools", "all", "hi")})
 	if res.code != 0 {
@@ -109,6 +111,7 @@ func TestAllModeOffersFullSchemas(t *testing.T) {
 }
 
 func TestPipedInputIsAttachedToThePrompt(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Text("Looks fine."))
 	diff := "diff --git a/x.go b/x.go\n+func added() {}\n"
 	res := run(t, invocation{dir: t.TempDir(), stdin: strings.NewReader(diff), args: agentArgs(srv, "-p", "review this")})
@@ -123,6 +126,7 @@ func TestPipedInputIsAttachedToThePrompt(t *testing.T) {
 }
 
 func TestPipedInputIsThePromptWithoutArgument(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Text("4"))
 	res := run(t, invocation{dir: t.TempDir(), stdin: strings.NewReader("what is 2+2?\n"), args: agentArgs(srv, "-p")})
 	if res.code != 0 || res.stdout != "4\n" {
@@ -136,6 +140,7 @@ func TestPipedInputIsThePromptWithoutArgument(t *testing.T) {
 // TestOpenSilentPipeDoesNotHang is the opencode #38723 case: stdin is a pipe
 // whose writer stays open and never writes.
 func TestOpenSilentPipeDoesNotHang(t *testing.T) {
+	t.Parallel()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +161,7 @@ func TestOpenSilentPipeDoesNotHang(t *testing.T) {
 }
 
 func TestJSONOutput(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "c1", Name: "list_files", Arguments: `{"pattern":"*.txt"}`}),
 		scripted.Text("One text file."),
@@ -194,6 +200,7 @@ func TestJSONOutput(t *testing.T) {
 }
 
 func TestStreamJSONEvents(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["list_files"]}`}),
 		scripted.Text("All done here.").WithReasoning("thinking about it"),
@@ -236,6 +243,7 @@ func TestStreamJSONEvents(t *testing.T) {
 }
 
 func TestProgressLinesWithVerbose(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "c", Name: "grep", Arguments: `{"pattern":"x("}`}),
 		scripted.Text("Bad pattern."),

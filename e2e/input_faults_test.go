@@ -31,14 +31,16 @@ func (w tricklingWriter) Read(p []byte) (int, error) {
 }
 
 func TestAnEndlessPipeIsCutAndSaidSo(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Text("watched"))
 	stop := make(chan struct{})
 	defer close(stop)
-	start := time.Now()
+	// The pipe never ends: run's hang limit fails the test if the agent
+	// waits for its end.
 	res := run(t, invocation{dir: t.TempDir(), stdin: tricklingWriter{stop},
 		args: agentArgs(srv, "-p", "--stdin-max-read", "1s", "watch")})
-	if res.code != 0 || res.stdout != "watched\n" || !strings.Contains(res.stderr, "still open") || time.Since(start) > 20*time.Second {
-		t.Fatalf("exit %d after %v, stdout %q, stderr %q", res.code, time.Since(start), res.stdout, res.stderr)
+	if res.code != 0 || res.stdout != "watched\n" || !strings.Contains(res.stderr, "still open") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}
 	if got := lastUserText(srv.Requests()[0]); !strings.Contains(got, "xxx") || !strings.Contains(got, "cut there") {
 		t.Errorf("user message %q", got)
@@ -46,6 +48,7 @@ func TestAnEndlessPipeIsCutAndSaidSo(t *testing.T) {
 }
 
 func TestBinaryInputIsRefused(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t)
 	gz := []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + strings.Repeat("\xff\x00\x10", 1000))
 	res := run(t, invocation{dir: t.TempDir(), stdin: bytes.NewReader(gz), args: agentArgs(srv, "-p", "what is this")})
@@ -55,6 +58,7 @@ func TestBinaryInputIsRefused(t *testing.T) {
 }
 
 func TestAWhiteSpacePromptIsAUsageError(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t)
 	for _, inv := range []invocation{
 		{args: agentArgs(srv, "-p", "   ")},
@@ -69,6 +73,7 @@ func TestAWhiteSpacePromptIsAUsageError(t *testing.T) {
 }
 
 func TestAReaderThatClosesEarlyEndsTheOutputQuietly(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text(strings.Repeat("a long answer line\n", 10000)))
 	first := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "--output-format", "json", "hi")})
@@ -99,6 +104,7 @@ func TestAReaderThatClosesEarlyEndsTheOutputQuietly(t *testing.T) {
 }
 
 func TestDoctorReportsADamagedSessionDatabase(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text("ok"), scripted.Text("ok"))
 	if res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")}); res.code != 0 {

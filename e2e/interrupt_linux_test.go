@@ -21,6 +21,7 @@ import (
 // bash command runs, and checks the exit code and that the command's child
 // is gone.
 func TestSignalsStopARunningCommand(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) { signalDuringCommand(t, sig) })
 	}
@@ -55,6 +56,7 @@ func signalDuringCommand(t *testing.T, sig syscall.Signal) {
 }
 
 func TestInterruptWhileWaitingForStandardInput(t *testing.T) {
+	t.Parallel()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +95,7 @@ func TestInterruptWhileWaitingForStandardInput(t *testing.T) {
 }
 
 func TestInterruptPrintsThePartialAnswerInTextMode(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	srv := scripted.New(t, scripted.Text("Partial words and more.").WithPieceSize(4).HoldAfterEvents(3, hold))
@@ -128,6 +131,7 @@ func TestInterruptPrintsThePartialAnswerInTextMode(t *testing.T) {
 // outside the working directory is not read, and one that is a FIFO does
 // not block the start.
 func TestAgentsMDCannotLeakOrBlock(t *testing.T) {
+	t.Parallel()
 	secret := filepath.Join(t.TempDir(), "credentials")
 	os.WriteFile(secret, []byte("aws_secret_access_key = LEAKED\n"), 0o600)
 	linked := t.TempDir()

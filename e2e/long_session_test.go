@@ -56,6 +56,7 @@ func longSessionDir(t *testing.T) (dir, config string) {
 }
 
 func TestATurnThatOutgrowsTheWindowCompactsInTheMiddleAndAnswers(t *testing.T) {
+	t.Parallel()
 	dir, config := longSessionDir(t)
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: reader(8), MeasureUsage: true})
@@ -139,6 +140,7 @@ func sessionOf(t *testing.T, objs []map[string]any) string {
 // and its first request's tools are byte-identical to the last request of
 // the run before, so a provider's prompt cache stays warm.
 func TestPicksAreKeptAcrossContinue(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	srv := scripted.New(t,
@@ -177,6 +179,7 @@ func TestPicksAreKeptAcrossContinue(t *testing.T) {
 }
 
 func TestAResponseCutByTheOutputLimitExitsWith1(t *testing.T) {
+	t.Parallel()
 	cut := scripted.Text("A very long answer that the output limit cuts")
 	cut.Finish = "length"
 	srv := scripted.New(t, cut, cut, cut)
@@ -202,6 +205,7 @@ func TestAResponseCutByTheOutputLimitExitsWith1(t *testing.T) {
 // window. (bench/long_session_bench_test.go measures its time per step and
 // memory.)
 func TestThreeHundredStepsInASixteenThousandTokenWindow(t *testing.T) {
+	t.Parallel()
 	dir, _ := longSessionDir(t)
 	config := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(config, []byte("context_window = 16000\n"), 0o644)
@@ -240,6 +244,7 @@ func TestThreeHundredStepsInASixteenThousandTokenWindow(t *testing.T) {
 // A headless answer that the output limit cut and the model continued is
 // printed whole.
 func TestAContinuedAnswerIsPrintedWhole(t *testing.T) {
+	t.Parallel()
 	cut := scripted.Text("FIRST HALF of the list, ")
 	cut.Finish = "length"
 	srv := scripted.New(t, cut, scripted.Text("SECOND HALF of them."))

@@ -31,6 +31,7 @@ import (
 // request offers the new tools in pick_tools' index and no longer the
 // removed ones.
 func TestMCPToolListChanges(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	hubCfg := filepath.Join(t.TempDir(), "hub.json")
@@ -107,8 +108,10 @@ func startHub(t *testing.T, hubBin, cfg string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		procs := processTree(cmd.Process.Pid)
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
+		waitExited(t, procs, 0)
 	})
 	addr := fmt.Sprintf("http://127.0.0.1:%d", port)
 	deadline := time.Now().Add(hangLimit)

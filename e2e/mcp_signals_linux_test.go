@@ -17,6 +17,7 @@ import (
 // before the first request (whose tools it offers), and SIGTERM during
 // the turn stops the server's whole process group.
 func TestMCPServersStopOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pid.fifo")

@@ -111,6 +111,7 @@ args = [%q]
 // briefs from the first request; the model picks one of each server and
 // calls them; their results reach the next request.
 func TestMCPToolPickedAndCalled(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "note.txt"), []byte("the note says 42\n"), 0o644); err != nil {
@@ -169,6 +170,7 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 // server's timeout; a server that dies mid-call gives an error result;
 // the run goes on in every case.
 func TestMCPServerFailures(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	everything := filepath.Join(bin, "mcp-server-everything")
@@ -177,6 +179,10 @@ func TestMCPServerFailures(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "dies", Name: "mcp__dies__trigger-long-running-operation", Arguments: `{"duration":30,"steps":3}`}),
 		scripted.Text("survived"),
 	)
+	// dies passes the agent's messages on to the server and kills its
+	// process group when a tool is called: it dies during the call, on
+	// however busy a machine.
+	dies := fmt.Sprintf(`while IFS= read -r l; do case "$l" in *tools/call*) kill -9 0;; esac; printf "%%s\n" "$l"; done | exec %s`, everything)
 	cfg := mcpConfig(t, fmt.Sprintf(`
 [mcp.servers.mute]
 command = "sleep"
@@ -187,11 +193,11 @@ command = %q
 timeout = "1s"
 [mcp.servers.dies]
 command = "sh"
-args = ["-c", "(sleep 10; kill -9 $$) & exec %s"]
+args = ["-c", %q]
 [mcp.servers.crash]
 command = "sh"
 args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
-`, everything, everything))
+`, everything, dies))
 	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "try")})
 	if res.code != 0 || res.stdout != "survived\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
@@ -226,6 +232,7 @@ args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
 // project's .mcp.json only with --trust-project-mcp, and says on stderr
 // which it skipped.
 func TestMCPProjectServersNeedTrust(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	mcpJSON := fmt.Sprintf(`{"mcpServers": {"proj": {"command": %q}}}`, filepath.Join(bin, "mcp-server-everything"))
@@ -252,6 +259,7 @@ func TestMCPProjectServersNeedTrust(t *testing.T) {
 
 // TestMCPList: agent mcp list --json gives each server's state and tools.
 func TestMCPList(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	cfg := mcpConfig(t, referenceServers(bin, dir)+"[mcp.servers.off]\ncommand = \"x\"\nenabled = false\n[mcp.servers.broken]\ncommand = \"/nonexistent\"\n")
@@ -290,6 +298,7 @@ func TestMCPList(t *testing.T) {
 // also carries every tool's name with the smallest schema (so that a model
 // may call a tool once pick_tools loaded it; about 100 bytes a tool).
 func TestMCPFirstRequestSize(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	cfg := mcpConfig(t, referenceServers(bin, dir))

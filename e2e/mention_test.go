@@ -16,6 +16,7 @@ import (
 // stays plain text; mentions in a prompt read from standard input work too,
 // while a pipe given beside -p is data whose @ words stay text.
 func TestHeadlessPromptAttachesMentions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "docs"), 0o755)
@@ -47,6 +48,7 @@ func TestHeadlessPromptAttachesMentions(t *testing.T) {
 // In the interface, "@" completes a path as it is typed (Tab takes the
 // best match) and the file is attached to the prompt the server receives.
 func TestMentionCompletionAndAttachmentInTheInterface(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "internal", "zoo"), 0o755)
 	os.WriteFile(filepath.Join(dir, "internal", "zoo", "walrus.go"), []byte("package zoo\n\nconst Tusks = 2\n"), 0o644)

@@ -13,6 +13,7 @@ import (
 // picker; choosing one switches the session's model, as the next request
 // shows.
 func TestModelPickerInTheInterface(t *testing.T) {
+	t.Parallel()
 	srv := scripted.NewWithOptions(t, scripted.Options{Models: []string{"scripted-model", "walrus-large", "walrus-small"}},
 		scripted.Text("Answered by the small walrus."))
 	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})

@@ -12,6 +12,7 @@ import (
 // Prompts typed and sent while a turn runs are queued, shown under the
 // conversation, and sent after the turn, in order.
 func TestQueuedPromptsInTheInterface(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{}) // a stream held is let go when the server closes
 	srv := scripted.New(t,
 		scripted.Text("Walruses stream slowly and then the rest").WithPieceSize(4).HoldAfterEvents(3, hold),

@@ -84,6 +84,7 @@ func configFile(t *testing.T, text string) []string {
 }
 
 func TestSandboxEscapesInEveryLayout(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -208,6 +209,7 @@ except OSError as e:
 // the next headless run before it is used; a run that changes nothing
 // brings no notice.
 func TestAgentsMDWrittenInASessionIsAnnounced(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

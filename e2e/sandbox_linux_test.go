@@ -58,6 +58,7 @@ func decisions(t *testing.T, stdout string) map[string]string {
 // The real binary confines a headless command: it writes inside the working
 // directory, not outside, and the decision says it ran in the sandbox.
 func TestHeadlessCommandsRunInTheSandbox(t *testing.T) {
+	t.Parallel()
 	dir, outside := t.TempDir(), outsideDir(t)
 	cmd := `echo in > inside.txt; echo evil > ` + outside + `/x; echo done`
 	srv := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "b1", Name: "bash", Arguments: jsonCommand(cmd)}), scripted.Text("ok"))
@@ -89,6 +90,7 @@ func TestHeadlessCommandsRunInTheSandbox(t *testing.T) {
 // one, without running any of it, in auto and in yolo; yolo runs the rest
 // unconfined.
 func TestDenyRulesAndYolo(t *testing.T) {
+	t.Parallel()
 	dir, outside := t.TempDir(), outsideDir(t)
 	keep := filepath.Join(dir, "keep")
 	if err := os.WriteFile(keep, []byte("keep\n"), 0o644); err != nil {

@@ -14,6 +14,7 @@ import (
 // screen is gone, the transcript is printed) followed by the command that
 // resumes the session; that command does resume it.
 func TestQuitLeavesTheConversationAndTheResumeCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := t.TempDir() + "/agent.db"
 	srv := scripted.New(t, scripted.Text("Narwhals have one long tusk."), scripted.Text("Again."))

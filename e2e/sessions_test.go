@@ -52,6 +52,7 @@ func sessionIDOf(t *testing.T, stdout string) string {
 }
 
 func TestContinueSendsTheWholeHistoryWithOneSystemPrompt(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	srv := scripted.New(t,
@@ -79,6 +80,7 @@ func TestContinueSendsTheWholeHistoryWithOneSystemPrompt(t *testing.T) {
 }
 
 func TestResumeBySessionIDPrefix(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text("first answer"), scripted.Text("second answer"))
 	first := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-p", "--output-format", "json", "remember zebras")})
@@ -95,6 +97,7 @@ func TestResumeBySessionIDPrefix(t *testing.T) {
 }
 
 func TestSessionErrorsAreUsageErrors(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t)
 	for name, args := range map[string][]string{
@@ -120,6 +123,7 @@ func TestSessionErrorsAreUsageErrors(t *testing.T) {
 // SIGKILL while the second reply streams: the prompt, the first reply's tool
 // call and its result survive, and the next run's request is valid.
 func TestCrashMidStreamLosesOnlyTheStreamingReply(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	hold := make(chan struct{})
@@ -162,6 +166,7 @@ func TestCrashMidStreamLosesOnlyTheStreamingReply(t *testing.T) {
 // SIGKILL while a command runs: the call has no result, and the next run
 // sends a synthetic "interrupted" one so the request is valid.
 func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	fifo := filepath.Join(dir, "pid.fifo")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
@@ -197,6 +202,7 @@ func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
 // TestTheKeyNeverReachesTheDatabase runs a session whose command prints the
 // environment, then searches every file of the database for the key.
 func TestTheKeyNeverReachesTheDatabase(t *testing.T) {
+	t.Parallel()
 	const key = "sk-e2e-never-stored-42"
 	dbDir := t.TempDir()
 	srv := scripted.New(t,
@@ -221,6 +227,7 @@ func TestTheKeyNeverReachesTheDatabase(t *testing.T) {
 }
 
 func TestDatabaseThatCannotBeCreatedExitsWithCode1(t *testing.T) {
+	t.Parallel()
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, []byte("x"), 0o644)
 	srv := scripted.New(t)
@@ -233,6 +240,7 @@ func TestDatabaseThatCannotBeCreatedExitsWithCode1(t *testing.T) {
 // TestLockedDatabaseExitsWithCode1 holds an exclusive lock on the database
 // from this process: the agent waits its busy timeout, then fails clearly.
 func TestLockedDatabaseExitsWithCode1(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text("first"))
 	if res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-p", "create the database")}); res.code != 0 {

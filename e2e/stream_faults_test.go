@@ -27,13 +27,14 @@ func retryEvents(t *testing.T, stdout string) (retries []map[string]any, result 
 }
 
 func TestBrokenStreamsAreRetriedAndThePartialAnswerDiscarded(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		reply scripted.Reply
 		args  []string
 	}{
 		{"cut", scripted.Text("this answer gets cut").WithPieceSize(5).CutAfter(2), nil},
-		{"stalled", scripted.Text("this answer stalls").WithPieceSize(5).StallAfter(2), []string{"--idle-timeout", "300ms"}},
+		{"stalled", scripted.Text("this answer stalls").WithPieceSize(5).StallAfter(2), []string{"--idle-timeout", "3s"}},
 		{"overloaded event", scripted.Reply{Raw: []string{`{"choices":[{"index":0,"delta":{"content":"par"}}]}`,
 			`{"error":{"message":"the engine is overloaded","type":"server_error","code":"overloaded"}}`}}, nil},
 	}
@@ -61,6 +62,7 @@ func TestBrokenStreamsAreRetriedAndThePartialAnswerDiscarded(t *testing.T) {
 }
 
 func TestAnErrorEventEndsTheTurnWithTheServersMessage(t *testing.T) {
+	t.Parallel()
 	srv := scripted.New(t, scripted.Reply{Raw: []string{`{"choices":[{"index":0,"delta":{"content":"par"}}]}`,
 		`{"error":{"message":"the prompt violates a policy","type":"invalid_request_error"}}`}}, scripted.Text("must not be requested"))
 	res := run(t, invocation{dir: t.TempDir(), args: append(agentArgs(srv, "-p", "hi"), "--max-retries", "3")})
@@ -100,6 +102,7 @@ func notAnAPIServer(t *testing.T) (url string, requests *atomic.Int32) {
 }
 
 func TestA501IsNotRetriedAndItsHTMLIsReducedToItsTitle(t *testing.T) {
+	t.Parallel()
 	url, requests := notAnAPIServer(t)
 	res := run(t, invocation{dir: t.TempDir(), args: []string{"--base-url", url, "--model", "m", "--max-retries", "4", "-p", "hi"}})
 	if res.code != 1 || requests.Load() != 1 {
@@ -111,6 +114,7 @@ func TestA501IsNotRetriedAndItsHTMLIsReducedToItsTitle(t *testing.T) {
 }
 
 func TestDoctorFailsOnAServerThatDoesNotSpeakTheAPI(t *testing.T) {
+	t.Parallel()
 	url, _ := notAnAPIServer(t)
 	res := run(t, invocation{dir: t.TempDir(), args: []string{"doctor", "--sandbox", "off", "--base-url", url, "--model", "m"}})
 	if res.code != 1 || !strings.Contains(res.stdout, "NO:") || strings.Contains(res.stdout, "<html") {

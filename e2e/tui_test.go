@@ -55,6 +55,17 @@ func startTmux(t *testing.T, dir string, extraEnv, args []string) *tmuxSession {
 	}
 	s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	// The pane's process leads a session of its own: the agent and what
+	// it started run in it until they exit, after tmux does.
+	pane, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_pid}")))
+	if err != nil {
+		t.Fatalf("the pane's process id: %v", err)
+	}
+	t.Cleanup(func() {
+		procs := processTree(pane)
+		exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+		waitExited(t, procs, pane)
+	})
 	return s
 }
 
@@ -68,6 +79,12 @@ func (s *tmuxSession) tmux(args ...string) string {
 }
 
 func (s *tmuxSession) screen() string { return s.tmux("capture-pane", "-p", "-t", s.name) }
+
+// history is the terminal's whole text, the scrollback above the screen
+// and the screen, wrapped lines joined.
+func (s *tmuxSession) history() string {
+	return s.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", s.name)
+}
 
 // keys types keys as tmux send-keys names them ("Enter", "Escape", "C-c")
 // or literal text.
@@ -143,6 +160,7 @@ func (s *tmuxSession) quit() string {
 }
 
 func TestInterfaceInTmux(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644)
 	hold := make(chan struct{})
@@ -196,6 +214,7 @@ func hasColour(styled string) bool {
 }
 
 func TestInterfaceHonoursNoColor(t *testing.T) {
+	t.Parallel()
 	answer := scripted.Text("Some **bold** text and `code`.")
 	srv := scripted.New(t, answer, answer)
 	args := []string{"--base-url", srv.URL(), "--model", "scripted-model"}
@@ -221,6 +240,7 @@ func TestInterfaceHonoursNoColor(t *testing.T) {
 // hangs up the terminal (SIGHUP to the agent): the command's child must not
 // outlive the agent.
 func TestHangupStopsAnApprovedCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pid.fifo")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
@@ -253,6 +273,7 @@ func TestHangupStopsAnApprovedCommand(t *testing.T) {
 // TestInterfaceContinuesAHeadlessSession: a session started with -p is
 // continued in the interface with -c, its conversation shown.
 func TestInterfaceContinuesAHeadlessSession(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text("Pelicans fly south."), scripted.Text("Yes, still south."))
 	if res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "where do pelicans fly?")}); res.code != 0 {

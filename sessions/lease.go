@@ -115,58 +115,78 @@ func (s *Store) Release(ctx context.Context, id string) error {
 // holder is running a turn, what it wrote since it took the lease is left
 // out: that belongs to the process running it. The undo
 // journal is not copied: the original session's turns stay its own.
+// The fork is created and filled in one transaction, so that no other
+// process (another --continue, which takes the latest session) ever finds
+// it without its history.
 func (s *Store) Fork(ctx context.Context, id string) (*Session, error) {
 	orig, err := s.Get(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("forking session %s: %w", id, err)
 	}
-	sess, err := s.Create(ctx, NewSession{Dir: orig.Dir, Provider: orig.Provider, Model: orig.Model,
-		SystemPrompt: orig.SystemPrompt, Title: orig.Title})
-	if err != nil {
-		return nil, fmt.Errorf("forking session %s: %w", id, err)
-	}
+	n := NewSession{Dir: orig.Dir, Provider: orig.Provider, Model: orig.Model, SystemPrompt: orig.SystemPrompt, Title: orig.Title}
+	now := s.now()
+	var forkID string
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		// end is one past the last message copied.
-		var status Status
-		var end int
-		var holderSeq sql.NullInt64
-		if err := tx.QueryRowContext(ctx, `SELECT status, message_count + 1, holder_seq FROM sessions WHERE id = ?`, id).
-			Scan(&status, &end, &holderSeq); err != nil {
-			return err
-		}
-		if status == StatusRunning && holderSeq.Valid && int(holderSeq.Int64) < end {
-			end = int(holderSeq.Int64) + 1
-		}
-		for _, q := range []string{
-			`UPDATE sessions SET (message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens,
-				cache_write_tokens, picks, forked_from, holder_seq) = (SELECT ?3 - 1, input_tokens, output_tokens, cached_tokens,
-				reasoning_tokens, cache_write_tokens, picks, id, ?3 - 1 FROM sessions WHERE id = ?2) WHERE id = ?1`,
-			`INSERT INTO messages (session_id, seq, role, parts, input_tokens, output_tokens, cached_tokens,
-				reasoning_tokens, cache_write_tokens, created_at)
-				SELECT ?1, seq, role, parts, input_tokens, output_tokens, cached_tokens, reasoning_tokens,
-				cache_write_tokens, created_at FROM messages WHERE session_id = ?2 AND seq < ?3 ORDER BY seq`,
-			`INSERT INTO tool_calls (session_id, message_id, call_id, name, arguments, result, is_error, status,
-				started_at, finished_at, duration_ms, decision)
-				SELECT ?1, nm.id, t.call_id, t.name, t.arguments, t.result, t.is_error, t.status, t.started_at,
-				t.finished_at, t.duration_ms, t.decision
-				FROM tool_calls t JOIN messages om ON om.id = t.message_id
-				JOIN messages nm ON nm.session_id = ?1 AND nm.seq = om.seq
-				WHERE t.session_id = ?2 ORDER BY t.id`,
-			`INSERT INTO compactions (session_id, first_seq, summary, before_tokens, after_tokens, created_at)
-				SELECT ?1, first_seq, summary, before_tokens, after_tokens, created_at
-				FROM compactions WHERE session_id = ?2 AND first_seq <= ?3 ORDER BY id`,
-		} {
-			if _, err := tx.ExecContext(ctx, q, sess.ID, id, end); err != nil {
+		for range 5 {
+			candidate, err := newID()
+			if err != nil {
 				return err
 			}
+			inserted, err := insertSession(ctx, tx, candidate, orig.Dir, n, now)
+			if err != nil {
+				return err
+			}
+			if inserted {
+				forkID = candidate
+				return copyHistory(ctx, tx, candidate, orig.ID)
+			}
 		}
-		return nil
+		return errors.New("no unused id after 5 tries")
 	})
 	if err != nil {
-		s.Delete(context.WithoutCancel(ctx), sess.ID)
 		return nil, fmt.Errorf("forking session %s: %w", id, err)
 	}
-	return s.Get(ctx, sess.ID)
+	return s.Get(ctx, forkID)
+}
+
+// copyHistory copies session from's history into the new session to, in
+// tx (see Fork).
+func copyHistory(ctx context.Context, tx *sql.Tx, to, from string) error {
+	// end is one past the last message copied.
+	var status Status
+	var end int
+	var holderSeq sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT status, message_count + 1, holder_seq FROM sessions WHERE id = ?`, from).
+		Scan(&status, &end, &holderSeq); err != nil {
+		return err
+	}
+	if status == StatusRunning && holderSeq.Valid && int(holderSeq.Int64) < end {
+		end = int(holderSeq.Int64) + 1
+	}
+	for _, q := range []string{
+		`UPDATE sessions SET (message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens,
+			cache_write_tokens, picks, forked_from, holder_seq) = (SELECT ?3 - 1, input_tokens, output_tokens, cached_tokens,
+			reasoning_tokens, cache_write_tokens, picks, id, ?3 - 1 FROM sessions WHERE id = ?2) WHERE id = ?1`,
+		`INSERT INTO messages (session_id, seq, role, parts, input_tokens, output_tokens, cached_tokens,
+			reasoning_tokens, cache_write_tokens, created_at)
+			SELECT ?1, seq, role, parts, input_tokens, output_tokens, cached_tokens, reasoning_tokens,
+			cache_write_tokens, created_at FROM messages WHERE session_id = ?2 AND seq < ?3 ORDER BY seq`,
+		`INSERT INTO tool_calls (session_id, message_id, call_id, name, arguments, result, is_error, status,
+			started_at, finished_at, duration_ms, decision)
+			SELECT ?1, nm.id, t.call_id, t.name, t.arguments, t.result, t.is_error, t.status, t.started_at,
+			t.finished_at, t.duration_ms, t.decision
+			FROM tool_calls t JOIN messages om ON om.id = t.message_id
+			JOIN messages nm ON nm.session_id = ?1 AND nm.seq = om.seq
+			WHERE t.session_id = ?2 ORDER BY t.id`,
+		`INSERT INTO compactions (session_id, first_seq, summary, before_tokens, after_tokens, created_at)
+			SELECT ?1, first_seq, summary, before_tokens, after_tokens, created_at
+			FROM compactions WHERE session_id = ?2 AND first_seq <= ?3 ORDER BY id`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, to, from, end); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarkInterrupted marks interrupted every running session whose lease

@@ -90,33 +90,44 @@ func (s *Store) Create(ctx context.Context, n NewSession) (*Session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("creating session: %w", err)
 		}
-		var inserted int64
+		var inserted bool
 		err = s.write(ctx, func(tx *sql.Tx) error {
-			me := Self()
-			res, err := tx.ExecContext(ctx, `INSERT INTO sessions
-				(id, title, dir, provider, model, system_prompt, status, created_at, updated_at, holder_pid, holder_start, holder_host, holder_seq)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
-				id, n.Title, dir, n.Provider, n.Model, n.SystemPrompt, StatusRunning, millis(now), millis(now), me.PID, me.Start, me.Host)
-			if err != nil {
-				return err
-			}
-			inserted, err = res.RowsAffected()
+			inserted, err = insertSession(ctx, tx, id, dir, n, now)
 			return err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("creating session: %w", err)
 		}
-		if inserted == 1 {
-			return &Session{
-				Summary: Summary{
-					ID: id, Title: n.Title, Dir: dir, Provider: n.Provider, Model: n.Model,
-					Status: StatusRunning, CreatedAt: time.UnixMilli(millis(now)), UpdatedAt: time.UnixMilli(millis(now)),
-				},
-				SystemPrompt: n.SystemPrompt,
-			}, nil
+		if inserted {
+			return newSessionRecord(id, dir, n, now), nil
 		}
 	}
 	return nil, errors.New("creating session: no unused id after 5 tries")
+}
+
+// insertSession inserts a running session held by this process in tx; it
+// reports false when id is taken.
+func insertSession(ctx context.Context, tx *sql.Tx, id, dir string, n NewSession, now time.Time) (bool, error) {
+	me := Self()
+	res, err := tx.ExecContext(ctx, `INSERT INTO sessions
+		(id, title, dir, provider, model, system_prompt, status, created_at, updated_at, holder_pid, holder_start, holder_host, holder_seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
+		id, n.Title, dir, n.Provider, n.Model, n.SystemPrompt, StatusRunning, millis(now), millis(now), me.PID, me.Start, me.Host)
+	if err != nil {
+		return false, err
+	}
+	inserted, err := res.RowsAffected()
+	return inserted == 1, err
+}
+
+func newSessionRecord(id, dir string, n NewSession, now time.Time) *Session {
+	return &Session{
+		Summary: Summary{
+			ID: id, Title: n.Title, Dir: dir, Provider: n.Provider, Model: n.Model,
+			Status: StatusRunning, CreatedAt: time.UnixMilli(millis(now)), UpdatedAt: time.UnixMilli(millis(now)),
+		},
+		SystemPrompt: n.SystemPrompt,
+	}
 }
 
 func newID() (string, error) {

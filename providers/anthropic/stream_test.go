@@ -190,7 +190,7 @@ func TestStreamFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := scriptedanthropic.New(t, tt.reply)
-			c, _ := newClient(t, srv, Config{IdleTimeout: 200 * time.Millisecond, MaxRetries: -1})
+			c, _ := newClient(t, srv, Config{IdleTimeout: 2 * time.Second, MaxRetries: -1})
 			resp, err := c.Stream(context.Background(), providers.Request{Model: "m", Messages: []providers.Message{userMsg("q")}}, nil)
 			if tt.want == nil && (err == nil || errors.Is(err, providers.ErrStreamCut)) || tt.want != nil && !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
@@ -201,7 +201,7 @@ func TestStreamFaults(t *testing.T) {
 		})
 		t.Run(tt.name+"/retried", func(t *testing.T) {
 			srv := scriptedanthropic.New(t, tt.reply, scriptedanthropic.Answer(scriptedanthropic.Text("second try")))
-			c, _ := newClient(t, srv, Config{IdleTimeout: 200 * time.Millisecond})
+			c, _ := newClient(t, srv, Config{IdleTimeout: 2 * time.Second})
 			var events []providers.StreamEvent
 			resp, err := c.Stream(context.Background(), providers.Request{Model: "m", Messages: []providers.Message{userMsg("q")}}, collect(&events))
 			var retries []providers.Retry

@@ -53,7 +53,7 @@ func (r *recorder) of(kind string) []providers.StreamEvent {
 
 func newClient(srv *scripted.Server, key string) *openai.Client {
 	return openai.New(openai.Config{
-		BaseURL: srv.URL(), APIKey: key, IdleTimeout: 200 * time.Millisecond,
+		BaseURL: srv.URL(), APIKey: key, IdleTimeout: 2 * time.Second,
 		BaseDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond,
 	})
 }
@@ -351,7 +351,7 @@ func TestStreamFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name+"/no retries", func(t *testing.T) {
 			srv := scripted.New(t, tt.reply, scripted.Text("must not be requested"))
-			c := openai.New(openai.Config{BaseURL: srv.URL(), IdleTimeout: 200 * time.Millisecond, MaxRetries: -1})
+			c := openai.New(openai.Config{BaseURL: srv.URL(), IdleTimeout: 2 * time.Second, MaxRetries: -1})
 			resp, err := c.Stream(context.Background(), hello, nil)
 			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) {
 				t.Fatalf("err = %v, want %v", err, tt.want)

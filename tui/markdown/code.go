@@ -85,12 +85,6 @@ func expandTabs(line string) string {
 	return b.String()
 }
 
-// highlightCode colours code (lines joined by "\n") in lang, one string
-// per line; ok is false when lang is unknown (see highlight.Lines).
-func highlightCode(code, lang string, dark bool) ([]string, bool) {
-	return highlight.Lines(code, lang, dark)
-}
-
 // cutStyled cuts a line of text and SGR sequences (as highlight.Lines
 // writes them) into pieces of at most room cells, in one pass. A piece
 // ends with a reset when a style is open at its end, and the next piece

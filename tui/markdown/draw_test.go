@@ -4,7 +4,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/agent-dev/agent/tui/markdown/highlight"
 )
 
 // sgrOnly matches the escape sequences the renderer itself writes.
@@ -18,7 +21,7 @@ func TestControlCharactersAreNotSentToTheTerminal(t *testing.T) {
 	doc := "Prose " + evil + " here.\n\n```go\nx := \"" + evil + "\"\r\n```\n\n" +
 		"[link" + evil + "](http://x/" + evil + ")\n\n| a" + evil + " |\n|---|\n| b |\n\n<div>" + evil + "</div>\n"
 	for _, st := range []Style{Dark, Light} {
-		out := NewRenderer(st).Render(doc, 80)
+		out := testRenderer(st).Render(doc, 80)
 		rest := sgrOnly.ReplaceAllString(out, "")
 		if !utf8.ValidString(rest) {
 			t.Fatalf("bytes that are not UTF-8 reached the output:\n%q", out)
@@ -43,7 +46,7 @@ func TestEverythingFitsTheWidth(t *testing.T) {
 		"| name | description |\n|---|---|\n| alpha | " + strings.Repeat("lorem ", 20) + "|\n\n" +
 		"See https://example.com/" + strings.Repeat("very-long-path/", 6) + "\n\n" +
 		"> - quoted list item with some words to wrap around\n"
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	for _, w := range []int{12, 30, 50} {
 		out := r.Render(doc, w)
 		for i, line := range strings.Split(out, "\n") {
@@ -64,7 +67,7 @@ func TestEverythingFitsTheWidth(t *testing.T) {
 // A table's columns line up and keep their alignment.
 func TestTableColumns(t *testing.T) {
 	doc := "| left | mid | right |\n|:---|:---:|---:|\n| a | b | c |\n| longer | x | 12345 |\n"
-	got := visible(NewRenderer(Dark).Render(doc, 80))
+	got := visible(testRenderer(Dark).Render(doc, 80))
 	want := "left   │ mid │ right\n" +
 		"───────┼─────┼──────\n" +
 		"a      │  b  │     c\n" +
@@ -79,7 +82,7 @@ func TestTableColumns(t *testing.T) {
 // ordered lists keep their numbers.
 func TestBlockMarkers(t *testing.T) {
 	doc := "# Title\n\n### Third\n\n- a\n  - b\n- [x] done\n- [ ] todo\n\n9. nine\n10. ten\n\n> quoted\n\n***\n"
-	got := visible(NewRenderer(Dark).Render(doc, 80))
+	got := visible(testRenderer(Dark).Render(doc, 80))
 	want := "\u00a0Title\u00a0\n\n### Third\n\n• a\n  • b\n[✓] done\n[ ] todo\n\n 9. nine\n10. ten\n\n│ quoted\n\n────────"
 	if got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
@@ -90,7 +93,7 @@ func TestBlockMarkers(t *testing.T) {
 // its colour on every piece.
 func TestCodeIsHighlightedAcrossCuts(t *testing.T) {
 	doc := "```go\n// " + strings.Repeat("comment ", 12) + "\nfunc f() {}\n```\n"
-	out := NewRenderer(Dark).Render(doc, 40)
+	out := testRenderer(Dark).Render(doc, 40)
 	lines := strings.Split(out, "\n")
 	if len(lines) < 4 {
 		t.Fatalf("the long comment was not cut:\n%s", out)
@@ -100,7 +103,7 @@ func TestCodeIsHighlightedAcrossCuts(t *testing.T) {
 			t.Errorf("a piece of the comment is not coloured on its own: %q", l)
 		}
 	}
-	plainOut := NewRenderer(Dark).Render("```nosuchlang\nfunc f() {}\n```\n", 40)
+	plainOut := testRenderer(Dark).Render("```nosuchlang\nfunc f() {}\n```\n", 40)
 	if strings.Contains(plainOut, "\x1b[") {
 		t.Errorf("code in an unknown language is coloured: %q", plainOut)
 	}
@@ -114,7 +117,7 @@ func TestLongCodeBlockIsHighlightedInPieces(t *testing.T) {
 		code.WriteString("x" + itoa(i) + " := \"s\" // c\n")
 	}
 	doc := "```go\n" + code.String() + "```\n"
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	for range 2 { // the second time from the cache
 		lines := strings.Split(r.Render(doc, 80), "\n")
 		if len(lines) != 3*hlChunk+5 {
@@ -124,6 +127,37 @@ func TestLongCodeBlockIsHighlightedInPieces(t *testing.T) {
 			if !strings.Contains(l, "\x1b[38;2;") || !strings.Contains(visible(l), "x"+itoa(i)+" := ") {
 				t.Fatalf("line %d is %q", i, l)
 			}
+		}
+	}
+}
+
+// When lexing a piece of a long code block runs out of its time budget,
+// that piece is shown plain and the others are still coloured. The clock
+// moves a millisecond at each look, so a piece's cost is its number of
+// tokens, not the machine's load.
+func TestOnlyThePieceThatRanOutOfTimeIsPlain(t *testing.T) {
+	var code strings.Builder
+	for i := range 3 * hlChunk {
+		if i/hlChunk == 1 { // the middle piece: many tokens a line
+			code.WriteString("y" + itoa(i) + " = a + b + c + d + e + f + g + h + i + j\n")
+		} else {
+			code.WriteString("x" + itoa(i) + "\n")
+		}
+	}
+	var clock time.Time
+	r := NewRenderer(Dark)
+	r.hl.budget = highlight.Budget{Limit: 10 * time.Millisecond, Now: func() time.Time {
+		clock = clock.Add(time.Millisecond)
+		return clock
+	}}
+	lines := strings.Split(r.Render("```go\n"+code.String()+"```\n", 80), "\n")
+	if len(lines) != 3*hlChunk {
+		t.Fatalf("%d lines, want %d", len(lines), 3*hlChunk)
+	}
+	for i, l := range lines {
+		coloured := strings.Contains(l, "\x1b[38;2;")
+		if want := i/hlChunk != 1; coloured != want || !strings.Contains(visible(l), itoa(i)) {
+			t.Fatalf("line %d is %q; want coloured: %v", i, l, want)
 		}
 	}
 }
@@ -143,7 +177,7 @@ func TestNastyInputsFitTheWidth(t *testing.T) {
 		"nested quotes":   ">>>>>> quoted text here\n",
 		"code span break": "> quoted `code\nspan` end\n\ntext <span\nclass=x> end\n\n![a\\\nb](u)\n",
 	}
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	for name, doc := range docs {
 		for _, w := range []int{10, 11, 17, 40, 79} {
 			s := NewStream(r)
@@ -164,12 +198,12 @@ func TestNastyInputsFitTheWidth(t *testing.T) {
 // this") is drawn once, where it was written.
 func TestALineShapedLikeADefinitionIsShownOnce(t *testing.T) {
 	for _, line := range []string{"[Note]: this is important", "[1]: see footnote below", "[a]: http://x 'ok' trailing"} {
-		out := visible(NewRenderer(Dark).Render("Hello\n\n"+line+"\n\nWorld\n", 80))
+		out := visible(testRenderer(Dark).Render("Hello\n\n"+line+"\n\nWorld\n", 80))
 		if n := strings.Count(out, line[:4]); n != 1 {
 			t.Errorf("%q is drawn %d times:\n%s", line, n, out)
 		}
 	}
-	out := visible(NewRenderer(Dark).Render("See [docs].\n\n[docs]: https://e.com/x\n", 80))
+	out := visible(testRenderer(Dark).Render("See [docs].\n\n[docs]: https://e.com/x\n", 80))
 	if !strings.Contains(out, "https://e.com/x") || strings.Contains(out, "[docs]:") {
 		t.Errorf("a real definition is not applied:\n%s", out)
 	}
@@ -178,7 +212,7 @@ func TestALineShapedLikeADefinitionIsShownOnce(t *testing.T) {
 // Text after an HTML comment's end shows; link destinations are shown
 // with their escapes and entities resolved.
 func TestCommentTailAndLinkDestinations(t *testing.T) {
-	out := visible(NewRenderer(Dark).Render("<!-- note --> Run `make` first.\n\n[t](http://x?a=1&amp;b=2) [u](http://x/\\_y)\n", 80))
+	out := visible(testRenderer(Dark).Render("<!-- note --> Run `make` first.\n\n[t](http://x?a=1&amp;b=2) [u](http://x/\\_y)\n", 80))
 	for _, want := range []string{"Run", "make", "first.", "http://x?a=1&b=2", "http://x/_y"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q is missing:\n%s", want, out)

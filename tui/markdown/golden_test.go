@@ -11,7 +11,7 @@ import (
 // widths; run with -update to regenerate testdata/TestGolden/*.golden.
 func TestGolden(t *testing.T) {
 	fixture := readFixture(t)
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	for _, w := range []int{40, 100} {
 		t.Run("dark-"+strconv.Itoa(w), func(t *testing.T) {
 			golden.RequireEqual(t, r.Render(fixture, w))

@@ -3,6 +3,8 @@ package markdown
 import (
 	"strings"
 	"sync"
+
+	"github.com/agent-dev/agent/tui/markdown/highlight"
 )
 
 // hlChunk is how many lines of a code block are highlighted together. A
@@ -29,15 +31,23 @@ const failPrefix = 512
 // scheme and text, and the starts of the pieces that could not be
 // highlighted. It is safe for concurrent use.
 type hlCache struct {
+	// budget bounds the lexing of one piece (highlight.DefaultBudget in
+	// the interface; a test sets a clock of its own).
+	budget highlight.Budget
 	mu     sync.Mutex
 	pieces map[string][]string
 	bytes  int
 	failed map[string]bool
 }
 
-// lines highlights the lines of a code block in lang (see highlightCode);
-// ok is false when any piece cannot be highlighted.
+// lines highlights the lines of a code block in lang (see
+// highlight.LinesWithin), piece by piece; ok is false when lang is unknown.
+// A piece that cannot be highlighted (its lexer failed, or ran out of its
+// time budget) is plain, and the others are still coloured.
 func (c *hlCache) lines(src []string, lang string, dark bool) ([]string, bool) {
+	if !highlight.Knows(lang) {
+		return nil, false
+	}
 	scheme := "l"
 	if dark {
 		scheme = "d"
@@ -45,35 +55,40 @@ func (c *hlCache) lines(src []string, lang string, dark bool) ([]string, bool) {
 	out := make([]string, 0, len(src))
 	for start := 0; start < len(src); start += hlChunk {
 		piece := src[start:min(start+hlChunk, len(src))]
-		text := strings.Join(piece, "\n")
-		key := lang + "\x00" + scheme + text
-		failKey := key[:min(len(key), len(lang)+2+failPrefix)]
-		c.mu.Lock()
-		hl, found := c.pieces[key]
-		failed := c.failed[failKey]
-		c.mu.Unlock()
-		if failed {
-			return nil, false
-		}
-		if !found {
-			var ok bool
-			hl, ok = highlightCode(text, lang, dark)
-			if !ok || len(hl) != len(piece) {
-				c.mu.Lock()
-				if c.failed == nil || len(c.failed) >= 256 {
-					c.failed = make(map[string]bool)
-				}
-				c.failed[failKey] = true
-				c.mu.Unlock()
-				return nil, false
-			}
-			if len(piece) == hlChunk {
-				c.keep(key, hl)
-			}
-		}
-		out = append(out, hl...)
+		out = append(out, c.piece(piece, lang, scheme, dark)...)
 	}
 	return out, true
+}
+
+// piece highlights one piece of a code block, or returns it plain.
+func (c *hlCache) piece(piece []string, lang, scheme string, dark bool) []string {
+	text := strings.Join(piece, "\n")
+	key := lang + "\x00" + scheme + text
+	failKey := key[:min(len(key), len(lang)+2+failPrefix)]
+	c.mu.Lock()
+	hl, found := c.pieces[key]
+	failed := c.failed[failKey]
+	c.mu.Unlock()
+	if found {
+		return hl
+	}
+	if failed {
+		return piece
+	}
+	hl, ok := highlight.LinesWithin(text, lang, dark, c.budget)
+	if !ok || len(hl) != len(piece) {
+		c.mu.Lock()
+		if c.failed == nil || len(c.failed) >= 256 {
+			c.failed = make(map[string]bool)
+		}
+		c.failed[failKey] = true
+		c.mu.Unlock()
+		return piece
+	}
+	if len(piece) == hlChunk {
+		c.keep(key, hl)
+	}
+	return hl
 }
 
 // keep caches a highlighted full piece.

@@ -30,6 +30,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/agent-dev/agent/tui/markdown/highlight"
 )
 
 // Style is the colour scheme: the caller picks it from the terminal's
@@ -58,7 +60,7 @@ type Renderer struct {
 // NewRenderer returns a Renderer for style.
 func NewRenderer(style Style) *Renderer {
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList))
-	return &Renderer{style: style, parser: md.Parser()}
+	return &Renderer{style: style, parser: md.Parser(), hl: hlCache{budget: highlight.DefaultBudget()}}
 }
 
 // Style returns the style the Renderer was made with.

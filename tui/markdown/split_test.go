@@ -99,7 +99,7 @@ func TestBlocksDrawAsTheWholeDocument(t *testing.T) {
 		"short":      readFile(t, "testdata/short.md"),
 		"tabs":       readFile(t, "testdata/tabs.md"),
 	}
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	for name, doc := range docs {
 		for _, w := range []int{40, 100} {
 			got := r.Render(doc, w)

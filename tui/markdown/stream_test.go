@@ -178,7 +178,7 @@ func proveStream(tb testing.TB, text string, deltas []string, memo bool, steps m
 	if got := strings.Join(deltas, ""); got != text {
 		tb.Fatal("chunker lost text")
 	}
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	ref := &reference{r: r}
 	if memo {
 		ref.memo = make(map[string][]string)
@@ -269,7 +269,7 @@ func diff(want, got string) string {
 }
 
 func TestStreamLifecycle(t *testing.T) {
-	r := NewRenderer(Light)
+	r := testRenderer(Light)
 	s := NewStream(r)
 	if got := s.Render(40); got != "" {
 		t.Fatalf("empty stream renders %q", got)
@@ -305,7 +305,7 @@ func TestStreamLifecycle(t *testing.T) {
 }
 
 func TestRenderWidth(t *testing.T) {
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	text := strings.Repeat("word ", 40) + "\n\n- item " + strings.Repeat("x", 5) + "\n"
 	for _, w := range []int{0, 12, 40, 100} {
 		out := r.Render(text, w)

@@ -13,7 +13,7 @@ import (
 // run with -update to regenerate testdata/TestGoldenCodeTabs/*.golden.
 func TestGoldenCodeTabs(t *testing.T) {
 	doc := readFile(t, "testdata/tabs.md")
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	for _, w := range []int{40, 80} {
 		t.Run("dark-"+strconv.Itoa(w), func(t *testing.T) {
 			out := r.Render(doc, w)
@@ -29,7 +29,7 @@ func TestGoldenCodeTabs(t *testing.T) {
 // the next multiple of 8 columns counted from the start of the code line
 // (after the block's margin); tabs outside code blocks are left to glamour.
 func TestCodeTabsExpand(t *testing.T) {
-	r := NewRenderer(Dark)
+	r := testRenderer(Dark)
 	cases := []struct {
 		name, doc string
 		want      []string // visible code lines, the margin removed

@@ -15,10 +15,35 @@ import (
 // maxCode is the largest code Lines highlights, in bytes; longer code is shown plain.
 const maxCode = 256 << 10
 
-// maxLexTime bounds the time one call of Lines spends lexing. chroma's lexers are backtracking regular expressions
-// (each match may take up to 250 ms before chroma gives up on it), and the code is untrusted model output: past
-// this budget the code is shown plain. Ordinary code lexes at about 2 ms per hundred lines (BenchmarkLinesGo).
-const maxLexTime = 200 * time.Millisecond
+// DefaultLimit is the interface's bound on the time one call of Lines spends lexing. chroma's lexers are
+// backtracking regular expressions (each match may take up to 250 ms before chroma gives up on it), and the code is
+// untrusted model output: past this budget the code is shown plain. Ordinary code lexes at about 2 ms per hundred
+// lines (BenchmarkLinesGo), so only pathological code reaches it; a frame of the interface should not wait longer.
+const DefaultLimit = 200 * time.Millisecond
+
+// Budget bounds the time one call of LinesWithin spends lexing. Limit is the longest it may take (0 or less: no
+// bound); Now is the clock that measures it (nil: time.Now). A test that must not depend on the machine's load
+// sets no Limit, or a clock it owns.
+type Budget struct {
+	Limit time.Duration
+	Now   func() time.Time
+}
+
+// DefaultBudget is the interface's budget: DefaultLimit of wall-clock time, where a person would otherwise wait.
+func DefaultBudget() Budget { return Budget{Limit: DefaultLimit, Now: time.Now} }
+
+// start returns a function that reports whether the budget has run out since start was called.
+func (b Budget) start() (spent func() bool) {
+	if b.Limit <= 0 {
+		return func() bool { return false }
+	}
+	now := b.Now
+	if now == nil {
+		now = time.Now
+	}
+	deadline := now().Add(b.Limit)
+	return func() bool { return now().After(deadline) }
+}
 
 // reset ends every styled run.
 const reset = "\x1b[m"
@@ -37,10 +62,16 @@ const reset = "\x1b[m"
 // control.
 //
 // ok is also false, and the caller shows plain code, when code is longer than 256 KiB, when the language's lexer
-// fails (it does not compile, it reports an error or panics) and when lexing takes longer than maxLexTime (200 ms: a
-// frame of the interface should not wait longer). The first call for a language builds its lexer (0.3 ms for Go, 1-2 ms for Python or HTML; BenchmarkFirstUse). Lines is safe
+// fails (it does not compile, it reports an error or panics) and when lexing takes longer than DefaultLimit (200 ms
+// of wall-clock time; LinesWithin takes another budget). The first call for a language builds its lexer (0.3 ms for Go, 1-2 ms for Python or HTML; BenchmarkFirstUse). Lines is safe
 // for concurrent use, and its output depends only on its arguments (unless lexing runs out of time).
 func Lines(code, lang string, dark bool) (lines []string, ok bool) {
+	return LinesWithin(code, lang, dark, DefaultBudget())
+}
+
+// LinesWithin is Lines with the lexing time bounded by budget instead of DefaultBudget: ok is false when budget runs
+// out.
+func LinesWithin(code, lang string, dark bool, budget Budget) (lines []string, ok bool) {
 	if len(code) > maxCode {
 		return nil, false
 	}
@@ -53,7 +84,7 @@ func Lines(code, lang string, dark bool) (lines []string, ok bool) {
 		return nil, false
 	}
 	text := Clean(code)
-	tokens, ok := tokenise(lexer, text)
+	tokens, ok := tokenise(lexer, text, budget)
 	if !ok {
 		return nil, false
 	}
@@ -64,9 +95,12 @@ func Lines(code, lang string, dark bool) (lines []string, ok bool) {
 	return render(tokens, p, strings.Count(text, "\n")+1), true
 }
 
-// tokenise lexes text and checks that the tokens spell it out (a lexer may add a final "\n"), within maxLexTime.
-// ok is false when the lexer reports an error, panics, runs out of time or loses text.
-func tokenise(lexer chroma.Lexer, text string) (tokens []chroma.Token, ok bool) {
+// Knows reports whether Lines finds a lexer for lang (named as Lines takes it). The lexer may still fail to build.
+func Knows(lang string) bool { return find(lang) >= 0 }
+
+// tokenise lexes text and checks that the tokens spell it out (a lexer may add a final "\n"), within budget. ok is
+// false when the lexer reports an error, panics, runs out of time or loses text.
+func tokenise(lexer chroma.Lexer, text string, budget Budget) (tokens []chroma.Token, ok bool) {
 	defer func() {
 		if recover() != nil {
 			tokens, ok = nil, false
@@ -76,10 +110,10 @@ func tokenise(lexer chroma.Lexer, text string) (tokens []chroma.Token, ok bool) 
 	if err != nil {
 		return nil, false
 	}
-	deadline := time.Now().Add(maxLexTime)
+	spent := budget.start()
 	rest := text
 	for t := it(); t != chroma.EOF; t = it() {
-		if len(tokens)&63 == 63 && time.Now().After(deadline) {
+		if len(tokens)&63 == 63 && spent() {
 			return nil, false
 		}
 		if t.Value == "" {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sgrRE matches the SGR sequences Lines writes.
@@ -43,7 +44,7 @@ func styleOf(t *testing.T, lines []string, word string) string {
 
 func TestGoCodeIsColouredLineByLine(t *testing.T) {
 	for _, dark := range []bool{true, false} {
-		lines, ok := Lines(goSample, "go", dark)
+		lines, ok := LinesWithin(goSample, "go", dark, Budget{})
 		if !ok {
 			t.Fatal("go: ok = false")
 		}
@@ -75,7 +76,7 @@ func TestGoCodeIsColouredLineByLine(t *testing.T) {
 }
 
 func TestRunsMergeAndBlanksStayPlain(t *testing.T) {
-	lines, ok := Lines("x := 1 + 2", "go", true)
+	lines, ok := LinesWithin("x := 1 + 2", "go", true, Budget{})
 	if !ok {
 		t.Fatal("ok = false")
 	}
@@ -83,11 +84,11 @@ func TestRunsMergeAndBlanksStayPlain(t *testing.T) {
 	if strings.Contains(lines[0], "m \x1b[m") || strings.Contains(lines[0], "\x1b[38;2;110;239;192m \x1b") {
 		t.Errorf("a blank run is styled: %q", lines[0])
 	}
-	lines, _ = Lines("a.b.c", "go", true)
+	lines, _ = LinesWithin("a.b.c", "go", true, Budget{})
 	if n := strings.Count(lines[0], "\x1b[38"); n != 5 {
 		t.Errorf("a.b.c: %d runs, want 5 (name, dot, name, dot, name): %q", n, lines[0])
 	}
-	lines, _ = Lines("((((", "go", true)
+	lines, _ = LinesWithin("((((", "go", true, Budget{})
 	if n := strings.Count(lines[0], "\x1b[38"); n != 1 {
 		t.Errorf("((((: %d runs, want 1: %q", n, lines[0])
 	}
@@ -118,7 +119,7 @@ func TestLanguageNames(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("find(%q) = %q, want %q", tc.lang, got, tc.want)
 		}
-		_, ok := Lines("x", tc.lang, true)
+		_, ok := LinesWithin("x", tc.lang, true, Budget{})
 		if ok != (tc.want != "") {
 			t.Errorf("Lines(_, %q) ok = %v", tc.lang, ok)
 		}
@@ -136,7 +137,7 @@ func TestUnknownLanguageIsNotHighlighted(t *testing.T) {
 
 func TestLineCountFollowsTheCode(t *testing.T) {
 	for _, code := range []string{"", "\n", "x", "x\n", "x\n\n", "\n\nx", "// c", "/* a\nb */\n", "`a\nb`"} {
-		lines, ok := Lines(code, "go", true)
+		lines, ok := LinesWithin(code, "go", true, Budget{})
 		if !ok {
 			t.Fatalf("%q: ok = false", code)
 		}
@@ -156,7 +157,7 @@ func TestLineCountFollowsTheCode(t *testing.T) {
 func TestControlCharactersCannotReachTheTerminal(t *testing.T) {
 	code := "x := \"\x1b[2J\"\r\ny := 1\rz\x07\x00\x7f\u009b31m" + string([]byte{0xff}) + "\r"
 	for _, lang := range []string{"go", "python", "bash", "diff"} {
-		lines, ok := Lines(code, lang, true)
+		lines, ok := LinesWithin(code, lang, true, Budget{})
 		if !ok {
 			t.Fatalf("%s: ok = false", lang)
 		}
@@ -186,23 +187,23 @@ func TestControlCharactersCannotReachTheTerminal(t *testing.T) {
 func TestOversizedCodeIsNotHighlighted(t *testing.T) {
 	// A raw string is one token, so the largest code allowed lexes fast.
 	code := "`" + strings.Repeat("x", maxCode-2) + "`"
-	if _, ok := Lines(code, "go", true); !ok {
+	if _, ok := LinesWithin(code, "go", true, Budget{}); !ok {
 		t.Errorf("%d bytes: ok = false", len(code))
 	}
-	if lines, ok := Lines(code+"\n", "go", true); ok || lines != nil {
+	if lines, ok := LinesWithin(code+"\n", "go", true, Budget{}); ok || lines != nil {
 		t.Errorf("%d bytes: ok = %v", len(code)+1, ok)
 	}
 }
 
 func TestDarkAndLightDiffer(t *testing.T) {
-	dark, _ := Lines(goSample, "go", true)
-	light, _ := Lines(goSample, "go", false)
+	dark, _ := LinesWithin(goSample, "go", true, Budget{})
+	light, _ := LinesWithin(goSample, "go", false, Budget{})
 	for _, word := range []string{"func", "greet", `"fmt"`, "// greet", "main"} {
 		if d, l := styleOf(t, dark, word), styleOf(t, light, word); d == l {
 			t.Errorf("%s: dark and light both %q", word, d)
 		}
 	}
-	again, _ := Lines(goSample, "go", true)
+	again, _ := LinesWithin(goSample, "go", true, Budget{})
 	if strings.Join(again, "\n") != strings.Join(dark, "\n") {
 		t.Error("two calls gave different output")
 	}
@@ -213,7 +214,7 @@ func TestConcurrentFirstUse(t *testing.T) {
 	done := make(chan []string)
 	for range 8 {
 		go func() {
-			lines, _ := Lines(goSample, "go", true)
+			lines, _ := LinesWithin(goSample, "go", true, Budget{})
 			done <- lines
 		}()
 	}
@@ -222,5 +223,29 @@ func TestConcurrentFirstUse(t *testing.T) {
 		if got := <-done; strings.Join(got, "\n") != strings.Join(first, "\n") {
 			t.Error("concurrent calls disagree")
 		}
+	}
+}
+
+// The budget is measured on the clock it is given: a clock that stands still never runs out, one that moves an
+// hour at each look runs out at the first look past the start, and the code is then not highlighted.
+func TestLexingStopsWhenItsBudgetRunsOut(t *testing.T) {
+	code := strings.Repeat("x := a + b * c // sum\n", 50)
+	still := time.Unix(0, 0)
+	if _, ok := LinesWithin(code, "go", true, Budget{Limit: time.Millisecond, Now: func() time.Time { return still }}); !ok {
+		t.Error("a clock that stands still ran out of time")
+	}
+	var looks int
+	fast := func() time.Time {
+		looks++
+		return still.Add(time.Duration(looks) * time.Hour)
+	}
+	if lines, ok := LinesWithin(code, "go", true, Budget{Limit: time.Minute, Now: fast}); ok || lines != nil {
+		t.Errorf("past its budget: ok %v, %d lines", ok, len(lines))
+	}
+	if looks != 2 {
+		t.Errorf("the clock was read %d times, want twice (the start, then the first check)", looks)
+	}
+	if _, ok := LinesWithin(code, "go", true, Budget{Now: fast}); !ok {
+		t.Error("no limit, yet it ran out")
 	}
 }
