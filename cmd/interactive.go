@@ -175,6 +175,8 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		},
 		ContextWindow: s.ContextWindow,
 		Price:         tuiPricer(s),
+		Remember:      func(note string) (string, error) { return a.memory.Remember(note, true) },
+		MemoryFile:    a.memory.EnsureLongTerm,
 	})
 	if cerr := ss.Cleanup(context.WithoutCancel(ctx)); err == nil {
 		err = cerr

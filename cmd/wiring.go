@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
@@ -46,6 +47,7 @@ type agent struct {
 	journal    *currentJournal   // where edits record what they change, for undo
 	tracker    *fs.Tracker       // what the model of the current session has read
 	mentions   *mention.Mentions // @path completion and attachments
+	memory     *memory.Memory    // the project's memory; nil until addMemory
 	sandbox    *sandbox.Sandbox
 	rules      *rules.Set
 	// toolAllow and toolDeny are the permission rules naming tools
@@ -264,7 +266,7 @@ func newSandbox(o *Options, s settings, dir string, getenv func(string) string) 
 // systemPrompt is the system prompt of a new session in the agent's
 // directory.
 func (a *agent) systemPrompt() string {
-	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools)
+	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools) + a.memoryPrompt()
 }
 
 // newLoop builds a loop for model with the session's tool-call recorder

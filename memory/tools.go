@@ -119,7 +119,11 @@ func FormatResults(query string, rs []Result, allProjects bool) string {
 		return fmt.Sprintf("No memory or past session matches %q.", query)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d results for %q:\n", len(rs), query)
+	noun := "results"
+	if len(rs) == 1 {
+		noun = "result"
+	}
+	fmt.Fprintf(&b, "%d %s for %q:\n", len(rs), noun, query)
 	for i, r := range rs {
 		fmt.Fprintf(&b, "\n%d. %s", i+1, r.Source)
 		if r.Role != "" {

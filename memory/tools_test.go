@@ -41,7 +41,7 @@ func TestToolsRoundTrip(t *testing.T) {
 		t.Errorf("write: %q", out)
 	}
 	out := run(0, `{"query": "release branch"}`)
-	if !strings.HasPrefix(out, "1 results") || !strings.Contains(out, "MEMORY.md:1") || strings.Contains(out, current) {
+	if !strings.HasPrefix(out, "1 result ") || !strings.Contains(out, "MEMORY.md:1") || strings.Contains(out, current) {
 		t.Errorf("search:\n%s", out)
 	}
 	if out := run(1, `{"key": "MEMORY.md"}`); out != "- release branch: trunk-stable\n" {

@@ -72,6 +72,8 @@ func TestSessionsAreSavedPickedAndResumed(t *testing.T) {
 	}
 	d.typeAndSend("zebras again")
 	d.untilShows("Back with zebras.")
+	// The answer shows as it streams; it is stored when it ends.
+	d.until("idle", func(string) bool { return !d.m.running })
 	req := srv.Requests()[2]
 	got := []string{"system:" + req.System}
 	for _, m := range req.Messages {
