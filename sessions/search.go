@@ -41,74 +41,147 @@ type Hit struct {
 	Text string
 }
 
+// Bounds of a search's work, so that it stays within tens of milliseconds
+// on a database of 100,000 messages (BENCHMARKS.md).
+const (
+	// commonWord: a word found in this many messages or more is common;
+	// with rarer words beside it in a query, it is left out.
+	commonWord = 1000
+	// maxCandidates: of more matching messages than this, the most recent
+	// are ranked.
+	maxCandidates = 2000
+)
+
 // Search returns the stored messages that match query, best first. query
 // is plain words, not FTS5 syntax: each word of letters and digits is
 // looked up (English inflections folded by the Porter stemmer), and a
 // message matches when it has any of them, ranked by BM25. Words of one
 // character and common English words are ignored; a query with no other
-// word returns no hits and no error. Deleted sessions' messages are gone
-// from the index with them.
+// word returns no hits and no error. A word found in 1,000 messages or
+// more is left out when the query has rarer ones (it says little of what
+// is sought), and when more than 2,000 messages match, the 2,000 most
+// recent are ranked. Deleted sessions' messages are gone from the index
+// with them.
 func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Hit, error) {
-	match := MatchQuery(query)
-	if match == "" {
+	words, err := s.selective(ctx, uniqueWords(query))
+	if err != nil {
+		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
+	}
+	if len(words) == 0 {
 		return nil, nil
 	}
 	limit := o.Limit
 	if limit <= 0 {
 		limit = 10
 	}
-	q := `SELECT s.id, s.title, s.dir, m.seq, m.role, m.created_at, f.rank, t.body
-		FROM (SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ?1 ORDER BY rank) AS f
-		JOIN messages AS m ON m.id = f.rowid
-		JOIN sessions AS s ON s.id = m.session_id
-		JOIN message_text AS t ON t.id = m.id
-		WHERE s.id != ?2`
-	args := []any{match, o.Exclude}
+	// First the best rows, from the index and the two small tables; then
+	// the text of those rows only (building it decodes the parts).
+	// The scope's sessions are listed once; each candidate message is then
+	// checked against that list rather than joined to its session.
+	scope := `SELECT id FROM sessions WHERE id != ?2`
+	args := []any{matchOf(words), o.Exclude}
 	if o.Root != "" {
 		root := strings.TrimSuffix(o.Root, "/")
 		// Every path below root sorts between root+"/" and root+"0"
 		// ('0' follows '/').
-		q += ` AND (s.dir = ?3 OR (s.dir >= ?4 AND s.dir < ?5))`
+		scope += ` AND (dir = ?3 OR (dir >= ?4 AND dir < ?5))`
 		args = append(args, root, root+"/", root+"0")
 	}
-	q += ` ORDER BY f.rank LIMIT ` + fmt.Sprint(limit)
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	q := `SELECT f.rowid, bm25(messages_fts) AS r FROM messages_fts AS f
+		JOIN messages AS m ON m.id = f.rowid
+		WHERE messages_fts MATCH ?1 AND m.session_id IN (` + scope + `)`
+	q = `SELECT rowid, r FROM (` + q + fmt.Sprintf(` ORDER BY f.rowid DESC LIMIT %d) ORDER BY r LIMIT %d`, maxCandidates, limit)
+	hits, err := s.rankedRows(ctx, q, args)
 	if err != nil {
 		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
 	}
-	defer rows.Close()
-	var hits []Hit
-	for rows.Next() {
-		var h Hit
+	for i := range hits {
+		h := &hits[i]
 		var created sql.NullInt64
-		if err := rows.Scan(&h.SessionID, &h.Title, &h.Dir, &h.Seq, &h.Role, &created, &h.Score, &h.Text); err != nil {
+		err := s.db.QueryRowContext(ctx, `SELECT s.id, s.title, s.dir, m.seq, m.role, m.created_at, t.body
+			FROM messages AS m JOIN sessions AS s ON s.id = m.session_id JOIN message_text AS t ON t.id = m.id
+			WHERE m.id = ?`, h.rowid).Scan(&h.SessionID, &h.Title, &h.Dir, &h.Seq, &h.Role, &created, &h.Text)
+		if err != nil {
 			return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
 		}
-		h.Score, h.CreatedAt = -h.Score, fromMillis(created)
-		hits = append(hits, h)
+		h.CreatedAt = fromMillis(created)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
+	out := make([]Hit, len(hits))
+	for i, h := range hits {
+		out[i] = h.Hit
 	}
-	return hits, nil
+	return out, nil
 }
 
-// MatchQuery turns plain words into the FTS5 query Search runs: the words
-// of letters and digits in text, lowercased, each quoted (so that FTS5's
-// operators are never interpreted), without duplicates, one-character
-// words and common English words, joined with OR. It returns "" when no
-// word is left.
-func MatchQuery(text string) string {
-	var terms []string
+// rankedHit is a Hit while Search fills it in.
+type rankedHit struct {
+	Hit
+	rowid int64
+}
+
+// rankedRows runs Search's first query: message row ids and their ranks.
+func (s *Store) rankedRows(ctx context.Context, q string, args []any) ([]rankedHit, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var hits []rankedHit
+	for rows.Next() {
+		var h rankedHit
+		if err := rows.Scan(&h.rowid, &h.Score); err != nil {
+			return nil, err
+		}
+		h.Score = -h.Score
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+// uniqueWords returns the words of text a search looks up (see Words),
+// each once.
+func uniqueWords(text string) []string {
+	var out []string
 	seen := map[string]bool{}
 	for _, w := range Words(text) {
-		if seen[w] {
-			continue
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
 		}
-		seen[w] = true
-		terms = append(terms, `"`+w+`"`)
 	}
-	return strings.Join(terms, " OR ")
+	return out
+}
+
+// matchOf is the FTS5 query of words: each quoted (so that FTS5's operators
+// are never interpreted), joined with OR.
+func matchOf(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = `"` + w + `"`
+	}
+	return strings.Join(q, " OR ")
+}
+
+// selective returns the words found in fewer than commonWord messages, or
+// all of words when every one is common. Counting stops at commonWord, so
+// each word costs at most that many index entries.
+func (s *Store) selective(ctx context.Context, words []string) ([]string, error) {
+	var rare []string
+	for _, w := range words {
+		var n int
+		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM messages_fts
+			WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)`, matchOf([]string{w}), commonWord).Scan(&n)
+		if err != nil {
+			return nil, err
+		}
+		if n < commonWord {
+			rare = append(rare, w)
+		}
+	}
+	if len(rare) == 0 {
+		return words, nil
+	}
+	return rare, nil
 }
 
 // Words returns the words of text that a search looks up, lowercased, in
