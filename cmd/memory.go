@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-dev/agent/memory"
@@ -19,14 +20,31 @@ import (
 // out the session the tools currently work for.
 func (a *agent) addMemory(store *sessions.Store) error {
 	a.memory = memory.New(store, filepath.Dir(store.Path()), a.dir)
-	a.builtins = append(a.builtins, memory.Tools(a.memory, a.journal.session)...)
+	for _, t := range memory.Tools(a.memory, a.journal.session) {
+		a.builtins = append(a.builtins, t)
+		a.memoryTools = append(a.memoryTools, t.Definition().Name)
+	}
 	reg, err := tools.NewRegistry(a.builtins...)
 	if err != nil {
 		return fmt.Errorf("building the tools: %w", err)
 	}
 	a.registry = reg
-	a.catalog.Set(picker.New(reg, a.mode, reg.Names()))
+	a.catalog.Set(picker.New(reg, a.mode, a.toolGroups()...))
 	return nil
+}
+
+// toolGroups are the pick groups of the built-in tools: the file and
+// shell tools, picked together at the first pick, and the memory tools,
+// picked together when the model first wants one, so that a session that
+// never looks into memory carries only their briefs.
+func (a *agent) toolGroups() [][]string {
+	var core []string
+	for _, n := range a.registry.Names() {
+		if !slices.Contains(a.memoryTools, n) {
+			core = append(core, n)
+		}
+	}
+	return [][]string{core, a.memoryTools}
 }
 
 // session returns the id of the session the tools work for ("" before

@@ -48,8 +48,10 @@ type agent struct {
 	tracker    *fs.Tracker       // what the model of the current session has read
 	mentions   *mention.Mentions // @path completion and attachments
 	memory     *memory.Memory    // the project's memory; nil until addMemory
-	sandbox    *sandbox.Sandbox
-	rules      *rules.Set
+	// memoryTools names the memory tools, a pick group of their own.
+	memoryTools []string
+	sandbox     *sandbox.Sandbox
+	rules       *rules.Set
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
@@ -229,7 +231,7 @@ func (a *agent) rebuildCatalog() {
 	for _, t := range ts[len(a.builtins):] {
 		external = append(external, t.Definition().Name)
 	}
-	a.catalog.Set(picker.New(reg, a.mode, a.registry.Names()).WithIndex(external...))
+	a.catalog.Set(picker.New(reg, a.mode, a.toolGroups()...).WithIndex(external...))
 }
 
 // newSandbox builds the sandbox of a run in dir: the mode of the settings

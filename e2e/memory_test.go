@@ -179,3 +179,31 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 		t.Errorf("reindex: %q", r.stdout)
 	}
 }
+
+// In pick mode the memory tools are a pick group of their own: picking the
+// file tools does not bring their schemas, and picking memory_search
+// brings memory_get and memory_write with it.
+func TestMemoryToolsArePickedApart(t *testing.T) {
+	dir, db := project(t)
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "pick_tools", Arguments: `{"names":["read_file"]}`}),
+		scripted.Text("Picked."),
+		scripted.ToolCalls(scripted.Call{ID: "p2", Name: "pick_tools", Arguments: `{"names":["memory_search"]}`}),
+		scripted.Text("Picked."),
+	)
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "pick", "-p", "read something")})
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "pick", "-p", "remember something")})
+	reqs := srv.Requests()
+	first := reqs[0]
+	for _, name := range []string{"memory_search", "memory_get", "memory_write"} {
+		if tool := toolNamed(first, name); tool == nil || hasProperties(tool) {
+			t.Errorf("first request: %s is not a brief", name)
+		}
+	}
+	if !hasProperties(toolNamed(reqs[1], "read_file")) || !hasProperties(toolNamed(reqs[1], "bash")) || hasProperties(toolNamed(reqs[1], "memory_search")) {
+		t.Errorf("after picking read_file: the file tools should be full and the memory tools briefs")
+	}
+	if !hasProperties(toolNamed(reqs[3], "memory_get")) || !hasProperties(toolNamed(reqs[3], "memory_write")) || hasProperties(toolNamed(reqs[3], "read_file")) {
+		t.Errorf("after picking memory_search: the memory tools should be full and the file tools briefs")
+	}
+}
