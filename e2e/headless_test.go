@@ -58,10 +58,15 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 	if !hasProperties(toolNamed(second, "grep")) || !hasProperties(toolNamed(second, "read_file")) {
 		t.Errorf("second request: picked grep and read_file must carry full schemas")
 	}
-	// The agent's own tools are picked as one group: a later pick would
-	// make the provider re-read the whole conversation uncached.
-	if !hasProperties(toolNamed(second, "list_files")) || toolNamed(second, "pick_tools") != nil {
-		t.Errorf("second request: the group of the agent's tools must be picked whole, and pick_tools gone")
+	// The agent's file and shell tools are picked as one group: a later
+	// pick would make the provider re-read the whole conversation
+	// uncached. The memory tools, a group of their own, stay briefs, so
+	// pick_tools stays to pick them.
+	if !hasProperties(toolNamed(second, "list_files")) || !hasProperties(toolNamed(second, "bash")) {
+		t.Errorf("second request: the group of the agent's tools must be picked whole")
+	}
+	if hasProperties(toolNamed(second, "memory_search")) || toolNamed(second, "pick_tools") == nil {
+		t.Errorf("second request: the memory tools must stay briefs, with pick_tools to pick them")
 	}
 	if got := toolResults(second)["call_pick"]; !strings.Contains(got, "grep") {
 		t.Errorf("pick_tools result %q should name grep", got)
