@@ -33,6 +33,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Resume == resumePick {
 		return usagef("--resume needs a session id in headless mode (agent sessions list shows them)")
 	}
+	if noted, err := rememberPrompt(o, st, getenv, dir, prompt.Message.Text()); noted {
+		return err
+	}
 	f, err := openFrontEnd(ctx, o, getenv, dir)
 	if err != nil {
 		return err

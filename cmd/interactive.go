@@ -134,6 +134,8 @@ func interactiveConfig(o *Options, getenv func(string) string, f *frontEnd, pol 
 		Price:          tuiPricer(s),
 		Definition:     func(name string) (tools.Definition, bool) { return a.catalog.Current().Definition(name) },
 		Turns:          f.turns,
+		Remember:       func(note string) (string, error) { return a.memory.Remember(note, true) },
+		MemoryFile:     a.memory.EnsureLongTerm,
 	}
 }
 

@@ -117,6 +117,12 @@ func openSession(ctx context.Context, o *Options, getenv func(string) string, di
 	var a *agent
 	if err == nil {
 		a, err = newAgent(o, dir, getenv)
+		if err == nil {
+			if err = a.addMemory(store); err != nil {
+				a.root.Close()
+				a.sandbox.Close()
+			}
+		}
 	}
 	if err != nil {
 		store.Close()

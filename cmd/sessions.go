@@ -226,9 +226,10 @@ func relativeTime(t, now time.Time) string {
 
 func newSessionsRmCmd(e *sessionsEnv) *cobra.Command {
 	return &cobra.Command{
-		Use:   "rm ID",
-		Short: "Delete a session with its messages and tool calls",
-		Args:  usageExactArgs(1),
+		Use:     "rm ID",
+		Aliases: []string{"delete"},
+		Short:   "Delete a session with its messages and tool calls",
+		Args:    usageExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
 			return e.withStore(ctx, func(s *sessions.Store) error {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
@@ -48,8 +49,11 @@ type agent struct {
 	files    *fs.Sessions
 	journals *storeJournals
 	mentions *mention.Mentions // @path completion and attachments
-	sandbox  *sandbox.Sandbox
-	rules    *rules.Set
+	memory   *memory.Memory    // the project's memory; nil until addMemory
+	// memoryTools names the memory tools, a pick group of their own.
+	memoryTools []string
+	sandbox     *sandbox.Sandbox
+	rules       *rules.Set
 	// protect is the file tools' guard of protected paths, which the
 	// approval grants single writes through.
 	protect *protect.Guard
@@ -195,7 +199,7 @@ func (a *agent) rebuildCatalog() {
 	for _, t := range ts[len(a.builtins):] {
 		external = append(external, t.Definition().Name)
 	}
-	a.catalog.Set(picker.New(reg, a.mode, a.registry.Names()).WithIndex(external...))
+	a.catalog.Set(picker.New(reg, a.mode, a.toolGroups()...).WithIndex(external...))
 }
 
 // newSandbox builds the sandbox of a run in paths.Dir: the mode of the
@@ -221,7 +225,7 @@ func newSandbox(o *Options, s settings, paths protect.Paths, getenv func(string)
 // systemPrompt is the system prompt of a new session in the agent's
 // directory.
 func (a *agent) systemPrompt() string {
-	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools)
+	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools) + a.memoryPrompt()
 }
 
 // newLoop builds a loop for model with the session's tool-call recorder

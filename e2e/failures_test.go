@@ -98,7 +98,7 @@ func TestToolProblemsAreResultsAndTheTurnGoesOn(t *testing.T) {
 	}
 	results := toolResults(srv.Requests()[1])
 	checks := map[string][]string{
-		"c1": {"unknown tool", "list_files, read_file"},
+		"c1": {"unknown tool", "list_files, memory_get, memory_search, memory_write, read_file"},
 		"c2": {"schema", `"path"`},
 		"c3": {"not valid JSON"},
 	}

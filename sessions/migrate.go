@@ -160,6 +160,42 @@ PRAGMA writable_schema = OFF;
 	`
 ALTER TABLE tool_calls ADD COLUMN approval_ms INTEGER;
 `,
+	// 8: full-text search over the messages (Store.Search). message_text
+	// is each message's searchable text: its text parts, and its tool
+	// calls (name and arguments) and tool results (content), one part a
+	// line; reasoning is left out, and so are the calls and results of the
+	// memory tools, which only repeat what is stored elsewhere. messages_fts
+	// is an FTS5 index of that text (rowid = messages.id) that keeps no
+	// copy of it: the text stays in messages.parts. Triggers keep it current
+	// as messages are written or deleted (a deleted session's messages go
+	// with it); the step indexes the messages already stored.
+	`
+CREATE VIEW message_text (id, body) AS
+	SELECT m.id, (SELECT group_concat(t, char(10)) FROM (
+		SELECT CASE p.value ->> '$.type'
+			WHEN 'text' THEN p.value ->> '$.text'
+			WHEN 'tool_call' THEN (p.value ->> '$.name') || ' ' || coalesce(p.value ->> '$.arguments', '')
+			WHEN 'tool_result' THEN p.value ->> '$.content'
+		END AS t
+		FROM json_each(m.parts) AS p
+		WHERE coalesce(p.value ->> '$.name', '') NOT LIKE 'memory\_%' ESCAPE '\'
+	) WHERE t IS NOT NULL AND t != '')
+	FROM messages AS m;
+CREATE VIRTUAL TABLE messages_fts USING fts5 (
+	body, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+	INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE id = new.id AND body IS NOT NULL;
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+	DELETE FROM messages_fts WHERE rowid = old.id;
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF parts ON messages BEGIN
+	DELETE FROM messages_fts WHERE rowid = old.id;
+	INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE id = new.id AND body IS NOT NULL;
+END;
+INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE body IS NOT NULL;
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

@@ -25,6 +25,7 @@ var slashCommands = []slashCommand{
 	{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window"},
 	{"/cost", "", "show the session's tokens, cache use and cost"},
 	{"/undo", "", "put back the files the last turn changed"},
+	{"/memory", "", "edit MEMORY.md, what new sessions start with (# NOTE adds a line)"},
 	{"/clear", "", "clear the screen, keep the conversation"},
 	{"/quit", "", "quit"},
 }

@@ -75,6 +75,12 @@ type Config struct {
 	// ContextWindow is the model's context window in tokens; 0 looks the
 	// model up in a table of common models.
 	ContextWindow int
+	// Remember saves a "#" note to the project's MEMORY.md and returns the
+	// file's path; nil sends such prompts as typed. MemoryFile returns
+	// MEMORY.md's path, creating it when missing, for /memory; nil: /memory
+	// says memory is not kept.
+	Remember   func(note string) (string, error)
+	MemoryFile func() (string, error)
 	// Price gives a model's price for the status line's cost and /cost;
 	// nil, or ok false for a model, shows no cost.
 	Price func(model string) (providers.Price, bool)
@@ -321,6 +327,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case sessionOpenedMsg:
 		m.sessionOpened(msg)
 		return m, m.sendPending()
+	case memorySavedMsg, memoryEditMsg, memoryEditedMsg:
+		return m, m.onMemory(msg)
 	case undoneMsg, gitStatusMsg, storeErrMsg:
 		m.reported(msg)
 	case quitExpiredMsg:

@@ -134,6 +134,9 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.remember(text)
 		return m.command(text)
 	}
+	if cmd, ok := m.rememberNote(text); ok {
+		return cmd
+	}
 	if m.running {
 		m.queue.push(text)
 		m.chat.bottom()
@@ -304,6 +307,8 @@ func (m *Model) command(text string) tea.Cmd {
 		m.chat.append(newNoteItem(m.st, contextNote(m.loop.Context(m.session.Conv))))
 	case "/compact":
 		return m.startCompact(arg)
+	case "/memory":
+		return m.editMemory()
 	}
 	m.chat.bottom()
 	return nil

@@ -1,0 +1,209 @@
+package e2e
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// project is a git repository (a .git directory is enough for the agent to
+// find its root) and a session database outside it.
+func project(t *testing.T) (dir, db string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, filepath.Join(t.TempDir(), "data", "agent.db")
+}
+
+// ok runs the agent and fails the test unless it exits 0.
+func ok(t *testing.T, inv invocation) result {
+	t.Helper()
+	r := run(t, inv)
+	if r.code != 0 {
+		t.Fatalf("agent %v: exit %d\nstdout %s\nstderr %s", inv.args, r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// A fact stated in one session is found by memory_search in a new session
+// (not a continued one) and memory_get returns the messages around it.
+func TestMemorySearchFindsAFactOfAnEarlierSession(t *testing.T) {
+	dir, db := project(t)
+	first := scripted.New(t, scripted.Text("Noted: heliotrope-7."))
+	r := ok(t, invocation{dir: dir, args: agentArgs(first, "--db", db, "--output-format", "json", "-p",
+		"our staging cluster is called heliotrope-7")})
+	id := sessionIDOf(t, r.stdout)
+
+	second := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "s1", Name: "memory_search", Arguments: `{"query":"what is the staging cluster called"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "g1", Name: "memory_get", Arguments: `{"key":"` + id + `:1"}`}),
+		scripted.Text("It is heliotrope-7."),
+	)
+	r = ok(t, invocation{dir: dir, args: agentArgs(second, "--db", db, "-p", "which staging cluster do we use?")})
+	if r.stdout != "It is heliotrope-7.\n" {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	reqs := second.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	found := toolResults(reqs[1])["s1"]
+	if !strings.Contains(found, "session "+id+" message 1 (user") || !strings.Contains(found, "heliotrope-7") ||
+		!strings.Contains(found, "key "+id+":1") {
+		t.Errorf("memory_search result:\n%s", found)
+	}
+	// The session asking is not searched: its own prompt is not a result.
+	if strings.Contains(found, "which staging cluster") {
+		t.Errorf("the current session was searched:\n%s", found)
+	}
+	got := toolResults(reqs[2])["g1"]
+	if !strings.Contains(got, "[1] user") || !strings.Contains(got, "our staging cluster is called heliotrope-7") ||
+		!strings.Contains(got, "[2] assistant") || !strings.Contains(got, "Noted: heliotrope-7.") {
+		t.Errorf("memory_get result:\n%s", got)
+	}
+
+	// The same from the shell.
+	r = ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "search", "heliotrope"}})
+	if !strings.Contains(r.stdout, "session "+id+" message 1") {
+		t.Errorf("agent memory search:\n%s", r.stdout)
+	}
+}
+
+// A prompt that starts with "#" is saved to MEMORY.md, not sent; the next
+// session's first request carries it in its system prompt.
+func TestHashNoteLandsInMemoryAndTheNextSession(t *testing.T) {
+	dir, db := project(t)
+	srv := scripted.New(t, scripted.Text("Bonjour."))
+	r := ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "# always answer in French")})
+	if len(srv.Requests()) != 0 || r.stdout != "" || !strings.Contains(r.stderr, "saved to memory") {
+		t.Fatalf("the note was sent: %d requests, stdout %q, stderr %q", len(srv.Requests()), r.stdout, r.stderr)
+	}
+	mem := strings.TrimSpace(ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "path"}}).stdout)
+	data, err := os.ReadFile(filepath.Join(mem, "MEMORY.md"))
+	if err != nil || string(data) != "- always answer in French\n" {
+		t.Fatalf("MEMORY.md: %q, %v", data, err)
+	}
+	if !strings.HasPrefix(mem, filepath.Dir(db)) {
+		t.Errorf("memory %s is not beside the database %s", mem, db)
+	}
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")})
+	system := srv.Requests()[0].Chat.Messages[0]
+	if system.Role != "system" || !strings.Contains(system.Text(), "<memory>\n- always answer in French\n</memory>") {
+		t.Errorf("system prompt:\n%s", system.Text())
+	}
+}
+
+// An empty MEMORY.md adds nothing: the first request for "hi" is the same
+// size as with no memory at all.
+func TestEmptyMemoryLeavesTheFirstRequestUnchanged(t *testing.T) {
+	dir, db := project(t)
+	srv := scripted.New(t, scripted.Text("Hello."), scripted.Text("Hello."))
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")})
+	mem := strings.TrimSpace(ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "path"}}).stdout)
+	if err := os.MkdirAll(mem, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mem, "MEMORY.md"), []byte("\n  \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")})
+	reqs := srv.Requests()
+	if len(reqs[0].Body) != len(reqs[1].Body) {
+		t.Errorf("first request: %d bytes without MEMORY.md, %d with an empty one", len(reqs[0].Body), len(reqs[1].Body))
+	}
+	if strings.Contains(reqs[1].Chat.Messages[0].Text(), "<memory>") {
+		t.Errorf("an empty MEMORY.md reached the system prompt")
+	}
+}
+
+// A database written before the search index existed (schema version 7)
+// is indexed when the agent first opens it, with every message kept; a
+// session deleted afterwards is no longer found.
+func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
+	dir, db := project(t)
+	srv := scripted.New(t, scripted.Text("Fine."), scripted.Text("Fine."))
+	keep := sessionIDOf(t, ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--output-format", "json", "-p", "the mascot is a capybara")}).stdout)
+	gone := sessionIDOf(t, ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--output-format", "json", "-p", "the capybara eats melons")}).stdout)
+
+	// Take the database back to version 7, as an agent before the index
+	// left it.
+	sdb, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
+		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `PRAGMA user_version = 7`} {
+		if _, err := sdb.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	count := func() (n int) {
+		if err := sdb.QueryRow(`SELECT count(*) FROM messages`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := count()
+	if before != 4 {
+		t.Fatalf("%d messages stored, want 4", before)
+	}
+
+	r := ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "search", "capybara"}})
+	if !strings.Contains(r.stdout, "2 results") || !strings.Contains(r.stdout, keep) || !strings.Contains(r.stdout, gone) {
+		t.Errorf("search of the old database:\n%s", r.stdout)
+	}
+	if after := count(); after != before {
+		t.Errorf("%d messages after indexing, %d before", after, before)
+	}
+	var v int
+	if err := sdb.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v < 8 {
+		t.Errorf("schema version %d, %v", v, err)
+	}
+	sdb.Close()
+
+	ok(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "delete", gone}})
+	r = ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "search", "capybara"}})
+	if !strings.Contains(r.stdout, "1 result ") || strings.Contains(r.stdout, gone) {
+		t.Errorf("after deleting %s:\n%s", gone, r.stdout)
+	}
+	r = ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "reindex"}})
+	if r.stdout != "indexed 2 messages\n" {
+		t.Errorf("reindex: %q", r.stdout)
+	}
+}
+
+// In pick mode the memory tools are a pick group of their own: picking the
+// file tools does not bring their schemas, and picking memory_search
+// brings memory_get and memory_write with it.
+func TestMemoryToolsArePickedApart(t *testing.T) {
+	dir, db := project(t)
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "pick_tools", Arguments: `{"names":["read_file"]}`}),
+		scripted.Text("Picked."),
+		scripted.ToolCalls(scripted.Call{ID: "p2", Name: "pick_tools", Arguments: `{"names":["memory_search"]}`}),
+		scripted.Text("Picked."),
+	)
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "pick", "-p", "read something")})
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "pick", "-p", "remember something")})
+	reqs := srv.Requests()
+	first := reqs[0]
+	for _, name := range []string{"memory_search", "memory_get", "memory_write"} {
+		if tool := toolNamed(first, name); tool == nil || hasProperties(tool) {
+			t.Errorf("first request: %s is not a brief", name)
+		}
+	}
+	if !hasProperties(toolNamed(reqs[1], "read_file")) || !hasProperties(toolNamed(reqs[1], "bash")) || hasProperties(toolNamed(reqs[1], "memory_search")) {
+		t.Errorf("after picking read_file: the file tools should be full and the memory tools briefs")
+	}
+	if !hasProperties(toolNamed(reqs[3], "memory_get")) || !hasProperties(toolNamed(reqs[3], "memory_write")) || hasProperties(toolNamed(reqs[3], "read_file")) {
+		t.Errorf("after picking memory_search: the memory tools should be full and the file tools briefs")
+	}
+}
