@@ -180,9 +180,11 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 	}
 }
 
-// In pick mode the memory tools are a pick group of their own: picking the
-// file tools does not bring their schemas, and picking memory_search
-// brings memory_get and memory_write with it.
+// In swap mode (where a pick changes the tools array, and picks go by
+// group) the memory tools are a pick group of their own: picking the file
+// tools does not bring their schemas, and picking memory_search brings
+// memory_get and memory_write with it. (Pick mode never changes the tools:
+// a pick loads only what it names.)
 func TestMemoryToolsArePickedApart(t *testing.T) {
 	dir, db := project(t)
 	srv := scripted.New(t,
@@ -191,8 +193,8 @@ func TestMemoryToolsArePickedApart(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "p2", Name: "pick_tools", Arguments: `{"names":["memory_search"]}`}),
 		scripted.Text("Picked."),
 	)
-	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "pick", "-p", "read something")})
-	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "pick", "-p", "remember something")})
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "swap", "-p", "read something")})
+	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "swap", "-p", "remember something")})
 	reqs := srv.Requests()
 	first := reqs[0]
 	for _, name := range []string{"memory_search", "memory_get", "memory_write"} {
