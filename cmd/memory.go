@@ -78,18 +78,6 @@ func rememberPrompt(o *Options, st Streams, getenv func(string) string, dir, pro
 
 // newMemoryCmd builds "agent memory": search and reindex from the shell.
 func newMemoryCmd(st Streams, getenv func(string) string, o *Options) *cobra.Command {
-	withMemory := func(ctx context.Context, f func(*memory.Memory, *sessions.Store) error) error {
-		dir, err := workingDir(o.Dir)
-		if err != nil {
-			return err
-		}
-		s, err := openStore(ctx, o, getenv)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		return f(memory.New(s, filepath.Dir(s.Path()), dir), s)
-	}
 	c := &cobra.Command{
 		Use:   "memory",
 		Short: "Search the project's memory and past sessions; rebuild the search index",
@@ -108,6 +96,34 @@ directory, beside the session database: agent memory path prints where.
 		},
 	}
 	c.PersistentFlags().StringVarP(&o.Dir, "cwd", "C", "", "working directory whose project to use (default the current directory)")
+	with := memoryOpener{o: o, getenv: getenv}
+	c.AddCommand(newMemorySearchCmd(st, with), newMemoryReindexCmd(st, with), newMemoryPathCmd(st, getenv, o))
+	return c
+}
+
+// memoryOpener opens the session store and the memory of the working
+// directory's project for one command.
+type memoryOpener struct {
+	o      *Options
+	getenv func(string) string
+}
+
+// run calls f with the project's memory and the open store, closed after.
+func (w memoryOpener) run(ctx context.Context, f func(*memory.Memory, *sessions.Store) error) error {
+	dir, err := workingDir(w.o.Dir)
+	if err != nil {
+		return err
+	}
+	s, err := openStore(ctx, w.o, w.getenv)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return f(memory.New(s, filepath.Dir(s.Path()), dir), s)
+}
+
+// newMemorySearchCmd builds "agent memory search QUERY".
+func newMemorySearchCmd(st Streams, with memoryOpener) *cobra.Command {
 	var max int
 	var all bool
 	search := &cobra.Command{
@@ -118,7 +134,7 @@ directory, beside the session database: agent memory path prints where.
 			if query == "" {
 				return usagef("agent memory search needs a QUERY")
 			}
-			return withMemory(c.Context(), func(m *memory.Memory, _ *sessions.Store) error {
+			return with.run(c.Context(), func(m *memory.Memory, _ *sessions.Store) error {
 				rs, err := m.Search(c.Context(), query, memory.SearchOptions{Max: max, AllProjects: all})
 				if err != nil {
 					return usageError{err}
@@ -130,12 +146,17 @@ directory, beside the session database: agent memory path prints where.
 	}
 	search.Flags().IntVarP(&max, "max-results", "n", memory.DefaultResults, "number of results (at most 50)")
 	search.Flags().BoolVar(&all, "all-projects", false, "search every project, not only this one")
-	reindex := &cobra.Command{
+	return search
+}
+
+// newMemoryReindexCmd builds "agent memory reindex".
+func newMemoryReindexCmd(st Streams, with memoryOpener) *cobra.Command {
+	return &cobra.Command{
 		Use:   "reindex",
 		Short: "Rebuild the search index of the recorded sessions (it is kept current; this repairs it)",
 		Args:  usageExactArgs(0),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return withMemory(c.Context(), func(_ *memory.Memory, s *sessions.Store) error {
+			return with.run(c.Context(), func(_ *memory.Memory, s *sessions.Store) error {
 				n, err := s.Reindex(c.Context())
 				if err == nil {
 					_, err = fmt.Fprintf(st.Out, "indexed %d messages\n", n)
@@ -144,7 +165,11 @@ directory, beside the session database: agent memory path prints where.
 			})
 		},
 	}
-	path := &cobra.Command{
+}
+
+// newMemoryPathCmd builds "agent memory path".
+func newMemoryPathCmd(st Streams, getenv func(string) string, o *Options) *cobra.Command {
+	return &cobra.Command{
 		Use:   "path",
 		Short: "Print the project's memory directory",
 		Args:  usageExactArgs(0),
@@ -161,6 +186,4 @@ directory, beside the session database: agent memory path prints where.
 			return err
 		},
 	}
-	c.AddCommand(search, reindex, path)
-	return c
 }
