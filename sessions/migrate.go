@@ -160,6 +160,18 @@ PRAGMA writable_schema = OFF;
 	`
 ALTER TABLE tool_calls ADD COLUMN approval_ms INTEGER;
 `,
+	// 8: subagents and the todo list. parent_id is the session whose
+	// task call started this one (NULL for a session a person started),
+	// parent_call_id that call's id; agent names the defined agent it ran
+	// as ('' for the default one). todos is the session's todo list, a JSON
+	// array of {content, status} objects (todo_write), '[]' when empty.
+	`
+ALTER TABLE sessions ADD COLUMN parent_id TEXT REFERENCES sessions (id) ON DELETE CASCADE;
+ALTER TABLE sessions ADD COLUMN parent_call_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN todos TEXT NOT NULL DEFAULT '[]';
+CREATE INDEX sessions_parent ON sessions (parent_id);
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The
