@@ -42,6 +42,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())
 	}
+	for _, w := range f.a.agentWarnings {
+		fmt.Fprintln(st.Err, "agent: "+w)
+	}
 	startHeadlessMCP(ctx, o, st, f)
 	run, err := headlessSession(ctx, o, st, getenv, f, prompt.Message.Text())
 	if err != nil {
@@ -198,6 +201,9 @@ func printTurn(ctx context.Context, f *frontEnd, l *loop.Loop, run *session, pro
 		p.sessionUsage = done.Usage
 		if ss, err := f.store.Get(context.WithoutCancel(ctx), run.record.ID); err == nil {
 			p.sessionUsage = ss.Usage
+		}
+		if sub, err := f.store.SubagentUsage(context.WithoutCancel(ctx), run.record.ID); err == nil {
+			p.sessionUsage = p.sessionUsage.Add(sub) // the subagents' work is the session's too
 		}
 	}
 	if err := p.finish(done, run.record.ID, s.Model); err != nil {

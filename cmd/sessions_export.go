@@ -41,7 +41,7 @@ func newSessionsExportCmd(e *sessionsEnv) *cobra.Command {
 					}
 					return writeIndentedJSON(e.out, exp)
 				}
-				return writeOut(e.out, renderMarkdown(conv))
+				return writeOut(e.out, renderMarkdown(conv)+markdownChildren(conv))
 			})
 		},
 	}
@@ -59,6 +59,9 @@ type exportJSON struct {
 	Messages    []messageJSON    `json:"messages"`
 	ToolCalls   []toolCallExport `json:"tool_calls"`
 	Compactions []compactionJSON `json:"compactions"`
+	// Subagents are the sessions the task calls started, each exported
+	// whole.
+	Subagents []subagentExport `json:"subagents"`
 }
 
 // compactionJSON is a compaction point: the messages before first_seq were
@@ -155,7 +158,9 @@ func exportOf(conv *recordedSession) (*exportJSON, error) {
 		}
 		exp.ToolCalls[i] = tc
 	}
-	return exp, nil
+	var err error
+	exp.Subagents, err = exportChildren(conv)
+	return exp, err
 }
 
 // renderMarkdown writes the whole session as Markdown: metadata, the

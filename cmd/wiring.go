@@ -54,6 +54,10 @@ type agent struct {
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
+	// children builds the task tool's subagents; agentWarnings are the
+	// problems of the agent definitions, one line each.
+	children      *children
+	agentWarnings []string
 }
 
 // policy is the permission policy of a run in mode.
@@ -67,6 +71,7 @@ func (a *agent) useStore(store *sessions.Store) {
 	a.journals.mu.Lock()
 	defer a.journals.mu.Unlock()
 	a.journals.store = store
+	a.children.useStore(store)
 }
 
 // storeJournals gives each session's undo journal from the session store,
@@ -123,7 +128,8 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
-	builtins := append(files, bash)
+	task, kids, agentWarnings := newTaskTool(dir, s)
+	builtins := append(files, bash, task)
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config
@@ -144,10 +150,12 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 			cfgs, err = mcpServers(servers, "MCP servers", dir, s.APIKeyEnv, getenv)
 		}
 		if err == nil {
-			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
+			a := &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set,
-				mentions: mention.New(root, state)}, nil
+				mentions: mention.New(root, state), children: kids, agentWarnings: agentWarnings}
+			kids.a = a
+			return a, nil
 		}
 	}
 	root.Close()
@@ -251,6 +259,7 @@ func (a *agent) systemPrompt() string {
 // configured one, else the model's from the table of common models.
 func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
 	s := a.settings
+	a.children.useApproval(approve) // the subagents ask as their parent does
 	return loop.New(loop.Config{
 		Provider:      newProvider(s, s.retries()),
 		Model:         model,
