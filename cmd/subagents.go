@@ -114,8 +114,8 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		Provider: newProvider(s, s.retries()), Model: model,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),
 		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
-		Window:   cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.outputReserve(),
-		Origin:   loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
+		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.outputReserve(),
+		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
 	})
 	if err != nil {
 		if finish != nil {
