@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/agent-dev/agent/internal/scripted"
@@ -163,5 +165,50 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 	exp := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "export", parentID}})
 	if !strings.Contains(exp.stdout, `"parent_call_id": "task_a"`) {
 		t.Errorf("export has no subagents:\n%s", exp.stdout)
+	}
+}
+
+// An interrupt while three children wait for the model stops them all:
+// the run exits 130, each child's session is cancelled, and each task
+// call's result says the child did not finish.
+func TestInterruptStopsEverySubagent(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.NewWithOptions(t, scripted.Options{Respond: func(req scripted.ChatRequest) scripted.Reply {
+		if isChild(req) {
+			return scripted.Text("never finished").HoldAfterEvents(0, hold)
+		}
+		return scripted.ToolCalls(taskCall("task_a", "look at a", "alpha"), taskCall("task_b", "look at b", "beta"),
+			taskCall("task_c", "look at c", "gamma"))
+	}})
+	cmd, sc, stderr := startAgent(t, dir, agentArgs(srv, "--db", db, "--tools", "all", "--output-format", "stream-json", "-p", "research"))
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	defer cancel()
+	if err := srv.WaitRequests(ctx, 4); err != nil { // the parent's and every child's first
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	objs := waitFor(t, sc, "result")
+	if code := exitCodeOf(t, cmd); code != 130 {
+		t.Errorf("exit %d, want 130; stderr %s", code, stderr)
+	}
+	cancelled := 0
+	for _, obj := range objs {
+		if obj["type"] == "tool_call_finished" && obj["name"] == "task" {
+			if c, _ := obj["content"].(string); strings.Contains(c, "did not finish (it was cancelled)") {
+				cancelled++
+			}
+		}
+	}
+	if cancelled != 3 {
+		t.Errorf("%d task results say the child was cancelled, want 3", cancelled)
+	}
+	parent := objs[0]["session_id"].(string)
+	show := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", parent}})
+	if strings.Count(show.stdout, "  cancelled  ") != 3 {
+		t.Errorf("sessions show: want three cancelled subagents:\n%s", show.stdout)
 	}
 }
