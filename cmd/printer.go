@@ -136,6 +136,11 @@ func (p *printer) event(ev loop.Event) error {
 	}
 	if p.format == formatStreamJSON {
 		if obj := streamObject(ev); obj != nil {
+			if err := p.enc.Encode(obj); err != nil {
+				return err
+			}
+		}
+		if obj := todoObject(ev); obj != nil {
 			return p.enc.Encode(obj)
 		}
 	}

@@ -77,6 +77,8 @@ type compactionJSON struct {
 type sessionExport struct {
 	summaryJSON
 	SystemPrompt string `json:"system_prompt"`
+	// Todos is the session's todo list (todo_write's), [] when empty.
+	Todos []sessions.Todo `json:"todos"`
 }
 
 type messageJSON struct {
@@ -123,7 +125,7 @@ func readableParts(parts []providers.Part) []providers.Part {
 
 func exportOf(conv *recordedSession) (*exportJSON, error) {
 	exp := &exportJSON{
-		Session:  sessionExport{summaryOf(conv.session.Summary), conv.session.SystemPrompt},
+		Session:  sessionExport{summaryOf(conv.session.Summary), conv.session.SystemPrompt, conv.todos},
 		Messages: make([]messageJSON, len(conv.messages)), ToolCalls: make([]toolCallExport, len(conv.calls)),
 		Compactions: make([]compactionJSON, len(conv.compactions)),
 	}

@@ -39,6 +39,8 @@ type recordedSession struct {
 	// children are the subagents the session's task calls started, each
 	// recorded whole.
 	children []*recordedSession
+	// todos is the session's todo list.
+	todos []sessions.Todo
 }
 
 func loadRecorded(ctx context.Context, s *sessions.Store, id string) (*recordedSession, error) {
@@ -62,7 +64,11 @@ func loadRecorded(ctx context.Context, s *sessions.Store, id string) (*recordedS
 	if err != nil {
 		return nil, sessionError(err)
 	}
-	rs := &recordedSession{session: ss, messages: msgs, calls: calls, compactions: compactions}
+	todos, err := s.Todos(ctx, ss.ID)
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	rs := &recordedSession{session: ss, messages: msgs, calls: calls, compactions: compactions, todos: todos}
 	for _, k := range kids {
 		child, err := loadRecorded(ctx, s, k.ID)
 		if err != nil {

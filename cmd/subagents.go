@@ -126,11 +126,16 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 	return &subagent.Child{Loop: l, Conv: conversation.New(system, rec), Model: model, Finish: finish}, nil
 }
 
+// childTools are the tools of a child without a defined agent: the
+// read-only file tools.
+var childTools = []string{"list_files", "read_file", "grep"}
+
 // registry is the toolset of a child: the agent's named built-in tools,
-// or the read-only ones; never the task tool (no chains of subagents).
+// or the read-only file tools; never the task tool (no chains of
+// subagents).
 func (c *children) registry(ag *subagent.Agent) (*tools.Registry, error) {
-	var names []string
-	if ag != nil {
+	names := childTools
+	if ag != nil && ag.Tools != nil {
 		names = ag.ToolNames()
 	}
 	var ts []tools.Tool
@@ -139,12 +144,12 @@ func (c *children) registry(ag *subagent.Agent) (*tools.Registry, error) {
 		if def.Name == subagent.Name {
 			continue
 		}
-		if names == nil && def.ReadOnly || slices.Contains(names, def.Name) {
+		if slices.Contains(names, def.Name) {
 			ts = append(ts, t)
 		}
 	}
 	if len(ts) == 0 {
-		return nil, fmt.Errorf("agent %s names no tool this agent has (%v)", ag.Name, names)
+		return nil, fmt.Errorf("the agent definition names no tool this agent has (%v)", names)
 	}
 	return tools.NewRegistry(ts...)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
+	"github.com/agent-dev/agent/tools/todo"
 )
 
 // agent is what a run needs, built once from the settings: the working
@@ -129,7 +130,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 	task, kids, agentWarnings := newTaskTool(dir, s)
-	builtins := append(files, bash, task)
+	builtins := append(files, bash, task, todo.New(storeTodos{journals}))
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config

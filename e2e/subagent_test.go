@@ -212,3 +212,38 @@ func TestInterruptStopsEverySubagent(t *testing.T) {
 		t.Errorf("sessions show: want three cancelled subagents:\n%s", show.stdout)
 	}
 }
+
+// todo_write replaces the session's list: stream-json prints a todo event
+// with the list, and the list is stored with the session.
+func TestTodoListIsPrintedAndStored(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "t1", Name: "todo_write",
+			Arguments: `{"todos":[{"content":"read the code","status":"in_progress"},{"content":"fix it","status":"pending"}]}`}),
+		scripted.Text("planned"),
+	)
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "all", "--output-format", "stream-json", "-p", "plan it")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	var todo map[string]any
+	var id string
+	for _, obj := range jsonLines(t, res.stdout) {
+		if obj["type"] == "todo" {
+			todo = obj
+		}
+		if obj["type"] == "init" {
+			id, _ = obj["session_id"].(string)
+		}
+	}
+	if items, _ := todo["todos"].([]any); len(items) != 2 {
+		t.Fatalf("todo event = %v", todo)
+	}
+	if got := toolResults(srv.Requests()[1])["t1"]; got != "The todo list is updated: 0 completed, 1 in progress, 1 pending." {
+		t.Errorf("result %q", got)
+	}
+	exp := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "export", id}})
+	if !strings.Contains(exp.stdout, `"content": "fix it"`) {
+		t.Errorf("the list is not stored with the session:\n%s", exp.stdout)
+	}
+}
