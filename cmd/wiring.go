@@ -59,6 +59,8 @@ type agent struct {
 	// problems of the agent definitions, one line each.
 	children      *children
 	agentWarnings []string
+	// plan is the permission mode in force and plan mode's question.
+	plan *planState
 }
 
 // policy is the permission policy of a run in mode.
@@ -130,7 +132,8 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 	task, kids, agentWarnings := newTaskTool(dir, s)
-	builtins := append(files, bash, task, todo.New(storeTodos{journals}))
+	plans := &planState{}
+	builtins := append(files, bash, task, todo.New(storeTodos{journals}), plans.tool())
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config
@@ -154,7 +157,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 			a := &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set,
-				mentions: mention.New(root, state), children: kids, agentWarnings: agentWarnings}
+				mentions: mention.New(root, state), children: kids, agentWarnings: agentWarnings, plan: plans}
 			kids.a = a
 			return a, nil
 		}
@@ -271,5 +274,8 @@ func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc
 		Window:        cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
 		AutoCompact:   s.AutoCompact,
 		ReserveOutput: s.outputReserve(),
+		Prepare: func(_ context.Context, _ loop.Preparing, req providers.Request) providers.Request {
+			return a.plan.prepare(req)
+		},
 	})
 }

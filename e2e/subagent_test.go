@@ -247,3 +247,32 @@ func TestTodoListIsPrintedAndStored(t *testing.T) {
 		t.Errorf("the list is not stored with the session:\n%s", exp.stdout)
 	}
 }
+
+// In plan mode an edit is refused with a result that says so, and a
+// headless run ends with the plan of exit_plan_mode as its answer, exit 0.
+func TestPlanModeRefusesAnEditAndEndsWithThePlan(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "w1", Name: "write_file", Arguments: `{"path":"b.txt","content":"beta\n"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "exit_plan_mode", Arguments: `{"plan":"# Plan\n1. Change a.txt to beta."}`}),
+		scripted.Text("never asked for"),
+	)
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--tools", "all", "--permission-mode", "plan", "-p", "change a.txt")})
+	if res.code != 0 || res.stdout != "# Plan\n1. Change a.txt to beta.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Errorf("b.txt was written in plan mode")
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 (the run ends with the plan)", len(reqs))
+	}
+	if got := toolResults(reqs[1])["w1"]; !strings.Contains(got, "plan mode is on") {
+		t.Errorf("the edit's result %q does not say plan mode is on", got)
+	}
+	if !strings.Contains(reqs[0].Chat.Messages[0].Text(), "Plan mode is on") {
+		t.Errorf("the system prompt does not say plan mode is on")
+	}
+}

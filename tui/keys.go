@@ -35,7 +35,7 @@ func newKeyMap() keyMap {
 		SelectPrev:  b("ctrl+↑", "previous tool", "ctrl+up"),
 		SelectNext:  b("ctrl+↓", "next tool", "ctrl+down"),
 		Expand:      b("ctrl+o", "expand/fold tool", "ctrl+o"),
-		Mode:        b("shift+tab", "ask/auto", "shift+tab"),
+		Mode:        b("shift+tab", "ask/auto/plan", "shift+tab"),
 	}
 }
 

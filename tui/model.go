@@ -236,7 +236,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
-	if cfg.PermissionMode == "ask" || cfg.PermissionMode == "auto" {
+	if cfg.PermissionMode == "ask" || cfg.PermissionMode == "auto" || cfg.PermissionMode == "plan" {
 		m.bar.mode = cfg.PermissionMode
 	}
 	m.cost.price = cfg.Price

@@ -157,6 +157,9 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.Notice:
 		m.noteAfterText(ev.Text)
 	case loop.ToolCallFinished:
+		if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
+			m.bar.mode = mode // an approved plan switched the mode
+		}
 		switch {
 		case !ev.Toolset:
 			m.block(ev.ID, ev.Name, tools.Summary{}).finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
