@@ -9,8 +9,8 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tui"
 	"github.com/agent-dev/agent/tools/plan"
+	"github.com/agent-dev/agent/tui"
 )
 
 // modePlan is plan mode: only read-only tools run, and the model proposes

@@ -58,7 +58,6 @@ type Question struct {
 // WhyPlanAuto is the Decision.Why of a plan approved to go on in auto mode.
 const WhyPlanAuto = "person: approved the plan, auto"
 
-
 // approvalRequest is one question to the person. The answer goes to reply,
 // which has room for it, so answering never blocks.
 type approvalRequest struct {
