@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -43,7 +44,13 @@ type watch struct {
 	usage    providers.Usage
 	done     loop.Done
 	finished bool
+	start    time.Time
+	steps    []string // the child's calls so far, one line each
+	running  map[string]int
 }
+
+// shownSteps is how many of the child's calls its progress shows.
+const shownSteps = 4
 
 // report sends ev to the parent's call as progress.
 func (w *watch) report(ev Event) {
@@ -54,18 +61,23 @@ func (w *watch) report(ev Event) {
 	w.call.Report(tools.Progress{Text: w.status(), Detail: ev})
 }
 
-// status is the child's state in a line: what it runs now and its tokens.
+// status is the child's state: its last calls, one line each, then a
+// line of what it runs now, how long it has run and its tokens.
 func (w *watch) status() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	steps := w.steps[max(len(w.steps)-shownSteps, 0):]
 	s := w.spec.Description
 	if w.tool != "" {
 		s += " · " + w.tool
 	}
+	if !w.start.IsZero() {
+		s += " · " + time.Since(w.start).Round(time.Second).String()
+	}
 	if n := w.usage.InputTokens + w.usage.OutputTokens; n > 0 {
 		s += fmt.Sprintf(" · %d tokens", n)
 	}
-	return s
+	return strings.Join(append(slices.Clone(steps), s), "\n")
 }
 
 // see takes one of the child's events.
@@ -81,6 +93,11 @@ func (w *watch) see(ev loop.Event) {
 		if ev.Summary.Title != "" {
 			w.tool += " " + ev.Summary.Title
 		}
+		if w.running == nil {
+			w.running = map[string]int{}
+		}
+		w.running[ev.ID] = len(w.steps)
+		w.steps = append(w.steps, "… "+w.tool)
 		if ev.Kind == tools.KindRead {
 			for _, p := range ev.Summary.Paths {
 				if !slices.Contains(w.read, p) {
@@ -90,6 +107,14 @@ func (w *watch) see(ev loop.Event) {
 		}
 	case loop.ToolCallFinished:
 		w.tool = ""
+		if i, ok := w.running[ev.ID]; ok {
+			mark := "✓ "
+			if ev.IsError {
+				mark = "✗ "
+			}
+			w.steps[i] = mark + strings.TrimPrefix(w.steps[i], "… ")
+			delete(w.running, ev.ID)
+		}
 	case loop.Usage:
 		w.usage = ev.Total
 	case loop.Done:

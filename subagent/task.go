@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
@@ -180,7 +181,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("task: starting the subagent: %v", err), nil
 	}
-	w := watch{spec: spec, session: child.Conv.SessionID(), call: call}
+	w := watch{spec: spec, session: child.Conv.SessionID(), call: call, start: time.Now()}
 	w.report(Event{Start: true, Model: child.Model})
 	for ev := range t.cfg.Runner.Turn(ctx, child.Loop, child.Conv, turn.Text(a.Prompt)) {
 		w.see(ev)

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -153,6 +154,9 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.ToolProgress:
 		if b, ok := m.blocks[ev.ID]; ok && b.running() {
 			b.setProgress(ev.Text)
+		}
+		if se, ok := ev.Detail.(subagent.Event); ok {
+			m.subagentEvent(se)
 		}
 	case loop.Notice:
 		m.noteAfterText(ev.Text)

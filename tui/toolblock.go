@@ -56,6 +56,7 @@ type toolBlock struct {
 	waiting  bool
 	menu     approvalView // the question's menu while waiting
 	question string       // the approval question when not the default one
+	origin   string       // the subagent whose call this is ("" for the session's own)
 	expanded bool
 	selected bool
 	frame    int
