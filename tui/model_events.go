@@ -11,6 +11,7 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/todo"
 )
 
 // frameInterval is the shortest time between two batches of a turn's
@@ -161,6 +162,9 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.Notice:
 		m.noteAfterText(ev.Text)
 	case loop.ToolCallFinished:
+		if items, ok := ev.Meta["todos"].([]todo.Item); ok && !ev.IsError {
+			m.todos.set(items)
+		}
 		if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
 			m.bar.mode = mode // an approved plan switched the mode
 		}

@@ -142,6 +142,8 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 		m.selectBlock(-1)
 	case key.Matches(msg, k.SelectNext):
 		m.selectBlock(+1)
+	case key.Matches(msg, k.Todo):
+		m.todos.folded = !m.todos.folded
 	case key.Matches(msg, k.Expand):
 		if b := m.selectedBlock(); b != nil {
 			b.setExpanded(!b.expanded)

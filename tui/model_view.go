@@ -43,8 +43,11 @@ func (m *Model) View() tea.View {
 	helpLines := fitWidth(strings.Split(help, "\n"), m.width)
 	status := []string{m.bar.Render(m.width)}
 	var queued []string
+	if t := m.todos.Render(m.width); t != "" {
+		queued = strings.Split(t, "\n")
+	}
 	if q := m.queue.Render(m.width); q != "" {
-		queued = strings.Split(q, "\n")
+		queued = append(queued, strings.Split(q, "\n")...)
 	}
 	input := m.inputView.lines
 
