@@ -55,4 +55,3 @@ func (p *todoPin) Render(width int) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
