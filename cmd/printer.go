@@ -117,9 +117,7 @@ func (p *printer) event(ev loop.Event) error {
 		}
 	case loop.ToolProgress:
 		if se, ok := ev.Detail.(subagent.Event); ok {
-			if d, ok := se.Event.(loop.Done); ok {
-				p.childUsage = p.childUsage.Add(d.Usage)
-			}
+			p.subagentProgress(se)
 		}
 	case loop.Retry:
 		if p.progress && p.format == formatText {

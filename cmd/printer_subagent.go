@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"fmt"
+
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/subagent"
 )
@@ -35,4 +37,22 @@ func subagentObject(ev subagent.Event) map[string]any {
 		obj["parent_tool_call_id"] = ev.ParentCallID
 	}
 	return obj
+}
+
+// subagentProgress counts a child's tokens in the turn's and, in text mode
+// with progress on, writes a line per finished call of the child on
+// stderr, after its description.
+func (p *printer) subagentProgress(se subagent.Event) {
+	switch ev := se.Event.(type) {
+	case loop.Done:
+		p.childUsage = p.childUsage.Add(ev.Usage)
+	case loop.ToolCallFinished:
+		if p.progress && p.format == formatText {
+			status := "ok"
+			if ev.IsError {
+				status = "error: " + firstLine(ev.Content)
+			}
+			fmt.Fprintf(p.errOut, "· [%s] %s (%s, %s)\n", se.Description, ev.Name, status, roundDuration(ev.Duration))
+		}
+	}
 }

@@ -206,7 +206,7 @@ func TestStreamJSONEvents(t *testing.T) {
 			reasoning += o["text"].(string)
 		case "toolset_changed":
 			// list_files is one of the agent's own tools, picked as a group.
-			if added := o["added"].([]any); len(added) != 6 || !slices.Contains(added, any("list_files")) {
+			if added := o["added"].([]any); len(added) != 9 || !slices.Contains(added, any("list_files")) {
 				t.Errorf("toolset_changed %v", o)
 			}
 		}
