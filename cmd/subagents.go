@@ -16,6 +16,8 @@ import (
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/shell"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -32,9 +34,44 @@ type children struct {
 	a      *agent
 	runner *turn.Runner // its Sessions set once the store is open
 
+	// bash is the children's bash, confined by sandbox, a read-only one;
+	// nil where no read-only sandbox can be enforced (children then have
+	// no bash unless a definition names it).
+	bash    tools.Tool
+	sandbox *sandbox.Sandbox
+
 	mu      sync.Mutex
 	store   *sessions.Store
 	approve loop.ApproveFunc
+}
+
+// close releases the children's sandbox.
+func (c *children) close() {
+	if c.sandbox != nil {
+		c.sandbox.Close()
+	}
+}
+
+// readOnlyBash builds the children's bash: commands that may read
+// everything and write nothing, in a read-only sandbox with the parent's
+// network setting. Where such a sandbox is not enforced (no namespaces,
+// or the sandbox is off), it returns no tool.
+func readOnlyBash(o *Options, s settings, dir string, getenv func(string) string) (*sandbox.Sandbox, tools.Tool, error) {
+	if s.Sandbox == sandbox.Off || o.Yolo || o.PermissionMode == modeYolo {
+		return nil, nil, nil
+	}
+	ro := s
+	ro.Sandbox = sandbox.ReadOnly
+	sb, err := newSandbox(o, ro, dir, getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !sb.Brief().Enforced {
+		sb.Close()
+		return nil, nil, nil
+	}
+	return sb, shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+		Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()}), nil
 }
 
 // agentDirs are the directories agent definitions are read from, the
@@ -127,7 +164,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 }
 
 // childTools are the tools of a child without a defined agent: the
-// read-only file tools.
+// read-only file tools, and bash in a read-only sandbox where there is one.
 var childTools = []string{"list_files", "read_file", "grep"}
 
 // registry is the toolset of a child: the agent's named built-in tools,
@@ -135,10 +172,12 @@ var childTools = []string{"list_files", "read_file", "grep"}
 // subagents).
 func (c *children) registry(ag *subagent.Agent) (*tools.Registry, error) {
 	names := childTools
+	var ts []tools.Tool
 	if ag != nil && ag.Tools != nil {
 		names = ag.ToolNames()
+	} else if c.bash != nil {
+		ts = append(ts, c.bash) // the read-only one
 	}
-	var ts []tools.Tool
 	for _, t := range c.a.builtins {
 		def := t.Definition()
 		if def.Name == subagent.Name {

@@ -131,7 +131,14 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	bash := shell.New(shell.Config{Dir: dir, StripEnv: []string{s.APIKeyEnv}, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
+	childSb, childBash, err := readOnlyBash(o, s, dir, getenv)
+	if err != nil {
+		root.Close()
+		sb.Close()
+		return nil, err
+	}
 	task, kids, agentWarnings := newTaskTool(dir, s)
+	kids.bash, kids.sandbox = childBash, childSb
 	plans := &planState{}
 	builtins := append(files, bash, task, todo.New(storeTodos{journals}), plans.tool())
 	reg, err := tools.NewRegistry(builtins...)
@@ -164,6 +171,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	root.Close()
 	sb.Close()
+	kids.close()
 	return nil, fmt.Errorf("building the tools: %w", err)
 }
 

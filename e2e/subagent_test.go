@@ -117,7 +117,7 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 	// A child cannot edit or start subagents: it is offered no such tool.
 	for _, r := range reqs {
 		if isChild(r.Chat) {
-			for _, name := range []string{"edit_file", "write_file", "task", "bash"} {
+			for _, name := range []string{"edit_file", "write_file", "task", "todo_write", "exit_plan_mode"} {
 				if toolNamed(r, name) != nil {
 					t.Errorf("a child was offered %s", name)
 				}
@@ -274,5 +274,38 @@ func TestPlanModeRefusesAnEditAndEndsWithThePlan(t *testing.T) {
 	}
 	if !strings.Contains(reqs[0].Chat.Messages[0].Text(), "Plan mode is on") {
 		t.Errorf("the system prompt does not say plan mode is on")
+	}
+}
+
+// A child cannot change anything by default: write_file is not its tool,
+// and its bash runs in a read-only sandbox (where one can be built).
+func TestChildCannotEditByDefault(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.NewWithOptions(t, scripted.Options{Respond: func(c scripted.ChatRequest) scripted.Reply {
+		outs := toolOutputs(c)
+		switch {
+		case isChild(c) && len(outs) == 0:
+			return scripted.ToolCalls(scripted.Call{ID: "w", Name: "write_file", Arguments: `{"path":"out.txt","content":"x"}`})
+		case isChild(c) && len(outs) == 1 && toolNamed(scripted.Request{Chat: c}, "bash") != nil:
+			return scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo x > out.txt"}`})
+		case isChild(c):
+			return scripted.Text("child results: " + strings.Join(outs, " | "))
+		case len(outs) == 0:
+			return scripted.ToolCalls(taskCall("task_1", "try to write", "write out.txt"))
+		}
+		return scripted.Text(outs[0])
+	}})
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--tools", "all", "-p", "go")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.txt")); err == nil {
+		t.Fatalf("the child wrote out.txt; it said: %s", res.stdout)
+	}
+	if strings.Contains(res.stdout, "the tools are: bash") && !strings.Contains(res.stdout, "Read-only file system") {
+		t.Errorf("the child's bash was not read-only: %s", res.stdout)
+	}
+	if !strings.Contains(res.stdout, "write_file") {
+		t.Errorf("the child's write_file call was not refused as unknown: %s", res.stdout)
 	}
 }
