@@ -80,7 +80,7 @@ func completeFlagValues(c *cobra.Command) {
 	values := map[string][]string{
 		"output-format":   {formatText, formatJSON, formatStreamJSON},
 		"tools":           {string(picker.ModePick), string(picker.ModeSwap), string(picker.ModeAll)},
-		"permission-mode": {modeAsk, modeAuto, modeYolo},
+		"permission-mode": {modeAsk, modeAuto, modePlan, modeYolo},
 		"sandbox":         {string(sandbox.WorkspaceWrite), string(sandbox.ReadOnly), string(sandbox.Off)},
 		"provider":        {providerOpenAI, providerAnthropic},
 	}

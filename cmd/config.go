@@ -97,6 +97,13 @@ type fileConfig struct {
 	Sandbox     sandboxConfig      `toml:"sandbox"`
 	Permissions permissionsConfig  `toml:"permissions"`
 	MCP         mcpConfig          `toml:"mcp"`
+	Subagents   subagentsConfig    `toml:"subagents"`
+}
+
+// subagentsConfig is the [subagents] table: how many task calls' children
+// run at once (0: subagent.DefaultMaxParallel).
+type subagentsConfig struct {
+	MaxParallel int `toml:"max_parallel"`
 }
 
 // sandboxConfig is the [sandbox] table: what commands may do.
@@ -233,6 +240,9 @@ type settings struct {
 	// MCPServers is the [mcp.servers] tables, as written (resolved for a
 	// working directory by newAgent).
 	MCPServers map[string]mcpServerConfig
+	// MaxParallel bounds the subagents running at once ([subagents]
+	// max_parallel; 0 is the default).
+	MaxParallel int
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -354,6 +364,9 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 
 	s.Tools = first(o.Tools, fc.Tools, "pick")
+	if s.MaxParallel = fc.Subagents.MaxParallel; s.MaxParallel < 0 {
+		return s, usagef("config %s: [subagents] max_parallel must be a positive number, got %d", path, s.MaxParallel)
+	}
 	s.MaxSteps = o.MaxSteps
 	if s.MaxSteps == 0 {
 		s.MaxSteps = fc.MaxSteps

@@ -36,6 +36,7 @@ func openFrontEnd(ctx context.Context, o *Options, getenv func(string) string, d
 	f.onClose(func() { store.Close() })
 	f.onClose(func() { a.root.Close() })
 	f.onClose(func() { a.sandbox.Close() }) // removes the commands' temporary directory and cgroup
+	f.onClose(a.children.close)             // the subagents' read-only sandbox
 	f.onClose(a.closeMCP)
 	return f, nil
 }

@@ -45,6 +45,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if o.Verbose {
 		fmt.Fprintf(st.Err, "· %s\n", s.describe())
 	}
+	for _, w := range f.a.agentWarnings {
+		fmt.Fprintln(st.Err, "agent: "+w)
+	}
 	startHeadlessMCP(ctx, o, st, getenv, f)
 	run, err := headlessSession(ctx, o, st, getenv, f, prompt.Message.Text())
 	if err != nil {
@@ -54,6 +57,8 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if err != nil {
 		return err
 	}
+	f.a.plan.set(mode)
+	f.a.plan.useDecider(headlessPlan) // nobody approves a plan here: it is the answer
 	l, err := f.a.newLoop(s.Model, f.store.Recorder(run.record.ID), headlessApproval(f.a.policy(mode, o.AllowBash)))
 	if err != nil {
 		return err
@@ -179,16 +184,24 @@ func printTurn(ctx context.Context, f *frontEnd, l *loop.Loop, run *session, pro
 	defer cancel()
 	var done loop.Done
 	var writeErr error
+	plan := ""
 	for ev := range f.turns.Turn(ctx, l, run.conv, prompt) {
 		if d, ok := ev.(loop.Done); ok {
 			done = d
 			continue
+		}
+		if text, ok := stopsWithPlan(ev); ok && plan == "" {
+			plan = text
+			cancel() // the plan is the answer: the turn ends here
 		}
 		if writeErr == nil {
 			if writeErr = p.event(ev); writeErr != nil {
 				cancel()
 			}
 		}
+	}
+	if plan != "" && writeErr == nil {
+		done.Answer, done.Reason, done.Err = plan, loop.StopAnswered, nil
 	}
 	if writeErr != nil {
 		return fmt.Errorf("writing output: %w", writeErr)
@@ -199,6 +212,9 @@ func printTurn(ctx context.Context, f *frontEnd, l *loop.Loop, run *session, pro
 		p.sessionUsage = done.Usage
 		if ss, err := f.store.Get(context.WithoutCancel(ctx), run.record.ID); err == nil {
 			p.sessionUsage = ss.Usage
+		}
+		if sub, err := f.store.SubagentUsage(context.WithoutCancel(ctx), run.record.ID); err == nil {
+			p.sessionUsage = p.sessionUsage.Add(sub) // the subagents' work is the session's too
 		}
 	}
 	if err := p.finish(done, run.record.ID, s.Model); err != nil {

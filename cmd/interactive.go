@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"strings"
-	"sync/atomic"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -40,10 +39,10 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	notices := interactiveMCP(o, getenv, f, approver)
 	// Shift+Tab switches the mode between ask and auto while the
 	// interface runs; each call is decided in the mode of its moment.
-	var live atomic.Pointer[string]
-	live.Store(&mode)
+	f.a.plan.set(mode)
+	f.a.plan.useDecider(tuiPlan{approver}.decide)
 	pol := f.a.policy(mode, o.AllowBash)
-	ap := newApproval(pol, func() string { return *live.Load() }, tuiAsker{approver})
+	ap := newApproval(pol, f.a.plan.get, tuiAsker{approver})
 	ap.guard = f.a.protect
 	approve := ap.approve
 	ss := &tui.StoreSessions{
@@ -58,8 +57,8 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	cfg := interactiveConfig(o, getenv, f, pol, mode, sess, ss, approver)
 	cfg.AfterFirstFrame, cfg.Notices = func() { f.a.mcp.Start(mctx) }, notices
 	cfg.SetPermissionMode = func(m string) {
-		if m == modeAsk || m == modeAuto {
-			live.Store(&m)
+		if m == modeAsk || m == modeAuto || m == modePlan {
+			f.a.plan.set(m)
 		}
 	}
 	err = tui.Run(ctx, cfg)

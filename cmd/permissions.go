@@ -43,10 +43,10 @@ func permissionMode(o *Options, interactive bool) (string, error) {
 		return modeAuto, nil
 	}
 	switch o.PermissionMode {
-	case modeAsk, modeAuto, modeYolo:
+	case modeAsk, modeAuto, modeYolo, modePlan:
 		return o.PermissionMode, nil
 	}
-	return "", usagef("unknown permission mode %q: use ask, auto or yolo", o.PermissionMode)
+	return "", usagef("unknown permission mode %q: use ask, auto, plan or yolo", o.PermissionMode)
 }
 
 // verdict is what the policy says of a call that changes the world.
@@ -137,6 +137,10 @@ func (p policy) decideGated(def tools.Definition, arguments string, gate loop.Ga
 // run, commands by the command rules and the sandbox, the rest by the
 // mode.
 func (p policy) decideUngated(def tools.Definition, arguments string) ruling {
+	if p.mode == modePlan && !def.ReadOnly {
+		return ruling{verdict: deny, why: "denied: plan mode",
+			reason: fmt.Sprintf("%s was not run: plan mode is on, so only read-only tools run. Investigate with them, then call exit_plan_mode with your plan; nothing changes until the user approves it.", def.Name)}
+	}
 	switch {
 	case def.Effects.Has(tools.RunsCommands):
 		return p.judgeCommand(arguments)

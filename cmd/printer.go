@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -38,6 +39,8 @@ type printer struct {
 	// session's usage after the turn, set before finish.
 	price        *providers.Price
 	sessionUsage providers.Usage
+	// childUsage is the tokens the turn's subagents used.
+	childUsage providers.Usage
 }
 
 // toolCallRecord is one tool call in the json result.
@@ -60,7 +63,10 @@ type resultObject struct {
 	Steps      int              `json:"steps"`
 	ToolCalls  []toolCallRecord `json:"tool_calls"`
 	Usage      providers.Usage  `json:"usage"`
-	DurationMS int64            `json:"duration_ms"`
+	// SubagentUsage is the tokens of the turn's subagents, beside Usage
+	// (the parent's own); omitted when none ran.
+	SubagentUsage *providers.Usage `json:"subagent_usage,omitempty"`
+	DurationMS    int64            `json:"duration_ms"`
 	// CostUSD is the turn's cost and SessionCostUSD the session's so far,
 	// in US dollars; both are left out for a model without a price.
 	CostUSD        *float64 `json:"cost_usd,omitempty"`
@@ -109,6 +115,10 @@ func (p *printer) event(ev loop.Event) error {
 				fmt.Fprintf(p.errOut, "· %s %s (%s, %s)\n", c.Name, summarize(c.Arguments), status, roundDuration(ev.Duration))
 			}
 		}
+	case loop.ToolProgress:
+		if se, ok := ev.Detail.(subagent.Event); ok {
+			p.subagentProgress(se)
+		}
 	case loop.Retry:
 		if p.progress && p.format == formatText {
 			discarded := ""
@@ -124,6 +134,11 @@ func (p *printer) event(ev loop.Event) error {
 	}
 	if p.format == formatStreamJSON {
 		if obj := streamObject(ev); obj != nil {
+			if err := p.enc.Encode(obj); err != nil {
+				return err
+			}
+		}
+		if obj := todoObject(ev); obj != nil {
 			return p.enc.Encode(obj)
 		}
 	}
@@ -144,8 +159,11 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 		if done.Err != nil {
 			res.Error = done.Err.Error()
 		}
+		if p.childUsage != (providers.Usage{}) {
+			res.SubagentUsage = &p.childUsage
+		}
 		if p.price != nil {
-			turn, session := p.price.Cost(done.Usage), p.price.Cost(p.sessionUsage)
+			turn, session := p.price.Cost(done.Usage.Add(p.childUsage)), p.price.Cost(p.sessionUsage)
 			res.CostUSD, res.SessionCostUSD = &turn, &session
 		}
 		return p.enc.Encode(res)
@@ -180,6 +198,9 @@ func streamObject(ev loop.Event) map[string]any {
 		}
 		return obj
 	case loop.ToolProgress:
+		if se, ok := ev.Detail.(subagent.Event); ok {
+			return subagentObject(se)
+		}
 		return map[string]any{"type": "tool_progress", "id": ev.ID, "name": ev.Name, "text": ev.Text}
 	case loop.Notice:
 		return map[string]any{"type": "notice", "source": ev.Source, "text": ev.Text}

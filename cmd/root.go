@@ -49,7 +49,7 @@ type Options struct {
 	DB       string
 	Continue bool
 	Resume   string
-	// PermissionMode is ask, auto or yolo; "" takes the default of the
+	// PermissionMode is ask, auto, plan or yolo; "" takes the default of the
 	// mode the run is in.
 	PermissionMode string
 	// Sandbox is the sandbox mode (--sandbox); "" takes the config's.
@@ -180,7 +180,7 @@ working directory and, when you allow it, runs commands in it.
 	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "headless: start the MCP servers the project's .mcp.json defines (they run the repository's code)")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
 	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
-	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), or yolo")
+	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), plan (only read-only tools run; the model proposes a plan with exit_plan_mode), or yolo")
 	f.StringVar(&o.Sandbox, "sandbox", "", "what commands may change: workspace-write (default: the working directory and the temporary directory), read-only, or off")
 	f.BoolVar(&o.Network, "network", false, "let commands use the network (off by default)")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")

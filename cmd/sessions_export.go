@@ -41,7 +41,7 @@ func newSessionsExportCmd(e *sessionsEnv) *cobra.Command {
 					}
 					return writeIndentedJSON(e.out, exp)
 				}
-				return writeOut(e.out, renderMarkdown(conv))
+				return writeOut(e.out, renderMarkdown(conv)+markdownChildren(conv))
 			})
 		},
 	}
@@ -59,6 +59,9 @@ type exportJSON struct {
 	Messages    []messageJSON    `json:"messages"`
 	ToolCalls   []toolCallExport `json:"tool_calls"`
 	Compactions []compactionJSON `json:"compactions"`
+	// Subagents are the sessions the task calls started, each exported
+	// whole.
+	Subagents []subagentExport `json:"subagents"`
 }
 
 // compactionJSON is a compaction point: the messages before first_seq were
@@ -74,6 +77,8 @@ type compactionJSON struct {
 type sessionExport struct {
 	summaryJSON
 	SystemPrompt string `json:"system_prompt"`
+	// Todos is the session's todo list (todo_write's), [] when empty.
+	Todos []sessions.Todo `json:"todos"`
 }
 
 type messageJSON struct {
@@ -120,7 +125,7 @@ func readableParts(parts []providers.Part) []providers.Part {
 
 func exportOf(conv *recordedSession) (*exportJSON, error) {
 	exp := &exportJSON{
-		Session:  sessionExport{summaryOf(conv.session.Summary), conv.session.SystemPrompt},
+		Session:  sessionExport{summaryOf(conv.session.Summary), conv.session.SystemPrompt, conv.todos},
 		Messages: make([]messageJSON, len(conv.messages)), ToolCalls: make([]toolCallExport, len(conv.calls)),
 		Compactions: make([]compactionJSON, len(conv.compactions)),
 	}
@@ -155,7 +160,9 @@ func exportOf(conv *recordedSession) (*exportJSON, error) {
 		}
 		exp.ToolCalls[i] = tc
 	}
-	return exp, nil
+	var err error
+	exp.Subagents, err = exportChildren(conv)
+	return exp, err
 }
 
 // renderMarkdown writes the whole session as Markdown: metadata, the

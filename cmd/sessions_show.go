@@ -24,7 +24,7 @@ func newSessionsShowCmd(e *sessionsEnv) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return writeOut(e.out, renderShow(conv, e.now()))
+				return writeOut(e.out, renderShow(conv, e.now())+renderSubagents(conv))
 			})
 		},
 	}
@@ -36,6 +36,11 @@ type recordedSession struct {
 	messages    []sessions.MessageRecord
 	calls       []sessions.ToolCallRecord
 	compactions []sessions.CompactionRecord
+	// children are the subagents the session's task calls started, each
+	// recorded whole.
+	children []*recordedSession
+	// todos is the session's todo list.
+	todos []sessions.Todo
 }
 
 func loadRecorded(ctx context.Context, s *sessions.Store, id string) (*recordedSession, error) {
@@ -55,7 +60,23 @@ func loadRecorded(ctx context.Context, s *sessions.Store, id string) (*recordedS
 	if err != nil {
 		return nil, sessionError(err)
 	}
-	return &recordedSession{session: ss, messages: msgs, calls: calls, compactions: compactions}, nil
+	kids, err := s.Children(ctx, ss.ID)
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	todos, err := s.Todos(ctx, ss.ID)
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	rs := &recordedSession{session: ss, messages: msgs, calls: calls, compactions: compactions, todos: todos}
+	for _, k := range kids {
+		child, err := loadRecorded(ctx, s, k.ID)
+		if err != nil {
+			return nil, err
+		}
+		rs.children = append(rs.children, child)
+	}
+	return rs, nil
 }
 
 // compactedBefore returns the compactions whose first kept message is seq
@@ -108,6 +129,13 @@ func renderShow(conv *recordedSession, now time.Time) string {
 	fmt.Fprintf(&b, "session %s: %s\n", ss.ID, orUntitled(ss.Title))
 	fmt.Fprintf(&b, "%s · %s · %s · updated %s · %d messages · %d/%d tokens in/out\n",
 		ss.Dir, orDash(ss.Model), ss.Status, relativeTime(ss.UpdatedAt, now), ss.Messages, ss.Usage.InputTokens, ss.Usage.OutputTokens)
+	if ss.Parent != "" {
+		fmt.Fprintf(&b, "subagent of session %s (its call %s)\n", ss.Parent, ss.ParentCallID)
+	}
+	if len(conv.children) > 0 {
+		all := conv.totalUsage()
+		fmt.Fprintf(&b, "with its %d subagents: %d/%d tokens in/out\n", len(conv.children), all.InputTokens, all.OutputTokens)
+	}
 	idx := conv.callRecords()
 	lastAssistant := 0
 	for _, m := range conv.messages {

@@ -22,6 +22,7 @@ import (
 	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
+	"github.com/agent-dev/agent/tools/todo"
 )
 
 // agent is what a run needs, built once from the settings: the working
@@ -60,6 +61,12 @@ type agent struct {
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
+	// children builds the task tool's subagents; agentWarnings are the
+	// problems of the agent definitions, one line each.
+	children      *children
+	agentWarnings []string
+	// plan is the permission mode in force and plan mode's question.
+	plan *planState
 }
 
 // policy is the permission policy of a run in mode.
@@ -73,6 +80,7 @@ func (a *agent) useStore(store *sessions.Store) {
 	a.journals.mu.Lock()
 	defer a.journals.mu.Unlock()
 	a.journals.store = store
+	a.children.useStore(store)
 }
 
 // storeJournals gives each session's undo journal from the session store,
@@ -130,21 +138,33 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	bash := shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
-	builtins := append(files, bash)
+	childSb, childBash, err := readOnlyBash(o, s, paths, getenv)
+	if err != nil {
+		root.Close()
+		sb.Close()
+		return nil, err
+	}
+	task, kids, agentWarnings := newTaskTool(dir, s)
+	kids.bash, kids.sandbox = childBash, childSb
+	plans := &planState{}
+	builtins := append(files, bash, task, todo.New(storeTodos{journals}), plans.tool())
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config
 		var project map[string]projectServer
 		cfgs, project, err = resolveMCP(s.MCPServers, dir, s.ProviderKeyEnvs, getenv)
 		if err == nil {
-			return &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
+			a := &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
-				mentions: mention.New(root, state)}, nil
+				mentions: mention.New(root, state), children: kids, agentWarnings: agentWarnings, plan: plans}
+			kids.a = a
+			return a, nil
 		}
 	}
 	root.Close()
 	sb.Close()
+	kids.close()
 	return nil, fmt.Errorf("building the tools: %w", err)
 }
 
@@ -233,6 +253,7 @@ func (a *agent) systemPrompt() string {
 // configured one, else the model's from the table of common models.
 func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
 	s := a.settings
+	a.children.useApproval(approve) // the subagents ask as their parent does
 	return loop.New(loop.Config{
 		Provider:      newProvider(s, s.retries()),
 		Model:         model,
@@ -243,5 +264,8 @@ func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc
 		Window:        cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
 		AutoCompact:   s.AutoCompact,
 		ReserveOutput: s.outputReserve(),
+		Prepare: func(_ context.Context, _ loop.Preparing, req providers.Request) providers.Request {
+			return a.plan.prepare(req)
+		},
 	})
 }

@@ -103,6 +103,8 @@ func TestShiftTabSwitchesToAutoAndDenyRulesHold(t *testing.T) {
 		t.Errorf("the model read %q for rm, want the deny rule", got)
 	}
 	s.keys("BTab")
+	s.waitFor("plan mode")
+	s.keys("BTab")
 	s.waitFor("ask mode")
 	s.quit()
 }

@@ -42,7 +42,7 @@ func reader(reads int) func(scripted.ChatRequest) scripted.Reply {
 }
 
 // longSessionDir is a working directory with a 4 KB file and a config that
-// gives the model a 8,000-token window.
+// gives the model a 9,000-token window (8,000 before task, todo_write and exit_plan_mode joined the tools).
 func longSessionDir(t *testing.T) (dir, config string) {
 	dir = t.TempDir()
 	var b strings.Builder
@@ -51,7 +51,7 @@ func longSessionDir(t *testing.T) (dir, config string) {
 	}
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(b.String()), 0o644)
 	config = filepath.Join(t.TempDir(), "config.toml")
-	os.WriteFile(config, []byte("context_window = 8000\n"), 0o644)
+	os.WriteFile(config, []byte("context_window = 9000\n"), 0o644)
 	return dir, config
 }
 

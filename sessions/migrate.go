@@ -195,6 +195,18 @@ CREATE TRIGGER messages_fts_update AFTER UPDATE OF parts ON messages BEGIN
 	INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE id = new.id AND body IS NOT NULL;
 END;
 INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE body IS NOT NULL;
+	`,
+	// 9: subagents and the todo list. parent_id is the session whose
+	// task call started this one (NULL for a session a person started),
+	// parent_call_id that call's id; agent names the defined agent it ran
+	// as ('' for the default one). todos is the session's todo list, a JSON
+	// array of {content, status} objects (todo_write), '[]' when empty.
+	`
+ALTER TABLE sessions ADD COLUMN parent_id TEXT REFERENCES sessions (id) ON DELETE CASCADE;
+ALTER TABLE sessions ADD COLUMN parent_call_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN todos TEXT NOT NULL DEFAULT '[]';
+CREATE INDEX sessions_parent ON sessions (parent_id);
 `,
 }
 

@@ -47,6 +47,12 @@ type NewSession struct {
 	Model        string
 	SystemPrompt string
 	Title        string
+	// Parent, ParentCallID and Agent make the session a subagent's: the
+	// session whose tool call ParentCallID started it, and the defined
+	// agent it runs as ("" for the default). Empty for a person's session.
+	Parent       string
+	ParentCallID string
+	Agent        string
 }
 
 // Summary is a session as List shows it.
@@ -61,8 +67,14 @@ type Summary struct {
 	UpdatedAt time.Time
 	// Messages counts the stored messages (user, assistant and tool).
 	Messages int
-	// Usage is the sum of the usage of every recorded response.
+	// Usage is the sum of the usage of every recorded response of this
+	// session alone (its subagents' are in SubagentUsage).
 	Usage providers.Usage
+	// Parent is the id of the session whose task call ParentCallID
+	// started this one, as Agent; empty for a top-level session.
+	Parent       string
+	ParentCallID string
+	Agent        string
 }
 
 // Session is a session's record: its summary and its system prompt.
@@ -110,9 +122,11 @@ func (s *Store) Create(ctx context.Context, n NewSession) (*Session, error) {
 func insertSession(ctx context.Context, tx *sql.Tx, id, dir string, n NewSession, now time.Time) (bool, error) {
 	me := Self()
 	res, err := tx.ExecContext(ctx, `INSERT INTO sessions
-		(id, title, dir, provider, model, system_prompt, status, created_at, updated_at, holder_pid, holder_start, holder_host, holder_seq)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
-		id, n.Title, dir, n.Provider, n.Model, n.SystemPrompt, StatusRunning, millis(now), millis(now), me.PID, me.Start, me.Host)
+		(id, title, dir, provider, model, system_prompt, status, created_at, updated_at, holder_pid, holder_start, holder_host, holder_seq,
+		 parent_id, parent_call_id, agent)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		id, n.Title, dir, n.Provider, n.Model, n.SystemPrompt, StatusRunning, millis(now), millis(now), me.PID, me.Start, me.Host,
+		nullString(n.Parent), n.ParentCallID, n.Agent)
 	if err != nil {
 		return false, err
 	}
@@ -125,6 +139,7 @@ func newSessionRecord(id, dir string, n NewSession, now time.Time) *Session {
 		Summary: Summary{
 			ID: id, Title: n.Title, Dir: dir, Provider: n.Provider, Model: n.Model,
 			Status: StatusRunning, CreatedAt: time.UnixMilli(millis(now)), UpdatedAt: time.UnixMilli(millis(now)),
+			Parent: n.Parent, ParentCallID: n.ParentCallID, Agent: n.Agent,
 		},
 		SystemPrompt: n.SystemPrompt,
 	}
@@ -146,14 +161,15 @@ func cleanDir(dir string) (string, error) {
 }
 
 const sessionColumns = `id, title, dir, provider, model, status, created_at, updated_at,
-	message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens, system_prompt, cache_write_tokens`
+	message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens, system_prompt, cache_write_tokens,
+	coalesce(parent_id, ''), parent_call_id, agent`
 
 func scanSession(sc interface{ Scan(...any) error }) (*Session, error) {
 	var ss Session
 	var created, updated sql.NullInt64
 	err := sc.Scan(&ss.ID, &ss.Title, &ss.Dir, &ss.Provider, &ss.Model, &ss.Status, &created, &updated,
 		&ss.Messages, &ss.Usage.InputTokens, &ss.Usage.OutputTokens, &ss.Usage.CachedInputTokens,
-		&ss.Usage.ReasoningTokens, &ss.SystemPrompt, &ss.Usage.CacheWriteTokens)
+		&ss.Usage.ReasoningTokens, &ss.SystemPrompt, &ss.Usage.CacheWriteTokens, &ss.Parent, &ss.ParentCallID, &ss.Agent)
 	if err != nil {
 		return nil, err
 	}
@@ -205,15 +221,16 @@ func (s *Store) Get(ctx context.Context, id string) (*Session, error) {
 	return nil, fmt.Errorf("session %q (%s, %s, ...): %w", id, found[0].ID, found[1].ID, ErrAmbiguous)
 }
 
-// Latest returns the most recently updated session of the working directory
-// dir (made absolute and cleaned, as Create does), or ErrNotFound.
+// Latest returns the most recently updated top-level session (not a
+// subagent's) of the working directory dir (made absolute and cleaned, as
+// Create does), or ErrNotFound.
 func (s *Store) Latest(ctx context.Context, dir string) (*Session, error) {
 	dir, err := cleanDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("finding the latest session: %w", err)
 	}
 	ss, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
-		WHERE dir = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1`, dir))
+		WHERE dir = ? AND parent_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`, dir))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("no session in %s: %w", dir, ErrNotFound)
 	}
@@ -229,19 +246,25 @@ type ListOptions struct {
 	Dir string
 	// Limit caps the number of sessions; 0 or less means no cap.
 	Limit int
+	// Subagents lists subagents' sessions too; by default only top-level
+	// sessions are listed (Children lists a session's subagents).
+	Subagents bool
 }
 
 // List returns sessions, most recently updated first.
 func (s *Store) List(ctx context.Context, opts ListOptions) ([]Summary, error) {
-	q := `SELECT ` + sessionColumns + ` FROM sessions`
+	q := `SELECT ` + sessionColumns + ` FROM sessions WHERE 1`
 	var args []any
 	if opts.Dir != "" {
 		dir, err := cleanDir(opts.Dir)
 		if err != nil {
 			return nil, fmt.Errorf("listing sessions: %w", err)
 		}
-		q += ` WHERE dir = ?`
+		q += ` AND dir = ?`
 		args = append(args, dir)
+	}
+	if !opts.Subagents {
+		q += ` AND parent_id IS NULL`
 	}
 	q += ` ORDER BY updated_at DESC, rowid DESC`
 	if opts.Limit > 0 {

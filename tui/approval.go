@@ -50,7 +50,16 @@ type Question struct {
 	// question waits, and a decision it returns answers the question. It
 	// must be quick and do no I/O (it runs in the interface's update).
 	Recheck func() (d loop.Decision, ok bool)
+	// Plan marks plan mode's question about a plan (Summary.Full): its
+	// answers are approve and go on in ask mode (Decision.Allow),
+	// approve and go on in auto mode (Allow, Why WhyPlanAuto), or keep
+	// planning with what the person typed (Reason). Nothing is
+	// remembered for the session.
+	Plan bool
 }
+
+// WhyPlanAuto is the Decision.Why of a plan approved to go on in auto mode.
+const WhyPlanAuto = "person: approved the plan, auto"
 
 // approvalRequest is one question to the person. The answer goes to reply,
 // which has room for it, so answering never blocks.
@@ -63,6 +72,7 @@ type approvalRequest struct {
 	text     string
 	warning  string
 	recheck  func() (loop.Decision, bool)
+	plan     bool
 	reply    chan approvalAnswer
 }
 
@@ -111,7 +121,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		sum = tools.DefaultSummary(call.Arguments)
 	}
 	req := approvalRequest{call: call, summary: sum, commands: q.Commands, origin: q.Origin, diff: q.Diff, text: q.Text,
-		warning: q.Warning, recheck: q.Recheck, reply: make(chan approvalAnswer, 1)}
+		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
@@ -124,6 +134,9 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		}
 		if ans.dismissed {
 			return loop.Decision{Reason: "the user dismissed the question", Why: WhyDismissed}
+		}
+		if q.Plan {
+			return planDecision(ans)
 		}
 		if !ans.allow && ans.instructions != "" {
 			return loop.Decision{
@@ -151,4 +164,15 @@ func (a *Approver) reset() {
 	a.mu.Lock()
 	clear(a.session)
 	a.mu.Unlock()
+}
+
+// planDecision is the decision of a plan's question.
+func planDecision(ans approvalAnswer) loop.Decision {
+	switch {
+	case ans.allow && ans.forSession:
+		return loop.Decision{Allow: true, Why: WhyPlanAuto}
+	case ans.allow:
+		return loop.Decision{Allow: true, Why: "person: approved the plan, ask"}
+	}
+	return loop.Decision{Reason: ans.instructions, Why: "person: keep planning"}
 }

@@ -26,7 +26,10 @@ const (
 // menuChoices are the answers a question offers, in order: every answer
 // for a call of the loop; for a question with its own text (whether to
 // start a project's MCP server, remembered either way) yes or no.
-func menuChoices(question bool) []int {
+func menuChoices(question, plan bool) []int {
+	if plan {
+		return []int{choiceOnce, choiceSession, choiceInstruct}
+	}
 	if question {
 		return []int{choiceOnce, choiceDeny}
 	}
@@ -35,7 +38,16 @@ func menuChoices(question bool) []int {
 
 // approvalChoiceText is the label of choice; session names what "for this
 // session" covers; question marks a question with its own text.
-func approvalChoiceText(choice int, session string, question bool) string {
+func approvalChoiceText(choice int, session string, question, plan bool) string {
+	if plan {
+		switch choice {
+		case choiceOnce:
+			return "Approve, and go on in ask mode"
+		case choiceSession:
+			return "Approve, and go on in auto mode"
+		}
+		return "Keep planning, and say what to change"
+	}
 	if question {
 		if choice == choiceOnce {
 			return "Yes (remembered)"
@@ -67,6 +79,7 @@ type pendingApproval struct {
 // instructions being typed.
 type approvalView struct {
 	question    bool // a question with its own text: yes or no
+	plan        bool // plan mode's question about a plan
 	choice      int
 	armed       bool
 	instructing bool
@@ -110,7 +123,7 @@ func (m *Model) syncApproval() {
 		return
 	}
 	if b := m.blocks[p.req.call.ID]; b != nil {
-		b.setMenu(approvalView{question: p.req.text != "", choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
+		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
 	}
 }
 
@@ -139,7 +152,7 @@ func (m *Model) approvalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !m.approvalTakesKeys() {
 		return nil, false
 	}
-	choices := menuChoices(p.req.text != "")
+	choices := menuChoices(p.req.text != "", p.req.plan)
 	at := max(slices.Index(choices, p.choice), 0)
 	switch msg.String() {
 	case "up", "ctrl+p":

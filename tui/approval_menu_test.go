@@ -165,7 +165,7 @@ func TestEscLeavesTheInstructionsThenDenies(t *testing.T) {
 	d.untilShows("Cancelled.")
 }
 
-// Shift+Tab switches the permission mode between ask and auto, through the
+// Shift+Tab cycles the permission mode ask → auto → plan, through the
 // command's setter, and the status line shows it.
 func TestShiftTabSwitchesThePermissionMode(t *testing.T) {
 	srv := fake.New(fake.Text("Hi."))
@@ -183,11 +183,15 @@ func TestShiftTabSwitchesThePermissionMode(t *testing.T) {
 		t.Errorf("after Shift+Tab the screen does not show auto:\n%s", s)
 	}
 	d.update(shiftTab)
-	if s := d.screen(); !strings.Contains(s, "ask mode") {
-		t.Errorf("a second Shift+Tab does not switch back:\n%s", s)
+	if s := d.screen(); !strings.Contains(s, "plan mode") || !strings.Contains(s, "Permission mode: plan") {
+		t.Errorf("a second Shift+Tab does not switch to plan:\n%s", s)
 	}
-	if strings.Join(set, ",") != "auto,ask" {
-		t.Errorf("modes set: %v, want auto then ask", set)
+	d.update(shiftTab)
+	if s := d.screen(); !strings.Contains(s, "ask mode") {
+		t.Errorf("a third Shift+Tab does not switch back:\n%s", s)
+	}
+	if strings.Join(set, ",") != "auto,plan,ask" {
+		t.Errorf("modes set: %v, want auto, plan, then ask", set)
 	}
 	if d.m.input.Value() != "" {
 		t.Errorf("Shift+Tab typed into the input: %q", d.m.input.Value())
@@ -272,6 +276,7 @@ func TestShiftTabDecidesTheWaitingQuestionInTheNewMode(t *testing.T) {
 	if d.m.approving == nil || !d.m.approving.instructing {
 		t.Fatal("a switch of mode answered a question whose denial was being typed")
 	}
+	d.update(shiftTab) // to plan
 	d.update(shiftTab) // back to ask
 	d.key("esc")       // back to the menu
 	d.update(shiftTab) // to auto: the waiting call is allowed
@@ -284,8 +289,7 @@ func TestShiftTabDecidesTheWaitingQuestionInTheNewMode(t *testing.T) {
 	}
 }
 
-// Switching to ask while a question waits (it came in ask's stead, say from
-// an unconfined command in auto) leaves it waiting.
+// Switching to ask (from plan) while a question waits leaves it waiting.
 func TestShiftTabToAskLeavesTheQuestionWaiting(t *testing.T) {
 	srv := fake.New(
 		fake.ToolCalls(fake.Call{ID: "b1", Name: "bash", Arguments: `{"command":"true"}`}),
@@ -293,7 +297,7 @@ func TestShiftTabToAskLeavesTheQuestionWaiting(t *testing.T) {
 	)
 	approver := NewApprover()
 	cfg := config(t, srv, t.TempDir(), approver)
-	cfg.PermissionMode = "auto"
+	cfg.PermissionMode = "plan"
 	cfg.SetPermissionMode = func(string) {}
 	d := newDriver(t, cfg)
 	d.typeAndSend("go")

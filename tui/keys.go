@@ -9,7 +9,7 @@ type keyMap struct {
 	PageUp, PageDown, Top, Bottom           key.Binding
 	Cancel, Quit, Help, Complete            key.Binding
 	SelectPrev, SelectNext, Expand          key.Binding
-	Mode                                    key.Binding
+	Mode, Todo                              key.Binding
 	running                                 bool
 }
 
@@ -35,7 +35,8 @@ func newKeyMap() keyMap {
 		SelectPrev:  b("ctrl+↑", "previous tool", "ctrl+up"),
 		SelectNext:  b("ctrl+↓", "next tool", "ctrl+down"),
 		Expand:      b("ctrl+o", "expand/fold tool", "ctrl+o"),
-		Mode:        b("shift+tab", "ask/auto", "shift+tab"),
+		Mode:        b("shift+tab", "ask/auto/plan", "shift+tab"),
+		Todo:        b("ctrl+t", "fold/show todo list", "ctrl+t"),
 	}
 }
 
@@ -55,6 +56,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.SelectPrev, k.SelectNext, k.Expand},
-		{k.Cancel, k.EditQueued, k.DropQueued, k.Quit, k.Help, k.Mode},
+		{k.Cancel, k.EditQueued, k.DropQueued, k.Quit, k.Help, k.Mode, k.Todo},
 	}
 }

@@ -171,6 +171,7 @@ type Model struct {
 	recall  int         // index into prompts while recalling; len(prompts) when not
 	draft   string      // the input as it was before recalling
 	queue   promptQueue // prompts sent while a turn runs, sent when it ends
+	todos   todoPin     // the session's todo list, pinned while unfinished
 
 	mentionQuery string   // the "@" word whose completions are shown
 	mentionHints []string // its completions, best first
@@ -238,15 +239,16 @@ func New(cfg Config) (*Model, error) {
 	m := &Model{
 		cfg: cfg, st: st, keys: newKeyMap(), help: help.New(), input: in,
 		chat: newChatList(), loop: l, blocks: map[string]*toolBlock{}, selected: -1,
-		session: cfg.Session, now: time.Now, queue: promptQueue{st: st},
+		session: cfg.Session, now: time.Now, queue: promptQueue{st: st}, todos: todoPin{st: st},
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
-	if cfg.PermissionMode == "ask" || cfg.PermissionMode == "auto" {
+	if cfg.PermissionMode == "ask" || cfg.PermissionMode == "auto" || cfg.PermissionMode == "plan" {
 		m.bar.mode = cfg.PermissionMode
 	}
 	m.cost.price = cfg.Price
 	m.resetCost(cfg.Session)
+	m.todos.set(cfg.Session.Todos)
 	m.showHistory(cfg.Session.Conv.Messages())
 	return m, nil
 }

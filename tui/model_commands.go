@@ -112,6 +112,7 @@ func (m *Model) switchSession(sess *Session) {
 	m.forgetItems()
 	m.bar.resetTokens()
 	m.resetCost(sess)
+	m.todos.set(sess.Todos)
 	m.bar.session = sessionLabel(sess)
 	if m.cfg.Approver != nil {
 		m.cfg.Approver.reset()

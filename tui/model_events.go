@@ -9,7 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/todo"
 )
 
 // frameInterval is the shortest time between two batches of a turn's
@@ -154,9 +156,18 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 		if b, ok := m.blocks[ev.ID]; ok && b.running() {
 			b.setProgress(ev.Text)
 		}
+		if se, ok := ev.Detail.(subagent.Event); ok {
+			m.subagentEvent(se)
+		}
 	case loop.Notice:
 		m.noteAfterText(ev.Text)
 	case loop.ToolCallFinished:
+		if items, ok := ev.Meta["todos"].([]todo.Item); ok && !ev.IsError {
+			m.todos.set(items)
+		}
+		if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
+			m.bar.mode = mode // an approved plan switched the mode
+		}
 		switch {
 		case !ev.Toolset:
 			m.block(ev.ID, ev.Name, tools.Summary{}).finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)

@@ -142,6 +142,8 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 		m.selectBlock(-1)
 	case key.Matches(msg, k.SelectNext):
 		m.selectBlock(+1)
+	case key.Matches(msg, k.Todo):
+		m.todos.folded = !m.todos.folded
 	case key.Matches(msg, k.Expand):
 		if b := m.selectedBlock(); b != nil {
 			b.setExpanded(!b.expanded)
@@ -153,7 +155,7 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 	return true
 }
 
-// switchMode switches the permission mode between ask and auto (Shift+Tab);
+// switchMode cycles the permission mode ask → auto → plan (Shift+Tab);
 // the calls asked about from then on are decided in the new mode. Deny rules
 // hold in both (the policy that decides is the command's). A question
 // waiting when the mode switches is decided again in the new mode: switching
@@ -162,7 +164,7 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 // about keeps waiting for its answer, as does one whose denial the person
 // is typing.
 func (m *Model) switchMode() tea.Cmd {
-	next := map[string]string{"ask": "auto", "auto": "ask"}[m.bar.mode]
+	next := map[string]string{"ask": "auto", "auto": "plan", "plan": "ask"}[m.bar.mode]
 	if next == "" || m.cfg.SetPermissionMode == nil {
 		m.chat.append(newNoteItem(m.st, "The permission mode cannot be switched in this run (--yolo)."))
 		m.chat.bottom()
@@ -171,8 +173,11 @@ func (m *Model) switchMode() tea.Cmd {
 	m.cfg.SetPermissionMode(next)
 	m.bar.mode = next
 	what := "commands run in the sandbox and file changes in the working directory proceed without asking; deny rules still hold"
-	if next == "ask" {
+	switch next {
+	case "ask":
 		what = "commands and file changes are asked about"
+	case "plan":
+		what = "only read-only tools run; the model investigates and proposes a plan for you to approve"
 	}
 	m.chat.append(newNoteItem(m.st, "Permission mode: "+next+" ("+what+"). Shift+Tab switches back."))
 	m.chat.bottom()
@@ -249,6 +254,10 @@ func (m *Model) questionBlock(req approvalRequest) *toolBlock {
 	b.question = req.text
 	if req.origin != "" && req.text == "" {
 		b.question = req.origin + " asks: " + b.defaultQuestion()
+		b.origin = req.origin // its result comes as the subagent's event
+	}
+	if req.plan {
+		b.question = "Approve this plan?"
 	}
 	b.warning = req.warning
 	return b

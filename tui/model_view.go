@@ -82,8 +82,11 @@ func (m *Model) bottomRows() bottom {
 		status: []string{m.bar.Render(m.width)},
 		help:   fitWidth(strings.Split(help, "\n"), m.width),
 	}
+	if t := m.todos.Render(m.width); t != "" {
+		b.queued = strings.Split(t, "\n")
+	}
 	if q := m.queue.Render(m.width); q != "" {
-		b.queued = strings.Split(q, "\n")
+		b.queued = append(b.queued, strings.Split(q, "\n")...)
 	}
 	return b
 }

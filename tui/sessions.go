@@ -12,6 +12,7 @@ import (
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools/todo"
 )
 
 // Session is a conversation the interface shows and goes on with.
@@ -30,6 +31,8 @@ type Session struct {
 	// Notice, when not empty, says that the session asked for was in use
 	// by another process and this one is a fork of it.
 	Notice string
+	// Todos is the session's todo list as last written (todo_write).
+	Todos []todo.Item
 }
 
 // SessionInfo is one line of the session picker.
@@ -120,6 +123,11 @@ func (s *StoreSessions) Open(ctx context.Context, id string) (*Session, error) {
 	}
 	out := s.session(sess, conversation.Restore(st, s.Store.Recorder(sess.ID)))
 	out.Notice = notice
+	if list, err := s.Store.Todos(ctx, sess.ID); err == nil {
+		for _, it := range list {
+			out.Todos = append(out.Todos, todo.Item{Content: it.Content, Status: it.Status})
+		}
+	}
 	return out, nil
 }
 

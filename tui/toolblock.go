@@ -57,6 +57,7 @@ type toolBlock struct {
 	menu     approvalView // the question's menu while waiting
 	question string       // the approval question when not the default one
 	warning  string       // what makes the waiting call risky, shown first
+	origin   string       // the subagent whose call this is ("" for the session's own)
 	expanded bool
 	selected bool
 	frame    int
@@ -339,13 +340,17 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 	key := func(k, what string) string { return b.st.Key.Render(k) + b.st.Dim.Render(" "+what) }
 	v := b.menu
 	if v.instructing {
-		return append([]string{b.st.Approval.Render(cutTo("Deny, and tell the model what to do instead:", width))},
+		prompt := "Deny, and tell the model what to do instead:"
+		if v.plan {
+			prompt = "Say what to change in the plan:"
+		}
+		return append([]string{b.st.Approval.Render(cutTo(prompt, width))},
 			append(wrapText("› "+v.text+"█", max(width, 1)),
 				joinWrapped([]string{key("enter", "deny with these words"), key("esc", "back")}, b.st.Dim.Render(" · "), width)...)...)
 	}
 	var lines []string
-	for _, c := range menuChoices(v.question) {
-		label := approvalChoiceText(c, session, v.question)
+	for _, c := range menuChoices(v.question, v.plan) {
+		label := approvalChoiceText(c, session, v.question, v.plan)
 		switch {
 		case c == v.choice && v.armed:
 			lines = append(lines, b.st.Key.Render(cutTo("› "+label, width)))

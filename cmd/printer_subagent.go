@@ -1,0 +1,58 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/subagent"
+)
+
+// subagentObject is the stream-json form of a subagent's event: its
+// start as an init object (which agent, model and session), every other
+// event as the parent's would be; each carries parent_tool_call_id, the id
+// of the task call that started the child. A child's Done is a
+// subagent_result object.
+func subagentObject(ev subagent.Event) map[string]any {
+	var obj map[string]any
+	switch inner := ev.Event.(type) {
+	case nil:
+		if !ev.Start {
+			return nil
+		}
+		agent := ev.Agent
+		if agent == "" {
+			agent = "default"
+		}
+		obj = map[string]any{"type": "init", "session_id": ev.Session, "agent": agent, "model": ev.Model, "description": ev.Description}
+	case loop.Done:
+		obj = map[string]any{"type": "subagent_result", "session_id": ev.Session, "answer": inner.Answer, "stop_reason": inner.Reason,
+			"steps": inner.Steps, "usage": inner.Usage, "duration_ms": inner.Duration.Milliseconds()}
+		if inner.Err != nil {
+			obj["error"] = inner.Err.Error()
+		}
+	default:
+		obj = streamObject(inner)
+	}
+	if obj != nil {
+		obj["parent_tool_call_id"] = ev.ParentCallID
+	}
+	return obj
+}
+
+// subagentProgress counts a child's tokens in the turn's and, in text mode
+// with progress on, writes a line per finished call of the child on
+// stderr, after its description.
+func (p *printer) subagentProgress(se subagent.Event) {
+	switch ev := se.Event.(type) {
+	case loop.Done:
+		p.childUsage = p.childUsage.Add(ev.Usage)
+	case loop.ToolCallFinished:
+		if p.progress && p.format == formatText {
+			status := "ok"
+			if ev.IsError {
+				status = "error: " + firstLine(ev.Content)
+			}
+			fmt.Fprintf(p.errOut, "· [%s] %s (%s, %s)\n", se.Description, ev.Name, status, roundDuration(ev.Duration))
+		}
+	}
+}

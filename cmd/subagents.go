@@ -1,0 +1,199 @@
+package cmd
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/subagent"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/protect"
+	"github.com/agent-dev/agent/tools/shell"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
+	"github.com/agent-dev/agent/turn"
+)
+
+// subagentNote is added to a child's system prompt.
+const subagentNote = "\nYou are a subagent: another agent gave you the task in the user's message and sees only your final answer. " +
+	"Do the task with your tools, then answer completely and concisely: what you found, with path:line for each place. " +
+	"Do not ask questions; nobody can answer them.\n"
+
+// children builds the task tool's children: their sessions in the store,
+// linked to the parent's session and call, and their loops, which ask
+// the same approval as the parent's (labelled with the child's
+// description).
+type children struct {
+	a      *agent
+	runner *turn.Runner // its Sessions set once the store is open
+
+	// bash is the children's bash, confined by sandbox, a read-only one;
+	// nil where no read-only sandbox can be enforced (children then have
+	// no bash unless a definition names it).
+	bash    tools.Tool
+	sandbox *sandbox.Sandbox
+
+	mu      sync.Mutex
+	store   *sessions.Store
+	approve loop.ApproveFunc
+}
+
+// close releases the children's sandbox.
+func (c *children) close() {
+	if c.sandbox != nil {
+		c.sandbox.Close()
+	}
+}
+
+// readOnlyBash builds the children's bash: commands that may read
+// everything and write nothing, in a read-only sandbox with the parent's
+// network setting. Where such a sandbox is not enforced (no namespaces,
+// or the sandbox is off), it returns no tool.
+func readOnlyBash(o *Options, s settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, tools.Tool, error) {
+	if s.Sandbox == sandbox.Off || o.Yolo || o.PermissionMode == modeYolo {
+		return nil, nil, nil
+	}
+	ro := s
+	ro.Sandbox = sandbox.ReadOnly
+	sb, err := newSandbox(o, ro, paths, getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !sb.Brief().Enforced {
+		sb.Close()
+		return nil, nil, nil
+	}
+	var extraEnv []string
+	if t := sb.TempDir(); t != "" {
+		extraEnv = []string{"TMPDIR=" + t}
+	}
+	return sb, shell.New(shell.Config{Dir: paths.Dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()}), nil
+}
+
+// agentDirs are the directories agent definitions are read from, the
+// project's first: .agent/agents, .claude/agents, then the user's config
+// directory's agents and ~/.claude/agents.
+func agentDirs(dir string, s settings) []string {
+	dirs := []string{filepath.Join(dir, ".agent", "agents"), filepath.Join(dir, ".claude", "agents")}
+	if s.ConfigPath != "" {
+		dirs = append(dirs, filepath.Join(filepath.Dir(s.ConfigPath), "agents"))
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".claude", "agents"))
+	}
+	return dirs
+}
+
+// newTaskTool returns the task tool of the agent in dir and the holder its
+// children are built from (useStore and newLoop complete it), with the
+// agent definitions' problems, one line each.
+func newTaskTool(dir string, s settings) (*subagent.Tool, *children, []string) {
+	agents, warnings := subagent.Load(agentDirs(dir, s)...)
+	c := &children{runner: &turn.Runner{}}
+	tool := subagent.New(subagent.Config{Spawn: c.spawn, Runner: c.runner, Agents: agents, MaxParallel: s.MaxParallel})
+	return tool, c, warnings
+}
+
+// useStore records the children's sessions in store.
+func (c *children) useStore(store *sessions.Store) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.store = store
+	c.runner.Sessions = store
+}
+
+// useApproval makes the children ask approve (the front-end's composition).
+func (c *children) useApproval(approve loop.ApproveFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.approve = approve
+}
+
+// spawn builds a child for spec: its session (a subagent's, linked to the
+// parent's), its conversation and its loop, with the tools of its agent
+// (the read-only ones by default; never the task tool).
+func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Child, error) {
+	c.mu.Lock()
+	store, approve := c.store, c.approve
+	c.mu.Unlock()
+	a, s := c.a, c.a.settings
+	model, system, name := s.Model, a.systemPrompt()+subagentNote, ""
+	reg, err := c.registry(spec.Agent)
+	if err != nil {
+		return nil, err
+	}
+	if ag := spec.Agent; ag != nil {
+		name, system = ag.Name, ag.Prompt+"\n\n"+system
+		if !ag.InheritsModel() {
+			model = ag.Model
+		}
+	}
+	var rec conversation.Recorder
+	var lrec loop.Store
+	var finish func()
+	id := ""
+	if store != nil {
+		sess, err := store.Create(ctx, sessions.NewSession{Dir: a.dir, Provider: providerName(s.BaseURL), Model: model,
+			SystemPrompt: system, Title: spec.Description, Parent: spec.ParentSession, ParentCallID: spec.CallID, Agent: name})
+		if err != nil {
+			return nil, err
+		}
+		id = sess.ID
+		r := store.Recorder(id)
+		rec, lrec = r, r
+		finish = func() { store.Release(context.WithoutCancel(ctx), id) }
+	}
+	l, err := loop.New(loop.Config{
+		Provider: newProvider(s, s.retries()), Model: model,
+		Catalog:  picker.New(reg, a.mode, reg.Names()),
+		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
+		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.outputReserve(),
+		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
+	})
+	if err != nil {
+		if finish != nil {
+			finish()
+		}
+		return nil, err
+	}
+	return &subagent.Child{Loop: l, Conv: conversation.New(system, rec), Model: model, Finish: finish}, nil
+}
+
+// childTools are the tools of a child without a defined agent: the
+// read-only file tools, and bash in a read-only sandbox where there is one.
+var childTools = []string{"list_files", "read_file", "grep"}
+
+// registry is the toolset of a child: the agent's named built-in tools,
+// or the read-only file tools; never the task tool (no chains of
+// subagents).
+func (c *children) registry(ag *subagent.Agent) (*tools.Registry, error) {
+	names := childTools
+	var ts []tools.Tool
+	if ag != nil && ag.Tools != nil {
+		names = ag.ToolNames()
+	} else if c.bash != nil {
+		ts = append(ts, c.bash) // the read-only one
+	}
+	for _, t := range c.a.builtins {
+		def := t.Definition()
+		if def.Name == subagent.Name {
+			continue
+		}
+		if slices.Contains(names, def.Name) {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("the agent definition names no tool this agent has (%v)", names)
+	}
+	return tools.NewRegistry(ts...)
+}

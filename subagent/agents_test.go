@@ -1,0 +1,43 @@
+package subagent
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// A Claude Code definition reads as it is: its tools translated to the
+// agent's names, "inherit" the session's model, the body the prompt.
+func TestClaudeCodeDefinitionWorks(t *testing.T) {
+	a, err := Parse("---\nname: code-reviewer\ndescription: \"Reviews code\"\ntools: Read, Grep, Glob, Bash\nmodel: inherit\n---\nYou review code.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Name != "code-reviewer" || a.Description != "Reviews code" || a.Prompt != "You review code." || !a.InheritsModel() {
+		t.Fatalf("parsed %+v", a)
+	}
+	if got := a.ToolNames(); !slices.Equal(got, []string{"read_file", "grep", "list_files", "bash"}) {
+		t.Errorf("tools = %v", got)
+	}
+}
+
+// Bad definitions are skipped with a warning; the project's definition of
+// a name wins over the user's.
+func TestLoadSkipsBadDefinitionsAndKeepsTheFirstName(t *testing.T) {
+	project, user := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(project, "a.md"), []byte("---\nname: finder\ndescription: project's\n---\nbody\n"), 0o644)
+	os.WriteFile(filepath.Join(user, "a.md"), []byte("---\nname: finder\ndescription: user's\n---\nbody\n"), 0o644)
+	os.WriteFile(filepath.Join(user, "bad.md"), []byte("no front matter\n"), 0o644)
+	os.WriteFile(filepath.Join(user, "list.md"), []byte("---\nname: lister\ndescription: lists\ntools:\n  - Read\n  - list_files\nmodel: gpt-x\n---\n"), 0o644)
+	agents, warnings := Load(project, filepath.Join(project, "missing"), user)
+	if len(agents) != 2 || agents[0].Description != "project's" || agents[1].Name != "lister" {
+		t.Fatalf("agents = %+v", agents)
+	}
+	if !slices.Equal(agents[1].ToolNames(), []string{"read_file", "list_files"}) || agents[1].InheritsModel() {
+		t.Errorf("lister = %+v", agents[1])
+	}
+	if len(warnings) != 1 {
+		t.Errorf("warnings = %v, want one for bad.md", warnings)
+	}
+}
