@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/tools/plan"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -57,8 +58,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	if err != nil {
 		return err
 	}
-	f.a.plan.set(mode)
-	f.a.plan.useDecider(headlessPlan) // nobody approves a plan here: it is the answer
+	f.a.plan.set(mode) // printTurn answers the plans: nobody approves one here, it is the answer
 	l, err := f.a.newLoop(s.Model, f.store.Recorder(run.record.ID), headlessApproval(f.a.policy(mode, o.AllowBash)))
 	if err != nil {
 		return err
@@ -182,17 +182,22 @@ func headlessSession(ctx context.Context, o *Options, st Streams, getenv func(st
 func printTurn(ctx context.Context, f *frontEnd, l *loop.Loop, run *session, prompt turn.Prompt, p *printer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A plan is the answer: the turn ends as the plan is given, before the
+	// loop could send another request.
+	f.a.plan.useDecider(func(ctx context.Context, callID, text string) (plan.Outcome, error) {
+		cancel()
+		return headlessPlan(ctx, callID, text)
+	})
 	var done loop.Done
 	var writeErr error
-	plan := ""
+	planText := ""
 	for ev := range f.turns.Turn(ctx, l, run.conv, prompt) {
 		if d, ok := ev.(loop.Done); ok {
 			done = d
 			continue
 		}
-		if text, ok := stopsWithPlan(ev); ok && plan == "" {
-			plan = text
-			cancel() // the plan is the answer: the turn ends here
+		if text, ok := stopsWithPlan(ev); ok && planText == "" {
+			planText = text
 		}
 		if writeErr == nil {
 			if writeErr = p.event(ev); writeErr != nil {
@@ -200,8 +205,8 @@ func printTurn(ctx context.Context, f *frontEnd, l *loop.Loop, run *session, pro
 			}
 		}
 	}
-	if plan != "" && writeErr == nil {
-		done.Answer, done.Reason, done.Err = plan, loop.StopAnswered, nil
+	if planText != "" && writeErr == nil {
+		done.Answer, done.Reason, done.Err = planText, loop.StopAnswered, nil
 	}
 	if writeErr != nil {
 		return fmt.Errorf("writing output: %w", writeErr)

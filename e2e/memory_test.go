@@ -124,7 +124,7 @@ func TestEmptyMemoryLeavesTheFirstRequestUnchanged(t *testing.T) {
 	}
 }
 
-// A database written before the search index existed (schema version 7)
+// A database written before the search index existed (schema version 8)
 // is indexed when the agent first opens it, with every message kept; a
 // session deleted afterwards is no longer found.
 func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
@@ -133,14 +133,14 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 	keep := sessionIDOf(t, ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--output-format", "json", "-p", "the mascot is a capybara")}).stdout)
 	gone := sessionIDOf(t, ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--output-format", "json", "-p", "the capybara eats melons")}).stdout)
 
-	// Take the database back to version 7, as an agent before the index
+	// Take the database back to version 8, as an agent before the index
 	// left it.
 	sdb, err := sql.Open("sqlite", db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{`DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
-		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `PRAGMA user_version = 7`} {
+		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `PRAGMA user_version = 8`} {
 		if _, err := sdb.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

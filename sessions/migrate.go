@@ -160,7 +160,19 @@ PRAGMA writable_schema = OFF;
 	`
 ALTER TABLE tool_calls ADD COLUMN approval_ms INTEGER;
 `,
-	// 8: full-text search over the messages (Store.Search). message_text
+	// 8: subagents and the todo list. parent_id is the session whose
+	// task call started this one (NULL for a session a person started),
+	// parent_call_id that call's id; agent names the defined agent it ran
+	// as ('' for the default one). todos is the session's todo list, a JSON
+	// array of {content, status} objects (todo_write), '[]' when empty.
+	`
+ALTER TABLE sessions ADD COLUMN parent_id TEXT REFERENCES sessions (id) ON DELETE CASCADE;
+ALTER TABLE sessions ADD COLUMN parent_call_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN todos TEXT NOT NULL DEFAULT '[]';
+CREATE INDEX sessions_parent ON sessions (parent_id);
+`,
+	// 9: full-text search over the messages (Store.Search). message_text
 	// is each message's searchable text: its text parts, and its tool
 	// calls (name and arguments) and tool results (content), one part a
 	// line; reasoning is left out, and so are the calls and results of the
@@ -196,18 +208,6 @@ CREATE TRIGGER messages_fts_update AFTER UPDATE OF parts ON messages BEGIN
 END;
 INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE body IS NOT NULL;
 	`,
-	// 9: subagents and the todo list. parent_id is the session whose
-	// task call started this one (NULL for a session a person started),
-	// parent_call_id that call's id; agent names the defined agent it ran
-	// as ('' for the default one). todos is the session's todo list, a JSON
-	// array of {content, status} objects (todo_write), '[]' when empty.
-	`
-ALTER TABLE sessions ADD COLUMN parent_id TEXT REFERENCES sessions (id) ON DELETE CASCADE;
-ALTER TABLE sessions ADD COLUMN parent_call_id TEXT NOT NULL DEFAULT '';
-ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT '';
-ALTER TABLE sessions ADD COLUMN todos TEXT NOT NULL DEFAULT '[]';
-CREATE INDEX sessions_parent ON sessions (parent_id);
-`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

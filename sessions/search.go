@@ -36,7 +36,7 @@ type Hit struct {
 	// between hits of one search.
 	Score float64
 	// Text is the message's searchable text (see the message_text view
-	// of migration 8): text parts, tool calls and tool results, one part
+	// of migration 9): text parts, tool calls and tool results, one part
 	// a line, secrets masked as they were stored.
 	Text string
 }
