@@ -17,7 +17,6 @@ import (
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/tools/protect"
-	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/turn"
 )
@@ -71,12 +70,7 @@ func readOnlyBash(o *Options, s settings, paths protect.Paths, getenv func(strin
 		sb.Close()
 		return nil, nil, nil
 	}
-	var extraEnv []string
-	if t := sb.TempDir(); t != "" {
-		extraEnv = []string{"TMPDIR=" + t}
-	}
-	return sb, shell.New(shell.Config{Dir: paths.Dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
-		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()}), nil
+	return sb, newBash(s, paths.Dir, sb), nil
 }
 
 // agentDirs are the directories agent definitions are read from, the

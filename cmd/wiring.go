@@ -132,12 +132,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	journals, guard := &storeJournals{}, protect.NewGuard(paths)
 	state := fs.NewSessions(journals.journal)
 	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard})
-	var extraEnv []string
-	if t := sb.TempDir(); t != "" {
-		extraEnv = []string{"TMPDIR=" + t}
-	}
-	bash := shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
-		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
+	bash := newBash(s, dir, sb)
 	childSb, childBash, err := readOnlyBash(o, s, paths, getenv)
 	if err != nil {
 		root.Close()
@@ -166,6 +161,18 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	sb.Close()
 	kids.close()
 	return nil, fmt.Errorf("building the tools: %w", err)
+}
+
+// newBash is the bash tool of a run in dir: commands confined by sb, with
+// its temporary directory as TMPDIR, without the provider's keys and the
+// secrets the settings' filter removes.
+func newBash(s settings, dir string, sb *sandbox.Sandbox) tools.Tool {
+	var extraEnv []string
+	if t := sb.TempDir(); t != "" {
+		extraEnv = []string{"TMPDIR=" + t}
+	}
+	return shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 }
 
 // newMCP builds the manager of the configured MCP servers; nothing starts

@@ -162,18 +162,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.Notice:
 		m.noteAfterText(ev.Text)
 	case loop.ToolCallFinished:
-		if items, ok := ev.Meta["todos"].([]todo.Item); ok && !ev.IsError {
-			m.todos.set(items)
-		}
-		if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
-			m.bar.mode = mode // an approved plan switched the mode
-		}
-		switch {
-		case !ev.Toolset:
-			m.block(ev.ID, ev.Name, tools.Summary{}).finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
-		case ev.IsError:
-			m.chat.append(newErrorItem(m.st, ev.Name+": "+ev.Content))
-		}
+		m.toolFinished(ev)
 	case loop.ToolsetChanged:
 		if len(ev.Added) > 0 {
 			m.noteAfterText("Picked " + strings.Join(ev.Added, ", ") + ".")
@@ -184,6 +173,35 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
 		m.addCost(ev.Usage)
+	case loop.Compacting, loop.Compacted:
+		m.compactionEvent(ev)
+	case loop.Done:
+		return m.endTurn(ev)
+	}
+	return nil
+}
+
+// toolFinished shows a call's result in its block (or, for a call that
+// changes the toolset, only its failure), and what the result changes
+// beyond it: a todo list, the permission mode an approved plan chose.
+func (m *Model) toolFinished(ev loop.ToolCallFinished) {
+	if items, ok := ev.Meta["todos"].([]todo.Item); ok && !ev.IsError {
+		m.todos.set(items)
+	}
+	if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
+		m.bar.mode = mode // an approved plan switched the mode
+	}
+	switch {
+	case !ev.Toolset:
+		m.block(ev.ID, ev.Name, tools.Summary{}).finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
+	case ev.IsError:
+		m.chat.append(newErrorItem(m.st, ev.Name+": "+ev.Content))
+	}
+}
+
+// compactionEvent notes a compaction's start and its end.
+func (m *Model) compactionEvent(ev loop.Event) {
+	switch ev := ev.(type) {
 	case loop.Compacting:
 		what := "Compacting the conversation"
 		if ev.Auto {
@@ -194,10 +212,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 		m.bar.context = ev.AfterTokens
 		m.noteAfterText(fmt.Sprintf("Compacted: about %s → %s tokens. The older messages are replaced by a summary (/context shows the window).",
 			formatTokens(ev.BeforeTokens), formatTokens(ev.AfterTokens)))
-	case loop.Done:
-		return m.endTurn(ev)
 	}
-	return nil
 }
 
 // showRetry shows a retry of the provider in one note that each further
