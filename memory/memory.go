@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-dev/agent/sessions"
@@ -54,6 +55,12 @@ type Memory struct {
 	root  string          // the project's root
 	now   func() time.Time
 	mu    sync.Mutex // serialises writes to the files
+	// embed, when not nil, embeds passages and queries (UseEmbeddings);
+	// indexer is the background indexer (StartEmbedding).
+	embed   *Embedder
+	indexer atomic.Pointer[indexer]
+	// queryTimeout bounds the embedding of a query (QueryTimeout).
+	queryTimeout time.Duration
 }
 
 // New returns the memory of the project that holds workDir (an absolute
@@ -63,7 +70,8 @@ type Memory struct {
 func New(store *sessions.Store, dataDir, workDir string) *Memory {
 	root := ProjectRoot(workDir)
 	base := filepath.Join(dataDir, "memory")
-	return &Memory{store: store, base: base, dir: filepath.Join(base, Key(root)), root: root, now: time.Now}
+	return &Memory{store: store, base: base, dir: filepath.Join(base, Key(root)), root: root, now: time.Now,
+		queryTimeout: QueryTimeout}
 }
 
 // ProjectRoot returns the root of the project that holds dir: the nearest
