@@ -75,6 +75,10 @@ const (
 //	max_processes = 1024         # processes (threads) one command may have at once
 //	tmp_size_mb = 1024           # the commands' own temporary directory (TMPDIR)
 //
+//	[memory]
+//	embeddings = "auto"         # or "off": also search past sessions by meaning (OpenAI-compatible /embeddings)
+//	embedding_model = "nomic-embed-text"  # default text-embedding-3-small
+//
 //	[permissions]
 //	allow = ["git status", "go test", "ls"]
 //	deny = ["rm", "git push"]
@@ -97,6 +101,18 @@ type fileConfig struct {
 	Sandbox     sandboxConfig      `toml:"sandbox"`
 	Permissions permissionsConfig  `toml:"permissions"`
 	MCP         mcpConfig          `toml:"mcp"`
+	Memory      memoryConfig       `toml:"memory"`
+}
+
+// memoryConfig is the [memory] table: whether memory_search also ranks
+// past sessions by meaning, with the provider's embeddings endpoint.
+type memoryConfig struct {
+	// Embeddings is "auto" (the default: on while the endpoint answers)
+	// or "off".
+	Embeddings string `toml:"embeddings"`
+	// EmbeddingModel is the embedding model; "" for
+	// memory.DefaultEmbeddingModel.
+	EmbeddingModel string `toml:"embedding_model"`
 }
 
 // sandboxConfig is the [sandbox] table: what commands may do.
@@ -233,6 +249,10 @@ type settings struct {
 	// MCPServers is the [mcp.servers] tables, as written (resolved for a
 	// working directory by newAgent).
 	MCPServers map[string]mcpServerConfig
+	// Embeddings is whether memory search also uses the provider's
+	// embeddings endpoint ("auto"; "off", and always off with Anthropic,
+	// which serves none); EmbeddingModel the model ("" for the default).
+	Embeddings, EmbeddingModel string
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -401,6 +421,13 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 
 	if err := resolveSandbox(&s, o, fc, path); err != nil {
 		return s, err
+	}
+	s.Embeddings, s.EmbeddingModel = first(fc.Memory.Embeddings, "auto"), fc.Memory.EmbeddingModel
+	if s.Embeddings != "auto" && s.Embeddings != "off" {
+		return s, usagef("config %s: memory: embeddings %q: want auto or off", path, s.Embeddings)
+	}
+	if s.Provider == providerAnthropic {
+		s.Embeddings = "off"
 	}
 
 	if s.Model == "" {
