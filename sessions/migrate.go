@@ -197,17 +197,16 @@ END;
 INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE body IS NOT NULL;
 `,
 	// 9: embeddings of the messages' searchable text (Store.NearestMessages):
-	// one row per message and embedding model, the vector as float32
-	// little-endian; an empty vector marks a message with no text to embed.
+	// at most one row per message, the vector of the embedding model named
+	// (float32 little-endian); an empty vector marks a message with no
+	// text to embed. A message embedded by another model is embedded again.
 	// Rows go with their message.
 	`
 CREATE TABLE message_vectors (
-	message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+	message_id        INTEGER PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
 	model             TEXT NOT NULL,
-	vector            BLOB NOT NULL,
-	PRIMARY KEY (message_id, model)
-) WITHOUT ROWID;
-CREATE INDEX message_vectors_model ON message_vectors (model, message_id);
+	vector            BLOB NOT NULL
+);
 `,
 }
 

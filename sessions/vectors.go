@@ -23,8 +23,8 @@ type Passage struct {
 func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]Passage, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT m.id, coalesce(t.body, '') FROM messages AS m
 		JOIN message_text AS t ON t.id = m.id
-		WHERE NOT EXISTS (SELECT 1 FROM message_vectors AS v WHERE v.message_id = m.id AND v.model = ?)
-		ORDER BY m.id DESC LIMIT ?`, model, limit)
+		WHERE NOT EXISTS (SELECT 1 FROM message_vectors AS v WHERE v.message_id = m.id AND v.model = ?1)
+		ORDER BY m.id DESC LIMIT ?2`, model, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing messages to embed: %w", err)
 	}
@@ -41,7 +41,8 @@ func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]Pass
 }
 
 // PutVectors stores the vectors of messages (message row id to vector) for
-// model, replacing any it had; a message deleted meanwhile is skipped.
+// model, replacing any it had (of any model); a message deleted meanwhile
+// is skipped.
 func (s *Store) PutVectors(ctx context.Context, model string, vecs map[int64][]float32) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		for id, v := range vecs {
@@ -61,10 +62,10 @@ func (s *Store) PutVectors(ctx context.Context, model string, vecs map[int64][]f
 
 // NearestMessages returns the messages in o's scope whose vectors for
 // model are nearest to q by cosine similarity, best first, at most o.Limit
-// (0 or less: 10). Hit.Score is the similarity, -1 to 1. Every vector of
-// the scope is compared (no approximate index): linear in the number of
-// embedded messages (BENCHMARKS.md). Messages without a vector are not
-// found here.
+// (0 or less: 10). Hit.Score is the similarity, -1 to 1. The vectors of
+// the scope's 5,000 most recent embedded messages are compared (no
+// approximate index: the cost is linear in their number, BENCHMARKS.md).
+// Messages without a vector are not found here.
 func (s *Store) NearestMessages(ctx context.Context, model string, q []float32, o SearchOptions) ([]Hit, error) {
 	limit := o.Limit
 	if limit <= 0 {
@@ -79,7 +80,8 @@ func (s *Store) NearestMessages(ctx context.Context, model string, q []float32, 
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT v.message_id, v.vector FROM message_vectors AS v
 		JOIN messages AS m ON m.id = v.message_id
-		WHERE v.model = ?1 AND length(v.vector) > 0 AND m.session_id IN (`+scope+`)`, args...)
+		WHERE v.model = ?1 AND length(v.vector) > 0 AND m.session_id IN (`+scope+`)
+		ORDER BY v.message_id DESC LIMIT `+fmt.Sprint(maxNearCandidates), args...)
 	if err != nil {
 		return nil, fmt.Errorf("searching embeddings: %w", err)
 	}
@@ -116,6 +118,10 @@ func (s *Store) NearestMessages(ctx context.Context, model string, q []float32, 
 	}
 	return out, nil
 }
+
+// maxNearCandidates bounds how many vectors one NearestMessages compares:
+// the most recent, as Search ranks only its 2,000 most recent matches.
+const maxNearCandidates = 5000
 
 // EncodeVector is v as stored: each float32 little-endian.
 func EncodeVector(v []float32) []byte {
