@@ -2,7 +2,10 @@
 // project and searches it: a long-term file, MEMORY.md, one note file a day,
 // YYYY-MM-DD.md, and every past session of the project as the session store
 // keeps it (full-text search with SQLite FTS5, ranked by BM25; see
-// sessions.Store.Search).
+// sessions.Store.Search), and, when the provider serves an embeddings
+// endpoint, by meaning too (Embedder, StartEmbedding; the two rankings of
+// sessions fused by reciprocal rank). What search and Get show has
+// credential-looking values masked (shell.MaskSecrets).
 //
 // The files live in the agent's data directory, never in the repository:
 // DATA/memory/KEY/, where KEY names the project by its root (the nearest

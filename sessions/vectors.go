@@ -78,8 +78,11 @@ func (s *Store) NearestMessages(ctx context.Context, model string, q []float32, 
 		scope += ` AND (dir = ?3 OR (dir >= ?4 AND dir < ?5))`
 		args = append(args, root, root+"/", root+"0")
 	}
+	// CROSS JOIN keeps message_vectors the outer loop, walked by rowid
+	// from the newest, so that no sort of the vectors is needed and the
+	// walk stops at the bound.
 	rows, err := s.db.QueryContext(ctx, `SELECT v.message_id, v.vector FROM message_vectors AS v
-		JOIN messages AS m ON m.id = v.message_id
+		CROSS JOIN messages AS m ON m.id = v.message_id
 		WHERE v.model = ?1 AND length(v.vector) > 0 AND m.session_id IN (`+scope+`)
 		ORDER BY v.message_id DESC LIMIT `+fmt.Sprint(maxNearCandidates), args...)
 	if err != nil {
