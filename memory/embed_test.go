@@ -15,7 +15,7 @@ import (
 
 // embeddingsServer serves the scripted model's embeddings with opts and
 // counts the embeddings requests.
-func embeddingsServer(t *testing.T, opts scripted.Options) (url string, requests *atomic.Int64) {
+func embeddingsServer(t testing.TB, opts scripted.Options) (url string, requests *atomic.Int64) {
 	t.Helper()
 	h := scripted.NewHandler(opts)
 	requests = new(atomic.Int64)
