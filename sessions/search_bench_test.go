@@ -35,7 +35,7 @@ func oldDatabase(b *testing.B, path string, n int) int64 {
 	must(b, err)
 	db := sessions.DB(s)
 	for _, q := range []string{`DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
-		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `PRAGMA user_version = 7`} {
+		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `DROP TABLE message_vectors`, `PRAGMA user_version = 7`} {
 		_, err := db.ExecContext(ctx, q)
 		must(b, err)
 	}
