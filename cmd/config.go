@@ -75,6 +75,10 @@ const (
 //	max_processes = 1024         # processes (threads) one command may have at once
 //	tmp_size_mb = 1024           # the commands' own temporary directory (TMPDIR)
 //
+//	[memory]
+//	embeddings = "auto"         # or "off": also search past sessions by meaning (OpenAI-compatible /embeddings)
+//	embedding_model = "nomic-embed-text"  # default text-embedding-3-small
+//
 //	[permissions]
 //	allow = ["git status", "go test", "ls"]
 //	deny = ["rm", "git push"]
@@ -98,12 +102,24 @@ type fileConfig struct {
 	Permissions permissionsConfig  `toml:"permissions"`
 	MCP         mcpConfig          `toml:"mcp"`
 	Subagents   subagentsConfig    `toml:"subagents"`
+	Memory      memoryConfig       `toml:"memory"`
 }
 
 // subagentsConfig is the [subagents] table: how many task calls' children
 // run at once (0: subagent.DefaultMaxParallel).
 type subagentsConfig struct {
 	MaxParallel int `toml:"max_parallel"`
+}
+
+// memoryConfig is the [memory] table: whether memory_search also ranks
+// past sessions by meaning, with the provider's embeddings endpoint.
+type memoryConfig struct {
+	// Embeddings is "auto" (the default: on while the endpoint answers)
+	// or "off".
+	Embeddings string `toml:"embeddings"`
+	// EmbeddingModel is the embedding model; "" for
+	// memory.DefaultEmbeddingModel.
+	EmbeddingModel string `toml:"embedding_model"`
 }
 
 // sandboxConfig is the [sandbox] table: what commands may do.
@@ -243,6 +259,10 @@ type settings struct {
 	// MaxParallel bounds the subagents running at once ([subagents]
 	// max_parallel; 0 is the default).
 	MaxParallel int
+	// Embeddings is whether memory search also uses the provider's
+	// embeddings endpoint ("auto"; "off", and always off with Anthropic,
+	// which serves none); EmbeddingModel the model ("" for the default).
+	Embeddings, EmbeddingModel string
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -414,6 +434,13 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 
 	if err := resolveSandbox(&s, o, fc, path); err != nil {
 		return s, err
+	}
+	s.Embeddings, s.EmbeddingModel = first(fc.Memory.Embeddings, "auto"), fc.Memory.EmbeddingModel
+	if s.Embeddings != "auto" && s.Embeddings != "off" {
+		return s, usagef("config %s: memory: embeddings %q: want auto or off", path, s.Embeddings)
+	}
+	if s.Provider == providerAnthropic {
+		s.Embeddings = "off"
 	}
 
 	if s.Model == "" {

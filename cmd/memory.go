@@ -20,6 +20,9 @@ import (
 // out the session of its call.
 func (a *agent) addMemory(store *sessions.Store) error {
 	a.memory = memory.New(store, filepath.Dir(store.Path()), a.dir)
+	if e := a.embedder(); e != nil {
+		a.memory.UseEmbeddings(e)
+	}
 	for _, t := range memory.Tools(a.memory) {
 		a.builtins = append(a.builtins, t)
 		a.memoryTools = append(a.memoryTools, t.Definition().Name)
@@ -31,6 +34,15 @@ func (a *agent) addMemory(store *sessions.Store) error {
 	a.registry = reg
 	a.catalog.Set(picker.New(reg, a.mode, a.toolGroups()...))
 	return nil
+}
+
+// embedder is the embeddings client of the provider's endpoint ([memory]
+// embeddings, embedding_model), nil when they are off.
+func (a *agent) embedder() *memory.Embedder {
+	if a.settings.Embeddings != "auto" {
+		return nil
+	}
+	return memory.NewEmbedder(a.settings.BaseURL, a.settings.APIKey, a.settings.EmbeddingModel, nil)
 }
 
 // toolGroups are the pick groups of the built-in tools: the file and

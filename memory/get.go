@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-dev/agent/tools/shell"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,6 +47,11 @@ var ErrNoSuchKey = errors.New("no such memory")
 // key that names nothing is ErrNoSuchKey; a session lookup error is the
 // store's (sessions.ErrNotFound, sessions.ErrAmbiguous).
 func (m *Memory) Get(ctx context.Context, key string, around int) (string, error) {
+	text, err := m.get(ctx, key, around)
+	return shell.MaskSecrets(text), err
+}
+
+func (m *Memory) get(ctx context.Context, key string, around int) (string, error) {
 	key = strings.TrimSpace(key)
 	if key == "" {
 		return "", fmt.Errorf("%w: the key is empty; give MEMORY.md, a date (2026-11-20) or a session id", ErrNoSuchKey)

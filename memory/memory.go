@@ -2,7 +2,10 @@
 // project and searches it: a long-term file, MEMORY.md, one note file a day,
 // YYYY-MM-DD.md, and every past session of the project as the session store
 // keeps it (full-text search with SQLite FTS5, ranked by BM25; see
-// sessions.Store.Search).
+// sessions.Store.Search), and, when the provider serves an embeddings
+// endpoint, by meaning too (Embedder, StartEmbedding; the two rankings of
+// sessions fused by reciprocal rank). What search and Get show has
+// credential-looking values masked (shell.MaskSecrets).
 //
 // The files live in the agent's data directory, never in the repository:
 // DATA/memory/KEY/, where KEY names the project by its root (the nearest
@@ -27,6 +30,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-dev/agent/sessions"
@@ -54,6 +58,12 @@ type Memory struct {
 	root  string          // the project's root
 	now   func() time.Time
 	mu    sync.Mutex // serialises writes to the files
+	// embed, when not nil, embeds passages and queries (UseEmbeddings);
+	// indexer is the background indexer (StartEmbedding).
+	embed   *Embedder
+	indexer atomic.Pointer[indexer]
+	// queryTimeout bounds the embedding of a query (QueryTimeout).
+	queryTimeout time.Duration
 }
 
 // New returns the memory of the project that holds workDir (an absolute
@@ -63,7 +73,8 @@ type Memory struct {
 func New(store *sessions.Store, dataDir, workDir string) *Memory {
 	root := ProjectRoot(workDir)
 	base := filepath.Join(dataDir, "memory")
-	return &Memory{store: store, base: base, dir: filepath.Join(base, Key(root)), root: root, now: time.Now}
+	return &Memory{store: store, base: base, dir: filepath.Join(base, Key(root)), root: root, now: time.Now,
+		queryTimeout: QueryTimeout}
 }
 
 // ProjectRoot returns the root of the project that holds dir: the nearest

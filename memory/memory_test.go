@@ -19,7 +19,7 @@ type fixture struct {
 	store           *sessions.Store
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "proj")
 	sub := filepath.Join(root, "sub")
@@ -39,7 +39,7 @@ func (f *fixture) memory(dir string, now time.Time) *Memory {
 }
 
 // session records a session in dir with the given user texts.
-func (f *fixture) session(t *testing.T, dir string, texts ...string) string {
+func (f *fixture) session(t testing.TB, dir string, texts ...string) string {
 	t.Helper()
 	ctx := context.Background()
 	ss, err := f.store.Create(ctx, sessions.NewSession{Dir: dir})
@@ -51,7 +51,7 @@ func (f *fixture) session(t *testing.T, dir string, texts ...string) string {
 	return ss.ID
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

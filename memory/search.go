@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/agent-dev/agent/tools/shell"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,6 +87,9 @@ func (m *Memory) Search(ctx context.Context, query string, o SearchOptions) ([]R
 		if err != nil {
 			return nil, err
 		}
+		if near := m.nearest(ctx, query, opts); near != nil {
+			hits = fuse(hits, near)
+		}
 		found = sessionResults(hits, query)
 	}
 	all := append(scale(files), scale(found)...)
@@ -97,6 +101,7 @@ func (m *Memory) Search(ctx context.Context, query string, o SearchOptions) ([]R
 			continue
 		}
 		seen[r.Passage] = true
+		r.Passage = shell.MaskSecrets(r.Passage)
 		out = append(out, r)
 		if len(out) == limit {
 			break

@@ -208,6 +208,18 @@ CREATE TRIGGER messages_fts_update AFTER UPDATE OF parts ON messages BEGIN
 END;
 INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE body IS NOT NULL;
 	`,
+	// 10: embeddings of the messages' searchable text (Store.NearestMessages):
+	// at most one row per message, the vector of the embedding model named
+	// (float32 little-endian); an empty vector marks a message with no
+	// text to embed. A message embedded by another model is embedded again.
+	// Rows go with their message.
+	`
+CREATE TABLE message_vectors (
+	message_id        INTEGER PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+	model             TEXT NOT NULL,
+	vector            BLOB NOT NULL
+);
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

@@ -95,16 +95,8 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Hi
 	if err != nil {
 		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
 	}
-	for i := range hits {
-		h := &hits[i]
-		var created sql.NullInt64
-		err := s.db.QueryRowContext(ctx, `SELECT s.id, s.title, s.dir, m.seq, m.role, m.created_at, t.body
-			FROM messages AS m JOIN sessions AS s ON s.id = m.session_id JOIN message_text AS t ON t.id = m.id
-			WHERE m.id = ?`, h.rowid).Scan(&h.SessionID, &h.Title, &h.Dir, &h.Seq, &h.Role, &created, &h.Text)
-		if err != nil {
-			return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
-		}
-		h.CreatedAt = fromMillis(created)
+	if err := s.fillHits(ctx, hits); err != nil {
+		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
 	}
 	out := make([]Hit, len(hits))
 	for i, h := range hits {
@@ -117,6 +109,22 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Hi
 type rankedHit struct {
 	Hit
 	rowid int64
+}
+
+// fillHits reads the session, message and text of each hit's row.
+func (s *Store) fillHits(ctx context.Context, hits []rankedHit) error {
+	for i := range hits {
+		h := &hits[i]
+		var created sql.NullInt64
+		err := s.db.QueryRowContext(ctx, `SELECT s.id, s.title, s.dir, m.seq, m.role, m.created_at, coalesce(t.body, '')
+			FROM messages AS m JOIN sessions AS s ON s.id = m.session_id JOIN message_text AS t ON t.id = m.id
+			WHERE m.id = ?`, h.rowid).Scan(&h.SessionID, &h.Title, &h.Dir, &h.Seq, &h.Role, &created, &h.Text)
+		if err != nil {
+			return err
+		}
+		h.CreatedAt = fromMillis(created)
+	}
+	return nil
 }
 
 // rankedRows runs Search's first query: message row ids and their ranks.

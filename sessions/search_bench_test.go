@@ -23,7 +23,7 @@ const benchWords = 20000
 func benchWord(i uint64) string { return fmt.Sprintf("w%x", i) }
 
 // oldDatabase writes, at path, a database as an agent before migration 8
-// left it (schema version 7, no search index) holding n messages: 1,000
+// left it (schema version 8, no search index) holding n messages: 1,000
 // sessions of n/1,000 messages, user prompts of 10-40 words, assistant
 // answers of 20-100, tool results of 50-250 (about 480 bytes a message on
 // average), half the sessions under /proj. Session 0's message 1 holds
@@ -35,7 +35,7 @@ func oldDatabase(b *testing.B, path string, n int) int64 {
 	must(b, err)
 	db := sessions.DB(s)
 	for _, q := range []string{`DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
-		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `PRAGMA user_version = 7`} {
+		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `DROP TABLE message_vectors`, `PRAGMA user_version = 8`} {
 		_, err := db.ExecContext(ctx, q)
 		must(b, err)
 	}

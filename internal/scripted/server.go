@@ -2,6 +2,7 @@ package scripted
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -34,6 +35,13 @@ type Options struct {
 	// Models are the ids GET /v1/models lists; nil lists one default
 	// model. Listing requests are not recorded.
 	Models []string
+	// NoEmbeddings answers POST /v1/embeddings with HTTP 404, as a server
+	// without the endpoint does (Anthropic's, most chat-only servers).
+	NoEmbeddings bool
+	// OnEmbeddings, when not nil, is called with the inputs of each
+	// embeddings request before it is answered, with the request's
+	// context (a test can hold the answer back until then).
+	OnEmbeddings func(ctx context.Context, inputs []string)
 }
 
 // Handler is the http.Handler behind a Server. Use it directly to serve a
@@ -69,6 +77,10 @@ func (h *Handler) LargestPrompt() int {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if IsModelsRequest(r) {
 		serveModels(w, h.opts.Models)
+		return
+	}
+	if IsEmbeddingsRequest(r) {
+		h.serveEmbeddings(w, r)
 		return
 	}
 	body, _ := io.ReadAll(r.Body)

@@ -140,6 +140,36 @@ func SecretValue(value string) string {
 	return ""
 }
 
+// MaskSecrets returns text with every credential-looking value of
+// SecretValue's shapes replaced by "[secret masked]": a URL's password
+// (the user and host kept), a token, a JWT, a private key's whole block
+// (to its END line, or to the text's end when there is none).
+func MaskSecrets(text string) string {
+	if len(text) < 8 {
+		return text
+	}
+	// The first shape is the URL's, the last the private key's.
+	for i, s := range secretValues {
+		switch {
+		case !s.re.MatchString(text):
+		case i == 0:
+			text = urlPassword.ReplaceAllString(text, "${1}[secret masked]@")
+		case i == len(secretValues)-1:
+			text = privateKeyBlock.ReplaceAllString(text, "[secret masked]")
+		default:
+			text = s.re.ReplaceAllString(text, "[secret masked]")
+		}
+	}
+	return text
+}
+
+// urlPassword and privateKeyBlock are what MaskSecrets replaces of a URL
+// with a password and of a private key.
+var (
+	urlPassword     = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)[^/\s@]+@`)
+	privateKeyBlock = regexp.MustCompile(`(?s)-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(-----END [A-Z ]*PRIVATE KEY-----|\z)`)
+)
+
 // matchWhich returns the first of patterns that matches up.
 func matchWhich(patterns []string, up string) (string, bool) {
 	for _, p := range patterns {

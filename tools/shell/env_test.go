@@ -98,3 +98,22 @@ func TestEnvFilterWidenedPatternsAndValues(t *testing.T) {
 		}
 	}
 }
+
+func TestMaskSecretsHidesValuesAndKeepsTheRest(t *testing.T) {
+	in := "token ghp_abcdefghijklmnopqrstuvwxyz0123, db postgres://bob:hunter22@db/app\n" +
+		"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\nafter"
+	got := MaskSecrets(in)
+	for _, secret := range []string{"ghp_abc", "hunter22", "b3BlbnNzaC1rZXk"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("%q still in %q", secret, got)
+		}
+	}
+	for _, kept := range []string{"token [secret masked]", "postgres://bob:[secret masked]@db/app", "\nafter"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("%q not in %q", kept, got)
+		}
+	}
+	if plain := "nothing secret here, see https://example.com/a:b"; MaskSecrets(plain) != plain {
+		t.Errorf("MaskSecrets changed %q to %q", plain, MaskSecrets(plain))
+	}
+}
