@@ -38,7 +38,6 @@ func openFrontEnd(ctx context.Context, o *Options, getenv func(string) string, d
 	f.onClose(func() { a.sandbox.Close() }) // removes the commands' temporary directory and cgroup
 	f.onClose(a.children.close)             // the subagents' read-only sandbox
 	f.onClose(a.closeMCP)
-	f.onClose(a.memory.StartEmbedding(ctx)) // vectors filled in the background, stopped first
 	return f, nil
 }
 

@@ -26,6 +26,9 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		return err
 	}
 	defer f.Close()
+	// The interface fills the memory's vectors in the background (stopped
+	// first at Close); a headless run sends no request but its turn's.
+	f.onClose(f.a.memory.StartEmbedding(ctx))
 	mode, err := permissionMode(o, true)
 	if err != nil {
 		return err
