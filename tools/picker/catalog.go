@@ -182,28 +182,37 @@ func (c *Catalog) WithIndex(names ...string) *Catalog {
 // index is the list of indexed tools not yet picked, for pick_tools'
 // description; "" when there is none.
 func (c *Catalog) index(picked []string) string {
-	var prefixes []string
-	byPrefix := map[string][]string{}
+	var names []string
 	for _, n := range c.reg.Names() {
-		if !c.indexed[n] || slices.Contains(picked, n) {
-			continue
+		if c.indexed[n] && !slices.Contains(picked, n) {
+			names = append(names, n)
 		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "\n\nMore tools, not shown above; pick them by full name (prefix + name):" + byPrefix(names)
+}
+
+// byPrefix lists names grouped by the prefix before their last "__", a
+// line each ("\nmcp__github__: create_issue, list_prs"), the groups in the
+// order of their first name.
+func byPrefix(names []string) string {
+	var prefixes []string
+	groups := map[string][]string{}
+	for _, n := range names {
 		prefix, rest := "", n
 		if i := strings.LastIndex(n, "__"); i > 0 {
 			prefix, rest = n[:i+2], n[i+2:]
 		}
-		if byPrefix[prefix] == nil {
+		if groups[prefix] == nil {
 			prefixes = append(prefixes, prefix)
 		}
-		byPrefix[prefix] = append(byPrefix[prefix], rest)
-	}
-	if len(prefixes) == 0 {
-		return ""
+		groups[prefix] = append(groups[prefix], rest)
 	}
 	var b strings.Builder
-	b.WriteString("\n\nMore tools, not shown above; pick them by full name (prefix + name):")
 	for _, p := range prefixes {
-		fmt.Fprintf(&b, "\n%s: %s", p, strings.Join(byPrefix[p], ", "))
+		fmt.Fprintf(&b, "\n%s: %s", p, strings.Join(groups[p], ", "))
 	}
 	return b.String()
 }

@@ -36,28 +36,17 @@ func (c *Catalog) deferredOffers(picked, loaded []string) []Offer {
 // never changes in a session.
 func (c *Catalog) loadIndex() string {
 	var b strings.Builder
-	var prefixes []string
-	byPrefix := map[string][]string{}
+	var indexed []string
 	for _, n := range c.reg.Names() {
-		if !c.indexed[n] {
-			t, _ := c.reg.Get(n)
-			fmt.Fprintf(&b, "\n%s: %s", n, t.Definition().Brief())
+		if c.indexed[n] {
+			indexed = append(indexed, n)
 			continue
 		}
-		prefix, rest := "", n
-		if i := strings.LastIndex(n, "__"); i > 0 {
-			prefix, rest = n[:i+2], n[i+2:]
-		}
-		if byPrefix[prefix] == nil {
-			prefixes = append(prefixes, prefix)
-		}
-		byPrefix[prefix] = append(byPrefix[prefix], rest)
+		t, _ := c.reg.Get(n)
+		fmt.Fprintf(&b, "\n%s: %s", n, t.Definition().Brief())
 	}
-	if len(prefixes) > 0 {
-		b.WriteString("\nBy full name (prefix + name):")
-		for _, p := range prefixes {
-			fmt.Fprintf(&b, "\n%s: %s", p, strings.Join(byPrefix[p], ", "))
-		}
+	if len(indexed) > 0 {
+		b.WriteString("\nBy full name (prefix + name):" + byPrefix(indexed))
 	}
 	if b.Len() == 0 {
 		return ""
