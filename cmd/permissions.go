@@ -81,6 +81,9 @@ type policy struct {
 	// commands (mcp__github__*, mcp__github__create_issue), with * as a
 	// glob.
 	toolAllow, toolDeny []string
+	// planSandbox is whether plan mode's read-only commands run in an
+	// enforced read-only sandbox (see judgePlanCommand).
+	planSandbox bool
 }
 
 // builtinEffects are the effects of the agent's own tools, for callers
@@ -138,6 +141,9 @@ func (p policy) decideGated(def tools.Definition, arguments string, gate loop.Ga
 // mode.
 func (p policy) decideUngated(def tools.Definition, arguments string) ruling {
 	if p.mode == modePlan && !def.ReadOnly {
+		if def.Effects.Has(tools.RunsCommands) && def.Name == "bash" {
+			return p.judgePlanCommand(arguments)
+		}
 		return ruling{verdict: deny, why: "denied: plan mode",
 			reason: fmt.Sprintf("%s was not run: plan mode is on, so only read-only tools run. Investigate with them, then call exit_plan_mode with your plan; nothing changes until the user approves it.", def.Name)}
 	}

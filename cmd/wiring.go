@@ -71,7 +71,8 @@ type agent struct {
 
 // policy is the permission policy of a run in mode.
 func (a *agent) policy(mode string, allowBash bool) policy {
-	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny}
+	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny,
+		planSandbox: a.children.bash != nil}
 }
 
 // useStore records the file tools' changes in store's undo journal of
@@ -142,7 +143,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	task, kids, agentWarnings := newTaskTool(dir, s)
 	kids.bash, kids.sandbox = childBash, childSb
 	plans := &planState{}
-	builtins := append(files, bash, task, todo.New(storeTodos{journals}), plans.tool())
+	builtins := append(files, modeBash{normal: bash, readOnly: childBash, plan: plans.active}, task, todo.New(storeTodos{journals}), plans.tool())
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config

@@ -309,3 +309,44 @@ func TestChildCannotEditByDefault(t *testing.T) {
 		t.Errorf("the child's write_file call was not refused as unknown: %s", res.stdout)
 	}
 }
+
+// In plan mode a read-only command runs (in the read-only sandbox) and one
+// that writes, a redirection smuggled into a read-only command included,
+// gets a tool error that says plan mode is on.
+func TestPlanModeRunsReadOnlyCommandsOnly(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	srv := scripted.New(t,
+		scripted.ToolCalls(
+			scripted.Call{ID: "ls", Name: "bash", Arguments: `{"command":"ls && cat a.txt | grep alp"}`},
+			scripted.Call{ID: "redir", Name: "bash", Arguments: `{"command":"cat a.txt > b.txt"}`},
+			scripted.Call{ID: "del", Name: "bash", Arguments: `{"command":"find . -name a.txt -delete"}`},
+			scripted.Call{ID: "touch", Name: "bash", Arguments: `{"command":"touch c.txt"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "exit_plan_mode", Arguments: `{"plan":"1. nothing"}`}),
+	)
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--tools", "all", "--permission-mode", "plan", "-p", "look")})
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	results := toolResults(reqs[1])
+	if got := results["ls"]; !strings.Contains(got, "a.txt") || !strings.Contains(got, "alpha") {
+		t.Errorf("the read-only command did not run in plan mode: %q", got)
+	}
+	for _, id := range []string{"redir", "del", "touch"} {
+		if got := results[id]; !strings.Contains(got, "plan mode is on") {
+			t.Errorf("%s: %q, want a refusal that says plan mode is on", id, got)
+		}
+	}
+	for _, name := range []string{"b.txt", "c.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s was written in plan mode", name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.txt")); err != nil {
+		t.Errorf("a.txt was deleted in plan mode")
+	}
+}

@@ -18,7 +18,8 @@ const Name = "exit_plan_mode"
 
 // Prompt is added to the system prompt while plan mode is on.
 const Prompt = "\n\nPlan mode is on: the user wants a plan before anything changes. Only read-only tools run now " +
-	"(editing, writing and commands are refused). Investigate the code with them, then call exit_plan_mode with " +
+	"(editing and writing are refused; bash runs read-only commands only, such as ls, cat, grep, find and git status, log, diff and show, " +
+	"with no redirection to a file). Investigate the code with them, then call exit_plan_mode with " +
 	"your plan in Markdown: the steps, the files each changes, and how you will check the result. Do not change " +
 	"anything until the user approves it.\n"
 
