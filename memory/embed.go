@@ -144,11 +144,17 @@ func (m *Memory) UseEmbeddings(e *Embedder) { m.embed = e }
 
 // EmbedPending embeds the stored messages that have no vector for the
 // embedder's model yet, newest first, in batches, until none is left, ctx
-// ends or the embedder fails; it returns how many it stored. Without an
-// embedder or a store it does nothing.
+// ends or the embedder fails; it returns how many it stored. It first loads
+// the vectors already stored into the store's memory (Store.LoadVectors).
+// Without an embedder or a store it does nothing.
 func (m *Memory) EmbedPending(ctx context.Context) (int, error) {
 	if m.embed == nil || m.store == nil {
 		return 0, nil
+	}
+	// The vectors already stored are loaded into memory here, off the
+	// turn's path, so that the first search by meaning need not.
+	if err := m.store.LoadVectors(ctx, m.embed.Model()); err != nil {
+		return 0, err
 	}
 	n := 0
 	for {

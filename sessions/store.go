@@ -31,6 +31,10 @@ type Store struct {
 	// goroutines queue here instead of polling SQLite's busy handler; the
 	// busy timeout then only arbitrates between processes.
 	writeMu sync.Mutex
+	// vecs are the message vectors of one embedding model in memory
+	// (NearestMessages), guarded by vecMu.
+	vecMu sync.Mutex
+	vecs  vectorCache
 	// now is the clock for created and updated times; tests replace it.
 	now func() time.Time
 	// undoFault, when set by a test, makes Undo fail to put back a path.

@@ -1,13 +1,12 @@
 package sessions
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -44,80 +43,120 @@ func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]Pass
 // model, replacing any it had (of any model); a message deleted meanwhile
 // is skipped.
 func (s *Store) PutVectors(ctx context.Context, model string, vecs map[int64][]float32) error {
+	sessionOf := map[int64]string{}
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		clear(sessionOf)
 		for id, v := range vecs {
-			_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO message_vectors (message_id, model, vector)
-				SELECT id, ?, ? FROM messages WHERE id = ?`, model, EncodeVector(v), id)
+			var session string
+			err := tx.QueryRowContext(ctx, `SELECT session_id FROM messages WHERE id = ?`, id).Scan(&session)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
 			if err != nil {
 				return err
 			}
+			_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO message_vectors (message_id, model, vector) VALUES (?, ?, ?)`,
+				id, model, EncodeVector(v))
+			if err != nil {
+				return err
+			}
+			sessionOf[id] = session
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("storing embeddings: %w", err)
 	}
+	s.vecMu.Lock()
+	defer s.vecMu.Unlock()
+	if s.vecs.model == model {
+		for id, session := range sessionOf {
+			s.vecs.put(id, session, vecs[id])
+		}
+	}
 	return nil
 }
 
 // NearestMessages returns the messages in o's scope whose vectors for
 // model are nearest to q by cosine similarity, best first, at most o.Limit
-// (0 or less: 10). Hit.Score is the similarity, -1 to 1. The vectors of
-// the scope's 5,000 most recent embedded messages are compared (no
-// approximate index: the cost is linear in their number, BENCHMARKS.md).
-// Messages without a vector are not found here.
+// (0 or less: 10). Hit.Score is the similarity, -1 to 1, computed on the
+// vectors quantised to int8 (within about 0.01 of the exact one). The
+// vectors of the scope's 5,000 most recent embedded messages are compared
+// (no approximate index: the cost is linear in their number,
+// BENCHMARKS.md), from memory: the first search of the process loads the
+// model's vectors (1 byte a dimension each) and later ones read only
+// those stored since (see vectorCache). Messages without a vector are not
+// found here.
 func (s *Store) NearestMessages(ctx context.Context, model string, q []float32, o SearchOptions) ([]Hit, error) {
 	limit := o.Limit
 	if limit <= 0 {
 		limit = 10
 	}
-	scope := `SELECT id FROM sessions WHERE id != ?2`
-	args := []any{model, o.Exclude}
-	if o.Root != "" {
-		root := strings.TrimSuffix(o.Root, "/")
-		scope += ` AND (dir = ?3 OR (dir >= ?4 AND dir < ?5))`
-		args = append(args, root, root+"/", root+"0")
-	}
-	// CROSS JOIN keeps message_vectors the outer loop, walked by rowid
-	// from the newest, so that no sort of the vectors is needed and the
-	// walk stops at the bound.
-	rows, err := s.db.QueryContext(ctx, `SELECT v.message_id, v.vector FROM message_vectors AS v
-		CROSS JOIN messages AS m ON m.id = v.message_id
-		WHERE v.model = ?1 AND length(v.vector) > 0 AND m.session_id IN (`+scope+`)
-		ORDER BY v.message_id DESC LIMIT `+fmt.Sprint(maxNearCandidates), args...)
+	scope, err := s.scopeSessions(ctx, o)
 	if err != nil {
 		return nil, fmt.Errorf("searching embeddings: %w", err)
 	}
-	defer rows.Close()
-	qn := norm(q)
+	s.vecMu.Lock()
+	c, err := s.vectors(ctx, model)
 	var hits []rankedHit
-	var blob []byte
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, fmt.Errorf("searching embeddings: %w", err)
-		}
-		sim := cosine(q, qn, blob)
-		if len(hits) == limit && sim <= hits[len(hits)-1].Score {
-			continue
-		}
-		h := rankedHit{rowid: id}
-		h.Score = sim
-		i, _ := slices.BinarySearchFunc(hits, sim, func(a rankedHit, t float64) int { return cmp.Compare(t, a.Score) })
-		hits = slices.Insert(hits, i, h)
-		if len(hits) > limit {
-			hits = hits[:limit]
-		}
+	if err == nil {
+		hits = c.nearest(q, scope, limit)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("searching embeddings: %w", err)
+	s.vecMu.Unlock()
+	if err != nil {
+		return nil, err
 	}
-	if err := s.fillHits(ctx, hits); err != nil {
+	hits, err = s.fillLiveHits(ctx, hits)
+	if err != nil {
 		return nil, fmt.Errorf("searching embeddings: %w", err)
 	}
 	out := make([]Hit, len(hits))
 	for i, h := range hits {
 		out[i] = h.Hit
+	}
+	return out, nil
+}
+
+// scopeSessions are the ids of the sessions o searches: those under
+// o.Root ("": every one) but o.Exclude.
+func (s *Store) scopeSessions(ctx context.Context, o SearchOptions) (map[string]bool, error) {
+	q := `SELECT id FROM sessions WHERE id != ?1`
+	args := []any{o.Exclude}
+	if o.Root != "" {
+		root := strings.TrimSuffix(o.Root, "/")
+		q += ` AND (dir = ?2 OR (dir >= ?3 AND dir < ?4))`
+		args = append(args, root, root+"/", root+"0")
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	scope := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		scope[id] = true
+	}
+	return scope, rows.Err()
+}
+
+// fillLiveHits is fillHits for hits whose messages may have been deleted
+// since their vectors were loaded (by another process): those are left out.
+func (s *Store) fillLiveHits(ctx context.Context, hits []rankedHit) ([]rankedHit, error) {
+	out := hits[:0]
+	for _, h := range hits {
+		one := []rankedHit{h}
+		err := s.fillHits(ctx, one)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, one[0])
 	}
 	return out, nil
 }
@@ -135,24 +174,7 @@ func EncodeVector(v []float32) []byte {
 	return b
 }
 
-// cosine is the cosine similarity of q (whose norm is qn) and the stored
-// vector b; 0 when either is zero or their lengths differ.
-func cosine(q []float32, qn float64, b []byte) float64 {
-	if len(b) != 4*len(q) || qn == 0 {
-		return 0
-	}
-	var dot, bn float64
-	for i, x := range q {
-		y := float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
-		dot += float64(x) * y
-		bn += y * y
-	}
-	if bn == 0 {
-		return 0
-	}
-	return dot / (qn * math.Sqrt(bn))
-}
-
+// norm is the Euclidean norm of v.
 func norm(v []float32) float64 {
 	var n float64
 	for _, x := range v {
