@@ -64,6 +64,10 @@ type Options struct {
 	// when ThinkingBudgetSet.
 	ThinkingBudget    int
 	ThinkingBudgetSet bool
+	// notices takes what the person should know while the run starts (the
+	// search index being built); errTTY is whether it is a terminal.
+	notices io.Writer
+	errTTY  bool
 }
 
 // resumePick is the value of --resume given without an id: the interface
@@ -119,7 +123,7 @@ func osStreams() Streams {
 // NewRootCmd builds the root command. runF replaces the headless run in
 // tests of flag parsing; nil runs the agent.
 func NewRootCmd(st Streams, getenv func(string) string, runF func(context.Context, *Options) error) *cobra.Command {
-	o := &Options{}
+	o := &Options{notices: st.Err, errTTY: st.ErrIsTerminal}
 	// run takes the prompt's words after the root's flags are parsed.
 	run := func(c *cobra.Command, args []string) error {
 		o.Prompt = strings.Join(args, " ")

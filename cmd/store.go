@@ -3,6 +3,8 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/agent-dev/agent/sessions"
 )
@@ -37,7 +39,7 @@ func openStore(ctx context.Context, o *Options, getenv func(string) string) (*se
 	if err != nil {
 		return nil, err
 	}
-	st, err := sessions.Open(ctx, path)
+	st, err := sessions.OpenWith(ctx, path, sessions.Options{IndexProgress: indexProgress(o.notices, o.errTTY)})
 	if errors.Is(err, sessions.ErrNewerSchema) {
 		return nil, usageError{err}
 	}
@@ -58,4 +60,27 @@ func sessionError(err error) error {
 		return usageError{err}
 	}
 	return err
+}
+
+// indexProgress tells w how the search index of the messages stored before
+// it existed is being built (the first run after the upgrade): on a
+// terminal one line updated in place, else a line when it starts and one
+// when it ends. A nil w hears nothing.
+func indexProgress(w io.Writer, tty bool) func(done, total int) {
+	if w == nil {
+		return nil
+	}
+	return func(done, total int) {
+		switch {
+		case tty:
+			fmt.Fprintf(w, "\ragent: building the search index of past sessions (once, after an upgrade): %d of %d messages", done, total)
+			if done == total {
+				fmt.Fprintln(w)
+			}
+		case done == 0:
+			fmt.Fprintf(w, "agent: building the search index of past sessions (once, after an upgrade): %d messages\n", total)
+		case done == total:
+			fmt.Fprintf(w, "agent: search index built: %d messages\n", total)
+		}
+	}
 }

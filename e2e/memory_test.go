@@ -160,6 +160,12 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 	if !strings.Contains(r.stdout, "2 results") || !strings.Contains(r.stdout, keep) || !strings.Contains(r.stdout, gone) {
 		t.Errorf("search of the old database:\n%s", r.stdout)
 	}
+	// The build is said on stderr (not a terminal here: a line as it
+	// starts and one as it ends), and only the first time.
+	if !strings.Contains(r.stderr, "building the search index of past sessions (once, after an upgrade): 4 messages") ||
+		!strings.Contains(r.stderr, "search index built: 4 messages") {
+		t.Errorf("the index build was not shown on stderr: %q", r.stderr)
+	}
 	if after := count(); after != before {
 		t.Errorf("%d messages after indexing, %d before", after, before)
 	}
@@ -171,6 +177,9 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 
 	ok(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "delete", gone}})
 	r = ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "search", "capybara"}})
+	if strings.Contains(r.stderr, "search index") {
+		t.Errorf("a later run builds the index again: %q", r.stderr)
+	}
 	if !strings.Contains(r.stdout, "1 result ") || strings.Contains(r.stdout, gone) {
 		t.Errorf("after deleting %s:\n%s", gone, r.stdout)
 	}

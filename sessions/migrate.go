@@ -180,7 +180,9 @@ CREATE INDEX sessions_parent ON sessions (parent_id);
 	// is an FTS5 index of that text (rowid = messages.id) that keeps no
 	// copy of it: the text stays in messages.parts. Triggers keep it current
 	// as messages are written or deleted (a deleted session's messages go
-	// with it); the step indexes the messages already stored.
+	// with it). The messages already stored are indexed after the step, in
+	// batches, newest first (Store.fillIndex): fts_backlog holds the
+	// highest message id not yet indexed, and goes once all are.
 	`
 CREATE VIEW message_text (id, body) AS
 	SELECT m.id, (SELECT group_concat(t, char(10)) FROM (
@@ -206,7 +208,8 @@ CREATE TRIGGER messages_fts_update AFTER UPDATE OF parts ON messages BEGIN
 	DELETE FROM messages_fts WHERE rowid = old.id;
 	INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE id = new.id AND body IS NOT NULL;
 END;
-INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE body IS NOT NULL;
+CREATE TABLE fts_backlog (upto INTEGER NOT NULL);
+INSERT INTO fts_backlog SELECT coalesce(max(id), 0) FROM messages;
 	`,
 	// 10: embeddings of the messages' searchable text (Store.NearestMessages):
 	// at most one row per message, the vector of the embedding model named

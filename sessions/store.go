@@ -71,7 +71,30 @@ func DefaultPath(getenv func(string) string) string {
 // busy timeout (5 s), or a directory that cannot be written give SQLite's or
 // the OS's error. ctx bounds the migration work only.
 func Open(ctx context.Context, path string) (*Store, error) {
+	return OpenWith(ctx, path, Options{})
+}
+
+// Options are OpenWith's.
+type Options struct {
+	// IndexProgress, when not nil, is told how the search index of the
+	// messages stored before it existed is being built (the first open
+	// after the upgrade that added it): done of total messages, after each
+	// batch, from 0 to total. It is not called when there is nothing to
+	// build.
+	IndexProgress func(done, total int)
+}
+
+// OpenWith is Open with options: it opens the database, migrates it, and
+// builds what is left of the search index (see Options.IndexProgress).
+// An open cancelled while it builds the index leaves the database whole;
+// the next open goes on where this one stopped.
+func OpenWith(ctx context.Context, path string, o Options) (*Store, error) {
 	s, err := open(ctx, path)
+	if err == nil {
+		if err = s.fillIndex(ctx, o.IndexProgress); err != nil {
+			s.Close()
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("opening session database %s: %w", path, err)
 	}
