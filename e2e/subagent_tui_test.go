@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -48,4 +49,84 @@ func TestSubagentAsksInTheParentsInterface(t *testing.T) {
 		t.Errorf("the task call's block is not titled by its description and agent:\n%s", screen)
 	}
 	s.quit()
+}
+
+// Three children run side by side in the interface, each a block under its
+// task call that Ctrl+O expands to its steps; Escape stops them all at
+// once: each task result says its child was cancelled, and each child's
+// session is cancelled with its work so far (its read_file call) kept.
+func TestEscapeStopsEveryChildInTheInterface(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# readme\n"), 0o644)
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.NewWithOptions(t, scripted.Options{Respond: func(c scripted.ChatRequest) scripted.Reply {
+		switch {
+		case isChild(c) && !hasToolResults(c):
+			return scripted.ToolCalls(scripted.Call{ID: "r1", Name: "read_file", Arguments: `{"path":"README.md"}`})
+		case isChild(c): // held until the request ends
+			return scripted.Text("never finished").HoldAfterEvents(0, hold)
+		case !hasToolResults(c):
+			return scripted.ToolCalls(taskCall("task_a", "look at a", "alpha"), taskCall("task_b", "look at b", "beta"),
+				taskCall("task_c", "look at c", "gamma"))
+		}
+		return scripted.Text("The parent went on.")
+	}})
+	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--tools", "all", "--db", db})
+	s.waitFor("Ask about this repository")
+	s.send("research with three subagents")
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	defer cancel()
+	// The parent's request, each child's first, and each child's second
+	// (held): all three children are between steps.
+	if err := srv.WaitRequests(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"a", "b", "c"} {
+		s.waitFor("↳ look at " + d + " · thinking")
+	}
+	screen := s.waitFor("ctrl+o shows its 1 step")
+	if strings.Contains(screen, "✓ read_file README.md") {
+		t.Fatalf("a folded child shows its steps:\n%s", screen)
+	}
+	s.keys("C-Up") // the middle task call, look at b
+	s.keys("C-o")
+	screen = s.waitFor("✓ read_file README.md")
+	if strings.Count(screen, "✓ read_file README.md") != 1 {
+		t.Errorf("Ctrl+O expanded more than the selected child:\n%s", screen)
+	}
+
+	s.keys("Escape")
+	screen = s.idle()
+	if strings.Contains(screen, "The parent went on.") {
+		t.Errorf("the turn went on after Escape:\n%s", screen)
+	}
+	if n := len(srv.Requests()); n != 7 {
+		t.Errorf("%d requests, want 7: nothing after Escape", n)
+	}
+	s.quit()
+
+	list := run(t, invocation{dir: dir, args: []string{"sessions", "list", "--db", db, "--json"}})
+	var sessions []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(list.stdout), &sessions); err != nil || len(sessions) != 1 {
+		t.Fatalf("sessions list: %v %s", err, list.stdout)
+	}
+	show := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", sessions[0].ID}})
+	if strings.Count(show.stdout, "  cancelled  ") != 3 {
+		t.Fatalf("sessions show: want three cancelled subagents:\n%s", show.stdout)
+	}
+	if !strings.Contains(show.stdout, "did not finish (it was cancelled)") {
+		t.Errorf("the task results do not say their child was cancelled:\n%s", show.stdout)
+	}
+	for _, line := range strings.Split(show.stdout, "\n") {
+		if !strings.Contains(line, "look at ") || !strings.Contains(line, "cancelled") {
+			continue
+		}
+		child := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", strings.Fields(line)[0]}})
+		if !strings.Contains(child.stdout, "read_file") || !strings.Contains(child.stdout, "# readme") {
+			t.Errorf("child %s lost its work:\n%s", strings.Fields(line)[0], child.stdout)
+		}
+	}
 }

@@ -116,6 +116,7 @@ func (m *Model) spin(now time.Time) {
 	for _, b := range m.order {
 		b.setFrame(m.frame)
 	}
+	m.childTick(now)
 	m.spun.Store(now.UnixNano())
 }
 

@@ -58,6 +58,7 @@ type toolBlock struct {
 	question string       // the approval question when not the default one
 	warning  string       // what makes the waiting call risky, shown first
 	origin   string       // the subagent whose call this is ("" for the session's own)
+	child    *childView   // the subagent a task call started; nil for other calls
 	expanded bool
 	selected bool
 	frame    int
@@ -204,11 +205,16 @@ func (b *toolBlock) Render(width int) string {
 	switch {
 	case b.state == toolRunning && b.waiting:
 		lines = append(lines, b.approval(inner-2)...)
+	case b.state == toolRunning && b.child != nil:
+		lines = append(lines, b.child.runningLines(b.st, inner-2, b.expanded)...)
 	case b.state == toolRunning:
 		for _, l := range b.progress {
 			lines = append(lines, b.st.Dim.Render(cutTo(l, inner-2)))
 		}
 	case b.state == toolOK || b.state == toolFailed:
+		if b.child != nil && b.expanded {
+			lines = append(lines, b.child.stepLines(b.st, inner-2)...)
+		}
 		lines = append(lines, b.result(inner-2)...)
 	}
 	for i, l := range lines {
