@@ -32,9 +32,14 @@ type Store struct {
 	// busy timeout then only arbitrates between processes.
 	writeMu sync.Mutex
 	// vecs are the message vectors of one embedding model in memory
-	// (NearestMessages), guarded by vecMu.
-	vecMu sync.Mutex
-	vecs  vectorCache
+	// (NearestMessages), guarded by vecMu with vecLoad, the load under way
+	// in the background; vecWG waits for it, bg stops it (Close).
+	vecMu   sync.Mutex
+	vecs    vectorCache
+	vecLoad *vectorLoad
+	vecWG   sync.WaitGroup
+	bg      context.Context
+	bgStop  context.CancelFunc
 	// now is the clock for created and updated times; tests replace it.
 	now func() time.Time
 	// undoFault, when set by a test, makes Undo fail to put back a path.
@@ -129,6 +134,7 @@ func open(ctx context.Context, path string) (*Store, error) {
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	s := &Store{db: db, path: abs, now: time.Now}
+	s.bg, s.bgStop = context.WithCancel(context.Background())
 	// Two processes opening a new database at once both switch it to WAL
 	// mode; SQLite resolves that race by failing one of them with
 	// SQLITE_BUSY at once, without waiting, so retry for the busy timeout.
@@ -150,6 +156,7 @@ func open(ctx context.Context, path string) (*Store, error) {
 		break
 	}
 	if err != nil {
+		s.bgStop()
 		db.Close()
 		return nil, err
 	}
@@ -189,8 +196,11 @@ func dsn(abs string) string {
 // Path returns the absolute path of the database file.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database. Writes in flight finish first.
+// Close closes the database. Writes in flight finish first; a load of
+// vectors in the background stops.
 func (s *Store) Close() error {
+	s.bgStop()
+	s.vecWG.Wait()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	return s.db.Close()

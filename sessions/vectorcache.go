@@ -11,10 +11,12 @@ import (
 // vectorCache holds, in memory, the message vectors of one embedding model,
 // quantised to int8 (one byte a dimension, with one scale a vector), so
 // that a search by meaning reads no vector from SQLite: they are loaded
-// once, on the first search, and kept current by this process's PutVectors;
-// vectors another process stored are loaded at the next search (those of
-// messages newer than any known; a message deleted meanwhile is skipped
-// when its hit is filled). Sessions in scope are read at each search, so a
+// once, in the background (the first search, which reads the vectors it
+// needs from SQLite, starts the load; so does the background embedder,
+// LoadVectors), and kept current by this process's PutVectors; vectors
+// another process stored are loaded at the next search (those of messages
+// newer than any known; a message deleted meanwhile is skipped when its
+// hit is filled). Sessions in scope are read at each search, so a
 // deleted session's vectors are never found.
 type vectorCache struct {
 	model  string // "" until loaded
@@ -149,19 +151,29 @@ func dotInt8(q []float32, v []int8) float32 {
 	return s0 + s1 + s2 + s3
 }
 
-// vectors returns the cache of model, loaded: on first use, or for another
-// model, every vector; later, those of messages newer than any loaded
-// (another process's). Call it with s.vecMu held.
-func (s *Store) vectors(ctx context.Context, model string) (*vectorCache, error) {
-	c := &s.vecs
-	if c.model != model {
-		c.reset(model)
-	}
+// vectorLoad is a load of a model's vectors under way in the background.
+type vectorLoad struct {
+	model   string
+	pending []pendingVector // stored by PutVectors while it loads
+	done    chan struct{}   // closed when it ends; err is set before
+	err     error
+}
+
+// pendingVector is a vector PutVectors stored during a load.
+type pendingVector struct {
+	id      int64
+	session string
+	v       []float32
+}
+
+// loadInto adds to c the vectors of c.model stored for messages newer than
+// c.maxID (all of them for a new cache).
+func (s *Store) loadInto(ctx context.Context, c *vectorCache) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT v.message_id, m.session_id, v.vector FROM message_vectors AS v
 		JOIN messages AS m ON m.id = v.message_id
-		WHERE v.model = ? AND length(v.vector) > 0 AND v.message_id > ?`, model, c.maxID)
+		WHERE v.model = ? AND length(v.vector) > 0 AND v.message_id > ?`, c.model, c.maxID)
 	if err != nil {
-		return nil, fmt.Errorf("loading embeddings: %w", err)
+		return fmt.Errorf("loading embeddings: %w", err)
 	}
 	defer rows.Close()
 	var blob []byte
@@ -169,27 +181,67 @@ func (s *Store) vectors(ctx context.Context, model string) (*vectorCache, error)
 		var id int64
 		var session string
 		if err := rows.Scan(&id, &session, &blob); err != nil {
-			c.reset("")
-			return nil, fmt.Errorf("loading embeddings: %w", err)
+			return fmt.Errorf("loading embeddings: %w", err)
 		}
 		c.put(id, session, decodeVector(blob))
 		c.maxID = max(c.maxID, id)
 	}
 	if err := rows.Err(); err != nil {
-		c.reset("")
-		return nil, fmt.Errorf("loading embeddings: %w", err)
+		return fmt.Errorf("loading embeddings: %w", err)
 	}
-	return c, nil
+	return nil
 }
 
-// LoadVectors loads the vectors of model into memory, as the first search
-// by meaning would, so that it does not wait for them (the background
-// embedder calls it before it fills vectors). Errors are SQLite's, wrapped.
+// startLoad starts loading model's vectors in the background, unless a
+// load of it is under way, and returns the load. Call it with s.vecMu
+// held. The load stops when the store closes.
+func (s *Store) startLoad(model string) *vectorLoad {
+	if l := s.vecLoad; l != nil && l.model == model {
+		return l
+	}
+	l := &vectorLoad{model: model, done: make(chan struct{})}
+	s.vecLoad = l
+	s.vecWG.Add(1)
+	go func() {
+		defer s.vecWG.Done()
+		var c vectorCache
+		c.reset(model)
+		err := s.loadInto(s.bg, &c)
+		s.vecMu.Lock()
+		if s.vecLoad == l {
+			s.vecLoad = nil
+			if err == nil {
+				for _, p := range l.pending {
+					c.put(p.id, p.session, p.v)
+				}
+				s.vecs = c
+			}
+		}
+		l.err = err
+		s.vecMu.Unlock()
+		close(l.done)
+	}()
+	return l
+}
+
+// LoadVectors loads the vectors of model into memory (see
+// NearestMessages), unless they are, and returns once they are, or when
+// ctx ends (the load goes on). The background embedder calls it before it
+// fills vectors, off any turn's path. Errors are SQLite's, wrapped.
 func (s *Store) LoadVectors(ctx context.Context, model string) error {
 	s.vecMu.Lock()
-	defer s.vecMu.Unlock()
-	_, err := s.vectors(ctx, model)
-	return err
+	if s.vecs.model == model {
+		s.vecMu.Unlock()
+		return nil
+	}
+	l := s.startLoad(model)
+	s.vecMu.Unlock()
+	select {
+	case <-l.done:
+		return l.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // decodeVector is EncodeVector's inverse; a blob whose length is not a

@@ -52,6 +52,7 @@ func TestNearestMessagesSeesAnotherProcesssVectorsAndDeletions(t *testing.T) {
 	s1, _ := a.Create(ctx, sessions.NewSession{Dir: "/p"})
 	say(a, s1.ID, "east")
 	embed(a, map[string][]float32{"east": {0, 1}})
+	must(t, a.LoadVectors(ctx, "m"))
 	hits, err := a.NearestMessages(ctx, "m", []float32{1, 0}, sessions.SearchOptions{})
 	if err != nil || len(hits) != 1 || hits[0].Text != "east" {
 		t.Fatalf("first search: %+v, %v", hits, err)
@@ -78,6 +79,45 @@ func TestNearestMessagesSeesAnotherProcesssVectorsAndDeletions(t *testing.T) {
 	hits, _ = a.NearestMessages(ctx, "m", []float32{1, 0}, sessions.SearchOptions{})
 	if len(hits) != 2 || hits[0].Text == "north" || hits[1].Text == "north" {
 		t.Fatalf("after another process deleted north's session: %+v", hits)
+	}
+}
+
+// The first search, before the vectors are in memory, reads them from
+// SQLite and starts loading them; the next ones find the same, from
+// memory, with scores within 0.01.
+func TestFirstSearchReadsTheDatabaseAndLaterOnesMemory(t *testing.T) {
+	ctx := context.Background()
+	st, err := sessions.Open(ctx, filepath.Join(t.TempDir(), "agent.db"))
+	must(t, err)
+	defer st.Close()
+	ss, _ := st.Create(ctx, sessions.NewSession{Dir: "/p"})
+	for _, text := range []string{"north", "east", "west"} {
+		err := st.Recorder(ss.ID).AppendMessage(ctx, providers.Message{Role: providers.RoleUser,
+			Parts: []providers.Part{providers.Text{Text: text}}}, providers.Usage{})
+		must(t, err)
+	}
+	ps, _ := st.Unembedded(ctx, "m", 10)
+	dirs := map[string][]float32{"north": {0, 1}, "east": {1, 0.1}, "west": {-1, 0.2}}
+	vecs := map[int64][]float32{}
+	for _, p := range ps {
+		vecs[p.ID] = dirs[p.Text]
+	}
+	must(t, st.PutVectors(ctx, "m", vecs))
+	cold, err := st.NearestMessages(ctx, "m", []float32{1, 0}, sessions.SearchOptions{})
+	must(t, err)
+	must(t, st.LoadVectors(ctx, "m"))
+	warm, err := st.NearestMessages(ctx, "m", []float32{1, 0}, sessions.SearchOptions{})
+	must(t, err)
+	if len(cold) != 3 || len(warm) != 3 {
+		t.Fatalf("cold %+v, warm %+v", cold, warm)
+	}
+	for i := range cold {
+		if cold[i].Text != warm[i].Text || math.Abs(cold[i].Score-warm[i].Score) > 0.01 {
+			t.Errorf("hit %d: cold %q %.4f, warm %q %.4f", i, cold[i].Text, cold[i].Score, warm[i].Text, warm[i].Score)
+		}
+	}
+	if cold[0].Text != "east" || cold[2].Text != "west" {
+		t.Errorf("order %q %q %q", cold[0].Text, cold[1].Text, cold[2].Text)
 	}
 }
 
@@ -120,6 +160,7 @@ func TestNearestMessagesScoresAreCloseToExactCosine(t *testing.T) {
 	if err := st.PutVectors(ctx, "m", vecs); err != nil {
 		t.Fatal(err)
 	}
+	must(t, st.LoadVectors(ctx, "m"))
 	hits, err := st.NearestMessages(ctx, "m", q, sessions.SearchOptions{Limit: 50})
 	if err != nil || len(hits) != 50 {
 		t.Fatalf("%d hits, %v", len(hits), err)
