@@ -130,3 +130,38 @@ func TestEscapeStopsEveryChildInTheInterface(t *testing.T) {
 		}
 	}
 }
+
+// Started in plan mode, the interface refuses an edit (the model reads
+// that plan mode is on), shows exit_plan_mode's plan as a question, and
+// once the person approves it in auto mode, the edit goes through.
+func TestPlanModeInTheInterfaceRefusesAnEditThenApprovesThePlan(t *testing.T) {
+	dir := t.TempDir()
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "w1", Name: "write_file", Arguments: `{"path":"early.txt","content":"too early\n"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "exit_plan_mode", Arguments: `{"plan":"1. Write planned.txt."}`}),
+		scripted.ToolCalls(scripted.Call{ID: "w2", Name: "write_file", Arguments: `{"path":"planned.txt","content":"done\n"}`}),
+		scripted.Text("Wrote planned.txt as planned."),
+	)
+	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--tools", "all",
+		"--permission-mode", "plan", "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.waitFor("plan mode")
+	s.send("write the file")
+	s.waitFor("1. Write planned.txt.")
+	if _, err := os.Stat(filepath.Join(dir, "early.txt")); err == nil {
+		t.Fatal("write_file ran in plan mode")
+	}
+	s.waitFor("↑/↓ choose")
+	s.keys("Down", "Enter") // Approve, and go on in auto mode
+	screen := s.waitFor("Wrote planned.txt as planned.")
+	if _, err := os.Stat(filepath.Join(dir, "planned.txt")); err != nil {
+		t.Errorf("the approved plan's edit did not run: %v\n%s", err, screen)
+	}
+	if !strings.Contains(s.idle(), "auto mode") {
+		t.Errorf("the status line does not show auto mode after the approval:\n%s", s.screen())
+	}
+	reqs := srv.Requests()
+	if got := toolResults(reqs[1])["w1"]; !strings.Contains(got, "plan mode is on") {
+		t.Errorf("the refused edit's result: %q", got)
+	}
+	s.quit()
+}
