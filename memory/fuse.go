@@ -14,27 +14,15 @@ import (
 // 1/(rrfK+r) to its fused score.
 const rrfK = 60
 
-// nearest returns the stored messages nearest in meaning to query when
-// embeddings are in use: the query is embedded within QueryTimeout, and
-// on any failure (the endpoint off, slow or broken) nil is returned, so
-// that the search goes on with keywords only and says nothing of it to
-// the model. It also asks the background indexer for a round, so that
-// messages written since its last one get their vectors.
-func (m *Memory) nearest(ctx context.Context, query string, opts sessions.SearchOptions) []sessions.Hit {
-	if m.embed == nil {
+// nearest returns the stored messages nearest in meaning to the query
+// whose vector is q (nil: none, and nil is returned), in opts' scope; on a
+// failure nil is returned, so that the search goes on with keywords only
+// and says nothing of it to the model.
+func (m *Memory) nearest(ctx context.Context, q []float32, opts sessions.SearchOptions) []sessions.Hit {
+	if q == nil || m.store == nil {
 		return nil
 	}
-	defer m.kickIndexer()
-	if off, _ := m.embed.Off(); off {
-		return nil
-	}
-	qctx, cancel := context.WithTimeout(ctx, m.queryTimeout)
-	defer cancel()
-	vs, err := m.embed.Embed(qctx, []string{query})
-	if err != nil || len(vs) != 1 {
-		return nil
-	}
-	hits, err := m.store.NearestMessages(ctx, m.embed.Model(), vs[0], opts)
+	hits, err := m.store.NearestMessages(ctx, m.embed.Model(), q, opts)
 	if err != nil {
 		return nil
 	}
@@ -69,6 +57,36 @@ func fuse(keyword, meaning []sessions.Hit) []sessions.Hit {
 	out := make([]sessions.Hit, len(order))
 	for i, f := range order {
 		out[i] = f.hit
+		out[i].Score = f.score
+	}
+	return out
+}
+
+// fuseResults is fuse for the memory files' passages, known by their
+// source (file and line).
+func fuseResults(keyword, meaning []Result) []Result {
+	type fused struct {
+		r     Result
+		score float64
+	}
+	byKey := map[string]*fused{}
+	var order []*fused
+	for _, ranking := range [][]Result{keyword, meaning} {
+		for i, r := range ranking {
+			k := r.Project + "\x00" + r.Source
+			f, ok := byKey[k]
+			if !ok {
+				f = &fused{r: r}
+				byKey[k] = f
+				order = append(order, f)
+			}
+			f.score += 1.0 / float64(rrfK+i+1)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b *fused) int { return cmp.Compare(b.score, a.score) })
+	out := make([]Result, len(order))
+	for i, f := range order {
+		out[i] = f.r
 		out[i].Score = f.score
 	}
 	return out

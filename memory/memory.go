@@ -64,6 +64,8 @@ type Memory struct {
 	indexer atomic.Pointer[indexer]
 	// queryTimeout bounds the embedding of a query (QueryTimeout).
 	queryTimeout time.Duration
+	// files are the vectors of the memory files' chunks.
+	files fileVectors
 }
 
 // New returns the memory of the project that holds workDir (an absolute

@@ -63,8 +63,9 @@ type Result struct {
 
 // Search returns the passages of the memory files and the past sessions
 // that match query (plain words; see sessions.Words), best first. Files and
-// sessions are ranked apart by BM25 and merged by their scores scaled to
-// each kind's best; identical passages (a forked session's copies) are
+// sessions are ranked apart by BM25 and, with embeddings (UseEmbeddings),
+// by meaning, the two rankings of each kind fused (see fuse), and the
+// kinds merged by their scores scaled to each kind's best; identical passages (a forked session's copies) are
 // shown once. A query without searchable words is an error the model can
 // read. ctx bounds the session search.
 func (m *Memory) Search(ctx context.Context, query string, o SearchOptions) ([]Result, error) {
@@ -76,7 +77,12 @@ func (m *Memory) Search(ctx context.Context, query string, o SearchOptions) ([]R
 		limit = DefaultResults
 	}
 	limit = min(limit, MaxResults)
-	files := m.searchFiles(query, o.AllProjects, limit)
+	chunks := m.fileChunks(o.AllProjects)
+	qv := m.queryVector(ctx, query, chunks)
+	files := rankChunks(chunks, query, limit)
+	if qv != nil {
+		files = fuseResults(files, m.nearestChunks(chunks, qv, limit))
+	}
 	var found []Result
 	if m.store != nil {
 		opts := sessions.SearchOptions{Exclude: o.Exclude, Limit: limit * 2}
@@ -87,7 +93,7 @@ func (m *Memory) Search(ctx context.Context, query string, o SearchOptions) ([]R
 		if err != nil {
 			return nil, err
 		}
-		if near := m.nearest(ctx, query, opts); near != nil {
+		if near := m.nearest(ctx, qv, opts); near != nil {
 			hits = fuse(hits, near)
 		}
 		found = sessionResults(hits, query)
@@ -155,9 +161,9 @@ type chunk struct {
 	words []string // stems
 }
 
-// searchFiles ranks the chunks of the memory files (this project's, or
-// every project's) by BM25 and returns the best limit.
-func (m *Memory) searchFiles(query string, allProjects bool, limit int) []Result {
+// fileChunks are the chunks of the memory files, this project's or every
+// project's.
+func (m *Memory) fileChunks(allProjects bool) []chunk {
 	dirs := []string{m.dir}
 	if allProjects {
 		entries, _ := os.ReadDir(m.base)
@@ -172,6 +178,11 @@ func (m *Memory) searchFiles(query string, allProjects bool, limit int) []Result
 	for _, d := range dirs {
 		chunks = append(chunks, m.dirChunks(d)...)
 	}
+	return chunks
+}
+
+// rankChunks ranks chunks by BM25 for query and returns the best limit.
+func rankChunks(chunks []chunk, query string, limit int) []Result {
 	terms := stems(sessions.Words(query))
 	scores := bm25(chunks, terms)
 	var out []Result
@@ -179,13 +190,16 @@ func (m *Memory) searchFiles(query string, allProjects bool, limit int) []Result
 		if scores[i] <= 0 {
 			continue
 		}
-		out = append(out, Result{
-			Source: fmt.Sprintf("%s:%d", filepath.Base(c.file), c.line), Key: c.key, Project: c.proj,
-			Date: c.date, Score: scores[i], Passage: c.text,
-		})
+		out = append(out, c.result(scores[i]))
 	}
 	slices.SortStableFunc(out, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
 	return out[:min(len(out), limit)]
+}
+
+// result is c as a search result with score.
+func (c chunk) result(score float64) Result {
+	return Result{Source: fmt.Sprintf("%s:%d", filepath.Base(c.file), c.line), Key: c.key, Project: c.proj,
+		Date: c.date, Score: score, Passage: c.text}
 }
 
 // dirChunks reads the memory files of one project's directory.
