@@ -35,48 +35,32 @@ func (m *Memory) nearest(ctx context.Context, q []float32, opts sessions.SearchO
 // comes first, and neither ranking's raw scores (BM25, cosine) need be
 // comparable. The result is best first.
 func fuse(keyword, meaning []sessions.Hit) []sessions.Hit {
-	type fused struct {
-		hit   sessions.Hit
-		score float64
-	}
-	byKey := map[string]*fused{}
-	var order []*fused
-	for _, ranking := range [][]sessions.Hit{keyword, meaning} {
-		for i, h := range ranking {
-			k := fmt.Sprintf("%s:%d", h.SessionID, h.Seq)
-			f, ok := byKey[k]
-			if !ok {
-				f = &fused{hit: h}
-				byKey[k] = f
-				order = append(order, f)
-			}
-			f.score += 1.0 / float64(rrfK+i+1)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b *fused) int { return cmp.Compare(b.score, a.score) })
-	out := make([]sessions.Hit, len(order))
-	for i, f := range order {
-		out[i] = f.hit
-		out[i].Score = f.score
-	}
-	return out
+	return rrf(keyword, meaning, func(h sessions.Hit) string { return fmt.Sprintf("%s:%d", h.SessionID, h.Seq) },
+		func(h *sessions.Hit, score float64) { h.Score = score })
 }
 
 // fuseResults is fuse for the memory files' passages, known by their
-// source (file and line).
+// project and source (file and line).
 func fuseResults(keyword, meaning []Result) []Result {
+	return rrf(keyword, meaning, func(r Result) string { return r.Project + "\x00" + r.Source },
+		func(r *Result, score float64) { r.Score = score })
+}
+
+// rrf is reciprocal rank fusion of two rankings of items known by key;
+// setScore gives each its fused score.
+func rrf[T any](keyword, meaning []T, key func(T) string, setScore func(*T, float64)) []T {
 	type fused struct {
-		r     Result
+		item  T
 		score float64
 	}
 	byKey := map[string]*fused{}
 	var order []*fused
-	for _, ranking := range [][]Result{keyword, meaning} {
-		for i, r := range ranking {
-			k := r.Project + "\x00" + r.Source
+	for _, ranking := range [][]T{keyword, meaning} {
+		for i, it := range ranking {
+			k := key(it)
 			f, ok := byKey[k]
 			if !ok {
-				f = &fused{r: r}
+				f = &fused{item: it}
 				byKey[k] = f
 				order = append(order, f)
 			}
@@ -84,10 +68,10 @@ func fuseResults(keyword, meaning []Result) []Result {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *fused) int { return cmp.Compare(b.score, a.score) })
-	out := make([]Result, len(order))
+	out := make([]T, len(order))
 	for i, f := range order {
-		out[i] = f.r
-		out[i].Score = f.score
+		out[i] = f.item
+		setScore(&out[i], f.score)
 	}
 	return out
 }
