@@ -147,7 +147,7 @@ func Prompt(skills []Skill) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n\n<skills>\nSkills hold instructions for particular tasks. When a task matches one, call the skill tool with its name before you start, and follow what it returns.\n")
+	b.WriteString("\n\n<skills>\nWhen a task matches a skill, load it with the skill tool first:\n")
 	for _, s := range skills {
 		fmt.Fprintf(&b, "- %s: %s\n", s.Name, s.Description)
 	}

@@ -37,7 +37,7 @@ const schema = `{
 func (t tool) Definition() tools.Definition {
 	return tools.Definition{
 		Name: ToolName,
-		Description: "Load a skill's instructions (the skills are listed in the system prompt).\n\n" +
+		Description: "Load a skill's instructions.\n\n" +
 			"Returns the skill's instructions, its folder and the files in it; read those files with read_file by their absolute paths when the instructions say so.",
 		Schema:   json.RawMessage(schema),
 		ReadOnly: true,
