@@ -50,7 +50,6 @@ type hookSet struct {
 	mu       sync.Mutex
 	started  chan struct{} // closed once SessionStart's hooks ran
 	startCtx []string      // SessionStart's context, for the next prompt
-	session  string        // the session SessionStart ran for
 }
 
 // newHookSet prepares the hooks of a's run. It returns nil when no hook
@@ -260,7 +259,7 @@ func (h *hookSet) sessionStart(ctx context.Context, session, source string) {
 	}
 	done := make(chan struct{})
 	h.mu.Lock()
-	h.started, h.session = done, session
+	h.started = done
 	h.mu.Unlock()
 	go func() {
 		defer close(done)
@@ -271,8 +270,7 @@ func (h *hookSet) sessionStart(ctx context.Context, session, source string) {
 	}()
 }
 
-// sessionEnd runs SessionEnd's hooks for the session SessionStart ran for
-// (or session), waiting for them.
+// sessionEnd runs SessionEnd's hooks for session, waiting for them.
 func (h *hookSet) sessionEnd(ctx context.Context, session, reason string) {
 	if !h.has(hooks.SessionEnd) {
 		return
