@@ -118,17 +118,28 @@ func TestPostToolUseHookReceivesTheCall(t *testing.T) {
 	}
 }
 
-// What a UserPromptSubmit hook prints reaches the request with the prompt.
+// What a UserPromptSubmit hook prints, and a SessionStart hook's
+// additionalContext, reach the request with the prompt; SessionEnd runs
+// when the run ends.
 func TestUserPromptSubmitContextReachesTheModel(t *testing.T) {
 	t.Parallel()
-	dir := extProject(t, map[string]string{".claude/settings.json": claudeHooks("UserPromptSubmit", "", `echo "The deploy branch is release-7."`, 0)})
+	settings := `{"hooks": {
+	  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'The deploy branch is release-7.'"}]}],
+	  "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"additionalContext\": \"Builds use make.\"}}'"}]}],
+	  "SessionEnd": [{"hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/end.json\""}]}]
+	}}`
+	dir := extProject(t, map[string]string{".claude/settings.json": settings})
 	srv := scripted.New(t, scripted.Text("release-7"))
 	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--trust-project", "-p", "which branch deploys?")})
 	if res.code != 0 {
 		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
 	}
-	if got := lastUserText(srv.Requests()[0]); !strings.HasPrefix(got, "which branch deploys?") || !strings.Contains(got, "The deploy branch is release-7.") {
-		t.Errorf("the model got %q", got)
+	if got := lastUserText(srv.Requests()[0]); !strings.HasPrefix(got, "which branch deploys?") || !strings.Contains(got, "The deploy branch is release-7.") ||
+		!strings.Contains(got, "Builds use make.") {
+		t.Errorf("the model got %q, want the prompt with the UserPromptSubmit and SessionStart hooks' context", got)
+	}
+	if end, err := os.ReadFile(filepath.Join(dir, "end.json")); err != nil || !strings.Contains(string(end), `"hook_event_name":"SessionEnd"`) || !strings.Contains(string(end), `"reason":"exit"`) {
+		t.Errorf("SessionEnd's hook got %q, %v", end, err)
 	}
 }
 
