@@ -14,8 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"go.yaml.in/yaml/v4"
 )
 
 // Command is one custom slash command.
@@ -105,26 +103,19 @@ func read(path string) (Command, error) {
 }
 
 // Parse reads a command file: front matter between two lines of "---"
-// (YAML; allowed-tools a comma-separated string or a list), then the
+// (see Fields; allowed-tools a comma-separated string or a list), then the
 // body. A file without front matter is all body.
 func Parse(text string) (Command, error) {
-	var front struct {
-		Description  string `yaml:"description"`
-		ArgumentHint any    `yaml:"argument-hint"`
-		AllowedTools any    `yaml:"allowed-tools"`
-		Model        string `yaml:"model"`
-	}
 	raw, body, err := FrontMatter(text)
 	if err != nil {
 		return Command{}, err
 	}
-	if raw != "" {
-		if err := yaml.Unmarshal([]byte(raw), &front); err != nil {
-			return Command{}, fmt.Errorf("front matter: %w", err)
-		}
+	front, err := Fields(raw)
+	if err != nil {
+		return Command{}, err
 	}
-	c := Command{Description: front.Description, ArgumentHint: flat(front.ArgumentHint), AllowedTools: list(front.AllowedTools),
-		Model: front.Model, Body: strings.TrimSpace(body)}
+	c := Command{Description: String(front, "description"), ArgumentHint: hint(front["argument-hint"]),
+		AllowedTools: list(front["allowed-tools"]), Model: String(front, "model"), Body: strings.TrimSpace(body)}
 	if c.Description == "" {
 		first, _, _ := strings.Cut(c.Body, "\n")
 		c.Description = strings.TrimSpace(strings.TrimLeft(first, "# "))
@@ -157,22 +148,13 @@ func FrontMatter(text string) (front, body string, err error) {
 	return rest[:i], rest[i+5:], nil
 }
 
-// flat is a front matter value as one string ("[file]" is read by YAML as
-// a list of one).
-func flat(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case []any:
-		parts := make([]string, len(v))
-		for i, p := range v {
-			parts[i] = fmt.Sprint(p)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
+// hint is argument-hint as written ("[file]" is read as a list of one).
+func hint(v any) string {
+	if items, ok := v.([]string); ok {
+		return "[" + strings.Join(items, ", ") + "]"
 	}
-	return fmt.Sprint(v)
+	s, _ := v.(string)
+	return s
 }
 
 // list is a front matter value that is a comma-separated string or a
@@ -196,10 +178,8 @@ func list(v any) []string {
 			}
 		}
 		out = append(out, v[start:])
-	case []any:
-		for _, p := range v {
-			out = append(out, fmt.Sprint(p))
-		}
+	case []string:
+		out = v
 	}
 	var clean []string
 	for _, s := range out {

@@ -22,7 +22,7 @@ func TestLoadNamesCommandsByFileAndFolder(t *testing.T) {
 	write(t, filepath.Join(project, "frontend", "component.md"), "# Make a component\nCreate $1 in $2.\n")
 	write(t, filepath.Join(user, "review.md"), "the user's review")
 	write(t, filepath.Join(user, "fix.md"), "Fix issue $ARGUMENTS")
-	write(t, filepath.Join(user, "broken.md"), "---\ndescription: [unclosed\n---\nx")
+	write(t, filepath.Join(user, "broken.md"), "---\ndescription: the front matter never ends\nx")
 	cmds, warnings := Load(Dir{project, true}, Dir{user, false}, Dir{filepath.Join(user, "missing"), false})
 	names := map[string]Command{}
 	for _, c := range cmds {
@@ -108,6 +108,25 @@ func TestAllows(t *testing.T) {
 	for _, c := range cases {
 		if got := Allows(c.allowed, c.command); got != c.want {
 			t.Errorf("Allows(%q, %q) = %v", c.allowed, c.command, got)
+		}
+	}
+}
+
+func TestFieldsReadsTheFrontMatterTheseFilesUse(t *testing.T) {
+	f, err := Fields("name: pdf\n# a comment\ndescription: Fill PDF forms.\n  Use for any .pdf file.\nallowed-tools:\n  - Bash(git status:*)\n  - 'Read'\nhint: [file, line]\nlong: >\n  one\n  two\nkept: |\n  a\n  b\nquoted: \"x: y\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"name": "pdf", "description": "Fill PDF forms. Use for any .pdf file.", "allowed-tools": "Bash(git status:*), Read",
+		"hint": "file, line", "long": "one two", "kept": "a\nb", "quoted": "x: y"}
+	for k, v := range want {
+		if got := String(f, k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	for _, bad := range []string{"  indented: first", "no colon here"} {
+		if _, err := Fields(bad); err == nil {
+			t.Errorf("Fields(%q) accepted it", bad)
 		}
 	}
 }

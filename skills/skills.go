@@ -16,8 +16,6 @@ import (
 	"regexp"
 	"strings"
 
-	"go.yaml.in/yaml/v4"
-
 	"github.com/agent-dev/agent/commands"
 )
 
@@ -116,14 +114,11 @@ func read(path string) (Skill, string, error) {
 	if err != nil {
 		return Skill{}, "", err
 	}
-	var f struct {
-		Name        string `yaml:"name"`
-		Description string `yaml:"description"`
+	f, err := commands.Fields(front)
+	if err != nil {
+		return Skill{}, "", err
 	}
-	if err := yaml.Unmarshal([]byte(front), &f); err != nil {
-		return Skill{}, "", fmt.Errorf("front matter: %w", err)
-	}
-	s := Skill{Name: strings.TrimSpace(f.Name), Description: strings.Join(strings.Fields(f.Description), " ")}
+	s := Skill{Name: strings.TrimSpace(commands.String(f, "name")), Description: strings.Join(strings.Fields(commands.String(f, "description")), " ")}
 	if s.Description == "" {
 		return Skill{}, "", errors.New("no description in the front matter")
 	}
