@@ -130,3 +130,10 @@ func TestFieldsReadsTheFrontMatterTheseFilesUse(t *testing.T) {
 		}
 	}
 }
+
+func TestFieldsTakesAColonInAnUnquotedValue(t *testing.T) {
+	f, err := Fields("description: Use when: the build fails")
+	if err != nil || String(f, "description") != "Use when: the build fails" {
+		t.Errorf("%v, %v", f, err)
+	}
+}

@@ -12,8 +12,9 @@ import (
 // "[a, b]" or as "- item" lines under the key, and quoted values. A value
 // is a string, or a []string for a list. Comment lines (#) are skipped; a
 // line that is none of these is an error naming it. It is the subset of
-// YAML these files use, read without a YAML library (whose package init
-// every run of the agent would pay).
+// YAML these files use, read leniently as Claude Code reads them: an
+// unquoted value may hold ": " ("description: Use when: the build
+// fails"), which a YAML parser refuses.
 func Fields(front string) (map[string]any, error) {
 	out := map[string]any{}
 	lines := strings.Split(front, "\n")
