@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools/protect"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
@@ -82,6 +83,11 @@ const (
 //	[permissions]
 //	allow = ["git status", "go test", "ls"]
 //	deny = ["rm", "git push"]
+//
+//	[[hooks.PostToolUse]]       # Claude Code's events and matchers
+//	matcher = "Edit|Write"
+//	command = "gofmt -w \"$(jq -r .tool_input.file_path)\""
+//	timeout = 30                # seconds; default 60
 type fileConfig struct {
 	Profile     string `toml:"profile"`
 	MaxSteps    int    `toml:"max_steps"`
@@ -103,6 +109,8 @@ type fileConfig struct {
 	MCP         mcpConfig          `toml:"mcp"`
 	Subagents   subagentsConfig    `toml:"subagents"`
 	Memory      memoryConfig       `toml:"memory"`
+	// Hooks are the [[hooks.EVENT]] tables (matcher, command, timeout).
+	Hooks map[string][]hooks.TOML `toml:"hooks"`
 }
 
 // subagentsConfig is the [subagents] table: how many task calls' children
@@ -263,6 +271,8 @@ type settings struct {
 	// embeddings endpoint ("auto"; "off", and always off with Anthropic,
 	// which serves none); EmbeddingModel the model ("" for the default).
 	Embeddings, EmbeddingModel string
+	// Hooks are the config file's [[hooks.EVENT]] hooks.
+	Hooks []hooks.Hook
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -384,6 +394,9 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 
 	s.Tools = first(o.Tools, fc.Tools, "pick")
+	if s.Hooks, err = hooks.FromTOML(fc.Hooks, path, false); err != nil {
+		return s, usagef("config %s: %w", path, err)
+	}
 	if s.MaxParallel = fc.Subagents.MaxParallel; s.MaxParallel < 0 {
 		return s, usagef("config %s: [subagents] max_parallel must be a positive number, got %d", path, s.MaxParallel)
 	}

@@ -146,6 +146,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 			line("  "+st.Name, "%s", state)
 		}
 	}
+	printExtensions(line, o, getenv, dir, s)
 
 	if serr != nil {
 		line("provider", "%v", serr)

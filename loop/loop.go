@@ -48,6 +48,12 @@ type Config struct {
 	// Gate, when not nil, is asked about every tool call before Approve
 	// (see GateFunc).
 	Gate GateFunc
+	// AfterCall, when not nil, is asked after every tool call that ran
+	// and may change its result (see AfterCallFunc).
+	AfterCall AfterCallFunc
+	// BeforeCompact, when not nil, is told when a compaction starts (a
+	// PreCompact hook), before the summary is asked for.
+	BeforeCompact func(ctx context.Context, c CompactStart)
 	// Prepare, when not nil, is the public Prepare step, called before
 	// every request (see PrepareFunc).
 	Prepare PrepareFunc

@@ -88,6 +88,12 @@ type Config struct {
 	// calls of a session's history as their tools summarise them; nil, or
 	// ok false (a tool that is gone), shows the arguments as they are.
 	Definition func(name string) (tools.Definition, bool)
+	// Commands are the custom slash commands, offered in completion and
+	// /help; sending one starts a turn with the text as typed.
+	Commands []CustomCommand
+	// Hooks lists the hooks and their sources for /hooks; nil says there
+	// are none.
+	Hooks func() string
 	// Turns starts the turns; nil runs them with a runner of Mentions
 	// alone (no session store), as tests do.
 	Turns *turn.Runner
