@@ -392,7 +392,7 @@ func (t *turn) request() providers.Request {
 	for i, o := range offers {
 		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema, Deferred: o.Deferred}
 	}
-	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: msgs, Tools: defs}
+	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: msgs, Tools: defs, CacheKey: t.conv.SessionID()}
 }
 
 // loaded lists the tools whose definitions msgs deliver: the References

@@ -80,8 +80,8 @@ func (m Message) ToolCalls() []ToolCall {
 }
 
 // Part is one piece of a message. It is sealed: the only implementations are
-// Text, Reasoning, ToolCall and ToolResult, so a type switch over them is
-// complete.
+// Text, Reasoning, ToolCall, ToolResult, Image, WebSearch and Citation, so a
+// type switch over them is complete.
 type Part interface{ isPart() }
 
 // Text is plain text written by the user or the model.
@@ -103,11 +103,17 @@ type Reasoning struct {
 	Signature string
 	// Redacted is the encrypted data of a redacted thinking block.
 	Redacted string
+	// Encrypted is an OpenAI Responses reasoning item's encrypted_content
+	// and ItemID its id ("rs_..."): the Responses adapter sends such an
+	// item back unchanged (its requests set store false, so the server
+	// keeps nothing); every other adapter ignores both.
+	Encrypted string
+	ItemID    string
 }
 
 // Signed reports whether r can be sent back to the vendor that wrote it:
-// it carries a signature or redacted data.
-func (r Reasoning) Signed() bool { return r.Signature != "" || r.Redacted != "" }
+// it carries a signature, redacted data or encrypted content.
+func (r Reasoning) Signed() bool { return r.Signature != "" || r.Redacted != "" || r.Encrypted != "" }
 
 // ToolCall is the model's request to run a tool. ID is opaque and of any
 // shape ("call_x", "glob:0"); Arguments is the raw JSON text the model wrote,
@@ -207,6 +213,10 @@ type Request struct {
 	// (Anthropic's extended thinking); 0 leaves it to the adapter's
 	// configuration, a negative value turns thinking off.
 	ThinkingBudget int
+	// CacheKey groups requests that share a prefix for the provider's
+	// prompt cache (the session's id; OpenAI Responses' prompt_cache_key);
+	// "" sends none.
+	CacheKey string
 	// ToolChoice says whether the model may call the tools: ToolChoiceAuto
 	// lets it, ToolChoiceNone declares the tools (so the provider's prefix
 	// cache still serves them, and the history's tool calls stay valid) but
