@@ -119,7 +119,7 @@ func itemsToWire(m providers.Message) []oai.ResponseInputItemUnionParam {
 			return nil
 		}
 		return []oai.ResponseInputItemUnionParam{{OfMessage: &oai.EasyInputMessageParam{
-			Role: oai.EasyInputMessageRoleUser, Content: oai.EasyInputMessageContentUnionParam{OfInputItemContentList: content},
+			Type: oai.EasyInputMessageTypeMessage, Role: oai.EasyInputMessageRoleUser, Content: oai.EasyInputMessageContentUnionParam{OfInputItemContentList: content},
 		}}}
 	}
 }
@@ -129,7 +129,7 @@ func assistantToWire(m providers.Message) []oai.ResponseInputItemUnionParam {
 	text := func(s string) {
 		if s != "" {
 			out = append(out, oai.ResponseInputItemUnionParam{OfMessage: &oai.EasyInputMessageParam{
-				Role: oai.EasyInputMessageRoleAssistant, Content: oai.EasyInputMessageContentUnionParam{OfString: param.NewOpt(s)},
+				Type: oai.EasyInputMessageTypeMessage, Role: oai.EasyInputMessageRoleAssistant, Content: oai.EasyInputMessageContentUnionParam{OfString: param.NewOpt(s)},
 			}})
 		}
 	}
