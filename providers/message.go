@@ -247,6 +247,9 @@ type Usage struct {
 	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
 	ReasoningTokens   int `json:"reasoning_tokens,omitempty"`
 	CacheWriteTokens  int `json:"cache_write_tokens,omitempty"`
+	// WebSearches counts the server-side web searches the response ran
+	// (see WebSearch), which the vendors bill apart from tokens.
+	WebSearches int `json:"web_searches,omitempty"`
 }
 
 // Add returns the field-wise sum of u and v.
@@ -257,6 +260,7 @@ func (u Usage) Add(v Usage) Usage {
 		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
 		ReasoningTokens:   u.ReasoningTokens + v.ReasoningTokens,
 		CacheWriteTokens:  u.CacheWriteTokens + v.CacheWriteTokens,
+		WebSearches:       u.WebSearches + v.WebSearches,
 	}
 }
 

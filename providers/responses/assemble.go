@@ -208,6 +208,11 @@ const vendor = "openai-responses"
 func (a *assembler) end(r oai.Response) {
 	a.ended = true
 	a.usage = usageFromWire(r.Usage)
+	for _, it := range a.items {
+		if it.kind == itemSearch && it.done && it.search.Error == "" {
+			a.usage.WebSearches++
+		}
+	}
 	switch {
 	case r.IncompleteDetails.Reason == "max_output_tokens":
 		a.finish = providers.FinishLength

@@ -27,7 +27,7 @@ func (c *Client) toWire(req providers.Request) oai.ResponseNewParams {
 		p.Instructions = param.NewOpt(req.System)
 	}
 	if n := cmpOr(req.MaxOutputTokens, c.cfg.MaxOutputTokens); n > 0 {
-		p.MaxOutputTokens = param.NewOpt(int64(n))
+		p.MaxOutputTokens = param.NewOpt(int64(max(n, minOutputTokens)))
 	}
 	if req.CacheKey != "" {
 		p.PromptCacheKey = param.NewOpt(req.CacheKey)
@@ -53,6 +53,10 @@ func (c *Client) toWire(req providers.Request) oai.ResponseNewParams {
 	p.Input = oai.ResponseNewParamsInputUnion{OfInputItemList: items}
 	return p
 }
+
+// minOutputTokens is the smallest max_output_tokens the API accepts; a
+// smaller limit (doctor's one-token check) is raised to it.
+const minOutputTokens = 16
 
 func cmpOr(a, b int) int {
 	if a != 0 {
