@@ -432,6 +432,10 @@ func (t *turn) forward(ev providers.StreamEvent) {
 		t.emit(Retry{Attempt: ev.Attempt, Max: ev.Max, Delay: ev.Delay, Err: msg, Discarded: ev.Discarded})
 	case providers.ToolCallBegin:
 		// The call is reported when it runs, with its complete arguments.
+	case providers.WebSearched, providers.Cited:
+		if e, ok := forwardSearch(ev); ok {
+			t.emit(e)
+		}
 	}
 }
 
@@ -441,7 +445,7 @@ func keepText(m providers.Message) providers.Message {
 	out := providers.Message{Role: providers.RoleAssistant}
 	for _, p := range m.Parts {
 		switch p.(type) {
-		case providers.Text, providers.Reasoning:
+		case providers.Text, providers.Reasoning, providers.Citation:
 			out.Parts = append(out.Parts, p)
 		}
 	}
