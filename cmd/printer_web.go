@@ -92,3 +92,19 @@ func sourcesText(cs []loop.Citation) string {
 	}
 	return b.String()
 }
+
+// webLine is a stored web search or citation in one line, for `agent
+// sessions show` and export: `web search "q": 3 results` or
+// `cited: Title <https://...>`.
+func webLine(p providers.Part) string {
+	switch p := p.(type) {
+	case providers.WebSearch:
+		return searchLine(loop.WebSearch{Query: p.Query, Sources: p.Sources, Error: p.Error})
+	case providers.Citation:
+		if p.Title == "" {
+			return "cited: <" + p.URL + ">"
+		}
+		return "cited: " + p.Title + " <" + p.URL + ">"
+	}
+	return ""
+}
