@@ -15,6 +15,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/landlock-lsm/go-landlock v0.11.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/openai/openai-go/v3 v3.98.0
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/spf13/cobra v1.10.2
 	github.com/yuin/goldmark v1.7.8
@@ -25,10 +26,7 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require (
-	github.com/coder/websocket v1.8.15 // indirect
-	github.com/openai/openai-go/v3 v3.98.0 // indirect
-)
+require github.com/coder/websocket v1.8.15 // indirect
 
 require (
 	github.com/alecthomas/chroma/v2 v2.14.0
@@ -73,7 +71,6 @@ require (
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 	modernc.org/libc v1.77.1 // indirect
