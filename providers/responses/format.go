@@ -88,7 +88,7 @@ func toolToWire(t providers.ToolDefinition) *oai.FunctionToolParam {
 // itemsToWire maps one message to input items. A user message is one
 // message item of input_text and input_image parts. An assistant message
 // becomes, in order, its reasoning items (only those with encrypted
-// content, that is, written by this API), its text as an assistant
+// content, that is, written by this API, and followed by an item), its text as an assistant
 // message, and its function calls; web searches and citations are not sent
 // back (with store false the server cannot look a search up again, and the
 // answer's text carries what it found). A tool message becomes one
@@ -138,7 +138,7 @@ func assistantToWire(m providers.Message) []oai.ResponseInputItemUnionParam {
 		}
 	}
 	var pending string // consecutive text parts form one message
-	for _, part := range m.Parts {
+	for i, part := range m.Parts {
 		switch p := part.(type) {
 		case providers.Text:
 			pending += p.Text
@@ -150,7 +150,7 @@ func assistantToWire(m providers.Message) []oai.ResponseInputItemUnionParam {
 		pending = ""
 		switch p := part.(type) {
 		case providers.Reasoning:
-			if p.Encrypted == "" || p.ItemID == "" {
+			if p.Encrypted == "" || p.ItemID == "" || !followed(m.Parts[i+1:]) {
 				continue
 			}
 			r := &oai.ResponseReasoningItemParam{ID: p.ItemID, EncryptedContent: param.NewOpt(p.Encrypted),
@@ -171,6 +171,23 @@ func assistantToWire(m providers.Message) []oai.ResponseInputItemUnionParam {
 	}
 	text(pending)
 	return out
+}
+
+// followed reports whether a reasoning item has an item after it (text or
+// a function call): the API refuses a reasoning item without its
+// following item, which a response cut while it reasoned leaves.
+func followed(rest []providers.Part) bool {
+	for _, p := range rest {
+		switch p := p.(type) {
+		case providers.Text:
+			if p.Text != "" {
+				return true
+			}
+		case providers.ToolCall:
+			return true
+		}
+	}
+	return false
 }
 
 // toolResultToWire maps a tool result to a function_call_output: its text,

@@ -172,6 +172,10 @@ func TestRequestShape(t *testing.T) {
 		Messages: []providers.Message{
 			{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "what is this?"}, providers.Image{MediaType: "image/png", Data: png}}},
 			{Role: providers.RoleAssistant, Parts: []providers.Part{
+				providers.Reasoning{Text: "cut", Encrypted: "gAAA-cut", ItemID: "rs_cut"}, // a response cut while reasoning: nothing follows it
+			}},
+			providers.UserText("go on"),
+			{Role: providers.RoleAssistant, Parts: []providers.Part{
 				providers.Reasoning{Text: "an Anthropic thought", Signature: "sig"}, // not this API's: not sent
 				providers.WebSearch{ID: "ws_1", Query: "png"},
 				providers.Text{Text: "A PNG header."},
@@ -187,6 +191,7 @@ func TestRequestShape(t *testing.T) {
 	}
 	input, _ := json.Marshal(body["input"])
 	wantInput := `[{"content":[{"text":"what is this?","type":"input_text"},{"detail":"auto","image_url":"data:image/png;base64,iVBORw0KGgo=","type":"input_image"}],"role":"user","type":"message"},` +
+		`{"content":[{"text":"go on","type":"input_text"}],"role":"user","type":"message"},` +
 		`{"content":"A PNG header.","role":"assistant","type":"message"}]`
 	if string(input) != wantInput {
 		t.Errorf("input\n%s\nwant\n%s", input, wantInput)
