@@ -67,6 +67,9 @@ type Options struct {
 	// when ThinkingBudgetSet.
 	ThinkingBudget    int
 	ThinkingBudgetSet bool
+	// ReasoningEffort is --reasoning-effort (openai-responses); "" takes
+	// the profile's.
+	ReasoningEffort string
 }
 
 // resumePick is the value of --resume given without an id: the interface
@@ -189,7 +192,8 @@ working directory and, when you allow it, runs commands in it.
 	f.BoolVar(&o.Network, "network", false, "let commands use the network (off by default)")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
-	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default) or anthropic (Messages API)")
+	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default), openai-responses (the default for OpenAI's models at api.openai.com) or anthropic (Messages API)")
+	f.StringVar(&o.ReasoningEffort, "reasoning-effort", "", "reasoning effort of an openai-responses model: none, minimal, low, medium, high or xhigh")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
 		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run))

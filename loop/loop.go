@@ -398,7 +398,7 @@ func (t *turn) request() providers.Request {
 	for i, o := range offers {
 		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema, Deferred: o.Deferred}
 	}
-	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: msgs, Tools: defs}
+	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: msgs, Tools: defs, CacheKey: t.conv.SessionID()}
 }
 
 // loaded lists the tools whose definitions msgs deliver: the References
@@ -438,6 +438,10 @@ func (t *turn) forward(ev providers.StreamEvent) {
 		t.emit(Retry{Attempt: ev.Attempt, Max: ev.Max, Delay: ev.Delay, Err: msg, Discarded: ev.Discarded})
 	case providers.ToolCallBegin:
 		// The call is reported when it runs, with its complete arguments.
+	case providers.WebSearched, providers.Cited:
+		if e, ok := forwardSearch(ev); ok {
+			t.emit(e)
+		}
 	}
 }
 
@@ -447,7 +451,7 @@ func keepText(m providers.Message) providers.Message {
 	out := providers.Message{Role: providers.RoleAssistant}
 	for _, p := range m.Parts {
 		switch p.(type) {
-		case providers.Text, providers.Reasoning:
+		case providers.Text, providers.Reasoning, providers.Citation:
 			out.Parts = append(out.Parts, p)
 		}
 	}

@@ -168,10 +168,11 @@ type Model struct {
 	bar   *status
 	loop  *loop.Loop
 
-	session   *Session       // the conversation being shown and continued
-	picker    *sessionPicker // the session picker, when open
-	modelPick *modelPicker   // the model picker, when open
-	pending   string         // the initial prompt, held until a session is picked
+	cited     []providers.Citation // pages the running turn's answer cited, for its sources note
+	session   *Session             // the conversation being shown and continued
+	picker    *sessionPicker       // the session picker, when open
+	modelPick *modelPicker         // the model picker, when open
+	pending   string               // the initial prompt, held until a session is picked
 
 	prompts []string    // earlier prompts, oldest first
 	recall  int         // index into prompts while recalling; len(prompts) when not

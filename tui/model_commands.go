@@ -55,7 +55,12 @@ func (m *Model) showHistory(msgs []providers.Message) {
 						b := m.block(p.ID, p.Name, def.Summary(p.Arguments))
 						b.commands = ok && def.Effects.Has(tools.RunsCommands)
 					}
+				case providers.WebSearch:
+					m.noteAfterText(searchNote(p.Query, p.Sources, p.Error))
 				}
+			}
+			if note := sourcesNote(msg.Citations()); note != "" {
+				m.noteAfterText(note)
 			}
 		case providers.RoleTool:
 			for _, p := range msg.Parts {
