@@ -78,11 +78,12 @@ the command line is a prompt ("agent completion of this function").`,
 // for shell completion.
 func completeFlagValues(c *cobra.Command) {
 	values := map[string][]string{
-		"output-format":   {formatText, formatJSON, formatStreamJSON},
-		"tools":           {string(picker.ModePick), string(picker.ModeSwap), string(picker.ModeAll)},
-		"permission-mode": {modeAsk, modeAuto, modePlan, modeYolo},
-		"sandbox":         {string(sandbox.WorkspaceWrite), string(sandbox.ReadOnly), string(sandbox.Off)},
-		"provider":        {providerOpenAI, providerAnthropic},
+		"output-format":    {formatText, formatJSON, formatStreamJSON},
+		"tools":            {string(picker.ModePick), string(picker.ModeSwap), string(picker.ModeAll)},
+		"permission-mode":  {modeAsk, modeAuto, modePlan, modeYolo},
+		"sandbox":          {string(sandbox.WorkspaceWrite), string(sandbox.ReadOnly), string(sandbox.Off)},
+		"provider":         {providerOpenAI, providerOpenAIResponses, providerAnthropic},
+		"reasoning-effort": reasoningEfforts,
 	}
 	for flag, vals := range values {
 		// Registering fails only for a flag that does not exist, which the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools/protect"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
@@ -33,8 +34,9 @@ const minThinkingBudget = 1024
 
 // The wire protocols a profile can choose.
 const (
-	providerOpenAI    = "openai"
-	providerAnthropic = "anthropic"
+	providerOpenAI          = "openai"
+	providerAnthropic       = "anthropic"
+	providerOpenAIResponses = "openai-responses"
 )
 
 // fileConfig is the TOML configuration file. Example:
@@ -57,6 +59,12 @@ const (
 //	model = "claude-sonnet-4-5"
 //	thinking_budget = 4000      # extended thinking, off by default
 //	max_output_tokens = 16000
+//
+//	[profiles.gpt]
+//	provider = "openai-responses"  # the default for OpenAI's own models at api.openai.com
+//	model = "gpt-5"
+//	reasoning_effort = "high"   # none, minimal, low, medium, high, xhigh
+//	web_search = true           # the provider's server-side web search (also for anthropic)
 //
 //	[profiles.claude.price]     # USD per million tokens; overrides the table
 //	input = 3.0
@@ -82,6 +90,11 @@ const (
 //	[permissions]
 //	allow = ["git status", "go test", "ls"]
 //	deny = ["rm", "git push"]
+//
+//	[[hooks.PostToolUse]]       # Claude Code's events and matchers
+//	matcher = "Edit|Write"
+//	command = "gofmt -w \"$(jq -r .tool_input.file_path)\""
+//	timeout = 30                # seconds; default 60
 type fileConfig struct {
 	Profile     string `toml:"profile"`
 	MaxSteps    int    `toml:"max_steps"`
@@ -103,6 +116,8 @@ type fileConfig struct {
 	MCP         mcpConfig          `toml:"mcp"`
 	Subagents   subagentsConfig    `toml:"subagents"`
 	Memory      memoryConfig       `toml:"memory"`
+	// Hooks are the [[hooks.EVENT]] tables (matcher, command, timeout).
+	Hooks map[string][]hooks.TOML `toml:"hooks"`
 }
 
 // subagentsConfig is the [subagents] table: how many task calls' children
@@ -188,6 +203,12 @@ type profile struct {
 	MaxOutputTokens int `toml:"max_output_tokens"`
 	// Price overrides the price table for the profile's model.
 	Price *priceConfig `toml:"price"`
+	// ReasoningEffort is OpenAI Responses' reasoning.effort; "" leaves it
+	// to the model.
+	ReasoningEffort string `toml:"reasoning_effort"`
+	// WebSearch offers the provider's server-side web search tool
+	// (anthropic, openai-responses).
+	WebSearch bool `toml:"web_search"`
 }
 
 // priceConfig is a [profiles.x.price] table: USD per million tokens.
@@ -253,6 +274,10 @@ type settings struct {
 	MaxOutputTokens int
 	// Price is the profile's price override, nil to use the table.
 	Price *priceConfig
+	// ReasoningEffort is reasoning.effort for openai-responses ("": the
+	// model's default); WebSearch offers the provider's web search tool.
+	ReasoningEffort string
+	WebSearch       bool
 	// MCPServers is the [mcp.servers] tables, as written (resolved for a
 	// working directory by newAgent).
 	MCPServers map[string]mcpServerConfig
@@ -263,6 +288,8 @@ type settings struct {
 	// embeddings endpoint ("auto"; "off", and always off with Anthropic,
 	// which serves none); EmbeddingModel the model ("" for the default).
 	Embeddings, EmbeddingModel string
+	// Hooks are the config file's [[hooks.EVENT]] hooks.
+	Hooks []hooks.Hook
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -339,14 +366,14 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	s.Provider = first(o.Provider, p.Provider, providerOpenAI)
 	keyEnv, urlEnv, defaultURL := "OPENAI_API_KEY", "OPENAI_BASE_URL", DefaultBaseURL
 	switch s.Provider {
-	case providerOpenAI:
+	case providerOpenAI, providerOpenAIResponses:
 	case providerAnthropic:
 		keyEnv, urlEnv, defaultURL = "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", DefaultAnthropicBaseURL
 	default:
 		if o.Provider != "" {
-			return s, usagef("--provider %q: want openai or anthropic", s.Provider)
+			return s, usagef("--provider %q: want openai, openai-responses or anthropic", s.Provider)
 		}
-		return s, usagef("config %s: profile %q: provider %q: want openai or anthropic", path, s.Profile, s.Provider)
+		return s, usagef("config %s: profile %q: provider %q: want openai, openai-responses or anthropic", path, s.Profile, s.Provider)
 	}
 	s.APIKeyEnv = first(p.APIKeyEnv, keyEnv)
 	s.ProviderKeyEnvs = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", s.APIKeyEnv}
@@ -368,6 +395,9 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 	s.Model = first(o.Model, getenv("AGENT_MODEL"), p.Model)
 	s.APIKey = getenv(s.APIKeyEnv)
+	if o.Provider == "" && p.Provider == "" && prefersResponses(s.BaseURL, s.Model) {
+		s.Provider = providerOpenAIResponses
+	}
 
 	s.ContextWindow = cmp.Or(p.ContextWindow, fc.ContextWindow)
 	if s.ContextWindow < 0 {
@@ -384,6 +414,9 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 
 	s.Tools = first(o.Tools, fc.Tools, "pick")
+	if s.Hooks, err = hooks.FromTOML(fc.Hooks, path, false); err != nil {
+		return s, usagef("config %s: %w", path, err)
+	}
 	if s.MaxParallel = fc.Subagents.MaxParallel; s.MaxParallel < 0 {
 		return s, usagef("config %s: [subagents] max_parallel must be a positive number, got %d", path, s.MaxParallel)
 	}
@@ -425,6 +458,10 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 		return s, usagef("thinking budget %d is below the API's minimum of %d tokens", s.ThinkingBudget, minThinkingBudget)
 	case s.ThinkingBudget > 0 && s.MaxOutputTokens > 0 && s.MaxOutputTokens <= s.ThinkingBudget:
 		return s, usagef("max_output_tokens (%d) must exceed the thinking budget (%d): thinking counts as output", s.MaxOutputTokens, s.ThinkingBudget)
+	}
+
+	if err := resolveResponses(&s, o, p); err != nil {
+		return s, err
 	}
 
 	s.MCPServers = fc.MCP.Servers

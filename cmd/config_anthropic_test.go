@@ -87,7 +87,7 @@ func TestAnthropicSettingsErrors(t *testing.T) {
 		want []string
 	}{
 		{"no key", Options{Provider: "anthropic", Model: "claude-x"}, []string{"ANTHROPIC_API_KEY"}},
-		{"unknown provider", Options{Provider: "gemini", Model: "m"}, []string{"gemini", "openai or anthropic"}},
+		{"unknown provider", Options{Provider: "gemini", Model: "m"}, []string{"gemini", "openai, openai-responses or anthropic"}},
 		{"thinking on openai", Options{Model: "m", BaseURL: "http://localhost:1/v1", ThinkingBudget: 2000, ThinkingBudgetSet: true}, []string{"anthropic"}},
 		{"thinking budget too small", Options{Provider: "anthropic", Model: "c", BaseURL: "http://localhost:1", ThinkingBudget: 500, ThinkingBudgetSet: true}, []string{"1024"}},
 	}

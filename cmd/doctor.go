@@ -50,7 +50,7 @@ func newDoctorCmd(st Streams, getenv func(string) string, o *Options) *cobra.Com
 	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file")
 	f.StringVar(&o.Model, "model", "", "model name")
 	f.StringVar(&o.BaseURL, "base-url", "", "API base URL")
-	f.StringVar(&o.Provider, "provider", "", "wire protocol: openai or anthropic")
+	f.StringVar(&o.Provider, "provider", "", "wire protocol: openai, openai-responses or anthropic")
 	f.StringVar(&o.Sandbox, "sandbox", "", "sandbox mode to check: workspace-write, read-only or off")
 	f.BoolVar(&o.Network, "network", false, "check the sandbox with the network allowed")
 	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
@@ -146,6 +146,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 			line("  "+st.Name, "%s", state)
 		}
 	}
+	printExtensions(line, o, getenv, dir, s)
 
 	if serr != nil {
 		line("provider", "%v", serr)

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 
+	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/turn"
 )
@@ -20,7 +21,9 @@ type frontEnd struct {
 	// fork of it); nil for a new one.
 	resumed *session
 	turns   *turn.Runner
-	closers []func()
+	// commands are the custom slash commands the turn runner expands.
+	commands *commands.Set
+	closers  []func()
 }
 
 // openFrontEnd opens the session store and the agent of a run in dir (a

@@ -49,11 +49,14 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	for _, w := range f.a.agentWarnings {
 		fmt.Fprintln(st.Err, "agent: "+w)
 	}
+	warn := func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) }
+	f.useExtensions(true, headlessHookTrust(f.a.trustStore(o, getenv), f.a.dir, o.TrustProject, warn), warn)
 	startHeadlessMCP(ctx, o, st, getenv, f)
 	run, err := headlessSession(ctx, o, st, getenv, f, prompt.Message.Text())
 	if err != nil {
 		return err
 	}
+	f.startSession(ctx, run.record.ID, f.resumed != nil)
 	mode, err := permissionMode(o, false)
 	if err != nil {
 		return err
@@ -139,7 +142,7 @@ func headlessStdin(ctx context.Context, o *Options, st Streams) (stdinResult, er
 // startup_timeout, so their tools are offered from the first request.
 func startHeadlessMCP(ctx context.Context, o *Options, st Streams, getenv func(string) string, f *frontEnd) {
 	a := f.a
-	for _, l := range gateProject(a.mcpCfgs, a.mcpProject, a.trustStore(o, getenv), a.dir, o.TrustProjectMCP) {
+	for _, l := range gateProject(a.mcpCfgs, a.mcpProject, a.trustStore(o, getenv), a.dir, o.TrustProjectMCP || o.TrustProject) {
 		fmt.Fprintln(st.Err, "agent: "+l)
 	}
 	a.newMCP(func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) })

@@ -40,12 +40,13 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	mctx, endMCP := context.WithCancel(ctx)
 	defer endMCP()
 	notices := interactiveMCP(o, getenv, f, approver)
+	interactiveExtensions(o, getenv, f, approver, notices)
 	// Shift+Tab switches the mode between ask and auto while the
 	// interface runs; each call is decided in the mode of its moment.
 	f.a.plan.set(mode)
 	f.a.plan.useDecider(tuiPlan{approver}.decide)
 	pol := f.a.policy(mode, o.AllowBash)
-	ap := newApproval(pol, f.a.plan.get, tuiAsker{approver})
+	ap := newApproval(pol, f.a.plan.get, notifyingAsker{tuiAsker{approver}, f.a.hooks})
 	ap.guard = f.a.protect
 	approve := ap.approve
 	ss := &tui.StoreSessions{
@@ -57,6 +58,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	if err != nil {
 		return err
 	}
+	f.startSession(mctx, sess.ID, f.resumed != nil)
 	cfg := interactiveConfig(o, getenv, f, pol, mode, sess, ss, approver)
 	cfg.AfterFirstFrame, cfg.Notices = func() { f.a.mcp.Start(mctx) }, notices
 	cfg.SetPermissionMode = func(m string) {
@@ -102,6 +104,29 @@ func interactiveMCP(o *Options, getenv func(string) string, f *frontEnd, approve
 	return notices
 }
 
+// interactiveExtensions sets up the interface's hooks and custom
+// commands: a repository's hooks ask the person before they first run
+// (once per file that defines them, remembered), and what the hooks say
+// reaches the conversation as notes through notices.
+func interactiveExtensions(o *Options, getenv func(string) string, f *frontEnd, approver *tui.Approver, notices chan string) {
+	warn := func(msg string) {
+		select {
+		case notices <- msg:
+		default: // 64 unread notices: the interface is gone or stuck
+		}
+	}
+	trust := f.a.trustStore(o, getenv)
+	if trust == nil {
+		f.useExtensions(false, headlessHookTrust(nil, f.a.dir, false, warn), warn)
+		return
+	}
+	ask := func(ctx context.Context, call providers.ToolCall, question string) (bool, bool) {
+		d := approver.Ask(ctx, tui.Question{Call: call, Text: question})
+		return d.Allow, d.Why != tui.WhyDismissed
+	}
+	f.useExtensions(false, askHookTrust(trust, f.a.dir, ask, warn), warn)
+}
+
 // openInteractiveSession opens the session the interface starts on: the
 // one -c or -r named, or a new one.
 func openInteractiveSession(ctx context.Context, o *Options, f *frontEnd, ss *tui.StoreSessions) (*tui.Session, error) {
@@ -136,6 +161,8 @@ func interactiveConfig(o *Options, getenv func(string) string, f *frontEnd, pol 
 		Price:          tuiPricer(s),
 		Definition:     func(name string) (tools.Definition, bool) { return a.catalog.Current().Definition(name) },
 		Turns:          f.turns,
+		Commands:       customCommands(a.ext.commands),
+		Hooks:          func() string { return hookListing(a, a.trustStore(o, getenv)) },
 		Remember:       func(note string) (string, error) { return a.memory.Remember(note, true) },
 		MemoryFile:     a.memory.EnsureLongTerm,
 	}

@@ -41,6 +41,8 @@ type printer struct {
 	sessionUsage providers.Usage
 	// childUsage is the tokens the turn's subagents used.
 	childUsage providers.Usage
+	// citations are the pages the turn's answers cited, each once.
+	citations []loop.Citation
 }
 
 // toolCallRecord is one tool call in the json result.
@@ -71,6 +73,9 @@ type resultObject struct {
 	// in US dollars; both are left out for a model without a price.
 	CostUSD        *float64 `json:"cost_usd,omitempty"`
 	SessionCostUSD *float64 `json:"session_cost_usd,omitempty"`
+	// Citations are the pages the turn's answers cited after a web
+	// search, each once, in order; omitted when none.
+	Citations []citationObject `json:"citations,omitempty"`
 }
 
 func newPrinter(format string, out, errOut io.Writer, progress bool) *printer {
@@ -131,6 +136,8 @@ func (p *printer) event(ev loop.Event) error {
 		if p.progress && p.format == formatText {
 			fmt.Fprintf(p.errOut, "· compacted the conversation: about %d → %d tokens\n", ev.BeforeTokens, ev.AfterTokens)
 		}
+	case loop.WebSearch, loop.Citation:
+		p.webEvent(ev)
 	}
 	if p.format == formatStreamJSON {
 		if obj := streamObject(ev); obj != nil {
@@ -166,6 +173,7 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 			turn, session := p.price.Cost(done.Usage.Add(p.childUsage)), p.price.Cost(p.sessionUsage)
 			res.CostUSD, res.SessionCostUSD = &turn, &session
 		}
+		res.Citations = citationObjects(p.citations)
 		return p.enc.Encode(res)
 	}
 	if p.progress && len(p.changed) > 0 {
@@ -174,7 +182,7 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 	if done.Answer == "" {
 		return nil
 	}
-	_, err := fmt.Fprintln(p.out, strings.TrimRight(done.Answer, "\n"))
+	_, err := fmt.Fprintln(p.out, strings.TrimRight(done.Answer, "\n")+sourcesText(p.citations))
 	return err
 }
 
@@ -214,6 +222,8 @@ func streamObject(ev loop.Event) map[string]any {
 	case loop.Compacted:
 		return map[string]any{"type": "compaction", "before_tokens": ev.BeforeTokens, "after_tokens": ev.AfterTokens,
 			"summary": ev.Summary, "auto": ev.Auto}
+	case loop.WebSearch, loop.Citation:
+		return webObject(ev)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/anthropic"
 	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/responses"
 )
 
 // provider is what the agent needs of a model vendor: streaming for the
@@ -18,7 +19,18 @@ type provider interface {
 var (
 	_ provider = (*openai.Client)(nil)
 	_ provider = (*anthropic.Client)(nil)
+	_ provider = responsesProvider{}
 )
+
+// responsesProvider streams with the Responses API and lists models with
+// the chat completions adapter (GET BASE_URL/models is the same endpoint).
+type responsesProvider struct {
+	*responses.Client
+	models *openai.Client
+}
+
+// Models lists the server's model ids (see openai.Client.Models).
+func (p responsesProvider) Models(ctx context.Context) ([]string, error) { return p.models.Models(ctx) }
 
 // newProvider builds the provider the settings name (the one place that
 // knows the adapters). maxRetries overrides the settings' retries: -1 for
@@ -28,8 +40,14 @@ func newProvider(s settings, maxRetries int) provider {
 	case providerAnthropic:
 		return anthropic.New(anthropic.Config{
 			BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
-			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget,
+			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget, WebSearch: s.WebSearch,
 		})
+	case providerOpenAIResponses:
+		return responsesProvider{
+			Client: responses.New(responses.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+				MaxOutputTokens: s.MaxOutputTokens, ReasoningEffort: s.ReasoningEffort, WebSearch: s.WebSearch}),
+			models: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries}),
+		}
 	default:
 		return openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
 			MaxOutputTokens: s.MaxOutputTokens})

@@ -40,7 +40,10 @@ type Options struct {
 	// TrustProjectMCP starts the MCP servers of the project's .mcp.json
 	// in a headless run.
 	TrustProjectMCP bool
-	Yolo            bool
+	// TrustProject runs, in a headless run, what the project defines that
+	// runs code: its hooks and its .mcp.json servers.
+	TrustProject bool
+	Yolo         bool
 	// MaxRetries is -1 when the flag was not given.
 	MaxRetries  int
 	IdleTimeout time.Duration
@@ -64,6 +67,9 @@ type Options struct {
 	// when ThinkingBudgetSet.
 	ThinkingBudget    int
 	ThinkingBudgetSet bool
+	// ReasoningEffort is --reasoning-effort (openai-responses); "" takes
+	// the profile's.
+	ReasoningEffort string
 	// notices takes what the person should know while the run starts (the
 	// search index being built); errTTY is whether it is a terminal.
 	notices io.Writer
@@ -182,6 +188,7 @@ working directory and, when you allow it, runs commands in it.
 	_ = f.MarkHidden("stdin-max-read")
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
 	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "headless: start the MCP servers the project's .mcp.json defines (they run the repository's code)")
+	f.BoolVar(&o.TrustProject, "trust-project", false, "headless: run what the project defines that runs code: its hooks (.claude/settings.json, .agent/hooks.toml) and .mcp.json servers")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
 	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
 	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), plan (only read-only tools run; the model proposes a plan with exit_plan_mode), or yolo")
@@ -189,7 +196,8 @@ working directory and, when you allow it, runs commands in it.
 	f.BoolVar(&o.Network, "network", false, "let commands use the network (off by default)")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
-	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default) or anthropic (Messages API)")
+	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default), openai-responses (the default for OpenAI's models at api.openai.com) or anthropic (Messages API)")
+	f.StringVar(&o.ReasoningEffort, "reasoning-effort", "", "reasoning effort of an openai-responses model: none, minimal, low, medium, high or xhigh")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
 		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run))

@@ -208,6 +208,8 @@ func renderMarkdown(conv *recordedSession) string {
 				b.WriteString("\n" + strings.TrimRight(p.Text, "\n") + "\n")
 			case providers.Reasoning:
 				b.WriteString("\n**Reasoning**\n\n" + mdFence(p.Text, "text"))
+			case providers.WebSearch, providers.Citation:
+				b.WriteString("\n_" + webLine(p) + "_\n")
 			case providers.ToolCall:
 				fmt.Fprintf(&b, "\n**Tool call** `%s` (id `%s`)", p.Name, p.ID)
 				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {

@@ -154,6 +154,8 @@ func renderShow(conv *recordedSession, now time.Time) string {
 				b.WriteString(strings.TrimRight(p.Text, "\n") + "\n")
 			case providers.Reasoning:
 				fmt.Fprintf(&b, "(reasoning omitted, %d characters)\n", len([]rune(p.Text)))
+			case providers.WebSearch, providers.Citation:
+				b.WriteString(webLine(p) + "\n")
 			case providers.ToolCall:
 				fmt.Fprintf(&b, "→ %s %s", p.Name, cut(readableJSON(p.Arguments), 300))
 				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
@@ -43,6 +44,7 @@ type children struct {
 	mu      sync.Mutex
 	store   *sessions.Store
 	approve loop.ApproveFunc
+	hooks   *hookSet
 }
 
 // close releases the children's sandbox.
@@ -105,6 +107,14 @@ func (c *children) useStore(store *sessions.Store) {
 	c.runner.Sessions = store
 }
 
+// useHooks makes the children's calls go through h's PreToolUse and
+// PostToolUse hooks, and their ends through SubagentStop's.
+func (c *children) useHooks(h *hookSet) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.hooks = h
+}
+
 // useApproval makes the children ask approve (the front-end's composition).
 func (c *children) useApproval(approve loop.ApproveFunc) {
 	c.mu.Lock()
@@ -117,7 +127,7 @@ func (c *children) useApproval(approve loop.ApproveFunc) {
 // (the read-only ones by default; never the task tool).
 func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Child, error) {
 	c.mu.Lock()
-	store, approve := c.store, c.approve
+	store, approve, h := c.store, c.approve, c.hooks
 	c.mu.Unlock()
 	a, s := c.a, c.a.settings
 	model, system, name := s.Model, a.systemPrompt()+subagentNote, ""
@@ -152,6 +162,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
 		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.outputReserve(),
 		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
+		Gate:   h.gateFunc(), AfterCall: h.afterCallFunc(), BeforeStop: h.stopFunc(hooks.SubagentStop),
 	})
 	if err != nil {
 		if finish != nil {

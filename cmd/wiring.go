@@ -9,11 +9,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/skills"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/mcp"
@@ -67,6 +69,10 @@ type agent struct {
 	agentWarnings []string
 	// plan is the permission mode in force and plan mode's question.
 	plan *planState
+	// ext are the hooks, custom commands and skills read at start; hooks
+	// runs the hooks once a front-end set it up (nil: none run).
+	ext   extensions
+	hooks *hookSet
 }
 
 // policy is the permission policy of a run in mode.
@@ -132,7 +138,8 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	journals, guard := &storeJournals{}, protect.NewGuard(paths)
 	state := fs.NewSessions(journals.journal)
-	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard})
+	ext := loadExtensions(dir, s)
+	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard, ReadDirs: skills.Dirs(ext.skills)})
 	bash := newBash(s, dir, sb)
 	childSb, childBash, err := readOnlyBash(o, s, paths, getenv)
 	if err != nil {
@@ -144,6 +151,9 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	kids.bash, kids.sandbox = childBash, childSb
 	plans := &planState{}
 	builtins := append(files, modeBash{normal: bash, readOnly: childBash, plan: plans.active}, task, todo.New(storeTodos{journals}), plans.tool())
+	if len(ext.skills) > 0 {
+		builtins = append(builtins, skills.Tool(ext.skills))
+	}
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config
@@ -153,7 +163,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 			a := &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
-				mentions: mention.New(root, state), children: kids, agentWarnings: agentWarnings, plan: plans}
+				mentions: mention.New(root, state), children: kids, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext}
 			kids.a = a
 			return a, nil
 		}
@@ -253,7 +263,7 @@ func newSandbox(o *Options, s settings, paths protect.Paths, getenv func(string)
 // systemPrompt is the system prompt of a new session in the agent's
 // directory.
 func (a *agent) systemPrompt() string {
-	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools) + a.memoryPrompt()
+	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools) + a.memoryPrompt() + skills.Prompt(a.ext.skills)
 }
 
 // newLoop builds a loop for model with the session's tool-call recorder
@@ -262,7 +272,12 @@ func (a *agent) systemPrompt() string {
 func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc) (*loop.Loop, error) {
 	s := a.settings
 	a.children.useApproval(approve) // the subagents ask as their parent does
+	h := a.hooks
 	return loop.New(loop.Config{
+		Gate:          h.gateFunc(),
+		AfterCall:     h.afterCallFunc(),
+		BeforeStop:    h.stopFunc(hooks.Stop),
+		BeforeCompact: h.compactFunc(),
 		Provider:      newProvider(s, s.retries()),
 		Model:         model,
 		Catalog:       settledCatalog{a},

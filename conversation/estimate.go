@@ -54,6 +54,8 @@ func MessageSize(m providers.Message) int {
 			n += len(p.CallID) + len(p.PlainContent())
 		case providers.Image:
 			n += len(p.Describe())
+		case providers.WebSearch:
+			n += len(p.Raw) // what the adapter that wrote it sends back
 		}
 	}
 	return n

@@ -165,7 +165,7 @@ func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 		return tools.Result{Content: "cancelled by the user before it ran", IsError: true}, 0
 	}
 	if t.cfg.Approve == nil {
-		return t.runTool(p), 0
+		return t.afterCall(p, t.runTool(p)), 0
 	}
 	def := p.tool.Definition()
 	req := Approval{Call: p.call, Def: def, Gate: p.gate, GateWhy: p.why, Origin: t.cfg.Origin, Session: t.conv.SessionID()}
@@ -192,7 +192,7 @@ func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 		}
 		return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}, d.Why), waited
 	}
-	return withDecision(t.runTool(p), d.Why), waited
+	return withDecision(t.afterCall(p, t.runTool(p)), d.Why), waited
 }
 
 // toolCall is what the tool of p learns of its call: its id, the session,

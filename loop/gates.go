@@ -133,3 +133,37 @@ func (t *turn) gate(p *prepared, resolve func(name, args string) (tools.Tool, js
 	p.why = d.Why
 	return d.Verdict
 }
+
+// AfterCallFunc is asked after every tool call that ran (not one denied or
+// cancelled before it ran), with its result, and returns the result the
+// model gets (a PostToolUse hook may add its words). It may block, and
+// must return when ctx is cancelled.
+type AfterCallFunc func(ctx context.Context, call AfterCall) tools.Result
+
+// AfterCall is the question to an AfterCallFunc.
+type AfterCall struct {
+	Call providers.ToolCall
+	Def  tools.Definition
+	// Session is the conversation's session id ("" when it has none).
+	Session string
+	Origin  Origin
+	Result  tools.Result
+}
+
+// afterCall gives the result of p's call to Config.AfterCall.
+func (t *turn) afterCall(p prepared, res tools.Result) tools.Result {
+	if t.cfg.AfterCall == nil || t.ctx.Err() != nil {
+		return res
+	}
+	return t.cfg.AfterCall(t.ctx, AfterCall{Call: p.call, Def: p.tool.Definition(), Session: t.conv.SessionID(), Origin: t.cfg.Origin, Result: res})
+}
+
+// CompactStart says which compaction starts, for Config.BeforeCompact.
+type CompactStart struct {
+	// Session is the conversation's session id ("" when it has none).
+	Session string
+	// Auto is true for a compaction the window's fill started, false for
+	// one asked for (/compact); Instructions are what /compact was given.
+	Auto         bool
+	Instructions string
+}

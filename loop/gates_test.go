@@ -239,3 +239,36 @@ func (s summarized) Definition() tools.Definition {
 	}
 	return def
 }
+
+func TestAfterCallSeesTheResultOfACallThatRanAndChangesIt(t *testing.T) {
+	write := funcTool{"write", false, func(context.Context, json.RawMessage) (tools.Result, error) {
+		return tools.Result{Content: "written"}, nil
+	}}
+	var mu sync.Mutex
+	var seen []string
+	cfg := loop.Config{
+		Gate: func(_ context.Context, c loop.GateCall) loop.GateDecision {
+			if c.Call.ID == "denied" {
+				return loop.GateDecision{Verdict: loop.GateDeny, Reason: "no"}
+			}
+			return loop.GateDecision{}
+		},
+		AfterCall: func(_ context.Context, c loop.AfterCall) tools.Result {
+			mu.Lock()
+			seen = append(seen, c.Call.ID+":"+c.Result.Content)
+			mu.Unlock()
+			c.Result.Content += "\nformatted by the hook"
+			return c.Result
+		},
+	}
+	f := newFixture(t, cfg, []tools.Tool{write}, fake.ToolCalls(fake.Call{ID: "ok", Name: "write", Arguments: `{}`},
+		fake.Call{ID: "denied", Name: "write", Arguments: `{}`}), fake.Text("done"))
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
+	if strings.Join(seen, ",") != "ok:written" {
+		t.Errorf("AfterCall saw %q, want only the call that ran", seen)
+	}
+	rs := resultsOf(f.conv.Messages())
+	if len(rs) != 2 || rs[0].Content != "written\nformatted by the hook" || rs[1].Content != "no" {
+		t.Errorf("results %+v", rs)
+	}
+}

@@ -48,6 +48,12 @@ type Config struct {
 	// Gate, when not nil, is asked about every tool call before Approve
 	// (see GateFunc).
 	Gate GateFunc
+	// AfterCall, when not nil, is asked after every tool call that ran
+	// and may change its result (see AfterCallFunc).
+	AfterCall AfterCallFunc
+	// BeforeCompact, when not nil, is told when a compaction starts (a
+	// PreCompact hook), before the summary is asked for.
+	BeforeCompact func(ctx context.Context, c CompactStart)
 	// Prepare, when not nil, is the public Prepare step, called before
 	// every request (see PrepareFunc).
 	Prepare PrepareFunc
@@ -392,7 +398,7 @@ func (t *turn) request() providers.Request {
 	for i, o := range offers {
 		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema, Deferred: o.Deferred}
 	}
-	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: msgs, Tools: defs}
+	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: msgs, Tools: defs, CacheKey: t.conv.SessionID()}
 }
 
 // loaded lists the tools whose definitions msgs deliver: the References
@@ -432,6 +438,10 @@ func (t *turn) forward(ev providers.StreamEvent) {
 		t.emit(Retry{Attempt: ev.Attempt, Max: ev.Max, Delay: ev.Delay, Err: msg, Discarded: ev.Discarded})
 	case providers.ToolCallBegin:
 		// The call is reported when it runs, with its complete arguments.
+	case providers.WebSearched, providers.Cited:
+		if e, ok := forwardSearch(ev); ok {
+			t.emit(e)
+		}
 	}
 }
 
@@ -441,7 +451,7 @@ func keepText(m providers.Message) providers.Message {
 	out := providers.Message{Role: providers.RoleAssistant}
 	for _, p := range m.Parts {
 		switch p.(type) {
-		case providers.Text, providers.Reasoning:
+		case providers.Text, providers.Reasoning, providers.Citation:
 			out.Parts = append(out.Parts, p)
 		}
 	}

@@ -106,6 +106,9 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 		return errors.New("there is nothing to compact yet")
 	}
 	t.emit(Compacting{BeforeTokens: before, Auto: auto})
+	if t.cfg.BeforeCompact != nil {
+		t.cfg.BeforeCompact(t.ctx, CompactStart{Session: t.conv.SessionID(), Auto: auto, Instructions: instructions})
+	}
 	req := t.request()
 	req.Messages = append(msgs[:n:n], userMessage(summaryPrompt(instructions)))
 	req.ToolChoice = providers.ToolChoiceNone

@@ -80,8 +80,8 @@ func (m Message) ToolCalls() []ToolCall {
 }
 
 // Part is one piece of a message. It is sealed: the only implementations are
-// Text, Reasoning, ToolCall and ToolResult, so a type switch over them is
-// complete.
+// Text, Reasoning, ToolCall, ToolResult, Image, WebSearch and Citation, so a
+// type switch over them is complete.
 type Part interface{ isPart() }
 
 // Text is plain text written by the user or the model.
@@ -103,11 +103,17 @@ type Reasoning struct {
 	Signature string
 	// Redacted is the encrypted data of a redacted thinking block.
 	Redacted string
+	// Encrypted is an OpenAI Responses reasoning item's encrypted_content
+	// and ItemID its id ("rs_..."): the Responses adapter sends such an
+	// item back unchanged (its requests set store false, so the server
+	// keeps nothing); every other adapter ignores both.
+	Encrypted string
+	ItemID    string
 }
 
 // Signed reports whether r can be sent back to the vendor that wrote it:
-// it carries a signature or redacted data.
-func (r Reasoning) Signed() bool { return r.Signature != "" || r.Redacted != "" }
+// it carries a signature, redacted data or encrypted content.
+func (r Reasoning) Signed() bool { return r.Signature != "" || r.Redacted != "" || r.Encrypted != "" }
 
 // ToolCall is the model's request to run a tool. ID is opaque and of any
 // shape ("call_x", "glob:0"); Arguments is the raw JSON text the model wrote,
@@ -207,6 +213,10 @@ type Request struct {
 	// (Anthropic's extended thinking); 0 leaves it to the adapter's
 	// configuration, a negative value turns thinking off.
 	ThinkingBudget int
+	// CacheKey groups requests that share a prefix for the provider's
+	// prompt cache (the session's id; OpenAI Responses' prompt_cache_key);
+	// "" sends none.
+	CacheKey string
 	// ToolChoice says whether the model may call the tools: ToolChoiceAuto
 	// lets it, ToolChoiceNone declares the tools (so the provider's prefix
 	// cache still serves them, and the history's tool calls stay valid) but
@@ -237,6 +247,9 @@ type Usage struct {
 	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
 	ReasoningTokens   int `json:"reasoning_tokens,omitempty"`
 	CacheWriteTokens  int `json:"cache_write_tokens,omitempty"`
+	// WebSearches counts the server-side web searches the response ran
+	// (see WebSearch), which the vendors bill apart from tokens.
+	WebSearches int `json:"web_searches,omitempty"`
 }
 
 // Add returns the field-wise sum of u and v.
@@ -247,6 +260,7 @@ func (u Usage) Add(v Usage) Usage {
 		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
 		ReasoningTokens:   u.ReasoningTokens + v.ReasoningTokens,
 		CacheWriteTokens:  u.CacheWriteTokens + v.CacheWriteTokens,
+		WebSearches:       u.WebSearches + v.WebSearches,
 	}
 }
 

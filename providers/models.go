@@ -20,6 +20,7 @@ func ContextWindow(model string) int {
 		{"gpt-4-turbo", 128_000},
 		{"gpt-5", 400_000},
 		{"o4-mini", 200_000},
+		{"codex-mini", 200_000},
 		{"o3", 200_000},
 		{"o1", 200_000},
 		{"claude-", 200_000},

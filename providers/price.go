@@ -13,13 +13,19 @@ type Price struct {
 	CacheWrite float64
 }
 
+// WebSearchPrice is what one server-side web search costs, in US dollars:
+// Anthropic's web_search and OpenAI's web_search tool are both listed at
+// $10 per 1,000 searches (their pricing pages, 2025).
+const WebSearchPrice = 0.01
+
 // Cost returns what u costs at p, in US dollars. Input tokens that were
 // neither read from nor written to the cache are charged at Input; output
-// tokens (reasoning included) at Output.
+// tokens (reasoning included) at Output; web searches at WebSearchPrice.
 func (p Price) Cost(u Usage) float64 {
 	plain := max(0, u.InputTokens-u.CachedInputTokens-u.CacheWriteTokens)
-	return (float64(plain)*p.Input + float64(u.CachedInputTokens)*p.CacheRead +
-		float64(u.CacheWriteTokens)*p.CacheWrite + float64(u.OutputTokens)*p.Output) / 1e6
+	return (float64(plain)*p.Input+float64(u.CachedInputTokens)*p.CacheRead+
+		float64(u.CacheWriteTokens)*p.CacheWrite+float64(u.OutputTokens)*p.Output)/1e6 +
+		float64(u.WebSearches)*WebSearchPrice
 }
 
 // priceTable holds the list prices of common models, from the vendors'
@@ -47,6 +53,7 @@ var priceTable = [...]struct {
 	{"gpt-5-mini", Price{0.25, 2, 0.025, 0.25}},
 	{"gpt-5-nano", Price{0.05, 0.40, 0.005, 0.05}},
 	{"gpt-5", Price{1.25, 10, 0.125, 1.25}},
+	{"codex-mini", Price{1.50, 6, 0.375, 1.50}},
 	{"o4-mini", Price{1.10, 4.40, 0.275, 1.10}},
 	{"o3-mini", Price{1.10, 4.40, 0.55, 1.10}},
 	{"o3", Price{2, 8, 0.50, 2}},

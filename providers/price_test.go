@@ -21,6 +21,7 @@ func TestPriceOf(t *testing.T) {
 		{"openai/gpt-4.1", 2, true},
 		{"gpt-4o-mini-2024-07-18", 0.15, true},
 		{"GPT-5", 1.25, true},
+		{"codex-mini-latest", 1.50, true},
 		{"qwen2.5-coder:7b", 0, false},
 		{"scripted-model", 0, false},
 	}
@@ -39,5 +40,16 @@ func TestCost(t *testing.T) {
 	want := 0.3*3 + 0.6*0.30 + 0.1*3.75 + 0.01*15
 	if got := p.Cost(u); math.Abs(got-want) > 1e-9 {
 		t.Errorf("cost = %v, want %v", got, want)
+	}
+}
+
+func TestCostOfWebSearches(t *testing.T) {
+	p := Price{Input: 3, Output: 15}
+	u := Usage{InputTokens: 1_000_000, WebSearches: 3}
+	if got, want := p.Cost(u), 3+3*WebSearchPrice; math.Abs(got-want) > 1e-9 {
+		t.Errorf("cost = %v, want %v: three searches at $0.01", got, want)
+	}
+	if got := u.Add(Usage{WebSearches: 2}).WebSearches; got != 5 {
+		t.Errorf("searches added to %d, want 5", got)
 	}
 }

@@ -32,7 +32,8 @@ type Response struct {
 }
 
 // StreamEvent is something a provider reports while a response streams. It is
-// sealed: TextDelta, ReasoningDelta, ToolCallBegin and Retry.
+// sealed: TextDelta, ReasoningDelta, ToolCallBegin, Retry, WebSearched and
+// Cited.
 type StreamEvent interface{ isStreamEvent() }
 
 // TextDelta is the next piece of the assistant's text.

@@ -16,6 +16,8 @@ const (
 	tagToolCall   = "tool_call"
 	tagToolResult = "tool_result"
 	tagImage      = "image"
+	tagWebSearch  = "web_search"
+	tagCitation   = "citation"
 )
 
 // wirePart is the stored JSON of one part. Only the fields of its type are
@@ -24,10 +26,14 @@ const (
 //	{"type":"text","text":"..."}
 //	{"type":"reasoning","text":"...","signature":"..."}
 //	{"type":"reasoning","redacted":"..."}
+//	{"type":"reasoning","text":"...","encrypted":"...","id":"rs_..."}
 //	{"type":"tool_call","id":"...","name":"...","arguments":"..."}
 //	{"type":"tool_result","call_id":"...","name":"...","content":"...","is_error":true,
 //	 "images":[{"media_type":"image/png","data":"BASE64"}],"references":["..."]}
 //	{"type":"image","media_type":"image/png","data":"BASE64"}
+//	{"type":"web_search","id":"...","text":"QUERY","sources":[{"url":"...","title":"..."}],
+//	 "content":"ERROR","vendor":"anthropic","raw":[...]}
+//	{"type":"citation","sources":[{"url":"...","title":"..."}],"text":"CITED TEXT"}
 //
 // arguments is the model's raw text as a JSON string, since it may be
 // invalid JSON.
@@ -48,6 +54,14 @@ type wirePart struct {
 	// the vendor unchanged when the session continues.
 	Signature string `json:"signature,omitempty"`
 	Redacted  string `json:"redacted,omitempty"`
+	// Encrypted is an OpenAI Responses reasoning item's encrypted content
+	// (its id is ID).
+	Encrypted string `json:"encrypted,omitempty"`
+	// Sources, Vendor and Raw are a web search's (a citation's one
+	// source is Sources[0]).
+	Sources []providers.Source `json:"sources,omitempty"`
+	Vendor  string             `json:"vendor,omitempty"`
+	Raw     json.RawMessage    `json:"raw,omitempty"`
 	// MediaType and Data are an image part's; Images a tool result's.
 	MediaType string      `json:"media_type,omitempty"`
 	Data      []byte      `json:"data,omitempty"`
@@ -85,7 +99,8 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 		case providers.Text:
 			wire[i] = wirePart{Type: tagText, Text: p.Text}
 		case providers.Reasoning:
-			wire[i] = wirePart{Type: tagReasoning, Text: p.Text, Signature: p.Signature, Redacted: p.Redacted}
+			wire[i] = wirePart{Type: tagReasoning, Text: p.Text, Signature: p.Signature, Redacted: p.Redacted,
+				Encrypted: p.Encrypted, ID: p.ItemID}
 		case providers.ToolCall:
 			wire[i] = wirePart{Type: tagToolCall, ID: p.ID, Name: p.Name, Arguments: p.Arguments}
 		case providers.ToolResult:
@@ -93,6 +108,11 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 				Images: imagesToWire(p.Images), References: p.References}
 		case providers.Image:
 			wire[i] = wirePart{Type: tagImage, MediaType: p.MediaType, Data: p.Data}
+		case providers.WebSearch:
+			wire[i] = wirePart{Type: tagWebSearch, ID: p.ID, Text: p.Query, Sources: p.Sources, Content: p.Error,
+				Vendor: p.Vendor, Raw: p.Raw}
+		case providers.Citation:
+			wire[i] = wirePart{Type: tagCitation, Text: p.CitedText, Sources: []providers.Source{{URL: p.URL, Title: p.Title}}}
 		case nil:
 			return nil, fmt.Errorf("part %d: nil part", i)
 		default:
@@ -123,7 +143,8 @@ func UnmarshalParts(data []byte) ([]providers.Part, error) {
 		case tagText:
 			parts[i] = providers.Text{Text: w.Text}
 		case tagReasoning:
-			parts[i] = providers.Reasoning{Text: w.Text, Signature: w.Signature, Redacted: w.Redacted}
+			parts[i] = providers.Reasoning{Text: w.Text, Signature: w.Signature, Redacted: w.Redacted,
+				Encrypted: w.Encrypted, ItemID: w.ID}
 		case tagToolCall:
 			parts[i] = providers.ToolCall{ID: w.ID, Name: w.Name, Arguments: w.Arguments}
 		case tagToolResult:
@@ -131,6 +152,15 @@ func UnmarshalParts(data []byte) ([]providers.Part, error) {
 				Images: imagesFromWire(w.Images), References: w.References}
 		case tagImage:
 			parts[i] = providers.Image{MediaType: w.MediaType, Data: w.Data}
+		case tagWebSearch:
+			parts[i] = providers.WebSearch{ID: w.ID, Query: w.Text, Sources: w.Sources, Error: w.Content,
+				Vendor: w.Vendor, Raw: w.Raw}
+		case tagCitation:
+			c := providers.Citation{CitedText: w.Text}
+			if len(w.Sources) > 0 {
+				c.URL, c.Title = w.Sources[0].URL, w.Sources[0].Title
+			}
+			parts[i] = c
 		case "":
 			return nil, fmt.Errorf(`part %d: missing "type"`, i)
 		default:

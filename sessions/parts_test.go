@@ -29,6 +29,14 @@ func TestPartsRoundTrip(t *testing.T) {
 			`[{"type":"tool_result","call_id":"c","name":"bash","content":"exit 1","is_error":true}]`},
 		{"tool result that loads tools", providers.ToolResult{CallID: "p", Name: "pick_tools", Content: "Loaded grep.", References: []string{"grep"}},
 			`[{"type":"tool_result","call_id":"p","name":"pick_tools","content":"Loaded grep.","references":["grep"]}]`},
+		{"encrypted reasoning (a resumed Responses session sends it back)", providers.Reasoning{Text: "summary", Encrypted: "gAAAA", ItemID: "rs_1"},
+			`[{"type":"reasoning","text":"summary","id":"rs_1","encrypted":"gAAAA"}]`},
+		{"web search", providers.WebSearch{ID: "srvtoolu_1", Query: "go 1.26", Sources: []providers.Source{{URL: "https://go.dev/doc/go1.26", Title: "Go 1.26"}},
+			Vendor: "anthropic", Raw: []byte(`[{"type":"server_tool_use"}]`)},
+			`[{"type":"web_search","text":"go 1.26","id":"srvtoolu_1","sources":[{"url":"https://go.dev/doc/go1.26","title":"Go 1.26"}],"vendor":"anthropic","raw":[{"type":"server_tool_use"}]}]`},
+		{"failed web search", providers.WebSearch{ID: "ws_1", Error: "unavailable"}, `[{"type":"web_search","id":"ws_1","content":"unavailable"}]`},
+		{"citation", providers.Citation{URL: "https://go.dev", Title: "Go", CitedText: "Go is"},
+			`[{"type":"citation","text":"Go is","sources":[{"url":"https://go.dev","title":"Go"}]}]`},
 		{"unicode", providers.Text{Text: "日本語 \u2028 \x00 é"}, ""},
 	}
 	for _, tt := range tests {

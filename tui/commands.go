@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +22,7 @@ var slashCommands = []slashCommand{
 	{"/init", "", "ask the model to write an AGENTS.md for this repository"},
 	{"/tools", "", "list tools and which are picked"},
 	{"/mcp", "", "show the MCP servers, their state and tools"},
+	{"/hooks", "", "list the hooks and where each comes from"},
 	{"/context", "", "show how the context window is used"},
 	{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window"},
 	{"/cost", "", "show the session's tokens, cache use and cost"},
@@ -30,14 +32,39 @@ var slashCommands = []slashCommand{
 	{"/quit", "", "quit"},
 }
 
-// completions returns the commands whose names start with the input's first
-// word, when the input is a lone slash word.
-func completions(input string) []slashCommand {
+// CustomCommand is a custom slash command as completion and /help show
+// it; sending it starts a turn with the typed text, which the turn runner
+// expands.
+type CustomCommand struct {
+	// Name is the command without its slash ("review",
+	// "frontend:component").
+	Name         string
+	ArgumentHint string
+	Description  string
+}
+
+// withCustom returns the built-in commands followed by the custom ones
+// (a custom command named like a built-in one is left out).
+func withCustom(custom []CustomCommand) []slashCommand {
+	out := slices.Clip(slashCommands)
+	for _, c := range custom {
+		name := "/" + c.Name
+		if slices.ContainsFunc(slashCommands, func(b slashCommand) bool { return b.name == name }) {
+			continue
+		}
+		out = append(out, slashCommand{name: name, args: c.ArgumentHint, desc: c.Description})
+	}
+	return out
+}
+
+// completions returns the commands of cmds whose names start with the
+// input's first word, when the input is a lone slash word.
+func completions(cmds []slashCommand, input string) []slashCommand {
 	if !strings.HasPrefix(input, "/") || strings.ContainsAny(input, " \n") {
 		return nil
 	}
 	var out []slashCommand
-	for _, c := range slashCommands {
+	for _, c := range cmds {
 		if strings.HasPrefix(c.name, input) {
 			out = append(out, c)
 		}
@@ -48,8 +75,8 @@ func completions(input string) []slashCommand {
 // complete returns the input completed as far as the matching commands
 // agree (with a trailing space once a single command matches), or the input
 // unchanged.
-func complete(input string) string {
-	matches := completions(input)
+func complete(cmds []slashCommand, input string) string {
+	matches := completions(cmds, input)
 	if len(matches) == 0 {
 		return input
 	}
@@ -80,11 +107,11 @@ func parseSlash(input string) (cmd slashCommand, arg string, ok bool) {
 	return slashCommand{}, "", false
 }
 
-// commandHelp is the text /help shows.
-func commandHelp() string {
+// commandHelp is the text /help shows of cmds.
+func commandHelp(cmds []slashCommand) string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
-	for _, c := range slashCommands {
+	for _, c := range cmds {
 		fmt.Fprintf(&b, "  %-14s %s\n", strings.TrimSpace(c.name+" "+c.args), c.desc)
 	}
 	return strings.TrimRight(b.String(), "\n")

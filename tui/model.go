@@ -88,6 +88,12 @@ type Config struct {
 	// calls of a session's history as their tools summarise them; nil, or
 	// ok false (a tool that is gone), shows the arguments as they are.
 	Definition func(name string) (tools.Definition, bool)
+	// Commands are the custom slash commands, offered in completion and
+	// /help; sending one starts a turn with the text as typed.
+	Commands []CustomCommand
+	// Hooks lists the hooks and their sources for /hooks; nil says there
+	// are none.
+	Hooks func() string
 	// Turns starts the turns; nil runs them with a runner of Mentions
 	// alone (no session store), as tests do.
 	Turns *turn.Runner
@@ -162,10 +168,11 @@ type Model struct {
 	bar   *status
 	loop  *loop.Loop
 
-	session   *Session       // the conversation being shown and continued
-	picker    *sessionPicker // the session picker, when open
-	modelPick *modelPicker   // the model picker, when open
-	pending   string         // the initial prompt, held until a session is picked
+	cited     []providers.Citation // pages the running turn's answer cited, for its sources note
+	session   *Session             // the conversation being shown and continued
+	picker    *sessionPicker       // the session picker, when open
+	modelPick *modelPicker         // the model picker, when open
+	pending   string               // the initial prompt, held until a session is picked
 
 	prompts []string    // earlier prompts, oldest first
 	recall  int         // index into prompts while recalling; len(prompts) when not

@@ -55,7 +55,12 @@ func (m *Model) showHistory(msgs []providers.Message) {
 						b := m.block(p.ID, p.Name, def.Summary(p.Arguments))
 						b.commands = ok && def.Effects.Has(tools.RunsCommands)
 					}
+				case providers.WebSearch:
+					m.noteAfterText(searchNote(p.Query, p.Sources, p.Error))
 				}
+			}
+			if note := sourcesNote(msg.Citations()); note != "" {
+				m.noteAfterText(note)
 			}
 		case providers.RoleTool:
 			for _, p := range msg.Parts {
@@ -232,6 +237,15 @@ func (m *Model) showWaitingQuestion() {
 // command runs a slash command.
 func (m *Model) command(text string) tea.Cmd {
 	cmd, arg, ok := parseSlash(text)
+	if !ok && m.isCustom(text) {
+		// A prompt like any other: the turn runner expands it.
+		if m.running {
+			m.queue.push(text)
+			m.chat.bottom()
+			return nil
+		}
+		return m.startTurn(text)
+	}
 	if !ok {
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Unknown command %s; /help lists them.", strings.Fields(text)[0])))
 		return nil
@@ -242,7 +256,7 @@ func (m *Model) command(text string) tea.Cmd {
 		return tea.Quit
 	case "/help":
 		m.fullHelp, m.help.ShowAll = true, true
-		m.chat.append(newNoteItem(m.st, commandHelp()))
+		m.chat.append(newNoteItem(m.st, commandHelp(withCustom(m.cfg.Commands))))
 	case "/sessions":
 		return m.openPicker()
 	case "/undo":
@@ -298,6 +312,12 @@ func (m *Model) command(text string) tea.Cmd {
 		m.chat.append(newNoteItem(m.st, m.cost.report()))
 	case "/tools":
 		m.chat.append(newNoteItem(m.st, m.toolsNote()))
+	case "/hooks":
+		note := "No hooks: add [[hooks.EVENT]] to the config file, or hooks to .claude/settings.json."
+		if m.cfg.Hooks != nil {
+			note = m.cfg.Hooks()
+		}
+		m.chat.append(newNoteItem(m.st, note))
 	case "/mcp":
 		note := "No MCP servers configured: add [mcp.servers.NAME] to the config file, or a .mcp.json to the project."
 		if m.cfg.MCP != nil {
@@ -313,6 +333,17 @@ func (m *Model) command(text string) tea.Cmd {
 	}
 	m.chat.bottom()
 	return nil
+}
+
+// isCustom reports whether text names a custom command.
+func (m *Model) isCustom(text string) bool {
+	name, _, _ := strings.Cut(strings.TrimSpace(text), " ")
+	for _, c := range m.cfg.Commands {
+		if "/"+c.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // gitStatus runs `git status --short` in dir (a command, so no I/O in

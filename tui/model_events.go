@@ -176,7 +176,10 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 		m.addCost(ev.Usage)
 	case loop.Compacting, loop.Compacted:
 		m.compactionEvent(ev)
+	case loop.WebSearch, loop.Citation:
+		m.webEvent(ev)
 	case loop.Done:
+		m.showSources()
 		return m.endTurn(ev)
 	}
 	return nil

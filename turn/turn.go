@@ -8,6 +8,7 @@ package turn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -41,6 +42,27 @@ type Runner struct {
 	// Sessions records the session's status and title; nil records
 	// nothing (a conversation without a session).
 	Sessions Sessions
+	// Submit, when not nil, is asked about every prompt before its turn
+	// starts (a custom slash command's expansion, UserPromptSubmit hooks):
+	// it returns the prompt to send, or why it is not sent.
+	Submit SubmitFunc
+}
+
+// SubmitFunc is asked about a prompt before its turn starts, with the
+// session's id. It may block, and must return when ctx is cancelled.
+type SubmitFunc func(ctx context.Context, session string, p Prompt) Submission
+
+// Submission is a SubmitFunc's answer.
+type Submission struct {
+	// Prompt is the prompt to send (its Typed part's mentions are
+	// attached).
+	Prompt Prompt
+	// Blocked, when not empty, says why the prompt is not sent: the turn
+	// ends at once with StopError and this reason, and the session is
+	// left as it was.
+	Blocked string
+	// Notices are delivered before the turn's events.
+	Notices []loop.Notice
 }
 
 // Prompt is a turn's user message and the part of it a person typed.
@@ -72,6 +94,17 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 	go func() {
 		defer close(out)
 		id := conv.SessionID()
+		if r.Submit != nil {
+			s := r.Submit(ctx, id, p)
+			for _, n := range s.Notices {
+				out <- n
+			}
+			if s.Blocked != "" {
+				out <- loop.Done{Reason: loop.StopError, Err: errors.New(s.Blocked)}
+				return
+			}
+			p = s.Prompt
+		}
 		msg, note := r.expand(ctx, id, p)
 		if note != "" {
 			out <- loop.Notice{Source: "mentions", Text: note}

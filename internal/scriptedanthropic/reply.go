@@ -17,7 +17,8 @@ import "time"
 
 // Block is one content block of a reply.
 type Block struct {
-	// Type is "text", "thinking", "redacted_thinking" or "tool_use".
+	// Type is "text", "thinking", "redacted_thinking", "tool_use",
+	// "server_tool_use" or "web_search_tool_result".
 	Type string
 	// Text is a text block's text or a thinking block's thinking.
 	Text string
@@ -26,9 +27,15 @@ type Block struct {
 	Signature string
 	// Data is a redacted thinking block's data.
 	Data string
-	// ID, Name and Input are a tool_use block's; Input is JSON text
-	// streamed as input_json_delta pieces.
+	// ID, Name and Input are a tool_use or server_tool_use block's; Input
+	// is JSON text streamed as input_json_delta pieces. ID is also a
+	// web_search_tool_result's tool_use_id.
 	ID, Name, Input string
+	// Results or ErrorCode are a web_search_tool_result block's content
+	// (see WebSearch); Citations a text block's (see CitedText).
+	Results   []SearchResult
+	ErrorCode string
+	Citations []Citation
 }
 
 // Text is a text block.
@@ -52,6 +59,8 @@ func ToolUse(id, name, input string) Block {
 // the request instead.
 type Usage struct {
 	Input, Output, CacheRead, CacheWrite int
+	// WebSearches is message_delta's server_tool_use.web_search_requests.
+	WebSearches int
 }
 
 // Fault is how a stream breaks.

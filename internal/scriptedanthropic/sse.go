@@ -68,11 +68,23 @@ func (r Reply) events(model string, u Usage, id string) []event {
 			for _, p := range scripted.Pieces(b.Input, n) {
 				delta(map[string]any{"type": "input_json_delta", "partial_json": p})
 			}
+		case "server_tool_use":
+			start["content_block"] = map[string]any{"type": "server_tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}
+			add("content_block_start", start)
+			for _, p := range scripted.Pieces(b.Input, n) {
+				delta(map[string]any{"type": "input_json_delta", "partial_json": p})
+			}
+		case "web_search_tool_result":
+			start["content_block"] = map[string]any{"type": "web_search_tool_result", "tool_use_id": b.ID, "content": b.searchResultContent()}
+			add("content_block_start", start)
 		default:
 			start["content_block"] = map[string]any{"type": "text", "text": ""}
 			add("content_block_start", start)
 			for _, p := range scripted.Pieces(b.Text, n) {
 				delta(map[string]any{"type": "text_delta", "text": p})
+			}
+			for _, c := range b.citationDeltas() {
+				delta(c)
 			}
 		}
 		add("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
@@ -80,9 +92,12 @@ func (r Reply) events(model string, u Usage, id string) []event {
 	if r.StopReason != "" {
 		stop = r.StopReason
 	}
+	usage := map[string]any{"output_tokens": u.Output}
+	if r.Usage.WebSearches > 0 {
+		usage["server_tool_use"] = map[string]any{"web_search_requests": r.Usage.WebSearches}
+	}
 	add("message_delta", map[string]any{"type": "message_delta",
-		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": u.Output}})
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": usage})
 	if !r.OmitStop {
 		add("message_stop", map[string]any{"type": "message_stop"})
 	}

@@ -15,6 +15,7 @@ type assembler struct {
 
 	blocks   []*block
 	byIndex  map[int64]*block
+	searches map[string]*search // by server_tool_use id
 	calls    int
 	finish   providers.FinishReason
 	stopped  bool // message_stop arrived
@@ -22,6 +23,8 @@ type assembler struct {
 	output   int64
 	deltaIn  sdk.MessageDeltaUsage
 	anyDelta bool // a delta was reported to onEvent
+	// searchCount is message_delta's server_tool_use.web_search_requests.
+	searchCount int
 }
 
 type blockKind int
@@ -31,6 +34,8 @@ const (
 	blockThinking
 	blockRedacted
 	blockToolUse
+	blockSearch       // server_tool_use: the search, a WebSearch part
+	blockSearchResult // web_search_tool_result: folded into its search
 )
 
 type block struct {
@@ -39,10 +44,12 @@ type block struct {
 	signature string
 	data      string // redacted thinking
 	id, name  string
+	citations []providers.Citation // a text block's
+	search    *search              // a server_tool_use block's
 }
 
 func newAssembler(onEvent func(providers.StreamEvent)) *assembler {
-	return &assembler{onEvent: onEvent, byIndex: map[int64]*block{}}
+	return &assembler{onEvent: onEvent, byIndex: map[int64]*block{}, searches: map[string]*search{}}
 }
 
 func (a *assembler) emit(ev providers.StreamEvent) {
@@ -73,6 +80,15 @@ func (a *assembler) add(ev sdk.MessageStreamEventUnion) {
 			b.kind, b.id, b.name = blockToolUse, cb.ID, cb.Name
 			a.emit(providers.ToolCallBegin{Index: a.calls, ID: cb.ID, Name: cb.Name})
 			a.calls++
+		case "server_tool_use":
+			b.kind, b.search = blockSearch, &search{id: cb.ID, name: cb.Name}
+			a.searches[cb.ID] = b.search
+		case "web_search_tool_result":
+			b.kind = blockSearchResult
+			if s := a.searches[cb.ToolUseID]; s != nil {
+				s.take(cb)
+				a.emit(providers.WebSearched{Search: s.part})
+			}
 		default:
 			b.kind = blockText
 			b.text.WriteString(cb.Text)
@@ -95,12 +111,22 @@ func (a *assembler) add(ev sdk.MessageStreamEventUnion) {
 		case "signature_delta":
 			b.signature += d.Signature
 		case "input_json_delta":
-			b.text.WriteString(d.PartialJSON)
+			if b.search != nil {
+				b.search.input.WriteString(d.PartialJSON)
+			} else {
+				b.text.WriteString(d.PartialJSON)
+			}
+		case "citations_delta":
+			if c, ok := citation(d.Citation); ok {
+				b.citations = append(b.citations, c)
+				a.emit(providers.Cited{Citation: c})
+			}
 		}
 	case "message_delta":
 		a.finish = finishReason(ev.Delta.StopReason)
 		a.output = ev.Usage.OutputTokens
 		a.deltaIn = ev.Usage
+		a.searchCount = int(ev.Usage.ServerToolUse.WebSearchRequests)
 	case "message_stop":
 		a.stopped = true
 	}
@@ -119,6 +145,11 @@ func (a *assembler) response(complete bool) *providers.Response {
 			if b.text.Len() > 0 {
 				r.Message.Parts = append(r.Message.Parts, providers.Text{Text: b.text.String()})
 			}
+			for _, c := range b.citations {
+				r.Message.Parts = append(r.Message.Parts, c)
+			}
+		case blockSearch:
+			r.Message.Parts = append(r.Message.Parts, b.search.toPart())
 		case blockThinking:
 			if b.text.Len() > 0 || b.signature != "" {
 				r.Message.Parts = append(r.Message.Parts, providers.Reasoning{Text: b.text.String(), Signature: b.signature})
@@ -152,5 +183,6 @@ func (a *assembler) neutralUsage() providers.Usage {
 		OutputTokens:      int(a.output),
 		CachedInputTokens: int(read),
 		CacheWriteTokens:  int(write),
+		WebSearches:       a.searchCount,
 	}
 }

@@ -56,7 +56,16 @@ type Config struct {
 	// (at least 1024, the API's minimum) when the request sets none; 0 is
 	// off.
 	ThinkingBudget int
+	// WebSearch offers the model Anthropic's web_search server tool
+	// (web_search_20250305, at most MaxWebSearches searches a response),
+	// which the API runs; its searches and the answer's citations come back
+	// in the response (providers.WebSearch and providers.Citation parts).
+	WebSearch bool
 }
+
+// MaxWebSearches is the web_search tool's max_uses: the searches one
+// response may run.
+const MaxWebSearches = 5
 
 // Client streams messages from one server. It is safe for concurrent use.
 type Client struct {

@@ -52,6 +52,9 @@ func (c *Client) toWire(req providers.Request) sdk.MessageNewParams {
 		}
 		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: tp})
 	}
+	if c.cfg.WebSearch {
+		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfWebSearchTool20250305: &sdk.WebSearchTool20250305Param{MaxUses: sdk.Int(MaxWebSearches)}})
+	}
 	p.Messages = messagesToWire(req.Messages, deferredNames(req.Tools))
 	placeBreakpoints(&p)
 	return p
@@ -152,6 +155,10 @@ func blocksToWire(m providers.Message, deferred map[string]bool) []sdk.ContentBl
 			blocks = append(blocks, sdk.NewTextBlock(p.Describe()))
 		case providers.ToolResult:
 			blocks = append(blocks, toolResultToWire(p, deferred))
+		case providers.WebSearch:
+			if m.Role == providers.RoleAssistant {
+				blocks = append(blocks, searchToWire(p)...)
+			}
 		}
 	}
 	return blocks

@@ -12,6 +12,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -43,6 +44,9 @@ const (
 type readFile struct {
 	wd       *workdir
 	sessions *Sessions
+	// readDirs are folders outside the root that read_file may read too
+	// (the skills' folders), absolute.
+	readDirs []string
 }
 
 // ReadFile returns the read_file tool confined to root. Each successful
@@ -88,14 +92,20 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 	if args.Offset < 0 || args.Limit < 0 {
 		return tools.Errorf("offset and limit must be positive"), nil
 	}
-	rel, err := t.wd.rel(args.Path)
+	wd, inRoot := t.wd, true
+	rel, err := wd.rel(args.Path)
 	if err != nil {
-		return tools.Errorf("%v", err), nil
+		extra, extraRel, ok := t.readDir(args.Path)
+		if !ok {
+			return tools.Errorf("%v", err), nil
+		}
+		defer extra.root.Close()
+		wd, rel, inRoot = extra, extraRel, false
 	}
-	if t.wd.readDenied(rel) {
+	if wd.readDenied(rel) {
 		return tools.Errorf(errCredentials, args.Path), nil
 	}
-	fi, err := t.wd.root.Stat(native(rel))
+	fi, err := wd.root.Stat(native(rel))
 	if err != nil {
 		return tools.Errorf("%s", describe(args.Path, err)), nil
 	}
@@ -105,7 +115,7 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 	if !fi.Mode().IsRegular() {
 		return tools.Errorf("%s is not a regular file", args.Path), nil
 	}
-	f, err := t.wd.root.Open(native(rel))
+	f, err := wd.root.Open(native(rel))
 	if err != nil {
 		return tools.Errorf("%s", describe(args.Path, err)), nil
 	}
@@ -135,12 +145,16 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 	meta := map[string]any{"lines": w.total, "from": first, "to": w.last, "cut_lines": w.cut}
 	switch {
 	case w.total == 0:
-		t.record(t.sessions.Tracker(call.Session), rel, br, sum)
+		if inRoot {
+			t.record(t.sessions.Tracker(call.Session), rel, br, sum)
+		}
 		return tools.Result{Content: fmt.Sprintf("(%s is empty)", args.Path), Meta: meta}, nil
 	case first > w.total:
 		return tools.Errorf("offset %d is past the end of %s, which has %d lines", first, args.Path, w.total), nil
 	}
-	t.record(t.sessions.Tracker(call.Session), rel, br, sum)
+	if inRoot {
+		t.record(t.sessions.Tracker(call.Session), rel, br, sum)
+	}
 	if first > 1 || w.last < w.total {
 		fmt.Fprintf(&w.out, "(lines %d-%d of %d", first, w.last, w.total)
 		if w.last < w.total {
@@ -149,6 +163,28 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 		w.out.WriteString(")\n")
 	}
 	return tools.Result{Content: w.out.String(), Meta: meta}, nil
+}
+
+// readDir opens the folder of t.readDirs that holds p, an absolute path,
+// as a root of its own (closed by the caller), and returns p relative to
+// it. Symlinks cannot lead out of the folder: the root refuses them.
+func (t *readFile) readDir(p string) (*workdir, string, bool) {
+	p = strings.TrimSpace(p)
+	if !filepath.IsAbs(p) {
+		return nil, "", false
+	}
+	for _, d := range t.readDirs {
+		r, err := filepath.Rel(d, filepath.Clean(p))
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			continue
+		}
+		root, err := os.OpenRoot(d)
+		if err != nil {
+			continue
+		}
+		return newWorkdir(root), filepath.ToSlash(r), true
+	}
+	return nil, "", false
 }
 
 // record notes in the tracker that the model has read rel, hashing what is

@@ -16,7 +16,7 @@ import (
 const maxCode = 256 << 10
 
 // DefaultLimit is the interface's bound on the time one call of Lines spends lexing. chroma's lexers are
-// backtracking regular expressions (each match may take up to 250 ms before chroma gives up on it), and the code is
+// backtracking regular expressions (each match bounded by MatchLimit), and the code is
 // untrusted model output: past this budget the code is shown plain. Ordinary code lexes at about 2 ms per hundred
 // lines (BenchmarkLinesGo), so only pathological code reaches it; a frame of the interface should not wait longer.
 const DefaultLimit = 200 * time.Millisecond

@@ -53,7 +53,7 @@ func build(i int) (l chroma.Lexer, err error) {
 		if depth > 4 {
 			return nil, fmt.Errorf("lexer %s: lexers used too deeply", lexerFiles[j].file)
 		}
-		l, err := chroma.NewXMLLexer(files, "lexers/"+lexerFiles[j].file)
+		l, err := newLexer("lexers/" + lexerFiles[j].file)
 		if err != nil {
 			return nil, fmt.Errorf("reading lexer %s: %w", lexerFiles[j].file, err)
 		}

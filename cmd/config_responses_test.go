@@ -1,0 +1,97 @@
+package cmd
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestResponsesIsTheDefaultForOpenAIModels checks which protocol a run that
+// names none speaks: the Responses API for OpenAI's models at OpenAI's
+// API, chat completions for any other server or model, and what a flag or
+// a profile names in every case.
+func TestResponsesIsTheDefaultForOpenAIModels(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		env  map[string]string
+		want string
+	}{
+		{"gpt-5 at OpenAI", Options{Model: "gpt-5"}, nil, providerOpenAIResponses},
+		{"o4-mini at OpenAI", Options{Model: "o4-mini"}, nil, providerOpenAIResponses},
+		{"gpt-4.1 at OpenAI's URL written out", Options{Model: "gpt-4.1", BaseURL: "https://api.openai.com/v1/"}, nil, providerOpenAIResponses},
+		{"another model at OpenAI", Options{Model: "text-embedding-3-small"}, nil, providerOpenAI},
+		{"gpt-5 at OpenRouter", Options{Model: "openai/gpt-5", BaseURL: "https://openrouter.ai/api/v1"}, nil, providerOpenAI},
+		{"gpt-oss at Ollama", Options{Model: "gpt-oss:20b", BaseURL: "http://localhost:11434/v1"}, nil, providerOpenAI},
+		{"OPENAI_BASE_URL elsewhere", Options{Model: "gpt-5"}, map[string]string{"OPENAI_BASE_URL": "https://gw.example.com/v1"}, providerOpenAI},
+		{"the flag wins", Options{Model: "gpt-5", Provider: "openai"}, nil, providerOpenAI},
+		{"the flag names responses anywhere", Options{Model: "qwen3", Provider: "openai-responses", BaseURL: "http://localhost:8000/v1"}, nil, providerOpenAIResponses},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OPENAI_API_KEY": "sk"}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			o := tt.opts
+			o.MaxRetries = -1
+			s, err := resolveSettings(&o, envOf(env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Provider != tt.want {
+				t.Errorf("provider %s, want %s", s.Provider, tt.want)
+			}
+		})
+	}
+	cfg := writeConfig(t, "[profiles.chat]\nprovider = \"openai\"\nmodel = \"gpt-5\"\n")
+	o := Options{ConfigPath: cfg, MaxRetries: -1}
+	if s, err := resolveSettings(&o, envOf(map[string]string{"OPENAI_API_KEY": "sk"})); err != nil || s.Provider != providerOpenAI {
+		t.Errorf("a profile that names openai: %s, %v", s.Provider, err)
+	}
+}
+
+func TestResponsesSettings(t *testing.T) {
+	cfg := writeConfig(t, "[profiles.gpt]\nprovider = \"openai-responses\"\nmodel = \"gpt-5\"\nreasoning_effort = \"high\"\nweb_search = true\n")
+	o := Options{ConfigPath: cfg, MaxRetries: -1}
+	s, err := resolveSettings(&o, envOf(map[string]string{"OPENAI_API_KEY": "sk"}))
+	if err != nil || s.ReasoningEffort != "high" || !s.WebSearch || s.APIKeyEnv != "OPENAI_API_KEY" || s.BaseURL != DefaultBaseURL {
+		t.Fatalf("settings %+v, %v", s, err)
+	}
+	o = Options{ConfigPath: cfg, MaxRetries: -1, ReasoningEffort: "minimal"}
+	if s, err := resolveSettings(&o, envOf(map[string]string{"OPENAI_API_KEY": "sk"})); err != nil || s.ReasoningEffort != "minimal" {
+		t.Errorf("--reasoning-effort: %q, %v", s.ReasoningEffort, err)
+	}
+	if p, ok := newProvider(s, -1).(responsesProvider); !ok || p.Client == nil {
+		t.Errorf("provider %T, want the Responses adapter", newProvider(s, -1))
+	}
+}
+
+func TestResponsesSettingsErrors(t *testing.T) {
+	xdg := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
+	tests := []struct {
+		name   string
+		config string
+		opts   Options
+		want   string
+	}{
+		{"unknown effort", "", Options{Provider: "openai-responses", Model: "gpt-5", BaseURL: "http://localhost:1/v1", ReasoningEffort: "extreme"}, "none, minimal, low, medium, high, xhigh"},
+		{"effort with chat completions", "", Options{Provider: "openai", Model: "m", BaseURL: "http://localhost:1/v1", ReasoningEffort: "low"}, "openai-responses"},
+		{"effort with anthropic", "", Options{Provider: "anthropic", Model: "c", BaseURL: "http://localhost:1", ReasoningEffort: "low"}, "thinking_budget"},
+		{"web search with chat completions", "[profiles.p]\nbase_url = \"http://localhost:1/v1\"\nmodel = \"m\"\nweb_search = true\n", Options{}, "web_search needs provider anthropic or openai-responses"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := tt.opts
+			o.MaxRetries = -1
+			if tt.config != "" {
+				o.ConfigPath = writeConfig(t, tt.config)
+			}
+			_, err := resolveSettings(&o, envOf(xdg))
+			var ue usageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want a usage error naming %q", err, tt.want)
+			}
+		})
+	}
+}

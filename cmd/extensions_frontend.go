@@ -1,0 +1,105 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agent-dev/agent/commands"
+	"github.com/agent-dev/agent/hooks"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/shell/rules"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
+	"github.com/agent-dev/agent/turn"
+)
+
+// useExtensions sets up the front-end's hooks and custom commands: the
+// hooks run through f.a.hooks (a repository's once trusted, as trusted
+// decides), prompts go through f.submit. Call it before the loops are
+// built. warn shows a line to the person.
+func (f *frontEnd) useExtensions(headless bool, trusted func(context.Context, []hooks.Hook) ([]hooks.Hook, bool), warn func(string)) {
+	a := f.a
+	a.hooks = newHookSet(a, headless, a.plan.get, warn)
+	if a.hooks != nil {
+		a.hooks.trusted = trusted
+		a.hooks.useStore(f.store)
+		a.children.useHooks(a.hooks)
+	}
+	f.commands = &commands.Set{Commands: a.ext.commands, Run: a.snippetRunner()}
+	f.turns.Submit = f.submit
+}
+
+// startSession runs SessionStart's hooks for the session the front-end
+// opened (resumed: -c or -r) and SessionEnd's when it closes.
+func (f *frontEnd) startSession(ctx context.Context, id string, resumed bool) {
+	h := f.a.hooks
+	if h == nil {
+		return
+	}
+	source := "startup"
+	if resumed {
+		source = "resume"
+	}
+	h.sessionStart(ctx, id, source)
+	f.onClose(func() { h.sessionEnd(context.WithoutCancel(ctx), id, "exit") })
+}
+
+// submit is the turn runner's Submit: a prompt that names a custom command
+// ("/review main.go") becomes the command's prompt (its mentions
+// attached), then UserPromptSubmit's hooks see what was typed and may
+// block it or add context.
+func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) turn.Submission {
+	typed := p.Typed
+	if typed == "" {
+		typed = p.Message.Text()
+	}
+	var notices []loop.Notice
+	if e, ok := f.commands.Expand(ctx, typed); ok {
+		np := turn.Text(e.Text)
+		if rest := strings.TrimPrefix(p.Message.Text(), typed); rest != "" && p.Typed != "" {
+			np.Message = providers.UserText(e.Text + rest) // piped input after the command stays data
+		}
+		p = np
+		notices = append(notices, loop.Notice{Source: "commands", Text: "/" + e.Command.Name + " (" + e.Command.Path + ")"})
+		for _, n := range e.Notes {
+			notices = append(notices, loop.Notice{Source: "commands", Text: n})
+		}
+	}
+	msg, blocked := f.a.hooks.submit(ctx, session, typed, p.Message)
+	p.Message = msg
+	return turn.Submission{Prompt: p, Blocked: blocked, Notices: notices}
+}
+
+// snippetRunner runs a custom command's !`command` snippets (those its
+// allowed-tools allow) with the bash tool, in the sandbox; a command the
+// user's deny rules deny is not run, nor any where no sandbox confines
+// commands (unless the sandbox is off by choice).
+func (a *agent) snippetRunner() commands.RunFunc {
+	var bash tools.Tool
+	for _, t := range a.builtins {
+		if t.Definition().Effects.Has(tools.RunsCommands) {
+			bash = t
+		}
+	}
+	if bash == nil {
+		return nil
+	}
+	return func(ctx context.Context, command string) (string, error) {
+		if r := a.rules.Check(command); r.Verdict == rules.Deny {
+			return "", fmt.Errorf("denied by a rule in the config: %s", r.Reason)
+		}
+		if st := a.sandbox.Brief(); !st.Enforced && st.Mode != sandbox.Off {
+			return "", errors.New("no sandbox confines commands here (agent doctor says why)")
+		}
+		args, _ := json.Marshal(map[string]string{"command": command})
+		res, err := bash.Run(ctx, tools.Call{ID: "command-snippet", Args: args})
+		if err != nil {
+			return "", err
+		}
+		return res.Content, nil // a failed command's output says so
+	}
+}

@@ -1,0 +1,191 @@
+// Package commands reads custom slash commands: Markdown files whose name
+// is the command (review.md is /review; a sub-folder gives a namespace,
+// frontend/component.md is /frontend:component), in Claude Code's format
+// (docs.claude.com, "Slash commands"): optional front matter
+// (description, argument-hint, allowed-tools, model) and a body that is
+// the prompt, with $ARGUMENTS, $1 to $9, @path mentions and !`command`
+// snippets whose output is put in their place before the prompt is sent.
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Command is one custom slash command.
+type Command struct {
+	// Name is the command without its slash: "review",
+	// "frontend:component".
+	Name string
+	// Description is shown in completion and /help; without one in the
+	// front matter, the body's first line.
+	Description string
+	// ArgumentHint is the front matter's argument-hint ("[file]").
+	ArgumentHint string
+	// AllowedTools are the front matter's allowed-tools: which !`command`
+	// snippets may run (Bash, Bash(git status:*), Bash(git diff)).
+	AllowedTools []string
+	// Model is the front matter's model (read, not used: see README).
+	Model string
+	// Body is the prompt before expansion.
+	Body string
+	// Path is the file it was read from; Project is true for a
+	// repository's command.
+	Path    string
+	Project bool
+}
+
+// Dir is a directory of commands and whether it is a repository's.
+type Dir struct {
+	Path    string
+	Project bool
+}
+
+// maxFile caps a command file's size (64 KiB).
+const maxFile = 64 << 10
+
+// Load reads the commands (*.md, sub-folders as namespaces) of dirs in
+// order; a name defined twice keeps its first definition, so list the
+// project's directories first. A missing directory has none; a file that
+// cannot be read or parsed is skipped and named among the warnings.
+func Load(dirs ...Dir) (cmds []Command, warnings []string) {
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		err := filepath.WalkDir(d.Path, func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					warnings = append(warnings, fmt.Sprintf("commands in %s: %v", path, err))
+				}
+				return nil
+			}
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+				return nil
+			}
+			rel, _ := filepath.Rel(d.Path, path)
+			name := strings.ReplaceAll(filepath.ToSlash(strings.TrimSuffix(rel, ".md")), "/", ":")
+			if seen[name] {
+				return nil
+			}
+			c, err := read(path)
+			if err != nil {
+				warnings = append(warnings, fmt.Sprintf("command %s: %v", path, err))
+				return nil
+			}
+			c.Name, c.Path, c.Project = name, path, d.Project
+			seen[name] = true
+			cmds = append(cmds, c)
+			return nil
+		})
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("commands in %s: %v", d.Path, err))
+		}
+	}
+	return cmds, warnings
+}
+
+func read(path string) (Command, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Command{}, err
+	}
+	if fi.Size() > maxFile {
+		return Command{}, fmt.Errorf("larger than %d KiB", maxFile>>10)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Command{}, err
+	}
+	return Parse(string(data))
+}
+
+// Parse reads a command file: front matter between two lines of "---"
+// (see Fields; allowed-tools a comma-separated string or a list), then the
+// body. A file without front matter is all body.
+func Parse(text string) (Command, error) {
+	raw, body, err := FrontMatter(text)
+	if err != nil {
+		return Command{}, err
+	}
+	front, err := Fields(raw)
+	if err != nil {
+		return Command{}, err
+	}
+	c := Command{Description: String(front, "description"), ArgumentHint: hint(front["argument-hint"]),
+		AllowedTools: list(front["allowed-tools"]), Model: String(front, "model"), Body: strings.TrimSpace(body)}
+	if c.Description == "" {
+		first, _, _ := strings.Cut(c.Body, "\n")
+		c.Description = strings.TrimSpace(strings.TrimLeft(first, "# "))
+		if len(c.Description) > 80 {
+			c.Description = c.Description[:77] + "..."
+		}
+	}
+	return c, nil
+}
+
+// FrontMatter splits text into its front matter (the lines between a first
+// line of "---" and the next such line; "" when text does not start with
+// one) and the rest.
+func FrontMatter(text string) (front, body string, err error) {
+	text = strings.ReplaceAll(strings.TrimPrefix(text, "\ufeff"), "\r\n", "\n")
+	rest, ok := strings.CutPrefix(text, "---\n")
+	if !ok {
+		return "", text, nil
+	}
+	if strings.HasPrefix(rest, "---\n") || rest == "---" {
+		return "", strings.TrimPrefix(rest, "---"), nil
+	}
+	i := strings.Index(rest, "\n---\n")
+	if i < 0 {
+		if strings.HasSuffix(rest, "\n---") {
+			return rest[:len(rest)-4], "", nil
+		}
+		return "", "", errors.New("the front matter does not end (no closing line of ---)")
+	}
+	return rest[:i], rest[i+5:], nil
+}
+
+// hint is argument-hint as written ("[file]" is read as a list of one).
+func hint(v any) string {
+	if items, ok := v.([]string); ok {
+		return "[" + strings.Join(items, ", ") + "]"
+	}
+	s, _ := v.(string)
+	return s
+}
+
+// list is a front matter value that is a comma-separated string or a
+// list. Commas inside parentheses ("Bash(a, b)") do not split.
+func list(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case string:
+		depth, start := 0, 0
+		for i, r := range v {
+			switch r {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			case ',':
+				if depth == 0 {
+					out = append(out, v[start:i])
+					start = i + 1
+				}
+			}
+		}
+		out = append(out, v[start:])
+	case []string:
+		out = v
+	}
+	var clean []string
+	for _, s := range out {
+		if s = strings.TrimSpace(s); s != "" {
+			clean = append(clean, s)
+		}
+	}
+	return clean
+}

@@ -1,0 +1,194 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// RunFunc runs a !`command` snippet's command (in the sandbox) and returns
+// its output; an error is put in the output's place.
+type RunFunc func(ctx context.Context, command string) (string, error)
+
+// Set is the commands of a run and how their snippets run. Its zero value
+// has no commands.
+type Set struct {
+	Commands []Command
+	// Run runs the snippets allowed-tools allows; nil runs none.
+	Run RunFunc
+}
+
+// Find returns the command called name (without its slash).
+func (s *Set) Find(name string) (Command, bool) {
+	if s == nil {
+		return Command{}, false
+	}
+	for _, c := range s.Commands {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Command{}, false
+}
+
+// Expansion is a prompt after its command was expanded.
+type Expansion struct {
+	// Command is the command the prompt named.
+	Command Command
+	// Text is the prompt to send.
+	Text string
+	// Notes say what happened that the person should know: a snippet
+	// that was not allowed or failed.
+	Notes []string
+}
+
+// Expand expands prompt when it starts with a custom command ("/review
+// main.go"); ok is false for any other prompt, which is sent as it is.
+// The body's $ARGUMENTS becomes the words after the command, $1 to $9 each
+// word (quotes group words); a body without either gets the arguments
+// appended on a line "ARGUMENTS: ...". Each !`command` snippet is run
+// when the command's allowed-tools allow it, and its output takes its
+// place; @path mentions are left for the turn runner to attach.
+func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
+	trimmed := strings.TrimSpace(prompt)
+	if !strings.HasPrefix(trimmed, "/") {
+		return Expansion{}, false
+	}
+	name, args, _ := strings.Cut(trimmed[1:], " ")
+	if i := strings.IndexAny(name, "\n\t"); i >= 0 {
+		name, args = name[:i], name[i:]+" "+args
+	}
+	c, ok := s.Find(name)
+	if !ok {
+		return Expansion{}, false
+	}
+	args = strings.TrimSpace(args)
+	e := Expansion{Command: c}
+	body := Substitute(c.Body, args)
+	e.Text = snippet.ReplaceAllStringFunc(body, func(m string) string {
+		command := snippet.FindStringSubmatch(m)[1]
+		out, note := s.runSnippet(ctx, c, command)
+		if note != "" {
+			e.Notes = append(e.Notes, note)
+		}
+		return out
+	})
+	return e, true
+}
+
+// snippet is a !`command` in a body.
+var snippet = regexp.MustCompile("!`([^`\n]+)`")
+
+// Substitute puts args in body: $ARGUMENTS whole, $1 to $9 word by word;
+// appended on an ARGUMENTS line when the body names neither.
+func Substitute(body, args string) string {
+	words := splitWords(args)
+	uses := strings.Contains(body, "$ARGUMENTS")
+	out := strings.ReplaceAll(body, "$ARGUMENTS", args)
+	for i := 9; i >= 1; i-- {
+		ref := fmt.Sprintf("$%d", i)
+		if strings.Contains(out, ref) {
+			uses = true
+			w := ""
+			if i <= len(words) {
+				w = words[i-1]
+			}
+			out = strings.ReplaceAll(out, ref, w)
+		}
+	}
+	if !uses && args != "" {
+		out += "\n\nARGUMENTS: " + args
+	}
+	return out
+}
+
+// splitWords splits args at spaces, keeping quoted groups together.
+func splitWords(args string) []string {
+	var words []string
+	var cur strings.Builder
+	quote, in := rune(0), false
+	for _, r := range args {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '"' || r == '\''):
+			quote, in = r, true
+		case quote == 0 && (r == ' ' || r == '\t' || r == '\n'):
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// runSnippet runs one snippet of c when its allowed-tools allow it, and
+// returns what takes its place and a note for the person ("" when it ran
+// well).
+func (s *Set) runSnippet(ctx context.Context, c Command, command string) (string, string) {
+	if !Allows(c.AllowedTools, command) {
+		note := fmt.Sprintf("/%s: !`%s` was not run: the command's allowed-tools do not allow it (add Bash(%s:*))", c.Name, command, firstWords(command))
+		return fmt.Sprintf("(not run: %s)", command), note
+	}
+	if s.Run == nil {
+		return fmt.Sprintf("(not run: %s)", command), fmt.Sprintf("/%s: !`%s` was not run: commands cannot run here", c.Name, command)
+	}
+	out, err := s.Run(ctx, command)
+	if err != nil {
+		return fmt.Sprintf("(%s failed: %v)", command, err), fmt.Sprintf("/%s: !`%s`: %v", c.Name, command, err)
+	}
+	return strings.TrimRight(out, "\n"), ""
+}
+
+// Allows reports whether allowed-tools entries let command run: "Bash"
+// allows every command, "Bash(git status:*)" those that start with "git
+// status" (as a word), "Bash(git diff)" exactly that command.
+func Allows(allowed []string, command string) bool {
+	command = strings.TrimSpace(command)
+	for _, a := range allowed {
+		a = strings.TrimSpace(a)
+		if a == "Bash" || a == "bash" || a == "Bash(*)" {
+			return true
+		}
+		inner, ok := strings.CutPrefix(a, "Bash(")
+		if !ok {
+			continue
+		}
+		inner = strings.TrimSuffix(inner, ")")
+		if prefix, ok := strings.CutSuffix(inner, ":*"); ok {
+			prefix = strings.TrimSpace(prefix)
+			if command == prefix || strings.HasPrefix(command, prefix+" ") {
+				return !chained(command[len(prefix):])
+			}
+			continue
+		}
+		if command == strings.TrimSpace(inner) {
+			return true
+		}
+	}
+	return false
+}
+
+// chained reports whether the rest of an allowed command line starts
+// other commands (a prefix rule allows one command's arguments, not
+// "git status; rm -rf x").
+func chained(rest string) bool {
+	return strings.ContainsAny(rest, ";&|`\n") || strings.Contains(rest, "$(")
+}
+
+func firstWords(command string) string {
+	f := strings.Fields(command)
+	if len(f) > 2 {
+		f = f[:2]
+	}
+	return strings.Join(f, " ")
+}

@@ -1,0 +1,175 @@
+// Package hooks runs the shell commands a person (or a repository they
+// trust) attaches to the agent's events, in the shape Claude Code reads
+// them (docs.claude.com, "Hooks reference"): a hook gets a JSON object on
+// standard input, and answers with its exit status (0 go on, 2 block,
+// another a non-blocking error) and, optionally, a JSON object on standard
+// output (decision, reason, continue, hookSpecificOutput). The package
+// loads hooks from Claude Code's settings files and from the agent's own
+// configuration, matches them to tool names (Claude Code's names match the
+// agent's equivalent tools), runs those of one event in parallel with a
+// timeout, and sums up their answers per event. It knows nothing of the
+// loop: package cmd wires each event at one call site.
+package hooks
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"time"
+)
+
+// The events a hook can be attached to (Claude Code's names).
+const (
+	PreToolUse       = "PreToolUse"
+	PostToolUse      = "PostToolUse"
+	UserPromptSubmit = "UserPromptSubmit"
+	Stop             = "Stop"
+	SubagentStop     = "SubagentStop"
+	SessionStart     = "SessionStart"
+	SessionEnd       = "SessionEnd"
+	PreCompact       = "PreCompact"
+	Notification     = "Notification"
+)
+
+// Events lists every event, in the order a session meets them.
+func Events() []string {
+	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Notification, PreCompact, Stop, SubagentStop, SessionEnd}
+}
+
+// DefaultTimeout is how long a hook may run when its definition gives no
+// timeout (Claude Code's default).
+const DefaultTimeout = 60 * time.Second
+
+// Hook is one command attached to an event.
+type Hook struct {
+	// Event is one of Events().
+	Event string
+	// Matcher selects what the hook applies to: tool names for the tool
+	// events (see Match), the source of SessionStart (startup, resume,
+	// clear, compact), the trigger of PreCompact (manual, auto); "" or
+	// "*" matches everything.
+	Matcher string
+	// Command is the shell command (run with bash -c, else sh -c).
+	Command string
+	// Timeout bounds one run; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Source is the file the hook was read from, for /hooks, agent
+	// doctor and every message about it.
+	Source string
+	// Project is true for a hook a repository defines: it runs only once
+	// the person trusts it.
+	Project bool
+}
+
+// Definition is the canonical text of what the hook runs, the key of the
+// person's trust answer: event, matcher, command and timeout.
+func (h Hook) Definition() string {
+	b, _ := json.Marshal(struct {
+		Event   string `json:"event"`
+		Matcher string `json:"matcher,omitempty"`
+		Command string `json:"command"`
+		Timeout int64  `json:"timeout,omitempty"`
+	}{h.Event, h.Matcher, h.Command, int64(h.Timeout / time.Second)})
+	return string(b)
+}
+
+// timeout is the hook's bound.
+func (h Hook) timeout() time.Duration {
+	if h.Timeout > 0 {
+		return h.Timeout
+	}
+	return DefaultTimeout
+}
+
+// claudeSettings is the part of Claude Code's settings.json that holds
+// hooks: {"hooks": {"EVENT": [{"matcher": "...", "hooks": [{"type":
+// "command", "command": "...", "timeout": 60}]}]}}.
+type claudeSettings struct {
+	Hooks map[string][]struct {
+		Matcher string `json:"matcher"`
+		Hooks   []struct {
+			Type    string  `json:"type"`
+			Command string  `json:"command"`
+			Timeout float64 `json:"timeout"` // seconds
+		} `json:"hooks"`
+	} `json:"hooks"`
+}
+
+// LoadClaude reads the hooks of a Claude Code settings file (path); a
+// missing file has none. Hooks of an unknown event or of a type other than
+// "command" (Claude Code's "prompt" hooks ask a model) are skipped and
+// named among the warnings; a file that is not valid JSON is an error.
+// project marks the hooks as a repository's.
+func LoadClaude(path string, project bool) (hs []Hook, warnings []string, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var s claudeSettings
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, event := range sortedKeys(s.Hooks) {
+		if !slices.Contains(Events(), event) {
+			warnings = append(warnings, fmt.Sprintf("%s: hooks of event %q skipped: agent does not have that event", path, event))
+			continue
+		}
+		for _, group := range s.Hooks[event] {
+			for _, h := range group.Hooks {
+				if h.Type != "" && h.Type != "command" {
+					warnings = append(warnings, fmt.Sprintf("%s: a %s hook of type %q skipped: agent runs command hooks only", path, event, h.Type))
+					continue
+				}
+				if h.Command == "" {
+					continue
+				}
+				hs = append(hs, Hook{Event: event, Matcher: group.Matcher, Command: h.Command,
+					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: path, Project: project})
+			}
+		}
+	}
+	return hs, warnings, nil
+}
+
+// TOML is one [[hooks.EVENT]] entry of the agent's configuration file:
+// matcher, command and timeout in seconds.
+type TOML struct {
+	Matcher string  `toml:"matcher"`
+	Command string  `toml:"command"`
+	Timeout float64 `toml:"timeout"`
+}
+
+// FromTOML turns the [[hooks.EVENT]] tables of the configuration file at
+// source into hooks. An unknown event or an entry without a command is an
+// error that names it.
+func FromTOML(tables map[string][]TOML, source string, project bool) ([]Hook, error) {
+	var hs []Hook
+	for _, event := range sortedKeys(tables) {
+		if !slices.Contains(Events(), event) {
+			return nil, fmt.Errorf("hooks.%s: unknown event; the events are %v", event, Events())
+		}
+		for i, t := range tables[event] {
+			if t.Command == "" {
+				return nil, fmt.Errorf("hooks.%s[%d]: no command", event, i)
+			}
+			hs = append(hs, Hook{Event: event, Matcher: t.Matcher, Command: t.Command,
+				Timeout: time.Duration(t.Timeout * float64(time.Second)), Source: source, Project: project})
+		}
+	}
+	return hs, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

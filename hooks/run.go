@@ -1,0 +1,226 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Input is the JSON object a hook reads on standard input: the fields
+// every event has, then those of its event (Claude Code's names; empty
+// ones are left out).
+type Input struct {
+	SessionID string `json:"session_id"`
+	// TranscriptPath is a file with the session's messages, one JSON
+	// object a line, written just before the hooks run.
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+	// ToolName is Claude Code's name for the tool where it has one
+	// (Bash, Edit), AgentToolName the agent's own (bash, edit_file).
+	ToolName      string `json:"tool_name,omitempty"`
+	AgentToolName string `json:"agent_tool_name,omitempty"`
+	// ToolInput is the call's arguments; for a tool with a path argument
+	// they also carry file_path, the absolute path, as Claude Code's file
+	// tools do.
+	ToolInput    json.RawMessage `json:"tool_input,omitempty"`
+	ToolResponse any             `json:"tool_response,omitempty"`
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	Prompt       string          `json:"prompt,omitempty"`
+	// StopHookActive is set for Stop and SubagentStop: true when the turn
+	// already went on because of a stop hook.
+	StopHookActive *bool `json:"stop_hook_active,omitempty"`
+	// Source is SessionStart's: startup, resume, clear or compact.
+	Source string `json:"source,omitempty"`
+	// Reason is SessionEnd's: exit, clear, logout, other.
+	Reason string `json:"reason,omitempty"`
+	// Trigger and CustomInstructions are PreCompact's: manual or auto, and
+	// what /compact was given.
+	Trigger            string  `json:"trigger,omitempty"`
+	CustomInstructions *string `json:"custom_instructions,omitempty"`
+	// Message is Notification's text.
+	Message string `json:"message,omitempty"`
+}
+
+// Output is the JSON object a hook may print on standard output (Claude
+// Code's "Advanced: JSON output").
+type Output struct {
+	// Continue false stops the agent's work after the hooks (StopReason
+	// is shown); nil or true goes on.
+	Continue       *bool  `json:"continue,omitempty"`
+	StopReason     string `json:"stopReason,omitempty"`
+	SuppressOutput bool   `json:"suppressOutput,omitempty"`
+	SystemMessage  string `json:"systemMessage,omitempty"`
+	// Decision is "block" (PostToolUse, UserPromptSubmit, Stop), or
+	// PreToolUse's older "approve" | "block".
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Specific struct {
+		HookEventName            string          `json:"hookEventName,omitempty"`
+		PermissionDecision       string          `json:"permissionDecision,omitempty"`
+		PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+		UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+		AdditionalContext        string          `json:"additionalContext,omitempty"`
+	} `json:"hookSpecificOutput"`
+}
+
+// Result is what one hook did.
+type Result struct {
+	Hook Hook
+	// Exit is the exit status; -1 when the hook did not finish (Failure
+	// says why).
+	Exit   int
+	Stdout string
+	Stderr string
+	// Failure, when not empty, says why the hook gave no answer: it could
+	// not start, or ran past its timeout and was killed.
+	Failure string
+	// Output is Stdout read as a JSON object, nil when it is not one.
+	Output *Output
+}
+
+// Runner runs the hooks of a run. Its fields are set once, before the
+// first Run; it is then safe for concurrent use.
+type Runner struct {
+	// Hooks are the hooks that may run (a repository's only once
+	// trusted).
+	Hooks []Hook
+	// Dir is the project directory: the hooks' working directory and
+	// CLAUDE_PROJECT_DIR (and AGENT_PROJECT_DIR).
+	Dir string
+	// Env is the hooks' environment (KEY=VALUE), without the variables
+	// the run keeps from commands.
+	Env []string
+	// Transcript, when not nil, writes the session's transcript and
+	// returns its path, for Input.TranscriptPath.
+	Transcript func(ctx context.Context, session string) string
+	// Shell is the program that runs a command with "-c"; "" finds bash,
+	// else sh.
+	Shell string
+}
+
+// maxOutput caps what is kept of a hook's stdout and of its stderr.
+const maxOutput = 256 << 10
+
+// Selected returns the hooks of event whose matcher selects value, each
+// command once (Claude Code runs a command defined twice once).
+func (r *Runner) Selected(event, value string) []Hook {
+	if r == nil {
+		return nil
+	}
+	var out []Hook
+	seen := map[string]bool{}
+	for _, h := range r.Hooks {
+		if h.Event != event || seen[h.Command] || !matches(h, value) {
+			continue
+		}
+		seen[h.Command] = true
+		out = append(out, h)
+	}
+	return out
+}
+
+// matches applies h's matcher to value for the events that have one; the
+// others (UserPromptSubmit, Stop, ...) run whatever the matcher says.
+func matches(h Hook, value string) bool {
+	switch h.Event {
+	case PreToolUse, PostToolUse, SessionStart, PreCompact, Notification:
+		return Match(h.Matcher, value)
+	}
+	return true
+}
+
+// Run runs the hooks of in.HookEventName that match value, all at once,
+// each with in on standard input and bounded by its timeout, and returns
+// their results in the order of the hooks. It returns when every hook has
+// exited or been killed with its process group; a cancelled ctx kills
+// them. No hook is no results.
+func (r *Runner) Run(ctx context.Context, value string, in Input) []Result {
+	hs := r.Selected(in.HookEventName, value)
+	if len(hs) == 0 {
+		return nil
+	}
+	in.Cwd = r.Dir
+	if r.Transcript != nil && in.SessionID != "" {
+		in.TranscriptPath = r.Transcript(ctx, in.SessionID)
+	}
+	stdin, _ := json.Marshal(in)
+	results := make([]Result, len(hs))
+	var wg sync.WaitGroup
+	for i, h := range hs {
+		wg.Go(func() { results[i] = r.run(ctx, h, stdin) })
+	}
+	wg.Wait()
+	return results
+}
+
+// run runs one hook.
+func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
+	res := Result{Hook: h, Exit: -1}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout())
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.shell(), "-c", h.Command)
+	cmd.Dir = r.Dir
+	cmd.Env = append(append([]string(nil), r.Env...), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr capped
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		// The whole group: a hook's own children go with it.
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	res.Stdout, res.Stderr = stdout.String(), stderr.String()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		res.Failure = fmt.Sprintf("timed out after %s and was stopped", h.timeout())
+	case ctx.Err() != nil:
+		res.Failure = "stopped: the agent's work was cancelled"
+	case errors.As(err, &exit):
+		res.Exit = exit.ExitCode()
+	case err != nil:
+		res.Failure = "could not run: " + err.Error()
+	default:
+		res.Exit = 0
+	}
+	if res.Exit == 0 {
+		if t := strings.TrimSpace(res.Stdout); strings.HasPrefix(t, "{") {
+			var o Output
+			if json.Unmarshal([]byte(t), &o) == nil {
+				res.Output = &o
+			}
+		}
+	}
+	return res
+}
+
+func (r *Runner) shell() string {
+	if r.Shell != "" {
+		return r.Shell
+	}
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "/bin/sh"
+}
+
+// capped is a buffer that keeps the first maxOutput bytes written.
+type capped struct{ bytes.Buffer }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := maxOutput - c.Len(); room > 0 {
+		c.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
