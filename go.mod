@@ -25,6 +25,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require github.com/coder/acp-go-sdk v0.13.0 // indirect
+
 require (
 	github.com/alecthomas/chroma/v2 v2.14.0
 	github.com/atotto/clipboard v0.1.4 // indirect

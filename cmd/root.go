@@ -188,7 +188,7 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default) or anthropic (Messages API)")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
-		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run))
+		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run), newACPCmd(st, getenv, o))
 	completeFlagValues(c)
 	// Only real subcommands may take a first word away from an unquoted
 	// prompt: no "help" command ("agent -p help me fix this" is a prompt;

@@ -1,0 +1,162 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// step returns the object of objs whose step is name, failing without one.
+func step(t *testing.T, objs []map[string]any, name string) map[string]any {
+	t.Helper()
+	for _, o := range objs {
+		if o["step"] == name {
+			return o
+		}
+	}
+	t.Fatalf("no %q step in %v", name, objs)
+	return nil
+}
+
+// updatesOf returns the updates of a step of the given kind.
+func updatesOf(o map[string]any, kind string) []map[string]any {
+	var out []map[string]any
+	for _, u := range o["updates"].([]any) {
+		if m := u.(map[string]any); m["sessionUpdate"] == kind {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// chunkText joins the text of message chunks.
+func chunkText(chunks []map[string]any) string {
+	var b strings.Builder
+	for _, c := range chunks {
+		b.WriteString(c["content"].(map[string]any)["text"].(string))
+	}
+	return b.String()
+}
+
+// TestACPSession drives `agent acp` through the official ACP client SDK:
+// initialize, a new session, a prompt answered in chunks, two bash calls
+// whose permission requests are answered reject_once and allow_once, a
+// prompt cancelled on its first chunk; then a second agent loads the
+// stored session and replays it.
+func TestACPSession(t *testing.T) {
+	t.Parallel()
+	sdk := acpClient.module(t)
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := scripted.New(t,
+		scripted.Text("Hello from the model, in pieces.").WithPieceSize(5),
+		scripted.ToolCalls(scripted.Call{ID: "c1", Name: "bash", Arguments: `{"command":"echo one > one.txt"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "c2", Name: "bash", Arguments: `{"command":"echo two > two.txt"}`}),
+		scripted.Text("Ran the second one."),
+		scripted.Text("This answer never ends").WithPieceSize(4).HoldAfterEvents(2, hold),
+	)
+	dir := t.TempDir()
+	db := filepath.Join(t.TempDir(), "a.db")
+	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir,
+		jsonEnv("AGENT_ARGS", append([]string{"acp"}, agentArgs(srv, "--db", db, "--tools", "all")...)),
+		jsonEnv("AGENT_ANSWERS", []string{"reject_once", "allow_once"})}
+	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "session")
+	if e := step(t, objs, "exit"); e["code"] != 0.0 {
+		t.Errorf("agent exit %v; stderr:\n%s", e, stderr)
+	}
+	for _, o := range objs {
+		if o["step"] == "error" {
+			t.Fatalf("client error %v; stderr:\n%s", o, stderr)
+		}
+	}
+
+	init := step(t, objs, "initialize")["response"].(map[string]any)
+	caps := init["agentCapabilities"].(map[string]any)
+	if init["protocolVersion"] != 1.0 || caps["loadSession"] != true || caps["mcpCapabilities"].(map[string]any)["http"] != true {
+		t.Errorf("initialize: %v", init)
+	}
+	newResp := step(t, objs, "new")["response"].(map[string]any)
+	id, _ := newResp["sessionId"].(string)
+	if id == "" || newResp["modes"].(map[string]any)["currentModeId"] != "ask" {
+		t.Errorf("session/new: %v", newResp)
+	}
+
+	hello := step(t, objs, "hello")
+	chunks := updatesOf(hello, "agent_message_chunk")
+	if hello["stopReason"] != "end_turn" || len(chunks) < 3 || chunkText(chunks) != "Hello from the model, in pieces." {
+		t.Errorf("hello: stop %v, %d chunks %q", hello["stopReason"], len(chunks), chunkText(chunks))
+	}
+
+	run := step(t, objs, "run")
+	if run["stopReason"] != "end_turn" {
+		t.Errorf("run: stop %v", run["stopReason"])
+	}
+	var perms []map[string]any
+	for _, o := range objs {
+		if o["step"] == "permission" {
+			perms = append(perms, o)
+		}
+	}
+	if len(perms) != 2 {
+		t.Fatalf("permission requests: %v", perms)
+	}
+	for i, p := range perms {
+		tc := p["toolCall"].(map[string]any)
+		if tc["kind"] != "execute" || !strings.Contains(tc["title"].(string), []string{"one.txt", "two.txt"}[i]) ||
+			strings.Join(toStrings(p["options"]), ",") != "allow_once,allow_always,reject_once,reject_always" {
+			t.Errorf("permission %d: %v", i, p)
+		}
+	}
+	calls := updatesOf(run, "tool_call")
+	finished := updatesOf(run, "tool_call_update")
+	if len(calls) != 2 || calls[0]["kind"] != "execute" || calls[0]["rawInput"].(map[string]any)["command"] != "echo one > one.txt" {
+		t.Errorf("tool_call updates: %v", calls)
+	}
+	statuses := map[string]string{}
+	for _, u := range finished {
+		if s, ok := u["status"].(string); ok {
+			statuses[u["toolCallId"].(string)] = s
+		}
+	}
+	if statuses["c1"] != "failed" || statuses["c2"] != "completed" {
+		t.Errorf("statuses %v (want c1 failed: rejected; c2 completed)", statuses)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "one.txt")); err == nil {
+		t.Error("the rejected command ran")
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "two.txt")); err != nil || string(data) != "two\n" {
+		t.Errorf("the allowed command's file: %q, %v", data, err)
+	}
+
+	if wait := step(t, objs, "wait"); wait["stopReason"] != "cancelled" {
+		t.Errorf("cancelled prompt answered %v", wait["stopReason"])
+	}
+
+	// A second agent loads the stored session and replays it.
+	env = append(env, "AGENT_SESSION="+id)
+	objs, stderr = runNode(t, dir, env, "acp/client.mjs", "load")
+	load := step(t, objs, "load")
+	if load["response"] == nil {
+		t.Fatalf("load: %v; stderr:\n%s", objs, stderr)
+	}
+	users := chunkText(updatesOf(load, "user_message_chunk"))
+	agents := chunkText(updatesOf(load, "agent_message_chunk"))
+	if !strings.Contains(users, "hello") || !strings.Contains(users, "run") ||
+		!strings.Contains(agents, "Hello from the model, in pieces.") || !strings.Contains(agents, "Ran the second one.") {
+		t.Errorf("replay: user %q, agent %q", users, agents)
+	}
+	if replayed := updatesOf(load, "tool_call"); len(replayed) != 2 || replayed[1]["kind"] != "execute" {
+		t.Errorf("replayed calls: %v", replayed)
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, s := range v.([]any) {
+		out = append(out, s.(string))
+	}
+	return out
+}
