@@ -23,6 +23,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	default:
 		return usagef("unknown output format %q: use text, json or stream-json", o.OutputFormat)
 	}
+	if o.SDK.InputFormat == inputStreamJSON {
+		return runSDKStream(ctx, o, st, getenv)
+	}
 	dir, err := workingDir(o.Dir)
 	if err != nil {
 		return err

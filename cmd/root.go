@@ -64,6 +64,8 @@ type Options struct {
 	// when ThinkingBudgetSet.
 	ThinkingBudget    int
 	ThinkingBudgetSet bool
+	// SDK are the Claude Agent SDK's flags (cmd/sdkstream.go).
+	SDK sdkOptions
 }
 
 // resumePick is the value of --resume given without an id: the interface
@@ -98,6 +100,7 @@ func Execute() int {
 	}()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	root := NewRootCmd(osStreams(), os.Getenv, nil)
+	allowUnknownSDKFlags(root, os.Args[1:], os.Stderr)
 	root.SetArgs(normalizeArgs(os.Args[1:]))
 	err := root.ExecuteContext(ctx)
 	if err != nil && err.Error() != "" && !brokenPipe(err) {
@@ -187,6 +190,7 @@ working directory and, when you allow it, runs commands in it.
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
 	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default) or anthropic (Messages API)")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
+	addSDKFlags(f, &o.SDK)
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
 		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run), newACPCmd(st, getenv, o))
 	completeFlagValues(c)
