@@ -127,6 +127,9 @@ func headlessStdin(ctx context.Context, o *Options, st Streams) (stdinResult, er
 	if in.TimedOut && o.Verbose && o.Prompt != "" {
 		fmt.Fprintf(st.Err, "· standard input sent nothing within %s; ignoring it (--no-stdin skips it)\n", o.StdinTimeout)
 	}
+	if in.Protocol != "" {
+		return in, usagef("%s", in.Protocol)
+	}
 	if msg := in.describe(); msg != "" {
 		fmt.Fprintln(st.Err, "agent: "+msg)
 	}

@@ -160,3 +160,27 @@ func toStrings(v any) []string {
 	}
 	return out
 }
+
+// TestProtocolClientOnStdinIsNamed: an editor that starts plain `agent`
+// and writes ACP's initialize, keeping its pipe open, is told at once that
+// `agent acp` is what it wants; nothing goes to the model.
+func TestProtocolClientOnStdinIsNamed(t *testing.T) {
+	t.Parallel()
+	srv := scripted.New(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close() // the pipe stays open until the agent has exited
+	if _, err := w.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, invocation{dir: t.TempDir(), stdin: r, args: agentArgs(srv)})
+	r.Close()
+	if res.code == 0 || !strings.Contains(res.stderr, "agent acp") || !strings.Contains(res.stderr, `"initialize"`) {
+		t.Errorf("exit %d, stderr %q: want a failure naming agent acp", res.code, res.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the model got %d requests", n)
+	}
+}
