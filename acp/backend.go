@@ -81,6 +81,14 @@ type Client interface {
 	// sessionID and returns the answer; a cancelled request (the turn was
 	// cancelled, or ctx) is Cancelled, and an error is a failed request.
 	RequestPermission(ctx context.Context, sessionID string, p Permission) (Answer, error)
+	// FileSystem reports what the client declared in initialize: whether
+	// it reads (fs/read_text_file) and writes (fs/write_text_file) files.
+	FileSystem() (read, write bool)
+	// ReadTextFile reads path (absolute) through the client: its buffer
+	// when the editor has the file open, unsaved changes included.
+	ReadTextFile(ctx context.Context, sessionID, path string) (string, error)
+	// WriteTextFile writes content to path (absolute) through the client.
+	WriteTextFile(ctx context.Context, sessionID, path, content string) error
 }
 
 // Permission is one question: a tool call, or a plan to approve.

@@ -145,6 +145,7 @@ func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, run *sess
 	}
 	s.run = run
 	id := run.record.ID
+	a.buffers.connect(req.Client, id, a.dir)
 	s.closers = append(s.closers, func() { b.store.Release(context.Background(), id) })
 	mode, _ := permissionMode(b.o, true)
 	a.plan.set(mode)
@@ -237,14 +238,21 @@ func (s *acpSession) Describe(name, args string) (tools.Summary, tools.Kind) {
 // carries.
 const maxDiffFile = 1 << 20
 
-// ReadFile reads rel inside the session's root.
+// ReadFile reads rel inside the session's root: through the client's
+// buffers when it reads files, else from disk.
 func (s *acpSession) ReadFile(rel string) (string, bool) {
 	if filepath.IsAbs(rel) {
 		r, err := filepath.Rel(s.a.dir, rel)
-		if err != nil {
+		if err != nil || !filepath.IsLocal(r) {
 			return "", false
 		}
 		rel = r
+	}
+	if !filepath.IsLocal(rel) {
+		return "", false
+	}
+	if data, ok, err := s.a.buffers.ReadFile(context.Background(), filepath.ToSlash(rel)); ok {
+		return string(data), err == nil && len(data) <= maxDiffFile && utf8.Valid(data)
 	}
 	f, err := s.a.root.Open(rel)
 	if err != nil {

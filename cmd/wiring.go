@@ -67,6 +67,9 @@ type agent struct {
 	agentWarnings []string
 	// plan is the permission mode in force and plan mode's question.
 	plan *planState
+	// buffers are where the file tools read and write text: the disk
+	// until an ACP client that declared fs capabilities connects them.
+	buffers *clientBuffers
 }
 
 // policy is the permission policy of a run in mode.
@@ -131,7 +134,8 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	journals, guard := &storeJournals{}, protect.NewGuard(paths)
 	state := fs.NewSessions(journals.journal)
-	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard})
+	buffers := &clientBuffers{}
+	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard, Buffers: buffers})
 	bash := newBash(s, dir, sb)
 	childSb, childBash, err := readOnlyBash(o, s, paths, getenv)
 	if err != nil {
@@ -152,7 +156,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 			a := &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
-				mentions: mention.New(root, state), children: kids, agentWarnings: agentWarnings, plan: plans}
+				mentions: mention.New(root, state), children: kids, agentWarnings: agentWarnings, plan: plans, buffers: buffers}
 			kids.a = a
 			return a, nil
 		}

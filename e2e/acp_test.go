@@ -184,3 +184,68 @@ func TestProtocolClientOnStdinIsNamed(t *testing.T) {
 		t.Errorf("the model got %d requests", n)
 	}
 }
+
+// TestACPFileSystem: with a client that declares fs capabilities, the
+// editing tools read the editor's buffer and write through it, not the
+// disk; a path outside the session's cwd never reaches the client.
+func TestACPFileSystem(t *testing.T) {
+	t.Parallel()
+	sdk := acpClient.module(t)
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"a.txt"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "w", Name: "write_file", Arguments: `{"path":"a.txt","content":"rewritten\n"}`},
+			scripted.Call{ID: "o", Name: "write_file", Arguments: `{"path":"../outside.txt","content":"x\n"}`}),
+		scripted.Text("Done."),
+	)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("on disk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir, "AGENT_BUFFER=unsaved buffer text\n",
+		jsonEnv("AGENT_ARGS", append([]string{"acp"}, agentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all", "--permission-mode", "auto")...))}
+	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "fs")
+	edit := step(t, objs, "edit")
+	if edit["stopReason"] != "end_turn" {
+		t.Fatalf("edit: %v; stderr:\n%s", objs, stderr)
+	}
+	var fsCalls []string
+	for _, o := range objs {
+		if o["step"] == "fs" {
+			fsCalls = append(fsCalls, o["method"].(string)+" "+o["path"].(string))
+			if o["method"] == "write" && o["content"] != "rewritten\n" {
+				t.Errorf("written content %q", o["content"])
+			}
+		}
+	}
+	want := filepath.Join(dir, "a.txt")
+	writes := 0
+	for _, c := range fsCalls {
+		if c == "write "+want {
+			writes++
+		}
+	}
+	if len(fsCalls) < 3 || fsCalls[0] != "read "+want || writes != 1 {
+		t.Errorf("fs requests %v: want reads of %s, then one write", fsCalls, want)
+	}
+	for _, c := range fsCalls {
+		if strings.Contains(c, "outside") {
+			t.Errorf("a path outside the cwd reached the client: %s", c)
+		}
+	}
+	var readResult string
+	for _, u := range updatesOf(edit, "tool_call_update") {
+		if u["toolCallId"] == "r" {
+			for _, c := range u["content"].([]any) {
+				if cc, ok := c.(map[string]any)["content"].(map[string]any); ok {
+					readResult += cc["text"].(string)
+				}
+			}
+		}
+	}
+	if !strings.Contains(readResult, "unsaved buffer text") {
+		t.Errorf("read_file's result %q should be the buffer's text", readResult)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(data) != "on disk\n" {
+		t.Errorf("the disk was written: %q", data)
+	}
+}

@@ -123,6 +123,10 @@ type Options struct {
 	// own files, credentials) unless the person approved the one call
 	// (protect.Guard.Grant); nil protects nothing.
 	Protect *protect.Guard
+	// Buffers, when not nil, is where read_file, edit_file and write_file
+	// read and write file text instead of the disk (an editor's buffers);
+	// paths are still checked against the root first.
+	Buffers Buffers
 }
 
 // ToolsWith returns list_files, read_file, grep, edit_file and write_file,
@@ -134,5 +138,6 @@ func ToolsWith(root *os.Root, opts Options) []tools.Tool {
 	}
 	rf, g := ReadFile(root, opts.Sessions).(*readFile), Grep(root).(*grep)
 	rf.wd.protect, g.wd.protect = opts.Protect, opts.Protect
+	rf.wd.buffers = opts.Buffers
 	return []tools.Tool{ListFiles(root), rf, g, EditFile(root, opts), WriteFile(root, opts)}
 }
