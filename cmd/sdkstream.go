@@ -156,33 +156,14 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 		return err
 	}
 	startHeadlessMCP(ctx, o, st, getenv, f)
-	run := f.resumed
-	if run == nil {
-		system := a.systemPrompt()
-		if o.SDK.AppendSystemPrompt != "" {
-			system += "\n\n" + o.SDK.AppendSystemPrompt
-		}
-		if run, err = newSession(ctx, f.store, a, a.settings.Model, system, ""); err != nil {
-			return err
-		}
-	} else if run.notice != "" {
-		warn(run.notice)
+	run, err := sdkSession(ctx, o, f, warn)
+	if err != nil {
+		return err
 	}
-	f.release(ctx, run.record.ID)
 	a.plan.set(mode)
 	sl := &sdkLoop{}
 	var srv *sdkstream.Server
-	var ask asker = headlessAsker{mode: mode}
-	if o.SDK.PermissionPromptTool == "stdio" {
-		ask = sdkAsker{srv: func() *sdkstream.Server { return srv }}
-		a.plan.useDecider(sdkAsker{srv: func() *sdkstream.Server { return srv }}.plan)
-	} else {
-		a.plan.useDecider(headlessPlan)
-	}
-	ap := newApproval(a.policy(mode, o.AllowBash), a.plan.get, ask)
-	if o.SDK.PermissionPromptTool == "stdio" {
-		ap.guard = a.protect
-	}
+	ap := sdkApproval(o, a, mode, func() *sdkstream.Server { return srv })
 	newLoop := func(model string) error {
 		l, err := a.newLoop(model, f.store.Recorder(run.record.ID), ap.approve)
 		if err == nil {
@@ -233,6 +214,43 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	return srv.Run(ctx, first)
 }
 
+// sdkSession is the session -c or -r named, or a new one (whose system
+// prompt takes --append-system-prompt); it is released at the front-end's
+// Close.
+func sdkSession(ctx context.Context, o *Options, f *frontEnd, warn func(string)) (*session, error) {
+	run := f.resumed
+	if run == nil {
+		system := f.a.systemPrompt()
+		if o.SDK.AppendSystemPrompt != "" {
+			system += "\n\n" + o.SDK.AppendSystemPrompt
+		}
+		var err error
+		if run, err = newSession(ctx, f.store, f.a, f.a.settings.Model, system, ""); err != nil {
+			return nil, err
+		}
+	} else if run.notice != "" {
+		warn(run.notice)
+	}
+	f.release(ctx, run.record.ID)
+	return run, nil
+}
+
+// sdkApproval is the approval of the SDK's protocol in mode: with
+// --permission-prompt-tool stdio, what the policy would ask (and plans,
+// and writes of protected paths) goes to the host as can_use_tool;
+// without it, it is denied as in any headless run.
+func sdkApproval(o *Options, a *agent, mode string, srv func() *sdkstream.Server) *approval {
+	if o.SDK.PermissionPromptTool != "stdio" {
+		a.plan.useDecider(headlessPlan)
+		return newApproval(a.policy(mode, o.AllowBash), a.plan.get, headlessAsker{mode: mode})
+	}
+	ask := sdkAsker{srv: srv}
+	a.plan.useDecider(ask.plan)
+	ap := newApproval(a.policy(mode, o.AllowBash), a.plan.get, ask)
+	ap.guard = a.protect
+	return ap
+}
+
 // addSDKTools applies --allowedTools, --disallowedTools and --mcp-config.
 func addSDKTools(o *Options, a *agent) error {
 	allowTools, allowCmds := toolRules(o.SDK.AllowedTools)
@@ -273,7 +291,18 @@ func claudeMCPConfig(s string) (map[string]mcpServerConfig, error) {
 			return nil, fmt.Errorf("--mcp-config: %w", err)
 		}
 	}
-	var cfg struct {
+	servers, err := claudeMCPServers(data)
+	if err != nil {
+		return nil, fmt.Errorf("--mcp-config: %w", err)
+	}
+	return servers, nil
+}
+
+// claudeMCPServers parses Claude Code's MCP JSON (a project's .mcp.json,
+// the SDK's --mcp-config): {"mcpServers": {NAME: {command, args, env} |
+// {type: http|sse, url, headers}}}.
+func claudeMCPServers(data []byte) (map[string]mcpServerConfig, error) {
+	var f struct {
 		MCPServers map[string]struct {
 			Type    string            `json:"type"`
 			Command string            `json:"command"`
@@ -283,16 +312,16 @@ func claudeMCPConfig(s string) (map[string]mcpServerConfig, error) {
 			Headers map[string]string `json:"headers"`
 		} `json:"mcpServers"`
 	}
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		return nil, fmt.Errorf("--mcp-config: %w", err)
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, err
 	}
 	out := map[string]mcpServerConfig{}
-	for name, s := range cfg.MCPServers {
-		sc := mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+	for name, s := range f.MCPServers {
+		c := mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
 		if s.Type == "sse" {
-			sc.Transport = "sse"
+			c.Transport = "sse"
 		}
-		out[name] = sc
+		out[name] = c
 	}
 	return out, nil
 }
