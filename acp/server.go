@@ -72,6 +72,9 @@ type liveSession struct {
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // the running turn's; nil between turns
+	// ended is closed when the running turn's events are all read; nil
+	// between turns.
+	ended chan struct{}
 }
 
 // Initialize answers the client's capabilities with the agent's.
@@ -183,9 +186,23 @@ func (s *server) closeAll() {
 	s.sessions, s.closed = map[string]*liveSession{}, true
 	s.mu.Unlock()
 	for _, ls := range all {
-		ls.stop()
-		ls.Close()
+		ls.stopAndClose()
 	}
+}
+
+// stopAndClose cancels the running turn, waits until it has ended (its
+// tools stopped), and closes the session.
+func (ls *liveSession) stopAndClose() {
+	ls.mu.Lock()
+	ended := ls.ended
+	if ls.cancel != nil {
+		ls.cancel()
+	}
+	ls.mu.Unlock()
+	if ended != nil {
+		<-ended
+	}
+	ls.Close()
 }
 
 // stop cancels the running turn, if any.
@@ -215,12 +232,14 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		ls.mu.Unlock()
 		return sdk.PromptResponse{}, sdk.NewInvalidRequest(map[string]any{"error": "a prompt is already running in this session"})
 	}
-	ls.cancel = cancel
+	ended := make(chan struct{})
+	ls.cancel, ls.ended = cancel, ended
 	ls.mu.Unlock()
 	defer func() {
 		ls.mu.Lock()
-		ls.cancel = nil
+		ls.cancel, ls.ended = nil, nil
 		ls.mu.Unlock()
+		close(ended)
 	}()
 	tr := newTranslator(ls.Session, ls.cwd)
 	var done loop.Done
@@ -290,8 +309,7 @@ func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk
 	delete(s.sessions, string(p.SessionId))
 	s.mu.Unlock()
 	if ls != nil {
-		ls.stop()
-		ls.Close()
+		ls.stopAndClose()
 	}
 	return sdk.CloseSessionResponse{}, nil
 }
