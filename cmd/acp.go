@@ -68,12 +68,19 @@ func runACP(ctx context.Context, o *Options, st Streams, getenv func(string) str
 	if _, err := permissionMode(o, true); err != nil {
 		return err
 	}
-	store, err := openStore(ctx, o, getenv)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	b := &acpBackend{o: o, getenv: getenv, store: store, log: st.Err}
+	// The store opens beside initialize's answer: the first session/new
+	// waits for it.
+	b := &acpBackend{o: o, getenv: getenv, log: st.Err, opened: make(chan struct{})}
+	go func() {
+		defer close(b.opened)
+		b.store, b.storeErr = openStore(ctx, o, getenv)
+	}()
+	defer func() {
+		<-b.opened
+		if b.store != nil {
+			b.store.Close()
+		}
+	}()
 	return acp.Serve(ctx, acp.Config{In: st.In, Out: st.Out, Log: st.Err, Backend: b,
 		Name: "agent", Version: versionString(), Images: true})
 }
@@ -83,20 +90,40 @@ func runACP(ctx context.Context, o *Options, st Streams, getenv func(string) str
 type acpBackend struct {
 	o      *Options
 	getenv func(string) string
-	store  *sessions.Store
 	log    io.Writer
+	// opened is closed once the store is open (store) or failed to
+	// (storeErr); neither is read before.
+	opened   chan struct{}
+	store    *sessions.Store
+	storeErr error
+}
+
+// ready waits for the store.
+func (b *acpBackend) ready(ctx context.Context) error {
+	select {
+	case <-b.opened:
+		return b.storeErr
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 var _ acp.Backend = (*acpBackend)(nil)
 
 // NewSession creates a session in req.Cwd.
 func (b *acpBackend) NewSession(ctx context.Context, req acp.SessionRequest) (acp.Session, error) {
+	if err := b.ready(ctx); err != nil {
+		return nil, err
+	}
 	return b.open(ctx, req, nil)
 }
 
 // LoadSession opens stored session id in req.Cwd; a session another live
 // process holds goes on in a fork (its id is then the fork's).
 func (b *acpBackend) LoadSession(ctx context.Context, id string, req acp.SessionRequest) (acp.Session, error) {
+	if err := b.ready(ctx); err != nil {
+		return nil, err
+	}
 	o := *b.o
 	o.Continue, o.Resume = false, id
 	run, err := resumeSession(ctx, b.store, &o, req.Cwd)
