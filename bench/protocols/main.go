@@ -38,17 +38,32 @@ func main() {
 	}
 	defer os.RemoveAll(work)
 	common := []string{"--base-url", *url, "--model", "scripted", "--db", work + "/bench.db"}
-	var initT, chunkT, sdkT, printT []time.Duration
+	var initT, chunkT, sdkT, printT, acpCPU, sdkCPU, printCPU []time.Duration
 	for range *runs {
-		i, c := acp(*bin, work, common, *prompt)
-		initT, chunkT = append(initT, i), append(chunkT, c)
-		sdkT = append(sdkT, sdk(*bin, work, common, *prompt))
-		printT = append(printT, printed(*bin, work, common, *prompt))
+		i, c, cpu := acp(*bin, work, common, *prompt)
+		initT, chunkT, acpCPU = append(initT, i), append(chunkT, c), append(acpCPU, cpu)
+		t, cpu := sdk(*bin, work, common, *prompt)
+		sdkT, sdkCPU = append(sdkT, t), append(sdkCPU, cpu)
+		t, cpu = printed(*bin, work, common, *prompt)
+		printT, printCPU = append(printT, t), append(printCPU, cpu)
 	}
 	report("acp: spawn → initialize answered", initT)
 	report("acp: spawn → first agent_message_chunk", chunkT)
 	report("sdk stream-json: spawn → first assistant text", sdkT)
 	report("agent -p stream-json: spawn → first text_delta", printT)
+	// CPU time (user + system) of the whole run: what the process itself
+	// spends, which a busy machine's waits do not inflate.
+	report("acp: CPU time of the run (one prompt)", acpCPU)
+	report("sdk stream-json: CPU time of the run", sdkCPU)
+	report("agent -p stream-json: CPU time of the run", printCPU)
+}
+
+// cpu is the user and system time the exited process used.
+func cpu(cmd *exec.Cmd) time.Duration {
+	if cmd.ProcessState == nil {
+		return 0
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // start spawns the agent in dir with args and returns its stdin, a line
@@ -97,7 +112,7 @@ func send(w io.Writer, v any) {
 	}
 }
 
-func acp(bin, dir string, common []string, prompt string) (time.Duration, time.Duration) {
+func acp(bin, dir string, common []string, prompt string) (time.Duration, time.Duration, time.Duration) {
 	cmd, in, sc, t0 := start(bin, dir, append([]string{"acp"}, common...))
 	send(in, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}})
 	send(in, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": map[string]any{"cwd": dir, "mcpServers": []any{}}})
@@ -120,10 +135,10 @@ func acp(bin, dir string, common []string, prompt string) (time.Duration, time.D
 	until(sc, t0, `"id":3`)
 	in.Close()
 	_ = cmd.Wait()
-	return initT, chunkT
+	return initT, chunkT, cpu(cmd)
 }
 
-func sdk(bin, dir string, common []string, prompt string) time.Duration {
+func sdk(bin, dir string, common []string, prompt string) (time.Duration, time.Duration) {
 	args := append([]string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--include-partial-messages"}, common...)
 	cmd, in, sc, t0 := start(bin, dir, args)
 	send(in, map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": prompt}})
@@ -131,17 +146,17 @@ func sdk(bin, dir string, common []string, prompt string) time.Duration {
 	until(sc, t0, `"type":"result"`)
 	in.Close()
 	_ = cmd.Wait()
-	return t
+	return t, cpu(cmd)
 }
 
-func printed(bin, dir string, common []string, prompt string) time.Duration {
+func printed(bin, dir string, common []string, prompt string) (time.Duration, time.Duration) {
 	args := append([]string{"-p", prompt, "--no-stdin", "--output-format", "stream-json"}, common...)
 	cmd, in, sc, t0 := start(bin, dir, args)
 	t := until(sc, t0, `"text_delta"`)
 	until(sc, t0, `"type":"result"`)
 	in.Close()
 	_ = cmd.Wait()
-	return t
+	return t, cpu(cmd)
 }
 
 func report(what string, ds []time.Duration) {
