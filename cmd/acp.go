@@ -118,24 +118,29 @@ func (b *acpBackend) NewSession(ctx context.Context, req acp.SessionRequest) (ac
 	return b.open(ctx, req, nil)
 }
 
-// LoadSession opens stored session id in req.Cwd; a session another live
-// process holds goes on in a fork (its id is then the fork's).
+// LoadSession opens stored session id, which must have worked in
+// req.Cwd. A session another live process holds is refused (ACP's
+// session/load cannot answer with a fork's new id).
 func (b *acpBackend) LoadSession(ctx context.Context, id string, req acp.SessionRequest) (acp.Session, error) {
 	if err := b.ready(ctx); err != nil {
 		return nil, err
 	}
-	o := *b.o
-	o.Continue, o.Resume = false, id
-	run, err := resumeSession(ctx, b.store, &o, req.Cwd)
+	rec, err := b.store.Get(ctx, id)
 	if err != nil {
+		return nil, sessionError(err)
+	}
+	if rec.Dir != req.Cwd {
+		return nil, fmt.Errorf("session %s worked in %s, not in %s", id, rec.Dir, req.Cwd)
+	}
+	if err := b.store.Acquire(ctx, rec.ID); err != nil {
 		return nil, err
 	}
-	if run.notice != "" {
-		fmt.Fprintln(b.log, "agent: "+run.notice)
-	}
-	if run.record.Dir != req.Cwd {
-		b.store.Release(context.WithoutCancel(ctx), run.record.ID)
-		return nil, fmt.Errorf("session %s worked in %s, not in %s", id, run.record.Dir, req.Cwd)
+	o := *b.o
+	o.Continue, o.Resume = false, rec.ID
+	run, err := resumeSession(ctx, b.store, &o, req.Cwd)
+	if err != nil {
+		b.store.Release(context.WithoutCancel(ctx), rec.ID)
+		return nil, err
 	}
 	return b.open(ctx, req, run)
 }
@@ -143,6 +148,13 @@ func (b *acpBackend) LoadSession(ctx context.Context, id string, req acp.Session
 // open builds the agent of a session in req.Cwd and its loop, on run (a
 // new session when nil).
 func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, run *session) (_ acp.Session, err error) {
+	if run != nil {
+		defer func() {
+			if err != nil { // the loaded session's lease goes back
+				b.store.Release(context.WithoutCancel(ctx), run.record.ID)
+			}
+		}()
+	}
 	fi, err := os.Stat(req.Cwd)
 	if err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("cwd %s is not a directory", req.Cwd)
