@@ -82,7 +82,8 @@ func New(cfg Config) *Server {
 }
 
 // Run reads the host's lines until EOF, runs every user message's turn in
-// order, and returns once the last has ended. A cancelled ctx cancels the
+// order (first, when not nil, before them: a prompt given on the command
+// line), and returns once the last has ended. A cancelled ctx cancels the
 // running turn and ends the run. The error is a failed write of Out or a
 // failed read of In.
 func (s *Server) Run(ctx context.Context, first *turn.Prompt) error {
