@@ -23,6 +23,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	default:
 		return usagef("unknown output format %q: use text, json or stream-json", o.OutputFormat)
 	}
+	if o.SDK.InputFormat == inputStreamJSON {
+		return runSDKStream(ctx, o, st, getenv)
+	}
 	dir, err := workingDir(o.Dir)
 	if err != nil {
 		return err
@@ -126,6 +129,9 @@ func headlessStdin(ctx context.Context, o *Options, st Streams) (stdinResult, er
 	}
 	if in.TimedOut && o.Verbose && o.Prompt != "" {
 		fmt.Fprintf(st.Err, "· standard input sent nothing within %s; ignoring it (--no-stdin skips it)\n", o.StdinTimeout)
+	}
+	if in.Protocol != "" {
+		return in, usagef("%s", in.Protocol)
 	}
 	if msg := in.describe(); msg != "" {
 		fmt.Fprintln(st.Err, "agent: "+msg)

@@ -33,28 +33,11 @@ func projectServers(dir string) (map[string]mcpServerConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	var f struct {
-		MCPServers map[string]struct {
-			Type    string            `json:"type"`
-			Command string            `json:"command"`
-			Args    []string          `json:"args"`
-			Env     map[string]string `json:"env"`
-			URL     string            `json:"url"`
-			Headers map[string]string `json:"headers"`
-		} `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
+	servers, err := claudeMCPServers(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", projectMCPFile, err)
 	}
-	out := map[string]mcpServerConfig{}
-	for name, s := range f.MCPServers {
-		c := mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
-		if s.Type == "sse" {
-			c.Transport = "sse"
-		}
-		out[name] = c
-	}
-	return out, nil
+	return servers, nil
 }
 
 // projectServer is a server of the project's .mcp.json as written: its

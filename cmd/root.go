@@ -74,6 +74,8 @@ type Options struct {
 	// search index being built); errTTY is whether it is a terminal.
 	notices io.Writer
 	errTTY  bool
+	// SDK are the Claude Agent SDK's flags (cmd/sdkstream.go).
+	SDK sdkOptions
 }
 
 // resumePick is the value of --resume given without an id: the interface
@@ -108,6 +110,7 @@ func Execute() int {
 	}()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	root := NewRootCmd(osStreams(), os.Getenv, nil)
+	allowUnknownSDKFlags(root, os.Args[1:], os.Stderr)
 	root.SetArgs(normalizeArgs(os.Args[1:]))
 	err := root.ExecuteContext(ctx)
 	if err != nil && err.Error() != "" && !brokenPipe(err) {
@@ -199,8 +202,9 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default), openai-responses (the default for OpenAI's models at api.openai.com) or anthropic (Messages API)")
 	f.StringVar(&o.ReasoningEffort, "reasoning-effort", "", "reasoning effort of an openai-responses model: none, minimal, low, medium, high or xhigh")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
+	addSDKFlags(f, &o.SDK)
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
-		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run))
+		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run), newACPCmd(st, getenv, o))
 	completeFlagValues(c)
 	// Only real subcommands may take a first word away from an unquoted
 	// prompt: no "help" command ("agent -p help me fix this" is a prompt;

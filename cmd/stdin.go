@@ -47,6 +47,9 @@ type stdinResult struct {
 	Cut bool
 	// Limits are the limits the input was read under.
 	Limits stdinLimits
+	// Protocol, when not empty, says the input's first line is a protocol
+	// client's message (protocolHint); reading stopped there.
+	Protocol string
 }
 
 // readStdin reads piped standard input under this rule:
@@ -87,6 +90,7 @@ func readStdin(ctx context.Context, r io.Reader, lim stdinLimits) (stdinResult, 
 	}()
 	var buf bytes.Buffer
 	var deadline time.Time // set at the first byte when lim.Total > 0
+	probed := false        // protocolHint decided on the first line
 	for {
 		wait, cut := lim.First, false
 		if buf.Len() > 0 {
@@ -115,7 +119,15 @@ func readStdin(ctx context.Context, r io.Reader, lim stdinLimits) (stdinResult, 
 			if buf.Len() == 0 && len(c.data) > 0 && lim.Total > 0 {
 				deadline = time.Now().Add(lim.Total)
 			}
+			firstLine := !probed
 			buf.Write(c.data)
+			if firstLine {
+				hint, complete := protocolHint(buf.Bytes())
+				if hint != "" {
+					return stdinResult{Data: buf.String(), Protocol: hint, Limits: lim}, nil
+				}
+				probed = complete
+			}
 			if buf.Len() > maxStdinBytes {
 				return stdinResult{Data: buf.String()[:maxStdinBytes], Truncated: true, Limits: lim}, nil
 			}

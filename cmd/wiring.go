@@ -73,6 +73,9 @@ type agent struct {
 	// runs the hooks once a front-end set it up (nil: none run).
 	ext   extensions
 	hooks *hookSet
+	// buffers are where the file tools read and write text: the disk
+	// until an ACP client that declared fs capabilities connects them.
+	buffers *clientBuffers
 }
 
 // policy is the permission policy of a run in mode.
@@ -139,7 +142,8 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	journals, guard := &storeJournals{}, protect.NewGuard(paths)
 	state := fs.NewSessions(journals.journal)
 	ext := loadExtensions(dir, s)
-	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard, ReadDirs: skills.Dirs(ext.skills)})
+	buffers := &clientBuffers{}
+	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard, ReadDirs: skills.Dirs(ext.skills), Buffers: buffers})
 	bash := newBash(s, dir, sb)
 	childSb, childBash, err := readOnlyBash(o, s, paths, getenv)
 	if err != nil {
@@ -163,7 +167,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 			a := &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
-				mentions: mention.New(root, state), children: kids, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext}
+				mentions: mention.New(root, state), children: kids, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext, buffers: buffers}
 			kids.a = a
 			return a, nil
 		}

@@ -46,7 +46,9 @@ func newEditor(root *os.Root, opts Options) editor {
 	if opts.Sessions == nil {
 		opts.Sessions = NewSessions(nil)
 	}
-	return editor{wd: newWorkdir(root), sessions: opts.Sessions, protect: opts.Protect}
+	wd := newWorkdir(root)
+	wd.buffers = opts.Buffers
+	return editor{wd: wd, sessions: opts.Sessions, protect: opts.Protect}
 }
 
 // planFunc works out a change from a tool's arguments. A problem the model
@@ -98,7 +100,11 @@ func (e editor) run(ctx context.Context, call tools.Call, plan planFunc) (tools.
 			return tools.Errorf("%s was not changed: saving its prior state for undo failed: %v", c.rel, err), nil
 		}
 	}
-	if err := e.write(c); err != nil {
+	handled, err := e.writeBuffer(ctx, c)
+	if !handled {
+		err = e.write(c)
+	}
+	if err != nil {
 		return tools.Errorf("%s was not changed: %s", c.rel, describeWrite(c.rel, err)), nil
 	}
 	tracker.record(c.rel, sha256.Sum256(c.after))

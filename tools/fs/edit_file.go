@@ -87,7 +87,7 @@ func (t *editFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessa
 	if fi == nil {
 		return refuse("%s does not exist; edit_file changes existing files, create it with write_file", args.Path)
 	}
-	data, err := t.wd.root.ReadFile(native(rel))
+	data, err := t.wd.readFile(ctx, rel)
 	if err != nil {
 		return refuse("%s", describe(args.Path, err))
 	}

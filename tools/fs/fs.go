@@ -31,6 +31,9 @@ type workdir struct {
 	abs []string
 	// protect names the credential files the tools do not read (nil: none).
 	protect *protect.Guard
+	// buffers, when not nil, reads and writes the text of files in place
+	// of the disk (Options.Buffers).
+	buffers Buffers
 }
 
 func newWorkdir(root *os.Root) *workdir {

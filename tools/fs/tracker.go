@@ -127,6 +127,10 @@ type Options struct {
 	// read_file reads too (read-only; the skills' folders, each confined
 	// to itself).
 	ReadDirs []string
+	// Buffers, when not nil, is where read_file, edit_file and write_file
+	// read and write file text instead of the disk (an editor's buffers);
+	// paths are still checked against the root first.
+	Buffers Buffers
 }
 
 // ToolsWith returns list_files, read_file, grep, edit_file and write_file,
@@ -139,5 +143,6 @@ func ToolsWith(root *os.Root, opts Options) []tools.Tool {
 	rf, g := ReadFile(root, opts.Sessions).(*readFile), Grep(root).(*grep)
 	rf.wd.protect, g.wd.protect = opts.Protect, opts.Protect
 	rf.readDirs = opts.ReadDirs
+	rf.wd.buffers = opts.Buffers
 	return []tools.Tool{ListFiles(root), rf, g, EditFile(root, opts), WriteFile(root, opts)}
 }

@@ -79,7 +79,7 @@ func (t *writeFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMess
 	if fi == nil {
 		return &change{rel: rel, after: []byte(args.Content)}, nil, nil
 	}
-	data, err := t.wd.root.ReadFile(native(rel))
+	data, err := t.wd.readFile(ctx, rel)
 	if err != nil {
 		return refuse("%s", describe(args.Path, err))
 	}

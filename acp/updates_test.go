@@ -1,0 +1,160 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/todo"
+	"github.com/agent-dev/agent/turn"
+)
+
+// fakeSession is a Session whose files are a map.
+type fakeSession struct {
+	files   map[string]string
+	history []providers.Message
+}
+
+func (f *fakeSession) ID() string                                          { return "s" }
+func (f *fakeSession) Turn(context.Context, turn.Prompt) <-chan loop.Event { return nil }
+func (f *fakeSession) Mode() string                                        { return "ask" }
+func (f *fakeSession) SetMode(string) error                                { return nil }
+func (f *fakeSession) History() []providers.Message                        { return f.history }
+func (f *fakeSession) Close()                                              {}
+func (f *fakeSession) Describe(name, args string) (tools.Summary, tools.Kind) {
+	if name == "bash" {
+		return tools.Summary{Title: "ls"}, tools.KindExecute
+	}
+	return tools.DefaultSummary(args), tools.KindOther
+}
+func (f *fakeSession) ReadFile(rel string) (string, bool) {
+	s, ok := f.files[rel]
+	return s, ok
+}
+
+// TestEditCarriesItsDiff: an edit's update carries the file's text before
+// and after the call, with an absolute path; a new file has no old text.
+func TestEditCarriesItsDiff(t *testing.T) {
+	sess := &fakeSession{files: map[string]string{"a.go": "old\n"}}
+	tr := newTranslator(sess, "/w")
+	start := tr.updates(loop.ToolCallStarted{ID: "e1", Name: "edit_file", Arguments: `{"path":"a.go"}`, Kind: tools.KindEdit,
+		Summary: tools.Summary{Title: "a.go", Paths: []string{"a.go"}}})
+	tc := start[0].ToolCall
+	if tc == nil || tc.Kind != sdk.ToolKindEdit || tc.Status != sdk.ToolCallStatusPending || len(tc.Locations) != 1 || tc.Locations[0].Path != "/w/a.go" {
+		t.Fatalf("tool_call %+v", start[0])
+	}
+	sess.files["a.go"] = "new\n"
+	up := tr.updates(loop.ToolCallFinished{ID: "e1", Name: "edit_file", Content: "edited", Kind: tools.KindEdit})[0].ToolCallUpdate
+	if up == nil || *up.Status != sdk.ToolCallStatusCompleted || len(up.Content) != 2 {
+		t.Fatalf("update %+v", up)
+	}
+	d := up.Content[0].Diff
+	if d == nil || d.Path != "/w/a.go" || d.NewText != "new\n" || d.OldText == nil || *d.OldText != "old\n" {
+		t.Errorf("diff %+v", d)
+	}
+
+	tr.updates(loop.ToolCallStarted{ID: "e2", Name: "write_file", Kind: tools.KindEdit, Summary: tools.Summary{Paths: []string{"b.go"}}})
+	sess.files["b.go"] = "made\n"
+	up = tr.updates(loop.ToolCallFinished{ID: "e2", Name: "write_file", Kind: tools.KindEdit})[0].ToolCallUpdate
+	if d := up.Content[0].Diff; d == nil || d.OldText != nil || d.NewText != "made\n" {
+		t.Errorf("a new file's diff %+v", d)
+	}
+}
+
+// TestTodoListIsAPlan: a todo_write result becomes a plan update; a failed
+// call is marked failed.
+func TestTodoListIsAPlan(t *testing.T) {
+	tr := newTranslator(&fakeSession{}, "/w")
+	ups := tr.updates(loop.ToolCallFinished{ID: "t", Name: "todo_write", Meta: map[string]any{"todos": []todo.Item{
+		{Content: "read", Status: todo.Completed}, {Content: "write", Status: todo.InProgress}, {Content: "test", Status: todo.Pending}}}})
+	if len(ups) != 2 || ups[1].Plan == nil {
+		t.Fatalf("updates %+v", ups)
+	}
+	var got []sdk.PlanEntryStatus
+	for _, e := range ups[1].Plan.Entries {
+		got = append(got, e.Status)
+	}
+	if len(got) != 3 || got[0] != sdk.PlanEntryStatusCompleted || got[1] != sdk.PlanEntryStatusInProgress || got[2] != sdk.PlanEntryStatusPending {
+		t.Errorf("plan statuses %v", got)
+	}
+	if up := tr.updates(loop.ToolCallFinished{ID: "x", IsError: true, Content: "boom"})[0].ToolCallUpdate; *up.Status != sdk.ToolCallStatusFailed {
+		t.Errorf("failed call's status %v", *up.Status)
+	}
+}
+
+func TestPromptResponse(t *testing.T) {
+	for reason, want := range map[loop.StopReason]sdk.StopReason{
+		loop.StopAnswered: sdk.StopReasonEndTurn, loop.StopCancelled: sdk.StopReasonCancelled,
+		loop.StopMaxSteps: sdk.StopReasonMaxTurnRequests, loop.StopMaxTokens: sdk.StopReasonMaxTokens,
+		loop.StopContextFull: sdk.StopReasonMaxTokens, loop.StopRefused: sdk.StopReasonRefusal,
+	} {
+		if r, err := promptResponse(loop.Done{Reason: reason}); err != nil || r.StopReason != want {
+			t.Errorf("%s: %v, %v; want %s", reason, r.StopReason, err, want)
+		}
+	}
+	if _, err := promptResponse(loop.Done{Reason: loop.StopError, Err: errors.New("provider down")}); err == nil {
+		t.Error("a failed turn must be an error response")
+	}
+}
+
+func TestToPrompt(t *testing.T) {
+	p, err := toPrompt([]sdk.ContentBlock{sdk.TextBlock("look at @main.go"), sdk.ResourceLinkBlock("spec", "file:///w/spec.md"),
+		{Resource: &sdk.ContentBlockResource{Type: "resource", Resource: sdk.EmbeddedResourceResource{TextResourceContents: &sdk.TextResourceContents{Uri: "file:///w/x.go", Text: "package x"}}}},
+		sdk.ImageBlock("aGk=", "image/png")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := p.Message.Parts
+	if len(parts) != 4 || p.Typed != "look at @main.go" {
+		t.Fatalf("prompt %+v", p)
+	}
+	if img, ok := parts[3].(providers.Image); !ok || string(img.Data) != "hi" || img.MediaType != "image/png" {
+		t.Errorf("image part %+v", parts[3])
+	}
+	if txt := parts[2].(providers.Text).Text; txt != "<resource uri=\"file:///w/x.go\">\npackage x\n</resource>" {
+		t.Errorf("embedded resource %q", txt)
+	}
+	if _, err := toPrompt([]sdk.ContentBlock{{Audio: &sdk.ContentBlockAudio{Type: "audio"}}}); err == nil {
+		t.Error("audio must be refused")
+	}
+	if _, err := toPrompt(nil); err == nil {
+		t.Error("an empty prompt must be refused")
+	}
+}
+
+// TestReplay: a stored conversation comes back as the updates that showed
+// it, calls with their kind from the session's tools.
+func TestReplay(t *testing.T) {
+	sess := &fakeSession{history: []providers.Message{
+		{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "list"}}},
+		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Reasoning{Text: "hmm"}, providers.ToolCall{ID: "c", Name: "bash", Arguments: `{"command":"ls"}`}}},
+		{Role: providers.RoleTool, Parts: []providers.Part{providers.ToolResult{CallID: "c", Name: "bash", Content: "a.go"}}},
+		{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "one file"}}},
+	}}
+	ups := replay(sess, "/w")
+	b, _ := json.Marshal(ups)
+	var kinds []string
+	var got []map[string]any
+	_ = json.Unmarshal(b, &got)
+	for _, u := range got {
+		kinds = append(kinds, u["sessionUpdate"].(string))
+	}
+	want := []string{"user_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "agent_message_chunk"}
+	if len(kinds) != len(want) {
+		t.Fatalf("updates %v, want %v", kinds, want)
+	}
+	for i := range want {
+		if kinds[i] != want[i] {
+			t.Fatalf("updates %v, want %v", kinds, want)
+		}
+	}
+	if got[2]["kind"] != "execute" || got[2]["title"] != "bash: ls" {
+		t.Errorf("replayed call %v", got[2])
+	}
+}

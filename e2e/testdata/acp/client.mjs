@@ -1,0 +1,104 @@
+// An ACP client for the end-to-end tests, on the official SDK
+// (@agentclientprotocol/sdk, whose entry point ACP_SDK names). It starts the
+// agent (AGENT_BIN with the JSON array AGENT_ARGS) and plays the scenario
+// argv[2] names, printing one JSON object a line for the Go test to check:
+//
+//   session: initialize, session/new in AGENT_CWD, prompt "hello" (the
+//            answer streamed as chunks), prompt "run" (the permission
+//            requests answered with the options of AGENT_ANSWERS in
+//            order), prompt "wait" (session/cancel sent on its first
+//            agent_message_chunk).
+//   load:    initialize, session/load of AGENT_SESSION (the replayed
+//            updates).
+//   fs:      initialize declaring fs read and write, session/new, prompt
+//            "edit"; fs/read_text_file answers from an in-memory buffer
+//            of AGENT_BUFFER's text and fs/write_text_file records what
+//            it is given (printed as fs steps).
+//
+// It waits for the agent to exit before it exits itself.
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
+
+const { client, methods, ndJsonStream, PROTOCOL_VERSION } = await import(pathToFileURL(process.env.ACP_SDK).href);
+
+const out = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
+
+// settled waits until the notifications that arrived before a response
+// have been handled: the SDK resolves a response at once but hands
+// notifications to their (asynchronous) handlers through promises, and
+// every pending promise job runs before the event loop's next check phase.
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+const proc = spawn(process.env.AGENT_BIN, JSON.parse(process.env.AGENT_ARGS), { stdio: ["pipe", "pipe", "inherit"] });
+const exited = new Promise((resolve) => proc.on("exit", (code, signal) => resolve({ code, signal })));
+const stream = ndJsonStream(Writable.toWeb(proc.stdin), Readable.toWeb(proc.stdout));
+
+const answers = JSON.parse(process.env.AGENT_ANSWERS || "[]");
+let updates = [];
+let onUpdate = () => {};
+
+const app = client({ name: "e2e" })
+  .onRequest(methods.client.session.requestPermission, ({ params }) => {
+    const option = answers.shift() ?? "reject_once";
+    out({ step: "permission", toolCall: params.toolCall, options: params.options.map((o) => o.kind), answer: option });
+    return { outcome: { outcome: "selected", optionId: option } };
+  })
+  .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+    out({ step: "fs", method: "read", path: params.path });
+    return { content: process.env.AGENT_BUFFER };
+  })
+  .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+    out({ step: "fs", method: "write", path: params.path, content: params.content });
+    return {};
+  })
+  .onNotification(methods.client.session.update, ({ params }) => {
+    updates.push(params.update);
+    onUpdate(params);
+  });
+
+const cwd = process.env.AGENT_CWD;
+const scenario = process.argv[2];
+try {
+  await app.connectWith(stream, async (cx) => {
+    const init = await cx.request(methods.agent.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: scenario === "fs", writeTextFile: scenario === "fs" } },
+    });
+    out({ step: "initialize", response: init });
+    if (scenario === "session") {
+      const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: [] });
+      out({ step: "new", response: sess });
+      const id = sess.sessionId;
+      const prompt = async (name, text) => {
+        updates = [];
+        const resp = await cx.request(methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text }] });
+        await settled();
+        out({ step: name, stopReason: resp.stopReason, updates });
+      };
+      await prompt("hello", "hello");
+      await prompt("run", "run");
+      onUpdate = (p) => {
+        if (p.update.sessionUpdate === "agent_message_chunk") {
+          onUpdate = () => {};
+          cx.notify(methods.agent.session.cancel, { sessionId: id });
+        }
+      };
+      await prompt("wait", "wait");
+    } else if (scenario === "fs") {
+      const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: [] });
+      updates = [];
+      const resp = await cx.request(methods.agent.session.prompt, { sessionId: sess.sessionId, prompt: [{ type: "text", text: "edit" }] });
+      await settled();
+      out({ step: "edit", stopReason: resp.stopReason, updates });
+    } else if (scenario === "load") {
+      updates = [];
+      const resp = await cx.request(methods.agent.session.load, { sessionId: process.env.AGENT_SESSION, cwd, mcpServers: [] });
+      await settled();
+      out({ step: "load", response: resp, updates });
+    }
+  });
+} catch (e) {
+  out({ step: "error", message: String(e && e.message ? e.message : e), data: e && e.data });
+}
+proc.stdin.end();
+out({ step: "exit", ...(await exited) });

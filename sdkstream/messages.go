@@ -1,0 +1,203 @@
+package sdkstream
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/subagent"
+	"github.com/agent-dev/agent/turn"
+)
+
+// uuid is a random version-4 UUID, each message's uuid.
+func uuid() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// initMessage is the system init message, sent once before the first turn.
+func (s *Server) initMessage() map[string]any {
+	in := s.cfg.Init
+	return map[string]any{"type": "system", "subtype": "init", "session_id": in.SessionID, "uuid": uuid(),
+		"cwd": in.Cwd, "model": in.Model, "tools": nonNil(in.Tools), "mcp_servers": mcpStatus(in.MCPServers),
+		"permissionMode": in.PermissionMode, "apiKeySource": "none", "slash_commands": []string{},
+		"output_style": "default", "agents": []string{}, "skills": []string{}, "plugins": []any{},
+		"claude_code_version": in.Version}
+}
+
+func mcpStatus(names []string) []map[string]string {
+	out := []map[string]string{}
+	for _, n := range names {
+		out = append(out, map[string]string{"name": n, "status": "connected"})
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// userPrompt is a user message's content (a string, or text and image
+// blocks) as a turn's prompt.
+func userPrompt(raw json.RawMessage) (turn.Prompt, error) {
+	var m struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return turn.Prompt{}, err
+	}
+	var text string
+	if json.Unmarshal(m.Content, &text) == nil {
+		return turn.Text(text), nil
+	}
+	var blocks []struct {
+		Type   string `json:"type"`
+		Text   string `json:"text"`
+		Source struct {
+			Type      string `json:"type"`
+			MediaType string `json:"media_type"`
+			Data      string `json:"data"`
+		} `json:"source"`
+	}
+	if err := json.Unmarshal(m.Content, &blocks); err != nil {
+		return turn.Prompt{}, fmt.Errorf("content is neither a string nor blocks: %w", err)
+	}
+	var parts []providers.Part
+	var typed []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			parts = append(parts, providers.Text{Text: b.Text})
+			typed = append(typed, b.Text)
+		case "image":
+			if b.Source.Type != "base64" {
+				return turn.Prompt{}, fmt.Errorf("image source %q: only base64 images are taken", b.Source.Type)
+			}
+			data, err := base64.StdEncoding.DecodeString(b.Source.Data)
+			if err != nil {
+				return turn.Prompt{}, fmt.Errorf("image: %w", err)
+			}
+			parts = append(parts, providers.Image{MediaType: b.Source.MediaType, Data: data})
+		}
+	}
+	if len(parts) == 0 {
+		return turn.Prompt{}, errors.New("the message has no text")
+	}
+	return turn.Prompt{Message: providers.Message{Role: providers.RoleUser, Parts: parts}, Typed: strings.Join(typed, "\n")}, nil
+}
+
+// runTurn runs one turn and writes its messages and its result.
+func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.cancel = cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.cancel = nil
+		s.mu.Unlock()
+	}()
+	main := s.newTranslator("")
+	children := map[string]*translator{}
+	var done loop.Done
+	var werr error
+	for ev := range s.cfg.Turn(ctx, p) {
+		if werr != nil {
+			continue
+		}
+		if d, ok := ev.(loop.Done); ok {
+			done = d
+			werr = main.flush()
+			continue
+		}
+		if tp, ok := ev.(loop.ToolProgress); ok {
+			if se, ok := tp.Detail.(subagent.Event); ok && se.Event != nil {
+				tr := children[se.ParentCallID]
+				if tr == nil {
+					tr = s.newTranslator(se.ParentCallID)
+					children[se.ParentCallID] = tr
+				}
+				if _, end := se.Event.(loop.Done); end {
+					werr = tr.flush()
+				} else {
+					werr = tr.event(se.Event)
+				}
+				continue
+			}
+		}
+		werr = main.event(ev)
+		if werr != nil {
+			cancel()
+		}
+	}
+	if werr != nil {
+		return werr
+	}
+	return s.write(s.result(done))
+}
+
+// result is the result message of a turn.
+func (s *Server) result(d loop.Done) map[string]any {
+	subtype, isErr := "success", false
+	var errs []string
+	switch d.Reason {
+	case loop.StopAnswered:
+	case loop.StopMaxSteps:
+		subtype, isErr = "error_max_turns", true
+		errs = []string{fmt.Sprintf("reached the maximum number of turns (%d)", d.Steps)}
+	default:
+		subtype, isErr = "error_during_execution", true
+		msg := string(d.Reason)
+		if d.Err != nil {
+			msg += ": " + d.Err.Error()
+		}
+		errs = []string{msg}
+	}
+	cost := 0.0
+	if s.cfg.Cost != nil {
+		cost = s.cfg.Cost(d)
+	}
+	obj := map[string]any{"type": "result", "subtype": subtype, "is_error": isErr, "result": d.Answer,
+		"session_id": s.cfg.Init.SessionID, "uuid": uuid(), "num_turns": d.Steps,
+		"duration_ms": d.Duration.Milliseconds(), "duration_api_ms": d.Duration.Milliseconds(),
+		"total_cost_usd": cost, "usage": usage(d.Usage), "modelUsage": map[string]any{}, "permission_denials": []any{},
+		"stop_reason": stopReason(d.Reason)}
+	if isErr {
+		obj["errors"] = errs
+	}
+	return obj
+}
+
+// stopReason is the Anthropic stop reason nearest to how a turn ended.
+func stopReason(r loop.StopReason) any {
+	switch r {
+	case loop.StopAnswered:
+		return "end_turn"
+	case loop.StopMaxTokens:
+		return "max_tokens"
+	case loop.StopRefused:
+		return "refusal"
+	}
+	return nil
+}
+
+// usage is a usage in the Anthropic API's names.
+func usage(u providers.Usage) map[string]any {
+	return map[string]any{"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens,
+		"cache_read_input_tokens": u.CachedInputTokens, "cache_creation_input_tokens": u.CacheWriteTokens}
+}
