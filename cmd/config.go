@@ -80,8 +80,11 @@ const (
 //	embedding_model = "nomic-embed-text"  # default text-embedding-3-small
 //
 //	[permissions]
-//	allow = ["git status", "go test", "ls"]
-//	deny = ["rm", "git push"]
+//	allow = ["git status", "go test", "ls", "web_fetch(domain:docs.rs)"]
+//	deny = ["rm", "git push", "web_fetch(domain:*.example.com)"]
+//
+//	[web_fetch]
+//	private_hosts = ["localhost:6060"]  # may be loopback or private (a local docs server); plain http stays http
 type fileConfig struct {
 	Profile     string `toml:"profile"`
 	MaxSteps    int    `toml:"max_steps"`
@@ -103,6 +106,15 @@ type fileConfig struct {
 	MCP         mcpConfig          `toml:"mcp"`
 	Subagents   subagentsConfig    `toml:"subagents"`
 	Memory      memoryConfig       `toml:"memory"`
+	WebFetch    webFetchConfig     `toml:"web_fetch"`
+}
+
+// webFetchConfig is the [web_fetch] table.
+type webFetchConfig struct {
+	// PrivateHosts are hosts ("docs.internal", "localhost:6060") that
+	// web_fetch may reach although they resolve to loopback or private
+	// addresses; http to them is not upgraded.
+	PrivateHosts []string `toml:"private_hosts"`
 }
 
 // subagentsConfig is the [subagents] table: how many task calls' children
@@ -188,6 +200,9 @@ type profile struct {
 	MaxOutputTokens int `toml:"max_output_tokens"`
 	// Price overrides the price table for the profile's model.
 	Price *priceConfig `toml:"price"`
+	// Images says whether the profile's models take images; unset asks
+	// the table of common models (providers.TakesImages).
+	Images *bool `toml:"images"`
 }
 
 // priceConfig is a [profiles.x.price] table: USD per million tokens.
@@ -263,6 +278,10 @@ type settings struct {
 	// embeddings endpoint ("auto"; "off", and always off with Anthropic,
 	// which serves none); EmbeddingModel the model ("" for the default).
 	Embeddings, EmbeddingModel string
+	// WebPrivateHosts are [web_fetch] private_hosts.
+	WebPrivateHosts []string
+	// Images is the profile's images setting; nil asks the table.
+	Images *bool
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -412,6 +431,7 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 
 	s.ThinkingBudget, s.MaxOutputTokens, s.Price = p.ThinkingBudget, p.MaxOutputTokens, p.Price
+	s.Images = p.Images
 	if o.ThinkingBudgetSet {
 		s.ThinkingBudget = o.ThinkingBudget
 	}
@@ -540,6 +560,7 @@ func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 		s.TmpSize = 0 // the person gave commands the host's /tmp
 	}
 	s.Allow, s.Deny = fc.Permissions.Allow, fc.Permissions.Deny
+	s.WebPrivateHosts = fc.WebFetch.PrivateHosts
 	return nil
 }
 

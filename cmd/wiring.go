@@ -61,6 +61,10 @@ type agent struct {
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
+	// domains are web_fetch's domain rules; webTrust keeps the domains
+	// the person allowed always (nil without a data directory).
+	domains  domainRules
+	webTrust *trustStore
 	// children builds the task tool's subagents; agentWarnings are the
 	// problems of the agent definitions, one line each.
 	children      *children
@@ -71,7 +75,7 @@ type agent struct {
 
 // policy is the permission policy of a run in mode.
 func (a *agent) policy(mode string, allowBash bool) policy {
-	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny}
+	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny, domains: a.domains}
 }
 
 // useStore records the file tools' changes in store's undo journal of
@@ -116,8 +120,18 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	if err != nil {
 		return nil, usagef("working directory: %w", err)
 	}
-	allowCmds, allowTools := splitRules(s.Allow)
-	denyCmds, denyTools := splitRules(s.Deny)
+	allowRest, allowDomains, err := splitDomainRules(s.Allow)
+	if err != nil {
+		root.Close()
+		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
+	}
+	denyRest, denyDomains, err := splitDomainRules(s.Deny)
+	if err != nil {
+		root.Close()
+		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
+	}
+	allowCmds, allowTools := splitRules(allowRest)
+	denyCmds, denyTools := splitRules(denyRest)
 	set, err := rules.Compile(allowCmds, denyCmds)
 	if err != nil {
 		root.Close()
@@ -142,7 +156,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	task, kids, agentWarnings := newTaskTool(dir, s)
 	kids.bash, kids.sandbox = childBash, childSb
 	plans := &planState{}
-	builtins := append(files, bash, task, todo.New(storeTodos{journals}), plans.tool())
+	builtins := append(files, bash, task, todo.New(storeTodos{journals}), plans.tool(), newWebFetch(s))
 	reg, err := tools.NewRegistry(builtins...)
 	if err == nil {
 		var cfgs []mcp.Config
@@ -153,6 +167,9 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
 				mentions: mention.New(root, state), children: kids, agentWarnings: agentWarnings, plan: plans}
+			a.catalog.Set(picker.New(reg, mode, a.toolGroups()...))
+			a.webTrust = a.trustStore(o, getenv)
+			a.domains = domainRules{allow: allowDomains, deny: denyDomains, always: alwaysDomains(a.webTrust)}
 			kids.a = a
 			return a, nil
 		}
