@@ -57,7 +57,9 @@ type Image struct {
 }
 
 // Scaled reports whether the sent image differs from the original.
-func (i Image) Scaled() bool { return i.Width != i.OrigWidth || i.Height != i.OrigHeight || len(i.Data) != i.OrigBytes }
+func (i Image) Scaled() bool {
+	return i.Width != i.OrigWidth || i.Height != i.OrigHeight || len(i.Data) != i.OrigBytes
+}
 
 // Note says in one line what the image is and what was sent:
 // "image/png, 3024x1964, 4.1 MiB; sent scaled down to 1568x1018, 612 KiB".
