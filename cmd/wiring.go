@@ -145,7 +145,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	}
 	journals, guard := &storeJournals{}, protect.NewGuard(paths)
 	state := fs.NewSessions(journals.journal)
-	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard})
+	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard, ImageLimit: s.imageLimit()})
 	bash := newBash(s, dir, sb)
 	childSb, childBash, err := readOnlyBash(o, s, paths, getenv)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/agent-dev/agent/media"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/protect"
 )
@@ -123,6 +124,9 @@ type Options struct {
 	// own files, credentials) unless the person approved the one call
 	// (protect.Guard.Grant); nil protects nothing.
 	Protect *protect.Guard
+	// ImageLimit is what read_file scales an image down to (the
+	// provider's limit); zero is media.Default.
+	ImageLimit media.Limit
 }
 
 // ToolsWith returns list_files, read_file, grep, edit_file and write_file,
@@ -134,5 +138,6 @@ func ToolsWith(root *os.Root, opts Options) []tools.Tool {
 	}
 	rf, g := ReadFile(root, opts.Sessions).(*readFile), Grep(root).(*grep)
 	rf.wd.protect, g.wd.protect = opts.Protect, opts.Protect
+	rf.imageLimit = opts.ImageLimit
 	return []tools.Tool{ListFiles(root), rf, g, EditFile(root, opts), WriteFile(root, opts)}
 }
