@@ -52,7 +52,8 @@ type Image struct {
 	Data []byte
 	// Width and Height are the sent image's, in pixels.
 	Width, Height int
-	// OrigWidth, OrigHeight and OrigBytes are the original's.
+	// OrigType, OrigWidth, OrigHeight and OrigBytes are the original's.
+	OrigType                         string
 	OrigWidth, OrigHeight, OrigBytes int
 }
 
@@ -62,9 +63,10 @@ func (i Image) Scaled() bool {
 }
 
 // Note says in one line what the image is and what was sent:
-// "image/png, 3024x1964, 4.1 MiB; sent scaled down to 1568x1018, 612 KiB".
+// "image/png, 3024x1964, 4.1 MiB; sent scaled down to 1568x1018, 612 KiB
+// image/png".
 func (i Image) Note() string {
-	s := fmt.Sprintf("%dx%d, %s", i.OrigWidth, i.OrigHeight, Size(i.OrigBytes))
+	s := fmt.Sprintf("%s, %dx%d, %s", i.OrigType, i.OrigWidth, i.OrigHeight, Size(i.OrigBytes))
 	if i.Scaled() {
 		s += fmt.Sprintf("; sent scaled down to %dx%d, %s %s", i.Width, i.Height, Size(len(i.Data)), i.MediaType)
 	}
@@ -129,7 +131,7 @@ func Fit(data []byte, lim Limit) (Image, error) {
 	if err != nil {
 		return Image{}, fmt.Errorf("reading the %s image: %w", mt, err)
 	}
-	out := Image{MediaType: mt, Data: data, Width: cfg.Width, Height: cfg.Height, OrigWidth: cfg.Width, OrigHeight: cfg.Height, OrigBytes: len(data)}
+	out := Image{MediaType: mt, OrigType: mt, Data: data, Width: cfg.Width, Height: cfg.Height, OrigWidth: cfg.Width, OrigHeight: cfg.Height, OrigBytes: len(data)}
 	if max(cfg.Width, cfg.Height) <= lim.MaxEdge && len(data) <= lim.MaxBytes {
 		return out, nil
 	}

@@ -34,7 +34,7 @@ func TestFit(t *testing.T) {
 	if cfg, err := png.DecodeConfig(bytes.NewReader(got.Data)); err != nil || cfg.Width != 1568 {
 		t.Errorf("the scaled PNG does not decode as 1568 wide: %v %v", cfg, err)
 	}
-	if note := got.Note(); note != "2000x500, "+Size(len(wide))+"; sent scaled down to 1568x392, "+Size(len(got.Data))+" image/png" {
+	if note := got.Note(); note != "image/png, 2000x500, "+Size(len(wide))+"; sent scaled down to 1568x392, "+Size(len(got.Data))+" image/png" {
 		t.Errorf("note = %q", note)
 	}
 	var jp bytes.Buffer

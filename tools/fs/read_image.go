@@ -36,11 +36,10 @@ func (t *readFile) image(ctx context.Context, call tools.Call, path, rel string,
 	if err != nil {
 		return tools.Errorf("%s: %v", path, err), nil
 	}
-	orig, _ := media.Sniff(data)
 	t.sessions.Tracker(call.Session).record(rel, [sha256.Size]byte(sum.Sum(nil)))
 	return tools.Result{
-		Content: fmt.Sprintf("Image %s: %s, %s.", path, orig, img.Note()),
+		Content: fmt.Sprintf("Image %s: %s.", path, img.Note()),
 		Images:  []tools.Image{{MediaType: img.MediaType, Data: img.Data}},
-		Meta:    map[string]any{"image": orig, "width": img.OrigWidth, "height": img.OrigHeight, "bytes": img.OrigBytes, "sent_bytes": len(img.Data)},
+		Meta:    map[string]any{"image": img.OrigType, "width": img.OrigWidth, "height": img.OrigHeight, "bytes": img.OrigBytes, "sent_bytes": len(img.Data)},
 	}, nil
 }
