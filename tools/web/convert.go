@@ -16,6 +16,8 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
+
+	"github.com/agent-dev/agent/media"
 )
 
 // content is a page turned into text the model reads: its kind ("html",
@@ -81,12 +83,7 @@ func cmpOr(s, def string) string {
 
 // size reads n bytes for people, "at least" when the body was cut.
 func size(n int, cut bool) string {
-	s := fmt.Sprintf("%d bytes", n)
-	if n >= 1<<20 {
-		s = fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	} else if n >= 1<<10 {
-		s = fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
-	}
+	s := media.Size(n)
 	if cut {
 		s = "over " + s
 	}
