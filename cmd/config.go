@@ -88,13 +88,16 @@ const (
 //	embedding_model = "nomic-embed-text"  # default text-embedding-3-small
 //
 //	[permissions]
-//	allow = ["git status", "go test", "ls"]
-//	deny = ["rm", "git push"]
+//	allow = ["git status", "go test", "ls", "web_fetch(domain:docs.rs)"]
+//	deny = ["rm", "git push", "web_fetch(domain:*.example.com)"]
 //
 //	[[hooks.PostToolUse]]       # Claude Code's events and matchers
 //	matcher = "Edit|Write"
 //	command = "gofmt -w \"$(jq -r .tool_input.file_path)\""
 //	timeout = 30                # seconds; default 60
+//
+//	[web_fetch]
+//	private_hosts = ["localhost:6060"]  # may be loopback or private (a local docs server); plain http stays http
 type fileConfig struct {
 	Profile     string `toml:"profile"`
 	MaxSteps    int    `toml:"max_steps"`
@@ -117,7 +120,16 @@ type fileConfig struct {
 	Subagents   subagentsConfig    `toml:"subagents"`
 	Memory      memoryConfig       `toml:"memory"`
 	// Hooks are the [[hooks.EVENT]] tables (matcher, command, timeout).
-	Hooks map[string][]hooks.TOML `toml:"hooks"`
+	Hooks    map[string][]hooks.TOML `toml:"hooks"`
+	WebFetch webFetchConfig          `toml:"web_fetch"`
+}
+
+// webFetchConfig is the [web_fetch] table.
+type webFetchConfig struct {
+	// PrivateHosts are hosts ("docs.internal", "localhost:6060") that
+	// web_fetch may reach although they resolve to loopback or private
+	// addresses; http to them is not upgraded.
+	PrivateHosts []string `toml:"private_hosts"`
 }
 
 // subagentsConfig is the [subagents] table: how many task calls' children
@@ -209,6 +221,9 @@ type profile struct {
 	// WebSearch offers the provider's server-side web search tool
 	// (anthropic, openai-responses).
 	WebSearch bool `toml:"web_search"`
+	// Images says whether the profile's models take images; unset asks
+	// the table of common models (providers.TakesImages).
+	Images *bool `toml:"images"`
 }
 
 // priceConfig is a [profiles.x.price] table: USD per million tokens.
@@ -290,6 +305,10 @@ type settings struct {
 	Embeddings, EmbeddingModel string
 	// Hooks are the config file's [[hooks.EVENT]] hooks.
 	Hooks []hooks.Hook
+	// WebPrivateHosts are [web_fetch] private_hosts.
+	WebPrivateHosts []string
+	// Images is the profile's images setting; nil asks the table.
+	Images *bool
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
@@ -445,6 +464,7 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	}
 
 	s.ThinkingBudget, s.MaxOutputTokens, s.Price = p.ThinkingBudget, p.MaxOutputTokens, p.Price
+	s.Images = p.Images
 	if o.ThinkingBudgetSet {
 		s.ThinkingBudget = o.ThinkingBudget
 	}
@@ -577,6 +597,7 @@ func resolveSandbox(s *settings, o *Options, fc fileConfig, path string) error {
 		s.TmpSize = 0 // the person gave commands the host's /tmp
 	}
 	s.Allow, s.Deny = fc.Permissions.Allow, fc.Permissions.Deny
+	s.WebPrivateHosts = fc.WebFetch.PrivateHosts
 	return nil
 }
 

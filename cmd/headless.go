@@ -99,6 +99,9 @@ func headlessPrompt(ctx context.Context, o *Options, st Streams) (turn.Prompt, e
 	if o.Prompt != "" {
 		p.Typed = o.Prompt
 	}
+	if err := attachImageFiles(&p.Message, o.Images); err != nil {
+		return turn.Prompt{}, err
+	}
 	return p, nil
 }
 

@@ -46,7 +46,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	f.a.plan.set(mode)
 	f.a.plan.useDecider(tuiPlan{approver}.decide)
 	pol := f.a.policy(mode, o.AllowBash)
-	ap := newApproval(pol, f.a.plan.get, notifyingAsker{tuiAsker{approver}, f.a.hooks})
+	ap := newApproval(pol, f.a.plan.get, notifyingAsker{tuiAsker{approver: approver, webTrust: f.a.webTrust}, f.a.hooks})
 	ap.guard = f.a.protect
 	approve := ap.approve
 	ss := &tui.StoreSessions{
@@ -192,7 +192,10 @@ func interactiveWarning(o *Options, getenv func(string) string, f *frontEnd, pol
 
 // tuiAsker asks the person in the interface: the call's block shows the
 // question as a menu.
-type tuiAsker struct{ approver *tui.Approver }
+type tuiAsker struct {
+	approver *tui.Approver
+	webTrust *trustStore // where "always" answers about domains are kept
+}
 
 var _ asker = tuiAsker{}
 
@@ -204,6 +207,9 @@ func (t tuiAsker) ask(ctx context.Context, q question) loop.Decision {
 		tq.Group, tq.Warning, tq.Recheck = "protected "+q.req.Call.ID, protectedQuestion(q.rel, q.risk), nil
 		tq.Diff, _ = q.req.Preview.Meta["diff"].(string)
 		return t.approver.Ask(ctx, tq)
+	}
+	if hosts := q.def.Summary(q.req.Call.Arguments).Hosts; q.def.Effects.Has(tools.ReachesNetwork) && len(hosts) > 0 {
+		return askHosts(ctx, t.approver, t.webTrust, tq, hosts)
 	}
 	if isEdit(q.def) {
 		tq.Group = "edits" // allowing one edit tool for the session allows both

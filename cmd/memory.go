@@ -11,6 +11,7 @@ import (
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/web"
 	"github.com/spf13/cobra"
 )
 
@@ -48,15 +49,16 @@ func (a *agent) embedder() *memory.Embedder {
 // toolGroups are the pick groups of the built-in tools: the file and
 // shell tools, picked together at the first pick, and the memory tools,
 // picked together when the model first wants one, so that a session that
-// never looks into memory carries only their briefs.
+// never looks into memory carries only their briefs; web_fetch is a group
+// of its own, picked when the model first wants the web.
 func (a *agent) toolGroups() [][]string {
 	var core []string
 	for _, n := range a.registry.Names() {
-		if !slices.Contains(a.memoryTools, n) {
+		if !slices.Contains(a.memoryTools, n) && n != web.ToolName {
 			core = append(core, n)
 		}
 	}
-	return [][]string{core, a.memoryTools}
+	return [][]string{core, a.memoryTools, {web.ToolName}}
 }
 
 // memoryPrompt is the system prompt's MEMORY.md section; "" without one.

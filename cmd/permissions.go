@@ -84,6 +84,8 @@ type policy struct {
 	// planSandbox is whether plan mode's read-only commands run in an
 	// enforced read-only sandbox (see judgePlanCommand).
 	planSandbox bool
+	// domains are the rules that name web_fetch's domains.
+	domains domainRules
 }
 
 // builtinEffects are the effects of the agent's own tools, for callers
@@ -124,6 +126,9 @@ func (p policy) decideGated(def tools.Definition, arguments string, gate loop.Ga
 	if pat, ok := matchTool(p.toolDeny, def.Name); ok {
 		return ruling{verdict: deny, why: fmt.Sprintf("denied by rule %q", pat),
 			reason: fmt.Sprintf("%s was not run: the rule %q in the user's config denies it. Do not try to get around the rule; find another way or ask the user.", def.Name, pat)}
+	}
+	if r, ok := p.judgeHosts(def, arguments, gate, gateWhy); ok {
+		return r
 	}
 	r := p.decideUngated(def, arguments)
 	switch {
@@ -280,6 +285,9 @@ func (h headlessAsker) ask(_ context.Context, q question) loop.Decision {
 		return protectedDenial(q.def.Name, q.rel, q.risk)
 	case isEdit(q.def):
 		return loop.Decision{Why: why, Reason: fmt.Sprintf("%s is not allowed in this headless run (--permission-mode %s): the user can allow file changes with --permission-mode auto.", q.def.Name, h.mode)}
+	case q.def.Effects.Has(tools.ReachesNetwork) && len(q.def.Summary(q.req.Call.Arguments).Hosts) > 0:
+		host := q.def.Summary(q.req.Call.Arguments).Hosts[0]
+		return loop.Decision{Why: why, Reason: fmt.Sprintf("%s of %s needs approval and nobody can be asked in this headless run. The user can allow the domain with an allow rule in the config's [permissions], such as \"web_fetch(domain:%s)\", or run with --yolo.", q.def.Name, host, host)}
 	case q.def.Effects.Has(tools.RunsCommands):
 		return loop.Decision{Why: why, Reason: fmt.Sprintf("bash needs approval in this headless run and nobody can be asked (%s). The user can allow it with an allow rule in the config, --permission-mode auto (commands run in the sandbox), --allow-bash or --yolo. Use list_files, read_file and grep instead.", q.reason)}
 	}

@@ -32,6 +32,8 @@ type Options struct {
 	Dir          string
 	Tools        string
 	NoStdin      bool
+	// Images are the image files --image attaches to a headless prompt.
+	Images       []string
 	StdinTimeout time.Duration
 	// StdinMaxRead bounds the whole read of standard input from its first
 	// byte (hidden flag --stdin-max-read, for tests; default stdinTotal).
@@ -187,6 +189,7 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
 	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
 	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
+	f.StringArrayVar(&o.Images, "image", nil, "headless: attach an image file (PNG, JPEG, GIF, WebP) to the prompt; repeatable")
 	f.DurationVar(&o.StdinMaxRead, "stdin-max-read", stdinTotal, "how long piped standard input may take from its first byte")
 	_ = f.MarkHidden("stdin-max-read")
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")

@@ -63,6 +63,10 @@ type agent struct {
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
+	// domains are web_fetch's domain rules; webTrust keeps the domains
+	// the person allowed always (nil without a data directory).
+	domains  domainRules
+	webTrust *trustStore
 	// children builds the task tool's subagents; agentWarnings are the
 	// problems of the agent definitions, one line each.
 	children      *children
@@ -81,7 +85,7 @@ type agent struct {
 // policy is the permission policy of a run in mode.
 func (a *agent) policy(mode string, allowBash bool) policy {
 	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny,
-		planSandbox: a.children.bash != nil}
+		planSandbox: a.children.bash != nil, domains: a.domains}
 }
 
 // useStore records the file tools' changes in store's undo journal of
@@ -126,8 +130,18 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	if err != nil {
 		return nil, usagef("working directory: %w", err)
 	}
-	allowCmds, allowTools := splitRules(s.Allow)
-	denyCmds, denyTools := splitRules(s.Deny)
+	allowRest, allowDomains, err := splitDomainRules(s.Allow)
+	if err != nil {
+		root.Close()
+		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
+	}
+	denyRest, denyDomains, err := splitDomainRules(s.Deny)
+	if err != nil {
+		root.Close()
+		return nil, usagef("config %s: permissions: %w", s.ConfigPath, err)
+	}
+	allowCmds, allowTools := splitRules(allowRest)
+	denyCmds, denyTools := splitRules(denyRest)
 	set, err := rules.Compile(allowCmds, denyCmds)
 	if err != nil {
 		root.Close()
@@ -143,7 +157,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	state := fs.NewSessions(journals.journal)
 	ext := loadExtensions(dir, s)
 	buffers := &clientBuffers{}
-	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard, ReadDirs: skills.Dirs(ext.skills), Buffers: buffers})
+	files := fs.ToolsWith(root, fs.Options{Sessions: state, Protect: guard, ReadDirs: skills.Dirs(ext.skills), Buffers: buffers, ImageLimit: s.imageLimit()})
 	bash := newBash(s, dir, sb)
 	childSb, childBash, err := readOnlyBash(o, s, paths, getenv)
 	if err != nil {
@@ -154,7 +168,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 	task, kids, agentWarnings := newTaskTool(dir, s)
 	kids.bash, kids.sandbox = childBash, childSb
 	plans := &planState{}
-	builtins := append(files, modeBash{normal: bash, readOnly: childBash, plan: plans.active}, task, todo.New(storeTodos{journals}), plans.tool())
+	builtins := append(files, modeBash{normal: bash, readOnly: childBash, plan: plans.active}, task, todo.New(storeTodos{journals}), plans.tool(), newWebFetch(s))
 	if len(ext.skills) > 0 {
 		builtins = append(builtins, skills.Tool(ext.skills))
 	}
@@ -168,6 +182,9 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
 				mentions: mention.New(root, state), children: kids, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext, buffers: buffers}
+			a.catalog.Set(picker.New(reg, mode, a.toolGroups()...))
+			a.webTrust = a.trustStore(o, getenv)
+			a.domains = domainRules{allow: allowDomains, deny: denyDomains, always: alwaysDomains(a.webTrust)}
 			kids.a = a
 			return a, nil
 		}

@@ -140,7 +140,7 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{`DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
-		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `DROP TABLE message_vectors`, `PRAGMA user_version = 8`} {
+		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `DROP TABLE message_vectors`, `DROP TABLE images`, `PRAGMA user_version = 8`} {
 		if _, err := sdb.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -36,6 +36,10 @@ type Attachment struct {
 	// (binary, unreadable, the prompt's attachments full); the model reads
 	// the same in the prompt.
 	Skipped string
+	// Images are the pictures attached (a mentioned PNG, JPEG, GIF or
+	// WebP, as read_file returns it); the caller sends them after the
+	// prompt's text. Nil for text.
+	Images []tools.Image
 }
 
 // Expand returns prompt with the content of each path it mentions
@@ -46,7 +50,8 @@ type Attachment struct {
 // mention that does not name a file or directory inside the working
 // directory (missing, outside) is left as plain text and not attached; one
 // that names a file read_file refuses (binary) is listed with Skipped set,
-// and nothing of it is attached. The prompt itself is unchanged; attachments follow it, each
+// and nothing of it is attached. An image is attached as read_file returns
+// it: its line of text in the element, the picture in Attachment.Images. The prompt itself is unchanged; attachments follow it, each
 // in an <attached> element:
 //
 //	PROMPT
@@ -77,7 +82,7 @@ func (m *Mentions) Expand(ctx context.Context, session, prompt string) (string, 
 			atts = append(atts, Attachment{Path: p, Dir: isDir, Skipped: why})
 			continue
 		}
-		text, ok := m.content(ctx, session, p, isDir)
+		text, imgs, ok := m.content(ctx, session, p, isDir)
 		if !ok {
 			if ctx.Err() == nil {
 				atts = append(atts, Attachment{Path: p, Dir: isDir, Skipped: text})
@@ -87,7 +92,7 @@ func (m *Mentions) Expand(ctx context.Context, session, prompt string) (string, 
 		text, cut := capText(text, min(FileMax, budget), isDir)
 		budget -= len(text)
 		fmt.Fprintf(&b, "\n\n<attached path=%q>\n%s\n</attached>", p, strings.TrimRight(text, "\n"))
-		atts = append(atts, Attachment{Path: p, Dir: isDir, Bytes: len(text), Cut: cut})
+		atts = append(atts, Attachment{Path: p, Dir: isDir, Bytes: len(text), Cut: cut, Images: imgs})
 	}
 	if len(atts) == 0 && b.Len() == 0 {
 		return prompt, nil
@@ -130,7 +135,7 @@ func cleanRel(p string) string {
 // content runs read_file or list_files on p; ok is false when the tool
 // answers with an error (binary, unreadable, outside the root), and the
 // text is then the tool's message.
-func (m *Mentions) content(ctx context.Context, session, p string, isDir bool) (string, bool) {
+func (m *Mentions) content(ctx context.Context, session, p string, isDir bool) (string, []tools.Image, bool) {
 	tool, args := m.read, map[string]any{"path": p, "limit": fileLines}
 	if isDir {
 		tool, args = m.list, map[string]any{"path": p}
@@ -139,11 +144,11 @@ func (m *Mentions) content(ctx context.Context, session, p string, isDir bool) (
 	res, err := tool.Run(ctx, tools.Call{Session: session, Args: raw})
 	switch {
 	case err != nil:
-		return err.Error(), false
+		return err.Error(), nil, false
 	case res.IsError:
-		return res.Content, false
+		return res.Content, nil, false
 	}
-	return res.Content, true
+	return res.Content, res.Images, true
 }
 
 // capText cuts text to at most limit bytes at a line boundary and adds a

@@ -58,6 +58,7 @@ func (s *Store) messageRecords(ctx context.Context, id string, from int) ([]Mess
 	recs := make([]MessageRecord, 0, max(count-from+1, 0))
 	ids := make([]int64, 0, max(count-from+1, 0))
 	var parts []byte
+	var raws [][]byte
 	for rows.Next() {
 		var r MessageRecord
 		var rowID int64
@@ -68,14 +69,22 @@ func (s *Store) messageRecords(ctx context.Context, id string, from int) ([]Mess
 			return nil, nil, err
 		}
 		r.Message.Role = providers.Role(role)
-		if r.Message.Parts, err = UnmarshalParts(parts); err != nil {
-			return nil, nil, fmt.Errorf("message %d: %w", r.Seq, err)
-		}
+		raws = append(raws, append([]byte(nil), parts...))
 		r.CreatedAt = fromMillis(created)
 		recs = append(recs, r)
 		ids = append(ids, rowID)
 	}
-	return recs, ids, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	rows.Close() // the images are loaded on the pool's connections
+	load := s.imageLoader(ctx)
+	for i := range recs {
+		if recs[i].Message.Parts, err = unmarshalParts(raws[i], load); err != nil {
+			return nil, nil, fmt.Errorf("message %d: %w", recs[i].Seq, err)
+		}
+	}
+	return recs, ids, nil
 }
 
 // Messages returns the session's conversation for the next request, in
@@ -412,4 +421,23 @@ func (s *Store) exists(ctx context.Context, id string) error {
 		return ErrNotFound
 	}
 	return err
+}
+
+// imageLoader loads stored images by hash, each once per loader.
+func (s *Store) imageLoader(ctx context.Context) imageLoader {
+	seen := map[string][]byte{}
+	return func(sha string) ([]byte, error) {
+		if data, ok := seen[sha]; ok {
+			return data, nil
+		}
+		var data []byte
+		if err := s.db.QueryRowContext(ctx, `SELECT data FROM images WHERE sha256 = ?`, sha).Scan(&data); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil, fmt.Errorf("not in the database")
+			}
+			return nil, err
+		}
+		seen[sha] = data
+		return data, nil
+	}
 }

@@ -223,6 +223,19 @@ CREATE TABLE message_vectors (
 	vector            BLOB NOT NULL
 );
 `,
+	// 11: images, stored once each by the SHA-256 of their bytes (hex);
+	// a message's parts name an image by its hash (see wireImage) rather
+	// than holding its bytes, so a picture sent again and again (a
+	// screenshot in every request's history) is one row. Rows are kept
+	// when their sessions go: they may be shared.
+	`
+CREATE TABLE images (
+	sha256            TEXT PRIMARY KEY,
+	media_type        TEXT NOT NULL,
+	data              BLOB NOT NULL,
+	created_at        INTEGER NOT NULL
+);
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

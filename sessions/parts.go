@@ -2,6 +2,8 @@ package sessions
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -35,6 +37,10 @@ const (
 //	 "content":"ERROR","vendor":"anthropic","raw":[...]}
 //	{"type":"citation","sources":[{"url":"...","title":"..."}],"text":"CITED TEXT"}
 //
+// In the database an image names its bytes instead, by the SHA-256 of
+// them, in the images table (migration 11): {"media_type":"image/png",
+// "sha256":"HEX","bytes":4033}; MarshalParts (an export) inlines them.
+//
 // arguments is the model's raw text as a JSON string, since it may be
 // invalid JSON.
 type wirePart struct {
@@ -66,33 +72,79 @@ type wirePart struct {
 	MediaType string      `json:"media_type,omitempty"`
 	Data      []byte      `json:"data,omitempty"`
 	Images    []wireImage `json:"images,omitempty"`
+	// SHA256 and Bytes are a stored image part's reference (Data empty).
+	SHA256 string `json:"sha256,omitempty"`
+	Bytes  int    `json:"bytes,omitempty"`
 }
 
-// wireImage is a stored image of a tool result.
+// wireImage is a stored image of a tool result: its bytes, or in the
+// database their hash and size.
 type wireImage struct {
 	MediaType string `json:"media_type"`
-	Data      []byte `json:"data"`
+	Data      []byte `json:"data,omitempty"`
+	SHA256    string `json:"sha256,omitempty"`
+	Bytes     int    `json:"bytes,omitempty"`
 }
 
-func imagesToWire(imgs []providers.Image) []wireImage {
+// imageRefs collects the images of the parts being marshalled by
+// reference, by hash; nil marshals them inline.
+type imageRefs map[string]providers.Image
+
+// wire returns img as stored: a reference when refs is not nil (and the
+// image joins refs), else its bytes.
+func (refs imageRefs) wire(img providers.Image) wireImage {
+	if refs == nil {
+		return wireImage{MediaType: img.MediaType, Data: img.Data}
+	}
+	sum := sha256.Sum256(img.Data)
+	h := hex.EncodeToString(sum[:])
+	refs[h] = img
+	return wireImage{MediaType: img.MediaType, SHA256: h, Bytes: len(img.Data)}
+}
+
+func (refs imageRefs) imagesToWire(imgs []providers.Image) []wireImage {
 	var out []wireImage
 	for _, i := range imgs {
-		out = append(out, wireImage(i))
+		out = append(out, refs.wire(i))
 	}
 	return out
 }
 
-func imagesFromWire(imgs []wireImage) []providers.Image {
+// imageLoader gives the bytes of a stored image by its hash.
+type imageLoader func(sha string) ([]byte, error)
+
+func (load imageLoader) image(w wireImage) (providers.Image, error) {
+	if w.SHA256 == "" || load == nil {
+		return providers.Image{MediaType: w.MediaType, Data: w.Data}, nil
+	}
+	data, err := load(w.SHA256)
+	if err != nil {
+		return providers.Image{}, fmt.Errorf("image %s: %w", w.SHA256, err)
+	}
+	return providers.Image{MediaType: w.MediaType, Data: data}, nil
+}
+
+func (load imageLoader) imagesFromWire(imgs []wireImage) ([]providers.Image, error) {
 	var out []providers.Image
 	for _, i := range imgs {
-		out = append(out, providers.Image(i))
+		img, err := load.image(i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, img)
 	}
-	return out
+	return out, nil
 }
 
 // MarshalParts encodes parts as the stored JSON array of tagged objects
-// (see wirePart). A nil part is an error.
+// (see wirePart), images inline. A nil part is an error.
 func MarshalParts(parts []providers.Part) ([]byte, error) {
+	return marshalParts(parts, nil)
+}
+
+// marshalParts is MarshalParts with images by reference when refs is not
+// nil: each image's hash is written, and the image joins refs.
+func marshalParts(parts []providers.Part, refs imageRefs) ([]byte, error) {
 	wire := make([]wirePart, len(parts))
 	for i, p := range parts {
 		switch p := p.(type) {
@@ -105,9 +157,10 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 			wire[i] = wirePart{Type: tagToolCall, ID: p.ID, Name: p.Name, Arguments: p.Arguments}
 		case providers.ToolResult:
 			wire[i] = wirePart{Type: tagToolResult, CallID: p.CallID, Name: p.Name, Content: p.Content, IsError: p.IsError,
-				Images: imagesToWire(p.Images), References: p.References}
+				Images: refs.imagesToWire(p.Images), References: p.References}
 		case providers.Image:
-			wire[i] = wirePart{Type: tagImage, MediaType: p.MediaType, Data: p.Data}
+			w := refs.wire(p)
+			wire[i] = wirePart{Type: tagImage, MediaType: w.MediaType, Data: w.Data, SHA256: w.SHA256, Bytes: w.Bytes}
 		case providers.WebSearch:
 			wire[i] = wirePart{Type: tagWebSearch, ID: p.ID, Text: p.Query, Sources: p.Sources, Content: p.Error,
 				Vendor: p.Vendor, Raw: p.Raw}
@@ -131,8 +184,15 @@ func MarshalParts(parts []providers.Part) ([]byte, error) {
 }
 
 // UnmarshalParts decodes what MarshalParts wrote. An unknown "type" is an
-// error naming it, never a silently dropped part.
+// error naming it, never a silently dropped part. An image stored by
+// reference comes back without its bytes (see unmarshalParts).
 func UnmarshalParts(data []byte) ([]providers.Part, error) {
+	return unmarshalParts(data, nil)
+}
+
+// unmarshalParts decodes parts, each image stored by reference loaded by
+// load.
+func unmarshalParts(data []byte, load imageLoader) ([]providers.Part, error) {
 	var wire []wirePart
 	if err := json.Unmarshal(data, &wire); err != nil {
 		return nil, fmt.Errorf("decoding parts: %w", err)
@@ -148,10 +208,18 @@ func UnmarshalParts(data []byte) ([]providers.Part, error) {
 		case tagToolCall:
 			parts[i] = providers.ToolCall{ID: w.ID, Name: w.Name, Arguments: w.Arguments}
 		case tagToolResult:
+			imgs, err := load.imagesFromWire(w.Images)
+			if err != nil {
+				return nil, fmt.Errorf("part %d: %w", i, err)
+			}
 			parts[i] = providers.ToolResult{CallID: w.CallID, Name: w.Name, Content: w.Content, IsError: w.IsError,
-				Images: imagesFromWire(w.Images), References: w.References}
+				Images: imgs, References: w.References}
 		case tagImage:
-			parts[i] = providers.Image{MediaType: w.MediaType, Data: w.Data}
+			img, err := load.image(wireImage{MediaType: w.MediaType, Data: w.Data, SHA256: w.SHA256})
+			if err != nil {
+				return nil, fmt.Errorf("part %d: %w", i, err)
+			}
+			parts[i] = img
 		case tagWebSearch:
 			parts[i] = providers.WebSearch{ID: w.ID, Query: w.Text, Sources: w.Sources, Error: w.Content,
 				Vendor: w.Vendor, Raw: w.Raw}

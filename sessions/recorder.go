@@ -35,7 +35,8 @@ func (r *Recorder) SessionID() string { return r.id }
 // time. Each ToolCall part of an assistant message gets a tool call record
 // with status pending.
 func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage providers.Usage) error {
-	parts, err := MarshalParts(m.Parts)
+	refs := imageRefs{}
+	parts, err := marshalParts(m.Parts, refs)
 	if err != nil {
 		return fmt.Errorf("recording %s message in session %s: %w", m.Role, r.id, err)
 	}
@@ -55,6 +56,12 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 		}
 		if err != nil {
 			return err
+		}
+		for h, img := range refs {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO images (sha256, media_type, data, created_at) VALUES (?, ?, ?, ?)`,
+				h, img.MediaType, img.Data, now); err != nil {
+				return err
+			}
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO messages
 			(session_id, seq, role, parts, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cache_write_tokens, created_at)

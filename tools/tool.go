@@ -92,6 +92,10 @@ type Summary struct {
 	// Paths are the files or directories the call works on, relative to
 	// the working directory (ACP's tool call locations); nil when none.
 	Paths []string
+	// Hosts are the host names the call reaches over the network,
+	// lowercase without port (web_fetch's URL's); the approval's domain
+	// rules judge them. Nil when none.
+	Hosts []string
 }
 
 // Definition is a tool's description for the model.

@@ -56,7 +56,20 @@ type Question struct {
 	// planning with what the person typed (Reason). Nothing is
 	// remembered for the session.
 	Plan bool
+	// SessionLabel, when not empty, is the label of the answer that
+	// allows the Group for the session ("Allow docs.rs for this
+	// session").
+	SessionLabel string
+	// Always, when not empty, is the label of one more answer, which
+	// allows this call and tells the asker to remember it beyond the
+	// session ("Always allow docs.rs"): its Decision's Why is WhyAlways,
+	// and the asker keeps the answer where it belongs. It also allows the
+	// Group for the session.
+	Always string
 }
+
+// WhyAlways is the Decision.Why of the Always answer.
+const WhyAlways = "person: always"
 
 // WhyPlanAuto is the Decision.Why of a plan approved to go on in auto mode.
 const WhyPlanAuto = "person: approved the plan, auto"
@@ -73,6 +86,8 @@ type approvalRequest struct {
 	warning  string
 	recheck  func() (loop.Decision, bool)
 	plan     bool
+	session  string // the session answer's label; "" the default
+	always   string // the always answer's label; "" offers none
 	reply    chan approvalAnswer
 }
 
@@ -81,6 +96,7 @@ type approvalRequest struct {
 type approvalAnswer struct {
 	allow        bool
 	forSession   bool
+	always       bool // the Always answer
 	instructions string
 	dismissed    bool // Esc or Ctrl+C on a question with Text: no answer
 	// decided, when not nil, is the decision of the question's Recheck
@@ -121,7 +137,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		sum = tools.DefaultSummary(call.Arguments)
 	}
 	req := approvalRequest{call: call, summary: sum, commands: q.Commands, origin: q.Origin, diff: q.Diff, text: q.Text,
-		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, reply: make(chan approvalAnswer, 1)}
+		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, session: q.SessionLabel, always: q.Always, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
@@ -147,10 +163,13 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		if !ans.allow {
 			return loop.Decision{Reason: "the user denied this " + call.Name + " call; ask them or try another way", Why: "denied by the person"}
 		}
-		if ans.forSession {
+		if ans.forSession || ans.always {
 			a.mu.Lock()
 			a.session[group] = true
 			a.mu.Unlock()
+			if ans.always {
+				return loop.Decision{Allow: true, Why: WhyAlways}
+			}
 			return loop.Decision{Allow: true, Why: "person: for the session"}
 		}
 		return loop.Decision{Allow: true, Why: "person: once"}

@@ -20,13 +20,17 @@ const (
 	choiceSession         // allow for this session
 	choiceDeny            // deny
 	choiceInstruct        // deny and say what to do instead
+	choiceAlways          // allow, and remember beyond the session (a domain)
 	numChoices
 )
 
 // menuChoices are the answers a question offers, in order: every answer
 // for a call of the loop; for a question with its own text (whether to
 // start a project's MCP server, remembered either way) yes or no.
-func menuChoices(question, plan bool) []int {
+func menuChoices(question, plan bool, always string) []int {
+	if always != "" && !question && !plan {
+		return []int{choiceOnce, choiceSession, choiceAlways, choiceDeny, choiceInstruct}
+	}
 	if plan {
 		return []int{choiceOnce, choiceSession, choiceInstruct}
 	}
@@ -78,8 +82,10 @@ type pendingApproval struct {
 // highlighted answer, whether the menu takes keys now (armed), and the
 // instructions being typed.
 type approvalView struct {
-	question    bool // a question with its own text: yes or no
-	plan        bool // plan mode's question about a plan
+	question    bool   // a question with its own text: yes or no
+	plan        bool   // plan mode's question about a plan
+	session     string // the session answer's label, "" the default
+	always      string // the always answer's label, "" offers none
 	choice      int
 	armed       bool
 	instructing bool
@@ -123,7 +129,7 @@ func (m *Model) syncApproval() {
 		return
 	}
 	if b := m.blocks[p.req.call.ID]; b != nil {
-		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
+		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, session: p.req.session, always: p.req.always, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
 	}
 }
 
@@ -152,7 +158,7 @@ func (m *Model) approvalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !m.approvalTakesKeys() {
 		return nil, false
 	}
-	choices := menuChoices(p.req.text != "", p.req.plan)
+	choices := menuChoices(p.req.text != "", p.req.plan, p.req.always)
 	at := max(slices.Index(choices, p.choice), 0)
 	switch msg.String() {
 	case "up", "ctrl+p":
@@ -165,6 +171,8 @@ func (m *Model) approvalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return m.answer(approvalAnswer{allow: true}), true
 		case choiceSession:
 			return m.answer(approvalAnswer{allow: true, forSession: true}), true
+		case choiceAlways:
+			return m.answer(approvalAnswer{allow: true, always: true}), true
 		case choiceDeny:
 			return m.answer(approvalAnswer{}), true
 		}

@@ -167,6 +167,9 @@ type Model struct {
 	chat  *chatList
 	bar   *status
 	loop  *loop.Loop
+	// images are the images attached to prompts (a pasted path, Ctrl+V),
+	// by tag; a prompt carries those whose tag it holds.
+	images []pastedImage
 
 	cited     []providers.Citation // pages the running turn's answer cited, for its sources note
 	session   *Session             // the conversation being shown and continued
@@ -309,6 +312,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmd, m.refreshMentions())
 	case tea.PasteMsg:
 		return m, m.paste(msg)
+	case imageReadMsg:
+		return m, m.imageRead(msg)
+	case clipboardTextMsg:
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg.key)
+		return m, cmd
 	case approvalArmMsg:
 		m.syncApproval()
 	case modelsListedMsg:

@@ -191,9 +191,9 @@ func (m *Model) startTurn(text string) tea.Cmd {
 		m.session.Title = sessions.TitleFromPrompt(text)
 		m.bar.session = m.session.Title
 	}
-	l, conv, runner := m.loop, m.session.Conv, m.turns()
+	l, conv, runner, prompt := m.loop, m.session.Conv, m.turns(), m.prompt(text)
 	run := func() tea.Msg {
-		return turnStartedMsg{events: runner.Turn(ctx, l, conv, turn.Text(text))}
+		return turnStartedMsg{events: runner.Turn(ctx, l, conv, prompt)}
 	}
 	return tea.Batch(run, tick(m.turn, &m.spun))
 }

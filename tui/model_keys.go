@@ -80,6 +80,8 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.DropQueued) && m.queue.len() > 0:
 		m.queue.newest()
 		return nil
+	case msg.String() == "ctrl+v":
+		return pasteClipboard(msg)
 	case key.Matches(msg, k.HistoryPrev) && m.input.Line() == 0:
 		m.recallPrompt(-1)
 		return nil

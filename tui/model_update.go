@@ -43,6 +43,9 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 		return nil
 	}
 	m.lastKey = m.now()
+	if p, ok := imagePathOf(msg.Content, m.cfg.Dir); ok {
+		return readImageFile(p, msg.Content)
+	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	m.syncApproval()

@@ -355,8 +355,14 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 				joinWrapped([]string{key("enter", "deny with these words"), key("esc", "back")}, b.st.Dim.Render(" · "), width)...)...)
 	}
 	var lines []string
-	for _, c := range menuChoices(v.question, v.plan) {
+	if v.session != "" {
+		session = v.session
+	}
+	for _, c := range menuChoices(v.question, v.plan, v.always) {
 		label := approvalChoiceText(c, session, v.question, v.plan)
+		if c == choiceAlways {
+			label = v.always
+		}
 		switch {
 		case c == v.choice && v.armed:
 			lines = append(lines, b.st.Key.Render(cutTo("› "+label, width)))

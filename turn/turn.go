@@ -150,6 +150,11 @@ func (r *Runner) expand(ctx context.Context, session string, p Prompt) (provider
 		}
 		msg.Parts = parts
 	}
+	for _, a := range atts {
+		for _, img := range a.Images {
+			msg.Parts = append(msg.Parts, providers.Image{MediaType: img.MediaType, Data: img.Data})
+		}
+	}
 	return msg, mention.Note(atts)
 }
 

@@ -35,6 +35,10 @@ type Config struct {
 	// It never appears in errors. The SDK's own look-up of environment
 	// variables and credential files is turned off: this is the only key.
 	APIKey string
+	// Images reports whether a model takes images; nil asks
+	// providers.TakesImages. A model that takes none gets each image's
+	// description.
+	Images func(model string) bool
 	// MaxRetries, BaseDelay and MaxDelay are the shared retry policy (see
 	// providers.RetryPolicy): 429, 5xx (529 overloaded_error included) and
 	// connection failures before any byte of the answer are retried.
@@ -104,4 +108,12 @@ func (c *Client) redact(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, c.cfg.APIKey, "[redacted]")
+}
+
+// takesImages reports whether model gets images as image blocks.
+func (c *Client) takesImages(model string) bool {
+	if c.cfg.Images != nil {
+		return c.cfg.Images(model)
+	}
+	return providers.TakesImages(model)
 }

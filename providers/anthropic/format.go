@@ -55,7 +55,7 @@ func (c *Client) toWire(req providers.Request) sdk.MessageNewParams {
 	if c.cfg.WebSearch {
 		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfWebSearchTool20250305: &sdk.WebSearchTool20250305Param{MaxUses: sdk.Int(MaxWebSearches)}})
 	}
-	p.Messages = messagesToWire(req.Messages, deferredNames(req.Tools))
+	p.Messages = messagesToWire(req.Messages, deferredNames(req.Tools), c.takesImages(req.Model))
 	placeBreakpoints(&p)
 	return p
 }
@@ -113,14 +113,16 @@ func toolToWire(t providers.ToolDefinition) *sdk.ToolParam {
 // dropped.
 //
 // A tool result references only tools of deferred (see toolResultToWire).
-func messagesToWire(msgs []providers.Message, deferred map[string]bool) []sdk.MessageParam {
+// Images go as image blocks (base64 source) when images is true, else as
+// their description.
+func messagesToWire(msgs []providers.Message, deferred map[string]bool, images bool) []sdk.MessageParam {
 	var out []sdk.MessageParam
 	for _, m := range msgs {
 		role := sdk.MessageParamRoleUser
 		if m.Role == providers.RoleAssistant {
 			role = sdk.MessageParamRoleAssistant
 		}
-		blocks := blocksToWire(m, deferred)
+		blocks := blocksToWire(m, deferred, images)
 		if len(blocks) == 0 {
 			continue
 		}
@@ -133,7 +135,7 @@ func messagesToWire(msgs []providers.Message, deferred map[string]bool) []sdk.Me
 	return out
 }
 
-func blocksToWire(m providers.Message, deferred map[string]bool) []sdk.ContentBlockParamUnion {
+func blocksToWire(m providers.Message, deferred map[string]bool, images bool) []sdk.ContentBlockParamUnion {
 	var blocks []sdk.ContentBlockParamUnion
 	for _, part := range m.Parts {
 		switch p := part.(type) {
@@ -152,9 +154,13 @@ func blocksToWire(m providers.Message, deferred map[string]bool) []sdk.ContentBl
 		case providers.ToolCall:
 			blocks = append(blocks, sdk.NewToolUseBlock(p.ID, toolInput(p.Arguments), p.Name))
 		case providers.Image:
-			blocks = append(blocks, sdk.NewTextBlock(p.Describe()))
+			if images {
+				blocks = append(blocks, sdk.NewImageBlockBase64(p.MediaType, p.Base64()))
+			} else {
+				blocks = append(blocks, sdk.NewTextBlock(p.Describe()))
+			}
 		case providers.ToolResult:
-			blocks = append(blocks, toolResultToWire(p, deferred))
+			blocks = append(blocks, toolResultToWire(p, deferred, images))
 		case providers.WebSearch:
 			if m.Role == providers.RoleAssistant {
 				blocks = append(blocks, searchToWire(p)...)
@@ -171,7 +177,11 @@ func blocksToWire(m providers.Message, deferred map[string]bool) []sdk.ContentBl
 // reference to a tool that is not a deferred tool of the request (an MCP
 // server's tool that is gone), so such references are left out, and a
 // result left without any is its Content.
-func toolResultToWire(r providers.ToolResult, deferred map[string]bool) sdk.ContentBlockParamUnion {
+//
+// A result's images, when the model takes them, follow its text as image
+// blocks inside the tool_result (the Messages API's shape for a tool that
+// returns a picture).
+func toolResultToWire(r providers.ToolResult, deferred map[string]bool, images bool) sdk.ContentBlockParamUnion {
 	res := sdk.ToolResultBlockParam{ToolUseID: r.CallID}
 	for _, name := range r.References {
 		if deferred[name] {
@@ -181,6 +191,19 @@ func toolResultToWire(r providers.ToolResult, deferred map[string]bool) sdk.Cont
 		}
 	}
 	if len(res.Content) > 0 {
+		return sdk.ContentBlockParamUnion{OfToolResult: &res}
+	}
+	if images && len(r.Images) > 0 {
+		if r.Content != "" {
+			res.Content = append(res.Content, sdk.ToolResultBlockParamContentUnion{OfText: &sdk.TextBlockParam{Text: r.Content}})
+		}
+		for _, img := range r.Images {
+			src := sdk.ImageBlockParamSourceUnion{OfBase64: &sdk.Base64ImageSourceParam{Data: img.Base64(), MediaType: sdk.Base64ImageSourceMediaType(img.MediaType)}}
+			res.Content = append(res.Content, sdk.ToolResultBlockParamContentUnion{OfImage: &sdk.ImageBlockParam{Source: src}})
+		}
+		if r.IsError {
+			res.IsError = sdk.Bool(true)
+		}
 		return sdk.ContentBlockParamUnion{OfToolResult: &res}
 	}
 	content := r.PlainContent()

@@ -39,6 +39,10 @@ type Config struct {
 	// APIKey is sent as a bearer token; empty sends no Authorization
 	// header (local servers need none). It never appears in errors.
 	APIKey string
+	// Images reports whether a model takes images; nil asks
+	// providers.TakesImages. A model that takes none gets each image's
+	// description.
+	Images func(model string) bool
 	// MaxRetries is how many times a request that failed before any byte
 	// of the response arrived (429, 5xx, connection failure) is sent
 	// again; 0 means DefaultMaxRetries and a negative value none.
@@ -104,4 +108,12 @@ func (c *Client) redact(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, c.cfg.APIKey, "[redacted]")
+}
+
+// takesImages reports whether model gets images as image_url parts.
+func (c *Client) takesImages(model string) bool {
+	if c.cfg.Images != nil {
+		return c.cfg.Images(model)
+	}
+	return providers.TakesImages(model)
 }

@@ -20,8 +20,9 @@ var deferredSchema = json.RawMessage(`{"type":"object"}`)
 // includeUsage adds stream_options.include_usage. MaxOutputTokens (the
 // request's, else maxOutput) is sent as max_completion_tokens, OpenAI's
 // current name for it, and left out when 0; the thinking budget has no
-// counterpart and is not sent.
-func toWire(req providers.Request, includeUsage bool, maxOutput int) goopenai.ChatCompletionRequest {
+// counterpart and is not sent. images says whether the model takes images
+// (see messagesToWire).
+func toWire(req providers.Request, includeUsage bool, maxOutput int, images bool) goopenai.ChatCompletionRequest {
 	w := goopenai.ChatCompletionRequest{Model: req.Model, Stream: true, MaxCompletionTokens: req.MaxOutputTokens}
 	if w.MaxCompletionTokens == 0 {
 		w.MaxCompletionTokens = maxOutput
@@ -36,7 +37,7 @@ func toWire(req providers.Request, includeUsage bool, maxOutput int) goopenai.Ch
 		w.Messages = append(w.Messages, goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleSystem, Content: req.System})
 	}
 	for _, m := range req.Messages {
-		w.Messages = append(w.Messages, messagesToWire(m)...)
+		w.Messages = append(w.Messages, messagesToWire(m, images)...)
 	}
 	for _, t := range req.Tools {
 		w.Tools = append(w.Tools, goopenai.Tool{Type: goopenai.ToolTypeFunction, Function: toolToWire(t)})
@@ -60,20 +61,38 @@ func toolToWire(t providers.ToolDefinition) *goopenai.FunctionDefinition {
 // messagesToWire maps one neutral message to wire messages: a tool message
 // becomes one wire message per ToolResult, an assistant message with
 // nothing to send (only reasoning) becomes none. Reasoning is never sent.
-func messagesToWire(m providers.Message) []goopenai.ChatCompletionMessage {
+//
+// With images, a user message's images are image_url parts holding data
+// URLs, between its text parts; a tool message's content is text only in
+// chat completions, so a result's images follow the tool messages in one
+// user message that says which call they belong to. Without images every
+// image is its description.
+func messagesToWire(m providers.Message, images bool) []goopenai.ChatCompletionMessage {
 	switch m.Role {
 	case providers.RoleTool:
 		var out []goopenai.ChatCompletionMessage
+		var shown []goopenai.ChatMessagePart
 		for _, p := range m.Parts {
 			if r, ok := p.(providers.ToolResult); ok {
 				content := r.PlainContent()
+				if images {
+					content = r.Content
+				}
 				if content == "" {
 					content = "(no output)" // some servers reject a tool message without content
 				}
 				out = append(out, goopenai.ChatCompletionMessage{
 					Role: goopenai.ChatMessageRoleTool, Content: content, ToolCallID: r.CallID,
 				})
+				if images && len(r.Images) > 0 {
+					shown = append(shown, goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeText,
+						Text: "The images of the result of tool call " + r.CallID + " (" + r.Name + "):"})
+					shown = append(shown, imageParts(r.Images)...)
+				}
 			}
+		}
+		if len(shown) > 0 {
+			out = append(out, goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleUser, MultiContent: shown})
 		}
 		return out
 	case providers.RoleAssistant:
@@ -93,8 +112,48 @@ func messagesToWire(m providers.Message) []goopenai.ChatCompletionMessage {
 		}
 		return []goopenai.ChatCompletionMessage{w}
 	default:
+		if images && hasImage(m) {
+			return []goopenai.ChatCompletionMessage{{Role: string(m.Role), MultiContent: userParts(m)}}
+		}
 		return []goopenai.ChatCompletionMessage{{Role: string(m.Role), Content: m.PlainText()}}
 	}
+}
+
+func hasImage(m providers.Message) bool {
+	for _, p := range m.Parts {
+		if _, ok := p.(providers.Image); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// userParts are a user message's text and images as content parts, in
+// order, adjacent texts joined.
+func userParts(m providers.Message) []goopenai.ChatMessagePart {
+	var out []goopenai.ChatMessagePart
+	for _, p := range m.Parts {
+		switch p := p.(type) {
+		case providers.Text:
+			if n := len(out); n > 0 && out[n-1].Type == goopenai.ChatMessagePartTypeText {
+				out[n-1].Text += p.Text
+			} else if p.Text != "" {
+				out = append(out, goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeText, Text: p.Text})
+			}
+		case providers.Image:
+			out = append(out, imageParts([]providers.Image{p})...)
+		}
+	}
+	return out
+}
+
+// imageParts are images as image_url parts with data URLs.
+func imageParts(imgs []providers.Image) []goopenai.ChatMessagePart {
+	out := make([]goopenai.ChatMessagePart, len(imgs))
+	for i, img := range imgs {
+		out[i] = goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeImageURL, ImageURL: &goopenai.ChatMessageImageURL{URL: img.DataURL()}}
+	}
+	return out
 }
 
 // usageFromWire maps a usage chunk to neutral usage.

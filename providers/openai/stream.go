@@ -49,11 +49,11 @@ func (c *Client) Stream(ctx context.Context, req providers.Request, onEvent func
 	err := c.retry.Do(ctx, retryEvent, func() error {
 		asm = newAssembler(onEvent) // a retried attempt starts afresh
 		includeUsage := !c.noStreamOptions.Load()
-		err := c.attempt(ctx, toWire(req, includeUsage, c.cfg.MaxOutputTokens), asm)
+		err := c.attempt(ctx, toWire(req, includeUsage, c.cfg.MaxOutputTokens, c.takesImages(req.Model)), asm)
 		var apiErr *providers.APIError
 		if includeUsage && errors.As(err, &apiErr) && rejectsStreamOptions(apiErr) {
 			c.noStreamOptions.Store(true)
-			err = c.attempt(ctx, toWire(req, false, c.cfg.MaxOutputTokens), asm)
+			err = c.attempt(ctx, toWire(req, false, c.cfg.MaxOutputTokens, c.takesImages(req.Model)), asm)
 		}
 		return err
 	})

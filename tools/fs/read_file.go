@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agent-dev/agent/media"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -42,8 +43,9 @@ const (
 )
 
 type readFile struct {
-	wd       *workdir
-	sessions *Sessions
+	wd         *workdir
+	sessions   *Sessions
+	imageLimit media.Limit // zero: media.Default
 	// readDirs are folders outside the root that read_file may read too
 	// (the skills' folders), absolute.
 	readDirs []string
@@ -123,6 +125,9 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 	sum := sha256.New()
 	br := bufio.NewReaderSize(io.TeeReader(f, sum), 64<<10)
 	head, _ := br.Peek(binarySniff)
+	if _, ok := media.Sniff(head); ok {
+		return t.image(ctx, call, args.Path, rel, br, sum, fi.Size())
+	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		return tools.Errorf("%s looks binary (a NUL byte in its first 8 KiB); read_file shows text files only", args.Path), nil
 	}

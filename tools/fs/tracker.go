@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/agent-dev/agent/media"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/protect"
 )
@@ -131,6 +132,9 @@ type Options struct {
 	// read and write file text instead of the disk (an editor's buffers);
 	// paths are still checked against the root first.
 	Buffers Buffers
+	// ImageLimit is what read_file scales an image down to (the
+	// provider's limit); zero is media.Default.
+	ImageLimit media.Limit
 }
 
 // ToolsWith returns list_files, read_file, grep, edit_file and write_file,
@@ -144,5 +148,6 @@ func ToolsWith(root *os.Root, opts Options) []tools.Tool {
 	rf.wd.protect, g.wd.protect = opts.Protect, opts.Protect
 	rf.readDirs = opts.ReadDirs
 	rf.wd.buffers = opts.Buffers
+	rf.imageLimit = opts.ImageLimit
 	return []tools.Tool{ListFiles(root), rf, g, EditFile(root, opts), WriteFile(root, opts)}
 }

@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agent-dev/agent/media"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -16,10 +17,13 @@ const MaxResultBytes = 64 << 10
 
 // convert turns a server's answer into a Result: text parts and the
 // structured content become the text; images, audio and resources are
-// described by type and size (the providers carry no images yet); isError
-// makes an error result.
+// described by type and size, except images the agent reads (PNG, JPEG,
+// GIF, WebP), which go to the model as pictures scaled to media.Default
+// after a line that names them (a model that takes no images gets their
+// description); isError makes an error result.
 func convert(res *sdk.CallToolResult) tools.Result {
 	var parts []string
+	var imgs []tools.Image
 	images := 0
 	for _, c := range res.Content {
 		switch c := c.(type) {
@@ -27,6 +31,11 @@ func convert(res *sdk.CallToolResult) tools.Result {
 			parts = append(parts, c.Text)
 		case *sdk.ImageContent:
 			images++
+			if img, err := media.Fit(c.Data, media.Default); err == nil {
+				imgs = append(imgs, tools.Image{MediaType: img.MediaType, Data: img.Data})
+				parts = append(parts, fmt.Sprintf("[image %d: %s]", len(imgs), img.Note()))
+				continue
+			}
 			parts = append(parts, fmt.Sprintf("[image %s, %d bytes, not shown]", c.MIMEType, len(c.Data)))
 		case *sdk.AudioContent:
 			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes, not shown]", c.MIMEType, len(c.Data)))
@@ -48,7 +57,7 @@ func convert(res *sdk.CallToolResult) tools.Result {
 		}
 	}
 	text := strings.Join(parts, "\n")
-	out := tools.Result{Content: capText(text), IsError: res.IsError, Meta: map[string]any{"bytes": len(text)}}
+	out := tools.Result{Content: capText(text), Images: imgs, IsError: res.IsError, Meta: map[string]any{"bytes": len(text)}}
 	if images > 0 {
 		out.Meta["images"] = images
 	}
