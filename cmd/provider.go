@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 
+	"github.com/agent-dev/agent/media"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/anthropic"
 	"github.com/agent-dev/agent/providers/openai"
@@ -40,17 +41,17 @@ func newProvider(s settings, maxRetries int) provider {
 	case providerAnthropic:
 		return anthropic.New(anthropic.Config{
 			BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
-			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget, WebSearch: s.WebSearch,
+			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget, WebSearch: s.WebSearch, Images: s.takesImages,
 		})
 	case providerOpenAIResponses:
 		return responsesProvider{
 			Client: responses.New(responses.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
-				MaxOutputTokens: s.MaxOutputTokens, ReasoningEffort: s.ReasoningEffort, WebSearch: s.WebSearch}),
+				MaxOutputTokens: s.MaxOutputTokens, ReasoningEffort: s.ReasoningEffort, WebSearch: s.WebSearch, Images: s.takesImages}),
 			models: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries}),
 		}
 	default:
 		return openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
-			MaxOutputTokens: s.MaxOutputTokens})
+			MaxOutputTokens: s.MaxOutputTokens, Images: s.takesImages})
 	}
 }
 
@@ -67,6 +68,23 @@ func (s settings) outputReserve() int {
 		return anthropic.DefaultMaxOutputTokens + max(s.ThinkingBudget, 0)
 	}
 	return 0
+}
+
+// takesImages reports whether model gets images: the profile's images
+// setting, else the table of common models (providers.TakesImages).
+func (s settings) takesImages(model string) bool {
+	if s.Images != nil {
+		return *s.Images
+	}
+	return providers.TakesImages(model)
+}
+
+// imageLimit is what the provider of the settings takes of one image.
+func (s settings) imageLimit() media.Limit {
+	if s.Provider == providerAnthropic {
+		return media.Anthropic
+	}
+	return media.OpenAI
 }
 
 // retries is the settings' retry count as the adapters read it (0 is their

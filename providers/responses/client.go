@@ -66,6 +66,10 @@ type Config struct {
 	// server runs; its calls and the answer's citations come back in the
 	// response (providers.WebSearch and providers.Citation parts).
 	WebSearch bool
+	// Images reports whether a model takes images; nil asks
+	// providers.TakesImages. A model that takes none gets each image's
+	// description (providers.Image.Describe) instead.
+	Images func(model string) bool
 }
 
 // Client streams responses from one server. It is safe for concurrent use.
@@ -125,4 +129,12 @@ func (c *Client) redact(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, c.cfg.APIKey, "[redacted]")
+}
+
+// takesImages reports whether model gets images as input_image parts.
+func (c *Client) takesImages(model string) bool {
+	if c.cfg.Images != nil {
+		return c.cfg.Images(model)
+	}
+	return providers.TakesImages(model)
 }

@@ -3,6 +3,7 @@ package responses
 import (
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 
 	"github.com/openai/openai-go/v3/packages/param"
 	oai "github.com/openai/openai-go/v3/responses"
@@ -47,8 +48,9 @@ func (c *Client) toWire(req providers.Request) oai.ResponseNewParams {
 		p.ToolChoice = oai.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(oai.ToolChoiceOptionsNone)}
 	}
 	var items oai.ResponseInputParam
+	images := c.takesImages(req.Model)
 	for _, m := range req.Messages {
-		items = append(items, itemsToWire(m)...)
+		items = append(items, itemsToWire(m, images)...)
 	}
 	p.Input = oai.ResponseNewParamsInputUnion{OfInputItemList: items}
 	return p
@@ -93,13 +95,15 @@ func toolToWire(t providers.ToolDefinition) *oai.FunctionToolParam {
 // back (with store false the server cannot look a search up again, and the
 // answer's text carries what it found). A tool message becomes one
 // function_call_output per result.
-func itemsToWire(m providers.Message) []oai.ResponseInputItemUnionParam {
+// itemsToWire maps one message to input items; images says whether the
+// model takes images (else each image goes as its description).
+func itemsToWire(m providers.Message, images bool) []oai.ResponseInputItemUnionParam {
 	switch m.Role {
 	case providers.RoleTool:
 		var out []oai.ResponseInputItemUnionParam
 		for _, p := range m.Parts {
 			if r, ok := p.(providers.ToolResult); ok {
-				out = append(out, toolResultToWire(r))
+				out = append(out, toolResultToWire(r, images))
 			}
 		}
 		return out
@@ -114,6 +118,10 @@ func itemsToWire(m providers.Message) []oai.ResponseInputItemUnionParam {
 					content = append(content, oai.ResponseInputContentUnionParam{OfInputText: &oai.ResponseInputTextParam{Text: p.Text}})
 				}
 			case providers.Image:
+				if !images {
+					content = append(content, oai.ResponseInputContentUnionParam{OfInputText: &oai.ResponseInputTextParam{Text: p.Describe()}})
+					continue
+				}
 				content = append(content, oai.ResponseInputContentUnionParam{OfInputImage: &oai.ResponseInputImageParam{
 					Detail: oai.ResponseInputImageDetailAuto, ImageURL: param.NewOpt(dataURL(p)),
 				}})
@@ -191,10 +199,18 @@ func followed(rest []providers.Part) bool {
 }
 
 // toolResultToWire maps a tool result to a function_call_output: its text,
-// or, when it has images, a list of input_text and input_image parts.
-func toolResultToWire(r providers.ToolResult) oai.ResponseInputItemUnionParam {
+// or, when it has images, a list of input_text and input_image parts. A
+// model that takes no images (images false) gets their descriptions after
+// the text.
+func toolResultToWire(r providers.ToolResult, images bool) oai.ResponseInputItemUnionParam {
 	out := &oai.ResponseInputItemFunctionCallOutputParam{CallID: param.NewOpt(r.CallID)}
 	content := r.Content
+	if !images {
+		for _, img := range r.Images {
+			content = strings.TrimPrefix(content+"\n"+img.Describe(), "\n")
+		}
+		r.Images = nil
+	}
 	if content == "" && len(r.Images) == 0 {
 		content = "(no output)"
 	}
