@@ -33,13 +33,12 @@ var binary string
 const asAgent = "AGENT_E2E_AS_AGENT"
 
 // TestMain runs the tests, or, when the process was started as the agent
-// (asAgent=1), runs the agent's command line exactly as main.go does. The
-// tests start this binary rather than one built by `go build`: a separate
-// build compiled every dependency a second time (without -race when the
-// tests have it), the largest single cost of a first `go test -race ./...`
-// on an empty build cache. So under -race the agent runs with the race
-// detector too. The sandbox helper (`__agent-sandbox`) answers from its
-// package's init, as in the real binary.
+// (asAgent=1), runs the agent's command line exactly as main.go does.
+// Without -race the tests start this binary (nothing is compiled twice);
+// under -race they start the agent buildAgent builds without the race
+// detector (see buildAgent for why), unless AGENT_E2E_RACE=1. The sandbox
+// helper (`__agent-sandbox`) answers from its package's init, as in the
+// real binary.
 func TestMain(m *testing.M) {
 	if os.Getenv(asAgent) == "1" {
 		os.Exit(agentcmd.Execute())
@@ -48,6 +47,9 @@ func TestMain(m *testing.M) {
 		binary = b
 		os.Exit(m.Run())
 	}
+	if raceDetector && os.Getenv("AGENT_E2E_RACE") != "1" {
+		os.Exit(runWithBuild(m))
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "finding the test binary:", err)
@@ -55,6 +57,22 @@ func TestMain(m *testing.M) {
 	}
 	binary = exe
 	os.Exit(m.Run())
+}
+
+// runWithBuild runs the tests against the agent buildAgent builds in a
+// temporary directory, removed after the tests.
+func runWithBuild(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "agent-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if binary, err = buildAgent(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: building the agent:", err)
+		return 1
+	}
+	return m.Run()
 }
 
 // sourceTree copies this repository's Go sources and docs (not .git) into a
