@@ -20,8 +20,9 @@ import (
 // useExtensions sets up the front-end's hooks and custom commands: the
 // hooks run through f.a.hooks (a repository's once trusted, as trusted
 // decides), prompts go through f.submit. Call it before the loops are
-// built. warn shows a line to the person.
-func (f *frontEnd) useExtensions(headless bool, trusted func(context.Context, []hooks.Hook) ([]hooks.Hook, bool), warn func(string)) {
+// built. trustCommand decides whether a repository's command may run its
+// !`command` snippets. warn shows a line to the person.
+func (f *frontEnd) useExtensions(headless bool, trusted func(context.Context, []hooks.Hook) ([]hooks.Hook, bool), trustCommand func(context.Context, commands.Command, []string) bool, warn func(string)) {
 	a := f.a
 	a.hooks = newHookSet(a, headless, a.plan.get, warn)
 	if a.hooks != nil {
@@ -29,7 +30,7 @@ func (f *frontEnd) useExtensions(headless bool, trusted func(context.Context, []
 		a.hooks.useStore(f.store)
 		a.children.useHooks(a.hooks)
 	}
-	f.commands = &commands.Set{Commands: a.ext.commands, Run: a.snippetRunner()}
+	f.commands = &commands.Set{Commands: a.ext.commands, Run: a.snippetRunner(), Trust: trustCommand}
 	f.turns.Submit = f.submit
 }
 

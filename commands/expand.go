@@ -17,6 +17,11 @@ type Set struct {
 	Commands []Command
 	// Run runs the snippets allowed-tools allows; nil runs none.
 	Run RunFunc
+	// Trust says whether the person trusts a repository's command
+	// (Project) to run snippets, the ones its allowed-tools allow: asked
+	// once per expansion of a command that has some; nil trusts none. A
+	// repository's snippets run only once trusted, as its hooks.
+	Trust func(ctx context.Context, c Command, snippets []string) bool
 }
 
 // Find returns the command called name (without its slash).
@@ -66,8 +71,13 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	args = strings.TrimSpace(args)
 	e := Expansion{Command: c}
 	body := Substitute(c.Body, args)
+	untrusted := c.Project && !s.trusts(ctx, c, body)
 	e.Text = snippet.ReplaceAllStringFunc(body, func(m string) string {
 		command := snippet.FindStringSubmatch(m)[1]
+		if untrusted && Allows(c.AllowedTools, command) {
+			e.Notes = append(e.Notes, fmt.Sprintf("/%s: !`%s` was not run: it is the repository's command (%s) and you have not trusted it to run commands", c.Name, command, c.Path))
+			return fmt.Sprintf("(not run: %s)", command)
+		}
 		out, note := s.runSnippet(ctx, c, command)
 		if note != "" {
 			e.Notes = append(e.Notes, note)
@@ -75,6 +85,21 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 		return out
 	})
 	return e, true
+}
+
+// trusts asks s.Trust about the snippets of body that c's allowed-tools
+// allow; true when there are none.
+func (s *Set) trusts(ctx context.Context, c Command, body string) bool {
+	var allowed []string
+	for _, m := range snippet.FindAllStringSubmatch(body, -1) {
+		if Allows(c.AllowedTools, m[1]) {
+			allowed = append(allowed, m[1])
+		}
+	}
+	if len(allowed) == 0 {
+		return true
+	}
+	return s.Trust != nil && s.Trust(ctx, c, allowed)
 }
 
 // snippet is a !`command` in a body.
