@@ -205,9 +205,10 @@ func Allows(allowed []string, command string) bool {
 
 // chained reports whether the rest of an allowed command line starts
 // other commands (a prefix rule allows one command's arguments, not
-// "git status; rm -rf x").
+// "git status; rm -rf x", nor a process substitution "<(cmd)", ">(cmd)").
 func chained(rest string) bool {
-	return strings.ContainsAny(rest, ";&|`\n") || strings.Contains(rest, "$(")
+	return strings.ContainsAny(rest, ";&|`\n") || strings.Contains(rest, "$(") ||
+		strings.Contains(rest, "<(") || strings.Contains(rest, ">(")
 }
 
 func firstWords(command string) string {

