@@ -187,8 +187,14 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 		res.Failure = fmt.Sprintf("timed out after %s and was stopped", h.timeout())
 	case ctx.Err() != nil:
 		res.Failure = "stopped: the agent's work was cancelled"
+	case errors.As(err, &exit) && exit.ExitCode() == -1:
+		res.Failure = "was killed (" + exit.ProcessState.String() + ")"
 	case errors.As(err, &exit):
 		res.Exit = exit.ExitCode()
+	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil:
+		// It exited well; a child it left in the background held its
+		// output open, and what it wrote by then is its answer.
+		res.Exit = cmd.ProcessState.ExitCode()
 	case err != nil:
 		res.Failure = "could not run: " + err.Error()
 	default:
