@@ -49,14 +49,18 @@ func (f *frontEnd) startSession(ctx context.Context, id string, resumed bool) {
 	f.onClose(func() { h.sessionEnd(context.WithoutCancel(ctx), id, "exit") })
 }
 
-// submit is the turn runner's Submit: a prompt that names a custom command
-// ("/review main.go") becomes the command's prompt (its mentions
-// attached), then UserPromptSubmit's hooks see what was typed and may
-// block it or add context.
+// submit is the turn runner's Submit: UserPromptSubmit's hooks see what
+// was typed and may block it (before anything of it runs) or add context,
+// then a prompt that names a custom command ("/review main.go") becomes
+// the command's prompt (its mentions attached, its snippets run).
 func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) turn.Submission {
 	typed := p.Typed
 	if typed == "" {
 		typed = p.Message.Text()
+	}
+	extra, blocked := f.a.hooks.submit(ctx, session, typed)
+	if blocked != "" {
+		return turn.Submission{Prompt: p, Blocked: blocked}
 	}
 	var notices []loop.Notice
 	if e, ok := f.commands.Expand(ctx, typed); ok {
@@ -70,9 +74,8 @@ func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) tu
 			notices = append(notices, loop.Notice{Source: "commands", Text: n})
 		}
 	}
-	msg, blocked := f.a.hooks.submit(ctx, session, typed, p.Message)
-	p.Message = msg
-	return turn.Submission{Prompt: p, Blocked: blocked, Notices: notices}
+	p.Message = withContext(p.Message, extra)
+	return turn.Submission{Prompt: p, Notices: notices}
 }
 
 // snippetRunner runs a custom command's !`command` snippets (those its
