@@ -49,3 +49,16 @@ func killPidFile(path string) {
 		_, _ = p.Wait()
 	}
 }
+
+// A hook whose command cannot be found or run (a typo in the script's
+// path) could not start: it must not let a PreToolUse call pass as a
+// hook that said nothing would.
+func TestAHookThatCannotStartGaveNoAnswer(t *testing.T) {
+	for _, command := range []string{"./no-such-guard.sh", "/dev/null"} {
+		res := run(t, PreToolUse, "bash", Input{}, Hook{Command: command})
+		d := DecideTool(res)
+		if len(d.Failed) != 1 || !strings.Contains(d.Failed[0], "could not start") {
+			t.Errorf("%s: decision = %+v, want the hook named as one that could not start", command, d)
+		}
+	}
+}
