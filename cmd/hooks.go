@@ -181,8 +181,10 @@ func (h *hookSet) gate(ctx context.Context, c loop.GateCall) loop.GateDecision {
 		failed := strings.Join(d.Failed, "; ")
 		h.warn("hook: " + failed)
 		if h.headless {
+			// The model is not shown the hooks' command lines (a token
+			// may be written in them); the person was, just above.
 			return loop.GateDecision{Verdict: loop.GateDeny, Why: "hook gave no answer",
-				Reason: "The call was not run: a PreToolUse hook that checks it gave no answer (" + failed + "). Tell the user."}
+				Reason: "The call was not run: a PreToolUse hook that checks it gave no answer (it could not start, was killed or timed out; the user was shown which). Tell the user."}
 		}
 		out.Verdict, out.Why = loop.GateAsk, "hook gave no answer: "+failed
 	}
