@@ -58,3 +58,22 @@ func TestARepositorysSkillCannotLeadOutOfIt(t *testing.T) {
 		t.Errorf("Body() = %q, %v: read through a symlink out of the repository", body, err)
 	}
 }
+
+// A user's skill folder is often a symlink (skills shared from a dotfiles
+// repository): the tool still lists its files.
+func TestASymlinkedSkillFolderListsItsFiles(t *testing.T) {
+	real, user := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(real, "SKILL.md"), "---\ndescription: forms\n---\nRun forms.py.")
+	write(t, filepath.Join(real, "forms.py"), "print(1)\n")
+	if err := os.Symlink(real, filepath.Join(user, "pdf")); err != nil {
+		t.Fatal(err)
+	}
+	skills, _ := Load(Dir{Path: user})
+	if len(skills) != 1 {
+		t.Fatalf("skills %+v", skills)
+	}
+	files := listFiles(t.Context(), skills[0].Dir)
+	if len(files) != 1 || files[0] != filepath.Join(user, "pdf", "forms.py") {
+		t.Errorf("files %q, want forms.py under the skill's folder", files)
+	}
+}
