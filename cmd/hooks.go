@@ -126,6 +126,14 @@ func (h *hookSet) run(ctx context.Context, value string, in hooks.Input) []hooks
 func (h *hookSet) summarize(ctx context.Context, value string, in hooks.Input) hooks.Outcome {
 	o := hooks.Summarize(in.HookEventName, h.run(ctx, value, in))
 	h.show(o.Notes)
+	switch in.HookEventName {
+	case hooks.PreCompact, hooks.SessionStart, hooks.SessionEnd, hooks.Notification:
+		// Nothing to block: exit 2's stderr is for the person (Claude
+		// Code's "shows stderr to user only").
+		if o.Blocked {
+			h.warn("hook: " + o.Reason)
+		}
+	}
 	return o
 }
 

@@ -31,3 +31,18 @@ func TestAFailedHooksCommandDoesNotReachTheModel(t *testing.T) {
 		t.Errorf("the person was not told which hook failed: %q", warned)
 	}
 }
+
+// Exit 2 of a hook whose event cannot be blocked (PreCompact, SessionStart,
+// SessionEnd, Notification) shows its stderr to the person, as Claude Code
+// does; it was dropped.
+func TestExitTwoOfAnUnblockableEventIsShown(t *testing.T) {
+	dir := t.TempDir()
+	hs := []hooks.Hook{{Event: hooks.PreCompact, Command: `echo "backup the transcript first" >&2; exit 2`, Source: "test"}}
+	var warned []string
+	h := &hookSet{all: hs, dir: dir, warn: func(s string) { warned = append(warned, s) },
+		runner: &hooks.Runner{Hooks: hs, Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}}}
+	h.compactFunc()(context.Background(), loop.CompactStart{Session: "s1"})
+	if !strings.Contains(strings.Join(warned, "\n"), "backup the transcript first") {
+		t.Errorf("warned %q, want the hook's stderr", warned)
+	}
+}
