@@ -67,8 +67,8 @@ func loadExtensions(dir string, s settings) extensions {
 	}
 	e.hooks = append(e.hooks, hs...)
 
-	cdirs := []commands.Dir{{Path: filepath.Join(dir, ".agent", "commands"), Project: true}, {Path: filepath.Join(dir, ".claude", "commands"), Project: true}}
-	sdirs := []skills.Dir{{Path: filepath.Join(dir, ".agent", "skills"), Project: true}, {Path: filepath.Join(dir, ".claude", "skills"), Project: true}}
+	cdirs := []commands.Dir{{Path: filepath.Join(dir, ".agent", "commands"), Project: true, Within: dir}, {Path: filepath.Join(dir, ".claude", "commands"), Project: true, Within: dir}}
+	sdirs := []skills.Dir{{Path: filepath.Join(dir, ".agent", "skills"), Project: true, Within: dir}, {Path: filepath.Join(dir, ".claude", "skills"), Project: true, Within: dir}}
 	if userDir != "" {
 		cdirs = append(cdirs, commands.Dir{Path: filepath.Join(userDir, "commands")})
 		sdirs = append(sdirs, skills.Dir{Path: filepath.Join(userDir, "skills")})

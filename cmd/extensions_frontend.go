@@ -20,8 +20,9 @@ import (
 // useExtensions sets up the front-end's hooks and custom commands: the
 // hooks run through f.a.hooks (a repository's once trusted, as trusted
 // decides), prompts go through f.submit. Call it before the loops are
-// built. warn shows a line to the person.
-func (f *frontEnd) useExtensions(headless bool, trusted func(context.Context, []hooks.Hook) ([]hooks.Hook, bool), warn func(string)) {
+// built. trustCommand decides whether a repository's command may run its
+// !`command` snippets. warn shows a line to the person.
+func (f *frontEnd) useExtensions(headless bool, trusted func(context.Context, []hooks.Hook) ([]hooks.Hook, bool), trustCommand func(context.Context, commands.Command, []string) bool, warn func(string)) {
 	a := f.a
 	a.hooks = newHookSet(a, headless, a.plan.get, warn)
 	if a.hooks != nil {
@@ -29,7 +30,7 @@ func (f *frontEnd) useExtensions(headless bool, trusted func(context.Context, []
 		a.hooks.useStore(f.store)
 		a.children.useHooks(a.hooks)
 	}
-	f.commands = &commands.Set{Commands: a.ext.commands, Run: a.snippetRunner()}
+	f.commands = &commands.Set{Commands: a.ext.commands, Run: a.snippetRunner(), Trust: trustCommand}
 	f.turns.Submit = f.submit
 }
 
@@ -48,14 +49,18 @@ func (f *frontEnd) startSession(ctx context.Context, id string, resumed bool) {
 	f.onClose(func() { h.sessionEnd(context.WithoutCancel(ctx), id, "exit") })
 }
 
-// submit is the turn runner's Submit: a prompt that names a custom command
-// ("/review main.go") becomes the command's prompt (its mentions
-// attached), then UserPromptSubmit's hooks see what was typed and may
-// block it or add context.
+// submit is the turn runner's Submit: UserPromptSubmit's hooks see what
+// was typed and may block it (before anything of it runs) or add context,
+// then a prompt that names a custom command ("/review main.go") becomes
+// the command's prompt (its mentions attached, its snippets run).
 func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) turn.Submission {
 	typed := p.Typed
 	if typed == "" {
 		typed = p.Message.Text()
+	}
+	extra, blocked := f.a.hooks.submit(ctx, session, typed)
+	if blocked != "" {
+		return turn.Submission{Prompt: p, Blocked: blocked}
 	}
 	var notices []loop.Notice
 	if e, ok := f.commands.Expand(ctx, typed); ok {
@@ -69,9 +74,8 @@ func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) tu
 			notices = append(notices, loop.Notice{Source: "commands", Text: n})
 		}
 	}
-	msg, blocked := f.a.hooks.submit(ctx, session, typed, p.Message)
-	p.Message = msg
-	return turn.Submission{Prompt: p, Blocked: blocked, Notices: notices}
+	p.Message = withContext(p.Message, extra)
+	return turn.Submission{Prompt: p, Notices: notices}
 }
 
 // snippetRunner runs a custom command's !`command` snippets (those its

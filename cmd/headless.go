@@ -53,7 +53,8 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		fmt.Fprintln(st.Err, "agent: "+w)
 	}
 	warn := func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) }
-	f.useExtensions(true, headlessHookTrust(f.a.trustStore(o, getenv), f.a.dir, o.TrustProject, warn), warn)
+	trust := f.a.trustStore(o, getenv)
+	f.useExtensions(true, headlessHookTrust(trust, f.a.dir, o.TrustProject, warn), headlessCommandTrust(trust, f.a.dir, o.TrustProject), warn)
 	startHeadlessMCP(ctx, o, st, getenv, f)
 	run, err := headlessSession(ctx, o, st, getenv, f, prompt.Message.Text())
 	if err != nil {

@@ -126,6 +126,14 @@ func (h *hookSet) run(ctx context.Context, value string, in hooks.Input) []hooks
 func (h *hookSet) summarize(ctx context.Context, value string, in hooks.Input) hooks.Outcome {
 	o := hooks.Summarize(in.HookEventName, h.run(ctx, value, in))
 	h.show(o.Notes)
+	switch in.HookEventName {
+	case hooks.PreCompact, hooks.SessionStart, hooks.SessionEnd, hooks.Notification:
+		// Nothing to block: exit 2's stderr is for the person (Claude
+		// Code's "shows stderr to user only").
+		if o.Blocked {
+			h.warn("hook: " + o.Reason)
+		}
+	}
 	return o
 }
 
@@ -181,8 +189,10 @@ func (h *hookSet) gate(ctx context.Context, c loop.GateCall) loop.GateDecision {
 		failed := strings.Join(d.Failed, "; ")
 		h.warn("hook: " + failed)
 		if h.headless {
+			// The model is not shown the hooks' command lines (a token
+			// may be written in them); the person was, just above.
 			return loop.GateDecision{Verdict: loop.GateDeny, Why: "hook gave no answer",
-				Reason: "The call was not run: a PreToolUse hook that checks it gave no answer (" + failed + "). Tell the user."}
+				Reason: "The call was not run: a PreToolUse hook that checks it gave no answer (it could not start, was killed or timed out; the user was shown which). Tell the user."}
 		}
 		out.Verdict, out.Why = loop.GateAsk, "hook gave no answer: "+failed
 	}
@@ -287,12 +297,13 @@ func (h *hookSet) notify(ctx context.Context, session, message string) {
 }
 
 // submit runs UserPromptSubmit's hooks on a prompt (the text a person
-// typed) after SessionStart's finished: a block drops the prompt, and
-// their context (and SessionStart's) is added to the message the model
-// gets.
-func (h *hookSet) submit(ctx context.Context, session, typed string, msg providers.Message) (providers.Message, string) {
+// typed) after SessionStart's finished. It returns why the prompt is
+// blocked ("" when it is not), and the context the hooks (and
+// SessionStart's) add to the message the model gets (withContext adds
+// it).
+func (h *hookSet) submit(ctx context.Context, session, typed string) (extra []string, blocked string) {
 	if h == nil {
-		return msg, ""
+		return nil, ""
 	}
 	h.mu.Lock()
 	started := h.started
@@ -300,25 +311,31 @@ func (h *hookSet) submit(ctx context.Context, session, typed string, msg provide
 	select {
 	case <-started:
 	case <-ctx.Done():
-		return msg, "cancelled"
+		return nil, "cancelled"
 	}
 	h.mu.Lock()
-	extra := h.startCtx
+	extra = h.startCtx
 	h.startCtx = nil
 	h.mu.Unlock()
 	if h.has(hooks.UserPromptSubmit) {
 		o := h.summarize(ctx, "", hooks.Input{SessionID: session, HookEventName: hooks.UserPromptSubmit, Prompt: typed})
 		if o.Blocked || o.Stop {
-			return msg, "The prompt was blocked by a UserPromptSubmit hook: " + strings.TrimSpace(o.Reason+" "+o.StopReason)
+			return nil, "The prompt was blocked by a UserPromptSubmit hook: " + strings.TrimSpace(o.Reason+" "+o.StopReason)
 		}
 		extra = append(extra, o.Context...)
 	}
-	if len(extra) > 0 {
-		parts := append([]providers.Part(nil), msg.Parts...)
-		parts = append(parts, providers.Text{Text: "\n\n<hook-context>\n" + strings.Join(extra, "\n") + "\n</hook-context>"})
-		msg.Parts = parts
+	return extra, ""
+}
+
+// withContext adds the hooks' context to msg, in a part of its own.
+func withContext(msg providers.Message, extra []string) providers.Message {
+	if len(extra) == 0 {
+		return msg
 	}
-	return msg, ""
+	parts := append([]providers.Part(nil), msg.Parts...)
+	parts = append(parts, providers.Text{Text: "\n\n<hook-context>\n" + strings.Join(extra, "\n") + "\n</hook-context>"})
+	msg.Parts = parts
+	return msg
 }
 
 // transcript writes session's messages to a file of JSON lines (one

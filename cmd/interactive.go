@@ -117,14 +117,14 @@ func interactiveExtensions(o *Options, getenv func(string) string, f *frontEnd, 
 	}
 	trust := f.a.trustStore(o, getenv)
 	if trust == nil {
-		f.useExtensions(false, headlessHookTrust(nil, f.a.dir, false, warn), warn)
+		f.useExtensions(false, headlessHookTrust(nil, f.a.dir, false, warn), headlessCommandTrust(nil, f.a.dir, false), warn)
 		return
 	}
 	ask := func(ctx context.Context, call providers.ToolCall, question string) (bool, bool) {
 		d := approver.Ask(ctx, tui.Question{Call: call, Text: question})
 		return d.Allow, d.Why != tui.WhyDismissed
 	}
-	f.useExtensions(false, askHookTrust(trust, f.a.dir, ask, warn), warn)
+	f.useExtensions(false, askHookTrust(trust, f.a.dir, ask, warn), askCommandTrust(trust, f.a.dir, ask), warn)
 }
 
 // openInteractiveSession opens the session the interface starts on: the

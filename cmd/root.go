@@ -194,7 +194,7 @@ working directory and, when you allow it, runs commands in it.
 	_ = f.MarkHidden("stdin-max-read")
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
 	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "headless: start the MCP servers the project's .mcp.json defines (they run the repository's code)")
-	f.BoolVar(&o.TrustProject, "trust-project", false, "headless: run what the project defines that runs code: its hooks (.claude/settings.json, .agent/hooks.toml) and .mcp.json servers")
+	f.BoolVar(&o.TrustProject, "trust-project", false, "headless: run what the project defines that runs code: its hooks (.claude/settings.json, .agent/hooks.toml), its custom commands' !command snippets and .mcp.json servers")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
 	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
 	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), plan (only read-only tools run; the model proposes a plan with exit_plan_mode), or yolo")

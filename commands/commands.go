@@ -8,6 +8,7 @@
 package commands
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -43,6 +44,10 @@ type Command struct {
 type Dir struct {
 	Path    string
 	Project bool
+	// Within, for a repository's, is the folder its command files must
+	// lie in, symlinks resolved (the working directory); "" takes Path.
+	// A file that is a symlink out of it is skipped with a warning.
+	Within string
 }
 
 // maxFile caps a command file's size (64 KiB).
@@ -55,6 +60,10 @@ const maxFile = 64 << 10
 func Load(dirs ...Dir) (cmds []Command, warnings []string) {
 	seen := map[string]bool{}
 	for _, d := range dirs {
+		within := ""
+		if d.Project {
+			within = realPath(cmp.Or(d.Within, d.Path))
+		}
 		err := filepath.WalkDir(d.Path, func(path string, e fs.DirEntry, err error) error {
 			if err != nil {
 				if !errors.Is(err, fs.ErrNotExist) {
@@ -68,6 +77,10 @@ func Load(dirs ...Dir) (cmds []Command, warnings []string) {
 			rel, _ := filepath.Rel(d.Path, path)
 			name := strings.ReplaceAll(filepath.ToSlash(strings.TrimSuffix(rel, ".md")), "/", ":")
 			if seen[name] {
+				return nil
+			}
+			if d.Project && !inside(within, path) {
+				warnings = append(warnings, fmt.Sprintf("command %s: skipped: it leads outside %s (a symlink)", path, cmp.Or(d.Within, d.Path)))
 				return nil
 			}
 			c, err := read(path)
@@ -85,6 +98,30 @@ func Load(dirs ...Dir) (cmds []Command, warnings []string) {
 		}
 	}
 	return cmds, warnings
+}
+
+// realPath is path with its symlinks resolved; path itself when it
+// cannot be resolved.
+func realPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
+// inside reports whether path, its symlinks resolved, lies in within (a
+// real path); a path that cannot be resolved does not.
+func inside(within, path string) bool {
+	r, err := filepath.EvalSymlinks(path)
+	if err != nil || within == "" {
+		return false
+	}
+	rel, err := filepath.Rel(within, r)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func read(path string) (Command, error) {

@@ -23,7 +23,7 @@ func TestLoadNamesCommandsByFileAndFolder(t *testing.T) {
 	write(t, filepath.Join(user, "review.md"), "the user's review")
 	write(t, filepath.Join(user, "fix.md"), "Fix issue $ARGUMENTS")
 	write(t, filepath.Join(user, "broken.md"), "---\ndescription: the front matter never ends\nx")
-	cmds, warnings := Load(Dir{project, true}, Dir{user, false}, Dir{filepath.Join(user, "missing"), false})
+	cmds, warnings := Load(Dir{Path: project, Project: true}, Dir{Path: user}, Dir{Path: filepath.Join(user, "missing")})
 	names := map[string]Command{}
 	for _, c := range cmds {
 		names[c.Name] = c

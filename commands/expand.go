@@ -17,6 +17,11 @@ type Set struct {
 	Commands []Command
 	// Run runs the snippets allowed-tools allows; nil runs none.
 	Run RunFunc
+	// Trust says whether the person trusts a repository's command
+	// (Project) to run snippets, the ones its allowed-tools allow: asked
+	// once per expansion of a command that has some; nil trusts none. A
+	// repository's snippets run only once trusted, as its hooks.
+	Trust func(ctx context.Context, c Command, snippets []string) bool
 }
 
 // Find returns the command called name (without its slash).
@@ -65,16 +70,63 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	}
 	args = strings.TrimSpace(args)
 	e := Expansion{Command: c}
-	body := Substitute(c.Body, args)
-	e.Text = snippet.ReplaceAllStringFunc(body, func(m string) string {
-		command := snippet.FindStringSubmatch(m)[1]
-		out, note := s.runSnippet(ctx, c, command)
-		if note != "" {
-			e.Notes = append(e.Notes, note)
-		}
-		return out
-	})
+	// The snippets are the body's: the arguments go into their commands
+	// and around them, and a !`command` in the arguments stays text.
+	words := splitWords(args)
+	matches := snippet.FindAllStringSubmatchIndex(c.Body, -1)
+	commands := make([]string, len(matches))
+	uses := false
+	for i, m := range matches {
+		var u bool
+		commands[i], u = substitute(c.Body[m[2]:m[3]], args, words)
+		uses = uses || u
+	}
+	untrusted := c.Project && !s.trusts(ctx, c, commands)
+	var b strings.Builder
+	last := 0
+	for i, m := range matches {
+		text, u := substitute(c.Body[last:m[0]], args, words)
+		uses = uses || u
+		b.WriteString(text)
+		b.WriteString(s.snippetOutput(ctx, c, commands[i], untrusted, &e))
+		last = m[1]
+	}
+	text, u := substitute(c.Body[last:], args, words)
+	b.WriteString(text)
+	if !uses && !u && args != "" {
+		b.WriteString("\n\nARGUMENTS: " + args)
+	}
+	e.Text = b.String()
 	return e, true
+}
+
+// snippetOutput is what takes the place of the snippet running command,
+// noting in e what the person should know.
+func (s *Set) snippetOutput(ctx context.Context, c Command, command string, untrusted bool, e *Expansion) string {
+	if untrusted && Allows(c.AllowedTools, command) {
+		e.Notes = append(e.Notes, fmt.Sprintf("/%s: !`%s` was not run: it is the repository's command (%s) and you have not trusted it to run commands", c.Name, command, c.Path))
+		return fmt.Sprintf("(not run: %s)", command)
+	}
+	out, note := s.runSnippet(ctx, c, command)
+	if note != "" {
+		e.Notes = append(e.Notes, note)
+	}
+	return out
+}
+
+// trusts asks s.Trust about the commands c's allowed-tools allow; true
+// when there are none.
+func (s *Set) trusts(ctx context.Context, c Command, commands []string) bool {
+	var allowed []string
+	for _, command := range commands {
+		if Allows(c.AllowedTools, command) {
+			allowed = append(allowed, command)
+		}
+	}
+	if len(allowed) == 0 {
+		return true
+	}
+	return s.Trust != nil && s.Trust(ctx, c, allowed)
 }
 
 // snippet is a !`command` in a body.
@@ -83,9 +135,18 @@ var snippet = regexp.MustCompile("!`([^`\n]+)`")
 // Substitute puts args in body: $ARGUMENTS whole, $1 to $9 word by word;
 // appended on an ARGUMENTS line when the body names neither.
 func Substitute(body, args string) string {
-	words := splitWords(args)
-	uses := strings.Contains(body, "$ARGUMENTS")
-	out := strings.ReplaceAll(body, "$ARGUMENTS", args)
+	out, uses := substitute(body, args, splitWords(args))
+	if !uses && args != "" {
+		out += "\n\nARGUMENTS: " + args
+	}
+	return out
+}
+
+// substitute puts args (and their words) in text, and reports whether
+// text names them.
+func substitute(text, args string, words []string) (string, bool) {
+	uses := strings.Contains(text, "$ARGUMENTS")
+	out := strings.ReplaceAll(text, "$ARGUMENTS", args)
 	for i := 9; i >= 1; i-- {
 		ref := fmt.Sprintf("$%d", i)
 		if strings.Contains(out, ref) {
@@ -97,10 +158,7 @@ func Substitute(body, args string) string {
 			out = strings.ReplaceAll(out, ref, w)
 		}
 	}
-	if !uses && args != "" {
-		out += "\n\nARGUMENTS: " + args
-	}
-	return out
+	return out, uses
 }
 
 // splitWords splits args at spaces, keeping quoted groups together.
@@ -180,9 +238,10 @@ func Allows(allowed []string, command string) bool {
 
 // chained reports whether the rest of an allowed command line starts
 // other commands (a prefix rule allows one command's arguments, not
-// "git status; rm -rf x").
+// "git status; rm -rf x", nor a process substitution "<(cmd)", ">(cmd)").
 func chained(rest string) bool {
-	return strings.ContainsAny(rest, ";&|`\n") || strings.Contains(rest, "$(")
+	return strings.ContainsAny(rest, ";&|`\n") || strings.Contains(rest, "$(") ||
+		strings.Contains(rest, "<(") || strings.Contains(rest, ">(")
 }
 
 func firstWords(command string) string {

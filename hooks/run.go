@@ -81,7 +81,9 @@ type Result struct {
 	Stdout string
 	Stderr string
 	// Failure, when not empty, says why the hook gave no answer: it could
-	// not start, or ran past its timeout and was killed.
+	// not start (also exit status 126 or 127, the shell's "cannot
+	// execute" and "not found"), was killed by a signal, or ran past its
+	// timeout and was killed.
 	Failure string
 	// Output is Stdout read as a JSON object, nil when it is not one.
 	Output *Output
@@ -187,8 +189,18 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 		res.Failure = fmt.Sprintf("timed out after %s and was stopped", h.timeout())
 	case ctx.Err() != nil:
 		res.Failure = "stopped: the agent's work was cancelled"
+	case errors.As(err, &exit) && exit.ExitCode() == -1:
+		res.Failure = "was killed (" + exit.ProcessState.String() + ")"
+	case errors.As(err, &exit) && (exit.ExitCode() == 126 || exit.ExitCode() == 127):
+		// The shell's "cannot execute" and "command not found": a typo
+		// in the hook's path must not turn a guard off silently.
+		res.Failure = fmt.Sprintf("could not start (exit status %d): %s", exit.ExitCode(), strings.TrimSpace(res.Stderr))
 	case errors.As(err, &exit):
 		res.Exit = exit.ExitCode()
+	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil:
+		// It exited well; a child it left in the background held its
+		// output open, and what it wrote by then is its answer.
+		res.Exit = cmd.ProcessState.ExitCode()
 	case err != nil:
 		res.Failure = "could not run: " + err.Error()
 	default:

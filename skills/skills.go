@@ -31,12 +31,19 @@ type Skill struct {
 	Dir, Path string
 	// Project is true for a repository's skill.
 	Project bool
+	// within is the real path of the folder a repository's skill must
+	// lie in, symlinks resolved ("" for the user's).
+	within string
 }
 
 // Dir is a directory of skill folders and whether it is a repository's.
 type Dir struct {
 	Path    string
 	Project bool
+	// Within, for a repository's, is the folder its skills must lie in,
+	// symlinks resolved (the working directory); "" takes Path. A skill
+	// whose folder or SKILL.md leads out of it is skipped with a warning.
+	Within string
 }
 
 // Limits of a skill's files (Claude Code's: a name of 64 characters, a
@@ -70,6 +77,16 @@ func Load(dirs ...Dir) (skills []Skill, warnings []string) {
 				continue
 			}
 			path := filepath.Join(dir, "SKILL.md")
+			within := ""
+			if d.Project {
+				within = realPath(orPath(d.Within, d.Path))
+				if !inside(within, path) {
+					if _, err := os.Stat(path); err == nil {
+						warnings = append(warnings, fmt.Sprintf("skill %s: skipped: it leads outside %s (a symlink)", path, orPath(d.Within, d.Path)))
+					}
+					continue
+				}
+			}
 			s, _, err := read(path)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -89,7 +106,7 @@ func Load(dirs ...Dir) (skills []Skill, warnings []string) {
 				continue
 			}
 			abs, _ := filepath.Abs(dir)
-			s.Dir, s.Path, s.Project = abs, filepath.Join(abs, "SKILL.md"), d.Project
+			s.Dir, s.Path, s.Project, s.within = abs, filepath.Join(abs, "SKILL.md"), d.Project, within
 			seen[s.Name] = true
 			skills = append(skills, s)
 		}
@@ -131,6 +148,9 @@ func read(path string) (Skill, string, error) {
 // Body reads the skill's instructions (SKILL.md without its front matter)
 // now, so that an edit made during a session counts.
 func (s Skill) Body() (string, error) {
+	if s.Project && !inside(s.within, s.Path) {
+		return "", fmt.Errorf("%s leads outside the repository (a symlink)", s.Path)
+	}
 	_, body, err := read(s.Path)
 	return body, err
 }
@@ -150,12 +170,47 @@ func Prompt(skills []Skill) string {
 	return b.String()
 }
 
-// Dirs returns the skills' folders, which read_file may read although
-// they may lie outside the working directory.
+// Dirs returns the folders of the user's skills, which read_file may
+// read although they lie outside the working directory. A repository's
+// skills are not among them: they lie in the working directory, read
+// through its root like any of its files.
 func Dirs(skills []Skill) []string {
-	out := make([]string, len(skills))
-	for i, s := range skills {
-		out[i] = s.Dir
+	var out []string
+	for _, s := range skills {
+		if !s.Project {
+			out = append(out, s.Dir)
+		}
 	}
 	return out
+}
+
+// realPath is path with its symlinks resolved; path itself when it
+// cannot be resolved.
+func realPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
+// inside reports whether path, its symlinks resolved, lies in within (a
+// real path); a path that cannot be resolved does not.
+func inside(within, path string) bool {
+	r, err := filepath.EvalSymlinks(path)
+	if err != nil || within == "" {
+		return false
+	}
+	rel, err := filepath.Rel(within, r)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func orPath(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

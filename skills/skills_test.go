@@ -28,7 +28,7 @@ func fixture(t *testing.T) []Skill {
 	write(t, filepath.Join(user, "nodesc", "SKILL.md"), "---\nname: nodesc\n---\nbody")
 	write(t, filepath.Join(user, "Bad_Name", "SKILL.md"), "---\ndescription: x\n---\n")
 	write(t, filepath.Join(user, "notes", "README.md"), "not a skill")
-	skills, warnings := Load(Dir{project, true}, Dir{user, false}, Dir{filepath.Join(user, "missing"), false})
+	skills, warnings := Load(Dir{Path: project, Project: true}, Dir{Path: user}, Dir{Path: filepath.Join(user, "missing")})
 	if len(skills) != 2 || skills[0].Name != "pdf" || !skills[0].Project || skills[1].Name != "release" {
 		t.Fatalf("skills = %+v", skills)
 	}

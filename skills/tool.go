@@ -89,7 +89,10 @@ func (t tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 // maxListed.
 func listFiles(ctx context.Context, dir string) []string {
 	var out []string
-	_ = filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+	// The trailing separator walks a folder that is a symlink (WalkDir
+	// does not follow one otherwise); the paths below are cleaned.
+	_ = filepath.WalkDir(dir+string(filepath.Separator), func(path string, e fs.DirEntry, err error) error {
+		path = filepath.Clean(path)
 		if err != nil || ctx.Err() != nil {
 			return filepath.SkipDir
 		}
