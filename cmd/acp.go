@@ -57,6 +57,7 @@ command's flags (--model, --provider, --permission-mode, ...).`,
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic)")
+	f.BoolVar(&o.TrustProject, "trust-project", false, "run what the project defines that runs code (its hooks, its custom commands' !command snippets) without having trusted it in the interface")
 	return c
 }
 
@@ -177,6 +178,7 @@ func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, run *sess
 	if err := b.startMCP(ctx, a, req.MCPServers); err != nil {
 		return nil, err
 	}
+	loaded := run != nil
 	if run == nil {
 		if run, err = newSession(ctx, b.store, a, a.settings.Model, a.systemPrompt(), ""); err != nil {
 			return nil, err
@@ -192,10 +194,18 @@ func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, run *sess
 	ap := newApproval(a.policy(mode, b.o.AllowBash), a.plan.get, ask)
 	ap.guard = a.protect
 	a.plan.useDecider(ask.plan)
+	// Hooks and custom commands as headless runs have them: a repository's
+	// only when trusted before (or --trust-project); nobody is asked here.
+	s.turns = &turn.Runner{Mentions: a.mentions, Sessions: b.store}
+	f := &frontEnd{a: a, store: b.store, turns: s.turns}
+	warn := func(msg string) { fmt.Fprintln(b.log, "agent: "+msg) }
+	trust := a.trustStore(b.o, b.getenv)
+	f.useExtensions(true, headlessHookTrust(trust, a.dir, b.o.TrustProject, warn), headlessCommandTrust(trust, a.dir, b.o.TrustProject), warn)
 	if s.loop, err = a.newLoop(a.settings.Model, b.store.Recorder(id), ap.approve); err != nil {
 		return nil, err
 	}
-	s.turns = &turn.Runner{Mentions: a.mentions, Sessions: b.store}
+	f.startSession(ctx, id, loaded)
+	s.closers = append(s.closers, f.Close) // SessionEnd's hooks
 	return s, nil
 }
 

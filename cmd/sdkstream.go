@@ -155,11 +155,14 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	if err := addSDKTools(o, a); err != nil {
 		return err
 	}
+	trust := a.trustStore(o, getenv)
+	f.useExtensions(true, headlessHookTrust(trust, a.dir, o.TrustProject, warn), headlessCommandTrust(trust, a.dir, o.TrustProject), warn)
 	startHeadlessMCP(ctx, o, st, getenv, f)
 	run, err := sdkSession(ctx, o, f, warn)
 	if err != nil {
 		return err
 	}
+	f.startSession(ctx, run.record.ID, f.resumed != nil)
 	a.plan.set(mode)
 	sl := &sdkLoop{}
 	var srv *sdkstream.Server

@@ -58,12 +58,16 @@ func TestACPSession(t *testing.T) {
 		scripted.Text("Ran the second one."),
 		scripted.Text("This answer never ends").WithPieceSize(4).HoldAfterEvents(2, hold),
 	)
-	dir := t.TempDir()
+	// A trusted project's hooks run in ACP's sessions as in -p: UserPromptSubmit's context reaches the model.
+	dir := extProject(t, map[string]string{".claude/settings.json": `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'The deploy branch is release-7.'"}]}]}}`})
 	db := filepath.Join(t.TempDir(), "a.db")
 	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir,
-		jsonEnv("AGENT_ARGS", append([]string{"acp"}, agentArgs(srv, "--db", db, "--tools", "all")...)),
+		jsonEnv("AGENT_ARGS", append([]string{"acp"}, agentArgs(srv, "--db", db, "--tools", "all", "--trust-project")...)),
 		jsonEnv("AGENT_ANSWERS", []string{"reject_once", "allow_once"})}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "session")
+	if reqs := srv.Requests(); len(reqs) == 0 || !strings.Contains(lastUserText(reqs[0]), "The deploy branch is release-7.") {
+		t.Errorf("the first prompt did not reach the model with the UserPromptSubmit hook's context (%d requests); stderr:\n%s", len(reqs), stderr)
+	}
 	if e := step(t, objs, "exit"); e["code"] != 0.0 {
 		t.Errorf("agent exit %v; stderr:\n%s", e, stderr)
 	}
