@@ -17,7 +17,8 @@ const trustFile = "mcp-trust.json"
 // protectedPaths is the one list of protected paths of a run in dir, which
 // the file tools and the sandbox both take: the working directory's git
 // metadata, the agent's config file and directory, the data directory and
-// its trust store, and the credentials of the settings.
+// its trust store, the project's .claude and .agent directories, and the
+// credentials of the settings.
 func protectedPaths(o *Options, s settings, dir string, getenv func(string) string) protect.Paths {
 	var dirs, files []string
 	if s.ConfigPath != "" {
@@ -30,7 +31,8 @@ func protectedPaths(o *Options, s settings, dir string, getenv func(string) stri
 			dirs, files = append(dirs, filepath.Dir(p)), append(files, filepath.Join(filepath.Dir(p), trustFile))
 		}
 	}
-	return protect.New(protect.Paths{Dir: dir, Agent: dirs, AgentFiles: files, Credentials: s.Credentials}, os.ReadFile)
+	project := []string{filepath.Join(dir, ".claude"), filepath.Join(dir, ".agent")}
+	return protect.New(protect.Paths{Dir: dir, Agent: dirs, AgentFiles: files, Project: project, Credentials: s.Credentials}, os.ReadFile)
 }
 
 // protectedWrite returns the risk and the path of a call whose preview says

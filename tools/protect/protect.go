@@ -10,6 +10,10 @@
 //   - the agent's own configuration and data (the config file and its
 //     directory, the sessions database's directory, trust stores): a
 //     rewritten config turns the sandbox off on the next start;
+//   - the project's agent configuration (its .claude and .agent
+//     directories): hooks there, and the scripts they name, run as the
+//     person outside the sandbox at the next hook event; commands, skills
+//     and agents there become the next prompts;
 //   - credentials (~/.ssh, ~/.aws, ~/.netrc, ...): commands in the sandbox
 //     cannot read them, and the file tools refuse them.
 //
@@ -33,6 +37,9 @@ const (
 	RiskGit = "git metadata: git runs the hooks and the programs its config names outside the sandbox, on your next git command"
 	// RiskAgent is the risk of a write to the agent's own files.
 	RiskAgent = "agent's own configuration or data: a changed config or trust store can turn the sandbox off or start programs at the next start"
+	// RiskProject is the risk of a write to the project's agent
+	// configuration (Paths.Project).
+	RiskProject = "the project's agent configuration: its hooks and the scripts they run execute as you, outside the sandbox, at the next hook event"
 	// RiskCredentials is the risk of a write to credentials.
 	RiskCredentials = "credentials: files that hold keys and tokens"
 )
@@ -49,6 +56,13 @@ type Paths struct {
 	// AgentFiles are the agent's own files: the config file, the trust
 	// stores.
 	AgentFiles []string
+	// Project are directories inside Dir that hold the project's agent
+	// configuration, read at start to run code as the person (the .claude
+	// and .agent directories: hooks and the scripts beside them, custom
+	// commands, skills, agents). Writes beneath them carry RiskProject; the
+	// sandbox keeps those that exist read-only (a missing one is never
+	// made).
+	Project []string
 	// Credentials are the files and directories commands may not read (see
 	// DefaultCredentials).
 	Credentials []string
@@ -73,6 +87,7 @@ func New(p Paths, readFile func(string) ([]byte, error)) Paths {
 	}
 	p.Dir = filepath.Clean(p.Dir)
 	p.Agent, p.AgentFiles, p.Credentials, p.GitDirs = clean(p.Agent), clean(p.AgentFiles), clean(p.Credentials), clean(p.GitDirs)
+	p.Project = clean(p.Project)
 	if readFile != nil {
 		if b, err := readFile(filepath.Join(p.Dir, ".git")); err == nil {
 			if g := GitDirOf(filepath.Join(p.Dir, ".git"), b); g != "" {
@@ -140,6 +155,11 @@ func (p Paths) WriteRisk(rel string) string {
 	if slices.Contains(p.AgentFiles, abs) {
 		return RiskAgent
 	}
+	for _, d := range p.Project {
+		if within(abs, d) {
+			return RiskProject
+		}
+	}
 	if p.ReadDenied(rel) {
 		return RiskCredentials
 	}
@@ -160,12 +180,12 @@ func (p Paths) ReadDenied(rel string) bool {
 
 // SandboxProtected are the paths the sandbox keeps read-only inside its
 // writable roots, besides the git metadata it finds itself: the agent's
-// directories (the sandbox makes a missing one) and those of its files
-// that exist (lstat is os.Lstat outside tests; a missing file is never
-// made up).
+// directories (the sandbox makes a missing one), and those of its files and
+// of the project's configuration directories that exist (lstat is os.Lstat
+// outside tests; a missing one is never made up).
 func (p Paths) SandboxProtected(lstat func(string) (os.FileInfo, error)) []string {
 	out := slices.Clone(p.Agent)
-	for _, f := range p.AgentFiles {
+	for _, f := range append(slices.Clone(p.AgentFiles), p.Project...) {
 		if _, err := lstat(f); err == nil && !slices.Contains(out, f) {
 			out = append(out, f)
 		}

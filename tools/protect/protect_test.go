@@ -13,6 +13,7 @@ func TestWriteRisk(t *testing.T) {
 		Agent:       []string{"/home/u/work", "/home/u/work/.data/agent", "/home/u/.config/agent"},
 		AgentFiles:  []string{"/home/u/work/agent.toml"},
 		Credentials: []string{"/home/u/work/.ssh"},
+		Project:     []string{"/home/u/work/.claude", "/home/u/work/.agent"},
 	}, func(path string) ([]byte, error) {
 		switch path {
 		case "/home/u/work/.git":
@@ -34,6 +35,10 @@ func TestWriteRisk(t *testing.T) {
 		".bare/worktrees/w/gitdir":   RiskGit, // the .git file's git directory
 		".bare/config":               RiskGit, // its common directory
 		"agent.toml":                 RiskAgent,
+		".claude/hooks/fmt.sh":       RiskProject, // a hook's script runs outside the sandbox
+		".claude/settings.json":      RiskProject,
+		"x/../.agent/hooks.toml":     RiskProject,
+		".claudette/notes.md":        "",
 		".data/agent/mcp-trust.json": RiskAgent,
 		".ssh/authorized_keys":       RiskCredentials,
 		"src/main.go":                "",
@@ -87,9 +92,14 @@ func TestSandboxProtectedSkipsMissingFiles(t *testing.T) {
 	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := New(Paths{Dir: dir, Agent: []string{filepath.Join(dir, "data")}, AgentFiles: []string{cfg, filepath.Join(dir, "data", "mcp-trust.json")}}, nil)
+	claude := filepath.Join(dir, ".claude")
+	if err := os.Mkdir(claude, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := New(Paths{Dir: dir, Agent: []string{filepath.Join(dir, "data")}, AgentFiles: []string{cfg, filepath.Join(dir, "data", "mcp-trust.json")},
+		Project: []string{claude, filepath.Join(dir, ".agent")}}, nil)
 	got := p.SandboxProtected(os.Lstat)
-	if len(got) != 2 || got[0] != filepath.Join(dir, "data") || got[1] != cfg {
+	if len(got) != 3 || got[0] != filepath.Join(dir, "data") || got[1] != cfg || got[2] != claude {
 		t.Errorf("SandboxProtected = %q", got)
 	}
 }
