@@ -24,13 +24,37 @@ func modeUpdate(mode string) sdk.SessionUpdate {
 	return sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(mode), SessionUpdate: "current_mode_update"}}
 }
 
-// availableCommands is the commands a session takes: none of the
-// interface's slash commands run over ACP yet, so the list says what a
-// prompt may carry instead.
-func availableCommands() sdk.SessionUpdate {
+// Command is a slash command a session takes (a custom command:
+// "/review main.go" in a prompt expands it), as available_commands_update
+// lists it.
+type Command struct {
+	// Name is the command without its slash; Description says what it
+	// does; Hint, when not empty, is shown until arguments are typed.
+	Name, Description, Hint string
+}
+
+// Commander is a Session that has slash commands to list; a Session that
+// is not one lists none.
+type Commander interface {
+	Commands() []Command
+}
+
+// availableCommands is the commands session s takes (its custom commands;
+// the interface's own slash commands do not run over ACP).
+func availableCommands(s Session) sdk.SessionUpdate {
+	list := []sdk.AvailableCommand{}
+	if c, ok := s.(Commander); ok {
+		for _, cmd := range c.Commands() {
+			ac := sdk.AvailableCommand{Name: cmd.Name, Description: cmd.Description}
+			if cmd.Hint != "" {
+				ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: cmd.Hint}}
+			}
+			list = append(list, ac)
+		}
+	}
 	return sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{
 		SessionUpdate:     "available_commands_update",
-		AvailableCommands: []sdk.AvailableCommand{},
+		AvailableCommands: list,
 	}}
 }
 

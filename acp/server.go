@@ -155,7 +155,7 @@ func (s *server) sessionRequest(cwd string, servers []sdk.McpServer) (SessionReq
 // knows the session.
 func (s *server) afterSetup(ls *liveSession) {
 	go func() {
-		_ = s.update(context.Background(), ls.ID(), availableCommands())
+		_ = s.update(context.Background(), ls.ID(), availableCommands(ls.Session))
 	}()
 }
 
