@@ -62,7 +62,7 @@ func Load(dirs ...Dir) (cmds []Command, warnings []string) {
 	for _, d := range dirs {
 		within := ""
 		if d.Project {
-			within = realPath(cmp.Or(d.Within, d.Path))
+			within = RealPath(cmp.Or(d.Within, d.Path))
 		}
 		err := filepath.WalkDir(d.Path, func(path string, e fs.DirEntry, err error) error {
 			if err != nil {
@@ -79,7 +79,7 @@ func Load(dirs ...Dir) (cmds []Command, warnings []string) {
 			if seen[name] {
 				return nil
 			}
-			if d.Project && !inside(within, path) {
+			if d.Project && !Inside(within, path) {
 				warnings = append(warnings, fmt.Sprintf("command %s: skipped: it leads outside %s (a symlink)", path, cmp.Or(d.Within, d.Path)))
 				return nil
 			}
@@ -100,9 +100,9 @@ func Load(dirs ...Dir) (cmds []Command, warnings []string) {
 	return cmds, warnings
 }
 
-// realPath is path with its symlinks resolved; path itself when it
-// cannot be resolved.
-func realPath(path string) string {
+// RealPath is path made absolute with its symlinks resolved; the absolute
+// path when it cannot be resolved, path itself when not even that.
+func RealPath(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return path
@@ -113,9 +113,10 @@ func realPath(path string) string {
 	return abs
 }
 
-// inside reports whether path, its symlinks resolved, lies in within (a
-// real path); a path that cannot be resolved does not.
-func inside(within, path string) bool {
+// Inside reports whether path, its symlinks resolved, is or lies in
+// within (a real path, as RealPath gives); a path that cannot be resolved
+// does not.
+func Inside(within, path string) bool {
 	r, err := filepath.EvalSymlinks(path)
 	if err != nil || within == "" {
 		return false

@@ -79,8 +79,8 @@ func Load(dirs ...Dir) (skills []Skill, warnings []string) {
 			path := filepath.Join(dir, "SKILL.md")
 			within := ""
 			if d.Project {
-				within = realPath(orPath(d.Within, d.Path))
-				if !inside(within, path) {
+				within = commands.RealPath(orPath(d.Within, d.Path))
+				if !commands.Inside(within, path) {
 					if _, err := os.Stat(path); err == nil {
 						warnings = append(warnings, fmt.Sprintf("skill %s: skipped: it leads outside %s (a symlink)", path, orPath(d.Within, d.Path)))
 					}
@@ -148,7 +148,7 @@ func read(path string) (Skill, string, error) {
 // Body reads the skill's instructions (SKILL.md without its front matter)
 // now, so that an edit made during a session counts.
 func (s Skill) Body() (string, error) {
-	if s.Project && !inside(s.within, s.Path) {
+	if s.Project && !commands.Inside(s.within, s.Path) {
 		return "", fmt.Errorf("%s leads outside the repository (a symlink)", s.Path)
 	}
 	_, body, err := read(s.Path)
@@ -184,29 +184,6 @@ func Dirs(skills []Skill) []string {
 	return out
 }
 
-// realPath is path with its symlinks resolved; path itself when it
-// cannot be resolved.
-func realPath(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return path
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
-	}
-	return abs
-}
-
-// inside reports whether path, its symlinks resolved, lies in within (a
-// real path); a path that cannot be resolved does not.
-func inside(within, path string) bool {
-	r, err := filepath.EvalSymlinks(path)
-	if err != nil || within == "" {
-		return false
-	}
-	rel, err := filepath.Rel(within, r)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
 
 func orPath(a, b string) string {
 	if a != "" {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agent-dev/agent/media"
 	"io/fs"
 	"os"
 	"path"
@@ -189,7 +190,7 @@ func (w *workdir) stat(p, rel string) (fs.FileInfo, bool, *tools.Result) {
 		r := tools.Errorf("%s is not a regular file", p)
 		return nil, false, &r
 	case fi.Size() > editMax:
-		r := tools.Errorf("%s is %s, more than the editing tools change (%s)", p, size(fi.Size()), size(editMax))
+		r := tools.Errorf("%s is %s, more than the editing tools change (%s)", p, media.Size(int(fi.Size())), media.Size(editMax))
 		return nil, false, &r
 	}
 	return fi, lerr == nil && lfi.Mode()&fs.ModeSymlink != 0, nil

@@ -137,7 +137,7 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 			return t.failed(ctx, args.Path, err)
 		}
 		return tools.Errorf("%s is %s (%d lines), more than read_file shows at once (%s); read it by range with offset and limit, or grep it",
-			args.Path, size(fi.Size()), n, size(readWholeMax)), nil
+			args.Path, media.Size(int(fi.Size())), n, media.Size(int(readWholeMax))), nil
 	}
 	first, limit := max(args.Offset, 1), args.Limit
 	if limit == 0 {
@@ -326,13 +326,3 @@ func cutRunes(b []byte, n int) []byte {
 	return b[:i]
 }
 
-// size formats a byte count for people.
-func size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
