@@ -184,7 +184,6 @@ func Dirs(skills []Skill) []string {
 	return out
 }
 
-
 func orPath(a, b string) string {
 	if a != "" {
 		return a

@@ -325,4 +325,3 @@ func cutRunes(b []byte, n int) []byte {
 	}
 	return b[:i]
 }
-
