@@ -63,6 +63,7 @@ func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) tu
 		return turn.Submission{Prompt: p, Blocked: blocked}
 	}
 	var notices []loop.Notice
+	var model string
 	if e, ok := f.commands.Expand(ctx, typed); ok {
 		np := turn.Text(e.Text)
 		if rest := strings.TrimPrefix(p.Message.Text(), typed); rest != "" && p.Typed != "" {
@@ -73,9 +74,31 @@ func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) tu
 		for _, n := range e.Notes {
 			notices = append(notices, loop.Notice{Source: "commands", Text: n})
 		}
+		var note string
+		model, note = commandModel(f.a.settings.Provider, e.Command.Model)
+		if note != "" {
+			notices = append(notices, loop.Notice{Source: "commands", Text: note})
+		}
 	}
 	p.Message = withContext(p.Message, extra)
-	return turn.Submission{Prompt: p, Notices: notices}
+	return turn.Submission{Prompt: p, Notices: notices, Model: model}
+}
+
+// commandModel is the model a custom command's front matter names, for
+// its one turn, and a note saying what was done with it. A name this
+// provider cannot serve is not used, and the session's model answers:
+// Claude Code's aliases (haiku, sonnet, opus) and a Claude model with a
+// provider other than anthropic, so a repository's commands written for
+// Claude Code still run.
+func commandModel(provider, model string) (use, note string) {
+	m := strings.ToLower(strings.TrimSpace(model))
+	switch {
+	case m == "" || m == "inherit" || m == "default":
+		return "", ""
+	case m == "haiku" || m == "sonnet" || m == "opus" || (strings.HasPrefix(m, "claude") && provider != providerAnthropic):
+		return "", "the command asks for model " + model + ", which this provider does not serve: the session's model answers"
+	}
+	return strings.TrimSpace(model), "model " + strings.TrimSpace(model) + " answers this command"
 }
 
 // snippetRunner runs a custom command's !`command` snippets (those its

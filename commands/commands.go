@@ -30,7 +30,7 @@ type Command struct {
 	// AllowedTools are the front matter's allowed-tools: which !`command`
 	// snippets may run (Bash, Bash(git status:*), Bash(git diff)).
 	AllowedTools []string
-	// Model is the front matter's model (read, not used: see README).
+	// Model is the front matter's model: the one turn the command starts asks it (see README).
 	Model string
 	// Body is the prompt before expansion.
 	Body string

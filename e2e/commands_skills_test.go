@@ -106,3 +106,35 @@ func TestSkillsCostOnlyTheirBriefs(t *testing.T) {
 		t.Errorf("two skills grow the first request by %d bytes, more than their briefs (%d) and the fixed %d", with-plain, briefs, fixed)
 	}
 }
+
+// A command's model front matter answers that command's turn, and only that one; a Claude model a repository's
+// command names for Claude Code is not asked of another provider (the session's model answers, and a note says so).
+func TestCustomCommandModel(t *testing.T) {
+	t.Parallel()
+	dir := extProject(t, map[string]string{
+		".claude/commands/quick.md":  "---\nmodel: small-model\n---\nSay hi.\n",
+		".claude/commands/claude.md": "---\nmodel: claude-3-5-haiku-20241022\n---\nSay hello.\n",
+	})
+	srv := scripted.New(t, scripted.Text("hi"), scripted.Text("again"), scripted.Text("hello"))
+	db := filepath.Join(t.TempDir(), "a.db")
+	for _, prompt := range []string{"/quick", "again"} {
+		args := agentArgs(srv, "--db", db, "-p", prompt)
+		if prompt == "again" {
+			args = agentArgs(srv, "--db", db, "-c", "-p", prompt)
+		}
+		if res := run(t, invocation{dir: dir, args: args}); res.code != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", prompt, res.code, res.stderr)
+		}
+	}
+	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-v", "-p", "/claude")})
+	if res.code != 0 || !strings.Contains(res.stderr, "which this provider does not serve") {
+		t.Fatalf("/claude: exit %d, stderr %q", res.code, res.stderr)
+	}
+	var models []string
+	for _, r := range srv.Requests() {
+		models = append(models, r.Chat.Model)
+	}
+	if want := []string{"small-model", "scripted-model", "scripted-model"}; strings.Join(models, " ") != strings.Join(want, " ") {
+		t.Errorf("the requests asked %q, want %q", models, want)
+	}
+}

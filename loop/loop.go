@@ -185,6 +185,17 @@ func New(cfg Config) (*Loop, error) {
 // Model returns the model the loop asks.
 func (l *Loop) Model() string { return l.cfg.Model }
 
+// WithModel returns a loop like l that asks model instead (a custom
+// command's model, for one turn); l is unchanged. An empty model returns l.
+func (l *Loop) WithModel(model string) *Loop {
+	if model == "" || model == l.cfg.Model {
+		return l
+	}
+	c := *l
+	c.cfg.Model = model
+	return &c
+}
+
 // Run starts a turn of conv: prompt, a user message, is appended to it and
 // the loop runs in a new goroutine, appending every message as it completes.
 // It returns the turn's event channel; the last event is always a Done,

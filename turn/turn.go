@@ -63,6 +63,9 @@ type Submission struct {
 	Blocked string
 	// Notices are delivered before the turn's events.
 	Notices []loop.Notice
+	// Model, when not empty, is the model this one turn asks instead of
+	// the loop's (a custom command's front matter).
+	Model string
 }
 
 // Prompt is a turn's user message and the part of it a person typed.
@@ -104,6 +107,7 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 				return
 			}
 			p = s.Prompt
+			l = l.WithModel(s.Model)
 		}
 		msg, note := r.expand(ctx, id, p)
 		if note != "" {
