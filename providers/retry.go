@@ -87,6 +87,20 @@ func (p RetryPolicy) Do(ctx context.Context, onEvent func(StreamEvent), attempt 
 	}
 }
 
+// DoStream is Do for a streamed answer: before each wait, the Retry event
+// it reports to onEvent (not nil) says Discarded when reported() is true,
+// that is when the failed attempt had already passed deltas on, which the
+// next attempt's answer replaces.
+func (p RetryPolicy) DoStream(ctx context.Context, onEvent func(StreamEvent), reported func() bool, attempt func() error) error {
+	return p.Do(ctx, func(ev StreamEvent) {
+		if r, ok := ev.(Retry); ok && reported() {
+			r.Discarded = true
+			ev = r
+		}
+		onEvent(ev)
+	}, attempt)
+}
+
 // Backoff returns the wait before retry number retry+1: the server's
 // Retry-After when it sent one, else BaseDelay doubled per retry, capped at
 // MaxDelay, with "equal jitter" (a random half). ok is false when the

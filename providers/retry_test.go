@@ -134,3 +134,29 @@ func TestBodyMessage(t *testing.T) {
 		}
 	}
 }
+
+// A stream retried after it had passed deltas on says so in its Retry event (the front-end drops what it showed);
+// one that failed before any delta does not.
+func TestDoStreamSaysWhetherDeltasWereDiscarded(t *testing.T) {
+	p := RetryPolicy{MaxRetries: 3, Sleep: func(context.Context, time.Duration) error { return nil }}.Normalized()
+	attempts, reported := 0, false
+	var discarded []bool
+	err := p.DoStream(context.Background(), func(ev StreamEvent) {
+		if r, ok := ev.(Retry); ok {
+			discarded = append(discarded, r.Discarded)
+		}
+	}, func() bool { return reported }, func() error {
+		attempts++
+		reported = attempts == 2 // the second attempt is cut after a delta; the first fails before any
+		if attempts < 3 {
+			return ErrStreamCut
+		}
+		return nil
+	})
+	if err != nil || attempts != 3 {
+		t.Fatalf("err %v after %d attempts", err, attempts)
+	}
+	if len(discarded) != 2 || discarded[0] || !discarded[1] {
+		t.Errorf("Retry events' Discarded: %v, want [false true]", discarded)
+	}
+}

@@ -39,14 +39,8 @@ func (c *Client) Stream(ctx context.Context, req providers.Request, onEvent func
 		onEvent = func(providers.StreamEvent) {}
 	}
 	var asm *assembler
-	retryEvent := func(ev providers.StreamEvent) {
-		if r, ok := ev.(providers.Retry); ok && asm != nil && asm.reported {
-			r.Discarded = true
-			ev = r
-		}
-		onEvent(ev)
-	}
-	err := c.retry.Do(ctx, retryEvent, func() error {
+	reported := func() bool { return asm != nil && asm.reported }
+	err := c.retry.DoStream(ctx, onEvent, reported, func() error {
 		asm = newAssembler(onEvent) // a retried attempt starts afresh
 		includeUsage := !c.noStreamOptions.Load()
 		err := c.attempt(ctx, toWire(req, includeUsage, c.cfg.MaxOutputTokens, c.takesImages(req.Model)), asm)

@@ -40,14 +40,8 @@ func (c *Client) Stream(ctx context.Context, req providers.Request, onEvent func
 	}
 	params := c.toWire(req)
 	var asm *assembler
-	retryEvent := func(ev providers.StreamEvent) {
-		if r, ok := ev.(providers.Retry); ok && asm != nil && asm.anyDelta {
-			r.Discarded = true
-			ev = r
-		}
-		onEvent(ev)
-	}
-	err := c.retry.Do(ctx, retryEvent, func() error {
+	reported := func() bool { return asm != nil && asm.anyDelta }
+	err := c.retry.DoStream(ctx, onEvent, reported, func() error {
 		asm = newAssembler(onEvent) // a retried attempt starts afresh
 		return c.attempt(ctx, params, asm)
 	})
