@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -175,11 +174,7 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		// The whole group: a hook's own children go with it.
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+	ownGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	err := cmd.Run()
 	res.Stdout, res.Stderr = stdout.String(), stderr.String()
