@@ -245,8 +245,7 @@ func TestCancel(t *testing.T) {
 	c, _ := newClient(t, srv, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		srv.WaitRequests(ctx, 1)
-		time.Sleep(50 * time.Millisecond)
+		srv.WaitRequests(ctx, 1) // the request is in flight: the stream is stalled
 		cancel()
 	}()
 	_, err := c.Stream(ctx, providers.Request{Model: "m", Messages: []providers.Message{userMsg("q")}}, nil)
