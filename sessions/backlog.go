@@ -8,16 +8,18 @@ import (
 )
 
 // indexBatch is how many messages (by id) one transaction of fillIndex
-// indexes: about a second's work, so that other processes' writes wait
-// little and progress is shown often.
+// indexes unless Options.IndexBatch says otherwise.
 const indexBatch = 5000
 
 // fillIndex indexes the messages stored before the search index existed,
-// in batches of indexBatch, newest first, one write transaction each,
+// in batches of batch messages (0: indexBatch), newest first, one write transaction each,
 // telling progress (when not nil) after each. The backlog's state is in
 // the database (fts_backlog), so another process opening it meanwhile
 // shares the work and an interrupted build goes on at the next open.
-func (s *Store) fillIndex(ctx context.Context, progress func(done, total int)) error {
+func (s *Store) fillIndex(ctx context.Context, progress func(done, total int), batch int) error {
+	if batch <= 0 {
+		batch = indexBatch
+	}
 	total := -1
 	for {
 		var upto int64
@@ -43,7 +45,7 @@ func (s *Store) fillIndex(ctx context.Context, progress func(done, total int)) e
 					progress(0, total)
 				}
 			}
-			lo := max(upto-indexBatch, 0)
+			lo := max(upto-int64(batch), 0)
 			// A message written or changed since the upgrade is indexed
 			// already, by the triggers.
 			_, err = tx.ExecContext(ctx, `INSERT INTO messages_fts (rowid, body)

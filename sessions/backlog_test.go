@@ -47,15 +47,15 @@ func versionSeven(t *testing.T, n int) string {
 // already stored in batches, telling its progress; every message is found.
 func TestFirstOpenBuildsTheIndexWithProgress(t *testing.T) {
 	ctx := context.Background()
-	path := versionSeven(t, 12000)
+	path := versionSeven(t, 1200)
 	var steps [][2]int
-	s, err := sessions.OpenWith(ctx, path, sessions.Options{IndexProgress: func(done, total int) {
+	s, err := sessions.OpenWith(ctx, path, sessions.Options{IndexBatch: 500, IndexProgress: func(done, total int) {
 		steps = append(steps, [2]int{done, total})
 	}})
 	must(t, err)
 	defer s.Close()
-	if len(steps) < 3 || steps[0] != [2]int{0, 12000} || steps[len(steps)-1] != [2]int{12000, 12000} {
-		t.Fatalf("progress %v: want 0 of 12000 first, 12000 of 12000 last, batches between", steps)
+	if len(steps) < 3 || steps[0] != [2]int{0, 1200} || steps[len(steps)-1] != [2]int{1200, 1200} {
+		t.Fatalf("progress %v: want 0 of 1200 first, 1200 of 1200 last, batches between", steps)
 	}
 	for i := 1; i < len(steps); i++ {
 		if steps[i][0] <= steps[i-1][0] {
@@ -67,13 +67,13 @@ func TestFirstOpenBuildsTheIndexWithProgress(t *testing.T) {
 	if len(hits) != 2 {
 		t.Fatalf("marmalade: %d hits, want the first and the last message", len(hits))
 	}
-	for _, w := range []string{"word1", "word5000", "word5001", "word12000"} {
+	for _, w := range []string{"word1", "word200", "word201", "word700", "word701", "word1200"} {
 		if hits, err := s.Search(ctx, w, sessions.SearchOptions{}); err != nil || len(hits) != 1 {
 			t.Errorf("%s: %d hits, %v", w, len(hits), err)
 		}
 	}
 	// Later opens have nothing to build.
-	s2, err := sessions.OpenWith(ctx, path, sessions.Options{IndexProgress: func(done, total int) {
+	s2, err := sessions.OpenWith(ctx, path, sessions.Options{IndexBatch: 500, IndexProgress: func(done, total int) {
 		t.Errorf("progress %d of %d on a later open", done, total)
 	}})
 	must(t, err)
@@ -84,8 +84,8 @@ func TestFirstOpenBuildsTheIndexWithProgress(t *testing.T) {
 // the next open finishes the index.
 func TestInterruptedIndexBuildGoesOnAtTheNextOpen(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	path := versionSeven(t, 12000)
-	_, err := sessions.OpenWith(ctx, path, sessions.Options{IndexProgress: func(done, total int) {
+	path := versionSeven(t, 1200)
+	_, err := sessions.OpenWith(ctx, path, sessions.Options{IndexBatch: 500, IndexProgress: func(done, total int) {
 		if done > 0 {
 			cancel() // after the first batch
 		}
@@ -94,22 +94,22 @@ func TestInterruptedIndexBuildGoesOnAtTheNextOpen(t *testing.T) {
 		t.Fatalf("cancelled open: %v, want an error about the index", err)
 	}
 	var steps [][2]int
-	s, err := sessions.OpenWith(context.Background(), path, sessions.Options{IndexProgress: func(done, total int) {
+	s, err := sessions.OpenWith(context.Background(), path, sessions.Options{IndexBatch: 500, IndexProgress: func(done, total int) {
 		steps = append(steps, [2]int{done, total})
 	}})
 	must(t, err)
 	defer s.Close()
-	if len(steps) == 0 || steps[0][1] >= 12000 {
+	if len(steps) == 0 || steps[0][1] >= 1200 {
 		t.Errorf("the second open started again from the top: %v", steps)
 	}
-	for _, w := range []string{"word1", "word7000", "word12000"} {
+	for _, w := range []string{"word1", "word700", "word1200"} {
 		if hits, err := s.Search(context.Background(), w, sessions.SearchOptions{}); err != nil || len(hits) != 1 {
 			t.Errorf("%s: %d hits, %v", w, len(hits), err)
 		}
 	}
-	recs, err := s.MessageRange(context.Background(), "aaaaaaaaaaaa", 1, 12000)
+	recs, err := s.MessageRange(context.Background(), "aaaaaaaaaaaa", 1, 1200)
 	must(t, err)
-	if len(recs) != 12000 {
-		t.Errorf("%d messages after the interrupted build, want 12000", len(recs))
+	if len(recs) != 1200 {
+		t.Errorf("%d messages after the interrupted build, want 1200", len(recs))
 	}
 }

@@ -87,6 +87,10 @@ type Options struct {
 	// batch, from 0 to total. It is not called when there is nothing to
 	// build.
 	IndexProgress func(done, total int)
+	// IndexBatch is how many messages one write transaction of that build
+	// indexes; 0 means 5,000, about a second's work, so that other
+	// processes' writes wait little and progress is shown often.
+	IndexBatch int
 }
 
 // OpenWith is Open with options: it opens the database, migrates it, and
@@ -96,7 +100,7 @@ type Options struct {
 func OpenWith(ctx context.Context, path string, o Options) (*Store, error) {
 	s, err := open(ctx, path)
 	if err == nil {
-		if err = s.fillIndex(ctx, o.IndexProgress); err != nil {
+		if err = s.fillIndex(ctx, o.IndexProgress, o.IndexBatch); err != nil {
 			s.Close()
 		}
 	}
