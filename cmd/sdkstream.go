@@ -180,7 +180,6 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	for _, c := range a.mcpCfgs {
 		mcpNames = append(mcpNames, c.Name)
 	}
-	price, hasPrice := a.settings.price()
 	srv = sdkstream.New(sdkstream.Config{
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
 		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: o.PermissionMode,
@@ -201,12 +200,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 			}
 			return newLoop(m)
 		},
-		Cost: func(d loop.Done) float64 {
-			if !hasPrice {
-				return 0
-			}
-			return price.Cost(d.Usage)
-		},
+		Price: tuiPricer(a.settings),
 	})
 	var first *turn.Prompt
 	if o.Prompt != "" {
