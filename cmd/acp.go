@@ -235,7 +235,10 @@ func (b *acpBackend) startMCP(ctx context.Context, a *agent, servers []acp.MCPSe
 		a.mcpCfgs = append(a.mcpCfgs, client...)
 	}
 	a.newMCP(func(msg string) { fmt.Fprintln(b.log, "agent: "+msg) })
-	a.mcp.Start(ctx)
+	// The servers live as long as the session (its Close stops them), not
+	// as the request: the ACP library cancels ctx once session/new is
+	// answered, which stopped them before the first prompt.
+	a.mcp.Start(context.WithoutCancel(ctx))
 	a.mcp.Wait(ctx)
 	return nil
 }

@@ -40,9 +40,12 @@ type answered struct{ yes loop.Decision }
 var _ asker = answered{}
 
 func (a answered) ask(_ context.Context, q question) loop.Decision {
-	if q.risk != "" || !sameJSON(a.yes.Args, json.RawMessage(q.req.Call.Arguments)) {
+	if q.risk != "" {
 		return loop.Decision{Reason: "The call was allowed with other arguments, which write a protected path (" + q.rel + "); such a write runs only as the user was asked about it.",
 			Why: "denied: changed arguments write a protected path"}
+	}
+	if !sameJSON(a.yes.Args, json.RawMessage(q.req.Call.Arguments)) {
+		return loop.Decision{Reason: "The call was allowed with other arguments than these.", Why: "denied: not the arguments allowed"}
 	}
 	d := a.yes
 	d.Args = nil

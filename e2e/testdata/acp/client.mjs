@@ -10,6 +10,8 @@
 //            agent_message_chunk).
 //   load:    initialize, session/load of AGENT_SESSION (the replayed
 //            updates).
+//   mcp:     initialize, session/new with the mcpServers of AGENT_MCP (a
+//            JSON array), prompt "add".
 //   plan:    initialize, session/new, session/set_mode "plan", prompt
 //            "plan it" (the plan's permission request answered with
 //            AGENT_ANSWERS), then prompt "go" in the mode it left.
@@ -93,6 +95,12 @@ try {
       const resp = await cx.request(methods.agent.session.prompt, { sessionId: sess.sessionId, prompt: [{ type: "text", text: "edit" }] });
       await settled();
       out({ step: "edit", stopReason: resp.stopReason, updates });
+    } else if (scenario === "mcp") {
+      const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: JSON.parse(process.env.AGENT_MCP) });
+      updates = [];
+      const resp = await cx.request(methods.agent.session.prompt, { sessionId: sess.sessionId, prompt: [{ type: "text", text: "add" }] });
+      await settled();
+      out({ step: "add", stopReason: resp.stopReason, updates });
     } else if (scenario === "plan") {
       const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: [] });
       await cx.request(methods.agent.session.setMode, { sessionId: sess.sessionId, modeId: "plan" });
