@@ -34,6 +34,7 @@ type Config struct {
 // its side or ctx is cancelled; then every session's turn is cancelled
 // and its session closed before Serve returns.
 func Serve(ctx context.Context, cfg Config) error {
+	go warmJSON()
 	s := &server{cfg: cfg, sessions: map[string]*liveSession{}}
 	conn := sdk.NewAgentSideConnection(s, cfg.Out, cfg.In)
 	if cfg.Log != nil {

@@ -111,11 +111,10 @@ func (b *acpBackend) ready(ctx context.Context) error {
 
 var _ acp.Backend = (*acpBackend)(nil)
 
-// NewSession creates a session in req.Cwd.
+// NewSession creates a session in req.Cwd. Its agent is built while the
+// store may still be opening (open waits for it after): on a first
+// session/new that overlaps the two, which -p does one after the other.
 func (b *acpBackend) NewSession(ctx context.Context, req acp.SessionRequest) (acp.Session, error) {
-	if err := b.ready(ctx); err != nil {
-		return nil, err
-	}
 	return b.open(ctx, req, nil)
 }
 
@@ -147,7 +146,7 @@ func (b *acpBackend) LoadSession(ctx context.Context, id string, req acp.Session
 }
 
 // open builds the agent of a session in req.Cwd and its loop, on run (a
-// new session when nil).
+// new session when nil); it waits for the store once the agent is built.
 func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, run *session) (_ acp.Session, err error) {
 	if run != nil {
 		defer func() {
@@ -164,13 +163,17 @@ func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, run *sess
 	if err != nil {
 		return nil, err
 	}
-	s := &acpSession{a: a, store: b.store}
+	s := &acpSession{a: a}
 	defer func() {
 		if err != nil {
 			s.Close()
 		}
 	}()
 	s.closers = append(s.closers, func() { a.root.Close() }, func() { a.sandbox.Close() }, a.children.close, a.closeMCP)
+	if err := b.ready(ctx); err != nil {
+		return nil, err
+	}
+	s.store = b.store
 	if err := a.addMemory(b.store); err != nil {
 		return nil, err
 	}
@@ -232,7 +235,10 @@ func (b *acpBackend) startMCP(ctx context.Context, a *agent, servers []acp.MCPSe
 		a.mcpCfgs = append(a.mcpCfgs, client...)
 	}
 	a.newMCP(func(msg string) { fmt.Fprintln(b.log, "agent: "+msg) })
-	a.mcp.Start(ctx)
+	// The servers live as long as the session (its Close stops them), not
+	// as the request: the ACP library cancels ctx once session/new is
+	// answered, which stopped them before the first prompt.
+	a.mcp.Start(context.WithoutCancel(ctx))
 	a.mcp.Wait(ctx)
 	return nil
 }

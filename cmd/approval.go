@@ -76,7 +76,7 @@ func (a *approval) approve(ctx context.Context, req loop.Approval) loop.Decision
 			return protectedDenial(def.Name, rel, risk)
 		}
 		return askProtected(ctx, a.guard, rel, func(ctx context.Context) loop.Decision {
-			return a.asker.ask(ctx, question{req: req, def: def, risk: risk, rel: rel})
+			return sameArgs(req, a.asker.ask(ctx, question{req: req, def: def, risk: risk, rel: rel}))
 		})
 	}
 	if ok {
@@ -84,6 +84,9 @@ func (a *approval) approve(ctx context.Context, req loop.Approval) loop.Decision
 	}
 	recheck := func() (loop.Decision, bool) { d, ok, _ := rule(); return d, ok }
 	d = a.asker.ask(ctx, question{req: req, def: def, reason: reason, recheck: recheck})
+	if d.Allow && d.Args != nil {
+		return a.changedArgs(ctx, req, d)
+	}
 	// A person's yes says nothing of the sandbox (the policy's own yes,
 	// after a switch of mode, already does).
 	if d.Allow && def.Effects.Has(tools.RunsCommands) && strings.HasPrefix(d.Why, "person") {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"strings"
 	"sync"
 
@@ -181,7 +180,6 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	for _, c := range a.mcpCfgs {
 		mcpNames = append(mcpNames, c.Name)
 	}
-	price, hasPrice := a.settings.price()
 	srv = sdkstream.New(sdkstream.Config{
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
 		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: o.PermissionMode,
@@ -202,12 +200,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 			}
 			return newLoop(m)
 		},
-		Cost: func(d loop.Done) float64 {
-			if !hasPrice {
-				return 0
-			}
-			return price.Cost(d.Usage)
-		},
+		Price: tuiPricer(a.settings),
 	})
 	var first *turn.Prompt
 	if o.Prompt != "" {
@@ -349,8 +342,9 @@ func (s *sdkLoop) get() *loop.Loop {
 }
 
 // sdkAsker asks the SDK's host through can_use_tool
-// (--permission-prompt-tool stdio). An answer that changes the call's
-// input is refused: agent runs a call with the arguments the model wrote.
+// (--permission-prompt-tool stdio). An allow with an updatedInput that
+// changes the call's input runs the call with it, once the approval has
+// decided the new input again (approval.changedArgs).
 type sdkAsker struct{ srv func() *sdkstream.Server }
 
 var _ asker = sdkAsker{}
@@ -369,8 +363,9 @@ func (s sdkAsker) ask(ctx context.Context, q question) loop.Decision {
 		return loop.Decision{Reason: msg, Why: "host: denied"}
 	}
 	if v.UpdatedInput != nil && !sameJSON(v.UpdatedInput, args) {
-		return loop.Decision{Reason: "The host allowed this call only with changed arguments, which agent does not run; call the tool again with those arguments: " + string(v.UpdatedInput),
-			Why: "host: allowed with changed input (not supported)"}
+		// The approval decides the new arguments again (deny rules,
+		// mode); the loop validates them against the tool's schema.
+		return loop.Decision{Allow: true, Args: v.UpdatedInput, Why: "host: allowed with changed input"}
 	}
 	return loop.Decision{Allow: true, Why: "host: allowed"}
 }
@@ -387,13 +382,4 @@ func (s sdkAsker) plan(ctx context.Context, callID, text string) (plan.Outcome, 
 		return plan.Outcome{Feedback: v.Message}, nil
 	}
 	return plan.Outcome{Approved: true, Mode: modeAsk}, nil
-}
-
-// sameJSON reports whether a and b are the same JSON value.
-func sameJSON(a, b json.RawMessage) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
 }

@@ -25,6 +25,8 @@ type prepared struct {
 	// gate is what the gate said of the call; why who decided there.
 	gate GateVerdict
 	why  string
+	// resolve validates arguments of the call's tool (the step's catalog).
+	resolve func(name, args string) (tools.Tool, json.RawMessage, error)
 }
 
 // parallel reports whether the call may run beside other calls: it resolved
@@ -64,7 +66,7 @@ func (t *turn) runCalls(calls []providers.ToolCall) error {
 	preps := make([]prepared, len(calls))
 	for i, c := range calls {
 		tool, args, err := resolve(c.Name, c.Arguments)
-		preps[i] = prepared{call: c, tool: tool, args: args}
+		preps[i] = prepared{call: c, tool: tool, args: args, resolve: resolve}
 		if err != nil {
 			preps[i].fail = err.Error()
 		}
@@ -192,7 +194,25 @@ func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 		}
 		return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}, d.Why), waited
 	}
+	if d.Args != nil {
+		var ok bool
+		if p, ok = p.replaceArgs(d.Args); !ok {
+			return withDecision(tools.Result{Content: p.fail, IsError: true}, d.Why), waited
+		}
+	}
 	return withDecision(t.afterCall(p, t.runTool(p)), d.Why), waited
+}
+
+// replaceArgs is p with args, the approval's, as its arguments once they
+// are valid for its tool; otherwise ok is false and fail says why.
+func (p prepared) replaceArgs(args json.RawMessage) (_ prepared, ok bool) {
+	_, valid, err := p.resolve(p.call.Name, string(args))
+	if err != nil {
+		p.fail = "the call was allowed with other arguments, which are not valid: " + err.Error()
+		return p, false
+	}
+	p.args, p.call.Arguments = valid, string(valid)
+	return p, true
 }
 
 // toolCall is what the tool of p learns of its call: its id, the session,

@@ -148,6 +148,14 @@ type Decision struct {
 	// ToolCallFinished.Meta["decision"] when it is not empty, and gives it
 	// with Allow to Store.DecideToolCall.
 	Why string
+	// Args, when not nil and Allow is true, are the arguments the call
+	// runs with instead of the model's (the Claude Agent SDK's host
+	// answering can_use_tool with an updatedInput). The approver must have
+	// decided on these arguments: the user's deny rules and the mode
+	// applied to them, not to the model's. The loop validates them
+	// against the tool's schema again; a call whose new arguments fail is
+	// answered with the error and does not run.
+	Args json.RawMessage
 }
 
 // Loop runs turns of conversations. It holds no conversation of its own: a

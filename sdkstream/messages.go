@@ -113,7 +113,9 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 		s.mu.Unlock()
 	}()
 	main := s.newTranslator("")
+	model := s.mainModel()
 	children := map[string]*translator{}
+	childModels := map[string]string{} // by the task call's id
 	var done loop.Done
 	var werr error
 	for ev := range s.cfg.Turn(ctx, p) {
@@ -126,7 +128,13 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 			continue
 		}
 		if tp, ok := ev.(loop.ToolProgress); ok {
+			if se, ok := tp.Detail.(subagent.Event); ok && se.Start {
+				childModels[se.ParentCallID] = se.Model
+			}
 			if se, ok := tp.Detail.(subagent.Event); ok && se.Event != nil {
+				if d, end := se.Event.(loop.Done); end {
+					s.spend(childModels[se.ParentCallID], d.Usage)
+				}
 				tr := children[se.ParentCallID]
 				if tr == nil {
 					tr = s.newTranslator(se.ParentCallID)
@@ -145,13 +153,17 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 			cancel()
 		}
 	}
+	s.spend(model, done.Usage)
 	if werr != nil {
 		return werr
 	}
 	return s.write(s.result(done))
 }
 
-// result is the result message of a turn.
+// result is the result message of a turn. As the SDK defines them, usage
+// is the turn's own (the session's loop, not its subagents), while
+// total_cost_usd and modelUsage are the run's so far: every turn's, their
+// subagents' included.
 func (s *Server) result(d loop.Done) map[string]any {
 	subtype, isErr := "success", false
 	var errs []string
@@ -168,14 +180,10 @@ func (s *Server) result(d loop.Done) map[string]any {
 		}
 		errs = []string{msg}
 	}
-	cost := 0.0
-	if s.cfg.Cost != nil {
-		cost = s.cfg.Cost(d)
-	}
 	obj := map[string]any{"type": "result", "subtype": subtype, "is_error": isErr, "result": d.Answer,
 		"session_id": s.cfg.Init.SessionID, "uuid": uuid(), "num_turns": d.Steps,
 		"duration_ms": d.Duration.Milliseconds(), "duration_api_ms": d.Duration.Milliseconds(),
-		"total_cost_usd": cost, "usage": usage(d.Usage), "modelUsage": map[string]any{}, "permission_denials": []any{},
+		"total_cost_usd": s.totalCost(), "usage": usage(d.Usage), "modelUsage": s.modelUsage(), "permission_denials": []any{},
 		"stop_reason": stopReason(d.Reason)}
 	if isErr {
 		obj["errors"] = errs
@@ -198,6 +206,6 @@ func stopReason(r loop.StopReason) any {
 
 // usage is a usage in the Anthropic API's names.
 func usage(u providers.Usage) map[string]any {
-	return map[string]any{"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens,
+	return map[string]any{"input_tokens": plainInput(u), "output_tokens": u.OutputTokens,
 		"cache_read_input_tokens": u.CachedInputTokens, "cache_creation_input_tokens": u.CacheWriteTokens}
 }

@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -46,8 +47,9 @@ type Config struct {
 	SetMode func(mode string) error
 	// SetModel switches the model of the next turns ("" the default).
 	SetModel func(model string) error
-	// Cost is the cost in US dollars of a turn's usage; nil counts none.
-	Cost func(loop.Done) float64
+	// Price is the price of a model's tokens, for total_cost_usd and
+	// modelUsage (ok false, or a nil Price: the model's use costs 0).
+	Price func(model string) (p providers.Price, ok bool)
 }
 
 // Init is the system init message's description of the session.
@@ -69,6 +71,11 @@ type Server struct {
 	nextID  int
 	eof     bool
 	queue   chan turn.Prompt
+	model   string // the session's model: Init.Model, then set_model's
+
+	// totals are every model's use in the run (the session's turns and
+	// their subagents), written by the goroutine that runs the turns.
+	totals map[string]*modelTotal
 }
 
 // New returns a Server for cfg.
@@ -78,7 +85,8 @@ func New(cfg Config) *Server {
 	if cfg.Warn == nil {
 		cfg.Warn = func(string) {}
 	}
-	return &Server{cfg: cfg, enc: enc, pending: map[string]chan controlResponse{}, queue: make(chan turn.Prompt, 64)}
+	return &Server{cfg: cfg, enc: enc, pending: map[string]chan controlResponse{}, queue: make(chan turn.Prompt, 64),
+		model: cfg.Init.Model, totals: map[string]*modelTotal{}}
 }
 
 // Run reads the host's lines until EOF, runs every user message's turn in
@@ -200,7 +208,14 @@ func (s *Server) control(id string, raw json.RawMessage) {
 	case "set_permission_mode":
 		err = s.cfg.SetMode(req.Mode)
 	case "set_model":
-		err = s.cfg.SetModel(req.Model)
+		if err = s.cfg.SetModel(req.Model); err == nil {
+			s.mu.Lock()
+			s.model = req.Model
+			if s.model == "" || s.model == "default" {
+				s.model = s.cfg.Init.Model
+			}
+			s.mu.Unlock()
+		}
 	default:
 		err = fmt.Errorf("unsupported control request: %s", req.Subtype)
 	}

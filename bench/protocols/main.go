@@ -28,6 +28,7 @@ func main() {
 	url := flag.String("url", "", "the scripted server's base URL")
 	runs := flag.Int("runs", 30, "runs of each measurement")
 	prompt := flag.String("prompt", "hi", "the prompt")
+	only := flag.String("only", "", "run one measurement only: acp, sdk or print (to profile it)")
 	flag.Parse()
 	if *url == "" {
 		log.Fatal("protocols: -url is required")
@@ -40,12 +41,18 @@ func main() {
 	common := []string{"--base-url", *url, "--model", "scripted", "--db", work + "/bench.db"}
 	var initT, chunkT, sdkT, printT, acpCPU, sdkCPU, printCPU []time.Duration
 	for range *runs {
-		i, c, cpu := acp(*bin, work, common, *prompt)
-		initT, chunkT, acpCPU = append(initT, i), append(chunkT, c), append(acpCPU, cpu)
-		t, cpu := sdk(*bin, work, common, *prompt)
-		sdkT, sdkCPU = append(sdkT, t), append(sdkCPU, cpu)
-		t, cpu = printed(*bin, work, common, *prompt)
-		printT, printCPU = append(printT, t), append(printCPU, cpu)
+		if *only == "" || *only == "acp" {
+			i, c, cpu := acp(*bin, work, common, *prompt)
+			initT, chunkT, acpCPU = append(initT, i), append(chunkT, c), append(acpCPU, cpu)
+		}
+		if *only == "" || *only == "sdk" {
+			t, cpu := sdk(*bin, work, common, *prompt)
+			sdkT, sdkCPU = append(sdkT, t), append(sdkCPU, cpu)
+		}
+		if *only == "" || *only == "print" {
+			t, cpu := printed(*bin, work, common, *prompt)
+			printT, printCPU = append(printT, t), append(printCPU, cpu)
+		}
 	}
 	report("acp: spawn → initialize answered", initT)
 	report("acp: spawn → first agent_message_chunk", chunkT)
@@ -116,19 +123,33 @@ func acp(bin, dir string, common []string, prompt string) (time.Duration, time.D
 	cmd, in, sc, t0 := start(bin, dir, append([]string{"acp"}, common...))
 	send(in, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}})
 	send(in, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": map[string]any{"cwd": dir, "mcpServers": []any{}}})
-	initT := until(sc, t0, `"id":1`, `"result"`)
+	// The two answers may come in either order: session/new's can pass
+	// initialize's on a busy machine.
+	var initT time.Duration
 	var sid string
-	for sc.Scan() {
+	for (initT == 0 || sid == "") && sc.Scan() {
 		var m struct {
 			ID     int `json:"id"`
-			Result struct {
+			Result *struct {
 				SessionID string `json:"sessionId"`
 			} `json:"result"`
+			Error any `json:"error"`
 		}
-		if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID == 2 {
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == 0 {
+			continue
+		}
+		if m.Result == nil {
+			log.Fatalf("agent acp answered request %d with an error: %v", m.ID, m.Error)
+		}
+		switch m.ID {
+		case 1:
+			initT = time.Since(t0)
+		case 2:
 			sid = m.Result.SessionID
-			break
 		}
+	}
+	if sid == "" {
+		log.Fatal("agent acp's output ended before session/new was answered")
 	}
 	send(in, map[string]any{"jsonrpc": "2.0", "id": 3, "method": "session/prompt", "params": map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": prompt}}}})
 	chunkT := until(sc, t0, `"agent_message_chunk"`)
@@ -160,6 +181,9 @@ func printed(bin, dir string, common []string, prompt string) (time.Duration, ti
 }
 
 func report(what string, ds []time.Duration) {
+	if len(ds) == 0 {
+		return
+	}
 	slices.Sort(ds)
 	q := func(f float64) float64 { return float64(ds[int(f*float64(len(ds)-1))].Microseconds()) / 1000 }
 	fmt.Printf("%-50s median %6.1f ms  (quartiles %.1f–%.1f, %d runs)\n", what, q(0.5), q(0.25), q(0.75), len(ds))

@@ -10,6 +10,11 @@
 //            agent_message_chunk).
 //   load:    initialize, session/load of AGENT_SESSION (the replayed
 //            updates).
+//   mcp:     initialize, session/new with the mcpServers of AGENT_MCP (a
+//            JSON array), prompt "add".
+//   plan:    initialize, session/new, session/set_mode "plan", prompt
+//            "plan it" (the plan's permission request answered with
+//            AGENT_ANSWERS), then prompt "go" in the mode it left.
 //   fs:      initialize declaring fs read and write, session/new, prompt
 //            "edit"; fs/read_text_file answers from an in-memory buffer
 //            of AGENT_BUFFER's text and fs/write_text_file records what
@@ -90,6 +95,21 @@ try {
       const resp = await cx.request(methods.agent.session.prompt, { sessionId: sess.sessionId, prompt: [{ type: "text", text: "edit" }] });
       await settled();
       out({ step: "edit", stopReason: resp.stopReason, updates });
+    } else if (scenario === "mcp") {
+      const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: JSON.parse(process.env.AGENT_MCP) });
+      updates = [];
+      const resp = await cx.request(methods.agent.session.prompt, { sessionId: sess.sessionId, prompt: [{ type: "text", text: "add" }] });
+      await settled();
+      out({ step: "add", stopReason: resp.stopReason, updates });
+    } else if (scenario === "plan") {
+      const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: [] });
+      await cx.request(methods.agent.session.setMode, { sessionId: sess.sessionId, modeId: "plan" });
+      for (const [name, text] of [["plan", "plan it"], ["go", "go"]]) {
+        updates = [];
+        const resp = await cx.request(methods.agent.session.prompt, { sessionId: sess.sessionId, prompt: [{ type: "text", text }] });
+        await settled();
+        out({ step: name, stopReason: resp.stopReason, updates });
+      }
     } else if (scenario === "load") {
       updates = [];
       const resp = await cx.request(methods.agent.session.load, { sessionId: process.env.AGENT_SESSION, cwd, mcpServers: [] });
