@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"context"
 	"database/sql"
 	"time"
 )
@@ -21,3 +22,14 @@ func SchemaStep(i int) string { return migrations[i] }
 // SetUndoFault makes Undo fail when it puts back a path for which fault
 // returns an error.
 func SetUndoFault(s *Store, fault func(path string) error) { s.undoFault = fault }
+
+// OpenBusy opens the database at path with a busy timeout of busy per
+// statement instead of five seconds, and calls onBusy each time a write
+// transaction is about to try again for another's lock.
+func OpenBusy(ctx context.Context, path string, busy time.Duration, onBusy func()) (*Store, error) {
+	s, err := open(ctx, path, busy)
+	if err == nil {
+		s.onBusy = onBusy
+	}
+	return s, err
+}

@@ -17,10 +17,17 @@ import (
 	"modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
-// busyTimeout is how long a write waits for another connection or process
-// that holds the database's write lock before it fails with "database is
-// locked".
+// busyTimeout is how long one statement waits for another connection or
+// process that holds the database's write lock before SQLite fails it with
+// "database is locked" (SQLITE_BUSY).
 const busyTimeout = 5 * time.Second
+
+// writeWait is how long, in all, a write transaction (and the first open's
+// migration) keeps trying to begin while another process holds the write
+// lock: SQLite's busy handler polls rather than queues, so on a busy
+// machine a process writing often can hold the lock at every poll for
+// longer than busyTimeout, and a session's message must not be lost to it.
+const writeWait = 2 * time.Minute
 
 // Store is the session database. It is safe for concurrent use by several
 // goroutines; other processes may use the same file at the same time.
@@ -44,6 +51,9 @@ type Store struct {
 	now func() time.Time
 	// undoFault, when set by a test, makes Undo fail to put back a path.
 	undoFault func(path string) error
+	// onBusy, when set by a test, is called each time a write transaction
+	// could not begin for another's lock and is about to try again.
+	onBusy func()
 }
 
 // DefaultPath returns where the database lives when nothing else is
@@ -72,8 +82,8 @@ func DefaultPath(getenv func(string) string) string {
 //
 // Errors are wrapped as "opening session database PATH: ...": a database
 // written by a newer agent gives ErrNewerSchema; a file that is not a SQLite
-// database, one that stays locked by another process for longer than the
-// busy timeout (5 s), or a directory that cannot be written give SQLite's or
+// database, one that stays locked by another process for longer than two
+// minutes (writeWait), or a directory that cannot be written give SQLite's or
 // the OS's error. ctx bounds the migration work only.
 func Open(ctx context.Context, path string) (*Store, error) {
 	return OpenWith(ctx, path, Options{})
@@ -98,7 +108,7 @@ type Options struct {
 // An open cancelled while it builds the index leaves the database whole;
 // the next open goes on where this one stopped.
 func OpenWith(ctx context.Context, path string, o Options) (*Store, error) {
-	s, err := open(ctx, path)
+	s, err := open(ctx, path, busyTimeout)
 	if err == nil {
 		if err = s.fillIndex(ctx, o.IndexProgress, o.IndexBatch); err != nil {
 			s.Close()
@@ -110,7 +120,9 @@ func OpenWith(ctx context.Context, path string, o Options) (*Store, error) {
 	return s, nil
 }
 
-func open(ctx context.Context, path string) (*Store, error) {
+// open opens and migrates the database at path; busy is each statement's
+// busy timeout (busyTimeout but in tests).
+func open(ctx context.Context, path string, busy time.Duration) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("no path given")
 	}
@@ -131,7 +143,7 @@ func open(ctx context.Context, path string) (*Store, error) {
 	} else {
 		f.Close()
 	}
-	db, err := sql.Open("sqlite", dsn(abs))
+	db, err := sql.Open("sqlite", dsn(abs, busy))
 	if err != nil {
 		return nil, err
 	}
@@ -141,8 +153,9 @@ func open(ctx context.Context, path string) (*Store, error) {
 	s.bg, s.bgStop = context.WithCancel(context.Background())
 	// Two processes opening a new database at once both switch it to WAL
 	// mode; SQLite resolves that race by failing one of them with
-	// SQLITE_BUSY at once, without waiting, so retry for the busy timeout.
-	deadline := time.Now().Add(busyTimeout)
+	// SQLITE_BUSY at once, without waiting, and the other's migration may
+	// hold the write lock for long on a busy machine: retry for writeWait.
+	deadline := time.Now().Add(writeWait)
 	for {
 		err = db.PingContext(ctx)
 		if err == nil {
@@ -182,13 +195,13 @@ const sqliteBusy = 5 // SQLITE_BUSY, the primary result code of "database is loc
 // only a power failure may lose the last ones, never corrupt the file.
 // _txlock=immediate makes each write transaction take the write lock when it
 // begins, so two writers never deadlock upgrading a read lock.
-func dsn(abs string) string {
+func dsn(abs string, busy time.Duration) string {
 	p := filepath.ToSlash(abs)
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // a Windows drive path: file:///C:/...
 	}
 	q := url.Values{}
-	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Set("_busy_timeout", fmt.Sprint(busy.Milliseconds()))
 	q.Set("_journal_mode", "WAL")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_foreign_keys", "1")
@@ -215,7 +228,7 @@ func (s *Store) Close() error {
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -224,6 +237,23 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// begin begins a write transaction, trying again for writeWait while
+// another process holds the write lock (each try waits the busy timeout);
+// it stops at once when ctx is done. Nothing is written before it
+// succeeds, so trying again is safe.
+func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
+	deadline := time.Now().Add(writeWait)
+	for {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) || ctx.Err() != nil {
+			return tx, err
+		}
+		if s.onBusy != nil {
+			s.onBusy()
+		}
+	}
 }
 
 // millis converts t to the stored form: milliseconds since the Unix epoch.

@@ -1,0 +1,56 @@
+package sessions_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/sessions"
+)
+
+// A message is recorded even when another process holds the write lock
+// for longer than SQLite's busy timeout: the write waits its turn instead
+// of failing with "database is locked" and losing the message.
+func TestAWriteOutlastsAnotherProcessesLongLock(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "agent.db")
+	retried := make(chan struct{}, 100)
+	s, err := sessions.OpenBusy(ctx, path, 20*time.Millisecond, func() { retried <- struct{}{} })
+	must(t, err)
+	defer s.Close()
+	ss, err := s.Create(ctx, sessions.NewSession{Dir: "/w"})
+	must(t, err)
+
+	// The other process: a connection of its own that holds the write lock.
+	other, err := sql.Open("sqlite", path)
+	must(t, err)
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	must(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+	must(t, err)
+
+	done := make(chan error, 1)
+	go func() { done <- s.Recorder(ss.ID).AppendMessage(ctx, userMsg("kept"), zeroUsage) }()
+	// Two busy timeouts run out while the lock is held.
+	for range 2 {
+		select {
+		case <-retried:
+		case err := <-done:
+			t.Fatalf("the write gave up while the lock was held: %v", err)
+		}
+	}
+	_, err = conn.ExecContext(ctx, "COMMIT")
+	must(t, err)
+	if err := <-done; err != nil {
+		t.Fatalf("the message was not recorded: %v", err)
+	}
+	recs, err := s.MessageRecords(ctx, ss.ID)
+	must(t, err)
+	if len(recs) != 1 || recs[0].Message.Text() != "kept" {
+		t.Fatalf("stored %d messages, want the one that waited", len(recs))
+	}
+}
