@@ -137,7 +137,7 @@ type Options struct {
 	// Scenario, URL and Context are the suite's: the scenario's name, its
 	// server's URL and the parsed MCP_CONFORMANCE_CONTEXT (may be nil).
 	Scenario, URL string
-	Context      map[string]any
+	Context       map[string]any
 	// Stdout and Stderr receive the agent's.
 	Stdout, Stderr io.Writer
 }
