@@ -104,9 +104,6 @@ func TestConformanceClient(t *testing.T) {
 				t.Fatalf("the suite hung for %v on %s:\n%s", hangLimit, scenario, out)
 			}
 			reason, known := knownFailing[scenario]
-			if strings.HasPrefix(scenario, "auth/") && !known {
-				reason, known = "OAuth is being built on this branch", true
-			}
 			switch {
 			case err != nil && known:
 				t.Skipf("known to fail: %s", reason)

@@ -44,7 +44,7 @@ func (s *server) start(ctx context.Context) {
 			return
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
+	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout+s.cfg.AuthTimeout)
 	defer cancel()
 	client := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: s.m.opts.Version}, &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{},
@@ -78,7 +78,7 @@ func (s *server) start(ctx context.Context) {
 	}
 	if err != nil {
 		if sctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("did not start within %s", s.cfg.StartupTimeout)
+			err = fmt.Errorf("did not start within %s", s.cfg.StartupTimeout+s.cfg.AuthTimeout)
 		}
 		s.fail(s.reason(err))
 		if cs != nil {
@@ -126,7 +126,7 @@ func (s *server) transport() (sdk.Transport, error) {
 		if s.cfg.SSE {
 			return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, nil
 		}
-		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: -1}, nil
+		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: -1, OAuthHandler: s.cfg.Auth}, nil
 	}
 	if s.cfg.Command == "" {
 		return nil, fmt.Errorf("neither command nor url is set")
