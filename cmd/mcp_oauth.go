@@ -110,10 +110,11 @@ func oauthStore(o *Options, getenv func(string) string) *oauth.Store {
 // attachOAuth gives every streamable HTTP server its authorization
 // handler (authorization code with dynamic registration unless its oauth
 // table says otherwise); the handler acts only when the server answers
-// 401. A server without a stored authorization may wait authTimeout more
-// at its start, for the person in the browser. The browser runs without
-// the provider keys (keyEnvs) in its environment.
-func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), keyEnvs []string) {
+// 401. With interactive, a server without a stored authorization may wait
+// authTimeout more at its start, for the person in the browser, which runs
+// without the provider keys (keyEnvs) in its environment; without, such a
+// server fails at once, saying to run agent mcp login.
+func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), keyEnvs []string, interactive bool) {
 	var env []string
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(keyEnvs, k) {
@@ -129,14 +130,17 @@ func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), key
 		if c.OAuth != nil {
 			oc = *c.OAuth
 		}
-		h, err := oauth.New(oc, oauth.Options{Server: c.Name, URL: c.URL, Store: store, Notify: notify,
-			Browser: func(u string) error { return oauth.OpenBrowser(u, os.Getenv, env) }})
+		browser := func(u string) error { return oauth.OpenBrowser(u, os.Getenv, env) }
+		if !interactive {
+			browser = func(string) error { return oauth.ErrLoginNeeded }
+		}
+		h, err := oauth.New(oc, oauth.Options{Server: c.Name, URL: c.URL, Store: store, Notify: notify, Browser: browser})
 		if err != nil {
 			c.Skipped = err.Error()
 			continue
 		}
 		c.Auth = h
-		if oc.GrantType != oauth.GrantClientCredentials && !oc.Enterprise() && (store == nil || !store.Stored(c.Name, c.URL)) {
+		if interactive && oc.GrantType != oauth.GrantClientCredentials && !oc.Enterprise() && (store == nil || !store.Stored(c.Name, c.URL)) {
 			c.AuthTimeout = authTimeout
 		}
 	}

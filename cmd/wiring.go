@@ -216,7 +216,7 @@ func newBash(s settings, dir string, sb *sandbox.Sandbox) tools.Tool {
 // server is ready. warn is given each server problem once, in one line.
 // Call closeMCP when done.
 func (a *agent) newMCP(warn func(string)) {
-	attachOAuth(a.mcpCfgs, a.oauth, warn, a.settings.ProviderKeyEnvs)
+	attachOAuth(a.mcpCfgs, a.oauth, warn, a.settings.ProviderKeyEnvs, true)
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
 }
 

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -45,7 +46,7 @@ func (c *codeFlow) TokenSource(context.Context) (oauth2.TokenSource, error) { re
 func (c *codeFlow) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if tok, _ := c.src.Token(); tok != nil && req.Header.Get("Authorization") != "Bearer "+tok.AccessToken && resp.StatusCode == http.StatusUnauthorized {
+	if tok := c.src.current(); tok != nil && req.Header.Get("Authorization") != "Bearer "+tok.AccessToken && resp.StatusCode == http.StatusUnauthorized {
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		return nil
@@ -133,12 +134,16 @@ func (c *codeFlow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*au
 		srv.Close()
 		<-served
 	}()
-	c.o.notify("MCP server %s needs authorization: open %s", c.o.Server, args.URL)
 	open := c.o.Browser
 	if open == nil {
 		open = func(u string) error { return OpenBrowser(u, getenvOS, nil) }
 	}
-	if err := open(args.URL); err != nil {
+	err = open(args.URL)
+	if errors.Is(err, ErrLoginNeeded) {
+		return nil, fmt.Errorf("%w: run agent mcp login %s", ErrLoginNeeded, c.o.Server)
+	}
+	c.o.notify("MCP server %s needs authorization: open %s", c.o.Server, args.URL)
+	if err != nil {
 		c.o.notify("MCP server %s: %v; open the URL above in a browser", c.o.Server, err)
 	}
 	select {

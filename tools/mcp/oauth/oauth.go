@@ -27,6 +27,7 @@
 package oauth
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -35,6 +36,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
+
+// ErrLoginNeeded is what an Options.Browser returns where no browser may
+// open (agent mcp list): the authorization then fails at once, saying to
+// run agent mcp login.
+var ErrLoginNeeded = errors.New("needs authorization")
 
 // Grant types of Config.GrantType.
 const (
@@ -205,3 +211,4 @@ func OpenBrowser(url string, getenv func(string) string, env []string) error {
 	go func() { _ = cmd.Wait() }()
 	return nil
 }
+

@@ -82,13 +82,13 @@ func (s *source) refresh(refreshToken string) (*oauth2.Token, error) {
 }
 
 // reload reads the stored record when the file changed since it was last
-// read or written (or is gone: agent mcp logout).
-func (s *source) reload() {
+// read or written (or is gone: agent mcp logout), or always with force.
+func (s *source) reload(force ...bool) {
 	if s.store == nil {
 		return
 	}
 	mod := s.store.modTime(s.server)
-	if mod.Equal(s.mod) {
+	if mod.Equal(s.mod) && len(force) == 0 {
 		return
 	}
 	rec, mod, err := s.store.load(s.server, s.url)
@@ -112,12 +112,14 @@ func (s *source) set(rec *record) error {
 	return nil
 }
 
-// has reports whether there is a stored authorization.
-func (s *source) has() bool {
+// current is the token to send after reading the file again (another
+// process may have written it within the file system's time resolution).
+func (s *source) current() *oauth2.Token {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reload()
-	return s.rec != nil
+	s.reload(true)
+	s.mu.Unlock()
+	tok, _ := s.Token()
+	return tok
 }
 
 // describe is err for a person, without what a token endpoint's answer may
