@@ -28,8 +28,8 @@ func TestClientAssertion(t *testing.T) {
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	rs, _ := rsa.GenerateKey(rand.Reader, 2048)
 	for _, tc := range []struct {
-		key      any
-		pub      any
+		key       any
+		pub       any
 		alg, want string
 	}{
 		{ec, &ec.PublicKey, "", "ES256"},

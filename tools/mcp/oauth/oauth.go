@@ -211,4 +211,3 @@ func OpenBrowser(url string, getenv func(string) string, env []string) error {
 	go func() { _ = cmd.Wait() }()
 	return nil
 }
-
