@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -144,4 +145,49 @@ func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), key
 			c.AuthTimeout = authTimeout
 		}
 	}
+}
+
+// mcpLogin authorizes the configured server name now, for the interface's
+// /mcp login NAME: a handler like the session's, oauth.Login's probe, and
+// a line saying what became of it. The running server's own handler reads
+// the stored tokens at its next request; a server that failed at its start
+// starts with them at agent's next start.
+func (a *agent) mcpLogin(name string) string {
+	var c *mcp.Config
+	for i := range a.mcpCfgs {
+		if a.mcpCfgs[i].Name == name {
+			c = &a.mcpCfgs[i]
+		}
+	}
+	switch {
+	case c == nil:
+		return fmt.Sprintf("No MCP server named %s; /mcp lists them.", name)
+	case c.URL == "" || c.SSE:
+		return fmt.Sprintf("MCP server %s is not a streamable HTTP server: OAuth is for those.", name)
+	case c.Skipped != "":
+		return fmt.Sprintf("MCP server %s is skipped: %s.", name, c.Skipped)
+	}
+	one := []mcp.Config{*c}
+	one[0].Auth, one[0].Disabled = nil, false
+	attachOAuth(one, a.oauth, a.mcpWarn, a.settings.ProviderKeyEnvs, true)
+	if one[0].Auth == nil {
+		return fmt.Sprintf("MCP server %s: %s.", name, one[0].Skipped)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), authTimeout)
+	defer cancel()
+	asked, err := oauth.Login(ctx, one[0].Auth, c.URL, nil)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("Logging in to MCP server %s failed: %v", name, err)
+	case !asked:
+		return fmt.Sprintf("MCP server %s accepts agent as it is: nothing to log in to.", name)
+	}
+	if a.mcp != nil {
+		for _, s := range a.mcp.Status() {
+			if s.Name == name && s.State == mcp.StateRunning {
+				return fmt.Sprintf("Logged in to MCP server %s; the running server uses the new tokens from its next request.", name)
+			}
+		}
+	}
+	return fmt.Sprintf("Logged in to MCP server %s; it starts with the stored tokens at agent's next start.", name)
 }

@@ -44,8 +44,10 @@ type agent struct {
 	// is built from the latest tools.
 	rebuild sync.Mutex
 	mcpCfgs []mcp.Config
-	// oauth keeps the MCP servers' authorizations (nil: none kept).
-	oauth *oauth.Store
+	// oauth keeps the MCP servers' authorizations (nil: none kept);
+	// mcpWarn is newMCP's warn, where /mcp login's notices go too.
+	oauth   *oauth.Store
+	mcpWarn func(string)
 	// mcpProject names the servers of the project's .mcp.json, which
 	// start only once trusted.
 	mcpProject map[string]projectServer
@@ -216,6 +218,7 @@ func newBash(s settings, dir string, sb *sandbox.Sandbox) tools.Tool {
 // server is ready. warn is given each server problem once, in one line.
 // Call closeMCP when done.
 func (a *agent) newMCP(warn func(string)) {
+	a.mcpWarn = warn
 	attachOAuth(a.mcpCfgs, a.oauth, warn, a.settings.ProviderKeyEnvs, true)
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
 }

@@ -202,3 +202,21 @@ func TestWrongSecretFailsWithoutQuotingIt(t *testing.T) {
 		t.Errorf("error %q: want invalid_client, without the secret", err)
 	}
 }
+
+// TestLogin: Login authorizes outside a session and stores the tokens; a
+// second Login finds the server accepting the stored token and does
+// nothing.
+func TestLogin(t *testing.T) {
+	srv := oauthtest.Start(oauthtest.Options{})
+	t.Cleanup(srv.Close)
+	store := &Store{Dir: t.TempDir()}
+	h, _ := New(Config{}, Options{Server: "remote", URL: srv.URL(), Store: store, Browser: follow(t)})
+	asked, err := Login(context.Background(), h, srv.URL(), nil)
+	if err != nil || !asked || !store.Stored("remote", srv.URL()) {
+		t.Fatalf("login: asked %v, %v, stored %v", asked, err, store.Stored("remote", srv.URL()))
+	}
+	again, _ := New(Config{}, Options{Server: "remote", URL: srv.URL(), Store: store, Browser: noBrowser(t)})
+	if asked, err := Login(context.Background(), again, srv.URL(), nil); err != nil || asked {
+		t.Errorf("second login: asked %v, %v; want nothing to do", asked, err)
+	}
+}
