@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // mcpOAuthConfig is a server's [mcp.servers.NAME.oauth] table (see
@@ -112,13 +112,24 @@ func oauthStore(o *Options, getenv func(string) string) *oauth.Store {
 // handler (authorization code with dynamic registration unless its oauth
 // table says otherwise); the handler acts only when the server answers
 // 401. With interactive, a server without a stored authorization may wait
-// authTimeout more at its start, for the person in the browser, which runs
-// without the provider keys (keyEnvs) in its environment; without, such a
-// server fails at once, saying to run agent mcp login.
-func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), keyEnvs []string, interactive bool) {
+// authTimeout more at its start, for the person in the browser; without,
+// such a server fails at once, saying to run agent mcp login. The browser
+// gets the environment bash commands get (filter: no provider key, nothing
+// that looks like a secret) and none of the oauth tables' secrets.
+func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), filter shell.EnvFilter, interactive bool) {
+	secrets := map[string]bool{}
+	for _, c := range cfgs {
+		if c.OAuth != nil {
+			for _, v := range []string{c.OAuth.ClientSecret, c.OAuth.PrivateKeyPEM, c.OAuth.IdPClientSecret, c.OAuth.IdPIDToken} {
+				if v != "" {
+					secrets[v] = true
+				}
+			}
+		}
+	}
 	var env []string
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(keyEnvs, k) {
+		if k, v, _ := strings.Cut(kv, "="); filter.Why(k, v) == "" && !secrets[v] {
 			env = append(env, kv)
 		}
 	}
@@ -169,7 +180,7 @@ func (a *agent) mcpLogin(name string) string {
 	}
 	one := []mcp.Config{*c}
 	one[0].Auth, one[0].Disabled = nil, false
-	attachOAuth(one, a.oauth, a.mcpWarn, a.settings.ProviderKeyEnvs, true)
+	attachOAuth(one, a.oauth, a.mcpWarn, a.envFilter(), true)
 	if one[0].Auth == nil {
 		return fmt.Sprintf("MCP server %s: %s.", name, one[0].Skipped)
 	}
@@ -190,4 +201,10 @@ func (a *agent) mcpLogin(name string) string {
 		}
 	}
 	return fmt.Sprintf("Logged in to MCP server %s; it starts with the stored tokens at agent's next start.", name)
+}
+
+// envFilter is the filter of what bash commands (and the OAuth browser)
+// get of agent's environment.
+func (a *agent) envFilter() shell.EnvFilter {
+	return shell.EnvFilter{Strip: a.settings.ProviderKeyEnvs, Keep: a.settings.EnvKeep, Remove: a.settings.EnvRemove}
 }
