@@ -50,8 +50,8 @@ type mcpOAuthConfig struct {
 // directory.
 const oauthDir = "mcp-oauth"
 
-// authTimeout is how long a server's start may wait for a person to
-// authorize agent in the browser, besides its startup_timeout.
+// authTimeout is how long a server's start may wait, from the beginning of
+// an authorization, for a person to authorize agent in the browser.
 const authTimeout = 5 * time.Minute
 
 // resolve expands the ${VAR} references and checks the table. missing
@@ -111,9 +111,9 @@ func oauthStore(o *Options, getenv func(string) string) *oauth.Store {
 // attachOAuth gives every streamable HTTP server its authorization
 // handler (authorization code with dynamic registration unless its oauth
 // table says otherwise); the handler acts only when the server answers
-// 401. With interactive, a server without a stored authorization may wait
-// authTimeout more at its start, for the person in the browser; without,
-// such a server fails at once, saying to run agent mcp login. The browser
+// 401. With interactive, an authorization during a server's start gives
+// the start authTimeout more, for the person in the browser; without, a
+// server that needs a person fails at once, saying to run agent mcp login. The browser
 // gets the environment bash commands get (filter: no provider key, nothing
 // that looks like a secret) and none of the oauth tables' secrets.
 func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), filter shell.EnvFilter, interactive bool) {
@@ -152,7 +152,7 @@ func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), fil
 			continue
 		}
 		c.Auth = h
-		if interactive && oc.GrantType != oauth.GrantClientCredentials && !oc.Enterprise() && (store == nil || !store.Stored(c.Name, c.URL)) {
+		if interactive {
 			c.AuthTimeout = authTimeout
 		}
 	}
