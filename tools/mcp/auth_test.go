@@ -19,10 +19,28 @@ import (
 func TestAuthorizationExtendsTheStart(t *testing.T) {
 	srv := oauthtest.Start(oauthtest.Options{})
 	t.Cleanup(srv.Close)
-	const startup = 100 * time.Millisecond
+	done := make(chan struct{})
+	mute := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // never answers, until the test ends
+		case <-r.Context().Done():
+		case <-done:
+		}
+	}))
+	t.Cleanup(mute.Close)
+	t.Cleanup(func() { close(done) })
+	// The same startup timeout for both; the person allows only once the
+	// mute server, started after the remote one's authorization began, has
+	// failed for it: by then the remote start's own startup timeout has
+	// passed too.
+	const startup = 3 * time.Second
+	muted := make(chan Status, 1)
 	slowPerson := func(u string) error {
 		go func() {
-			time.Sleep(3 * startup) // the person reads the page before allowing
+			mm := NewManager([]Config{{Name: "mute", URL: mute.URL, StartupTimeout: startup}}, Options{Version: "test"})
+			mm.Start(context.Background())
+			mm.Wait(context.Background())
+			muted <- mm.Status()[0]
+			mm.Close()
 			if resp, err := http.Get(u); err == nil {
 				resp.Body.Close()
 			}
@@ -33,30 +51,18 @@ func TestAuthorizationExtendsTheStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	mute := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select { // never answers, until the test ends
-		case <-r.Context().Done():
-		case <-done:
-		}
-	}))
-	t.Cleanup(mute.Close)
-	t.Cleanup(func() { close(done) })
-	m := NewManager([]Config{
-		{Name: "remote", URL: srv.URL(), Auth: h, AuthTimeout: time.Minute, StartupTimeout: startup},
-		{Name: "mute", URL: mute.URL, Auth: h, AuthTimeout: time.Minute, StartupTimeout: startup},
-	}, Options{Version: "test"})
+	m := NewManager([]Config{{Name: "remote", URL: srv.URL(), Auth: h, AuthTimeout: time.Minute, StartupTimeout: startup}}, Options{Version: "test"})
 	m.Start(context.Background())
 	m.Wait(context.Background())
 	defer m.Close()
-	got := map[string]Status{}
+	got := map[string]Status{"mute": <-muted}
 	for _, s := range m.Status() {
 		got[s.Name] = s
 	}
 	if s := got["remote"]; s.State != StateRunning || len(s.Tools) != 1 {
 		t.Errorf("remote: %+v, want running after the slow login", s)
 	}
-	if s := got["mute"]; s.State != StateFailed || !strings.Contains(s.Error, "did not start within 100ms") {
+	if s := got["mute"]; s.State != StateFailed || !strings.Contains(s.Error, "did not start within 3s") {
 		t.Errorf("mute: %+v, want failed after its startup timeout", s)
 	}
 }
