@@ -14,6 +14,10 @@ package mcp
 import (
 	"context"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/agent-dev/agent/tools/mcp/oauth"
 )
 
 // Default timeouts of a server.
@@ -40,6 +44,14 @@ type Config struct {
 	URL     string
 	Headers map[string]string
 	SSE     bool
+	// OAuth is the server's [oauth] table (nil: none); Auth, when not nil,
+	// authorizes a streamable HTTP server's requests (see package oauth).
+	// An authorization during the start gives the start AuthTimeout more
+	// from its beginning (a person in the browser); a server that does not
+	// answer still fails after StartupTimeout.
+	OAuth       *oauth.Config
+	Auth        auth.OAuthHandler
+	AuthTimeout time.Duration
 	// Timeout bounds one call (0: DefaultTimeout); StartupTimeout the
 	// start, the handshake and the first tool list (0:
 	// DefaultStartupTimeout).

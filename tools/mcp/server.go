@@ -23,6 +23,8 @@ type server struct {
 	ready chan struct{} // closed once the server runs or failed
 	cmd   *exec.Cmd     // a stdio server's process
 	tail  *tailBuffer   // a stdio server's last stderr
+	// deadline is the start's (see startContext); set before the start.
+	deadline *startDeadline
 
 	state   State
 	err     string
@@ -44,7 +46,7 @@ func (s *server) start(ctx context.Context) {
 			return
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
+	sctx, cancel := s.startContext(ctx)
 	defer cancel()
 	client := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: s.m.opts.Version}, &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{},
@@ -77,7 +79,7 @@ func (s *server) start(ctx context.Context) {
 		err = s.list(sctx)
 	}
 	if err != nil {
-		if sctx.Err() == context.DeadlineExceeded {
+		if context.Cause(sctx) == context.DeadlineExceeded {
 			err = fmt.Errorf("did not start within %s", s.cfg.StartupTimeout)
 		}
 		s.fail(s.reason(err))
@@ -126,7 +128,7 @@ func (s *server) transport() (sdk.Transport, error) {
 		if s.cfg.SSE {
 			return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, nil
 		}
-		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: -1}, nil
+		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: -1, OAuthHandler: s.authHandler()}, nil
 	}
 	if s.cfg.Command == "" {
 		return nil, fmt.Errorf("neither command nor url is set")
