@@ -1,0 +1,125 @@
+package mcp
+
+import (
+	"context"
+	"time"
+)
+
+// Restart defaults: the first restart waits DefaultRestartDelay, each
+// next one twice as long up to maxRestartDelay; DefaultMaxRestarts
+// restarts in a row that fail to connect give up.
+const (
+	DefaultRestartDelay = time.Second
+	DefaultMaxRestarts  = 5
+	maxRestartDelay     = 30 * time.Second
+)
+
+// start runs the server until the manager closes: it connects, watches the
+// session, and when a server that ran stops (its process exited, its HTTP
+// stream could not be resumed), restarts it after a backoff, reporting
+// each change of state once. A server whose first start fails is failed
+// for good (a wrong command or URL does not mend itself), as is one whose
+// restarts all fail.
+func (s *server) start(ctx context.Context) {
+	if s.cfg.Gate != nil {
+		if ok, why := s.cfg.Gate(ctx); !ok {
+			s.m.mu.Lock()
+			s.state, s.err = StateSkipped, why
+			s.m.mu.Unlock()
+			s.markReady()
+			return
+		}
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			s.stop()
+		case <-s.m.quit.Done():
+		}
+	}()
+	restarts := 0
+	for {
+		cs, reason := s.connect(ctx)
+		if cs == nil {
+			if restarts == 0 || s.isClosing() {
+				s.setFailed(reason)
+				s.m.warn("MCP server %s failed: %s", s.cfg.Name, reason)
+				s.markReady()
+				return
+			}
+			if restarts >= s.m.maxRestarts() {
+				s.setFailed(reason)
+				s.m.warn("MCP server %s failed: %s; gave up after %d restarts", s.cfg.Name, reason, restarts)
+				s.m.changed()
+				return
+			}
+			s.setReconnecting(reason)
+		} else {
+			if restarts > 0 {
+				s.m.warn("MCP server %s is running again", s.cfg.Name)
+			}
+			restarts = 0
+			s.markReady()
+			s.m.changed()
+			_ = cs.Wait()
+			s.died()
+			if s.isClosing() {
+				return
+			}
+			s.disconnect()
+			s.m.warn("MCP server %s stopped: %s; restarting it", s.cfg.Name, s.errText())
+		}
+		if !s.backoff(ctx, restarts) {
+			return
+		}
+		restarts++
+	}
+}
+
+// backoff waits before restart n+1; false when the manager closed first.
+func (s *server) backoff(ctx context.Context, n int) bool {
+	d := s.m.opts.RestartDelay
+	if d <= 0 {
+		d = DefaultRestartDelay
+	}
+	for i := 0; i < n && d < maxRestartDelay; i++ {
+		d *= 2
+	}
+	t := time.NewTimer(min(d, maxRestartDelay))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return !s.isClosing()
+	case <-ctx.Done():
+	case <-s.m.quit.Done():
+	}
+	return false
+}
+
+func (m *Manager) maxRestarts() int {
+	if m.opts.MaxRestarts > 0 {
+		return m.opts.MaxRestarts
+	}
+	return DefaultMaxRestarts
+}
+
+// markReady closes ready once: Wait returns after a server's first start.
+func (s *server) markReady() { s.readyOnce.Do(func() { close(s.ready) }) }
+
+func (s *server) isClosing() bool {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	return s.closing
+}
+
+func (s *server) setFailed(reason string) {
+	s.m.mu.Lock()
+	s.state, s.err, s.tools, s.prompts, s.resources, s.session = StateFailed, reason, nil, nil, nil, nil
+	s.m.mu.Unlock()
+}
+
+func (s *server) setReconnecting(reason string) {
+	s.m.mu.Lock()
+	s.state, s.err, s.session = StateReconnecting, reason, nil
+	s.m.mu.Unlock()
+}
