@@ -73,9 +73,9 @@ const (
 	// StateReconnecting: a server that ran stopped and is being
 	// restarted; Status.Error says why it stopped.
 	StateReconnecting State = "reconnecting"
-	StateFailed   State = "failed"
-	StateDisabled State = "disabled"
-	StateSkipped  State = "skipped"
+	StateFailed       State = "failed"
+	StateDisabled     State = "disabled"
+	StateSkipped      State = "skipped"
 )
 
 // Status is a server's state for reports (agent mcp list, /mcp).

@@ -31,9 +31,9 @@ type server struct {
 	prompts   []*sdk.Prompt
 	resources []*sdk.Resource
 	readyOnce sync.Once
-	skipped map[string]bool // tools skipped for their schema, warned about
-	closing bool
-	listing sync.Mutex // one tool listing at a time
+	skipped   map[string]bool // tools skipped for their schema, warned about
+	closing   bool
+	listing   sync.Mutex // one tool listing at a time
 }
 
 // connect starts the server, connects, lists its tools, prompts and
