@@ -76,7 +76,7 @@ func mcpStatus(ctx context.Context, o *Options, dir string, getenv func(string) 
 		trust = &trustStore{path: filepath.Join(filepath.Dir(db), trustFile)}
 	}
 	gateProject(cfgs, project, trust, dir, o.TrustProjectMCP)
-	m := mcp.NewManager(cfgs, mcp.Options{Version: versionString()})
+	m := mcp.NewManager(cfgs, mcp.Options{Version: versionString(), Roots: []string{dir}})
 	m.Start(ctx)
 	m.Wait(ctx)
 	defer m.Close()
@@ -96,6 +96,9 @@ func writeMCPStatus(w io.Writer, statuses []mcp.Status) {
 		}
 		if s.State == mcp.StateRunning {
 			line += fmt.Sprintf(", %d tools", len(s.Tools))
+			if more := mcpSummary(s); more != "" {
+				line += "; " + more
+			}
 		}
 		fmt.Fprintln(w, line)
 		for _, t := range s.Tools {

@@ -39,6 +39,8 @@ type agent struct {
 	builtins []tools.Tool
 	mode     picker.Mode
 	mcp      *mcp.Manager // nil until newMCP
+	// elicit asks the person an MCP server's form; nil declines (headless).
+	elicit mcp.ElicitFunc
 	// rebuild serialises catalog rebuilds, so that the last one published
 	// is built from the latest tools.
 	rebuild sync.Mutex
@@ -212,7 +214,11 @@ func newBash(s settings, dir string, sb *sandbox.Sandbox) tools.Tool {
 // server is ready. warn is given each server problem once, in one line.
 // Call closeMCP when done.
 func (a *agent) newMCP(warn func(string)) {
-	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
+	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString(),
+		Roots: []string{a.dir}, Elicit: a.elicit})
+	if a.mentions != nil {
+		a.mentions.UseResources(mcpResources{a.mcp})
+	}
 }
 
 // settledCatalog is the loop's catalog source. Before each snapshot it
