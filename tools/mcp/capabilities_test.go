@@ -215,7 +215,7 @@ func TestResourceTool(t *testing.T) {
 
 func TestProgressText(t *testing.T) {
 	for _, c := range []struct {
-		p, total float64
+		p, total  float64
 		msg, want string
 	}{{3, 10, "Step 3", "3/10 Step 3"}, {3, 0, "Step 3", "Step 3"}, {3, 0, "", "3"}, {1, 4, "", "1/4"}} {
 		if got := ProgressText(c.p, c.total, c.msg); got != c.want {
