@@ -117,23 +117,32 @@ func (m *Mentions) Expand(ctx context.Context, session, prompt string) (string, 
 // without trailing punctuation); ok is false when p names none. A
 // resource that cannot be read is listed with Skipped.
 func (m *Mentions) resource(ctx context.Context, r Resources, p string, budget int, seen map[string]bool) (Attachment, string, bool) {
+	var failed *Attachment
 	for _, cand := range []string{p, strings.TrimRight(p, trailing)} {
 		server, uri, ok := resourceOf(r, cand)
-		if !ok {
+		if !ok || (failed != nil && failed.Path == cand) {
 			continue
 		}
 		if seen[cand] {
 			return Attachment{}, "", false
 		}
-		seen[cand] = true
 		if budget <= 0 {
+			seen[cand] = true
 			return Attachment{Path: cand, Skipped: fmt.Sprintf("the attachments of this prompt reached %d KiB", TotalMax>>10)}, "", true
 		}
 		text, imgs, cut, ok := attachResource(ctx, r, server, uri, min(FileMax, budget))
 		if !ok {
-			return Attachment{Path: cand, Skipped: text}, "", true
+			if failed == nil {
+				failed = &Attachment{Path: cand, Skipped: text}
+			}
+			continue
 		}
+		seen[cand] = true
 		return Attachment{Path: cand, Bytes: len(text), Cut: cut, Images: imgs}, text, true
+	}
+	if failed != nil {
+		seen[failed.Path] = true
+		return *failed, "", true
 	}
 	return Attachment{}, "", false
 }

@@ -217,7 +217,7 @@ func TestProgressText(t *testing.T) {
 	for _, c := range []struct {
 		p, total  float64
 		msg, want string
-	}{{3, 10, "Step 3", "3/10 Step 3"}, {3, 0, "Step 3", "Step 3"}, {3, 0, "", "3"}, {1, 4, "", "1/4"}} {
+	}{{3, 10, "Step 3", "3/10 Step 3"}, {3, 0, "Step 3", "Step 3"}, {3, 0, "", "progress 3"}, {1, 4, "", "progress 1/4"}} {
 		if got := ProgressText(c.p, c.total, c.msg); got != c.want {
 			t.Errorf("%v: %q, want %q", c, got, c.want)
 		}

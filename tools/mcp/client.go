@@ -102,20 +102,17 @@ func (p *progressRoutes) deliver(n *sdk.ProgressNotificationParams) {
 
 // ProgressText is how a progress notification reads: its message, with
 // "progress/total" before it when the total is known ("3/10 Processing
-// step 3"), or the progress alone when it has no message.
+// step 3"); without a message, "progress 3/10" (or "progress 3").
 func ProgressText(progress, total float64, message string) string {
-	var count string
+	count := fmt.Sprintf("%g", progress)
+	if total > 0 {
+		count += fmt.Sprintf("/%g", total)
+	}
 	switch {
+	case message == "":
+		return "progress " + count
 	case total > 0:
-		count = fmt.Sprintf("%g/%g", progress, total)
-	case message == "":
-		count = fmt.Sprintf("%g", progress)
+		return count + " " + message
 	}
-	switch {
-	case count == "":
-		return message
-	case message == "":
-		return count
-	}
-	return count + " " + message
+	return message
 }

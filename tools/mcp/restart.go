@@ -39,7 +39,7 @@ func (s *server) start(ctx context.Context) {
 	}()
 	restarts := 0
 	for {
-		cs, reason := s.connect(ctx)
+		cs, end, reason := s.connect(ctx)
 		if cs == nil {
 			if restarts == 0 || s.isClosing() {
 				s.setFailed(reason)
@@ -61,8 +61,8 @@ func (s *server) start(ctx context.Context) {
 			restarts = 0
 			s.markReady()
 			s.m.changed()
-			_ = cs.Wait()
-			s.died()
+			s.died(cs.Wait())
+			end()
 			if s.isClosing() {
 				return
 			}

@@ -39,9 +39,22 @@ type server struct {
 // connect starts the server, connects, lists its tools, prompts and
 // resources, and marks it running. ok is false when any of it failed: the
 // reason is returned and what was started is stopped.
-func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, reason string) {
+//
+// The older HTTP+SSE transport keeps the context of the connection for its
+// event stream: it is cancelled only when the session ended (end), not
+// when connect returns.
+func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, end func(), reason string) {
 	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
-	defer cancel()
+	cs, reason = s.handshake(ctx, sctx)
+	if cs == nil {
+		cancel()
+		return nil, nil, reason
+	}
+	return cs, cancel, ""
+}
+
+// handshake is connect's work, bounded by sctx.
+func (s *server) handshake(ctx, sctx context.Context) (cs *sdk.ClientSession, reason string) {
 	client := s.newClient(ctx)
 	transport, err := s.transport()
 	if err != nil {
@@ -59,10 +72,13 @@ func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, reason str
 		}
 		err = s.list(sctx)
 		if err == nil {
-			err = s.listPrompts(sctx)
-		}
-		if err == nil {
-			err = s.listResources(sctx)
+			// Prompts and resources are extras: a server that fails to
+			// list them still offers its tools.
+			for _, list := range []func(context.Context) error{s.listPrompts, s.listResources} {
+				if lerr := list(sctx); lerr != nil {
+					s.m.warn("MCP server %s: %v", s.cfg.Name, lerr)
+				}
+			}
 		}
 	}
 	if err != nil {
@@ -87,11 +103,14 @@ func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, reason str
 // its tools go until it is restarted (see run). A call that finds the
 // connection closed calls it too, so the next request no longer offers
 // the tools; it closes the session, which ends run's wait.
-func (s *server) died() {
+func (s *server) died(why error) {
+	if why == nil {
+		why = fmt.Errorf("stopped")
+	}
 	s.m.mu.Lock()
 	report := !s.closing && s.state == StateRunning
 	if report {
-		s.state, s.err, s.tools, s.prompts, s.resources = StateReconnecting, s.reason(fmt.Errorf("stopped")), nil, nil, nil
+		s.state, s.err, s.tools, s.prompts, s.resources = StateReconnecting, s.reason(why), nil, nil, nil
 	}
 	cs := s.session
 	s.m.mu.Unlock()

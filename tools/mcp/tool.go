@@ -78,7 +78,7 @@ func (t *tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	state = t.s.state
 	t.s.m.mu.Unlock()
 	if state != StateRunning || errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		t.s.died()
+		t.s.died(err)
 		return tools.Errorf("the MCP server %s stopped during the call (%v); it is being restarted, and its tools are offered again once it runs", t.s.cfg.Name, err), nil
 	}
 	return tools.Errorf("%s: %v", t.name, err), nil
