@@ -14,7 +14,7 @@ import (
 // "docs".
 type fakeResources struct{ reads []string }
 
-func (f *fakeResources) Names() []string { return []string{"docs:test://alpha", "docs:test://beta"} }
+func (f *fakeResources) Names() []string         { return []string{"docs:test://alpha", "docs:test://beta"} }
 func (f *fakeResources) Server(name string) bool { return name == "docs" }
 func (f *fakeResources) Read(_ context.Context, server, uri string) (string, []tools.Image, error) {
 	f.reads = append(f.reads, server+":"+uri)
