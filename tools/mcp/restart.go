@@ -55,12 +55,12 @@ func (s *server) start(ctx context.Context) {
 			}
 			s.setReconnecting(reason)
 		} else {
+			s.markReady()
+			s.m.changed() // its tools are offered before it is said
 			if restarts > 0 {
 				s.m.warn("MCP server %s is running again", s.cfg.Name)
 			}
 			restarts = 0
-			s.markReady()
-			s.m.changed()
 			s.died(cs.Wait())
 			end()
 			if s.isClosing() {
