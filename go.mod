@@ -33,7 +33,10 @@ require (
 
 require github.com/coder/websocket v1.8.15 // indirect
 
-require github.com/coder/acp-go-sdk v0.13.0
+require (
+	github.com/coder/acp-go-sdk v0.13.0
+	github.com/golang-jwt/jwt/v5 v5.3.1
+)
 
 require (
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
@@ -85,7 +88,7 @@ require (
 	go.opentelemetry.io/otel/metric v1.33.0 // indirect
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
-	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/oauth2 v0.35.0
 	golang.org/x/text v0.44.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect

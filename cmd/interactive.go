@@ -151,6 +151,7 @@ func interactiveConfig(o *Options, getenv func(string) string, f *frontEnd, pol 
 			writeMCPStatus(&b, a.mcp.Status())
 			return strings.TrimRight(b.String(), "\n")
 		},
+		MCPLogin: a.mcpLogin,
 		Mentions: a.mentions,
 		// One request, without retries, as agent doctor lists them.
 		Models:         func(ctx context.Context) ([]string, error) { return newProvider(s, -1).Models(ctx) },

@@ -11,9 +11,10 @@ import (
 	"github.com/agent-dev/agent/tools/mcp"
 )
 
-// newMCPCmd builds `agent mcp`, whose one subcommand lists the MCP servers.
+// newMCPCmd builds `agent mcp`: list the MCP servers, log in to one
+// (OAuth) or out of it.
 func newMCPCmd(st Streams, getenv func(string) string, o *Options) *cobra.Command {
-	c := &cobra.Command{Use: "mcp", Short: "MCP servers: agent mcp list", Args: cobra.NoArgs}
+	c := &cobra.Command{Use: "mcp", Short: "MCP servers: agent mcp list, login NAME, logout NAME", Args: cobra.NoArgs}
 	var asJSON bool
 	list := &cobra.Command{
 		Use:   "list",
@@ -40,7 +41,7 @@ func newMCPCmd(st Streams, getenv func(string) string, o *Options) *cobra.Comman
 	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
 	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "start the servers of the project's .mcp.json too")
 	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
-	c.AddCommand(list)
+	c.AddCommand(list, newMCPLoginCmd(st, getenv, o), newMCPLogoutCmd(st, getenv, o))
 	return c
 }
 
@@ -76,6 +77,7 @@ func mcpStatus(ctx context.Context, o *Options, dir string, getenv func(string) 
 		trust = &trustStore{path: filepath.Join(filepath.Dir(db), trustFile)}
 	}
 	gateProject(cfgs, project, trust, dir, o.TrustProjectMCP)
+	attachOAuth(cfgs, oauthStore(o, getenv), nil, providerKeyEnvs(o, getenv), false)
 	m := mcp.NewManager(cfgs, mcp.Options{Version: versionString(), Roots: []string{dir}})
 	m.Start(ctx)
 	m.Wait(ctx)

@@ -43,6 +43,7 @@ type mcpServerConfig struct {
 	Enabled        *bool             `toml:"enabled"`
 	Timeout        string            `toml:"timeout"`
 	StartupTimeout string            `toml:"startup_timeout"`
+	OAuth          *mcpOAuthConfig   `toml:"oauth"`
 }
 
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -78,6 +79,9 @@ func mcpServers(servers map[string]mcpServerConfig, where, dir string, keyEnvs [
 			return nil, usagef("%s: mcp server %s: startup_timeout: %w", where, name, err)
 		}
 		c.Disabled = sc.Enabled != nil && !*sc.Enabled
+		if err := applyOAuth(&c, sc, where, getenv); err != nil {
+			return nil, err
+		}
 		if len(sc.Headers) > 0 {
 			c.Headers = map[string]string{}
 			for k, v := range sc.Headers {

@@ -19,6 +19,7 @@ import (
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/mcp"
+	"github.com/agent-dev/agent/tools/mcp/oauth"
 	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/tools/protect"
 	"github.com/agent-dev/agent/tools/shell"
@@ -45,6 +46,10 @@ type agent struct {
 	// is built from the latest tools.
 	rebuild sync.Mutex
 	mcpCfgs []mcp.Config
+	// oauth keeps the MCP servers' authorizations (nil: none kept);
+	// mcpWarn is newMCP's warn, where /mcp login's notices go too.
+	oauth   *oauth.Store
+	mcpWarn func(string)
 	// mcpProject names the servers of the project's .mcp.json, which
 	// start only once trusted.
 	mcpProject map[string]projectServer
@@ -186,6 +191,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 				mentions: mention.New(root, state), children: kids, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext, buffers: buffers}
 			a.catalog.Set(picker.New(reg, mode, a.toolGroups()...))
 			a.webTrust = a.trustStore(o, getenv)
+			a.oauth = oauthStore(o, getenv)
 			a.domains = domainRules{allow: allowDomains, deny: denyDomains, always: alwaysDomains(a.webTrust)}
 			kids.a = a
 			return a, nil
@@ -214,6 +220,8 @@ func newBash(s settings, dir string, sb *sandbox.Sandbox) tools.Tool {
 // server is ready. warn is given each server problem once, in one line.
 // Call closeMCP when done.
 func (a *agent) newMCP(warn func(string)) {
+	a.mcpWarn = warn
+	attachOAuth(a.mcpCfgs, a.oauth, warn, a.settings.ProviderKeyEnvs, true)
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString(),
 		Roots: []string{a.dir}, Elicit: a.elicit})
 	if a.mentions != nil {

@@ -24,6 +24,28 @@ func TestMCPCommand(t *testing.T) {
 	d.untilShows("everything: running, 13 tools")
 }
 
+// TestMCPLoginCommand: /mcp login NAME says the login started, runs the
+// front-end's login for that server outside Update, and shows its outcome.
+func TestMCPLoginCommand(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	asked := make(chan string, 1)
+	cfg.MCPLogin = func(name string) string {
+		asked <- name
+		return "Logged in to MCP server " + name + "; the running server uses the new tokens from its next request."
+	}
+	d := newDriver(t, cfg)
+	d.typeAndSend("/mcp login linear")
+	d.untilShows("Logged in to MCP server linear; the running server uses")
+	if s := d.screen(); !strings.Contains(s, "Logging in to MCP server linear: the browser opens") {
+		t.Errorf("no note that the login started:\n%s", s)
+	}
+	if name := <-asked; name != "linear" {
+		t.Errorf("logged in to %q", name)
+	}
+	d.typeAndSend("/mcp login")
+	d.untilShows("Say which server: /mcp login NAME.")
+}
+
 // TestNoticesShownOnce: a notice (an MCP server that failed) appears once
 // as a note in the conversation, and the interface goes on.
 func TestNoticesShownOnce(t *testing.T) {

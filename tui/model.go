@@ -38,6 +38,10 @@ type Config struct {
 	// MCP returns the MCP servers' states and tools, one line each, for
 	// /mcp; nil when none are configured.
 	MCP func() string
+	// MCPLogin runs the OAuth authorization of the MCP server name (the
+	// browser opens) and returns what became of it, one line for a note;
+	// it blocks, and is called in a command. nil: /mcp login is unknown.
+	MCPLogin func(name string) string
 	// AfterFirstFrame, when not nil, is called once, in a command, shortly
 	// after the interface drew its first frame: work that must not delay
 	// the prompt (starting MCP servers, whose start-up takes the CPU for
@@ -138,6 +142,7 @@ type (
 	turnClosedMsg struct{ ch <-chan loop.Event }
 	approvalMsg   struct{ req approvalRequest }
 	noticeMsg     struct{ text string }
+	mcpLoginMsg   struct{ text string }
 	tickMsg       struct{ turn int }
 	// modelSwitchedMsg carries the loop built for /model NAME, built in a
 	// command because building reads the project's AGENTS.md.
@@ -361,6 +366,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		return m, waitNotice(m.cfg.Notices)
+	case mcpLoginMsg:
+		m.chat.append(newNoteItem(m.st, msg.text))
+		m.chat.bottom()
 	default:
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)

@@ -319,6 +319,9 @@ func (m *Model) command(text string) tea.Cmd {
 		}
 		m.chat.append(newNoteItem(m.st, note))
 	case "/mcp":
+		if name, ok := strings.CutPrefix(strings.TrimSpace(arg), "login"); ok && m.cfg.MCPLogin != nil {
+			return m.mcpLogin(strings.TrimSpace(name))
+		}
 		note := "No MCP servers configured: add [mcp.servers.NAME] to the config file, or a .mcp.json to the project."
 		if m.cfg.MCP != nil {
 			note = m.cfg.MCP()
@@ -363,4 +366,17 @@ func gitStatus(dir string) tea.Cmd {
 		}
 		return gitStatusMsg{strings.Join(lines, "\n")}
 	}
+}
+
+// mcpLogin starts /mcp login NAME: a note now, the login in a command, and
+// its outcome as another note.
+func (m *Model) mcpLogin(name string) tea.Cmd {
+	if name == "" {
+		m.chat.append(newErrorItem(m.st, "Say which server: /mcp login NAME."))
+		return nil
+	}
+	m.chat.append(newNoteItem(m.st, "Logging in to MCP server "+name+": the browser opens, and its URL is shown."))
+	m.chat.bottom()
+	login := m.cfg.MCPLogin
+	return func() tea.Msg { return mcpLoginMsg{login(name)} }
 }

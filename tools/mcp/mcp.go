@@ -22,6 +22,10 @@ package mcp
 import (
 	"context"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/agent-dev/agent/tools/mcp/oauth"
 )
 
 // Default timeouts of a server.
@@ -48,6 +52,13 @@ type Config struct {
 	URL     string
 	Headers map[string]string
 	SSE     bool
+	// OAuth is the server's [oauth] table (nil: none); Auth, when not nil,
+	// authorizes a streamable HTTP server's requests (see package oauth),
+	// and AuthTimeout is added to StartupTimeout for a start that may wait
+	// for a person to authorize in the browser.
+	OAuth       *oauth.Config
+	Auth        auth.OAuthHandler
+	AuthTimeout time.Duration
 	// Timeout bounds one call (0: DefaultTimeout); StartupTimeout the
 	// start, the handshake and the first tool list (0:
 	// DefaultStartupTimeout).

@@ -44,7 +44,7 @@ type server struct {
 // event stream: it is cancelled only when the session ended (end), not
 // when connect returns.
 func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, end func(), reason string) {
-	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
+	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout+s.cfg.AuthTimeout)
 	cs, reason = s.handshake(ctx, sctx)
 	if cs == nil {
 		cancel()
@@ -83,7 +83,7 @@ func (s *server) handshake(ctx, sctx context.Context) (cs *sdk.ClientSession, re
 	}
 	if err != nil {
 		if sctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("did not start within %s", s.cfg.StartupTimeout)
+			err = fmt.Errorf("did not start within %s", s.cfg.StartupTimeout+s.cfg.AuthTimeout)
 		}
 		reason = s.reason(err)
 		if cs != nil {
@@ -132,7 +132,7 @@ func (s *server) transport() (sdk.Transport, error) {
 		// The SDK resumes a dropped stream (Last-Event-ID, after the
 		// server's SSE retry or its own backoff); when it gives up, the
 		// session ends and run restarts the server.
-		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, nil
+		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, OAuthHandler: s.cfg.Auth}, nil
 	}
 	if s.cfg.Command == "" {
 		return nil, fmt.Errorf("neither command nor url is set")

@@ -1,0 +1,117 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// conformanceVersion is the official MCP conformance suite the tests run,
+// as .ci/run installs it: npm install --no-save --prefix out/conformance
+// @modelcontextprotocol/conformance@0.1.16.
+const conformanceVersion = "0.1.16"
+
+// clientScenarios are the suite's 26 client scenarios (`conformance list`
+// of 0.1.16).
+var clientScenarios = []string{
+	"initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry",
+	"auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
+	"auth/basic-cimd", "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported",
+	"auth/scope-omitted-when-undefined", "auth/scope-step-up", "auth/scope-retry-limit",
+	"auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none",
+	"auth/pre-registration", "auth/2025-03-26-oauth-metadata-backcompat",
+	"auth/2025-03-26-oauth-endpoint-fallback", "auth/resource-mismatch", "auth/offline-access-scope",
+	"auth/offline-access-not-supported", "auth/client-credentials-jwt", "auth/client-credentials-basic",
+	"auth/cross-app-access-complete-flow",
+}
+
+// knownFailing are the scenarios agent does not pass yet, with the reason;
+// the README names them too. A scenario listed here that passes is logged,
+// not failed, so the list can shrink as the features arrive.
+var knownFailing = map[string]string{
+	"elicitation-sep1034-client-defaults": "agent declares no elicitation capability yet (issue 26, client capabilities)",
+	"sse-retry":                           "agent disables the SDK's stream resumption (MaxRetries: -1) (issue 26, reconnection)",
+}
+
+// conformanceSuite returns the node command that runs the suite: node with
+// the preload that gives Node 20 the fs.globSync the suite needs
+// (e2e/testdata/conformance/globsync.mjs), and the suite's entry point. It
+// skips the test when the suite is not installed, and fails it in CI.
+func conformanceSuite(t *testing.T) []string {
+	t.Helper()
+	entry, _ := filepath.Abs(filepath.Join("..", "out", "conformance", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
+	_, err := os.Stat(entry)
+	if _, nerr := exec.LookPath("node"); nerr != nil {
+		err = nerr
+	}
+	if err != nil {
+		msg := "the MCP conformance suite is not installed (" + err.Error() + "): run npm install --no-save --prefix out/conformance @modelcontextprotocol/conformance@" + conformanceVersion + " (.ci/run does)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	preload, _ := filepath.Abs(filepath.Join("testdata", "conformance", "globsync.mjs"))
+	return []string{"node", "--import", preload, entry}
+}
+
+// buildAdapter builds internal/conformance/adapter into dir.
+func buildAdapter(t *testing.T, dir string) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out := filepath.Join(dir, "adapter")
+	src, _ := filepath.Abs("..")
+	cmd := exec.Command(goCmd, "build", "-o", out, "./internal/conformance/adapter")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the conformance adapter: %v\n%s", err, msg)
+	}
+	return out
+}
+
+// TestConformanceClient runs every client scenario of the official MCP
+// conformance suite against the agent binary: the suite starts the
+// scenario's server (and authorization servers), the adapter runs `agent
+// -p` with that server in its config and a scripted model that calls the
+// scenario's tool, and the suite checks what the agent did on the wire
+// (discovery, registration, PKCE, the resource parameter, scopes, token
+// requests). Each scenario is a subtest; the suite's exit code says
+// whether it passed.
+func TestConformanceClient(t *testing.T) {
+	t.Parallel()
+	suite := conformanceSuite(t)
+	adapter := buildAdapter(t, t.TempDir())
+	for _, scenario := range clientScenarios {
+		t.Run(strings.ReplaceAll(scenario, "/", "_"), func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+			defer cancel()
+			args := append(suite[1:], "client", "--command", adapter+" -agent "+binary, "--scenario", scenario,
+				"--timeout", "120000", "-o", t.TempDir())
+			cmd := exec.CommandContext(ctx, suite[0], args...)
+			cmd.Dir = t.TempDir()
+			cmd.Env = append(os.Environ(), asAgent+"=1", "GORACE=atexit_sleep_ms=0")
+			out, err := cmd.CombinedOutput()
+			if ctx.Err() != nil {
+				t.Fatalf("the suite hung for %v on %s:\n%s", hangLimit, scenario, out)
+			}
+			reason, known := knownFailing[scenario]
+			switch {
+			case err != nil && known:
+				t.Skipf("known to fail: %s", reason)
+			case err != nil:
+				t.Fatalf("conformance client --scenario %s: %v\n%s", scenario, err, out)
+			case known:
+				t.Logf("%s passes now: remove it from knownFailing (%s)", scenario, reason)
+			}
+		})
+	}
+}

@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/oauthtest"
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+// TestMCPLoginThenSession: `agent mcp login` authorizes agent with an
+// OAuth-protected server (the browser, here the conformance adapter,
+// follows the authorization URL to agent's loopback callback) and stores
+// the tokens 0600 in the data directory; `agent mcp list` and a session
+// then use them without a browser, the tool's result reaches the model,
+// and the token is in no output and not in the session database; `agent
+// mcp logout` forgets it, after which list says to log in.
+func TestMCPLoginThenSession(t *testing.T) {
+	t.Parallel()
+	srv := oauthtest.Start(oauthtest.Options{})
+	t.Cleanup(srv.Close)
+	adapter := buildAdapter(t, t.TempDir())
+	data, dir := t.TempDir(), t.TempDir()
+	cfg := mcpConfig(t, "[mcp.servers.remote]\nurl = \""+srv.URL()+"\"\n")
+	env := []string{"XDG_DATA_HOME=" + data, "BROWSER=" + adapter, "AGENT_CONFORMANCE_BROWSE=1"}
+	noBrowser := []string{"XDG_DATA_HOME=" + data, "BROWSER=" + filepath.Join(dir, "no-browser")}
+
+	login := run(t, invocation{dir: dir, env: env, args: []string{"mcp", "login", "remote", "--config", cfg}})
+	if login.code != 0 || !strings.Contains(login.stdout, "Logged in to MCP server remote (1 tools)") {
+		t.Fatalf("login: exit %d, stdout %q, stderr %q", login.code, login.stdout, login.stderr)
+	}
+	if !strings.Contains(login.stderr, "MCP server remote needs authorization: open http") {
+		t.Errorf("login did not print the authorization URL: %q", login.stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(data, "agent", "mcp-oauth", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("stored authorizations %v, want one", files)
+	}
+	stored, _ := os.ReadFile(files[0])
+	if st, _ := os.Stat(files[0]); runtime.GOOS != "windows" && st.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v, want 0600", st.Mode().Perm())
+	}
+	token := between(string(stored), `"access_token": "`, `"`)
+	if token == "" {
+		t.Fatalf("no access token in %s", files[0])
+	}
+
+	list := run(t, invocation{dir: dir, env: noBrowser, args: []string{"mcp", "list", "--config", cfg}})
+	if !strings.Contains(list.stdout, "remote: running, 1 tools") {
+		t.Errorf("list after login: %q %q", list.stdout, list.stderr)
+	}
+
+	model := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "pick", Name: "pick_tools", Arguments: `{"names":["mcp__remote__whoami"]}`}),
+		scripted.ToolCalls(scripted.Call{ID: "who", Name: "mcp__remote__whoami", Arguments: `{}`}),
+		scripted.Text("done"))
+	session := run(t, invocation{dir: dir, env: noBrowser, args: agentArgs(model, "--config", cfg, "-p", "who am I?")})
+	reqs := model.Requests()
+	if session.code != 0 || len(reqs) != 3 || !strings.Contains(toolResults(reqs[2])["who"], "an authorized client") {
+		t.Fatalf("session: exit %d, stdout %q, stderr %q", session.code, session.stdout, session.stderr)
+	}
+	db, _ := os.ReadFile(filepath.Join(data, "agent", "agent.db"))
+	for name, text := range map[string]string{"login output": login.stdout + login.stderr, "session output": session.stdout + session.stderr,
+		"session database": string(db), "list output": list.stdout + list.stderr} {
+		if strings.Contains(text, token) {
+			t.Errorf("the access token is in the %s", name)
+		}
+	}
+	if len(db) == 0 || bytes.Contains(db, []byte(token)) {
+		t.Errorf("session database: %d bytes", len(db))
+	}
+
+	logout := run(t, invocation{dir: dir, env: noBrowser, args: []string{"mcp", "logout", "remote", "--config", cfg}})
+	if logout.code != 0 || !strings.Contains(logout.stdout, "Removed the stored authorization of MCP server remote") {
+		t.Errorf("logout: %d %q %q", logout.code, logout.stdout, logout.stderr)
+	}
+	after := run(t, invocation{dir: dir, env: noBrowser, args: []string{"mcp", "list", "--config", cfg}})
+	if !strings.Contains(after.stdout, "remote: failed") || !strings.Contains(after.stdout, "run agent mcp login remote") {
+		t.Errorf("list after logout: %q %q", after.stdout, after.stderr)
+	}
+}
+
+// between is the text of s after the first from, up to the next to.
+func between(s, from, to string) string {
+	_, rest, ok := strings.Cut(s, from)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest, to)
+	return v
+}
