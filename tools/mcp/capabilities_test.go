@@ -118,6 +118,18 @@ func TestElicitation(t *testing.T) {
 	if res := call(t, headless, "mcp__f__ask"); res.Content != "decline null" {
 		t.Errorf("headless: %q", res.Content)
 	}
+	defaults := NewManager([]Config{{Name: "f", URL: url, ElicitDefaults: true}}, Options{})
+	dctx, dcancel := context.WithTimeout(context.Background(), time.Minute)
+	defaults.Start(dctx)
+	t.Cleanup(func() { dcancel(); defaults.Close() })
+	defaults.Wait(dctx)
+	// name is required and has no default: declined all the same.
+	if res := call(t, defaults, "mcp__f__ask"); res.Content != "decline null" {
+		t.Errorf("headless with defaults, a required field without one: %q", res.Content)
+	}
+	if got, err := FormContent([]Field{{Name: "age", Type: "integer", Default: 30.0}}, nil); err != nil || got["age"] != 30.0 {
+		t.Errorf("defaults alone: %v %v", got, err)
+	}
 	cancelled := featureManager(t, url, func(context.Context, Elicitation) (ElicitAnswer, error) {
 		return ElicitAnswer{Action: ElicitCancel}, nil
 	})

@@ -63,18 +63,28 @@ type ElicitAnswer struct {
 type ElicitFunc func(ctx context.Context, e Elicitation) (ElicitAnswer, error)
 
 // elicit answers a server's elicitation/create: a form is asked through
-// Options.Elicit (declined without one: a headless run has nobody to ask);
-// a URL-mode request is declined (only form mode is declared).
+// Options.Elicit; without one (a headless run has nobody to ask) it is
+// declined, or accepted with its defaults for a server with
+// ElicitDefaults. A URL-mode request is declined (only form mode is
+// declared).
 func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	p := req.Params
-	if s.m.opts.Elicit == nil || p == nil || (p.Mode != "" && p.Mode != "form") {
+	ask := s.m.opts.Elicit
+	if p == nil || (p.Mode != "" && p.Mode != "form") || (ask == nil && !s.cfg.ElicitDefaults) {
 		return &sdk.ElicitResult{Action: ElicitDecline}, nil
 	}
 	fields, err := schemaFields(p.RequestedSchema)
 	if err != nil {
 		return nil, fmt.Errorf("elicitation of %s: %w", s.cfg.Name, err)
 	}
-	ans, err := s.m.opts.Elicit(ctx, Elicitation{Server: s.cfg.Name, Message: p.Message, Fields: fields})
+	if ask == nil { // headless, told to take the defaults
+		content, err := FormContent(fields, nil)
+		if err != nil {
+			return &sdk.ElicitResult{Action: ElicitDecline}, nil
+		}
+		return &sdk.ElicitResult{Action: ElicitAccept, Content: content}, nil
+	}
+	ans, err := ask(ctx, Elicitation{Server: s.cfg.Name, Message: p.Message, Fields: fields})
 	if err != nil {
 		return nil, err
 	}

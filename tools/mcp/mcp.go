@@ -64,6 +64,10 @@ type Config struct {
 	// DefaultStartupTimeout).
 	Timeout        time.Duration
 	StartupTimeout time.Duration
+	// ElicitDefaults accepts the server's forms with their defaults when
+	// nobody can be asked (Options.Elicit is nil: headless); a form
+	// whose required field has no default is declined all the same.
+	ElicitDefaults bool
 	// Disabled servers are listed but not started; Skipped ones neither,
 	// with Skipped saying why.
 	Disabled bool
