@@ -37,10 +37,23 @@ func (s *server) start(ctx context.Context) {
 		case <-s.m.quit.Done():
 		}
 	}()
+	// Restarts end when the manager closes (the first start is waited
+	// for by Close, as before).
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.m.quit, cancel)()
 	restarts := 0
 	for {
-		cs, end, reason := s.connect(ctx)
+		cctx := ctx
+		if restarts > 0 {
+			cctx = rctx
+		}
+		cs, end, reason := s.connect(cctx)
 		if cs == nil {
+			if s.isClosing() && restarts > 0 {
+				s.setFailed(reason)
+				return
+			}
 			if restarts == 0 || s.isClosing() {
 				s.setFailed(reason)
 				s.m.warn("MCP server %s failed: %s", s.cfg.Name, reason)
