@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/media"
 	"github.com/agent-dev/agent/tools"
 )
@@ -79,7 +80,7 @@ type PromptText struct {
 
 // GetPrompt expands the command line "/mcp__SERVER__PROMPT ARGS": ok is
 // false when the line names no prompt of a running server. The arguments
-// are words (double quotes keep spaces), each NAME=VALUE for the argument
+// are words (quotes keep spaces, see commands.SplitWords), each NAME=VALUE for the argument
 // of that name or else the next argument in order; the last argument takes
 // the rest of the line. The messages' text is joined (an assistant's
 // message marked so), embedded text resources included and images kept;
@@ -123,7 +124,7 @@ func (m *Manager) GetPrompt(ctx context.Context, line string) (PromptText, bool,
 
 // promptArgs maps a command line's words to p's arguments.
 func promptArgs(p *sdk.Prompt, line string) (map[string]string, error) {
-	words := splitWords(line)
+	words := commands.SplitWords(line)
 	args := map[string]string{}
 	next := 0
 	for i := 0; i < len(words); i++ {
@@ -160,33 +161,6 @@ func hasArg(p *sdk.Prompt, name string) bool {
 		}
 	}
 	return false
-}
-
-// splitWords splits a line at white space; double quotes keep a word's
-// spaces.
-func splitWords(line string) []string {
-	var words []string
-	var b strings.Builder
-	quoted, in := false, false
-	for _, r := range line {
-		switch {
-		case r == '"':
-			quoted, in = !quoted, true
-		case !quoted && (r == ' ' || r == '\t' || r == '\n'):
-			if in {
-				words = append(words, b.String())
-				b.Reset()
-				in = false
-			}
-		default:
-			b.WriteRune(r)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, b.String())
-	}
-	return words
 }
 
 // promptText joins a prompt's messages.
