@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agent-dev/agent/tools/mcp"
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // newMCPCmd builds `agent mcp`: list the MCP servers, log in to one
@@ -77,7 +78,7 @@ func mcpStatus(ctx context.Context, o *Options, dir string, getenv func(string) 
 		trust = &trustStore{path: filepath.Join(filepath.Dir(db), trustFile)}
 	}
 	gateProject(cfgs, project, trust, dir, o.TrustProjectMCP)
-	attachOAuth(cfgs, oauthStore(o, getenv), nil, providerKeyEnvs(o, getenv), false)
+	attachOAuth(cfgs, oauthStore(o, getenv), nil, shell.EnvFilter{Strip: providerKeyEnvs(o, getenv)}, false)
 	m := mcp.NewManager(cfgs, mcp.Options{Version: versionString(), Roots: []string{dir}})
 	m.Start(ctx)
 	m.Wait(ctx)

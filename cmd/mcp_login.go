@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // newMCPLoginCmd builds `agent mcp login NAME`: it forgets the server's
@@ -103,7 +104,7 @@ func mcpLogin(ctx context.Context, st Streams, getenv func(string) string, o *Op
 	gateProject(one, project, trust, dir, o.TrustProjectMCP)
 	notify := func(msg string) { fmt.Fprintln(st.Err, msg) }
 	one[0].Disabled = false
-	attachOAuth(one, store, notify, providerKeyEnvs(o, getenv), true)
+	attachOAuth(one, store, notify, shell.EnvFilter{Strip: providerKeyEnvs(o, getenv)}, true)
 	one[0].AuthTimeout = authTimeout
 	m := mcp.NewManager(one, mcp.Options{Version: versionString()})
 	m.Start(ctx)

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // mcpOAuthConfig is a server's [mcp.servers.NAME.oauth] table (see
@@ -50,8 +50,8 @@ type mcpOAuthConfig struct {
 // directory.
 const oauthDir = "mcp-oauth"
 
-// authTimeout is how long a server's start may wait for a person to
-// authorize agent in the browser, besides its startup_timeout.
+// authTimeout is how long a server's start may wait, from the beginning of
+// an authorization, for a person to authorize agent in the browser.
 const authTimeout = 5 * time.Minute
 
 // resolve expands the ${VAR} references and checks the table. missing
@@ -111,14 +111,25 @@ func oauthStore(o *Options, getenv func(string) string) *oauth.Store {
 // attachOAuth gives every streamable HTTP server its authorization
 // handler (authorization code with dynamic registration unless its oauth
 // table says otherwise); the handler acts only when the server answers
-// 401. With interactive, a server without a stored authorization may wait
-// authTimeout more at its start, for the person in the browser, which runs
-// without the provider keys (keyEnvs) in its environment; without, such a
-// server fails at once, saying to run agent mcp login.
-func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), keyEnvs []string, interactive bool) {
+// 401. With interactive, an authorization during a server's start gives
+// the start authTimeout more, for the person in the browser; without, a
+// server that needs a person fails at once, saying to run agent mcp login. The browser
+// gets the environment bash commands get (filter: no provider key, nothing
+// that looks like a secret) and none of the oauth tables' secrets.
+func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), filter shell.EnvFilter, interactive bool) {
+	secrets := map[string]bool{}
+	for _, c := range cfgs {
+		if c.OAuth != nil {
+			for _, v := range []string{c.OAuth.ClientSecret, c.OAuth.PrivateKeyPEM, c.OAuth.IdPClientSecret, c.OAuth.IdPIDToken} {
+				if v != "" {
+					secrets[v] = true
+				}
+			}
+		}
+	}
 	var env []string
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(keyEnvs, k) {
+		if k, v, _ := strings.Cut(kv, "="); filter.Why(k, v) == "" && !secrets[v] {
 			env = append(env, kv)
 		}
 	}
@@ -141,7 +152,7 @@ func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), key
 			continue
 		}
 		c.Auth = h
-		if interactive && oc.GrantType != oauth.GrantClientCredentials && !oc.Enterprise() && (store == nil || !store.Stored(c.Name, c.URL)) {
+		if interactive {
 			c.AuthTimeout = authTimeout
 		}
 	}
@@ -169,7 +180,7 @@ func (a *agent) mcpLogin(name string) string {
 	}
 	one := []mcp.Config{*c}
 	one[0].Auth, one[0].Disabled = nil, false
-	attachOAuth(one, a.oauth, a.mcpWarn, a.settings.ProviderKeyEnvs, true)
+	attachOAuth(one, a.oauth, a.mcpWarn, a.envFilter(), true)
 	if one[0].Auth == nil {
 		return fmt.Sprintf("MCP server %s: %s.", name, one[0].Skipped)
 	}
@@ -190,4 +201,10 @@ func (a *agent) mcpLogin(name string) string {
 		}
 	}
 	return fmt.Sprintf("Logged in to MCP server %s; it starts with the stored tokens at agent's next start.", name)
+}
+
+// envFilter is the filter of what bash commands (and the OAuth browser)
+// get of agent's environment.
+func (a *agent) envFilter() shell.EnvFilter {
+	return shell.EnvFilter{Strip: a.settings.ProviderKeyEnvs, Keep: a.settings.EnvKeep, Remove: a.settings.EnvRemove}
 }

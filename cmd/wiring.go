@@ -221,7 +221,7 @@ func newBash(s settings, dir string, sb *sandbox.Sandbox) tools.Tool {
 // Call closeMCP when done.
 func (a *agent) newMCP(warn func(string)) {
 	a.mcpWarn = warn
-	attachOAuth(a.mcpCfgs, a.oauth, warn, a.settings.ProviderKeyEnvs, true)
+	attachOAuth(a.mcpCfgs, a.oauth, warn, a.envFilter(), true)
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString(),
 		Roots: []string{a.dir}, Elicit: a.elicit})
 	if a.mentions != nil {

@@ -26,7 +26,15 @@ func TestMCPLoginThenSession(t *testing.T) {
 	adapter := buildAdapter(t, t.TempDir())
 	data, dir := t.TempDir(), t.TempDir()
 	cfg := mcpConfig(t, "[mcp.servers.remote]\nurl = \""+srv.URL()+"\"\n")
-	env := []string{"XDG_DATA_HOME=" + data, "BROWSER=" + adapter, "AGENT_CONFORMANCE_BROWSE=1"}
+	// The browser records its environment, then follows the redirect.
+	browser := filepath.Join(dir, "browser.sh")
+	envDump := filepath.Join(dir, "browser-env")
+	script := "#!/bin/sh\nenv > '" + envDump + "'\nexec '" + adapter + "' \"$1\"\n"
+	if err := os.WriteFile(browser, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"XDG_DATA_HOME=" + data, "BROWSER=" + browser, "AGENT_CONFORMANCE_BROWSE=1",
+		"OPENAI_API_KEY=sk-provider-key-value", "DEPLOY_SECRET=deploy-secret-value"}
 	noBrowser := []string{"XDG_DATA_HOME=" + data, "BROWSER=" + filepath.Join(dir, "no-browser")}
 
 	login := run(t, invocation{dir: dir, env: env, args: []string{"mcp", "login", "remote", "--config", cfg}})
@@ -35,6 +43,10 @@ func TestMCPLoginThenSession(t *testing.T) {
 	}
 	if !strings.Contains(login.stderr, "MCP server remote needs authorization: open http") {
 		t.Errorf("login did not print the authorization URL: %q", login.stderr)
+	}
+	if seen, _ := os.ReadFile(envDump); !strings.Contains(string(seen), "AGENT_CONFORMANCE_BROWSE=1") ||
+		strings.Contains(string(seen), "sk-provider-key-value") || strings.Contains(string(seen), "deploy-secret-value") {
+		t.Errorf("the browser's environment (want no provider key, no secret):\n%s", seen)
 	}
 	files, _ := filepath.Glob(filepath.Join(data, "agent", "mcp-oauth", "*.json"))
 	if len(files) != 1 {

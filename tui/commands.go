@@ -21,7 +21,7 @@ var slashCommands = []slashCommand{
 	{"/model", "[NAME]", "switch the model (without NAME: choose from the server's list)"},
 	{"/init", "", "ask the model to write an AGENTS.md for this repository"},
 	{"/tools", "", "list tools and which are picked"},
-	{"/mcp", "[login NAME]", "show the MCP servers, their state and tools (login NAME: authorize agent with one, OAuth)"},
+	{"/mcp", "[login NAME]", "show the MCP servers; login NAME authorizes one (OAuth)"},
 	{"/hooks", "", "list the hooks and where each comes from"},
 	{"/context", "", "show how the context window is used"},
 	{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window"},

@@ -53,9 +53,10 @@ type Config struct {
 	Headers map[string]string
 	SSE     bool
 	// OAuth is the server's [oauth] table (nil: none); Auth, when not nil,
-	// authorizes a streamable HTTP server's requests (see package oauth),
-	// and AuthTimeout is added to StartupTimeout for a start that may wait
-	// for a person to authorize in the browser.
+	// authorizes a streamable HTTP server's requests (see package oauth).
+	// An authorization during the start gives the start AuthTimeout more
+	// from its beginning (a person in the browser); a server that does not
+	// answer still fails after StartupTimeout.
 	OAuth       *oauth.Config
 	Auth        auth.OAuthHandler
 	AuthTimeout time.Duration

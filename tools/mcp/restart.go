@@ -136,3 +136,11 @@ func (s *server) setReconnecting(reason string) {
 	s.state, s.err, s.session = StateReconnecting, reason, nil
 	s.m.mu.Unlock()
 }
+
+// settle ends the start's deadline without ending its context: the
+// server started, and the context carries its connection from now on.
+func (d *startDeadline) settle() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.timer.Stop()
+}

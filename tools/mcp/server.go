@@ -23,6 +23,8 @@ type server struct {
 	ready chan struct{} // closed once the server runs or failed
 	cmd   *exec.Cmd     // a stdio server's current process (guarded by m.mu)
 	tail  *tailBuffer   // a stdio server's last stderr
+	// deadline is the start's (see startContext); set before the start.
+	deadline *startDeadline
 
 	state     State
 	err       string
@@ -44,12 +46,13 @@ type server struct {
 // event stream: it is cancelled only when the session ended (end), not
 // when connect returns.
 func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, end func(), reason string) {
-	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout+s.cfg.AuthTimeout)
+	sctx, cancel := s.startContext(ctx)
 	cs, reason = s.handshake(ctx, sctx)
 	if cs == nil {
 		cancel()
 		return nil, nil, reason
 	}
+	s.deadline.settle() // started: the connection's context lives on
 	return cs, cancel, ""
 }
 
@@ -82,8 +85,8 @@ func (s *server) handshake(ctx, sctx context.Context) (cs *sdk.ClientSession, re
 		}
 	}
 	if err != nil {
-		if sctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("did not start within %s", s.cfg.StartupTimeout+s.cfg.AuthTimeout)
+		if context.Cause(sctx) == context.DeadlineExceeded {
+			err = fmt.Errorf("did not start within %s", s.cfg.StartupTimeout)
 		}
 		reason = s.reason(err)
 		if cs != nil {
@@ -132,7 +135,7 @@ func (s *server) transport() (sdk.Transport, error) {
 		// The SDK resumes a dropped stream (Last-Event-ID, after the
 		// server's SSE retry or its own backoff); when it gives up, the
 		// session ends and run restarts the server.
-		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, OAuthHandler: s.cfg.Auth}, nil
+		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, OAuthHandler: s.authHandler()}, nil
 	}
 	if s.cfg.Command == "" {
 		return nil, fmt.Errorf("neither command nor url is set")

@@ -45,3 +45,11 @@ func TestCallbackChecksState(t *testing.T) {
 		t.Error("access_denied did not end the flow with an error")
 	}
 }
+
+// TestOpenBrowserWithoutACommand: a BROWSER of no command falls back to
+// the platform's opener rather than failing on it (here: an error, or a
+// started opener, never a panic).
+func TestOpenBrowserWithoutACommand(t *testing.T) {
+	getenv := func(string) string { return " : " }
+	_ = OpenBrowser("http://127.0.0.1:1/", getenv, []string{"PATH="})
+}

@@ -44,6 +44,7 @@ func (c *codeFlow) TokenSource(context.Context) (oauth2.TokenSource, error) { re
 // plus the challenge's). When another request's authorization finished
 // while this one waited, it only lets the request be sent again.
 func (c *codeFlow) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	defer resp.Body.Close() // the SDK's Authorize closes it too, on every path but ours
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if tok := c.src.current(); tok != nil && req.Header.Get("Authorization") != "Bearer "+tok.AccessToken && resp.StatusCode == http.StatusUnauthorized {

@@ -179,10 +179,9 @@ func New(cfg Config, o Options) (auth.OAuthHandler, error) {
 func OpenBrowser(url string, getenv func(string) string, env []string) error {
 	var name string
 	var args []string
-	if b := strings.TrimSpace(getenv("BROWSER")); b != "" {
-		// BROWSER may list alternatives separated by ':'; the first one.
-		first, _, _ := strings.Cut(b, ":")
-		fields := strings.Fields(first)
+	// BROWSER may list alternatives separated by ':'; the first one.
+	first, _, _ := strings.Cut(getenv("BROWSER"), ":")
+	if fields := strings.Fields(first); len(fields) > 0 {
 		name, args = fields[0], fields[1:]
 		replaced := false
 		for i, a := range args {

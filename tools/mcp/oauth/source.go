@@ -28,9 +28,10 @@ type source struct {
 	client *http.Client
 	notify func(format string, args ...any)
 
-	mu  sync.Mutex
-	rec *record
-	mod time.Time // the file's modification time when rec was read or written
+	mu       sync.Mutex
+	rec      *record
+	mod      time.Time // the file's modification time when rec was read or written
+	reported string    // the refresh token whose failed refresh was reported
 }
 
 var _ oauth2.TokenSource = (*source)(nil)
@@ -49,9 +50,12 @@ func (s *source) Token() (*oauth2.Token, error) {
 		return t, nil
 	}
 	if t.RefreshToken != "" {
-		if nt, err := s.refresh(t.RefreshToken); err == nil {
+		nt, err := s.refresh(t.RefreshToken)
+		if err == nil {
 			return nt, nil
-		} else {
+		}
+		if s.reported != t.RefreshToken { // once, not at every request
+			s.reported = t.RefreshToken
 			s.notify("MCP server %s: refreshing its token failed (%s); it asks for authorization again", s.server, describe(err))
 		}
 	}
