@@ -404,11 +404,15 @@ func (a *acpAsker) plan(ctx context.Context, callID, text string) (plan.Outcome,
 	return plan.Outcome{Feedback: "The user wants to keep planning."}, nil
 }
 
-// Commands are the session's custom slash commands, which its prompts
-// expand (the turn runner's Submit), for available_commands_update.
+// Commands are the session's custom slash commands and its MCP servers'
+// prompts, which its prompts expand (the turn runner's Submit), for
+// available_commands_update.
 func (s *acpSession) Commands() []acp.Command {
 	var out []acp.Command
 	for _, c := range s.a.ext.commands {
+		out = append(out, acp.Command{Name: c.Name, Description: c.Description, Hint: c.ArgumentHint})
+	}
+	for _, c := range s.a.mcpCommands() {
 		out = append(out, acp.Command{Name: c.Name, Description: c.Description, Hint: c.ArgumentHint})
 	}
 	return out

@@ -52,7 +52,9 @@ func (f *frontEnd) startSession(ctx context.Context, id string, resumed bool) {
 // submit is the turn runner's Submit: UserPromptSubmit's hooks see what
 // was typed and may block it (before anything of it runs) or add context,
 // then a prompt that names a custom command ("/review main.go") becomes
-// the command's prompt (its mentions attached, its snippets run).
+// the command's prompt (its mentions attached, its snippets run), and one
+// that names an MCP server's prompt ("/mcp__SERVER__PROMPT ARGS") the
+// prompt's messages.
 func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) turn.Submission {
 	typed := p.Typed
 	if typed == "" {
@@ -64,7 +66,12 @@ func (f *frontEnd) submit(ctx context.Context, session string, p turn.Prompt) tu
 	}
 	var notices []loop.Notice
 	var model string
-	if e, ok := f.commands.Expand(ctx, typed); ok {
+	if mp, n, why, ok := f.a.mcpPrompt(ctx, typed); ok {
+		if why != "" {
+			return turn.Submission{Prompt: p, Blocked: why}
+		}
+		p, notices = mp, n
+	} else if e, ok := f.commands.Expand(ctx, typed); ok {
 		np := turn.Text(e.Text)
 		if rest := strings.TrimPrefix(p.Message.Text(), typed); rest != "" && p.Typed != "" {
 			np.Message = providers.UserText(e.Text + rest) // piped input after the command stays data

@@ -95,6 +95,7 @@ func interactiveMCP(o *Options, getenv func(string) string, f *frontEnd, approve
 		gateProject(a.mcpCfgs, a.mcpProject, nil, a.dir, false)
 	}
 	notices := make(chan string, 64)
+	a.elicit = tuiElicit(approver)
 	a.newMCP(func(msg string) {
 		select {
 		case notices <- msg:
@@ -163,6 +164,7 @@ func interactiveConfig(o *Options, getenv func(string) string, f *frontEnd, pol 
 		Definition:     func(name string) (tools.Definition, bool) { return a.catalog.Current().Definition(name) },
 		Turns:          f.turns,
 		Commands:       customCommands(a.ext.commands),
+		MoreCommands:   a.mcpCommands,
 		Hooks:          func() string { return hookListing(a, a.trustStore(o, getenv)) },
 		Remember:       func(note string) (string, error) { return a.memory.Remember(note, true) },
 		MemoryFile:     a.memory.EnsureLongTerm,

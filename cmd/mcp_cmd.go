@@ -79,7 +79,7 @@ func mcpStatus(ctx context.Context, o *Options, dir string, getenv func(string) 
 	}
 	gateProject(cfgs, project, trust, dir, o.TrustProjectMCP)
 	attachOAuth(cfgs, oauthStore(o, getenv), nil, shell.EnvFilter{Strip: providerKeyEnvs(o, getenv)}, false)
-	m := mcp.NewManager(cfgs, mcp.Options{Version: versionString()})
+	m := mcp.NewManager(cfgs, mcp.Options{Version: versionString(), Roots: []string{dir}})
 	m.Start(ctx)
 	m.Wait(ctx)
 	defer m.Close()
@@ -99,6 +99,9 @@ func writeMCPStatus(w io.Writer, statuses []mcp.Status) {
 		}
 		if s.State == mcp.StateRunning {
 			line += fmt.Sprintf(", %d tools", len(s.Tools))
+			if more := mcpSummary(s); more != "" {
+				line += "; " + more
+			}
 		}
 		fmt.Fprintln(w, line)
 		for _, t := range s.Tools {

@@ -44,6 +44,9 @@ type mcpServerConfig struct {
 	Timeout        string            `toml:"timeout"`
 	StartupTimeout string            `toml:"startup_timeout"`
 	OAuth          *mcpOAuthConfig   `toml:"oauth"`
+	// Elicitation "defaults" accepts the server's forms with their
+	// defaults where nobody can be asked (headless); "" declines them.
+	Elicitation string `toml:"elicitation"`
 }
 
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -69,8 +72,11 @@ func mcpServers(servers map[string]mcpServerConfig, where, dir string, keyEnvs [
 			return nil, usagef("%s: mcp server %s: transport %q: use http or sse", where, name, sc.Transport)
 		case sc.Transport != "" && sc.URL == "":
 			return nil, usagef("%s: mcp server %s: transport is for a url", where, name)
+		case sc.Elicitation != "" && sc.Elicitation != "defaults" && sc.Elicitation != "decline":
+			return nil, usagef("%s: mcp server %s: elicitation %q: use defaults or decline", where, name, sc.Elicitation)
 		}
 		c.SSE = sc.Transport == "sse"
+		c.ElicitDefaults = sc.Elicitation == "defaults"
 		var err error
 		if c.Timeout, err = parseDur(sc.Timeout); err != nil {
 			return nil, usagef("%s: mcp server %s: timeout: %w", where, name, err)

@@ -40,6 +40,8 @@ type agent struct {
 	builtins []tools.Tool
 	mode     picker.Mode
 	mcp      *mcp.Manager // nil until newMCP
+	// elicit asks the person an MCP server's form; nil declines (headless).
+	elicit mcp.ElicitFunc
 	// rebuild serialises catalog rebuilds, so that the last one published
 	// is built from the latest tools.
 	rebuild sync.Mutex
@@ -220,7 +222,11 @@ func newBash(s settings, dir string, sb *sandbox.Sandbox) tools.Tool {
 func (a *agent) newMCP(warn func(string)) {
 	a.mcpWarn = warn
 	attachOAuth(a.mcpCfgs, a.oauth, warn, a.envFilter(), true)
-	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString()})
+	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString(),
+		Roots: []string{a.dir}, Elicit: a.elicit})
+	if a.mentions != nil {
+		a.mentions.UseResources(mcpResources{a.mcp})
+	}
 }
 
 // settledCatalog is the loop's catalog source. Before each snapshot it

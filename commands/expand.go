@@ -72,7 +72,7 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	e := Expansion{Command: c}
 	// The snippets are the body's: the arguments go into their commands
 	// and around them, and a !`command` in the arguments stays text.
-	words := splitWords(args)
+	words := SplitWords(args)
 	matches := snippet.FindAllStringSubmatchIndex(c.Body, -1)
 	commands := make([]string, len(matches))
 	uses := false
@@ -135,7 +135,7 @@ var snippet = regexp.MustCompile("!`([^`\n]+)`")
 // Substitute puts args in body: $ARGUMENTS whole, $1 to $9 word by word;
 // appended on an ARGUMENTS line when the body names neither.
 func Substitute(body, args string) string {
-	out, uses := substitute(body, args, splitWords(args))
+	out, uses := substitute(body, args, SplitWords(args))
 	if !uses && args != "" {
 		out += "\n\nARGUMENTS: " + args
 	}
@@ -161,8 +161,10 @@ func substitute(text, args string, words []string) (string, bool) {
 	return out, uses
 }
 
-// splitWords splits args at spaces, keeping quoted groups together.
-func splitWords(args string) []string {
+// SplitWords splits args at white space, keeping groups in double or
+// single quotes together (without their quotes): how a command's
+// arguments are numbered ($1, $2), and an MCP prompt's too.
+func SplitWords(args string) []string {
 	var words []string
 	var cur strings.Builder
 	quote, in := rune(0), false

@@ -32,10 +32,7 @@ var clientScenarios = []string{
 // knownFailing are the scenarios agent does not pass yet, with the reason;
 // the README names them too. A scenario listed here that passes is logged,
 // not failed, so the list can shrink as the features arrive.
-var knownFailing = map[string]string{
-	"elicitation-sep1034-client-defaults": "agent declares no elicitation capability yet (issue 26, client capabilities)",
-	"sse-retry":                           "agent disables the SDK's stream resumption (MaxRetries: -1) (issue 26, reconnection)",
-}
+var knownFailing = map[string]string{}
 
 // conformanceSuite returns the node command that runs the suite: node with
 // the preload that gives Node 20 the fs.globSync the suite needs

@@ -122,6 +122,8 @@ type invocation struct {
 	stdin io.Reader // nil: /dev/null
 	env   []string  // added to a minimal environment
 	args  []string
+	// watch, when not nil, is given stderr as it is written, too.
+	watch io.Writer
 }
 
 // baseEnv is a minimal environment: no config file, no API key, no model
@@ -149,6 +151,9 @@ func run(t *testing.T, inv invocation) result {
 	cmd.Stdin = inv.stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if inv.watch != nil {
+		cmd.Stderr = io.MultiWriter(&stderr, inv.watch)
+	}
 	ownSession(cmd)
 	err := cmd.Run()
 	if cmd.Process != nil {

@@ -167,8 +167,8 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 
 // TestMCPServerFailures: a server that never answers its handshake, or
 // exits at start, is reported once on stderr and skipped; a call that never returns is cancelled at the
-// server's timeout; a server that dies mid-call gives an error result;
-// the run goes on in every case.
+// server's timeout; a server that dies mid-call gives an error result and
+// is restarted; the run goes on in every case.
 func TestMCPServerFailures(t *testing.T) {
 	t.Parallel()
 	bin := mcpBin(t)
@@ -223,8 +223,11 @@ args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
 	if r := toolResults(reqs[2])["dies"]; !strings.Contains(r, "stopped") {
 		t.Errorf("call to a dying server: %q; stderr %q", r, res.stderr)
 	}
-	if toolNamed(reqs[2], "mcp__dies__echo") != nil {
-		t.Errorf("a dead server's tools are still offered")
+	// Its tools come back once it is restarted (after a second's
+	// backoff, as TestMCPServerRestarted shows), maybe before the third
+	// request: the result says so.
+	if r := toolResults(reqs[2])["dies"]; !strings.Contains(r, "being restarted") {
+		t.Errorf("call to a dying server: %q", r)
 	}
 }
 

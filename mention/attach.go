@@ -42,7 +42,8 @@ type Attachment struct {
 	Images []tools.Image
 }
 
-// Expand returns prompt with the content of each path it mentions
+// Expand returns prompt with the content of each path (and MCP resource,
+// @SERVER:URI, see UseResources) it mentions
 // attached after it, and what was attached. A file's content is read_file's
 // output (numbered lines, at most fileLines of them), a directory's (a
 // mention ending in "/" or naming a directory) list_files' listing; each is
@@ -67,12 +68,24 @@ func (m *Mentions) Expand(ctx context.Context, session, prompt string) (string, 
 	var atts []Attachment
 	budget := TotalMax
 	seen := map[string]bool{}
+	res := m.resources()
 	for _, p := range Find(prompt) {
 		if ctx.Err() != nil {
 			break
 		}
+		mentioned := p
 		p, isDir, ok := m.resolve(p)
-		if !ok || seen[p] {
+		if !ok {
+			if a, text, ok := m.resource(ctx, res, mentioned, budget, seen); ok {
+				if a.Skipped == "" {
+					budget -= len(text)
+					fmt.Fprintf(&b, "\n\n<attached path=%q>\n%s\n</attached>", a.Path, strings.TrimRight(text, "\n"))
+				}
+				atts = append(atts, a)
+			}
+			continue
+		}
+		if seen[p] {
 			continue
 		}
 		seen[p] = true
@@ -98,6 +111,40 @@ func (m *Mentions) Expand(ctx context.Context, session, prompt string) (string, 
 		return prompt, nil
 	}
 	return prompt + b.String(), atts
+}
+
+// resource attaches a mentioned MCP resource (SERVER:URI, as written or
+// without trailing punctuation); ok is false when p names none. A
+// resource that cannot be read is listed with Skipped.
+func (m *Mentions) resource(ctx context.Context, r Resources, p string, budget int, seen map[string]bool) (Attachment, string, bool) {
+	var failed *Attachment
+	for _, cand := range []string{p, strings.TrimRight(p, trailing)} {
+		server, uri, ok := resourceOf(r, cand)
+		if !ok || (failed != nil && failed.Path == cand) {
+			continue
+		}
+		if seen[cand] {
+			return Attachment{}, "", false
+		}
+		if budget <= 0 {
+			seen[cand] = true
+			return Attachment{Path: cand, Skipped: fmt.Sprintf("the attachments of this prompt reached %d KiB", TotalMax>>10)}, "", true
+		}
+		text, imgs, cut, ok := attachResource(ctx, r, server, uri, min(FileMax, budget))
+		if !ok {
+			if failed == nil {
+				failed = &Attachment{Path: cand, Skipped: text}
+			}
+			continue
+		}
+		seen[cand] = true
+		return Attachment{Path: cand, Bytes: len(text), Cut: cut, Images: imgs}, text, true
+	}
+	if failed != nil {
+		seen[failed.Path] = true
+		return *failed, "", true
+	}
+	return Attachment{}, "", false
 }
 
 // resolve finds what a mention names: the path as written, else without

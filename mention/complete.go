@@ -29,7 +29,8 @@ var errEnough = errors.New("enough paths")
 // wins. Directories end in "/". An empty query offers the top level,
 // directories first, in name order. Files
 // and directories that .gitignore excludes, .git and symlinks are not
-// offered. The working directory is walked at most every listMaxAge;
+// offered. Resources of MCP servers (see UseResources) are offered as
+// SERVER:URI among the paths, scored alike. The working directory is walked at most every listMaxAge;
 // cancelling ctx stops a walk, and what it found so far is used.
 func (m *Mentions) Complete(ctx context.Context, query string, limit int) []string {
 	paths, lower := m.listing(ctx)
@@ -53,6 +54,10 @@ func (m *Mentions) Complete(ctx context.Context, query string, limit int) []stri
 		if s, ok := score(lower[i], lq); ok {
 			hits = append(hits, scored{p, s})
 		}
+	}
+	names, scores := completeResources(m.resources(), query)
+	for i, n := range names {
+		hits = append(hits, scored{n, scores[i]})
 	}
 	slices.SortFunc(hits, func(a, b scored) int {
 		if a.s != b.s {

@@ -33,6 +33,7 @@ type Mentions struct {
 	listed  time.Time // when paths was walked
 	maxAge  time.Duration
 	maxWalk int
+	res     Resources // MCP resources, nil without
 }
 
 // New returns the mentions of the working directory root. Reads of

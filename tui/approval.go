@@ -60,6 +60,11 @@ type Question struct {
 	// allows the Group for the session ("Allow docs.rs for this
 	// session").
 	SessionLabel string
+	// Form marks an MCP server's form (elicitation; Text holds the
+	// message and the fields): its answers are accept (Decision.Allow,
+	// no Reason), the values typed (Allow, the text in Reason), and
+	// decline; Esc cancels (WhyDismissed).
+	Form bool
 	// Always, when not empty, is the label of one more answer, which
 	// allows this call and tells the asker to remember it beyond the
 	// session ("Always allow docs.rs"): its Decision's Why is WhyAlways,
@@ -86,6 +91,7 @@ type approvalRequest struct {
 	warning  string
 	recheck  func() (loop.Decision, bool)
 	plan     bool
+	form     bool
 	session  string // the session answer's label; "" the default
 	always   string // the always answer's label; "" offers none
 	reply    chan approvalAnswer
@@ -137,7 +143,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		sum = tools.DefaultSummary(call.Arguments)
 	}
 	req := approvalRequest{call: call, summary: sum, commands: q.Commands, origin: q.Origin, diff: q.Diff, text: q.Text,
-		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, session: q.SessionLabel, always: q.Always, reply: make(chan approvalAnswer, 1)}
+		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, form: q.Form, session: q.SessionLabel, always: q.Always, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
@@ -153,6 +159,12 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		}
 		if q.Plan {
 			return planDecision(ans)
+		}
+		if q.Form {
+			if ans.allow || ans.instructions != "" {
+				return loop.Decision{Allow: true, Reason: ans.instructions, Why: "person: answered the form"}
+			}
+			return loop.Decision{Reason: "the user declined", Why: "person: declined the form"}
 		}
 		if !ans.allow && ans.instructions != "" {
 			return loop.Decision{

@@ -26,8 +26,12 @@ const (
 
 // menuChoices are the answers a question offers, in order: every answer
 // for a call of the loop; for a question with its own text (whether to
-// start a project's MCP server, remembered either way) yes or no.
-func menuChoices(question, plan bool, always string) []int {
+// start a project's MCP server, remembered either way) yes or no; for a
+// server's form, accept, type the values, or decline.
+func menuChoices(question, plan, form bool, always string) []int {
+	if form {
+		return []int{choiceOnce, choiceInstruct, choiceDeny}
+	}
 	if always != "" && !question && !plan {
 		return []int{choiceOnce, choiceSession, choiceAlways, choiceDeny, choiceInstruct}
 	}
@@ -42,7 +46,16 @@ func menuChoices(question, plan bool, always string) []int {
 
 // approvalChoiceText is the label of choice; session names what "for this
 // session" covers; question marks a question with its own text.
-func approvalChoiceText(choice int, session string, question, plan bool) string {
+func approvalChoiceText(choice int, session string, question, plan, form bool) string {
+	if form {
+		switch choice {
+		case choiceOnce:
+			return "Accept (the defaults shown)"
+		case choiceInstruct:
+			return "Answer: type the values"
+		}
+		return "Decline"
+	}
 	if plan {
 		switch choice {
 		case choiceOnce:
@@ -84,6 +97,7 @@ type pendingApproval struct {
 type approvalView struct {
 	question    bool   // a question with its own text: yes or no
 	plan        bool   // plan mode's question about a plan
+	form        bool   // an MCP server's form (elicitation)
 	session     string // the session answer's label, "" the default
 	always      string // the always answer's label, "" offers none
 	choice      int
@@ -129,7 +143,7 @@ func (m *Model) syncApproval() {
 		return
 	}
 	if b := m.blocks[p.req.call.ID]; b != nil {
-		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, session: p.req.session, always: p.req.always, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
+		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, form: p.req.form, session: p.req.session, always: p.req.always, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
 	}
 }
 
@@ -158,7 +172,7 @@ func (m *Model) approvalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !m.approvalTakesKeys() {
 		return nil, false
 	}
-	choices := menuChoices(p.req.text != "", p.req.plan, p.req.always)
+	choices := menuChoices(p.req.text != "", p.req.plan, p.req.form, p.req.always)
 	at := max(slices.Index(choices, p.choice), 0)
 	switch msg.String() {
 	case "up", "ctrl+p":

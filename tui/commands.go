@@ -57,6 +57,15 @@ func withCustom(custom []CustomCommand) []slashCommand {
 	return out
 }
 
+// customCommands are the custom commands and those that come and go
+// (Config.MoreCommands).
+func (m *Model) customCommands() []CustomCommand {
+	if m.cfg.MoreCommands == nil {
+		return m.cfg.Commands
+	}
+	return append(slices.Clip(m.cfg.Commands), m.cfg.MoreCommands()...)
+}
+
 // completions returns the commands of cmds whose names start with the
 // input's first word, when the input is a lone slash word.
 func completions(cmds []slashCommand, input string) []slashCommand {

@@ -95,6 +95,11 @@ type Config struct {
 	// Commands are the custom slash commands, offered in completion and
 	// /help; sending one starts a turn with the text as typed.
 	Commands []CustomCommand
+	// MoreCommands, when not nil, gives the commands that come and go
+	// while the interface runs (an MCP server's prompts,
+	// /mcp__SERVER__PROMPT), offered and sent as Commands are. It is
+	// called while drawing: it must be quick and do no I/O.
+	MoreCommands func() []CustomCommand
 	// Hooks lists the hooks and their sources for /hooks; nil says there
 	// are none.
 	Hooks func() string

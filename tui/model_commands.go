@@ -256,7 +256,7 @@ func (m *Model) command(text string) tea.Cmd {
 		return tea.Quit
 	case "/help":
 		m.fullHelp, m.help.ShowAll = true, true
-		m.chat.append(newNoteItem(m.st, commandHelp(withCustom(m.cfg.Commands))))
+		m.chat.append(newNoteItem(m.st, commandHelp(withCustom(m.customCommands()))))
 	case "/sessions":
 		return m.openPicker()
 	case "/undo":
@@ -341,7 +341,7 @@ func (m *Model) command(text string) tea.Cmd {
 // isCustom reports whether text names a custom command.
 func (m *Model) isCustom(text string) bool {
 	name, _, _ := strings.Cut(strings.TrimSpace(text), " ")
-	for _, c := range m.cfg.Commands {
+	for _, c := range m.customCommands() {
 		if "/"+c.Name == name {
 			return true
 		}

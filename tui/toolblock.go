@@ -346,20 +346,23 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 	key := func(k, what string) string { return b.st.Key.Render(k) + b.st.Dim.Render(" "+what) }
 	v := b.menu
 	if v.instructing {
-		prompt := "Deny, and tell the model what to do instead:"
+		prompt, send := "Deny, and tell the model what to do instead:", "deny with these words"
 		if v.plan {
 			prompt = "Say what to change in the plan:"
 		}
+		if v.form {
+			prompt, send = "Type the values as name=value; name=value (one field: its value alone):", "send"
+		}
 		return append([]string{b.st.Approval.Render(cutTo(prompt, width))},
 			append(wrapText("› "+v.text+"█", max(width, 1)),
-				joinWrapped([]string{key("enter", "deny with these words"), key("esc", "back")}, b.st.Dim.Render(" · "), width)...)...)
+				joinWrapped([]string{key("enter", send), key("esc", "back")}, b.st.Dim.Render(" · "), width)...)...)
 	}
 	var lines []string
 	if v.session != "" {
 		session = v.session
 	}
-	for _, c := range menuChoices(v.question, v.plan, v.always) {
-		label := approvalChoiceText(c, session, v.question, v.plan)
+	for _, c := range menuChoices(v.question, v.plan, v.form, v.always) {
+		label := approvalChoiceText(c, session, v.question, v.plan, v.form)
 		if c == choiceAlways {
 			label = v.always
 		}
@@ -379,7 +382,9 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 		return lines
 	}
 	esc := key("esc", "deny and stop the turn")
-	if v.question {
+	if v.form {
+		esc = key("esc", "cancel and stop the turn")
+	} else if v.question {
 		esc = key("esc", "not now (asked again next start)")
 	}
 	return append(lines, joinWrapped([]string{key("↑/↓", "choose"), key("enter", "answer"), esc},

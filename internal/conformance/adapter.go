@@ -73,6 +73,10 @@ var oauthKeys = []string{"client_id", "client_secret", "private_key_pem", "signi
 func Config(scenario, url string, sctx map[string]any) (toml string, env []string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[mcp.servers.%s]\nurl = %q\nstartup_timeout = \"60s\"\n", ServerName, url)
+	if strings.HasPrefix(scenario, "elicitation-") {
+		// Headless: nobody to ask; the server's forms take their defaults.
+		b.WriteString("elicitation = \"defaults\"\n")
+	}
 	if !strings.HasPrefix(scenario, "auth/") {
 		return b.String(), nil
 	}

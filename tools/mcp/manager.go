@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agent-dev/agent/tools"
 )
@@ -21,6 +22,18 @@ type Options struct {
 	Warn func(msg string)
 	// Version is the client version told to servers.
 	Version string
+	// Roots are the absolute directories offered to servers as roots
+	// (the working directory); none declares no roots capability.
+	Roots []string
+	// Elicit asks the person a server's form (elicitation/create); nil
+	// declines every request (a headless run has nobody to ask).
+	Elicit ElicitFunc
+	// RestartDelay is the wait before the first restart of a server that
+	// stopped (0: DefaultRestartDelay), doubled for each next one;
+	// MaxRestarts the failed restarts in a row before it is given up (0:
+	// DefaultMaxRestarts).
+	RestartDelay time.Duration
+	MaxRestarts  int
 }
 
 // Manager runs MCP servers. Its methods are safe for concurrent use.
@@ -39,6 +52,8 @@ type Manager struct {
 	// Close never waits for a server slow to list its tools.
 	quit    context.Context
 	endQuit context.CancelFunc
+	// progress routes progress notifications to the calls that run.
+	progress progressRoutes
 }
 
 // NewManager returns a manager of the servers cfgs; nothing starts before
@@ -147,10 +162,19 @@ func (m *Manager) Tools() []tools.Tool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var ts []tools.Tool
+	resources := false
 	for _, s := range m.servers {
 		for _, t := range s.tools {
 			ts = append(ts, t)
 		}
+		if s.state == StateRunning && s.session != nil {
+			if ir := s.session.InitializeResult(); ir != nil && ir.Capabilities.Resources != nil {
+				resources = true
+			}
+		}
+	}
+	if resources {
+		ts = append(ts, resourceTool{m})
 	}
 	slices.SortFunc(ts, func(a, b tools.Tool) int { return strings.Compare(a.Definition().Name, b.Definition().Name) })
 	return ts
@@ -166,7 +190,10 @@ func (m *Manager) Status() []Status {
 		for _, t := range s.tools {
 			names = append(names, t.name)
 		}
-		out[i] = Status{Name: s.cfg.Name, State: s.state, Error: s.err, Tools: names}
+		out[i] = Status{Name: s.cfg.Name, State: s.state, Error: s.err, Tools: names, Resources: len(s.resources)}
+		for _, p := range s.prompts {
+			out[i].Prompts = append(out[i].Prompts, ToolName(s.cfg.Name, p.Name))
+		}
 	}
 	return out
 }

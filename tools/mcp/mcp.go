@@ -4,7 +4,15 @@
 // streamable HTTP servers over HTTP), keeps the current tool list of each
 // (notifications/tools/list_changed replace it), reports each server's
 // state, and stops them all on Close. A server that fails to start or dies
-// is reported once; the others go on.
+// is reported once; one that ran and stopped is restarted with backoff
+// (its tools come back), and a streamable HTTP stream that drops is
+// resumed (Last-Event-ID) by the SDK first.
+//
+// The client declares roots (the working directory), elicitation in form
+// mode (asked through Options.Elicit) and sends a progressToken with each
+// tool call, whose notifications reach the call's Progress. A server's
+// prompts are offered as slash commands (Prompts, GetPrompt) and its
+// resources through Resources, ReadResource and the mcp_resource tool.
 //
 // Each tool is named mcp__SERVER__TOOL (see ToolName). Its effects are
 // unknown unless the server's annotations say read-only, and annotations
@@ -57,6 +65,10 @@ type Config struct {
 	// DefaultStartupTimeout).
 	Timeout        time.Duration
 	StartupTimeout time.Duration
+	// ElicitDefaults accepts the server's forms with their defaults when
+	// nobody can be asked (Options.Elicit is nil: headless); a form
+	// whose required field has no default is declined all the same.
+	ElicitDefaults bool
 	// Disabled servers are listed but not started; Skipped ones neither,
 	// with Skipped saying why.
 	Disabled bool
@@ -74,9 +86,12 @@ type State string
 const (
 	StateStarting State = "starting"
 	StateRunning  State = "running"
-	StateFailed   State = "failed"
-	StateDisabled State = "disabled"
-	StateSkipped  State = "skipped"
+	// StateReconnecting: a server that ran stopped and is being
+	// restarted; Status.Error says why it stopped.
+	StateReconnecting State = "reconnecting"
+	StateFailed       State = "failed"
+	StateDisabled     State = "disabled"
+	StateSkipped      State = "skipped"
 )
 
 // Status is a server's state for reports (agent mcp list, /mcp).
@@ -85,4 +100,8 @@ type Status struct {
 	State State    `json:"state"`
 	Error string   `json:"error"`
 	Tools []string `json:"tools"`
+	// Prompts are the slash commands of its prompts (mcp__SERVER__PROMPT);
+	// Resources the number of resources it lists.
+	Prompts   []string `json:"prompts,omitempty"`
+	Resources int      `json:"resources,omitempty"`
 }

@@ -21,103 +21,107 @@ type server struct {
 	cfg   Config
 	m     *Manager
 	ready chan struct{} // closed once the server runs or failed
-	cmd   *exec.Cmd     // a stdio server's process
+	cmd   *exec.Cmd     // a stdio server's current process (guarded by m.mu)
 	tail  *tailBuffer   // a stdio server's last stderr
 	// deadline is the start's (see startContext); set before the start.
 	deadline *startDeadline
 
-	state   State
-	err     string
-	session *sdk.ClientSession
-	tools   []*tool
-	skipped map[string]bool // tools skipped for their schema, warned about
-	closing bool
-	listing sync.Mutex // one tool listing at a time
+	state     State
+	err       string
+	session   *sdk.ClientSession
+	tools     []*tool
+	prompts   []*sdk.Prompt
+	resources []*sdk.Resource
+	readyOnce sync.Once
+	skipped   map[string]bool // tools skipped for their schema, warned about
+	closing   bool
+	listing   sync.Mutex // one tool listing at a time
 }
 
-// start connects, lists the tools and watches the session until it ends.
-func (s *server) start(ctx context.Context) {
-	if s.cfg.Gate != nil {
-		if ok, why := s.cfg.Gate(ctx); !ok {
-			s.m.mu.Lock()
-			s.state, s.err = StateSkipped, why
-			s.m.mu.Unlock()
-			close(s.ready)
-			return
-		}
-	}
+// connect starts the server, connects, lists its tools, prompts and
+// resources, and marks it running. ok is false when any of it failed: the
+// reason is returned and what was started is stopped.
+//
+// The older HTTP+SSE transport keeps the context of the connection for its
+// event stream: it is cancelled only when the session ended (end), not
+// when connect returns.
+func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, end func(), reason string) {
 	sctx, cancel := s.startContext(ctx)
-	defer cancel()
-	client := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: s.m.opts.Version}, &sdk.ClientOptions{
-		Capabilities: &sdk.ClientCapabilities{},
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			if !s.m.beginRefresh() {
-				return
-			}
-			go func() {
-				defer s.m.endRefresh()
-				s.refresh(ctx)
-			}()
-		},
-	})
+	cs, reason = s.handshake(ctx, sctx)
+	if cs == nil {
+		cancel()
+		return nil, nil, reason
+	}
+	s.deadline.settle() // started: the connection's context lives on
+	return cs, cancel, ""
+}
+
+// handshake is connect's work, bounded by sctx.
+func (s *server) handshake(ctx, sctx context.Context) (cs *sdk.ClientSession, reason string) {
+	client := s.newClient(ctx)
 	transport, err := s.transport()
 	if err != nil {
-		s.fail(err.Error())
-		return
+		return nil, err.Error()
 	}
-	cs, err := client.Connect(sctx, transport, nil)
+	cs, err = client.Connect(sctx, transport, nil)
 	if err == nil {
 		s.m.mu.Lock()
 		s.session = cs
 		closing := s.closing
 		s.m.mu.Unlock()
 		if closing {
-			s.stop()
-			s.fail("stopped before it started")
-			return
+			s.disconnect()
+			return nil, "stopped before it started"
 		}
 		err = s.list(sctx)
+		if err == nil {
+			// Prompts and resources are extras: a server that fails to
+			// list them still offers its tools.
+			for _, list := range []func(context.Context) error{s.listPrompts, s.listResources} {
+				if lerr := list(sctx); lerr != nil {
+					s.m.warn("MCP server %s: %v", s.cfg.Name, lerr)
+				}
+			}
+		}
 	}
 	if err != nil {
 		if context.Cause(sctx) == context.DeadlineExceeded {
 			err = fmt.Errorf("did not start within %s", s.cfg.StartupTimeout)
 		}
-		s.fail(s.reason(err))
+		reason = s.reason(err)
 		if cs != nil {
-			s.stop()
-		} else if s.cmd != nil {
-			killGroup(s.cmd) // started, but the handshake failed
+			s.disconnect()
+		} else if c := s.process(); c != nil {
+			killGroup(c) // started, but the handshake failed
 		}
-		return
+		return nil, reason
 	}
 	s.m.mu.Lock()
-	s.state = StateRunning
+	s.state, s.err = StateRunning, ""
 	s.m.mu.Unlock()
-	close(s.ready)
-	s.m.changed()
-	go func() {
-		<-ctx.Done()
-		s.stop()
-	}()
-	_ = cs.Wait()
-	s.died()
+	return cs, ""
 }
 
-// died records that a running server's session ended without Close: its
-// tools go, it is reported once, what is left of it is stopped. A call
-// that finds the connection closed calls it too, so the next request no
-// longer offers the tools.
-func (s *server) died() {
+// died records that a running server's session ended without Close:
+// its tools go until it is restarted (see run). A call that finds the
+// connection closed calls it too, so the next request no longer offers
+// the tools; it closes the session, which ends run's wait.
+func (s *server) died(why error) {
+	if why == nil {
+		why = fmt.Errorf("stopped")
+	}
 	s.m.mu.Lock()
 	report := !s.closing && s.state == StateRunning
 	if report {
-		s.state, s.err, s.tools = StateFailed, s.reason(fmt.Errorf("stopped")), nil
+		s.state, s.err, s.tools, s.prompts, s.resources = StateReconnecting, s.reason(why), nil, nil, nil
 	}
+	cs := s.session
 	s.m.mu.Unlock()
 	if report {
-		s.m.warn("MCP server %s stopped: %s; its tools are gone", s.cfg.Name, s.errText())
 		s.m.changed()
-		s.stop()
+		if cs != nil {
+			_ = cs.Close()
+		}
 	}
 }
 
@@ -128,17 +132,24 @@ func (s *server) transport() (sdk.Transport, error) {
 		if s.cfg.SSE {
 			return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, nil
 		}
-		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: -1, OAuthHandler: s.authHandler()}, nil
+		// The SDK resumes a dropped stream (Last-Event-ID, after the
+		// server's SSE retry or its own backoff); when it gives up, the
+		// session ends and run restarts the server.
+		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, OAuthHandler: s.authHandler()}, nil
 	}
 	if s.cfg.Command == "" {
 		return nil, fmt.Errorf("neither command nor url is set")
 	}
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 	cmd.Dir, cmd.Env = s.cfg.Dir, s.cfg.Env
-	s.tail = &tailBuffer{max: 2048}
+	if s.tail == nil {
+		s.tail = &tailBuffer{max: 2048}
+	}
 	cmd.Stderr = s.tail
 	setProcessGroup(cmd)
+	s.m.mu.Lock()
 	s.cmd = cmd
+	s.m.mu.Unlock()
 	return &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
 }
 
@@ -154,43 +165,51 @@ func (s *server) reason(err error) string {
 	return msg
 }
 
-// fail records a failed start and reports it.
-func (s *server) fail(reason string) {
-	s.m.mu.Lock()
-	s.state, s.err, s.tools = StateFailed, reason, nil
-	s.m.mu.Unlock()
-	close(s.ready)
-	s.m.warn("MCP server %s failed: %s", s.cfg.Name, reason)
-}
-
 func (s *server) errText() string {
 	s.m.mu.Lock()
 	defer s.m.mu.Unlock()
 	return s.err
 }
 
-// stop closes the session and kills what is left of the process group.
+// stop closes the session and kills what is left of the process group;
+// the server is not restarted.
 func (s *server) stop() {
 	s.m.mu.Lock()
 	s.closing = true
-	cs := s.session
+	s.m.mu.Unlock()
+	s.disconnect()
+}
+
+// disconnect closes the current session and kills what is left of the
+// process group.
+func (s *server) disconnect() {
+	s.m.mu.Lock()
+	cs, cmd := s.session, s.cmd
 	s.m.mu.Unlock()
 	if cs != nil {
 		_ = cs.Close()
 	}
-	if s.cmd != nil {
-		killGroup(s.cmd)
+	if cmd != nil {
+		killGroup(cmd)
 	}
 }
 
-// refresh lists the tools again after notifications/tools/list_changed.
-func (s *server) refresh(ctx context.Context) {
+// process is the stdio server's current process, nil for HTTP.
+func (s *server) process() *exec.Cmd {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	return s.cmd
+}
+
+// refresh lists again (list: the tools, prompts or resources) after a
+// list_changed notification.
+func (s *server) refresh(ctx context.Context, list func(context.Context) error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
 	defer cancel()
 	defer context.AfterFunc(s.m.quit, cancel)()
-	if err := s.list(ctx); err != nil {
+	if err := list(ctx); err != nil {
 		if s.m.quit.Err() == nil {
-			s.m.warn("MCP server %s: listing its tools again: %v", s.cfg.Name, err)
+			s.m.warn("MCP server %s: %v", s.cfg.Name, err)
 		}
 		return
 	}

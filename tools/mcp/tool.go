@@ -45,7 +45,9 @@ func (t *tool) Definition() tools.Definition { return t.def }
 // Server returns the tool's server and its name there.
 func (t *tool) Server() (server, tool string) { return t.s.cfg.Name, t.orig }
 
-// Run calls the tool on its server, bounded by the server's timeout.
+// Run calls the tool on its server, bounded by the server's timeout; with
+// a Progress, the call carries a progressToken and the server's progress
+// notifications reach it.
 // Cancelling ctx cancels the call (MCP's cancellation notification) and
 // returns ctx's error; every other problem is an error result.
 func (t *tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
@@ -57,7 +59,13 @@ func (t *tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.s.cfg.Timeout)
 	defer cancel()
-	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: t.orig, Arguments: call.Args})
+	params := &sdk.CallToolParams{Name: t.orig, Arguments: call.Args}
+	if call.Progress != nil {
+		token, remove := t.s.m.progress.add(t.s.cfg.Name, call.Progress)
+		defer remove()
+		params.SetProgressToken(token)
+	}
+	res, err := cs.CallTool(cctx, params)
 	switch {
 	case err == nil:
 		return convert(res), nil
@@ -70,8 +78,8 @@ func (t *tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	state = t.s.state
 	t.s.m.mu.Unlock()
 	if state != StateRunning || errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		t.s.died()
-		return tools.Errorf("the MCP server %s stopped during the call (%v); its tools are gone", t.s.cfg.Name, err), nil
+		t.s.died(err)
+		return tools.Errorf("the MCP server %s stopped during the call (%v); it is being restarted, and its tools are offered again once it runs", t.s.cfg.Name, err), nil
 	}
 	return tools.Errorf("%s: %v", t.name, err), nil
 }

@@ -1,0 +1,255 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Elicitation is a server's request for information from the person
+// (elicitation/create in form mode, MCP 2025-06-18 and later): a message
+// and the fields of its flat schema.
+type Elicitation struct {
+	// Server is the configured name of the server that asks.
+	Server  string
+	Message string
+	// Fields are the schema's properties, the required ones first, each
+	// group in name order (a decoded schema keeps no order).
+	Fields []Field
+}
+
+// Field is one property of an elicitation's schema.
+type Field struct {
+	Name, Title, Description string
+	// Type is the JSON Schema type: string, number, integer, boolean or
+	// array (a multiple choice of Enum).
+	Type     string
+	Required bool
+	// Default is the schema's default (SEP-1034), nil when it has none.
+	Default any
+	// Enum are the allowed values of a choice (enum, oneOf/anyOf consts,
+	// or an array's items), EnumNames their titles when given.
+	Enum      []string
+	EnumNames []string
+	// Format is a string's format (email, uri, date, date-time).
+	Format string
+}
+
+// The actions of an elicitation's answer (MCP ElicitResult.action).
+const (
+	ElicitAccept  = "accept"
+	ElicitDecline = "decline"
+	ElicitCancel  = "cancel"
+)
+
+// ElicitAnswer is the person's answer to an Elicitation.
+type ElicitAnswer struct {
+	// Action is ElicitAccept, ElicitDecline or ElicitCancel.
+	Action string
+	// Values are the fields the person gave, as typed (strings) or typed
+	// values; on accept, the fields left out take their defaults and
+	// strings are converted to the field's type.
+	Values map[string]any
+}
+
+// ElicitFunc asks the person an Elicitation and returns the answer. It
+// blocks until answered and returns ctx's error when ctx is cancelled (the
+// server cancelled, or the manager closed).
+type ElicitFunc func(ctx context.Context, e Elicitation) (ElicitAnswer, error)
+
+// elicit answers a server's elicitation/create: a form is asked through
+// Options.Elicit; without one (a headless run has nobody to ask) it is
+// declined, or accepted with its defaults for a server with
+// ElicitDefaults. A URL-mode request is declined (only form mode is
+// declared).
+func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	p := req.Params
+	ask := s.m.opts.Elicit
+	if p == nil || (p.Mode != "" && p.Mode != "form") || (ask == nil && !s.cfg.ElicitDefaults) {
+		return &sdk.ElicitResult{Action: ElicitDecline}, nil
+	}
+	fields, err := schemaFields(p.RequestedSchema)
+	if err != nil {
+		return nil, fmt.Errorf("elicitation of %s: %w", s.cfg.Name, err)
+	}
+	if ask == nil { // headless, told to take the defaults
+		content, err := FormContent(fields, nil)
+		if err != nil {
+			return &sdk.ElicitResult{Action: ElicitDecline}, nil
+		}
+		return &sdk.ElicitResult{Action: ElicitAccept, Content: content}, nil
+	}
+	ans, err := ask(ctx, Elicitation{Server: s.cfg.Name, Message: p.Message, Fields: fields})
+	if err != nil {
+		return nil, err
+	}
+	if ans.Action != ElicitAccept {
+		if ans.Action != ElicitCancel {
+			ans.Action = ElicitDecline
+		}
+		return &sdk.ElicitResult{Action: ans.Action}, nil
+	}
+	content, err := FormContent(fields, ans.Values)
+	if err != nil {
+		return nil, fmt.Errorf("elicitation of %s: %w", s.cfg.Name, err)
+	}
+	return &sdk.ElicitResult{Action: ElicitAccept, Content: content}, nil
+}
+
+// FormContent is the content of an accepted form: each field's value,
+// converted to its type (a string "42" for an integer field becomes 42, a
+// comma-separated string for an array field a list), and, as SEP-1034
+// says, the default of every field the person left out. An error names a
+// value that does not convert, or a required field left without value
+// and without default.
+func FormContent(fields []Field, values map[string]any) (map[string]any, error) {
+	out := map[string]any{}
+	for _, f := range fields {
+		v, given := values[f.Name]
+		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" && f.Type != "string" {
+			given = false
+		}
+		if !given {
+			if f.Default != nil {
+				out[f.Name] = f.Default
+			} else if f.Required {
+				return nil, fmt.Errorf("%s is required", f.Name)
+			}
+			continue
+		}
+		cv, err := convertValue(f, v)
+		if err != nil {
+			return nil, err
+		}
+		out[f.Name] = cv
+	}
+	return out, nil
+}
+
+// convertValue converts a typed string to f's type; other values pass.
+func convertValue(f Field, v any) (any, error) {
+	s, ok := v.(string)
+	if !ok {
+		return v, nil
+	}
+	s = strings.TrimSpace(s)
+	switch f.Type {
+	case "integer":
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s takes a whole number, not %q", f.Name, s)
+		}
+		return n, nil
+	case "number":
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s takes a number, not %q", f.Name, s)
+		}
+		return n, nil
+	case "boolean":
+		switch strings.ToLower(s) {
+		case "true", "yes", "y", "1":
+			return true, nil
+		case "false", "no", "n", "0":
+			return false, nil
+		}
+		return nil, fmt.Errorf("%s takes yes or no, not %q", f.Name, s)
+	case "array":
+		var items []string
+		for _, it := range strings.Split(s, ",") {
+			if it = strings.TrimSpace(it); it != "" {
+				items = append(items, f.choice(it))
+			}
+		}
+		return items, nil
+	}
+	if len(f.Enum) > 0 {
+		return f.choice(s), nil
+	}
+	return v, nil
+}
+
+// choice is the enum value the person meant: the value itself, or the
+// value whose title was typed.
+func (f Field) choice(s string) string {
+	for i, n := range f.EnumNames {
+		if strings.EqualFold(n, s) && i < len(f.Enum) {
+			return f.Enum[i]
+		}
+	}
+	return s
+}
+
+// schemaProp is the part of a property's schema a form uses.
+type schemaProp struct {
+	Type        string   `json:"type"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Default     any      `json:"default"`
+	Enum        []string `json:"enum"`
+	EnumNames   []string `json:"enumNames"`
+	Format      string   `json:"format"`
+	OneOf       []struct {
+		Const string `json:"const"`
+		Title string `json:"title"`
+	} `json:"oneOf"`
+	AnyOf []struct {
+		Const string `json:"const"`
+		Title string `json:"title"`
+	} `json:"anyOf"`
+	Items *schemaProp `json:"items"`
+}
+
+// schemaFields reads the fields of a requested schema (any value that
+// encodes as a JSON Schema object).
+func schemaFields(schema any) ([]Field, error) {
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("reading the requested schema: %w", err)
+	}
+	var s struct {
+		Properties map[string]schemaProp `json:"properties"`
+		Required   []string              `json:"required"`
+	}
+	if string(raw) != "null" {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("reading the requested schema: %w", err)
+		}
+	}
+	var fields []Field
+	for name, p := range s.Properties {
+		f := Field{Name: name, Title: p.Title, Description: p.Description, Type: p.Type, Default: p.Default,
+			Required: slices.Contains(s.Required, name), Format: p.Format}
+		f.Enum, f.EnumNames = choices(p)
+		if p.Items != nil && len(f.Enum) == 0 {
+			f.Enum, f.EnumNames = choices(*p.Items)
+		}
+		fields = append(fields, f)
+	}
+	slices.SortFunc(fields, func(a, b Field) int {
+		if a.Required != b.Required {
+			if a.Required {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return fields, nil
+}
+
+// choices are the values and titles a property allows.
+func choices(p schemaProp) (values, names []string) {
+	if len(p.Enum) > 0 {
+		return p.Enum, p.EnumNames
+	}
+	for _, o := range append(p.OneOf, p.AnyOf...) {
+		values, names = append(values, o.Const), append(names, o.Title)
+	}
+	return values, names
+}
