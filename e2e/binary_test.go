@@ -1,11 +1,9 @@
 package e2e
 
 import (
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
+	"testing"
+
+	"github.com/agent-dev/agent/internal/gobuild"
 )
 
 // buildAgent builds the agent as a release is built (no race detector, CGO_ENABLED=0) into dir and returns its path.
@@ -15,20 +13,16 @@ import (
 // whose cross-compile step builds linux/amd64 with CGO_ENABLED=0 first, this is only a link. AGENT_E2E_RACE=1 keeps
 // the test binary (the agent with the race detector).
 func buildAgent(dir string) (string, error) {
-	goCmd, err := exec.LookPath("go")
+	return gobuild.Build("..", ".", dir, "agent")
+}
+
+// buildAdapter builds the conformance adapter (internal/conformance/adapter),
+// which the OAuth tests use as the browser, into dir.
+func buildAdapter(t *testing.T, dir string) string {
+	t.Helper()
+	out, err := gobuild.Build("..", "./internal/conformance/adapter", dir, "adapter")
 	if err != nil {
-		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "agent")
-	src, err := filepath.Abs("..")
-	if err != nil {
-		return "", err
-	}
-	cmd := exec.Command(goCmd, "build", "-o", out, ".")
-	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, msg)
-	}
-	return out, nil
+	return out
 }

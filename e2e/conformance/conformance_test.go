@@ -1,14 +1,43 @@
-package e2e
+// Package conformance runs the official MCP conformance suite's client
+// scenarios against the agent binary. It is a package of its own, beside
+// e2e, so that its two minutes of scenarios have their own share of go
+// test's 10-minute limit and run beside e2e rather than after it.
+package conformance
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/internal/gobuild"
 )
+
+// hangLimit bounds one scenario: the suite's own timeout is two minutes.
+const hangLimit = 3 * time.Minute
+
+// agent is the agent binary the scenarios run, built by TestMain.
+var agent string
+
+// TestMain builds the agent as a release is built (CGO_ENABLED=0, no race
+// detector, as e2e does under -race) and runs the tests.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agent-conformance-")
+	if err == nil {
+		agent, err = gobuild.Build(filepath.Join("..", ".."), ".", dir, "agent")
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // conformanceVersion is the official MCP conformance suite the tests run,
 // as .ci/run installs it: npm install --no-save --prefix out/conformance
@@ -36,11 +65,11 @@ var knownFailing = map[string]string{}
 
 // conformanceSuite returns the node command that runs the suite: node with
 // the preload that gives Node 20 the fs.globSync the suite needs
-// (e2e/testdata/conformance/globsync.mjs), and the suite's entry point. It
+// (e2e/conformance/testdata/globsync.mjs), and the suite's entry point. It
 // skips the test when the suite is not installed, and fails it in CI.
 func conformanceSuite(t *testing.T) []string {
 	t.Helper()
-	entry, _ := filepath.Abs(filepath.Join("..", "out", "conformance", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
+	entry, _ := filepath.Abs(filepath.Join("..", "..", "out", "conformance", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
 	_, err := os.Stat(entry)
 	if _, nerr := exec.LookPath("node"); nerr != nil {
 		err = nerr
@@ -52,26 +81,8 @@ func conformanceSuite(t *testing.T) []string {
 		}
 		t.Skip(msg)
 	}
-	preload, _ := filepath.Abs(filepath.Join("testdata", "conformance", "globsync.mjs"))
+	preload, _ := filepath.Abs(filepath.Join("testdata", "globsync.mjs"))
 	return []string{"node", "--import", preload, entry}
-}
-
-// buildAdapter builds internal/conformance/adapter into dir.
-func buildAdapter(t *testing.T, dir string) string {
-	t.Helper()
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	out := filepath.Join(dir, "adapter")
-	src, _ := filepath.Abs("..")
-	cmd := exec.Command(goCmd, "build", "-o", out, "./internal/conformance/adapter")
-	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the conformance adapter: %v\n%s", err, msg)
-	}
-	return out
 }
 
 // TestConformanceClient runs every client scenario of the official MCP
@@ -85,17 +96,20 @@ func buildAdapter(t *testing.T, dir string) string {
 func TestConformanceClient(t *testing.T) {
 	t.Parallel()
 	suite := conformanceSuite(t)
-	adapter := buildAdapter(t, t.TempDir())
+	adapter, err := gobuild.Build(filepath.Join("..", ".."), "./internal/conformance/adapter", t.TempDir(), "adapter")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, scenario := range clientScenarios {
 		t.Run(strings.ReplaceAll(scenario, "/", "_"), func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
 			defer cancel()
-			args := append(suite[1:], "client", "--command", adapter+" -agent "+binary, "--scenario", scenario,
+			args := append(suite[1:], "client", "--command", adapter+" -agent "+agent, "--scenario", scenario,
 				"--timeout", "120000", "-o", t.TempDir())
 			cmd := exec.CommandContext(ctx, suite[0], args...)
 			cmd.Dir = t.TempDir()
-			cmd.Env = append(os.Environ(), asAgent+"=1", "GORACE=atexit_sleep_ms=0")
+			cmd.Env = os.Environ()
 			out, err := cmd.CombinedOutput()
 			if ctx.Err() != nil {
 				t.Fatalf("the suite hung for %v on %s:\n%s", hangLimit, scenario, out)
