@@ -127,6 +127,11 @@ func (p policy) decideGated(def tools.Definition, arguments string, gate loop.Ga
 		return ruling{verdict: deny, why: fmt.Sprintf("denied by rule %q", pat),
 			reason: fmt.Sprintf("%s was not run: the rule %q in the user's config denies it. Do not try to get around the rule; find another way or ask the user.", def.Name, pat)}
 	}
+	if def.Name == mcp.ResourceToolName {
+		if r, ok := p.judgeResource(arguments); ok {
+			return r
+		}
+	}
 	if r, ok := p.judgeHosts(def, arguments, gate, gateWhy); ok {
 		return r
 	}
