@@ -187,6 +187,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
 			return
 		}
+		// The MCP authorization spec: the resource parameter (RFC 8707) in
+		// every token request, refreshes included.
+		if r.PostForm.Get("resource") != s.URL() {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_target"})
+			return
+		}
 	case "client_credentials":
 		id, secret, ok := r.BasicAuth()
 		if !ok || id != "machine" || secret != s.opts.ClientSecret || s.opts.ClientSecret == "" {

@@ -67,7 +67,10 @@ func (s *source) Token() (*oauth2.Token, error) {
 
 // refresh trades the refresh token for new tokens and stores them.
 func (s *source) refresh(refreshToken string) (*oauth2.Token, error) {
-	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), oauth2.HTTPClient, s.client), refreshTimeout)
+	// The resource is the server's URL, as in the authorization (the SDK
+	// takes the protected resource metadata's, which must equal it).
+	client := withResource(s.client, s.rec.TokenURL, s.rec.URL)
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), oauth2.HTTPClient, client), refreshTimeout)
 	defer cancel()
 	nt, err := s.rec.config().TokenSource(ctx, &oauth2.Token{RefreshToken: refreshToken}).Token()
 	if err != nil {
