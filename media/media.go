@@ -10,14 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/gif"
+	_ "image/gif" // registers GIF with image.Decode
 	"image/jpeg"
 	"image/png"
 	"path/filepath"
 	"strings"
 
 	"golang.org/x/image/draw"
-	"golang.org/x/image/webp"
+	_ "golang.org/x/image/webp" // registers WebP with image.Decode
 )
 
 // Limit is what a provider takes of one image.
@@ -127,7 +127,7 @@ func Fit(data []byte, lim Limit) (Image, error) {
 	if !ok {
 		return Image{}, ErrNotImage
 	}
-	cfg, err := decodeConfig(mt, data)
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data)) // the formats registered by the imports
 	if err != nil {
 		return Image{}, fmt.Errorf("reading the %s image: %w", mt, err)
 	}
@@ -138,7 +138,7 @@ func Fit(data []byte, lim Limit) (Image, error) {
 	if cfg.Width*cfg.Height > MaxPixels {
 		return Image{}, fmt.Errorf("the %s image is %dx%d, more than %d megapixels: too large to scale here", mt, cfg.Width, cfg.Height, MaxPixels/1_000_000)
 	}
-	src, err := decode(mt, data)
+	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return Image{}, fmt.Errorf("reading the %s image: %w", mt, err)
 	}
@@ -174,30 +174,4 @@ func scaled(w, h, edge int) (int, int) {
 		return edge, max(1, h*edge/w)
 	}
 	return max(1, w*edge/h), edge
-}
-
-func decodeConfig(mt string, data []byte) (image.Config, error) {
-	r := bytes.NewReader(data)
-	switch mt {
-	case "image/png":
-		return png.DecodeConfig(r)
-	case "image/jpeg":
-		return jpeg.DecodeConfig(r)
-	case "image/gif":
-		return gif.DecodeConfig(r)
-	}
-	return webp.DecodeConfig(r)
-}
-
-func decode(mt string, data []byte) (image.Image, error) {
-	r := bytes.NewReader(data)
-	switch mt {
-	case "image/png":
-		return png.Decode(r)
-	case "image/jpeg":
-		return jpeg.Decode(r)
-	case "image/gif":
-		return gif.Decode(r)
-	}
-	return webp.Decode(r)
 }
