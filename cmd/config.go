@@ -44,6 +44,7 @@ const (
 //	profile = "ollama"          # the profile used when no flag or AGENT_PROFILE names one
 //	max_steps = 25
 //	tools = "pick"              # or "swap", "all"
+//	db_lock_wait = "2m"         # how long a write waits for another process's lock on the session database
 //
 //	[profiles.ollama]
 //	base_url = "http://localhost:11434/v1"
@@ -106,6 +107,9 @@ type fileConfig struct {
 	IdleTimeout string `toml:"idle_timeout"`
 	// DB is the session database; default $XDG_DATA_HOME/agent/agent.db.
 	DB string `toml:"db"`
+	// DBLockWait is how long a write to the session database waits while
+	// another process holds its write lock (a Go duration; default "2m").
+	DBLockWait string `toml:"db_lock_wait"`
 	// ContextWindow is the model's context window in tokens; a profile's
 	// own wins.
 	ContextWindow int `toml:"context_window"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/agent-dev/agent/sessions"
 )
@@ -15,31 +16,49 @@ func dbPath(o *Options, getenv func(string) string) (string, error) {
 	if o.DB != "" {
 		return o.DB, nil
 	}
+	path, _, err := dbConfig(o, getenv)
+	return path, err
+}
+
+// dbConfig is the session database's path (see dbPath) and how long its
+// writes wait for another process's write lock: db_lock_wait in the config
+// file, else 0 (sessions.DefaultLockWait). A db_lock_wait that is not a
+// positive duration is a usage error.
+func dbConfig(o *Options, getenv func(string) string) (string, time.Duration, error) {
 	path, explicit := o.ConfigPath, o.ConfigPath != ""
 	if !explicit {
 		path = defaultConfigPath(getenv)
 	}
 	fc, err := loadFileConfig(path, explicit)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	if fc.DB != "" {
-		return fc.DB, nil
+	var wait time.Duration
+	if fc.DBLockWait != "" {
+		if wait, err = time.ParseDuration(fc.DBLockWait); err != nil || wait <= 0 {
+			return "", 0, usagef("db_lock_wait = %q in %s: want a positive duration such as \"30s\"", fc.DBLockWait, path)
+		}
+	}
+	switch {
+	case o.DB != "":
+		return o.DB, wait, nil
+	case fc.DB != "":
+		return fc.DB, wait, nil
 	}
 	if p := sessions.DefaultPath(getenv); p != "" {
-		return p, nil
+		return p, wait, nil
 	}
-	return "", usagef("no place for the session database: set --db PATH or XDG_DATA_HOME")
+	return "", 0, usagef("no place for the session database: set --db PATH or XDG_DATA_HOME")
 }
 
 // openStore opens the session database named by the options and marks
 // interrupted the sessions whose process is gone.
 func openStore(ctx context.Context, o *Options, getenv func(string) string) (*sessions.Store, error) {
-	path, err := dbPath(o, getenv)
+	path, wait, err := dbConfig(o, getenv)
 	if err != nil {
 		return nil, err
 	}
-	st, err := sessions.OpenWith(ctx, path, sessions.Options{IndexProgress: indexProgress(o.notices, o.errTTY)})
+	st, err := sessions.OpenWith(ctx, path, sessions.Options{IndexProgress: indexProgress(o.notices, o.errTTY), LockWait: wait})
 	if errors.Is(err, sessions.ErrNewerSchema) {
 		return nil, usageError{err}
 	}

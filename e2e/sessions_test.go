@@ -238,7 +238,9 @@ func TestDatabaseThatCannotBeCreatedExitsWithCode1(t *testing.T) {
 }
 
 // TestLockedDatabaseExitsWithCode1 holds an exclusive lock on the database
-// from this process: the agent waits its busy timeout, then fails clearly.
+// from this process: the agent waits as long as db_lock_wait says (here a
+// second, beyond SQLite's 5 s busy timeout of one try; the default is two
+// minutes), then fails clearly.
 func TestLockedDatabaseExitsWithCode1(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "agent.db")
@@ -260,7 +262,11 @@ func TestLockedDatabaseExitsWithCode1(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.ExecContext(context.Background(), "ROLLBACK")
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-p", "hi")})
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte("db_lock_wait = \"1s\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--config", cfg, "--db", db, "-p", "hi")})
 	if res.code != 1 || !strings.Contains(res.stderr, "locked") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 	}

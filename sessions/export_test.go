@@ -27,7 +27,7 @@ func SetUndoFault(s *Store, fault func(path string) error) { s.undoFault = fault
 // statement instead of five seconds, and calls onBusy each time a write
 // transaction is about to try again for another's lock.
 func OpenBusy(ctx context.Context, path string, busy time.Duration, onBusy func()) (*Store, error) {
-	s, err := open(ctx, path, busy)
+	s, err := open(ctx, path, busy, 0)
 	if err == nil {
 		s.onBusy = onBusy
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,4 +54,39 @@ func TestAWriteOutlastsAnotherProcessesLongLock(t *testing.T) {
 	if len(recs) != 1 || recs[0].Message.Text() != "kept" {
 		t.Fatalf("stored %d messages, want the one that waited", len(recs))
 	}
+}
+
+// TestLockWaitBoundsTheWait holds another connection's write lock for good:
+// a write of a store opened with a short LockWait fails with "database is
+// locked" after one busy timeout (5 s), long before the default two minutes,
+// and the store goes on working once the lock is gone.
+func TestLockWaitBoundsTheWait(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "agent.db")
+	s, err := sessions.OpenWith(ctx, path, sessions.Options{LockWait: time.Millisecond})
+	must(t, err)
+	defer s.Close()
+	ss, err := s.Create(ctx, sessions.NewSession{Dir: "/w"})
+	must(t, err)
+
+	other, err := sql.Open("sqlite", path)
+	must(t, err)
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	must(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+	must(t, err)
+
+	start := time.Now()
+	err = s.Recorder(ss.ID).AppendMessage(ctx, userMsg("refused"), zeroUsage)
+	if err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Fatalf("a write under another's lock returned %v, want database is locked", err)
+	}
+	if waited := time.Since(start); waited >= sessions.DefaultLockWait/2 {
+		t.Fatalf("the write waited %v, not the LockWait of a millisecond past one busy timeout", waited)
+	}
+	_, err = conn.ExecContext(ctx, "COMMIT")
+	must(t, err)
+	must(t, s.Recorder(ss.ID).AppendMessage(ctx, userMsg("kept"), zeroUsage))
 }

@@ -22,12 +22,13 @@ import (
 // "database is locked" (SQLITE_BUSY).
 const busyTimeout = 5 * time.Second
 
-// writeWait is how long, in all, a write transaction (and the first open's
-// migration) keeps trying to begin while another process holds the write
-// lock: SQLite's busy handler polls rather than queues, so on a busy
-// machine a process writing often can hold the lock at every poll for
-// longer than busyTimeout, and a session's message must not be lost to it.
-const writeWait = 2 * time.Minute
+// DefaultLockWait is how long, in all, a write transaction (and the first
+// open's migration) keeps trying to begin while another process holds the
+// write lock, unless Options.LockWait says otherwise: SQLite's busy handler
+// polls rather than queues, so on a busy machine a process writing often
+// can hold the lock at every poll for longer than busyTimeout, and a
+// session's message must not be lost to it.
+const DefaultLockWait = 2 * time.Minute
 
 // Store is the session database. It is safe for concurrent use by several
 // goroutines; other processes may use the same file at the same time.
@@ -54,6 +55,8 @@ type Store struct {
 	// onBusy, when set by a test, is called each time a write transaction
 	// could not begin for another's lock and is about to try again.
 	onBusy func()
+	// lockWait is Options.LockWait, DefaultLockWait when that is 0.
+	lockWait time.Duration
 }
 
 // DefaultPath returns where the database lives when nothing else is
@@ -83,7 +86,7 @@ func DefaultPath(getenv func(string) string) string {
 // Errors are wrapped as "opening session database PATH: ...": a database
 // written by a newer agent gives ErrNewerSchema; a file that is not a SQLite
 // database, one that stays locked by another process for longer than two
-// minutes (writeWait), or a directory that cannot be written give SQLite's or
+// minutes (DefaultLockWait), or a directory that cannot be written give SQLite's or
 // the OS's error. ctx bounds the migration work only.
 func Open(ctx context.Context, path string) (*Store, error) {
 	return OpenWith(ctx, path, Options{})
@@ -101,6 +104,11 @@ type Options struct {
 	// indexes; 0 means 5,000, about a second's work, so that other
 	// processes' writes wait little and progress is shown often.
 	IndexBatch int
+	// LockWait is how long a write (and the open's migration) waits, in
+	// all, while another process holds the database's write lock, before
+	// it fails with SQLite's "database is locked"; 0 means
+	// DefaultLockWait. Each try waits SQLite's busy timeout (5 s).
+	LockWait time.Duration
 }
 
 // OpenWith is Open with options: it opens the database, migrates it, and
@@ -108,7 +116,7 @@ type Options struct {
 // An open cancelled while it builds the index leaves the database whole;
 // the next open goes on where this one stopped.
 func OpenWith(ctx context.Context, path string, o Options) (*Store, error) {
-	s, err := open(ctx, path, busyTimeout)
+	s, err := open(ctx, path, busyTimeout, o.LockWait)
 	if err == nil {
 		if err = s.fillIndex(ctx, o.IndexProgress, o.IndexBatch); err != nil {
 			s.Close()
@@ -121,8 +129,11 @@ func OpenWith(ctx context.Context, path string, o Options) (*Store, error) {
 }
 
 // open opens and migrates the database at path; busy is each statement's
-// busy timeout (busyTimeout but in tests).
-func open(ctx context.Context, path string, busy time.Duration) (*Store, error) {
+// busy timeout (busyTimeout but in tests), lockWait the Options' LockWait.
+func open(ctx context.Context, path string, busy, lockWait time.Duration) (*Store, error) {
+	if lockWait <= 0 {
+		lockWait = DefaultLockWait
+	}
 	if path == "" {
 		return nil, errors.New("no path given")
 	}
@@ -149,13 +160,13 @@ func open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 	}
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
-	s := &Store{db: db, path: abs, now: time.Now}
+	s := &Store{db: db, path: abs, now: time.Now, lockWait: lockWait}
 	s.bg, s.bgStop = context.WithCancel(context.Background())
 	// Two processes opening a new database at once both switch it to WAL
 	// mode; SQLite resolves that race by failing one of them with
 	// SQLITE_BUSY at once, without waiting, and the other's migration may
-	// hold the write lock for long on a busy machine: retry for writeWait.
-	deadline := time.Now().Add(writeWait)
+	// hold the write lock for long on a busy machine: retry for lockWait.
+	deadline := time.Now().Add(lockWait)
 	for {
 		err = db.PingContext(ctx)
 		if err == nil {
@@ -239,12 +250,12 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return tx.Commit()
 }
 
-// begin begins a write transaction, trying again for writeWait while
+// begin begins a write transaction, trying again for s.lockWait while
 // another process holds the write lock (each try waits the busy timeout);
 // it stops at once when ctx is done. Nothing is written before it
 // succeeds, so trying again is safe.
 func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
-	deadline := time.Now().Add(writeWait)
+	deadline := time.Now().Add(s.lockWait)
 	for {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err == nil || !isBusy(err) || time.Now().After(deadline) || ctx.Err() != nil {
