@@ -8,7 +8,7 @@ import "testing"
 // allows" line (Unresolved false), which auto mode runs unasked although
 // a deny rule names what it runs. `$CMD x` is Unresolved; `flock f $CMD x`
 // must be too.
-func TestReview3UnknownRunnerHidesDeniedCommand(t *testing.T) {
+func TestUnknownRunnerHidesDeniedCommand(t *testing.T) {
 	set, err := Compile([]string{"echo", "printf"}, []string{"rm -rf"})
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func TestReview3UnknownRunnerHidesDeniedCommand(t *testing.T) {
 // the word "rm" are Unresolved, so they are asked about in every mode,
 // yolo included, and refused headless: `git rm`, `grep -rn rm .`,
 // `docker rm`. git's rm subcommand is not the program rm.
-func TestReview3DeniedNameAsPlainArgument(t *testing.T) {
+func TestDeniedNameAsPlainArgument(t *testing.T) {
 	set, err := Compile(nil, []string{"rm -rf"})
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 // command runs without anyone being asked. With a deny rule in force, an
 // Ask that could hide a denied command should stay a question (denied
 // headless) in every mode.
-func TestReview2DenyRulesHoldForUnresolvedCommands(t *testing.T) {
+func TestDenyRulesHoldForUnresolvedCommands(t *testing.T) {
 	set, err := rules.Compile(nil, []string{"rm", "git push"})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestReview2DenyRulesHoldForUnresolvedCommands(t *testing.T) {
 // about" (auto mode does ask there). With --allow-bash on a machine whose
 // sandbox is not enforced (no Landlock), every command runs unconfined
 // without a question; the decision merely says "unconfined".
-func TestReview2AllowBashWithoutASandboxIsNotSilentlyUnconfined(t *testing.T) {
+func TestAllowBashWithoutASandboxIsNotSilentlyUnconfined(t *testing.T) {
 	none := sandbox.Status{Mode: sandbox.WorkspaceWrite, Reason: "Landlock is not available"}
 	p := policy{mode: modeAsk, allowBash: true, sandbox: none}
 	if r := p.judge("bash", `{"command":"make"}`); r.verdict == allow {

@@ -47,7 +47,7 @@ func sq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 // test binary from inside the working directory as the "agent", whose first
 // command replaces that copy and whose second command must still be
 // confined.
-func TestReviewAgentExecutableInAWritableRoot(t *testing.T) {
+func TestAgentExecutableInAWritableRoot(t *testing.T) {
 	if dirs := os.Getenv("SANDBOX_EXE_CHILD"); dirs != "" {
 		exeChild(t, strings.Split(dirs, ":"))
 		return
@@ -60,7 +60,7 @@ func TestReviewAgentExecutableInAWritableRoot(t *testing.T) {
 	exe := filepath.Join(b.work, "bin", "agent")
 	os.MkdirAll(filepath.Dir(exe), 0o755)
 	copyFile(t, self, exe)
-	cmd := exec.Command(exe, "-test.run=^TestReviewAgentExecutableInAWritableRoot$", "-test.v")
+	cmd := exec.Command(exe, "-test.run=^TestAgentExecutableInAWritableRoot$", "-test.v")
 	cmd.Env = append(os.Environ(), "SANDBOX_EXE_CHILD="+strings.Join([]string{b.work, b.tmp, b.outside}, ":"))
 	out, err := cmd.CombinedOutput()
 	t.Logf("the agent run from the working directory:\n%s", out)
@@ -70,7 +70,7 @@ func TestReviewAgentExecutableInAWritableRoot(t *testing.T) {
 	absent(t, filepath.Join(b.outside, "escaped"))
 }
 
-// exeChild is the agent of TestReviewAgentExecutableInAWritableRoot: it
+// exeChild is the agent of TestAgentExecutableInAWritableRoot: it
 // runs from work/bin/agent; dirs are work, tmp and outside.
 func exeChild(t *testing.T, dirs []string) {
 	work, tmp, outside := dirs[0], dirs[1], dirs[2]
@@ -113,7 +113,7 @@ func copyFile(t *testing.T, from, to string) {
 // mount point cannot be renamed, but its parent can, and a missing path is
 // not protected at all, so a command can put writable files where git and
 // the agent will read them after the command, outside the sandbox.
-func TestReviewProtectedPathsBypassed(t *testing.T) {
+func TestProtectedPathsBypassed(t *testing.T) {
 	needTool(t, "git")
 	t.Run("parent .git renamed", func(t *testing.T) {
 		b := newBox(t, nil)
@@ -199,7 +199,7 @@ func TestReviewProtectedPathsBypassed(t *testing.T) {
 // does not stop connect). Every host service on a socket the user may
 // write is reachable: docker.sock (root on the host), the D-Bus session
 // bus (systemd-run --user), ssh-agent, a database.
-func TestReviewUnixSocketReachesHostService(t *testing.T) {
+func TestUnixSocketReachesHostService(t *testing.T) {
 	needTool(t, "python3")
 	b := newBox(t, nil)
 	path := filepath.Join(b.outside, "service.sock")
@@ -236,7 +236,7 @@ func TestReviewUnixSocketReachesHostService(t *testing.T) {
 // write to the screen around the agent's own output (bubblewrap's
 // CVE-2017-5226). The test runs a child "agent" whose controlling terminal
 // is a pseudo-terminal and reads back what a command injected.
-func TestReviewControllingTerminalIsShared(t *testing.T) {
+func TestControllingTerminalIsShared(t *testing.T) {
 	if os.Getenv("REVIEW_TTY_CHILD") == "1" {
 		ttyChild(t)
 		return
@@ -245,7 +245,7 @@ func TestReviewControllingTerminalIsShared(t *testing.T) {
 	needTool(t, "python3")
 	master, slave := openPTY(t)
 	defer master.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestReviewControllingTerminalIsShared$", "-test.v", "-test.count=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestControllingTerminalIsShared$", "-test.v", "-test.count=1")
 	cmd.Env = append(os.Environ(), "REVIEW_TTY_CHILD=1")
 	var out bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, &out, &out
@@ -257,7 +257,7 @@ func TestReviewControllingTerminalIsShared(t *testing.T) {
 	}
 }
 
-// ttyChild is the agent of TestReviewControllingTerminalIsShared: its stdin
+// ttyChild is the agent of TestControllingTerminalIsShared: its stdin
 // is its controlling terminal.
 func ttyChild(t *testing.T) {
 	b := newBox(t, nil)
@@ -300,7 +300,7 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 // descendants. Those that left the process group (setsid) are reparented
 // to init and outlive the command, still confined but unsupervised (they
 // keep writing the workspace after the agent has moved on).
-func TestReviewCommandKillsItsHelper(t *testing.T) {
+func TestCommandKillsItsHelper(t *testing.T) {
 	b := newBox(t, nil)
 	res := b.run(`setsid -f bash -c 'echo $$ > pid.tmp && mv pid.tmp pid; exec sleep 1000'; ` + waitPID + `; kill -9 $PPID`)
 	t.Logf("command output:\n%s", res.Content)
@@ -311,7 +311,7 @@ func TestReviewCommandKillsItsHelper(t *testing.T) {
 // message queues, and POSIX message queues, are the host's. A command can
 // attach any segment of the user's processes (same uid) and change it, and
 // can create objects that outlive it.
-func TestReviewSysVSharedMemoryIsTheHosts(t *testing.T) {
+func TestSysVSharedMemoryIsTheHosts(t *testing.T) {
 	needTool(t, "python3")
 	b := newBox(t, nil)
 	id, err := unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600)
@@ -338,7 +338,7 @@ func TestReviewSysVSharedMemoryIsTheHosts(t *testing.T) {
 // wrapper script): Landlock checks opens, not descriptors already open, so
 // a command writes through them. Here the test process stands for the
 // agent and holds such a descriptor on a file outside the writable roots.
-func TestReviewInheritedDescriptorsReachTheCommand(t *testing.T) {
+func TestInheritedDescriptorsReachTheCommand(t *testing.T) {
 	b := newBox(t, nil)
 	f := filepath.Join(b.outside, "f")
 	fd, err := syscall.Open(f, syscall.O_WRONLY|syscall.O_APPEND, 0) // no O_CLOEXEC, as if inherited
@@ -358,7 +358,7 @@ func TestReviewInheritedDescriptorsReachTheCommand(t *testing.T) {
 // create "hooks" there (and bind-mounts that directory inside the sandbox).
 // The same holds for a missing protected directory of the agent's whose
 // parent a command replaces with a symlink.
-func TestReviewProtectedNowFollowsSymlinks(t *testing.T) {
+func TestProtectedNowFollowsSymlinks(t *testing.T) {
 	b := newBox(t, nil)
 	b.needNamespaces()
 	target := filepath.Join(b.outside, "target")
@@ -371,4 +371,4 @@ func TestReviewProtectedNowFollowsSymlinks(t *testing.T) {
 	absent(t, filepath.Join(target, "hooks"))
 }
 
-// injectPy is the exploit of TestReviewHelperThreadsEscapeLandlock.
+// injectPy is the exploit of TestHelperThreadsEscapeLandlock.

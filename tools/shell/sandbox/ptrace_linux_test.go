@@ -22,7 +22,7 @@ import (
 // they are not locked read-only) and creates a file outside every writable
 // root. This works in read-only mode too. /proc/PID/mem is refused by
 // Landlock (a file write), but ptrace is not.
-func TestReviewHelperThreadsEscapeLandlock(t *testing.T) {
+func TestHelperThreadsEscapeLandlock(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the payload is x86-64 code")
 	}

@@ -55,7 +55,7 @@ func gitCommand(t *testing.T, args ...string) *exec.Cmd {
 // guard, which only looks at repositories that did not exist before the
 // command, says nothing. The person's next `git commit` (`git status`)
 // runs it outside the sandbox.
-func TestReview2GitSymlinkIntoTempSurvivesTheGuard(t *testing.T) {
+func TestGitSymlinkIntoTempSurvivesTheGuard(t *testing.T) {
 	needGit(t)
 	t.Run("hooks", func(t *testing.T) {
 		b := newBox(t, nil)
@@ -94,7 +94,7 @@ func TestReview2GitSymlinkIntoTempSurvivesTheGuard(t *testing.T) {
 // working directory runs `git status` inside the nested repository, which
 // runs the fsmonitor program outside the sandbox. The same holds for the
 // config and hooks of existing submodules under .git/modules.
-func TestReview2NestedRepositoryRunsAProgramOnGitStatus(t *testing.T) {
+func TestNestedRepositoryRunsAProgramOnGitStatus(t *testing.T) {
 	needGit(t)
 	b := newBox(t, nil)
 	b.needNamespaces()
@@ -118,7 +118,7 @@ func TestReview2NestedRepositoryRunsAProgramOnGitStatus(t *testing.T) {
 // createProtected leaves a missing .git/config missing, so a command
 // creates it with a core.fsmonitor program that the person's next
 // `git status` runs.
-func TestReview2MissingGitConfigCanBeCreated(t *testing.T) {
+func TestMissingGitConfigCanBeCreated(t *testing.T) {
 	needGit(t)
 	b := newBox(t, nil)
 	b.needNamespaces()
@@ -145,7 +145,7 @@ func TestReview2MissingGitConfigCanBeCreated(t *testing.T) {
 // ~/dotfiles/agent/config.toml: a command rewrites the config
 // ([sandbox] mode = "off", [permissions] allow = [...]) that the next run
 // of the agent loads.
-func TestReview2ProtectedDirectoryThroughASymlinkIsWritable(t *testing.T) {
+func TestProtectedDirectoryThroughASymlinkIsWritable(t *testing.T) {
 	var link, real string
 	b := newBox(t, func(p *Policy) {
 		real = filepath.Join(p.Dir, "dotfiles", "agent")
@@ -171,7 +171,7 @@ func TestReview2ProtectedDirectoryThroughASymlinkIsWritable(t *testing.T) {
 // $HOME and no ~/.config yet (a fresh machine or container, the model given
 // by --model or AGENT_MODEL), ~/.config/agent is not protected, and a
 // command creates ~/.config/agent/config.toml for the next run.
-func TestReview2MissingParentOfAProtectedDirectory(t *testing.T) {
+func TestMissingParentOfAProtectedDirectory(t *testing.T) {
 	var cfg string
 	b := newBox(t, func(p *Policy) {
 		cfg = filepath.Join(p.Dir, ".config", "agent")
@@ -192,7 +192,7 @@ func TestReview2MissingParentOfAProtectedDirectory(t *testing.T) {
 // `git fetch` runs the command's program outside the sandbox. A list of
 // known keys to keep (what git init writes, plus branch/remote url and
 // fetch) would fail safe where a list of words to refuse does not.
-func TestReview2GuardMissesUploadPack(t *testing.T) {
+func TestGuardMissesUploadPack(t *testing.T) {
 	needGit(t)
 	b := newBox(t, nil)
 	b.needNamespaces()

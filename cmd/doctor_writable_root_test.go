@@ -12,7 +12,7 @@ import (
 // prints the config error on the "provider" line, skipping the provider
 // check. The error belongs on a "configuration" line, and the sandbox
 // should not be reported for a configuration the agent would refuse.
-func TestReview2DoctorReportsABadWritableRootAsConfiguration(t *testing.T) {
+func TestDoctorReportsABadWritableRootAsConfiguration(t *testing.T) {
 	url := modelsServer(t, "sk-doctor", http.StatusUnauthorized)
 	config := writeConfig(t, "[sandbox]\nwritable_roots = [\"relative/dir\"]\n")
 	out, code := doctor(t, config, map[string]string{"OPENAI_API_KEY": "sk-doctor"}, "--base-url", url, "--model", "m2")

@@ -52,7 +52,7 @@ func withSubmodule(t *testing.T, b *box, config ...string) string {
 // does them for it (~/.ssh/config, ~/.aws/config, ~/.kube/config, ...).
 // Since 0b69b81 every gitlink is neutralised when the index changed, with
 // os.Stat following links, so no timing check stands in the way.
-func TestReview3GuardWritesOutsideThroughGitlinkSymlink(t *testing.T) {
+func TestGuardWritesOutsideThroughGitlinkSymlink(t *testing.T) {
 	needGit(t)
 	// %[1]s is a directory outside the sandbox's reach (another project's
 	// .git, or ~/.aws, ~/.ssh, ...), %[2]s the directory holding it.
@@ -89,7 +89,7 @@ func TestReview3GuardWritesOutsideThroughGitlinkSymlink(t *testing.T) {
 // nested repository's config (not protected: only the working directory's
 // own .git/config and .git/hooks are) leaves core.fsmonitor there, and the
 // person's `git status` runs it outside the sandbox.
-func TestReview3GuardIgnoresExistingGitlinkWhenIndexUnchanged(t *testing.T) {
+func TestGuardIgnoresExistingGitlinkWhenIndexUnchanged(t *testing.T) {
 	needGit(t)
 	b := newBox(t, nil)
 	b.needNamespaces()
@@ -112,7 +112,7 @@ func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) 
 // Comparing the change time (changeTime) of the submodule's git
 // directory, config, hooks directory and each hook with the time Guard
 // was called would limit the repair to what the command changed.
-func TestReview3GuardBreaksUntouchedSubmodule(t *testing.T) {
+func TestGuardBreaksUntouchedSubmodule(t *testing.T) {
 	needGit(t)
 	b := newBox(t, nil)
 	b.needNamespaces()
