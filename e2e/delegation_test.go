@@ -166,6 +166,7 @@ func runResearch(t *testing.T, delegate bool) research {
 // the parent's context at most a third of the main loop's. bench/delegation.sh
 // prints the figures.
 func TestResearchDelegatedToSubagents(t *testing.T) {
+	t.Parallel()
 	main, sub := runResearch(t, false), runResearch(t, true)
 	for _, c := range []struct {
 		name string

@@ -13,6 +13,7 @@ import (
 // memory_search gives up on the query's embedding and answers with its
 // keyword results, saying nothing of embeddings to the model.
 func TestAHangingEmbeddingsEndpointNeverHoldsATurn(t *testing.T) {
+	t.Parallel()
 	dir, db := project(t)
 	hang := scripted.Options{OnEmbeddings: func(ctx context.Context, _ []string) { <-ctx.Done() }}
 	first := scripted.NewWithOptions(t, hang, scripted.Text("Noted."))

@@ -62,6 +62,7 @@ func imageSources(t *testing.T, body []byte) []string {
 // continued session, loaded from the database where each image is stored
 // once by its hash, sends the same bytes again.
 func TestImagesReachAnAnthropicModel(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	attached := pngFile(t, t.TempDir(), "pasted.png", 20, 10)
 	pasted := filepath.Join(t.TempDir(), "pasted.png")
@@ -100,6 +101,7 @@ func TestImagesReachAnAnthropicModel(t *testing.T) {
 // image_url data URL; one it does not know (the scripted model) gets the
 // description, unless its profile says images = true.
 func TestImagesReachAnOpenAIModel(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := pngFile(t, dir, "shot.png", 12, 12)
 	url := "data:image/png;base64," + base64.StdEncoding.EncodeToString(data)

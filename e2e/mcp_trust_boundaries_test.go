@@ -16,6 +16,7 @@ import (
 // the tools would read never reaches it. Tools the rule does not name
 // still work.
 func TestDenyRuleHoldsForReadOnlyMCPTools(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	const secret = "the-secret-plan-6f1c"
@@ -65,6 +66,7 @@ func TestDenyRuleHoldsForReadOnlyMCPTools(t *testing.T) {
 // skipped with a message; a trusted project server that lists its own
 // environment finds no provider key in it.
 func TestProjectServerNeverGetsProviderKey(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	everything := filepath.Join(bin, "mcp-server-everything")
@@ -115,6 +117,7 @@ func TestProjectServerNeverGetsProviderKey(t *testing.T) {
 // of a tool that is not read-only, puts the old config and hooks back and
 // moves the planted ones aside, and the result says so.
 func TestGitGuardUndoesWhatAnMCPToolWroteToGit(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	dir := t.TempDir()
 	const oldConfig, oldHook = "[core]\n\tbare = false\n", "#!/bin/sh\nexit 0\n"

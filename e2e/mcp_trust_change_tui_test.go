@@ -19,6 +19,7 @@ import (
 // a message, the interface asks again, says it changed and shows what
 // would now run; nothing of the new definition runs before a yes.
 func TestMCPTrustAskedAgainWhenTheDefinitionChanges(t *testing.T) {
+	t.Parallel()
 	bin := mcpBin(t)
 	everything := filepath.Join(bin, "mcp-server-everything")
 	dir, data := t.TempDir(), t.TempDir()

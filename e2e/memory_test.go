@@ -36,6 +36,7 @@ func ok(t *testing.T, inv invocation) result {
 // A fact stated in one session is found by memory_search in a new session
 // (not a continued one) and memory_get returns the messages around it.
 func TestMemorySearchFindsAFactOfAnEarlierSession(t *testing.T) {
+	t.Parallel()
 	dir, db := project(t)
 	first := scripted.New(t, scripted.Text("Noted: heliotrope-7."))
 	r := ok(t, invocation{dir: dir, args: agentArgs(first, "--db", db, "--output-format", "json", "-p",
@@ -80,6 +81,7 @@ func TestMemorySearchFindsAFactOfAnEarlierSession(t *testing.T) {
 // A prompt that starts with "#" is saved to MEMORY.md, not sent; the next
 // session's first request carries it in its system prompt.
 func TestHashNoteLandsInMemoryAndTheNextSession(t *testing.T) {
+	t.Parallel()
 	dir, db := project(t)
 	srv := scripted.New(t, scripted.Text("Bonjour."))
 	r := ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "# always answer in French")})
@@ -104,6 +106,7 @@ func TestHashNoteLandsInMemoryAndTheNextSession(t *testing.T) {
 // An empty MEMORY.md adds nothing: the first request for "hi" is the same
 // size as with no memory at all.
 func TestEmptyMemoryLeavesTheFirstRequestUnchanged(t *testing.T) {
+	t.Parallel()
 	dir, db := project(t)
 	srv := scripted.New(t, scripted.Text("Hello."), scripted.Text("Hello."))
 	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")})
@@ -128,6 +131,7 @@ func TestEmptyMemoryLeavesTheFirstRequestUnchanged(t *testing.T) {
 // is indexed when the agent first opens it, with every message kept; a
 // session deleted afterwards is no longer found.
 func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
+	t.Parallel()
 	dir, db := project(t)
 	srv := scripted.New(t, scripted.Text("Fine."), scripted.Text("Fine."))
 	keep := sessionIDOf(t, ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--output-format", "json", "-p", "the mascot is a capybara")}).stdout)
@@ -195,6 +199,7 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 // memory_get and memory_write with it. (Pick mode never changes the tools:
 // a pick loads only what it names.)
 func TestMemoryToolsArePickedApart(t *testing.T) {
+	t.Parallel()
 	dir, db := project(t)
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "pick_tools", Arguments: `{"names":["read_file"]}`}),

@@ -15,6 +15,7 @@ import (
 // /memory opens MEMORY.md in $EDITOR (here a script that adds a line) and
 // comes back to the conversation when the editor exits.
 func TestInterfaceMemoryNoteAndEditor(t *testing.T) {
+	t.Parallel()
 	dir, db := project(t)
 	editor := filepath.Join(t.TempDir(), "editor.sh")
 	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho '- added in the editor' >> \"$1\"\n"), 0o755); err != nil {

@@ -13,6 +13,7 @@ import (
 // command still runs (the test lets it end only after seeing the event),
 // then the call's result.
 func TestARunningCommandsOutputStreamsAsProgress(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash",

@@ -17,6 +17,7 @@ import (
 // protected write, which is asked about again; a denial leaves the file
 // alone.
 func TestProtectedWriteAskedInTheInterfaceWhateverTheMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // of them; the variable the user passes through on purpose arrives. In
 // yolo (no sandbox) the commands' environment is still filtered.
 func TestSandboxedCommandsGetNoSecrets(t *testing.T) {
+	t.Parallel()
 	dir, home := t.TempDir(), t.TempDir()
 	secrets := map[string]string{
 		".ssh/id_ed25519":      "-----BEGIN OPENSSH PRIVATE KEY----- ssh-secret-9d2f",

@@ -79,6 +79,7 @@ func (f *fanOut) respond(req scripted.ChatRequest) scripted.Reply {
 // the children are sessions linked to the parent, listed by sessions show
 // and hidden from sessions list.
 func TestThreeSubagentsRunInParallel(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# readme\n"), 0o644)
 	model := &fanOut{release: make(chan struct{})}
@@ -172,6 +173,7 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 // the run exits 130, each child's session is cancelled, and each task
 // call's result says the child did not finish.
 func TestInterruptStopsEverySubagent(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
@@ -216,6 +218,7 @@ func TestInterruptStopsEverySubagent(t *testing.T) {
 // todo_write replaces the session's list: stream-json prints a todo event
 // with the list, and the list is stored with the session.
 func TestTodoListIsPrintedAndStored(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "t1", Name: "todo_write",
@@ -251,6 +254,7 @@ func TestTodoListIsPrintedAndStored(t *testing.T) {
 // In plan mode an edit is refused with a result that says so, and a
 // headless run ends with the plan of exit_plan_mode as its answer, exit 0.
 func TestPlanModeRefusesAnEditAndEndsWithThePlan(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	srv := scripted.New(t,
@@ -280,6 +284,7 @@ func TestPlanModeRefusesAnEditAndEndsWithThePlan(t *testing.T) {
 // A child cannot change anything by default: write_file is not its tool,
 // and its bash runs in a read-only sandbox (where one can be built).
 func TestChildCannotEditByDefault(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: func(c scripted.ChatRequest) scripted.Reply {
 		outs := toolOutputs(c)
@@ -314,6 +319,7 @@ func TestChildCannotEditByDefault(t *testing.T) {
 // that writes, a redirection smuggled into a read-only command included,
 // gets a tool error that says plan mode is on.
 func TestPlanModeRunsReadOnlyCommandsOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	srv := scripted.New(t,

@@ -17,6 +17,7 @@ import (
 // parent's interface, labelled with the child's description, and once
 // allowed the child runs it and its answer reaches the parent.
 func TestSubagentAsksInTheParentsInterface(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, ".agent", "agents"), 0o755)
 	write(t, dir, ".agent/agents/runner.md", "---\nname: runner\ndescription: Runs commands\ntools: Bash, Read\n---\nYou run commands.\n")
@@ -56,6 +57,7 @@ func TestSubagentAsksInTheParentsInterface(t *testing.T) {
 // once: each task result says its child was cancelled, and each child's
 // session is cancelled with its work so far (its read_file call) kept.
 func TestEscapeStopsEveryChildInTheInterface(t *testing.T) {
+	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# readme\n"), 0o644)
 	hold := make(chan struct{})
@@ -135,6 +137,7 @@ func TestEscapeStopsEveryChildInTheInterface(t *testing.T) {
 // that plan mode is on), shows exit_plan_mode's plan as a question, and
 // once the person approves it in auto mode, the edit goes through.
 func TestPlanModeInTheInterfaceRefusesAnEditThenApprovesThePlan(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "w1", Name: "write_file", Arguments: `{"path":"early.txt","content":"too early\n"}`}),
