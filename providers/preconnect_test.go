@@ -50,6 +50,16 @@ func (c *connCounter) waitFor(t *testing.T, s http.ConnState) {
 	}
 }
 
+// plainServer is an HTTP server whose connections cc counts.
+func plainServer(t *testing.T) (*connCounter, *httptest.Server) {
+	cc := newCounter()
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	srv.Config.ConnState = cc.hook
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return cc, srv
+}
+
 func get(t *testing.T, c *http.Client, url string) *http.Response {
 	t.Helper()
 	resp, err := c.Get(url)
@@ -96,11 +106,7 @@ func TestPreconnectedTLSConnectionCarriesTheFirstRequest(t *testing.T) {
 
 // Over plain HTTP the preconnected TCP connection carries the request.
 func TestPreconnectedConnectionCarriesThePlainRequest(t *testing.T) {
-	cc := newCounter()
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
-	srv.Config.ConnState = cc.hook
-	srv.Start()
-	defer srv.Close()
+	cc, srv := plainServer(t)
 	p := NewPool(nil)
 	p.Preconnect(context.Background(), srv.URL)
 	get(t, p.Client(), srv.URL+"/v1/chat/completions")
@@ -111,11 +117,7 @@ func TestPreconnectedConnectionCarriesThePlainRequest(t *testing.T) {
 
 // A connection nobody took is closed when the run's context ends.
 func TestAnUntakenConnectionClosesWithTheRun(t *testing.T) {
-	cc := newCounter()
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
-	srv.Config.ConnState = cc.hook
-	srv.Start()
-	defer srv.Close()
+	cc, srv := plainServer(t)
 	p := NewPool(nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	p.Preconnect(ctx, srv.URL)
