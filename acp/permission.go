@@ -32,6 +32,10 @@ var planOptions = []sdk.PermissionOption{
 // RequestPermission sends session/request_permission and maps the chosen
 // option to an Answer. A request whose ctx ends before the answer is
 // withdrawn by the connection ($/cancel_request) and answers Cancelled.
+// An answer "cancelled" means the prompt turn was cancelled (ACP's
+// outcome for it): the call is denied and the session's running turn is
+// cancelled, so its prompt answers stopReason "cancelled", whether or not
+// the client's session/cancel came first.
 func (c client) RequestPermission(ctx context.Context, sessionID string, p Permission) (Answer, error) {
 	kind := toolKind(p.Kind)
 	status := sdk.ToolCallStatusPending
@@ -58,6 +62,9 @@ func (c client) RequestPermission(ctx context.Context, sessionID string, p Permi
 		return Cancelled, fmt.Errorf("session/request_permission: %w", err)
 	}
 	if resp.Outcome.Selected == nil {
+		if ls := c.s.get(sessionID); ls != nil {
+			ls.stop()
+		}
 		return Cancelled, nil
 	}
 	switch resp.Outcome.Selected.OptionId {

@@ -71,7 +71,9 @@ func runACP(ctx context.Context, o *Options, st Streams, getenv func(string) str
 	}
 	// The store opens beside initialize's answer: the first session/new
 	// waits for it.
-	b := &acpBackend{o: o, getenv: getenv, log: st.Err, opened: make(chan struct{})}
+	// The connection to the model's server opens beside them too; every
+	// session's requests share it.
+	b := &acpBackend{o: o, getenv: getenv, log: st.Err, opened: make(chan struct{}), pool: preconnect(ctx, o, getenv)}
 	go func() {
 		defer close(b.opened)
 		b.store, b.storeErr = openStore(ctx, o, getenv)
@@ -92,6 +94,7 @@ type acpBackend struct {
 	o      *Options
 	getenv func(string) string
 	log    io.Writer
+	pool   *providers.Pool // the sessions' connections to the model's server
 	// opened is closed once the store is open (store) or failed to
 	// (storeErr); neither is read before.
 	opened   chan struct{}
@@ -159,7 +162,7 @@ func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, run *sess
 	if err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("cwd %s is not a directory", req.Cwd)
 	}
-	a, err := newAgent(b.o, req.Cwd, b.getenv)
+	a, err := newAgent(b.o, req.Cwd, b.getenv, b.pool)
 	if err != nil {
 		return nil, err
 	}

@@ -62,8 +62,8 @@ func TestResponsesSettings(t *testing.T) {
 	if s, err := resolveSettings(&o, envOf(map[string]string{"OPENAI_API_KEY": "sk"})); err != nil || s.ReasoningEffort != "minimal" {
 		t.Errorf("--reasoning-effort: %q, %v", s.ReasoningEffort, err)
 	}
-	if p, ok := newProvider(s, -1).(responsesProvider); !ok || p.Client == nil {
-		t.Errorf("provider %T, want the Responses adapter", newProvider(s, -1))
+	if p, ok := newProvider(s, -1, nil).(responsesProvider); !ok || p.Client == nil {
+		t.Errorf("provider %T, want the Responses adapter", newProvider(s, -1, nil))
 	}
 }
 

@@ -234,7 +234,7 @@ func checkProvider(ctx context.Context, line func(string, string, ...any), s set
 	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()
 	start := time.Now()
-	p := newProvider(s, -1)
+	p := newProvider(s, -1, nil)
 	ids, err := p.Models(ctx)
 	var ae *providers.APIError
 	switch {

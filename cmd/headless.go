@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools/plan"
 	"github.com/agent-dev/agent/turn"
 )
@@ -225,14 +226,18 @@ func printTurn(ctx context.Context, f *frontEnd, l *loop.Loop, run *session, pro
 		return fmt.Errorf("writing output: %w", writeErr)
 	}
 	s := f.a.settings
-	if price, ok := s.price(); ok {
-		p.price = &price
-		p.sessionUsage = done.Usage
+	p.pricer = tuiPricer(s) // as the SDK's protocol prices: each model at its own price
+	if p.costed(s.Model) {
+		own := done.Usage
 		if ss, err := f.store.Get(context.WithoutCancel(ctx), run.record.ID); err == nil {
-			p.sessionUsage = ss.Usage
+			own = ss.Usage
 		}
-		if sub, err := f.store.SubagentUsage(context.WithoutCancel(ctx), run.record.ID); err == nil {
-			p.sessionUsage = p.sessionUsage.Add(sub) // the subagents' work is the session's too
+		p.sessionSpend = providers.NewSpend(p.pricer)
+		p.sessionSpend.Add(s.Model, own)
+		if sub, err := f.store.SubagentUsageByModel(context.WithoutCancel(ctx), run.record.ID); err == nil {
+			for model, u := range sub { // the subagents' work is the session's too
+				p.sessionSpend.Add(model, u)
+			}
 		}
 	}
 	if err := p.finish(done, run.record.ID, s.Model); err != nil {

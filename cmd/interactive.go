@@ -154,7 +154,7 @@ func interactiveConfig(o *Options, getenv func(string) string, f *frontEnd, pol 
 		MCPLogin: a.mcpLogin,
 		Mentions: a.mentions,
 		// One request, without retries, as agent doctor lists them.
-		Models:         func(ctx context.Context) ([]string, error) { return newProvider(s, -1).Models(ctx) },
+		Models:         func(ctx context.Context) ([]string, error) { return newProvider(s, -1, nil).Models(ctx) },
 		Scrollback:     os.Stdout,
 		Prompt:         o.Prompt,
 		Warning:        interactiveWarning(o, getenv, f, pol, mode),

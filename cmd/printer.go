@@ -35,12 +35,17 @@ type printer struct {
 	calls    []toolCallRecord
 	started  map[string]int // tool call id -> index in calls
 	changed  []string       // files changed by edit tools, in order, once each
-	// price is the model's price, nil when unknown; sessionUsage the
-	// session's usage after the turn, set before finish.
-	price        *providers.Price
-	sessionUsage providers.Usage
-	// childUsage is the tokens the turn's subagents used.
-	childUsage providers.Usage
+	// pricer prices the turn's models (the session's and its subagents',
+	// each at its own price); nil, or a session model without a price,
+	// leaves the costs out. sessionSpend is the session's spend after the
+	// turn, its subagents' included, set before finish.
+	pricer       providers.Pricer
+	sessionSpend *providers.Spend
+	// childUsage is the tokens the turn's subagents used; childSpend the
+	// same by each child's model (childModels, by the task call's id).
+	childUsage  providers.Usage
+	childSpend  []modelUsage
+	childModels map[string]string
 	// citations are the pages the turn's answers cited, each once.
 	citations []loop.Citation
 }
@@ -169,8 +174,17 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 		if p.childUsage != (providers.Usage{}) {
 			res.SubagentUsage = &p.childUsage
 		}
-		if p.price != nil {
-			turn, session := p.price.Cost(done.Usage.Add(p.childUsage)), p.price.Cost(p.sessionUsage)
+		if p.costed(model) {
+			spend := providers.NewSpend(p.pricer)
+			spend.Add(model, done.Usage)
+			for _, c := range p.childSpend {
+				spend.Add(c.model, c.usage)
+			}
+			turn, _ := spend.Cost()
+			session := turn
+			if p.sessionSpend != nil {
+				session, _ = p.sessionSpend.Cost()
+			}
 			res.CostUSD, res.SessionCostUSD = &turn, &session
 		}
 		res.Citations = citationObjects(p.citations)

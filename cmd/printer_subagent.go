@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/subagent"
 )
 
@@ -43,9 +44,16 @@ func subagentObject(ev subagent.Event) map[string]any {
 // with progress on, writes a line per finished call of the child on
 // stderr, after its description.
 func (p *printer) subagentProgress(se subagent.Event) {
+	if se.Start {
+		if p.childModels == nil {
+			p.childModels = map[string]string{}
+		}
+		p.childModels[se.ParentCallID] = se.Model
+	}
 	switch ev := se.Event.(type) {
 	case loop.Done:
 		p.childUsage = p.childUsage.Add(ev.Usage)
+		p.childSpend = append(p.childSpend, modelUsage{p.childModels[se.ParentCallID], ev.Usage})
 	case loop.ToolCallFinished:
 		if p.progress && p.format == formatText {
 			status := "ok"
@@ -55,4 +63,20 @@ func (p *printer) subagentProgress(se subagent.Event) {
 			fmt.Fprintf(p.errOut, "· [%s] %s (%s, %s)\n", se.Description, ev.Name, status, roundDuration(ev.Duration))
 		}
 	}
+}
+
+// modelUsage is the tokens a model used.
+type modelUsage struct {
+	model string
+	usage providers.Usage
+}
+
+// costed reports whether the result carries costs: the session's model
+// has a price.
+func (p *printer) costed(model string) bool {
+	if p.pricer == nil {
+		return false
+	}
+	_, ok := p.pricer(model)
+	return ok
 }

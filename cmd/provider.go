@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/agent-dev/agent/media"
 	"github.com/agent-dev/agent/providers"
@@ -35,22 +36,24 @@ func (p responsesProvider) Models(ctx context.Context) ([]string, error) { retur
 
 // newProvider builds the provider the settings name (the one place that
 // knows the adapters). maxRetries overrides the settings' retries: -1 for
-// none (doctor's single request).
-func newProvider(s settings, maxRetries int) provider {
+// none (doctor's single request). hc sends the requests (an agent's pool,
+// whose connection may be open already); nil is a client over
+// http.DefaultTransport.
+func newProvider(s settings, maxRetries int, hc *http.Client) provider {
 	switch s.Provider {
 	case providerAnthropic:
-		return anthropic.New(anthropic.Config{
+		return anthropic.New(anthropic.Config{HTTPClient: hc,
 			BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
 			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget, WebSearch: s.WebSearch, Images: s.takesImages,
 		})
 	case providerOpenAIResponses:
 		return responsesProvider{
-			Client: responses.New(responses.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+			Client: responses.New(responses.Config{HTTPClient: hc, BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
 				MaxOutputTokens: s.MaxOutputTokens, ReasoningEffort: s.ReasoningEffort, WebSearch: s.WebSearch, Images: s.takesImages}),
-			models: openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries}),
+			models: openai.New(openai.Config{HTTPClient: hc, BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries}),
 		}
 	default:
-		return openai.New(openai.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+		return openai.New(openai.Config{HTTPClient: hc, BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
 			MaxOutputTokens: s.MaxOutputTokens, Images: s.takesImages})
 	}
 }

@@ -19,7 +19,7 @@ func TestScriptedServersListModels(t *testing.T) {
 		{Provider: "openai", BaseURL: oa.URL(), APIKey: "k"},
 		{Provider: providerAnthropic, BaseURL: an.URL(), APIKey: "k"},
 	} {
-		got, err := newProvider(s, -1).Models(context.Background())
+		got, err := newProvider(s, -1, nil).Models(context.Background())
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("%s: Models = %q, %v; want %q", s.Provider, got, err, want)
 		}

@@ -106,6 +106,7 @@ func sessionDir(s *session, dir string) (string, error) {
 // directory the run works in: dir, or a resumed session's own. The caller
 // closes the store and the agent's root and sandbox.
 func openSession(ctx context.Context, o *Options, getenv func(string) string, dir string) (*agent, *sessions.Store, *session, error) {
+	pool := preconnect(ctx, o, getenv)
 	store, err := openStore(ctx, o, getenv)
 	if err != nil {
 		return nil, nil, nil, err
@@ -116,7 +117,7 @@ func openSession(ctx context.Context, o *Options, getenv func(string) string, di
 	}
 	var a *agent
 	if err == nil {
-		a, err = newAgent(o, dir, getenv)
+		a, err = newAgent(o, dir, getenv, pool)
 		if err == nil {
 			if err = a.addMemory(store); err != nil {
 				a.root.Close()

@@ -157,7 +157,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		finish = func() { store.Release(context.WithoutCancel(ctx), id) }
 	}
 	l, err := loop.New(loop.Config{
-		Provider: newProvider(s, s.retries()), Model: model,
+		Provider: newProvider(s, s.retries(), a.pool.Client()), Model: model,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),
 		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
 		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.outputReserve(),

@@ -76,6 +76,9 @@ type agent struct {
 	webTrust *trustStore
 	// children builds the task tool's subagents; agentWarnings are the
 	// problems of the agent definitions, one line each.
+	// pool holds the connections to the model's server (preconnect opens
+	// the first before the first request).
+	pool          *providers.Pool
 	children      *children
 	agentWarnings []string
 	// plan is the permission mode in force and plan mode's question.
@@ -122,9 +125,13 @@ func (j *storeJournals) journal(id string) fs.Journal {
 	return j.store.Journal(id)
 }
 
-// newAgent resolves the settings and builds the tools for dir. Close the
-// returned agent's root and sandbox when done.
-func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error) {
+// newAgent resolves the settings and builds the tools for dir; its
+// requests go through pool (nil: a new one). Close the returned agent's
+// root and sandbox when done.
+func newAgent(o *Options, dir string, getenv func(string) string, pool *providers.Pool) (*agent, error) {
+	if pool == nil {
+		pool = providers.NewPool(nil)
+	}
 	s, err := resolveSettings(o, getenv)
 	if err != nil {
 		return nil, err
@@ -188,7 +195,7 @@ func newAgent(o *Options, dir string, getenv func(string) string) (*agent, error
 			a := &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
-				mentions: mention.New(root, state), children: kids, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext, buffers: buffers}
+				mentions: mention.New(root, state), children: kids, pool: pool, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext, buffers: buffers}
 			a.catalog.Set(picker.New(reg, mode, a.toolGroups()...))
 			a.webTrust = a.trustStore(o, getenv)
 			a.oauth = oauthStore(o, getenv)
@@ -313,7 +320,7 @@ func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc
 		AfterCall:     h.afterCallFunc(),
 		BeforeStop:    h.stopFunc(hooks.Stop),
 		BeforeCompact: h.compactFunc(),
-		Provider:      newProvider(s, s.retries()),
+		Provider:      newProvider(s, s.retries(), a.pool.Client()),
 		Model:         model,
 		Catalog:       settledCatalog{a},
 		MaxSteps:      s.MaxSteps,

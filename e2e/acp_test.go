@@ -79,8 +79,16 @@ func TestACPSession(t *testing.T) {
 
 	init := step(t, objs, "initialize")["response"].(map[string]any)
 	caps := init["agentCapabilities"].(map[string]any)
-	if init["protocolVersion"] != 1.0 || caps["loadSession"] != true || caps["mcpCapabilities"].(map[string]any)["http"] != true {
+	prompts, _ := caps["promptCapabilities"].(map[string]any)
+	mcps, _ := caps["mcpCapabilities"].(map[string]any)
+	if init["protocolVersion"] != 1.0 || caps["loadSession"] != true || mcps["http"] != true || mcps["sse"] != true ||
+		prompts["image"] != true || prompts["embeddedContext"] != true {
 		t.Errorf("initialize: %v", init)
+	}
+	// Keys come from the environment and the configuration: no
+	// authentication method, as an empty array (the field is required).
+	if auth, ok := init["authMethods"].([]any); !ok || len(auth) != 0 {
+		t.Errorf("initialize's authMethods %#v, want []", init["authMethods"])
 	}
 	newResp := step(t, objs, "new")["response"].(map[string]any)
 	id, _ := newResp["sessionId"].(string)
@@ -235,6 +243,19 @@ func TestACPFileSystem(t *testing.T) {
 		if strings.Contains(c, "outside") {
 			t.Errorf("a path outside the cwd reached the client: %s", c)
 		}
+	}
+	// A file tool's tool_call names its file in locations, absolute.
+	for _, c := range updatesOf(edit, "tool_call") {
+		if c["toolCallId"] != "r" && c["toolCallId"] != "w" {
+			continue
+		}
+		locs, _ := c["locations"].([]any)
+		if len(locs) != 1 || locs[0].(map[string]any)["path"] != want {
+			t.Errorf("tool_call %v (%v): locations %v, want [{path: %s}]", c["toolCallId"], c["kind"], c["locations"], want)
+		}
+	}
+	if calls := updatesOf(edit, "tool_call"); len(calls) < 2 || calls[0]["kind"] != "read" || calls[1]["kind"] != "edit" {
+		t.Errorf("tool_call kinds: %v", calls)
 	}
 	var readResult string
 	for _, u := range updatesOf(edit, "tool_call_update") {

@@ -4,48 +4,25 @@ import (
 	"github.com/agent-dev/agent/providers"
 )
 
-// modelTotal is what one model used in the run, and what it cost.
-type modelTotal struct {
-	usage providers.Usage
-	cost  float64
-}
-
-// spend adds u, used by model, to the run's totals. It is called from the
+// spend adds u, used by model, to the run's totals, priced at that
+// model's price (a subagent's at its own). It is called from the
 // goroutine that runs the turns.
-func (s *Server) spend(model string, u providers.Usage) {
-	if u == (providers.Usage{}) {
-		return
-	}
-	t := s.totals[model]
-	if t == nil {
-		t = &modelTotal{}
-		s.totals[model] = t
-	}
-	t.usage = t.usage.Add(u)
-	if s.cfg.Price != nil {
-		if p, ok := s.cfg.Price(model); ok {
-			t.cost += p.Cost(u)
-		}
-	}
-}
+func (s *Server) spend(model string, u providers.Usage) { s.totals.Add(model, u) }
 
 // totalCost is the run's cost so far in US dollars, every model's.
 func (s *Server) totalCost() float64 {
-	var c float64
-	for _, t := range s.totals {
-		c += t.cost
-	}
+	c, _ := s.totals.Cost()
 	return c
 }
 
 // modelUsage is the run's totals per model in the SDK's ModelUsage shape.
 func (s *Server) modelUsage() map[string]any {
 	out := map[string]any{}
-	for model, t := range s.totals {
-		u := t.usage
+	for model, t := range s.totals.Models() {
+		u := t.Usage
 		out[model] = map[string]any{"inputTokens": plainInput(u), "outputTokens": u.OutputTokens,
 			"cacheReadInputTokens": u.CachedInputTokens, "cacheCreationInputTokens": u.CacheWriteTokens,
-			"webSearchRequests": u.WebSearches, "costUSD": t.cost, "contextWindow": 0, "maxOutputTokens": 0}
+			"webSearchRequests": u.WebSearches, "costUSD": t.Cost, "contextWindow": 0, "maxOutputTokens": 0}
 	}
 	return out
 }

@@ -49,7 +49,7 @@ type Config struct {
 	SetModel func(model string) error
 	// Price is the price of a model's tokens, for total_cost_usd and
 	// modelUsage (ok false, or a nil Price: the model's use costs 0).
-	Price func(model string) (p providers.Price, ok bool)
+	Price providers.Pricer
 }
 
 // Init is the system init message's description of the session.
@@ -75,7 +75,7 @@ type Server struct {
 
 	// totals are every model's use in the run (the session's turns and
 	// their subagents), written by the goroutine that runs the turns.
-	totals map[string]*modelTotal
+	totals *providers.Spend
 }
 
 // New returns a Server for cfg.
@@ -86,7 +86,7 @@ func New(cfg Config) *Server {
 		cfg.Warn = func(string) {}
 	}
 	return &Server{cfg: cfg, enc: enc, pending: map[string]chan controlResponse{}, queue: make(chan turn.Prompt, 64),
-		model: cfg.Init.Model, totals: map[string]*modelTotal{}}
+		model: cfg.Init.Model, totals: providers.NewSpend(cfg.Price)}
 }
 
 // Run reads the host's lines until EOF, runs every user message's turn in

@@ -45,17 +45,39 @@ func (s *Store) Children(ctx context.Context, id string) ([]Summary, error) {
 // beyond its own Usage.
 func (s *Store) SubagentUsage(ctx context.Context, id string) (providers.Usage, error) {
 	var u providers.Usage
-	err := s.db.QueryRowContext(ctx, `WITH RECURSIVE sub(id) AS (
+	byModel, err := s.SubagentUsageByModel(ctx, id)
+	for _, m := range byModel {
+		u = u.Add(m)
+	}
+	return u, err
+}
+
+// SubagentUsageByModel is SubagentUsage by the model each subagent ran on,
+// so that each is priced at its own model's price.
+func (s *Store) SubagentUsageByModel(ctx context.Context, id string) (map[string]providers.Usage, error) {
+	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE sub(id) AS (
 			SELECT id FROM sessions WHERE parent_id = ?
 			UNION SELECT s.id FROM sessions s JOIN sub ON s.parent_id = sub.id)
-		SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cached_tokens), 0),
+		SELECT model, coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cached_tokens), 0),
 			coalesce(sum(reasoning_tokens), 0), coalesce(sum(cache_write_tokens), 0)
-		FROM sessions WHERE id IN (SELECT id FROM sub)`, id).
-		Scan(&u.InputTokens, &u.OutputTokens, &u.CachedInputTokens, &u.ReasoningTokens, &u.CacheWriteTokens)
+		FROM sessions WHERE id IN (SELECT id FROM sub) GROUP BY model`, id)
 	if err != nil {
-		return providers.Usage{}, fmt.Errorf("reading the subagents' usage of session %s: %w", id, err)
+		return nil, fmt.Errorf("reading the subagents' usage of session %s: %w", id, err)
 	}
-	return u, nil
+	defer rows.Close()
+	out := map[string]providers.Usage{}
+	for rows.Next() {
+		var model string
+		var u providers.Usage
+		if err := rows.Scan(&model, &u.InputTokens, &u.OutputTokens, &u.CachedInputTokens, &u.ReasoningTokens, &u.CacheWriteTokens); err != nil {
+			return nil, fmt.Errorf("reading the subagents' usage of session %s: %w", id, err)
+		}
+		out[model] = u
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the subagents' usage of session %s: %w", id, err)
+	}
+	return out, nil
 }
 
 // Todo is one item of a session's todo list (the todo_write tool's).

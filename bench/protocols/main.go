@@ -4,7 +4,12 @@
 // session/new and session/prompt), (3) the Claude Agent SDK's protocol
 // (--input-format stream-json) writing its first assistant text, and (4)
 // `agent -p PROMPT --output-format stream-json` writing its first
-// text_delta. It prints the median and quartiles of each over -runs runs.
+// text_delta. It prints the median and quartiles of each over -runs runs,
+// and of the differences between (2) and (4) within each run: the two are
+// measured one after the other, so a busy machine's load, which moves the
+// medians by tens of milliseconds from one batch of runs to the next,
+// weighs on both alike and the difference is what the goal (ACP within
+// 10 ms of -p) is about.
 //
 //	go run ./bench/protocols -agent bench/out/agent -url http://127.0.0.1:PORT/v1 -runs 30
 package main
@@ -54,10 +59,18 @@ func main() {
 			printT, printCPU = append(printT, t), append(printCPU, cpu)
 		}
 	}
+	// The differences are taken before report sorts the lists.
+	var diffs []time.Duration
+	if len(chunkT) == len(printT) {
+		for i := range printT {
+			diffs = append(diffs, chunkT[i]-printT[i])
+		}
+	}
 	report("acp: spawn → initialize answered", initT)
 	report("acp: spawn → first agent_message_chunk", chunkT)
 	report("sdk stream-json: spawn → first assistant text", sdkT)
 	report("agent -p stream-json: spawn → first text_delta", printT)
+	report("acp first chunk − -p first text_delta, same run", diffs)
 	// CPU time (user + system) of the whole run: what the process itself
 	// spends, which a busy machine's waits do not inflate.
 	report("acp: CPU time of the run (one prompt)", acpCPU)

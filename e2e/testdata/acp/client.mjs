@@ -15,6 +15,10 @@
 //   plan:    initialize, session/new, session/set_mode "plan", prompt
 //            "plan it" (the plan's permission request answered with
 //            AGENT_ANSWERS), then prompt "go" in the mode it left.
+//   cancel:  initialize, session/new, prompts "run" and "run again", whose
+//            permission requests are answered as AGENT_ANSWERS says, where
+//            "cancelled" is the outcome cancelled and "session/cancel"
+//            sends session/cancel before answering cancelled.
 //   fs:      initialize declaring fs read and write, session/new, prompt
 //            "edit"; fs/read_text_file answers from an in-memory buffer
 //            of AGENT_BUFFER's text and fs/write_text_file records what
@@ -41,11 +45,18 @@ const stream = ndJsonStream(Writable.toWeb(proc.stdin), Readable.toWeb(proc.stdo
 const answers = JSON.parse(process.env.AGENT_ANSWERS || "[]");
 let updates = [];
 let onUpdate = () => {};
+let conn = null; // the connection, once connected
 
 const app = client({ name: "e2e" })
   .onRequest(methods.client.session.requestPermission, ({ params }) => {
     const option = answers.shift() ?? "reject_once";
     out({ step: "permission", toolCall: params.toolCall, options: params.options.map((o) => o.kind), answer: option });
+    if (option === "session/cancel") {
+      conn.notify(methods.agent.session.cancel, { sessionId: params.sessionId });
+    }
+    if (option === "cancelled" || option === "session/cancel") {
+      return { outcome: { outcome: "cancelled" } };
+    }
     return { outcome: { outcome: "selected", optionId: option } };
   })
   .onRequest(methods.client.fs.readTextFile, ({ params }) => {
@@ -65,6 +76,7 @@ const cwd = process.env.AGENT_CWD;
 const scenario = process.argv[2];
 try {
   await app.connectWith(stream, async (cx) => {
+    conn = cx;
     const init = await cx.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: { fs: { readTextFile: scenario === "fs", writeTextFile: scenario === "fs" } },
@@ -89,6 +101,14 @@ try {
         }
       };
       await prompt("wait", "wait");
+    } else if (scenario === "cancel") {
+      const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: [] });
+      for (const [name, text] of [["run", "run"], ["again", "run again"]]) {
+        updates = [];
+        const resp = await cx.request(methods.agent.session.prompt, { sessionId: sess.sessionId, prompt: [{ type: "text", text }] });
+        await settled();
+        out({ step: name, stopReason: resp.stopReason, updates });
+      }
     } else if (scenario === "fs") {
       const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: [] });
       updates = [];
