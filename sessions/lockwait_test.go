@@ -24,15 +24,7 @@ func TestAWriteOutlastsAnotherProcessesLongLock(t *testing.T) {
 	ss, err := s.Create(ctx, sessions.NewSession{Dir: "/w"})
 	must(t, err)
 
-	// The other process: a connection of its own that holds the write lock.
-	other, err := sql.Open("sqlite", path)
-	must(t, err)
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	must(t, err)
-	defer conn.Close()
-	_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
-	must(t, err)
+	release := holdWriteLock(t, path) // the other process
 
 	done := make(chan error, 1)
 	go func() { done <- s.Recorder(ss.ID).AppendMessage(ctx, userMsg("kept"), zeroUsage) }()
@@ -44,8 +36,7 @@ func TestAWriteOutlastsAnotherProcessesLongLock(t *testing.T) {
 			t.Fatalf("the write gave up while the lock was held: %v", err)
 		}
 	}
-	_, err = conn.ExecContext(ctx, "COMMIT")
-	must(t, err)
+	release()
 	if err := <-done; err != nil {
 		t.Fatalf("the message was not recorded: %v", err)
 	}
@@ -69,14 +60,7 @@ func TestLockWaitBoundsTheWait(t *testing.T) {
 	ss, err := s.Create(ctx, sessions.NewSession{Dir: "/w"})
 	must(t, err)
 
-	other, err := sql.Open("sqlite", path)
-	must(t, err)
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	must(t, err)
-	defer conn.Close()
-	_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
-	must(t, err)
+	release := holdWriteLock(t, path)
 
 	start := time.Now()
 	err = s.Recorder(ss.ID).AppendMessage(ctx, userMsg("refused"), zeroUsage)
@@ -86,7 +70,26 @@ func TestLockWaitBoundsTheWait(t *testing.T) {
 	if waited := time.Since(start); waited >= sessions.DefaultLockWait/2 {
 		t.Fatalf("the write waited %v, not the LockWait of a millisecond past one busy timeout", waited)
 	}
-	_, err = conn.ExecContext(ctx, "COMMIT")
-	must(t, err)
+	release()
 	must(t, s.Recorder(ss.ID).AppendMessage(ctx, userMsg("kept"), zeroUsage))
+}
+
+// holdWriteLock stands for another process: a connection of its own to the
+// database at path that holds the write lock until release (or the test's
+// end).
+func holdWriteLock(t *testing.T, path string) (release func()) {
+	t.Helper()
+	ctx := context.Background()
+	other, err := sql.Open("sqlite", path)
+	must(t, err)
+	t.Cleanup(func() { other.Close() })
+	conn, err := other.Conn(ctx)
+	must(t, err)
+	t.Cleanup(func() { conn.Close() })
+	_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+	must(t, err)
+	return func() {
+		_, err := conn.ExecContext(ctx, "COMMIT")
+		must(t, err)
+	}
 }
