@@ -320,7 +320,7 @@ func (a *agent) newLoop(model string, store loop.Store, approve loop.ApproveFunc
 		AfterCall:     h.afterCallFunc(),
 		BeforeStop:    h.stopFunc(hooks.Stop),
 		BeforeCompact: h.compactFunc(),
-		Provider:      newProvider(s, s.retries(), a.pool.Client()),
+		Provider:      &preparingProvider{Provider: newProvider(s, s.retries(), a.pool.Client()), prepare: a.sandbox.Prepare},
 		Model:         model,
 		Catalog:       settledCatalog{a},
 		MaxSteps:      s.MaxSteps,

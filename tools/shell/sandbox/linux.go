@@ -28,7 +28,12 @@ type linux struct {
 	abi int // Landlock ABI; 0 when there is none
 	why string
 
-	once    sync.Once
+	once sync.Once
+	// startMu guards started (setup has begun, so close must wait for
+	// it) and closed (prepare starts nothing after close).
+	startMu sync.Mutex
+	started bool
+	closed  bool
 	ns      bool   // namespaces work
 	nsErr   string // why not
 	ruleset *os.File
@@ -52,13 +57,35 @@ func newPlatform(p Policy) platform {
 	default:
 		l.abi = abi
 	}
-	switch {
-	case l.abi > 0 && l.abi < 4 && !p.Network:
+	if l.abi > 0 && l.abi < 4 && !p.Network {
 		l.setup() // only namespaces can keep the network off: find out now
-	case l.abi > 0:
-		go l.setup() // in the background, while the agent starts
 	}
+	// Otherwise the set-up (three helper processes, each an exec of the
+	// agent's binary) waits for prepare or the first command: begun at
+	// start it took the cores from the first request.
 	return l
+}
+
+// prepare begins the set-up in the background, unless it has begun or
+// the sandbox is closed.
+func (l *linux) prepare() {
+	if l.abi == 0 {
+		return
+	}
+	l.startMu.Lock()
+	defer l.startMu.Unlock()
+	if !l.started && !l.closed {
+		l.started = true
+		go l.setup()
+	}
+}
+
+// begun reports whether the set-up has begun (its resources then exist
+// or are being made).
+func (l *linux) begun() bool {
+	l.startMu.Lock()
+	defer l.startMu.Unlock()
+	return l.started
 }
 
 // enforced reports whether the policy can be enforced, given what is known
@@ -127,6 +154,9 @@ func (l *linux) status(full bool) Status {
 
 // setup probes the namespaces and builds the Landlock ruleset, once.
 func (l *linux) setup() {
+	l.startMu.Lock()
+	l.started = true
+	l.startMu.Unlock()
 	l.once.Do(func() {
 		if err := l.probe(); err != nil {
 			l.nsErr = err.Error()
@@ -352,7 +382,11 @@ func existing(dirs []string) []string {
 }
 
 func (l *linux) close() error {
-	if l.abi > 0 {
+	l.startMu.Lock()
+	l.closed = true
+	begun := l.started
+	l.startMu.Unlock()
+	if begun {
 		l.setup() // a set-up still running in the background would leak what it makes
 	}
 	if l.tmp != nil {
@@ -366,7 +400,7 @@ func (l *linux) close() error {
 }
 
 func (l *linux) usage() boundUsage {
-	if l.abi > 0 {
+	if l.begun() {
 		l.setup() // the bounds are made there, maybe still in the background
 	}
 	u := boundUsage{maxProcs: l.p.MaxProcesses, pidsHits: l.cg.maxHits()}

@@ -102,6 +102,19 @@ func (s *Sandbox) status(full bool) Status {
 	return st
 }
 
+// Prepare begins, in the background, what commands need and the sandbox
+// has not made yet (on Linux the namespace probe, the commands' tmpfs and
+// the Landlock ruleset: three short helper processes), and returns at
+// once. Nothing needs it: the first Build, Status or Close makes what is
+// missing, waiting for it. Call it when the cores are free, such as once
+// the model's answer is streaming, so that the set-up neither delays the
+// first request nor the first command. It does nothing after Close.
+func (s *Sandbox) Prepare() {
+	if p, ok := s.impl.(interface{ prepare() }); ok {
+		p.prepare()
+	}
+}
+
 // Build is a shell.Builder: it returns the command that runs spec's
 // command under the policy. When Status().Enforced is false the command
 // runs unconfined: the permission policy must then have asked a person
