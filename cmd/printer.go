@@ -41,10 +41,9 @@ type printer struct {
 	// turn, its subagents' included, set before finish.
 	pricer       providers.Pricer
 	sessionSpend *providers.Spend
-	// childUsage is the tokens the turn's subagents used; childSpend the
-	// same by each child's model (childModels, by the task call's id).
-	childUsage  providers.Usage
-	childSpend  []modelUsage
+	// children is what the turn's subagents used, by each child's model
+	// (childModels, by the task call's id); nil before the first child.
+	children    *providers.Spend
 	childModels map[string]string
 	// citations are the pages the turn's answers cited, each once.
 	citations []loop.Citation
@@ -171,15 +170,17 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 		if done.Err != nil {
 			res.Error = done.Err.Error()
 		}
-		if p.childUsage != (providers.Usage{}) {
-			res.SubagentUsage = &p.childUsage
+		spend := providers.NewSpend(p.pricer)
+		spend.Add(model, done.Usage)
+		if p.children != nil {
+			if u := p.children.Usage(); u != (providers.Usage{}) {
+				res.SubagentUsage = &u
+			}
+			for name, m := range p.children.Models() {
+				spend.Add(name, m.Usage)
+			}
 		}
 		if p.costed(model) {
-			spend := providers.NewSpend(p.pricer)
-			spend.Add(model, done.Usage)
-			for _, c := range p.childSpend {
-				spend.Add(c.model, c.usage)
-			}
 			turn, _ := spend.Cost()
 			session := turn
 			if p.sessionSpend != nil {

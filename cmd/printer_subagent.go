@@ -52,8 +52,10 @@ func (p *printer) subagentProgress(se subagent.Event) {
 	}
 	switch ev := se.Event.(type) {
 	case loop.Done:
-		p.childUsage = p.childUsage.Add(ev.Usage)
-		p.childSpend = append(p.childSpend, modelUsage{p.childModels[se.ParentCallID], ev.Usage})
+		if p.children == nil {
+			p.children = providers.NewSpend(nil) // counts; finish prices
+		}
+		p.children.Add(p.childModels[se.ParentCallID], ev.Usage)
 	case loop.ToolCallFinished:
 		if p.progress && p.format == formatText {
 			status := "ok"
@@ -63,12 +65,6 @@ func (p *printer) subagentProgress(se subagent.Event) {
 			fmt.Fprintf(p.errOut, "· [%s] %s (%s, %s)\n", se.Description, ev.Name, status, roundDuration(ev.Duration))
 		}
 	}
-}
-
-// modelUsage is the tokens a model used.
-type modelUsage struct {
-	model string
-	usage providers.Usage
 }
 
 // costed reports whether the result carries costs: the session's model
