@@ -6,9 +6,11 @@
 //
 //	go run ./bench/scripted-server -addr 127.0.0.1:0
 //	go run ./bench/scripted-server -file bench/testdata/stream.md -piece 4 -delay 1ms -title "Streaming"
+//	go run ./bench/scripted-server -bash true   # a bash tool call, then the answer
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -28,6 +30,8 @@ func main() {
 	delay := flag.Duration("delay", 0, "wait before each streamed chunk (e.g. 1ms)")
 	title := flag.String("title", "", "when set, requests that offer no tools (a client's title or summary "+
 		"request) get this short answer at once instead")
+	bash := flag.String("bash", "", "when set, a request whose last message is the user's is answered with a "+
+		"bash tool call running this command (the answer follows its result)")
 	flag.Parse()
 
 	answer := *text
@@ -40,11 +44,16 @@ func main() {
 	}
 	reply := scripted.Text(answer).WithPieceSize(*piece).WithChunkDelay(*delay)
 	opts := scripted.Options{RepeatLast: true, DiscardRequests: true}
-	if *title != "" {
+	if *title != "" || *bash != "" {
 		short := scripted.Text(*title)
+		args, _ := json.Marshal(map[string]string{"command": *bash})
+		call := scripted.ToolCalls(scripted.Call{ID: "call_1", Name: "bash", Arguments: string(args)})
 		opts.Respond = func(c scripted.ChatRequest) scripted.Reply {
-			if len(c.Tools) == 0 {
+			switch {
+			case *title != "" && len(c.Tools) == 0:
 				return short
+			case *bash != "" && len(c.Messages) > 0 && c.Messages[len(c.Messages)-1].Role == "user":
+				return call
 			}
 			return reply
 		}
