@@ -4,7 +4,8 @@
 # Claude Agent SDK protocol's first streamed text, against `agent -p` on the
 # same prompt (its first text_delta in stream-json), all answered by the
 # local scripted server (a streamed "hello").
-# Usage: bench/protocols.sh [RUNS]   (default 30 runs each; medians reported)
+# Usage: bench/protocols.sh [RUNS [FLAGS]]   (default 30 runs each; medians reported;
+#   FLAGS go to bench/protocols, e.g. -wait-initialize: session/new once initialize is answered)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
@@ -18,4 +19,4 @@ rm -f "$out/server.url"
 server=$!
 trap 'kill $server 2>/dev/null' EXIT
 while [ ! -s "$out/server.url" ]; do sleep 0.05; done
-"$out/protocols" -agent "$PWD/$out/agent" -url "$(head -1 "$out/server.url")" -runs "$runs"
+"$out/protocols" -agent "$PWD/$out/agent" -url "$(head -1 "$out/server.url")" -runs "$runs" "${@:2}"

@@ -9,7 +9,9 @@
 // measured one after the other, so a busy machine's load, which moves the
 // medians by tens of milliseconds from one batch of runs to the next,
 // weighs on both alike and the difference is what the goal (ACP within
-// 10 ms of -p) is about.
+// 10 ms of -p) is about. By default session/new is sent beside
+// initialize; -wait-initialize sends it once initialize is answered, as
+// the official ACP client does.
 //
 //	go run ./bench/protocols -agent bench/out/agent -url http://127.0.0.1:PORT/v1 -runs 30
 package main
@@ -34,6 +36,8 @@ func main() {
 	runs := flag.Int("runs", 30, "runs of each measurement")
 	prompt := flag.String("prompt", "hi", "the prompt")
 	only := flag.String("only", "", "run one measurement only: acp, sdk or print (to profile it)")
+	waitInit := flag.Bool("wait-initialize", false, "send session/new once initialize is answered, as the official "+
+		"ACP client does, instead of beside it")
 	flag.Parse()
 	if *url == "" {
 		log.Fatal("protocols: -url is required")
@@ -47,7 +51,7 @@ func main() {
 	var initT, chunkT, sdkT, printT, acpCPU, sdkCPU, printCPU []time.Duration
 	for range *runs {
 		if *only == "" || *only == "acp" {
-			i, c, cpu := acp(*bin, work, common, *prompt)
+			i, c, cpu := acp(*bin, work, common, *prompt, *waitInit)
 			initT, chunkT, acpCPU = append(initT, i), append(chunkT, c), append(acpCPU, cpu)
 		}
 		if *only == "" || *only == "sdk" {
@@ -132,13 +136,16 @@ func send(w io.Writer, v any) {
 	}
 }
 
-func acp(bin, dir string, common []string, prompt string) (time.Duration, time.Duration, time.Duration) {
+func acp(bin, dir string, common []string, prompt string, waitInit bool) (time.Duration, time.Duration, time.Duration) {
 	cmd, in, sc, t0 := start(bin, dir, append([]string{"acp"}, common...))
 	send(in, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}})
+	var initT time.Duration
+	if waitInit {
+		initT = until(sc, t0, `"id":1`)
+	}
 	send(in, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": map[string]any{"cwd": dir, "mcpServers": []any{}}})
 	// The two answers may come in either order: session/new's can pass
 	// initialize's on a busy machine.
-	var initT time.Duration
 	var sid string
 	for (initT == 0 || sid == "") && sc.Scan() {
 		var m struct {
