@@ -37,3 +37,12 @@ func (p policy) judgeResource(arguments string) (r ruling, ok bool) {
 	return ruling{verdict: deny, why: fmt.Sprintf("denied by rule %q", pat),
 		reason: fmt.Sprintf("Reading %s's resources was not done: the rule %q in the user's config denies that server's tools. Do not try to get around the rule; find another way or ask the user.", a.Server, pat)}, true
 }
+
+// resourcesDenied reports whether a deny rule keeps mcp_resource from
+// reading server's resources (see judgeResource); the tool's listing then
+// leaves them out, so that their names and descriptions do not reach the
+// model either.
+func (a *agent) resourcesDenied(server string) bool {
+	_, denied := matchTool(a.toolDeny, mcp.Prefix+server+"__"+mcp.ResourceToolName)
+	return denied
+}

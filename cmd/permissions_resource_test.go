@@ -32,3 +32,24 @@ func TestDenyRulesCoverReadingAServersResources(t *testing.T) {
 		}
 	}
 }
+
+// The rules that deny reading a server's resources also hide them from
+// mcp_resource's listing; a rule naming one other tool of the server
+// hides nothing.
+func TestDenyRulesHideAServersResources(t *testing.T) {
+	for _, c := range []struct {
+		deny []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"mcp__*"}, true},
+		{[]string{"mcp__github__*"}, true},
+		{[]string{"mcp__gitlab__*"}, false},
+		{[]string{"mcp__github__create_issue"}, false},
+	} {
+		a := &agent{toolDeny: c.deny}
+		if got := a.resourcesDenied("github"); got != c.want {
+			t.Errorf("deny %v: github's resources hidden %v, want %v", c.deny, got, c.want)
+		}
+	}
+}

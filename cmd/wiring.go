@@ -230,7 +230,7 @@ func (a *agent) newMCP(warn func(string)) {
 	a.mcpWarn = warn
 	attachOAuth(a.mcpCfgs, a.oauth, warn, a.envFilter(), true)
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString(),
-		Roots: []string{a.dir}, Elicit: a.elicit})
+		Roots: []string{a.dir}, Elicit: a.elicit, HideResources: a.resourcesDenied})
 	if a.mentions != nil {
 		a.mentions.UseResources(mcpResources{a.mcp})
 	}

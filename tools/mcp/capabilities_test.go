@@ -235,3 +235,34 @@ func TestProgressText(t *testing.T) {
 		}
 	}
 }
+
+// TestResourceToolHidesDeniedServers: the resources of a server that
+// Options.HideResources hides are not listed, and a URI read without a
+// server is not guessed to be that server's.
+func TestResourceToolHidesDeniedServers(t *testing.T) {
+	m := NewManager([]Config{{Name: "f", URL: featureServer(t)}, {Name: "secret", URL: featureServer(t)}},
+		Options{HideResources: func(server string) bool { return server == "secret" }})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	m.Start(ctx)
+	t.Cleanup(func() { cancel(); m.Close() })
+	m.Wait(ctx)
+	tool := findTool(t, m, ResourceToolName)
+	run := func(args string) tools.Result {
+		res, err := tool.Run(ctx, tools.Call{Args: json.RawMessage(args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := run(`{}`); strings.Contains(res.Content, "secret") || !strings.Contains(res.Content, "f test://docs/readme") {
+		t.Errorf("list: %q, want f's resources and none of secret's", res.Content)
+	}
+	if res := run(`{"server":"secret"}`); strings.Contains(res.Content, "test://") {
+		t.Errorf("list of the hidden server: %q", res.Content)
+	}
+	// Both servers list the URI: with secret hidden, the read goes to f
+	// (with both visible it would be ambiguous, an error).
+	if res := run(`{"uri":"test://docs/readme"}`); res.IsError || res.Content != "the text of readme" {
+		t.Errorf("read without server: %+v", res)
+	}
+}

@@ -34,6 +34,12 @@ type Options struct {
 	// DefaultMaxRestarts).
 	RestartDelay time.Duration
 	MaxRestarts  int
+	// HideResources reports whether the named server's resources are
+	// left out of mcp_resource's listing and of the servers it guesses
+	// for a URI read without a server (a deny rule names that server's
+	// tools, so its resources' names must not reach the model either);
+	// nil hides none.
+	HideResources func(server string) bool
 }
 
 // Manager runs MCP servers. Its methods are safe for concurrent use.

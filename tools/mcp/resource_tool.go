@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-dev/agent/tools"
@@ -74,7 +75,7 @@ func (t resourceTool) Run(ctx context.Context, call tools.Call) (tools.Result, e
 func (t resourceTool) list(server string) tools.Result {
 	var b strings.Builder
 	n := 0
-	for _, r := range t.m.Resources() {
+	for _, r := range t.visible() {
 		if server != "" && r.Server != server {
 			continue
 		}
@@ -103,7 +104,7 @@ func (t resourceTool) list(server string) tools.Result {
 // serverOf is the one server that lists uri, "" when none or several.
 func (t resourceTool) serverOf(uri string) string {
 	found := ""
-	for _, r := range t.m.Resources() {
+	for _, r := range t.visible() {
 		if r.URI == uri {
 			if found != "" && found != r.Server {
 				return ""
@@ -112,4 +113,15 @@ func (t resourceTool) serverOf(uri string) string {
 		}
 	}
 	return found
+}
+
+// visible is the running servers' resources but those of the servers
+// Options.HideResources hides.
+func (t resourceTool) visible() []Resource {
+	rs := t.m.Resources()
+	hide := t.m.opts.HideResources
+	if hide == nil {
+		return rs
+	}
+	return slices.DeleteFunc(rs, func(r Resource) bool { return hide(r.Server) })
 }
