@@ -3,6 +3,7 @@ package sessions_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/agent-dev/agent/providers"
@@ -49,5 +50,76 @@ func TestImagesAreStoredByReference(t *testing.T) {
 	res, _ := got[2].Parts[0].(providers.ToolResult)
 	if !ok || !bytes.Equal(img.Data, shot.Data) || img.MediaType != "image/png" || len(res.Images) != 1 || !bytes.Equal(res.Images[0].Data, shot.Data) {
 		t.Errorf("loaded: %#v / %#v", got[0].Parts, res)
+	}
+}
+
+// imageCount is how many images the store holds.
+func imageCount(t *testing.T, s *sessions.Store) int {
+	t.Helper()
+	var n int
+	if err := sessions.DB(s).QueryRow(`SELECT count(*) FROM images`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// An image shared by sessions stays while one of them (a fork included)
+// still shows it, and goes with the last: deleting sessions gives their
+// pictures' bytes back.
+func TestAnImageGoesWithTheLastSessionThatShowsIt(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	shared := providers.Image{MediaType: "image/png", Data: []byte("\x89PNG shared")}
+	own := providers.Image{MediaType: "image/jpeg", Data: []byte("\xff\xd8 own")}
+	session := func(msgs ...providers.Message) string {
+		sess, err := s.Create(ctx, sessions.NewSession{Dir: "/w", Model: "m"})
+		must(t, err)
+		rec := s.Recorder(sess.ID)
+		for _, m := range msgs {
+			must(t, rec.AppendMessage(ctx, m, providers.Usage{}))
+		}
+		must(t, s.Release(ctx, sess.ID))
+		return sess.ID
+	}
+	a := session(
+		providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "look"}, shared, own}})
+	b := session(
+		providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "read it"}}},
+		providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"a.png"}`}}},
+		providers.Message{Role: providers.RoleTool, Parts: []providers.Part{providers.ToolResult{CallID: "c1", Name: "read_file", Content: "Image a.png", Images: []providers.Image{shared}}}})
+	fork, err := s.Fork(ctx, b)
+	must(t, err)
+	if n := imageCount(t, s); n != 2 {
+		t.Fatalf("%d images stored, want 2", n)
+	}
+	for _, step := range []struct {
+		del  string
+		want int
+	}{{a, 1}, {b, 1}, {fork.ID, 0}} {
+		must(t, s.Delete(ctx, step.del))
+		if n := imageCount(t, s); n != step.want {
+			t.Errorf("after deleting session %s: %d images, want %d", step.del, n, step.want)
+		}
+	}
+}
+
+// Migrating a database written before images were counted keeps the
+// images its messages name, removes those no message names (their
+// sessions were deleted) and lets a later delete remove the rest.
+func TestMigrationReleasesImagesNoMessageNames(t *testing.T) {
+	kept, orphan := strings.Repeat("a", 64), strings.Repeat("b", 64)
+	s := migrated(t, 11,
+		`INSERT INTO sessions (id, dir, created_at, updated_at, message_count) VALUES ('aaaaaaaaaaaa', '/old', 1, 1, 2)`,
+		`INSERT INTO images (sha256, media_type, data, created_at) VALUES ('`+kept+`', 'image/png', x'89504e47', 1), ('`+orphan+`', 'image/png', x'00', 1)`,
+		`INSERT INTO messages (session_id, seq, role, parts, created_at) VALUES ('aaaaaaaaaaaa', 1, 'user', '[{"type":"text","text":"look"}]', 1),
+			('aaaaaaaaaaaa', 2, 'tool', '[{"type":"tool_result","call_id":"c1","content":"Image","images":[{"media_type":"image/png","sha256":"`+kept+`","bytes":4}]}]', 1)`)
+	var left string
+	must(t, sessions.DB(s).QueryRow(`SELECT group_concat(sha256) FROM images`).Scan(&left))
+	if left != kept {
+		t.Errorf("images after the migration: %s, want only the one a message names (%s)", left, kept)
+	}
+	must(t, s.Delete(context.Background(), "aaaaaaaaaaaa"))
+	if n := imageCount(t, s); n != 0 {
+		t.Errorf("%d images after deleting the only session that named one", n)
 	}
 }

@@ -226,8 +226,9 @@ CREATE TABLE message_vectors (
 	// 11: images, stored once each by the SHA-256 of their bytes (hex);
 	// a message's parts name an image by its hash (see wireImage) rather
 	// than holding its bytes, so a picture sent again and again (a
-	// screenshot in every request's history) is one row. Rows are kept
-	// when their sessions go: they may be shared.
+	// screenshot in every request's history) is one row. Rows may be
+	// shared between sessions; migration 12 removes one with the last
+	// message that names it.
 	`
 CREATE TABLE images (
 	sha256            TEXT PRIMARY KEY,
@@ -235,6 +236,41 @@ CREATE TABLE images (
 	data              BLOB NOT NULL,
 	created_at        INTEGER NOT NULL
 );
+`,
+	// 12: which messages name which images (every "sha256" key in a
+	// message's parts: an image part's, a tool result's images), kept by
+	// triggers on whatever writes messages (the recorder, a fork's copy);
+	// an image goes with the last message that names it (a deleted
+	// session), and the images left by sessions deleted before this
+	// migration go now. instr skips the JSON walk for the messages with
+	// no image, nearly all.
+	`
+CREATE TABLE message_images (
+	message_id        INTEGER NOT NULL,
+	sha256            TEXT NOT NULL,
+	PRIMARY KEY (message_id, sha256)
+) WITHOUT ROWID;
+CREATE INDEX message_images_sha256 ON message_images (sha256);
+INSERT OR IGNORE INTO message_images (message_id, sha256)
+	SELECT m.id, t.value FROM messages AS m, json_tree(m.parts) AS t
+	WHERE instr(m.parts, '"sha256":"') > 0 AND t.key = 'sha256' AND t.type = 'text';
+CREATE TRIGGER message_images_insert AFTER INSERT ON messages WHEN instr(new.parts, '"sha256":"') > 0 BEGIN
+	INSERT OR IGNORE INTO message_images (message_id, sha256)
+		SELECT new.id, t.value FROM json_tree(new.parts) AS t WHERE t.key = 'sha256' AND t.type = 'text';
+END;
+CREATE TRIGGER message_images_update AFTER UPDATE OF parts ON messages BEGIN
+	DELETE FROM message_images WHERE message_id = old.id;
+	INSERT OR IGNORE INTO message_images (message_id, sha256)
+		SELECT new.id, t.value FROM json_tree(new.parts) AS t
+		WHERE instr(new.parts, '"sha256":"') > 0 AND t.key = 'sha256' AND t.type = 'text';
+END;
+CREATE TRIGGER message_images_delete AFTER DELETE ON messages BEGIN
+	DELETE FROM message_images WHERE message_id = old.id;
+END;
+CREATE TRIGGER message_images_release AFTER DELETE ON message_images BEGIN
+	DELETE FROM images WHERE sha256 = old.sha256 AND NOT EXISTS (SELECT 1 FROM message_images WHERE sha256 = old.sha256);
+END;
+DELETE FROM images WHERE sha256 NOT IN (SELECT sha256 FROM message_images);
 `,
 }
 
