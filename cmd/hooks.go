@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +41,10 @@ type hookSet struct {
 	// for transcript_path (nil store: no transcript).
 	store       *sessions.Store
 	transcripts string
+	// tmu guards written: what this run wrote of each session's
+	// transcript, which later hooks' exports append to.
+	tmu     sync.Mutex
+	written map[string]transcriptFile
 
 	// resolving is held while the repository's hooks' trust is asked.
 	resolving sync.Mutex
@@ -336,41 +339,6 @@ func withContext(msg providers.Message, extra []string) providers.Message {
 	parts = append(parts, providers.Text{Text: "\n\n<hook-context>\n" + strings.Join(extra, "\n") + "\n</hook-context>"})
 	msg.Parts = parts
 	return msg
-}
-
-// transcript writes session's messages to a file of JSON lines (one
-// {"type", "message": {"role", "content"}} object a line, the content in
-// the store's part shapes) for a hook's transcript_path, and returns its
-// path; "" when it cannot.
-func (h *hookSet) transcript(ctx context.Context, session string) string {
-	if h.store == nil || session == "" {
-		return ""
-	}
-	recs, err := h.store.MessageRecords(ctx, session)
-	if err != nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, r := range recs {
-		parts, err := sessions.MarshalParts(r.Message.Parts)
-		if err != nil {
-			continue
-		}
-		line, _ := json.Marshal(map[string]any{"type": string(r.Message.Role), "timestamp": r.CreatedAt,
-			"message": map[string]any{"role": string(r.Message.Role), "content": json.RawMessage(parts)}})
-		b.Write(line)
-		b.WriteByte('\n')
-	}
-	if err := os.MkdirAll(h.transcripts, 0o700); err != nil {
-		return ""
-	}
-	path := filepath.Join(h.transcripts, session+".jsonl")
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if os.WriteFile(tmp, []byte(b.String()), 0o600) != nil || os.Rename(tmp, path) != nil {
-		os.Remove(tmp)
-		return ""
-	}
-	return path
 }
 
 // claudeInput is a call's arguments as a hook gets them: as the model
