@@ -25,7 +25,7 @@ func (s *server) startContext(ctx context.Context) (context.Context, func()) {
 	sctx, cancel := context.WithCancelCause(ctx)
 	d := &startDeadline{cancel: cancel}
 	d.timer = time.AfterFunc(s.cfg.StartupTimeout, func() { cancel(context.DeadlineExceeded) })
-	s.deadline = d
+	s.deadline.Store(d)
 	return sctx, func() {
 		d.timer.Stop()
 		cancel(context.Canceled)
@@ -56,7 +56,7 @@ type startAuth struct {
 }
 
 func (a startAuth) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
-	if d := a.s.deadline; d != nil {
+	if d := a.s.deadline.Load(); d != nil {
 		d.extend(a.s.cfg.AuthTimeout)
 	}
 	return a.OAuthHandler.Authorize(ctx, req, resp)

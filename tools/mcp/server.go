@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,8 +24,10 @@ type server struct {
 	ready chan struct{} // closed once the server runs or failed
 	cmd   *exec.Cmd     // a stdio server's current process (guarded by m.mu)
 	tail  *tailBuffer   // a stdio server's last stderr
-	// deadline is the start's (see startContext); set before the start.
-	deadline *startDeadline
+	// deadline is the latest start's (see startContext), read by an
+	// authorization, which may come from an earlier connection's request
+	// while a restart sets it.
+	deadline atomic.Pointer[startDeadline]
 
 	state     State
 	err       string
@@ -52,7 +55,7 @@ func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, end func()
 		cancel()
 		return nil, nil, reason
 	}
-	s.deadline.settle() // started: the connection's context lives on
+	s.deadline.Load().settle() // started: the connection's context lives on
 	return cs, cancel, ""
 }
 
