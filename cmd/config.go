@@ -44,6 +44,7 @@ const (
 //	max_steps = 25
 //	tools = "pick"              # or "swap", "all"
 //	db_lock_wait = "2m"         # how long a write waits for another process's lock on the session database
+//	idle_notification = "60s"   # the interface's wait for a prompt before Notification hooks hear idle_prompt
 //
 //	[profiles.ollama]
 //	base_url = "http://localhost:11434/v1"
@@ -104,6 +105,10 @@ type fileConfig struct {
 	Tools       string `toml:"tools"`
 	MaxRetries  *int   `toml:"max_retries"`
 	IdleTimeout string `toml:"idle_timeout"`
+	// IdleNotification is how long the interface waits for a prompt
+	// after a turn ended before the Notification hooks hear idle_prompt
+	// (a Go duration; default "60s", "0s" never).
+	IdleNotification string `toml:"idle_notification"`
 	// DB is the session database; default $XDG_DATA_HOME/agent/agent.db.
 	DB string `toml:"db"`
 	// DBLockWait is how long a write to the session database waits while
@@ -220,7 +225,10 @@ type settings struct {
 	Tools           string
 	MaxRetries      int
 	IdleTimeout     time.Duration
-	ConfigPath      string
+	// IdleNotification is the wait before the idle_prompt notification
+	// (0: never).
+	IdleNotification time.Duration
+	ConfigPath       string
 	// ContextWindow is the model's window in tokens from the config file
 	// (the profile's, else the top level's); 0 looks the model up in a
 	// table of common models.
@@ -425,6 +433,12 @@ func resolveSettings(o *Options, getenv func(string) string) (settings, error) {
 	if s.IdleTimeout == 0 && fc.IdleTimeout != "" {
 		if s.IdleTimeout, err = time.ParseDuration(fc.IdleTimeout); err != nil {
 			return s, usagef("config %s: idle_timeout: %w", path, err)
+		}
+	}
+	s.IdleNotification = defaultIdleNotification
+	if fc.IdleNotification != "" {
+		if s.IdleNotification, err = time.ParseDuration(fc.IdleNotification); err != nil || s.IdleNotification < 0 {
+			return s, usagef("config %s: idle_notification = %q: want a duration such as \"60s\" (\"0s\": never)", path, fc.IdleNotification)
 		}
 	}
 

@@ -291,12 +291,15 @@ func (h *hookSet) sessionEnd(ctx context.Context, session, reason string) {
 	h.summarize(ctx, "", hooks.Input{SessionID: session, HookEventName: hooks.SessionEnd, Reason: reason})
 }
 
-// notify runs Notification's hooks with message, in the background.
-func (h *hookSet) notify(ctx context.Context, session, message string) {
+// notify runs Notification's hooks whose matcher selects kind (one of
+// hooks.NotifyPermission, NotifyIdle) with message, in
+// the background.
+func (h *hookSet) notify(ctx context.Context, session, kind, message string) {
 	if !h.has(hooks.Notification) {
 		return
 	}
-	go h.summarize(context.WithoutCancel(ctx), "", hooks.Input{SessionID: session, HookEventName: hooks.Notification, Message: message})
+	go h.summarize(context.WithoutCancel(ctx), kind, hooks.Input{SessionID: session, HookEventName: hooks.Notification,
+		Message: message, NotificationType: kind})
 }
 
 // submit runs UserPromptSubmit's hooks on a prompt (the text a person

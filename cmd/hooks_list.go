@@ -79,7 +79,7 @@ type notifyingAsker struct {
 }
 
 func (n notifyingAsker) ask(ctx context.Context, q question) loop.Decision {
-	n.hooks.notify(ctx, q.req.Session, fmt.Sprintf("agent needs your permission to use %s", q.def.Name))
+	n.hooks.notify(ctx, q.req.Session, hooks.NotifyPermission, fmt.Sprintf("agent needs your permission to use %s", q.def.Name))
 	return n.asker.ask(ctx, q)
 }
 

@@ -41,6 +41,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	defer endMCP()
 	notices := interactiveMCP(o, getenv, f, approver)
 	interactiveExtensions(o, getenv, f, approver, notices)
+	watchIdle(mctx, f, f.a.settings.IdleNotification)
 	// Shift+Tab switches the mode between ask and auto while the
 	// interface runs; each call is decided in the mode of its moment.
 	f.a.plan.set(mode)

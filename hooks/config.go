@@ -34,6 +34,16 @@ const (
 	Notification     = "Notification"
 )
 
+// The kinds of Notification (Input.NotificationType, which its matcher
+// selects on), as Claude Code names them.
+const (
+	// NotifyPermission: a tool call waits for the person's approval.
+	NotifyPermission = "permission_prompt"
+	// NotifyIdle: the interface has waited for a prompt since the last
+	// turn ended, for the configured idle time (60 s by default).
+	NotifyIdle = "idle_prompt"
+)
+
 // Events lists every event, in the order a session meets them.
 func Events() []string {
 	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Notification, PreCompact, Stop, SubagentStop, SessionEnd}

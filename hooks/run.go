@@ -45,8 +45,10 @@ type Input struct {
 	// what /compact was given.
 	Trigger            string  `json:"trigger,omitempty"`
 	CustomInstructions *string `json:"custom_instructions,omitempty"`
-	// Message is Notification's text.
-	Message string `json:"message,omitempty"`
+	// Message is Notification's text, NotificationType its kind
+	// (NotifyPermission, NotifyIdle).
+	Message          string `json:"message,omitempty"`
+	NotificationType string `json:"notification_type,omitempty"`
 }
 
 // Output is the JSON object a hook may print on standard output (Claude

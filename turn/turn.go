@@ -46,6 +46,11 @@ type Runner struct {
 	// starts (a custom slash command's expansion, UserPromptSubmit hooks):
 	// it returns the prompt to send, or why it is not sent.
 	Submit SubmitFunc
+	// Watch, when not nil, is told with the session's id when a turn
+	// starts (running true) and once it ended, its Done delivered
+	// (running false): the interface's idle notification counts from
+	// there. It must not block.
+	Watch func(session string, running bool)
 }
 
 // SubmitFunc is asked about a prompt before its turn starts, with the
@@ -97,6 +102,10 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 	go func() {
 		defer close(out)
 		id := conv.SessionID()
+		if r.Watch != nil {
+			r.Watch(id, true)
+			defer r.Watch(id, false)
+		}
 		if r.Submit != nil {
 			s := r.Submit(ctx, id, p)
 			for _, n := range s.Notices {

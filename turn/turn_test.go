@@ -3,6 +3,7 @@ package turn_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,5 +123,23 @@ func TestStatusFollowsTheStopReason(t *testing.T) {
 		if got := turn.Status(reason); got != want {
 			t.Errorf("Status(%s) = %s, want %s", reason, got, want)
 		}
+	}
+}
+
+// Watch hears of each turn's start and, after its Done, of its end, a
+// blocked prompt's included.
+func TestWatchHearsEachTurnStartAndEnd(t *testing.T) {
+	store, sess, l, _, _ := setup(t, fake.Text("one"))
+	var heard []string
+	r := &turn.Runner{Sessions: store, Watch: func(session string, running bool) {
+		heard = append(heard, fmt.Sprintf("%s %v", session, running))
+	}}
+	conv := conversation.New("", store.Recorder(sess.ID))
+	drain(r.Turn(context.Background(), l, conv, turn.Text("hi")))
+	r.Submit = func(context.Context, string, turn.Prompt) turn.Submission { return turn.Submission{Blocked: "no"} }
+	drain(r.Turn(context.Background(), l, conv, turn.Text("again")))
+	want := []string{sess.ID + " true", sess.ID + " false", sess.ID + " true", sess.ID + " false"}
+	if fmt.Sprint(heard) != fmt.Sprint(want) {
+		t.Errorf("Watch heard %v, want %v", heard, want)
 	}
 }
