@@ -123,3 +123,32 @@ func TestMigrationReleasesImagesNoMessageNames(t *testing.T) {
 		t.Errorf("%d images after deleting the only session that named one", n)
 	}
 }
+
+// A message rewritten in place (its parts updated) keeps the images it
+// still names and gives back the one it no longer names.
+func TestARewrittenMessageKeepsTheImagesItStillNames(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	sess, err := s.Create(ctx, sessions.NewSession{Dir: "/w", Model: "m"})
+	must(t, err)
+	one := providers.Image{MediaType: "image/png", Data: []byte("\x89PNG one")}
+	two := providers.Image{MediaType: "image/png", Data: []byte("\x89PNG two")}
+	must(t, s.Recorder(sess.ID).AppendMessage(ctx, providers.Message{Role: providers.RoleUser,
+		Parts: []providers.Part{providers.Text{Text: "look"}, one, two}}, providers.Usage{}))
+	db := sessions.DB(s)
+	// Drop the second image part, as a repair of the row would.
+	if _, err := db.Exec(`UPDATE messages SET parts = json_remove(parts, '$[2]') WHERE session_id = ?`, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := imageCount(t, s); n != 1 {
+		t.Errorf("%d images after the rewrite, want the one still named", n)
+	}
+	got, err := s.Messages(ctx, sess.ID)
+	must(t, err)
+	if len(got) != 1 || len(got[0].Parts) != 2 {
+		t.Fatalf("messages after the rewrite: %+v", got)
+	}
+	if img, ok := got[0].Parts[1].(providers.Image); !ok || !bytes.Equal(img.Data, one.Data) {
+		t.Errorf("the image still named was lost: %+v", got[0].Parts)
+	}
+}

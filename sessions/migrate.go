@@ -259,10 +259,11 @@ CREATE TRIGGER message_images_insert AFTER INSERT ON messages WHEN instr(new.par
 		SELECT new.id, t.value FROM json_tree(new.parts) AS t WHERE t.key = 'sha256' AND t.type = 'text';
 END;
 CREATE TRIGGER message_images_update AFTER UPDATE OF parts ON messages BEGIN
-	DELETE FROM message_images WHERE message_id = old.id;
 	INSERT OR IGNORE INTO message_images (message_id, sha256)
 		SELECT new.id, t.value FROM json_tree(new.parts) AS t
 		WHERE instr(new.parts, '"sha256":"') > 0 AND t.key = 'sha256' AND t.type = 'text';
+	DELETE FROM message_images WHERE message_id = old.id AND sha256 NOT IN (
+		SELECT t.value FROM json_tree(new.parts) AS t WHERE t.key = 'sha256' AND t.type = 'text');
 END;
 CREATE TRIGGER message_images_delete AFTER DELETE ON messages BEGIN
 	DELETE FROM message_images WHERE message_id = old.id;
