@@ -157,7 +157,8 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		finish = func() { store.Release(context.WithoutCancel(ctx), id) }
 	}
 	l, err := loop.New(loop.Config{
-		Provider: newProvider(s, s.retries(), a.pool.Client()), Model: model,
+		Provider: &preparingProvider{Provider: newProvider(s, s.retries(), a.pool.Client()), prepare: c.prepare(spec.Agent)},
+		Model:    model,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),
 		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
 		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.outputReserve(),
@@ -171,6 +172,22 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		return nil, err
 	}
 	return &subagent.Child{Loop: l, Conv: conversation.New(system, rec), Model: model, Finish: finish}, nil
+}
+
+// prepare is what begins the set-up of the sandbox a child's commands
+// run in, at its first tool call: the parent's for a definition that
+// names bash, else the children's read-only one (nothing when it has
+// none).
+func (c *children) prepare(ag *subagent.Agent) func() {
+	switch {
+	case ag != nil && ag.Tools != nil:
+		if slices.Contains(ag.ToolNames(), "bash") {
+			return c.a.sandbox.Prepare
+		}
+	case c.sandbox != nil:
+		return c.sandbox.Prepare
+	}
+	return func() {}
 }
 
 // childTools are the tools of a child without a defined agent: the
