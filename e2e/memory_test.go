@@ -143,7 +143,8 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
+	for _, q := range []string{`DROP TRIGGER message_images_insert`, `DROP TRIGGER message_images_update`,
+		`DROP TRIGGER message_images_delete`, `DROP TABLE message_images`, `DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
 		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `DROP TABLE message_vectors`, `DROP TABLE images`, `PRAGMA user_version = 8`} {
 		if _, err := sdb.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
