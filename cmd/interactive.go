@@ -8,6 +8,7 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/mcp/oauth"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tui"
 )
@@ -96,13 +97,16 @@ func interactiveMCP(o *Options, getenv func(string) string, f *frontEnd, approve
 		gateProject(a.mcpCfgs, a.mcpProject, nil, a.dir, false)
 	}
 	notices := make(chan string, 64)
-	a.elicit = tuiElicit(approver)
-	a.newMCP(func(msg string) {
+	warn := func(msg string) {
 		select {
 		case notices <- msg:
 		default: // 64 unread notices: the interface is gone or stuck
 		}
-	})
+	}
+	env := browserEnv(a.mcpCfgs, a.envFilter())
+	a.elicit = tuiElicit(approver, func(u string) error { return oauth.OpenBrowser(u, os.Getenv, env) }, warn)
+	a.elicitURL = true
+	a.newMCP(warn)
 	return notices
 }
 

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -84,12 +85,18 @@ func (a *agent) mcpCommands() []tui.CustomCommand {
 // tuiElicit asks the person an MCP server's form in the interface: one
 // question listing the fields (type, whether required, default); its
 // answers accept the defaults, take typed values (NAME=VALUE; ..., or a
-// lone field's value), or decline; Esc cancels.
-func tuiElicit(approver *tui.Approver) mcp.ElicitFunc {
+// lone field's value), or decline; Esc cancels. A server's page to open
+// (URL mode) is a question showing the URL whole and its host: open it
+// (with open, and the answer accept, also when opening failed: warn says
+// so, and the person has the URL) or decline.
+func tuiElicit(approver *tui.Approver, open func(url string) error, warn func(string)) mcp.ElicitFunc {
 	var n atomic.Int64
 	return func(ctx context.Context, e mcp.Elicitation) (mcp.ElicitAnswer, error) {
 		id := fmt.Sprintf("elicitation-%d", n.Add(1))
 		call := providers.ToolCall{ID: id, Name: "mcp__" + e.Server, Arguments: "{}"}
+		if e.URL != "" {
+			return elicitLink(ctx, approver, call, e, open, warn)
+		}
 		d := approver.Ask(ctx, tui.Question{Call: call, Group: id, Form: true, Text: formText(e),
 			Summary: tools.Summary{Title: e.Server + " asks", Full: e.Message}})
 		switch {
@@ -173,4 +180,33 @@ func mcpSummary(s mcp.Status) string {
 		parts = append(parts, fmt.Sprintf("%d resources (@%s:URI)", s.Resources, s.Name))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// elicitLink asks the person whether to open a server's page, and opens
+// it when they agree.
+func elicitLink(ctx context.Context, approver *tui.Approver, call providers.ToolCall, e mcp.Elicitation,
+	open func(string) error, warn func(string)) (mcp.ElicitAnswer, error) {
+	host := e.URL
+	if u, err := url.Parse(e.URL); err == nil {
+		host = u.Host
+	}
+	text := fmt.Sprintf("The MCP server %s asks you to open a page of %s in your browser:", e.Server, host)
+	full := e.URL
+	if m := strings.TrimSpace(e.Message); m != "" {
+		full = m + "\n" + e.URL
+	}
+	d := approver.Ask(ctx, tui.Question{Call: call, Group: call.ID, Link: true, Text: text,
+		Summary: tools.Summary{Title: e.Server + " asks to open " + host, Full: full}})
+	switch {
+	case ctx.Err() != nil:
+		return mcp.ElicitAnswer{}, ctx.Err()
+	case d.Why == tui.WhyDismissed:
+		return mcp.ElicitAnswer{Action: mcp.ElicitCancel}, nil
+	case !d.Allow:
+		return mcp.ElicitAnswer{Action: mcp.ElicitDecline}, nil
+	}
+	if err := open(e.URL); err != nil {
+		warn(fmt.Sprintf("%v; open %s yourself", err, e.URL))
+	}
+	return mcp.ElicitAnswer{Action: mcp.ElicitAccept}, nil
 }

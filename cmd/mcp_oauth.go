@@ -117,22 +117,7 @@ func oauthStore(o *Options, getenv func(string) string) *oauth.Store {
 // gets the environment bash commands get (filter: no provider key, nothing
 // that looks like a secret) and none of the oauth tables' secrets.
 func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), filter shell.EnvFilter, interactive bool) {
-	secrets := map[string]bool{}
-	for _, c := range cfgs {
-		if c.OAuth != nil {
-			for _, v := range []string{c.OAuth.ClientSecret, c.OAuth.PrivateKeyPEM, c.OAuth.IdPClientSecret, c.OAuth.IdPIDToken} {
-				if v != "" {
-					secrets[v] = true
-				}
-			}
-		}
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, v, _ := strings.Cut(kv, "="); filter.Why(k, v) == "" && !secrets[v] {
-			env = append(env, kv)
-		}
-	}
+	env := browserEnv(cfgs, filter)
 	for i := range cfgs {
 		c := &cfgs[i]
 		if c.URL == "" || c.SSE || c.Skipped != "" || c.Disabled {
@@ -207,4 +192,27 @@ func (a *agent) mcpLogin(name string) string {
 // get of agent's environment.
 func (a *agent) envFilter() shell.EnvFilter {
 	return shell.EnvFilter{Strip: a.settings.ProviderKeyEnvs, Keep: a.settings.EnvKeep, Remove: a.settings.EnvRemove}
+}
+
+// browserEnv is the environment a browser opened for a server gets: bash
+// commands' (filter: no provider key, nothing that looks like a secret)
+// without the values of cfgs' OAuth secrets.
+func browserEnv(cfgs []mcp.Config, filter shell.EnvFilter) []string {
+	secrets := map[string]bool{}
+	for _, c := range cfgs {
+		if c.OAuth != nil {
+			for _, v := range []string{c.OAuth.ClientSecret, c.OAuth.PrivateKeyPEM, c.OAuth.IdPClientSecret, c.OAuth.IdPIDToken} {
+				if v != "" {
+					secrets[v] = true
+				}
+			}
+		}
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); filter.Why(k, v) == "" && !secrets[v] {
+			env = append(env, kv)
+		}
+	}
+	return env
 }

@@ -42,6 +42,9 @@ type agent struct {
 	mcp      *mcp.Manager // nil until newMCP
 	// elicit asks the person an MCP server's form; nil declines (headless).
 	elicit mcp.ElicitFunc
+	// elicitURL declares URL-mode elicitation: elicit also asks whether
+	// to open a server's page (the interface).
+	elicitURL bool
 	// rebuild serialises catalog rebuilds, so that the last one published
 	// is built from the latest tools.
 	rebuild sync.Mutex
@@ -230,7 +233,7 @@ func (a *agent) newMCP(warn func(string)) {
 	a.mcpWarn = warn
 	attachOAuth(a.mcpCfgs, a.oauth, warn, a.envFilter(), true)
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: warn, Version: versionString(),
-		Roots: []string{a.dir}, Elicit: a.elicit, HideResources: a.resourcesDenied})
+		Roots: []string{a.dir}, Elicit: a.elicit, ElicitURL: a.elicitURL, HideResources: a.resourcesDenied})
 	if a.mentions != nil {
 		a.mentions.UseResources(mcpResources{a.mcp})
 	}

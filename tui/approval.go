@@ -65,6 +65,10 @@ type Question struct {
 	// no Reason), the values typed (Allow, the text in Reason), and
 	// decline; Esc cancels (WhyDismissed).
 	Form bool
+	// Link marks an MCP server's request to open a page (URL-mode
+	// elicitation; Text holds the message and the URL): its answers are
+	// open it (Decision.Allow) and decline; Esc cancels (WhyDismissed).
+	Link bool
 	// Always, when not empty, is the label of one more answer, which
 	// allows this call and tells the asker to remember it beyond the
 	// session ("Always allow docs.rs"): its Decision's Why is WhyAlways,
@@ -92,6 +96,7 @@ type approvalRequest struct {
 	recheck  func() (loop.Decision, bool)
 	plan     bool
 	form     bool
+	link     bool
 	session  string // the session answer's label; "" the default
 	always   string // the always answer's label; "" offers none
 	reply    chan approvalAnswer
@@ -143,7 +148,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		sum = tools.DefaultSummary(call.Arguments)
 	}
 	req := approvalRequest{call: call, summary: sum, commands: q.Commands, origin: q.Origin, diff: q.Diff, text: q.Text,
-		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, form: q.Form, session: q.SessionLabel, always: q.Always, reply: make(chan approvalAnswer, 1)}
+		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, form: q.Form, link: q.Link, session: q.SessionLabel, always: q.Always, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():
@@ -159,6 +164,12 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		}
 		if q.Plan {
 			return planDecision(ans)
+		}
+		if q.Link {
+			if ans.allow {
+				return loop.Decision{Allow: true, Why: "person: opened the page"}
+			}
+			return loop.Decision{Reason: "the user declined", Why: "person: declined the page"}
 		}
 		if q.Form {
 			if ans.allow || ans.instructions != "" {

@@ -27,8 +27,12 @@ const (
 // menuChoices are the answers a question offers, in order: every answer
 // for a call of the loop; for a question with its own text (whether to
 // start a project's MCP server, remembered either way) yes or no; for a
-// server's form, accept, type the values, or decline.
-func menuChoices(question, plan, form bool, always string) []int {
+// server's form, accept, type the values, or decline; for a server's page
+// to open, open it or decline.
+func menuChoices(question, plan, form, link bool, always string) []int {
+	if link {
+		return []int{choiceOnce, choiceDeny}
+	}
 	if form {
 		return []int{choiceOnce, choiceInstruct, choiceDeny}
 	}
@@ -46,7 +50,13 @@ func menuChoices(question, plan, form bool, always string) []int {
 
 // approvalChoiceText is the label of choice; session names what "for this
 // session" covers; question marks a question with its own text.
-func approvalChoiceText(choice int, session string, question, plan, form bool) string {
+func approvalChoiceText(choice int, session string, question, plan, form, link bool) string {
+	if link {
+		if choice == choiceOnce {
+			return "Open it in the browser"
+		}
+		return "Decline"
+	}
 	if form {
 		switch choice {
 		case choiceOnce:
@@ -98,6 +108,7 @@ type approvalView struct {
 	question    bool   // a question with its own text: yes or no
 	plan        bool   // plan mode's question about a plan
 	form        bool   // an MCP server's form (elicitation)
+	link        bool   // an MCP server's page to open (URL-mode elicitation)
 	session     string // the session answer's label, "" the default
 	always      string // the always answer's label, "" offers none
 	choice      int
@@ -143,7 +154,7 @@ func (m *Model) syncApproval() {
 		return
 	}
 	if b := m.blocks[p.req.call.ID]; b != nil {
-		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, form: p.req.form, session: p.req.session, always: p.req.always, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
+		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, form: p.req.form, link: p.req.link, session: p.req.session, always: p.req.always, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
 	}
 }
 
@@ -172,7 +183,7 @@ func (m *Model) approvalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !m.approvalTakesKeys() {
 		return nil, false
 	}
-	choices := menuChoices(p.req.text != "", p.req.plan, p.req.form, p.req.always)
+	choices := menuChoices(p.req.text != "", p.req.plan, p.req.form, p.req.link, p.req.always)
 	at := max(slices.Index(choices, p.choice), 0)
 	switch msg.String() {
 	case "up", "ctrl+p":

@@ -361,8 +361,8 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 	if v.session != "" {
 		session = v.session
 	}
-	for _, c := range menuChoices(v.question, v.plan, v.form, v.always) {
-		label := approvalChoiceText(c, session, v.question, v.plan, v.form)
+	for _, c := range menuChoices(v.question, v.plan, v.form, v.link, v.always) {
+		label := approvalChoiceText(c, session, v.question, v.plan, v.form, v.link)
 		if c == choiceAlways {
 			label = v.always
 		}
@@ -382,7 +382,7 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 		return lines
 	}
 	esc := key("esc", "deny and stop the turn")
-	if v.form {
+	if v.form || v.link {
 		esc = key("esc", "cancel and stop the turn")
 	} else if v.question {
 		esc = key("esc", "not now (asked again next start)")

@@ -39,6 +39,17 @@ func featureServer(t *testing.T) string {
 			b, _ := json.Marshal(res.Content)
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Action + " " + string(b)}}}, nil
 		})
+	s.AddTool(&sdk.Tool{Name: "open", Description: "Ask to open a page.", InputSchema: map[string]any{"type": "object",
+		"properties": map[string]any{"url": map[string]any{"type": "string"}}}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			var a struct{ URL string }
+			json.Unmarshal(req.Params.Arguments, &a)
+			res, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Mode: "url", Message: "Sign in to Example.", URL: a.URL, ElicitationID: "e1"})
+			if err != nil {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "error " + err.Error()}}}, nil
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Action}}}, nil
+		})
 	s.AddTool(&sdk.Tool{Name: "roots", Description: "Roots.", InputSchema: obj},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			res, err := req.Session.ListRoots(ctx, nil)
@@ -264,5 +275,57 @@ func TestResourceToolHidesDeniedServers(t *testing.T) {
 	// (with both visible it would be ambiguous, an error).
 	if res := run(`{"uri":"test://docs/readme"}`); res.IsError || res.Content != "the text of readme" {
 		t.Errorf("read without server: %+v", res)
+	}
+}
+
+// TestURLElicitation: where URL mode is declared, a server's request to
+// open a page reaches the person with its URL and message, and their
+// answer goes back; a URL that is not a plain http or https one is
+// declined without asking; without ElicitURL nobody is asked.
+func TestURLElicitation(t *testing.T) {
+	url := featureServer(t)
+	var asked []Elicitation
+	ask := func(_ context.Context, e Elicitation) (ElicitAnswer, error) {
+		asked = append(asked, e)
+		return ElicitAnswer{Action: ElicitAccept}, nil
+	}
+	start := func(opts Options) *Manager {
+		m := NewManager([]Config{{Name: "f", URL: url}}, opts)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		m.Start(ctx)
+		t.Cleanup(func() { cancel(); m.Close() })
+		m.Wait(ctx)
+		return m
+	}
+	open := func(m *Manager, page string) string {
+		t.Helper()
+		args, _ := json.Marshal(map[string]string{"url": page})
+		res, err := findTool(t, m, "mcp__f__open").Run(context.Background(), tools.Call{Args: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content
+	}
+	m := start(Options{Elicit: ask, ElicitURL: true})
+	if got := open(m, "https://auth.example.com/connect?session=1"); got != "accept" {
+		t.Errorf("an https page, accepted: the server got %q", got)
+	}
+	if len(asked) != 1 || asked[0].URL != "https://auth.example.com/connect?session=1" || asked[0].Message != "Sign in to Example." || asked[0].Server != "f" || len(asked[0].Fields) != 0 {
+		t.Fatalf("asked %+v", asked)
+	}
+	for _, bad := range []string{"javascript:alert(1)", "file:///etc/passwd", "https://user:secret@example.com/", "/relative"} {
+		if got := open(m, bad); got != "decline" {
+			t.Errorf("%s: the server got %q, want decline", bad, got)
+		}
+	}
+	if len(asked) != 1 {
+		t.Errorf("a bad URL reached the person: %+v", asked[1:])
+	}
+	formOnly := start(Options{Elicit: ask})
+	if got := open(formOnly, "https://auth.example.com/"); got == "accept" {
+		t.Errorf("URL mode not declared, yet the server got %q", got)
+	}
+	if len(asked) != 1 {
+		t.Errorf("URL mode not declared, yet the person was asked: %+v", asked[1:])
 	}
 }

@@ -15,12 +15,16 @@ import (
 
 // newClient is the SDK client of s: it declares the client capabilities
 // the agent has (roots: Options.Roots; elicitation in form mode, answered
-// through Options.Elicit or declined without it), routes progress
+// through Options.Elicit or declined without it, and in URL mode with
+// Options.ElicitURL), routes progress
 // notifications to the call that asked for them, and lists the tools,
 // prompts and resources again when the server says they changed. ctx is
 // the server's (the manager's Start context).
 func (s *server) newClient(ctx context.Context) *sdk.Client {
 	caps := &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}}
+	if s.m.opts.Elicit != nil && s.m.opts.ElicitURL {
+		caps.Elicitation.URL = &sdk.URLElicitationCapabilities{}
+	}
 	if len(s.m.opts.Roots) > 0 {
 		caps.RootsV2 = &sdk.RootCapabilities{}
 	}

@@ -4,16 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agent-dev/agent/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Elicitation is a server's request for information from the person
-// (elicitation/create in form mode, MCP 2025-06-18 and later): a message
-// and the fields of its flat schema.
+// (elicitation/create, MCP 2025-11-25): in form mode a message and the
+// fields of its flat schema; in URL mode a message and the page the
+// person is asked to open in a browser (a login with a third party, a
+// payment), whose answer carries no values.
 type Elicitation struct {
 	// Server is the configured name of the server that asks.
 	Server  string
@@ -21,6 +25,9 @@ type Elicitation struct {
 	// Fields are the schema's properties, the required ones first, each
 	// group in name order (a decoded schema keeps no order).
 	Fields []Field
+	// URL is a URL-mode request's page: an absolute http or https URL
+	// (others are declined before anyone is asked). Empty in form mode.
+	URL string
 }
 
 // Field is one property of an elicitation's schema.
@@ -65,11 +72,13 @@ type ElicitFunc func(ctx context.Context, e Elicitation) (ElicitAnswer, error)
 // elicit answers a server's elicitation/create: a form is asked through
 // Options.Elicit; without one (a headless run has nobody to ask) it is
 // declined, or accepted with its defaults for a server with
-// ElicitDefaults. A URL-mode request is declined (only form mode is
-// declared).
+// ElicitDefaults. A URL-mode request goes to elicitURL.
 func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	p := req.Params
 	ask := s.m.opts.Elicit
+	if p != nil && (p.Mode == "url" || (p.Mode == "" && p.URL != "")) {
+		return s.elicitURL(ctx, p)
+	}
 	if p == nil || (p.Mode != "" && p.Mode != "form") || (ask == nil && !s.cfg.ElicitDefaults) {
 		return &sdk.ElicitResult{Action: ElicitDecline}, nil
 	}
@@ -252,4 +261,51 @@ func choices(p schemaProp) (values, names []string) {
 		values, names = append(values, o.Const), append(names, o.Title)
 	}
 	return values, names
+}
+
+// elicitURL answers a URL-mode elicitation/create (MCP 2025-11-25): the
+// person is asked, through Options.Elicit, whether to open the page; the
+// answer's action goes back (accept once they agreed; the server learns
+// of the outcome by its own means). It is declined without asking where
+// URL mode is not declared (Options.ElicitURL), and for a URL that is not
+// an absolute http or https one: a server must not have a person open
+// another scheme, or a page with credentials in its address.
+func (s *server) elicitURL(ctx context.Context, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	ask := s.m.opts.Elicit
+	if ask == nil || !s.m.opts.ElicitURL {
+		return &sdk.ElicitResult{Action: ElicitDecline}, nil
+	}
+	if why := badElicitURL(p.URL); why != "" {
+		if w := s.m.opts.Warn; w != nil {
+			w(fmt.Sprintf("MCP server %s asked to open %q, which was declined: %s", s.cfg.Name, tools.OneLine(p.URL), why))
+		}
+		return &sdk.ElicitResult{Action: ElicitDecline}, nil
+	}
+	ans, err := ask(ctx, Elicitation{Server: s.cfg.Name, Message: p.Message, URL: p.URL})
+	if err != nil {
+		return nil, err
+	}
+	switch ans.Action {
+	case ElicitAccept, ElicitCancel:
+		return &sdk.ElicitResult{Action: ans.Action}, nil
+	}
+	return &sdk.ElicitResult{Action: ElicitDecline}, nil
+}
+
+// badElicitURL says why raw is no page to open ("" when it is one): not
+// an absolute http or https URL with a host, or one carrying a user name
+// or password.
+func badElicitURL(raw string) string {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return "not a URL"
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "not an http or https URL"
+	case u.Host == "":
+		return "no host"
+	case u.User != nil:
+		return "credentials in the URL"
+	}
+	return ""
 }

@@ -28,6 +28,10 @@ type Options struct {
 	// Elicit asks the person a server's form (elicitation/create); nil
 	// declines every request (a headless run has nobody to ask).
 	Elicit ElicitFunc
+	// ElicitURL declares URL-mode elicitation too: Elicit is then also
+	// given Elicitations with a URL, the page a server asks the person to
+	// open. Without it a URL-mode request is declined.
+	ElicitURL bool
 	// RestartDelay is the wait before the first restart of a server that
 	// stopped (0: DefaultRestartDelay), doubled for each next one;
 	// MaxRestarts the failed restarts in a row before it is given up (0:
