@@ -225,13 +225,26 @@ func relativeTime(t, now time.Time) string {
 }
 
 func newSessionsRmCmd(e *sessionsEnv) *cobra.Command {
-	return &cobra.Command{
-		Use:     "rm ID",
+	var olderThan string
+	c := &cobra.Command{
+		Use:     "rm ID | rm --older-than AGE",
 		Aliases: []string{"delete"},
-		Short:   "Delete a session with its messages and tool calls",
-		Args:    usageExactArgs(1),
+		Short:   "Delete a session (or every session unused for AGE) with its messages, tool calls and subagents",
+		Args: func(c *cobra.Command, args []string) error {
+			if olderThan != "" {
+				return usageExactArgs(0)(c, args)
+			}
+			return usageExactArgs(1)(c, args)
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
+			if olderThan != "" {
+				age, err := parseAge(olderThan)
+				if err != nil {
+					return err
+				}
+				return e.withStore(ctx, func(s *sessions.Store) error { return removeOlder(ctx, s, age, e.out) })
+			}
 			return e.withStore(ctx, func(s *sessions.Store) error {
 				ss, err := getSession(ctx, s, args[0])
 				if err != nil {
@@ -245,6 +258,8 @@ func newSessionsRmCmd(e *sessionsEnv) *cobra.Command {
 			})
 		},
 	}
+	c.Flags().StringVar(&olderThan, "older-than", "", "delete every session last used longer ago than this (30d, 12h), but those in use")
+	return c
 }
 
 // statsOptions are the flags of "agent sessions stats".
