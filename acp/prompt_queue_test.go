@@ -43,7 +43,9 @@ func (s *blockingSession) Turn(ctx context.Context, _ turn.Prompt) <-chan loop.E
 
 type oneSessionBackend struct{ s Session }
 
-func (b oneSessionBackend) NewSession(context.Context, SessionRequest) (Session, error) { return b.s, nil }
+func (b oneSessionBackend) NewSession(context.Context, SessionRequest) (Session, error) {
+	return b.s, nil
+}
 func (b oneSessionBackend) LoadSession(context.Context, string, SessionRequest) (Session, error) {
 	return b.s, nil
 }
@@ -120,7 +122,9 @@ func TestPromptWhileOneRunsRunsAfterIt(t *testing.T) {
 			"params": map[string]any{"sessionId": "s", "prompt": []any{map[string]any{"type": "text", "text": text}}}}
 	}
 	p.send(prompt(3, "one"))
-	p.until(func(m map[string]any) bool { return m["method"] == "session/update" && strings.Contains(toJSON(m), "first") })
+	p.until(func(m map[string]any) bool {
+		return m["method"] == "session/update" && strings.Contains(toJSON(m), "first")
+	})
 	p.send(prompt(4, "two"))
 	answers := map[float64]map[string]any{}
 	for len(answers) < 2 {
@@ -135,7 +139,9 @@ func TestPromptWhileOneRunsRunsAfterIt(t *testing.T) {
 	}
 	// session/cancel first, as Zed sends it, then the next prompt.
 	p.send(prompt(5, "three"))
-	p.until(func(m map[string]any) bool { return m["method"] == "session/update" && strings.Contains(toJSON(m), "first") })
+	p.until(func(m map[string]any) bool {
+		return m["method"] == "session/update" && strings.Contains(toJSON(m), "first")
+	})
 	p.send(map[string]any{"jsonrpc": "2.0", "method": "session/cancel", "params": map[string]any{"sessionId": "s"}})
 	p.send(prompt(6, "four"))
 	answers = map[float64]map[string]any{}
