@@ -100,6 +100,21 @@ func sdkPermissionMode(m string) (string, error) {
 	return "", fmt.Errorf("unknown permission mode %q: use default, acceptEdits, bypassPermissions or plan", m)
 }
 
+// sdkModeName is agent's permission mode as the SDK names it (its
+// PermissionMode type: default, acceptEdits, bypassPermissions, plan), for
+// the system init message.
+func sdkModeName(mode string) string {
+	switch mode {
+	case modeAuto:
+		return "acceptEdits"
+	case modeYolo:
+		return "bypassPermissions"
+	case modePlan:
+		return "plan"
+	}
+	return "default"
+}
+
 // claudeToolNames are Claude Code's tool names and agent's.
 var claudeToolNames = map[string]string{"Bash": "bash", "Read": "read_file", "Edit": "edit_file", "MultiEdit": "edit_file",
 	"Write": "write_file", "Grep": "grep", "Glob": "list_files", "LS": "list_files", "Task": "task", "TodoWrite": "todo_write"}
@@ -182,7 +197,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	}
 	srv = sdkstream.New(sdkstream.Config{
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
-		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: o.PermissionMode,
+		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: sdkModeName(mode),
 			Version: versionString(), Tools: a.catalog.Current().Names(), MCPServers: mcpNames},
 		Turn: func(ctx context.Context, p turn.Prompt) <-chan loop.Event {
 			return f.turns.Turn(ctx, sl.get(), run.conv, p)
