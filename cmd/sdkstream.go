@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -115,6 +116,15 @@ func sdkModeName(mode string) string {
 	return "default"
 }
 
+// initModeName is the system init message's permissionMode: the SDK's
+// name as given where agent's mode has two (dontAsk, auto), else mode's.
+func initModeName(sdkMode, mode string) string {
+	if sdkMode == "dontAsk" || sdkMode == "auto" {
+		return sdkMode
+	}
+	return sdkModeName(mode)
+}
+
 // claudeToolNames are Claude Code's tool names and agent's.
 var claudeToolNames = map[string]string{"Bash": "bash", "Read": "read_file", "Edit": "edit_file", "MultiEdit": "edit_file",
 	"Write": "write_file", "Grep": "grep", "Glob": "list_files", "LS": "list_files", "Task": "task", "TodoWrite": "todo_write"}
@@ -144,11 +154,14 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	if o.OutputFormat != formatStreamJSON {
 		return usagef("--input-format stream-json needs --output-format stream-json")
 	}
-	mode, err := sdkPermissionMode(o.PermissionMode)
+	sdkMode := o.PermissionMode
+	mode, err := sdkPermissionMode(sdkMode)
 	if err != nil {
 		return usageError{err}
 	}
 	o.PermissionMode = mode
+	var dontAsk atomic.Bool // the SDK's dontAsk: what is not pre-approved is denied, nobody asked
+	dontAsk.Store(sdkMode == "dontAsk")
 	if o.SDK.MaxTurns > 0 {
 		o.MaxSteps = o.SDK.MaxTurns
 	}
@@ -180,7 +193,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	a.plan.set(mode)
 	sl := &sdkLoop{}
 	var srv *sdkstream.Server
-	ap := sdkApproval(o, a, mode, func() *sdkstream.Server { return srv })
+	ap := sdkApproval(o, a, mode, func() *sdkstream.Server { return srv }, &dontAsk)
 	newLoop := func(model string) error {
 		l, err := a.newLoop(model, f.store.Recorder(run.record.ID), ap.approve)
 		if err == nil {
@@ -197,7 +210,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	}
 	srv = sdkstream.New(sdkstream.Config{
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
-		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: sdkModeName(mode),
+		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: initModeName(sdkMode, mode),
 			Version: versionString(), Tools: a.catalog.Current().Names(), MCPServers: mcpNames},
 		Turn: func(ctx context.Context, p turn.Prompt) <-chan loop.Event {
 			return f.turns.Turn(ctx, sl.get(), run.conv, p)
@@ -206,6 +219,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 			mode, err := sdkPermissionMode(m)
 			if err == nil {
 				a.plan.set(mode)
+				dontAsk.Store(m == "dontAsk")
 			}
 			return err
 		},
@@ -250,12 +264,12 @@ func sdkSession(ctx context.Context, o *Options, f *frontEnd, warn func(string))
 // --permission-prompt-tool stdio, what the policy would ask (and plans,
 // and writes of protected paths) goes to the host as can_use_tool;
 // without it, it is denied as in any headless run.
-func sdkApproval(o *Options, a *agent, mode string, srv func() *sdkstream.Server) *approval {
+func sdkApproval(o *Options, a *agent, mode string, srv func() *sdkstream.Server, dontAsk *atomic.Bool) *approval {
 	if o.SDK.PermissionPromptTool != "stdio" {
 		a.plan.useDecider(headlessPlan)
 		return newApproval(a.policy(mode, o.AllowBash), a.plan.get, headlessAsker{mode: mode})
 	}
-	ask := sdkAsker{srv: srv}
+	ask := sdkAsker{srv: srv, dontAsk: dontAsk}
 	a.plan.useDecider(ask.plan)
 	ap := newApproval(a.policy(mode, o.AllowBash), a.plan.get, ask)
 	ap.guard = a.protect
@@ -360,11 +374,19 @@ func (s *sdkLoop) get() *loop.Loop {
 // (--permission-prompt-tool stdio). An allow with an updatedInput that
 // changes the call's input runs the call with it, once the approval has
 // decided the new input again (approval.changedArgs).
-type sdkAsker struct{ srv func() *sdkstream.Server }
+type sdkAsker struct {
+	srv func() *sdkstream.Server
+	// dontAsk, when set, denies what would be asked (the SDK's dontAsk
+	// mode) without a can_use_tool request.
+	dontAsk *atomic.Bool
+}
 
 var _ asker = sdkAsker{}
 
 func (s sdkAsker) ask(ctx context.Context, q question) loop.Decision {
+	if s.dontAsk != nil && s.dontAsk.Load() {
+		return headlessAsker{mode: "dontAsk"}.ask(ctx, q)
+	}
 	args := json.RawMessage(q.req.Call.Arguments)
 	v, err := s.srv().CanUseTool(ctx, q.def.Name, args, q.req.Call.ID, q.reason)
 	if err != nil {
