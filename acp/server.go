@@ -36,7 +36,7 @@ type Config struct {
 func Serve(ctx context.Context, cfg Config) error {
 	go warmJSON()
 	s := &server{cfg: cfg, sessions: map[string]*liveSession{}}
-	conn := sdk.NewAgentSideConnection(s, cfg.Out, cfg.In)
+	conn := sdk.NewAgentSideConnection(s, cfg.Out, newLineGuard(cfg.In, cfg.Log))
 	if cfg.Log != nil {
 		conn.SetLogger(slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}
