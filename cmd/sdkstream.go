@@ -168,6 +168,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	if o.Resume == resumePick {
 		return usagef("--resume needs a session id")
 	}
+	onlyTools := sdkToolsOption(o)
 	dir, err := workingDir(o.Dir)
 	if err != nil {
 		return err
@@ -181,6 +182,9 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	warn := func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) }
 	if err := addSDKTools(o, a); err != nil {
 		return err
+	}
+	if onlyTools != nil {
+		a.toolDeny = append(a.toolDeny, toolsOutside(a.catalog.Current().Names(), onlyTools)...)
 	}
 	trust := a.trustStore(o, getenv)
 	f.useExtensions(true, headlessHookTrust(trust, a.dir, o.TrustProject, warn), headlessCommandTrust(trust, a.dir, o.TrustProject), warn)
