@@ -180,7 +180,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	defer f.Close()
 	a := f.a
 	warn := func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) }
-	if err := addSDKTools(o, a); err != nil {
+	if err := addSDKTools(o, a, warn); err != nil {
 		return err
 	}
 	if onlyTools != nil {
@@ -281,7 +281,7 @@ func sdkApproval(o *Options, a *agent, mode string, srv func() *sdkstream.Server
 }
 
 // addSDKTools applies --allowedTools, --disallowedTools and --mcp-config.
-func addSDKTools(o *Options, a *agent) error {
+func addSDKTools(o *Options, a *agent, warn func(string)) error {
 	allowTools, allowCmds := toolRules(o.SDK.AllowedTools)
 	denyTools, denyCmds := toolRules(o.SDK.DisallowedTools)
 	a.toolAllow = append(a.toolAllow, allowTools...)
@@ -299,6 +299,9 @@ func addSDKTools(o *Options, a *agent) error {
 		servers, err := claudeMCPConfig(c)
 		if err != nil {
 			return usageError{err}
+		}
+		for _, name := range dropInProcess(servers) {
+			warn(fmt.Sprintf("MCP server %s runs inside the SDK's process (type sdk), which agent does not reach: its tools are not offered", name))
 		}
 		cfgs, err := mcpServers(servers, "--mcp-config", a.dir, a.settings.ProviderKeyEnvs, os.Getenv)
 		if err != nil {
@@ -347,8 +350,8 @@ func claudeMCPServers(data []byte) (map[string]mcpServerConfig, error) {
 	out := map[string]mcpServerConfig{}
 	for name, s := range f.MCPServers {
 		c := mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
-		if s.Type == "sse" {
-			c.Transport = "sse"
+		if s.Type == "sse" || s.Type == inProcessMCP {
+			c.Transport = s.Type
 		}
 		out[name] = c
 	}

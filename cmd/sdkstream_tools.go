@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agent-dev/agent/tools/mcp"
@@ -50,4 +51,22 @@ func toolsOutside(names, only []string) []string {
 		}
 	}
 	return out
+}
+
+// inProcessMCP is the type of the SDK's in-process MCP servers
+// (createSdkMcpServer), which talk through the SDK's own process.
+const inProcessMCP = "sdk"
+
+// dropInProcess removes the in-process servers from servers and returns
+// their names, sorted.
+func dropInProcess(servers map[string]mcpServerConfig) []string {
+	var names []string
+	for name, c := range servers {
+		if c.Transport == inProcessMCP {
+			names = append(names, name)
+			delete(servers, name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }

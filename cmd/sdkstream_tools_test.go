@@ -31,3 +31,16 @@ func TestSDKToolsOption(t *testing.T) {
 		t.Errorf("denied %v", got)
 	}
 }
+
+// An in-process server of the SDK (createSdkMcpServer, type "sdk") in
+// --mcp-config is left out with a warning; the run starts (it failed with
+// "set either command or url") and the other servers stay.
+func TestSDKInProcessMCPServersAreLeftOut(t *testing.T) {
+	servers, err := claudeMCPConfig(`{"mcpServers":{"calc":{"type":"sdk","name":"calc"},"fs":{"command":"mcp-fs"}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dropInProcess(servers); !slices.Equal(got, []string{"calc"}) || len(servers) != 1 || servers["fs"].Command != "mcp-fs" {
+		t.Errorf("dropped %v, left %v", got, servers)
+	}
+}
