@@ -36,7 +36,7 @@ type Config struct {
 func Serve(ctx context.Context, cfg Config) error {
 	go warmJSON()
 	s := &server{cfg: cfg, sessions: map[string]*liveSession{}}
-	conn := sdk.NewAgentSideConnection(s, cfg.Out, cfg.In)
+	conn := sdk.NewAgentSideConnection(s, cfg.Out, newLineGuard(cfg.In, cfg.Log))
 	if cfg.Log != nil {
 		conn.SetLogger(slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}
@@ -216,7 +216,8 @@ func (ls *liveSession) stop() {
 }
 
 // Prompt runs a turn and answers with how it ended once it has; its
-// updates stream meanwhile. A second prompt while one runs is refused.
+// updates stream meanwhile. A prompt while one runs cancels it and
+// starts once it has ended.
 func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
 	ls := s.get(string(p.SessionId))
 	if ls == nil {
@@ -229,9 +230,20 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ls.mu.Lock()
-	if ls.cancel != nil {
+	for ls.cancel != nil {
+		// A prompt while one runs takes over, as the client means it
+		// (Zed sends session/cancel and the next prompt at once; the
+		// connection cancels the running prompt's context): the running
+		// turn is cancelled, and this one starts once it has ended.
+		running := ls.ended
+		ls.cancel()
 		ls.mu.Unlock()
-		return sdk.PromptResponse{}, sdk.NewInvalidRequest(map[string]any{"error": "a prompt is already running in this session"})
+		select {
+		case <-running:
+		case <-ctx.Done():
+			return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+		}
+		ls.mu.Lock()
 	}
 	ended := make(chan struct{})
 	ls.cancel, ls.ended = cancel, ended

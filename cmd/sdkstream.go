@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -100,6 +101,30 @@ func sdkPermissionMode(m string) (string, error) {
 	return "", fmt.Errorf("unknown permission mode %q: use default, acceptEdits, bypassPermissions or plan", m)
 }
 
+// sdkModeName is agent's permission mode as the SDK names it (its
+// PermissionMode type: default, acceptEdits, bypassPermissions, plan), for
+// the system init message.
+func sdkModeName(mode string) string {
+	switch mode {
+	case modeAuto:
+		return "acceptEdits"
+	case modeYolo:
+		return "bypassPermissions"
+	case modePlan:
+		return "plan"
+	}
+	return "default"
+}
+
+// initModeName is the system init message's permissionMode: the SDK's
+// name as given where agent's mode has two (dontAsk, auto), else mode's.
+func initModeName(sdkMode, mode string) string {
+	if sdkMode == "dontAsk" || sdkMode == "auto" {
+		return sdkMode
+	}
+	return sdkModeName(mode)
+}
+
 // claudeToolNames are Claude Code's tool names and agent's.
 var claudeToolNames = map[string]string{"Bash": "bash", "Read": "read_file", "Edit": "edit_file", "MultiEdit": "edit_file",
 	"Write": "write_file", "Grep": "grep", "Glob": "list_files", "LS": "list_files", "Task": "task", "TodoWrite": "todo_write"}
@@ -129,17 +154,21 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	if o.OutputFormat != formatStreamJSON {
 		return usagef("--input-format stream-json needs --output-format stream-json")
 	}
-	mode, err := sdkPermissionMode(o.PermissionMode)
+	sdkMode := o.PermissionMode
+	mode, err := sdkPermissionMode(sdkMode)
 	if err != nil {
 		return usageError{err}
 	}
 	o.PermissionMode = mode
+	var dontAsk atomic.Bool // the SDK's dontAsk: what is not pre-approved is denied, nobody asked
+	dontAsk.Store(sdkMode == "dontAsk")
 	if o.SDK.MaxTurns > 0 {
 		o.MaxSteps = o.SDK.MaxTurns
 	}
 	if o.Resume == resumePick {
 		return usagef("--resume needs a session id")
 	}
+	onlyTools := sdkToolsOption(o)
 	dir, err := workingDir(o.Dir)
 	if err != nil {
 		return err
@@ -151,8 +180,11 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	defer f.Close()
 	a := f.a
 	warn := func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) }
-	if err := addSDKTools(o, a); err != nil {
+	if err := addSDKTools(o, a, warn); err != nil {
 		return err
+	}
+	if onlyTools != nil {
+		a.toolDeny = append(a.toolDeny, toolsOutside(a.catalog.Current().Names(), onlyTools)...)
 	}
 	trust := a.trustStore(o, getenv)
 	f.useExtensions(true, headlessHookTrust(trust, a.dir, o.TrustProject, warn), headlessCommandTrust(trust, a.dir, o.TrustProject), warn)
@@ -165,7 +197,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	a.plan.set(mode)
 	sl := &sdkLoop{}
 	var srv *sdkstream.Server
-	ap := sdkApproval(o, a, mode, func() *sdkstream.Server { return srv })
+	ap := sdkApproval(o, a, mode, func() *sdkstream.Server { return srv }, &dontAsk)
 	newLoop := func(model string) error {
 		l, err := a.newLoop(model, f.store.Recorder(run.record.ID), ap.approve)
 		if err == nil {
@@ -182,7 +214,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	}
 	srv = sdkstream.New(sdkstream.Config{
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
-		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: o.PermissionMode,
+		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: initModeName(sdkMode, mode),
 			Version: versionString(), Tools: a.catalog.Current().Names(), MCPServers: mcpNames},
 		Turn: func(ctx context.Context, p turn.Prompt) <-chan loop.Event {
 			return f.turns.Turn(ctx, sl.get(), run.conv, p)
@@ -191,6 +223,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 			mode, err := sdkPermissionMode(m)
 			if err == nil {
 				a.plan.set(mode)
+				dontAsk.Store(m == "dontAsk")
 			}
 			return err
 		},
@@ -235,12 +268,12 @@ func sdkSession(ctx context.Context, o *Options, f *frontEnd, warn func(string))
 // --permission-prompt-tool stdio, what the policy would ask (and plans,
 // and writes of protected paths) goes to the host as can_use_tool;
 // without it, it is denied as in any headless run.
-func sdkApproval(o *Options, a *agent, mode string, srv func() *sdkstream.Server) *approval {
+func sdkApproval(o *Options, a *agent, mode string, srv func() *sdkstream.Server, dontAsk *atomic.Bool) *approval {
 	if o.SDK.PermissionPromptTool != "stdio" {
 		a.plan.useDecider(headlessPlan)
 		return newApproval(a.policy(mode, o.AllowBash), a.plan.get, headlessAsker{mode: mode})
 	}
-	ask := sdkAsker{srv: srv}
+	ask := sdkAsker{srv: srv, dontAsk: dontAsk}
 	a.plan.useDecider(ask.plan)
 	ap := newApproval(a.policy(mode, o.AllowBash), a.plan.get, ask)
 	ap.guard = a.protect
@@ -248,7 +281,7 @@ func sdkApproval(o *Options, a *agent, mode string, srv func() *sdkstream.Server
 }
 
 // addSDKTools applies --allowedTools, --disallowedTools and --mcp-config.
-func addSDKTools(o *Options, a *agent) error {
+func addSDKTools(o *Options, a *agent, warn func(string)) error {
 	allowTools, allowCmds := toolRules(o.SDK.AllowedTools)
 	denyTools, denyCmds := toolRules(o.SDK.DisallowedTools)
 	a.toolAllow = append(a.toolAllow, allowTools...)
@@ -266,6 +299,9 @@ func addSDKTools(o *Options, a *agent) error {
 		servers, err := claudeMCPConfig(c)
 		if err != nil {
 			return usageError{err}
+		}
+		for _, name := range dropInProcess(servers) {
+			warn(fmt.Sprintf("MCP server %s runs inside the SDK's process (type sdk), which agent does not reach: its tools are not offered", name))
 		}
 		cfgs, err := mcpServers(servers, "--mcp-config", a.dir, a.settings.ProviderKeyEnvs, os.Getenv)
 		if err != nil {
@@ -314,8 +350,8 @@ func claudeMCPServers(data []byte) (map[string]mcpServerConfig, error) {
 	out := map[string]mcpServerConfig{}
 	for name, s := range f.MCPServers {
 		c := mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
-		if s.Type == "sse" {
-			c.Transport = "sse"
+		if s.Type == "sse" || s.Type == inProcessMCP {
+			c.Transport = s.Type
 		}
 		out[name] = c
 	}
@@ -345,11 +381,19 @@ func (s *sdkLoop) get() *loop.Loop {
 // (--permission-prompt-tool stdio). An allow with an updatedInput that
 // changes the call's input runs the call with it, once the approval has
 // decided the new input again (approval.changedArgs).
-type sdkAsker struct{ srv func() *sdkstream.Server }
+type sdkAsker struct {
+	srv func() *sdkstream.Server
+	// dontAsk, when set, denies what would be asked (the SDK's dontAsk
+	// mode) without a can_use_tool request.
+	dontAsk *atomic.Bool
+}
 
 var _ asker = sdkAsker{}
 
 func (s sdkAsker) ask(ctx context.Context, q question) loop.Decision {
+	if s.dontAsk != nil && s.dontAsk.Load() {
+		return headlessAsker{mode: "dontAsk"}.ask(ctx, q)
+	}
 	args := json.RawMessage(q.req.Call.Arguments)
 	v, err := s.srv().CanUseTool(ctx, q.def.Name, args, q.req.Call.ID, q.reason)
 	if err != nil {

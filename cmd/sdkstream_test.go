@@ -65,3 +65,20 @@ func TestSDKPermissionModes(t *testing.T) {
 		t.Error("an unknown mode must be refused")
 	}
 }
+
+// The system init message names the mode as the SDK's PermissionMode type
+// does: agent's own names (ask, auto, yolo) are not among its values.
+func TestSDKModeNameRoundTrips(t *testing.T) {
+	for _, in := range []string{"default", "acceptEdits", "bypassPermissions", "plan"} {
+		mode, err := sdkPermissionMode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sdkModeName(mode); got != in {
+			t.Errorf("%q is agent's %q, named %q in system init; want %q", in, mode, got, in)
+		}
+	}
+	if got := sdkModeName(modeAsk); got != "default" {
+		t.Errorf("ask is named %q, want default", got)
+	}
+}

@@ -79,6 +79,10 @@ func TestClaudeAgentSDK(t *testing.T) {
 		results[0]["subtype"] != "success" || results[0]["result"] != "Hello from agent." || results[0]["session_id"] != inits[0]["session_id"] {
 		t.Errorf("string prompt: %v\nstderr:\n%s", str, stderr)
 	}
+	// The SDK's PermissionMode type: default, acceptEdits, bypassPermissions, plan, dontAsk, auto.
+	if len(inits) == 1 && inits[0]["permissionMode"] != "default" {
+		t.Errorf("system init's permissionMode %v, want the SDK's name default", inits[0]["permissionMode"])
+	}
 	if got := assistantText(str); got != "Hello from agent." {
 		t.Errorf("string prompt's assistant text %q", got)
 	}

@@ -15,14 +15,17 @@ type Verdict struct {
 	UpdatedInput json.RawMessage
 	// Message is a denial's reason, for the model.
 	Message string
-	// Interrupt asks to stop the turn with the denial.
+	// Interrupt asks to stop the turn with the denial; CanUseTool has
+	// cancelled the running turn.
 	Interrupt bool
 }
 
 // CanUseTool asks the host whether tool name may run with input (the
 // call's arguments, a JSON object) through a can_use_tool control request
 // and waits for the answer. It fails when ctx ends, when standard input
-// closes first, or when the host answers with an error.
+// closes first, or when the host answers with an error. A denial with
+// "interrupt": true also cancels the running turn, as the interrupt
+// control request does.
 func (s *Server) CanUseTool(ctx context.Context, name string, input json.RawMessage, toolUseID, reason string) (Verdict, error) {
 	if len(input) == 0 || !json.Valid(input) {
 		input = json.RawMessage("{}")
@@ -53,6 +56,9 @@ func (s *Server) CanUseTool(ctx context.Context, name string, input json.RawMess
 		}
 		return out, nil
 	case "deny":
+		if v.Interrupt {
+			s.interrupt() // the host wants the turn stopped, not only the call
+		}
 		return Verdict{Message: v.Message, Interrupt: v.Interrupt}, nil
 	}
 	return Verdict{}, fmt.Errorf("can_use_tool's answer: unknown behavior %q", v.Behavior)

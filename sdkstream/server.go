@@ -70,8 +70,12 @@ type Server struct {
 	pending map[string]chan controlResponse
 	nextID  int
 	eof     bool
-	queue   chan turn.Prompt
-	model   string // the session's model: Init.Model, then set_model's
+	// queue is the user messages not yet run, as many as the host sends
+	// (reading standard input never waits on a turn); wake tells Run one
+	// was added or input ended.
+	queue []turn.Prompt
+	wake  chan struct{}
+	model string // the session's model: Init.Model, then set_model's
 
 	// totals are every model's use in the run (the session's turns and
 	// their subagents), written by the goroutine that runs the turns.
@@ -85,7 +89,7 @@ func New(cfg Config) *Server {
 	if cfg.Warn == nil {
 		cfg.Warn = func(string) {}
 	}
-	return &Server{cfg: cfg, enc: enc, pending: map[string]chan controlResponse{}, queue: make(chan turn.Prompt, 64),
+	return &Server{cfg: cfg, enc: enc, pending: map[string]chan controlResponse{}, wake: make(chan struct{}, 1),
 		model: cfg.Init.Model, totals: providers.NewSpend(cfg.Price)}
 }
 
@@ -99,12 +103,16 @@ func (s *Server) Run(ctx context.Context, first *turn.Prompt) error {
 	defer stop()
 	readErr := make(chan error, 1)
 	if first != nil {
-		s.queue <- *first
+		s.enqueue(*first)
 	}
 	go func() { readErr <- s.read(ctx) }()
 	initSent := false
 	var werr error
-	for p := range s.queue {
+	for {
+		p, ok := s.dequeue()
+		if !ok {
+			break
+		}
 		if werr != nil {
 			continue
 		}
@@ -125,7 +133,44 @@ func (s *Server) Run(ctx context.Context, first *turn.Prompt) error {
 	return <-readErr
 }
 
-// read reads the host's lines; at EOF it closes the queue and withdraws
+// enqueue adds a user message's turn to the queue.
+func (s *Server) enqueue(p turn.Prompt) {
+	s.mu.Lock()
+	s.queue = append(s.queue, p)
+	s.mu.Unlock()
+	s.signal()
+}
+
+// signal wakes Run's wait for the queue.
+func (s *Server) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// dequeue waits for the next queued turn; ok is false once standard
+// input has ended and the queue is empty.
+func (s *Server) dequeue() (p turn.Prompt, ok bool) {
+	for {
+		s.mu.Lock()
+		if len(s.queue) > 0 {
+			p = s.queue[0]
+			s.queue[0] = turn.Prompt{}
+			s.queue = s.queue[1:]
+			s.mu.Unlock()
+			return p, true
+		}
+		eof := s.eof
+		s.mu.Unlock()
+		if eof {
+			return turn.Prompt{}, false
+		}
+		<-s.wake
+	}
+}
+
+// read reads the host's lines; at EOF it ends the queue and withdraws
 // the pending control requests.
 func (s *Server) read(ctx context.Context) error {
 	defer func() {
@@ -136,7 +181,7 @@ func (s *Server) read(ctx context.Context) error {
 			delete(s.pending, id)
 		}
 		s.mu.Unlock()
-		close(s.queue)
+		s.signal()
 	}()
 	sc := bufio.NewScanner(s.cfg.In)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
@@ -175,7 +220,7 @@ func (s *Server) handle(ctx context.Context, line []byte) {
 			s.cfg.Warn("ignoring a user message: " + err.Error())
 			return
 		}
-		s.queue <- p
+		s.enqueue(p)
 	case "control_request":
 		s.control(in.RequestID, in.Request)
 	case "control_response":
