@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -233,7 +234,8 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 			}
 			return newLoop(m)
 		},
-		Price: tuiPricer(a.settings),
+		Price:           tuiPricer(a.settings),
+		SetSystemPrompt: sdkSystemPrompt(ctx, o, f, run),
 	})
 	var first *turn.Prompt
 	if o.Prompt != "" {
@@ -426,4 +428,32 @@ func (s sdkAsker) plan(ctx context.Context, callID, text string) (plan.Outcome, 
 		return plan.Outcome{Feedback: v.Message}, nil
 	}
 	return plan.Outcome{Approved: true, Mode: modeAsk}, nil
+}
+
+// sdkSystemPrompt applies the SDK's systemPrompt and appendSystemPrompt
+// (its initialize request carries them) to a new session before its first
+// message: a custom prompt replaces agent's (followed by the line on how
+// the tools are offered in pick and swap mode, which they need), an
+// append (and --append-system-prompt) follows it. A continued session keeps the
+// system prompt it has (it is never sent changed), and so does one that
+// has messages: both are errors.
+func sdkSystemPrompt(ctx context.Context, o *Options, f *frontEnd, run *session) func(custom, appendText string) error {
+	return func(custom, appendText string) error {
+		if f.resumed != nil {
+			return errors.New("a continued session keeps its system prompt")
+		}
+		system := f.a.systemPrompt()
+		if custom != "" { // the host's, with how agent offers its tools
+			system = strings.TrimRight(custom+"\n\n"+toolsNote(f.a.settings.Tools), "\n")
+		}
+		for _, more := range []string{o.SDK.AppendSystemPrompt, appendText} {
+			if more = strings.TrimSpace(more); more != "" {
+				system += "\n\n" + more
+			}
+		}
+		if err := run.conv.SetSystem(system); err != nil {
+			return err
+		}
+		return f.store.SetSystemPrompt(ctx, run.record.ID, system)
+	}
 }

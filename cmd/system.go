@@ -25,14 +25,7 @@ func systemPrompt(root *os.Root, dir string, now time.Time, toolsMode string) st
 	b.WriteString("Paths are relative to the working directory; tools cannot reach outside it. " +
 		"Look at the code before you answer: list, search and read files rather than guessing, and cite places as path:line. " +
 		"Answer concisely and directly, in markdown.\n")
-	switch toolsMode {
-	case "pick":
-		b.WriteString("Your tools are listed in pick_tools' description. " +
-			"Call pick_tools with every tool you need first, in one call; their definitions arrive in its result.\n")
-	case "swap":
-		b.WriteString("Tools other than pick_tools are listed by name and a one-line brief. " +
-			"Call pick_tools with every tool you need first, in one call; then call them with their full schemas.\n")
-	}
+	b.WriteString(toolsNote(toolsMode))
 	if text := readAgentsMD(root); text != "" {
 		fmt.Fprintf(&b, "\nThe project's AGENTS.md says:\n<agents_md>\n%s\n</agents_md>\n", strings.TrimSpace(text))
 	}
@@ -59,4 +52,19 @@ func readAgentsMD(root *os.Root) string {
 		text = text[:maxAgentsMDBytes] + "\n(AGENTS.md was cut here)"
 	}
 	return strings.TrimSpace(text)
+}
+
+// toolsNote is the system prompt's line on how the tools are offered in
+// toolsMode: pick and swap need the model to call pick_tools first; ""
+// for all.
+func toolsNote(toolsMode string) string {
+	switch toolsMode {
+	case "pick":
+		return "Your tools are listed in pick_tools' description. " +
+			"Call pick_tools with every tool you need first, in one call; their definitions arrive in its result.\n"
+	case "swap":
+		return "Tools other than pick_tools are listed by name and a one-line brief. " +
+			"Call pick_tools with every tool you need first, in one call; then call them with their full schemas.\n"
+	}
+	return ""
 }

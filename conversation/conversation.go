@@ -11,6 +11,7 @@ package conversation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -133,6 +134,23 @@ func Restore(s State, rec Recorder) *Conversation {
 		system: s.System, msgs: slices.Clone(s.Messages), seqs: slices.Clone(seqs), nextSeq: next,
 		picked: slices.Compact(picked), usage: s.Usage, compactions: s.Compactions, rec: rec,
 	}
+}
+
+// ErrNotEmpty is SetSystem's error once the conversation has messages.
+var ErrNotEmpty = errors.New("the conversation has messages already")
+
+// SetSystem replaces the system prompt of a conversation that has no
+// message yet (a host's own prompt, told after the session was made);
+// afterwards it returns ErrNotEmpty and changes nothing, since a session's
+// system prompt is sent unchanged at the head of every request.
+func (c *Conversation) SetSystem(system string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.msgs) > 0 || c.nextSeq > 1 {
+		return ErrNotEmpty
+	}
+	c.system = system
+	return nil
 }
 
 // System returns the system prompt.

@@ -174,3 +174,18 @@ func TestSnapshotsWhileAppending(t *testing.T) {
 		t.Errorf("%d messages, usage %+v", c.Len(), c.Usage())
 	}
 }
+
+// SetSystem replaces the system prompt while the conversation is empty,
+// and refuses once a message is in it.
+func TestSetSystemOnlyWhileEmpty(t *testing.T) {
+	c := conversation.New("agent's", nil)
+	if err := c.SetSystem("the host's"); err != nil || c.System() != "the host's" {
+		t.Fatalf("empty: %v, system %q", err, c.System())
+	}
+	if err := c.Append(context.Background(), providers.Message{Role: providers.RoleUser, Parts: []providers.Part{providers.Text{Text: "hi"}}}, providers.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetSystem("later"); !errors.Is(err, conversation.ErrNotEmpty) || c.System() != "the host's" {
+		t.Errorf("after a message: %v, system %q", err, c.System())
+	}
+}

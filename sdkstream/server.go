@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/agent-dev/agent/loop"
@@ -47,6 +48,11 @@ type Config struct {
 	SetMode func(mode string) error
 	// SetModel switches the model of the next turns ("" the default).
 	SetModel func(model string) error
+	// SetSystemPrompt, when not nil, is given the initialize request's
+	// systemPrompt (the host's own prompt, its parts joined; "" keeps
+	// agent's) and appendSystemPrompt (text added after it), when either
+	// is set. An error is warned about: initialize still succeeds.
+	SetSystemPrompt func(custom, appendText string) error
 	// Price is the price of a model's tokens, for total_cost_usd and
 	// modelUsage (ok false, or a nil Price: the model's use costs 0).
 	Price providers.Pricer
@@ -237,6 +243,10 @@ func (s *Server) control(id string, raw json.RawMessage) {
 		Subtype string `json:"subtype"`
 		Mode    string `json:"mode"`
 		Model   string `json:"model"`
+		// initialize's: the SDK's options.systemPrompt (a string, or its
+		// parts) and the preset's append.
+		SystemPrompt       json.RawMessage `json:"systemPrompt"`
+		AppendSystemPrompt string          `json:"appendSystemPrompt"`
 	}
 	if err := json.Unmarshal(raw, &req); err != nil {
 		s.respondErr(id, "bad control request: "+err.Error())
@@ -246,6 +256,11 @@ func (s *Server) control(id string, raw json.RawMessage) {
 	var resp map[string]any
 	switch req.Subtype {
 	case "initialize":
+		if custom := promptText(req.SystemPrompt); s.cfg.SetSystemPrompt != nil && (custom != "" || req.AppendSystemPrompt != "") {
+			if serr := s.cfg.SetSystemPrompt(custom, req.AppendSystemPrompt); serr != nil {
+				s.cfg.Warn("the host's system prompt is not used: " + serr.Error())
+			}
+		}
 		resp = map[string]any{"commands": []any{}, "agents": []any{}, "output_style": "default",
 			"available_output_styles": []string{"default"}, "models": []any{}, "account": map[string]any{}}
 	case "interrupt":
@@ -347,4 +362,25 @@ func (s *Server) request(ctx context.Context, req map[string]any) (controlRespon
 		_ = s.write(map[string]any{"type": "control_cancel_request", "request_id": id})
 		return controlResponse{}, ctx.Err()
 	}
+}
+
+// promptText is initialize's systemPrompt as one text: a string as it is,
+// a list of strings joined by blank lines; "" for anything else (absent,
+// null, the preset's object).
+func promptText(raw json.RawMessage) string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return strings.TrimSpace(one)
+	}
+	var parts []string
+	if json.Unmarshal(raw, &parts) != nil {
+		return ""
+	}
+	var kept []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n\n")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -264,5 +265,42 @@ func TestCanUseTool(t *testing.T) {
 	go io.Copy(io.Discard, outR)
 	if err := <-done; err != nil { // Run returns at end of input
 		t.Error(err)
+	}
+}
+
+// TestInitializeCarriesTheHostsSystemPrompt: initialize's systemPrompt
+// (a string or its parts) and appendSystemPrompt reach SetSystemPrompt;
+// an empty one (the SDK's default) and the preset's object do not
+// replace agent's; a refusal is a warning, not a failed initialize.
+func TestInitializeCarriesTheHostsSystemPrompt(t *testing.T) {
+	var got []string
+	refuse := false
+	h := newHost(t, Config{Turn: echo, Warn: func(string) {}, SetSystemPrompt: func(custom, add string) error {
+		got = append(got, custom+"|"+add)
+		if refuse {
+			return errors.New("a continued session keeps its system prompt")
+		}
+		return nil
+	}})
+	for _, req := range []string{
+		`{"subtype":"initialize","systemPrompt":["You are a pirate.",""," Say arr. "]}`,
+		`{"subtype":"initialize","systemPrompt":"Be brief."}`,
+		`{"subtype":"initialize","systemPrompt":[""],"appendSystemPrompt":"In French."}`,
+		`{"subtype":"initialize","systemPrompt":[""]}`,
+		`{"subtype":"initialize","systemPrompt":{"type":"preset","preset":"claude_code"}}`,
+	} {
+		h.send(`{"type":"control_request","request_id":"r1","request":` + req + `}`)
+		if m := h.next(); m["response"].(map[string]any)["subtype"] != "success" {
+			t.Errorf("%s: %v", req, m)
+		}
+	}
+	want := []string{"You are a pirate.\n\nSay arr.|", "Be brief.|", "|In French."}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("SetSystemPrompt got %q, want %q", got, want)
+	}
+	refuse = true
+	h.send(`{"type":"control_request","request_id":"r2","request":{"subtype":"initialize","systemPrompt":"x"}}`)
+	if m := h.next(); m["response"].(map[string]any)["subtype"] != "success" {
+		t.Errorf("a refused system prompt failed initialize: %v", m)
 	}
 }

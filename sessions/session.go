@@ -306,6 +306,14 @@ func (s *Store) SetStatus(ctx context.Context, id string, status Status) error {
 		`UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?`, status, millis(s.now()), id)
 }
 
+// SetSystemPrompt replaces the session's stored system prompt (a host
+// told its own after the session was made, before its first message).
+// An unknown id is ErrNotFound.
+func (s *Store) SetSystemPrompt(ctx context.Context, id, system string) error {
+	return s.updateSession(ctx, "setting the system prompt of session", id,
+		`UPDATE sessions SET system_prompt = ? WHERE id = ?`, system, id)
+}
+
 // SetTitle renames the session; its updated time is kept.
 func (s *Store) SetTitle(ctx context.Context, id, title string) error {
 	return s.updateSession(ctx, "setting title of session", id, `UPDATE sessions SET title = ? WHERE id = ?`, title, id)
