@@ -255,6 +255,10 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		close(ended)
 	}()
 	tr := newTranslator(ls.Session, ls.cwd)
+	// Updates go out until the turn's last one, also once it was
+	// cancelled: ACP has the agent send a cancelled turn's final updates
+	// (its calls' ends) before the prompt answers cancelled.
+	sendCtx := context.WithoutCancel(ctx)
 	var done loop.Done
 	var sendErr error
 	for ev := range ls.Turn(ctx, prompt) {
@@ -264,10 +268,20 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		}
 		for _, u := range tr.updates(ev) {
 			if sendErr == nil {
-				if sendErr = s.update(ctx, ls.ID(), u); sendErr != nil {
+				if sendErr = s.update(sendCtx, ls.ID(), u); sendErr != nil {
 					cancel() // the client is gone
 				}
 			}
+		}
+	}
+	// Calls the turn left unfinished end failed before the answer.
+	why := "not run: the turn was cancelled"
+	if done.Reason != loop.StopCancelled {
+		why = "not run: the turn ended before it"
+	}
+	for _, u := range tr.unfinished(why) {
+		if sendErr == nil {
+			sendErr = s.update(sendCtx, ls.ID(), u)
 		}
 	}
 	return promptResponse(done)

@@ -3,6 +3,7 @@ package acp
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -24,6 +25,8 @@ type translator struct {
 	cwd  string
 	// before is the text of an edit call's file before it ran, by call id.
 	before map[string]fileBefore
+	// open are the calls started and not finished, in order.
+	open []string
 }
 
 type fileBefore struct {
@@ -44,6 +47,7 @@ func (t *translator) updates(ev loop.Event) []sdk.SessionUpdate {
 	case loop.ReasoningDelta:
 		return []sdk.SessionUpdate{sdk.UpdateAgentThoughtText(ev.Text)}
 	case loop.ToolCallStarted:
+		t.open = append(t.open, ev.ID)
 		return []sdk.SessionUpdate{t.started(ev)}
 	case loop.ToolProgress:
 		if ev.Text == "" {
@@ -52,9 +56,24 @@ func (t *translator) updates(ev loop.Event) []sdk.SessionUpdate {
 		return []sdk.SessionUpdate{sdk.UpdateToolCall(sdk.ToolCallId(ev.ID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress),
 			sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(ev.Text))}))}
 	case loop.ToolCallFinished:
+		t.open = slices.DeleteFunc(t.open, func(id string) bool { return id == ev.ID })
 		return t.finished(ev)
 	}
 	return nil
+}
+
+// unfinished are the last updates of the calls a turn started and never
+// finished (it was cancelled, or failed, before they ran or while they
+// ran): each failed, saying why, so that no editor shows one as pending
+// after the prompt's answer.
+func (t *translator) unfinished(why string) []sdk.SessionUpdate {
+	var out []sdk.SessionUpdate
+	for _, id := range t.open {
+		out = append(out, sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateStatus(sdk.ToolCallStatusFailed),
+			sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(why))})))
+	}
+	t.open = nil
+	return out
 }
 
 // started is a call's tool_call: title, kind, the files it works on and

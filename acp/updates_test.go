@@ -158,3 +158,30 @@ func TestReplay(t *testing.T) {
 		t.Errorf("replayed call %v", got[2])
 	}
 }
+
+// TestUnfinishedCallsEndFailed: the calls a turn started and never
+// finished get a last update, failed with the reason; finished ones do
+// not, and none is reported twice.
+func TestUnfinishedCallsEndFailed(t *testing.T) {
+	tr := newTranslator(&fakeSession{}, "/w")
+	for _, id := range []string{"a", "b", "c"} {
+		tr.updates(loop.ToolCallStarted{ID: id, Name: "bash", Arguments: `{"command":"ls"}`, Kind: tools.KindExecute})
+	}
+	tr.updates(loop.ToolCallFinished{ID: "b", Name: "bash", Content: "ok", Kind: tools.KindExecute})
+	ups := tr.unfinished("not run: the turn was cancelled")
+	var ids []string
+	for _, u := range ups {
+		up := u.ToolCallUpdate
+		if up == nil || *up.Status != sdk.ToolCallStatusFailed || len(up.Content) != 1 || up.Content[0].Content.Content.Text == nil ||
+			up.Content[0].Content.Content.Text.Text != "not run: the turn was cancelled" {
+			t.Fatalf("update %+v", u)
+		}
+		ids = append(ids, string(up.ToolCallId))
+	}
+	if len(ids) != 2 || ids[0] != "a" || ids[1] != "c" {
+		t.Errorf("unfinished calls %v, want a and c", ids)
+	}
+	if again := tr.unfinished("x"); len(again) != 0 {
+		t.Errorf("reported twice: %+v", again)
+	}
+}

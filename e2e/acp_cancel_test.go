@@ -46,10 +46,15 @@ func TestACPCancelledPermissionCancelsThePrompt(t *testing.T) {
 		if s["stopReason"] != "cancelled" {
 			t.Errorf("%s: stopReason %v, want cancelled", name, s["stopReason"])
 		}
+		failed := false
 		for _, u := range updatesOf(s, "tool_call_update") {
 			if u["status"] == "completed" {
 				t.Errorf("%s: a cancelled call completed: %v", name, u)
 			}
+			failed = failed || u["status"] == "failed"
+		}
+		if !failed { // the editor would show the call pending for good
+			t.Errorf("%s: the cancelled call got no failed tool_call_update: %v", name, s["updates"])
 		}
 	}
 	for _, f := range []string{"one.txt", "two.txt"} {
