@@ -99,13 +99,8 @@ func tuiElicit(approver *tui.Approver, open func(url string) error, warn func(st
 		}
 		d := approver.Ask(ctx, tui.Question{Call: call, Group: id, Form: true, Text: formText(e),
 			Summary: tools.Summary{Title: e.Server + " asks", Full: e.Message}})
-		switch {
-		case ctx.Err() != nil:
-			return mcp.ElicitAnswer{}, ctx.Err()
-		case d.Why == tui.WhyDismissed:
-			return mcp.ElicitAnswer{Action: mcp.ElicitCancel}, nil
-		case !d.Allow:
-			return mcp.ElicitAnswer{Action: mcp.ElicitDecline}, nil
+		if ans, refused, err := refusal(ctx, d); refused {
+			return ans, err
 		}
 		return mcp.ElicitAnswer{Action: mcp.ElicitAccept, Values: formValues(e.Fields, d.Reason)}, nil
 	}
@@ -197,16 +192,26 @@ func elicitLink(ctx context.Context, approver *tui.Approver, call providers.Tool
 	}
 	d := approver.Ask(ctx, tui.Question{Call: call, Group: call.ID, Link: true, Text: text,
 		Summary: tools.Summary{Title: e.Server + " asks to open " + host, Full: full}})
-	switch {
-	case ctx.Err() != nil:
-		return mcp.ElicitAnswer{}, ctx.Err()
-	case d.Why == tui.WhyDismissed:
-		return mcp.ElicitAnswer{Action: mcp.ElicitCancel}, nil
-	case !d.Allow:
-		return mcp.ElicitAnswer{Action: mcp.ElicitDecline}, nil
+	if ans, refused, err := refusal(ctx, d); refused {
+		return ans, err
 	}
 	if err := open(e.URL); err != nil {
 		warn(fmt.Sprintf("%v; open %s yourself", err, e.URL))
 	}
 	return mcp.ElicitAnswer{Action: mcp.ElicitAccept}, nil
+}
+
+// refusal is the answer to a server's question the person did not accept
+// (refused true): ctx's error once the question was cancelled, cancel
+// when they dismissed it (Esc), else decline.
+func refusal(ctx context.Context, d loop.Decision) (ans mcp.ElicitAnswer, refused bool, err error) {
+	switch {
+	case ctx.Err() != nil:
+		return mcp.ElicitAnswer{}, true, ctx.Err()
+	case d.Why == tui.WhyDismissed:
+		return mcp.ElicitAnswer{Action: mcp.ElicitCancel}, true, nil
+	case !d.Allow:
+		return mcp.ElicitAnswer{Action: mcp.ElicitDecline}, true, nil
+	}
+	return mcp.ElicitAnswer{}, false, nil
 }

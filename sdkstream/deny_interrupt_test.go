@@ -1,10 +1,8 @@
 package sdkstream
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"testing"
 
 	"github.com/agent-dev/agent/loop"
@@ -15,13 +13,13 @@ import (
 // PermissionResult) stops the turn as an interrupt does, where a plain
 // denial lets the model go on.
 func TestDenyWithInterruptStopsTheTurn(t *testing.T) {
-	var srv *Server
+	var h *host
 	stopped := make(chan bool, 2)
 	turnFn := func(ctx context.Context, p turn.Prompt) <-chan loop.Event {
 		ch := make(chan loop.Event)
 		go func() {
 			defer close(ch)
-			if _, err := srv.CanUseTool(ctx, "bash", json.RawMessage(`{"command":"rm -rf build"}`), "c1", ""); err != nil {
+			if _, err := h.srv.CanUseTool(ctx, "bash", json.RawMessage(`{"command":"rm -rf build"}`), "c1", ""); err != nil {
 				t.Errorf("CanUseTool: %v", err)
 			}
 			stopped <- ctx.Err() != nil
@@ -29,12 +27,7 @@ func TestDenyWithInterruptStopsTheTurn(t *testing.T) {
 		}()
 		return ch
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	srv = New(Config{In: inR, Out: outW, Turn: turnFn, Init: Init{SessionID: "s"}})
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), nil); outW.Close() }()
-	h := &host{t: t, in: inW, out: bufio.NewScanner(outR)}
+	h = newHost(t, Config{Turn: turnFn, Init: Init{SessionID: "s"}})
 	for _, c := range []struct {
 		answer string
 		stop   bool
@@ -47,10 +40,5 @@ func TestDenyWithInterruptStopsTheTurn(t *testing.T) {
 			t.Errorf("answer %s: the turn was stopped %v, want %v", c.answer, got, c.stop)
 		}
 		h.until("result")
-	}
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	if err := <-done; err != nil {
-		t.Error(err)
 	}
 }

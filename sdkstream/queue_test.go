@@ -1,7 +1,6 @@
 package sdkstream
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -17,7 +16,7 @@ import (
 // can_use_tool's answer still gets its answer read: queued messages never
 // stop standard input from being read (control responses, interrupt).
 func TestManyQueuedMessagesDoNotBlockControlResponses(t *testing.T) {
-	var srv *Server
+	var h *host
 	verdict := make(chan Verdict, 1)
 	turns := 0
 	turnFn := func(ctx context.Context, p turn.Prompt) <-chan loop.Event {
@@ -27,7 +26,7 @@ func TestManyQueuedMessagesDoNotBlockControlResponses(t *testing.T) {
 		go func() {
 			defer close(ch)
 			if first {
-				v, err := srv.CanUseTool(ctx, "bash", json.RawMessage(`{"command":"ls"}`), "c1", "")
+				v, err := h.srv.CanUseTool(ctx, "bash", json.RawMessage(`{"command":"ls"}`), "c1", "")
 				if err != nil {
 					t.Errorf("CanUseTool: %v", err)
 				}
@@ -37,12 +36,7 @@ func TestManyQueuedMessagesDoNotBlockControlResponses(t *testing.T) {
 		}()
 		return ch
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	srv = New(Config{In: inR, Out: outW, Turn: turnFn, Init: Init{SessionID: "s"}})
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), nil); outW.Close() }()
-	h := &host{t: t, in: inW, out: bufio.NewScanner(outR)}
+	h = newHost(t, Config{Turn: turnFn, Init: Init{SessionID: "s"}})
 	h.send(user("go"))
 	msgs := h.until("control_request")
 	id := msgs[len(msgs)-1]["request_id"].(string)
@@ -51,11 +45,11 @@ func TestManyQueuedMessagesDoNotBlockControlResponses(t *testing.T) {
 	go func() {
 		defer close(sent)
 		for i := range queued {
-			if _, err := io.WriteString(inW, user("more "+strconv.Itoa(i))+"\n"); err != nil {
+			if _, err := io.WriteString(h.in, user("more "+strconv.Itoa(i))+"\n"); err != nil {
 				return
 			}
 		}
-		_, _ = io.WriteString(inW, `{"type":"control_response","response":{"subtype":"success","request_id":"`+id+
+		_, _ = io.WriteString(h.in, `{"type":"control_response","response":{"subtype":"success","request_id":"`+id+
 			`","response":{"behavior":"allow","updatedInput":{"command":"ls"}}}}`+"\n")
 	}()
 	select {
@@ -73,9 +67,4 @@ func TestManyQueuedMessagesDoNotBlockControlResponses(t *testing.T) {
 		}
 	}
 	<-sent
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	if err := <-done; err != nil {
-		t.Error(err)
-	}
 }

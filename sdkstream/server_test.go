@@ -19,6 +19,7 @@ import (
 // host is the SDK's side of a Server under test.
 type host struct {
 	t    *testing.T
+	srv  *Server
 	in   *io.PipeWriter
 	out  *bufio.Scanner
 	done chan error
@@ -34,7 +35,7 @@ func newHost(t *testing.T, cfg Config) *host {
 		cfg.Init = Init{SessionID: "s1", Model: "m", Cwd: "/w", PermissionMode: "ask", Tools: []string{"bash"}}
 	}
 	s := New(cfg)
-	h := &host{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
+	h := &host{t: t, srv: s, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
 	go func() {
 		err := s.Run(context.Background(), nil)
 		outW.Close()
@@ -215,14 +216,14 @@ func TestInterruptEndsTheTurn(t *testing.T) {
 // TestCanUseTool: the agent's question goes out as a control request and
 // the host's answer comes back; a subagent's messages carry its parent.
 func TestCanUseTool(t *testing.T) {
-	var srv *Server
+	var h *host
 	verdicts := make(chan Verdict, 2)
 	turnFn := func(ctx context.Context, p turn.Prompt) <-chan loop.Event {
 		ch := make(chan loop.Event)
 		go func() {
 			defer close(ch)
 			ch <- loop.ToolCallStarted{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}
-			v, err := srv.CanUseTool(ctx, "bash", json.RawMessage(`{"command":"ls"}`), "c1", "")
+			v, err := h.srv.CanUseTool(ctx, "bash", json.RawMessage(`{"command":"ls"}`), "c1", "")
 			if err != nil {
 				t.Errorf("CanUseTool: %v", err)
 			}
@@ -233,12 +234,7 @@ func TestCanUseTool(t *testing.T) {
 		}()
 		return ch
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	srv = New(Config{In: inR, Out: outW, Turn: turnFn, Init: Init{SessionID: "s"}})
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), nil); outW.Close() }()
-	h := &host{t: t, in: inW, out: bufio.NewScanner(outR)}
+	h = newHost(t, Config{Turn: turnFn, Init: Init{SessionID: "s"}})
 	h.send(user("go"))
 	msgs := h.until("control_request")
 	req := msgs[len(msgs)-1]
@@ -260,11 +256,6 @@ func TestCanUseTool(t *testing.T) {
 	}
 	if !child {
 		t.Errorf("no subagent message with parent_tool_use_id: %v", msgs)
-	}
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	if err := <-done; err != nil { // Run returns at end of input
-		t.Error(err)
 	}
 }
 
