@@ -14,16 +14,7 @@
 //
 // Every query is closed and its process awaited (the SDK waits for its
 // child's exit before its iterator ends).
-import { pathToFileURL } from "node:url";
-
-const { query } = await import(pathToFileURL(process.env.SDK_MODULE).href);
-const out = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
-const base = {
-  pathToClaudeCodeExecutable: process.env.AGENT_BIN,
-  extraArgs: JSON.parse(process.env.AGENT_EXTRA),
-  cwd: process.env.AGENT_CWD,
-  stderr: (data) => process.stderr.write(data),
-};
+import { base, out, query } from "./common.mjs";
 
 // A prompt stream whose messages are sent when push is called; end closes it.
 function inputStream() {
