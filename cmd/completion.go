@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
@@ -80,10 +81,10 @@ func completeFlagValues(c *cobra.Command) {
 	values := map[string][]string{
 		"output-format":    {formatText, formatJSON, formatStreamJSON},
 		"tools":            {string(picker.ModePick), string(picker.ModeSwap), string(picker.ModeAll)},
-		"permission-mode":  {modeAsk, modeAuto, modePlan, modeYolo},
+		"permission-mode":  {host.ModeAsk, host.ModeAuto, host.ModePlan, host.ModeYolo},
 		"sandbox":          {string(sandbox.WorkspaceWrite), string(sandbox.ReadOnly), string(sandbox.Off)},
-		"provider":         {providerOpenAI, providerOpenAIResponses, providerAnthropic},
-		"reasoning-effort": reasoningEfforts,
+		"provider":         {host.ProviderOpenAI, host.ProviderOpenAIResponses, host.ProviderAnthropic},
+		"reasoning-effort": host.ReasoningEfforts,
 	}
 	for flag, vals := range values {
 		// Registering fails only for a flag that does not exist, which the

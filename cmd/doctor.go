@@ -1,11 +1,11 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools/mcp"
-	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
@@ -57,97 +57,52 @@ func newDoctorCmd(st Streams, getenv func(string) string, o *Options) *cobra.Com
 	return c
 }
 
-// describeConfigFile says what agent doctor finds at the config file's
-// path: nothing (defaults apply), a file that cannot be read, a file that
-// does not parse or has unknown keys (with the parser's words), or a valid
-// file.
-func describeConfigFile(path string) string {
-	if path == "" {
-		return "(no config directory: defaults apply)"
-	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return path + " (not found: defaults apply)"
-	} else if err != nil {
-		return path + " (cannot be read: " + err.Error() + ")"
-	}
-	if _, err := loadFileConfig(path, true); err != nil {
-		return path + " (invalid: " + strings.TrimPrefix(err.Error(), "config "+path+": ") + ")"
-	}
-	return path
-}
+// doctorLine writes one line of agent doctor's report: a key, then a
+// format and its arguments.
+type doctorLine = func(key, format string, a ...any)
 
 func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *Options) error {
 	dir, err := workingDir(o.Dir)
 	if err != nil {
 		return err
 	}
-	s, serr := resolveSettings(o, getenv)
-	var usage usageError
-	if serr != nil && !errors.As(serr, &usage) {
-		return serr
-	}
-	failed := false
 	line := func(k, format string, a ...any) { fmt.Fprintf(w, "%-18s %s\n", k, fmt.Sprintf(format, a...)) }
-
-	line("agent", "%s", versionString())
+	line("agent", "%s", host.Version())
 	line("working directory", "%s", dir)
-	line("config", "%s", describeConfigFile(s.ConfigPath))
-	if db, err := dbPath(o, getenv); err == nil {
+	path := cmp.Or(o.ConfigPath, host.DefaultConfigPath(getenv))
+	line("config", "%s", host.DescribeConfigFile(path))
+	h, err := openHost(ctx, o, getenv, false)
+	var usage usageError
+	switch {
+	case errors.As(err, &usage):
+		line("configuration", "%v", err)
+		return errDoctor
+	case err != nil:
+		return err
+	}
+	defer h.Close()
+	failed := false
+	if db, err := h.DB(); err == nil {
 		failed = checkDatabase(ctx, line, db) || failed
 	} else {
 		line("sessions", "%v", err)
 	}
-
+	s, serr := h.Settings()
+	if serr != nil && !errors.As(serr, &usage) {
+		return serr
+	}
 	if serr != nil && s.Sandbox == "" {
 		line("configuration", "%v", serr)
 		return errDoctor
 	}
-	sb, err := newSandbox(o, s, protectedPaths(o, s, dir, getenv), getenv)
+	ss, err := h.SandboxStatus(dir)
 	if err != nil {
 		return err
 	}
-	defer sb.Close()
-	ss := sb.Status()
 	failed = printSandbox(line, ss) || failed
-
-	removed := shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.EnvKeep, Remove: s.EnvRemove}.Removed(os.Environ())
-	if len(removed) == 0 {
-		line("env removed", "none of this environment's variables look like secrets")
-	} else {
-		line("env removed", "%d variables commands do not get ([sandbox] env_passthrough keeps one, env_remove adds):", len(removed))
-		for _, r := range removed {
-			line("  "+r.Name, "%s", r.Why)
-		}
-	}
-	line("permission mode", "ask in the interface, auto headless (unless --permission-mode or --yolo)")
-	allowCmds, allowTools := splitRules(s.Allow)
-	denyCmds, denyTools := splitRules(s.Deny)
-	if _, err := rules.Compile(allowCmds, denyCmds); err != nil {
-		line("command rules", "invalid: %v", err)
-		failed = true
-	} else {
-		line("command rules", "%d allow, %d deny", len(allowCmds), len(denyCmds))
-	}
-	if len(allowTools)+len(denyTools) > 0 {
-		line("tool rules", "%d allow, %d deny (mcp__...)", len(allowTools), len(denyTools))
-	}
-	if statuses, err := mcpStatus(ctx, o, dir, getenv); err != nil {
-		line("mcp servers", "%v", err)
-	} else if len(statuses) > 0 {
-		line("mcp servers", "%d configured (agent mcp list shows their tools)", len(statuses))
-		for _, st := range statuses {
-			state := string(st.State)
-			if st.Error != "" {
-				state += ": " + st.Error
-			}
-			if st.State == mcp.StateRunning {
-				state += fmt.Sprintf(", %d tools", len(st.Tools))
-			}
-			line("  "+st.Name, "%s", state)
-		}
-	}
-	printExtensions(line, o, getenv, dir, s)
-
+	failed = printPolicy(line, s) || failed
+	printMCP(ctx, line, h, dir, o.TrustProjectMCP)
+	h.PrintExtensions(line, dir)
 	if serr != nil {
 		line("provider", "%v", serr)
 		failed = true
@@ -158,6 +113,57 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 		return errDoctor
 	}
 	return nil
+}
+
+// printPolicy prints what commands do not get of the environment and the
+// permission rules, and reports whether the command rules are invalid.
+func printPolicy(line doctorLine, s host.Settings) bool {
+	removed := s.EnvFilter().Removed(os.Environ())
+	if len(removed) == 0 {
+		line("env removed", "none of this environment's variables look like secrets")
+	} else {
+		line("env removed", "%d variables commands do not get ([sandbox] env_passthrough keeps one, env_remove adds):", len(removed))
+		for _, r := range removed {
+			line("  "+r.Name, "%s", r.Why)
+		}
+	}
+	line("permission mode", "ask in the interface, auto headless (unless --permission-mode or --yolo)")
+	allowCmds, allowTools := host.SplitRules(s.Allow)
+	denyCmds, denyTools := host.SplitRules(s.Deny)
+	failed := false
+	if _, err := rules.Compile(allowCmds, denyCmds); err != nil {
+		line("command rules", "invalid: %v", err)
+		failed = true
+	} else {
+		line("command rules", "%d allow, %d deny", len(allowCmds), len(denyCmds))
+	}
+	if len(allowTools)+len(denyTools) > 0 {
+		line("tool rules", "%d allow, %d deny (mcp__...)", len(allowTools), len(denyTools))
+	}
+	return failed
+}
+
+// printMCP starts the MCP servers of dir and prints each one's state.
+func printMCP(ctx context.Context, line doctorLine, h *host.Host, dir string, trustProject bool) {
+	statuses, err := h.MCPStatus(ctx, dir, trustProject)
+	if err != nil {
+		line("mcp servers", "%v", err)
+		return
+	}
+	if len(statuses) == 0 {
+		return
+	}
+	line("mcp servers", "%d configured (agent mcp list shows their tools)", len(statuses))
+	for _, st := range statuses {
+		state := string(st.State)
+		if st.Error != "" {
+			state += ": " + st.Error
+		}
+		if st.State == mcp.StateRunning {
+			state += fmt.Sprintf(", %d tools", len(st.Tools))
+		}
+		line("  "+st.Name, "%s", state)
+	}
 }
 
 // checkDatabase runs SQLite's quick_check on the session database and
@@ -225,7 +231,7 @@ func printSandbox(line func(string, string, ...any), ss sandbox.Status) bool {
 // list that parses, or else a one-token completion. It reports whether the
 // check failed. A server that answers something else (a web server's 501
 // or 404 page) fails it.
-func checkProvider(ctx context.Context, line func(string, string, ...any), s settings) bool {
+func checkProvider(ctx context.Context, line doctorLine, s host.Settings) bool {
 	key := "no API key"
 	if s.APIKey != "" {
 		key = "API key from " + s.APIKeyEnv
@@ -234,7 +240,7 @@ func checkProvider(ctx context.Context, line func(string, string, ...any), s set
 	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()
 	start := time.Now()
-	p := newProvider(s, -1, nil)
+	p := host.NewProvider(s, -1, nil)
 	ids, err := p.Models(ctx)
 	var ae *providers.APIError
 	switch {
@@ -269,7 +275,7 @@ func checkProvider(ctx context.Context, line func(string, string, ...any), s set
 
 // apiName is the name of a provider's wire protocol for messages.
 func apiName(provider string) string {
-	if provider == providerAnthropic {
+	if provider == host.ProviderAnthropic {
 		return "Anthropic"
 	}
 	return "OpenAI"

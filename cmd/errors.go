@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"syscall"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 )
 
@@ -23,14 +24,11 @@ const (
 var errNoPrompt = errors.New(`no prompt: give one as an argument (agent -p "PROMPT") or pipe it (echo PROMPT | agent -p)`)
 
 // usageError marks an error the person can fix by changing the command line
-// or the configuration.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+// or the configuration (the host's too).
+type usageError = host.UsageError
 
 // usagef returns a usage error with a formatted message.
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+func usagef(format string, args ...any) error { return usageError{Err: fmt.Errorf(format, args...)} }
 
 // turnError carries a turn's stop reason to the exit code. Its message is
 // empty when the turn's output already said everything.

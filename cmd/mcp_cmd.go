@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agent-dev/agent/tools/mcp"
-	"github.com/agent-dev/agent/tools/shell"
 )
 
 // newMCPCmd builds `agent mcp`: list the MCP servers, log in to one
@@ -46,44 +46,16 @@ func newMCPCmd(st Streams, getenv func(string) string, o *Options) *cobra.Comman
 	return c
 }
 
-// mcpConfigs are the MCP servers of the config file and of dir's
-// .mcp.json (the config's win), and the names of the project's. It needs
-// no model or key.
-func mcpConfigs(o *Options, dir string, getenv func(string) string) ([]mcp.Config, map[string]projectServer, error) {
-	path, explicit := o.ConfigPath, o.ConfigPath != ""
-	if !explicit {
-		path = defaultConfigPath(getenv)
-	}
-	fc, err := loadFileConfig(path, explicit)
-	if err != nil {
-		return nil, nil, err
-	}
-	keyEnvs := []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}
-	if s, err := resolveSettings(o, getenv); err == nil {
-		keyEnvs = s.ProviderKeyEnvs
-	}
-	return resolveMCP(fc.MCP.Servers, dir, keyEnvs, getenv)
-}
-
-// mcpStatus starts the servers, waits for each (up to its startup
+// mcpStatus starts the servers of dir, waits for each (up to its startup
 // timeout), and returns their states. Project servers start when
 // --trust-project-mcp is given or the person allowed them before.
 func mcpStatus(ctx context.Context, o *Options, dir string, getenv func(string) string) ([]mcp.Status, error) {
-	cfgs, project, err := mcpConfigs(o, dir, getenv)
+	h, err := openHost(ctx, o, getenv, false)
 	if err != nil {
 		return nil, err
 	}
-	var trust *trustStore
-	if db, err := dbPath(o, getenv); err == nil {
-		trust = &trustStore{path: filepath.Join(filepath.Dir(db), trustFile)}
-	}
-	gateProject(cfgs, project, trust, dir, o.TrustProjectMCP)
-	attachOAuth(cfgs, oauthStore(o, getenv), nil, shell.EnvFilter{Strip: providerKeyEnvs(o, getenv)}, false)
-	m := mcp.NewManager(cfgs, mcp.Options{Version: versionString(), Roots: []string{dir}})
-	m.Start(ctx)
-	m.Wait(ctx)
-	defer m.Close()
-	return m.Status(), nil
+	defer h.Close()
+	return h.MCPStatus(ctx, dir, o.TrustProjectMCP)
 }
 
 // writeMCPStatus prints the servers for people.
@@ -108,4 +80,19 @@ func writeMCPStatus(w io.Writer, statuses []mcp.Status) {
 			fmt.Fprintln(w, "  "+t)
 		}
 	}
+}
+
+// mcpSummary is one line of counts of a running server's prompts and
+// resources ("" for none).
+func mcpSummary(s mcp.Status) string {
+	var parts []string
+	if n := len(s.Prompts); n > 0 {
+		sorted := append([]string(nil), s.Prompts...)
+		sort.Strings(sorted)
+		parts = append(parts, fmt.Sprintf("prompts: /%s", strings.Join(sorted, ", /")))
+	}
+	if s.Resources > 0 {
+		parts = append(parts, fmt.Sprintf("%d resources (@%s:URI)", s.Resources, s.Name))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
-	"github.com/agent-dev/agent/tools/shell"
 )
 
 // newMCPLoginCmd builds `agent mcp login NAME`: it forgets the server's
@@ -37,8 +35,13 @@ func newMCPLogoutCmd(st Streams, getenv func(string) string, o *Options) *cobra.
 		Use:   "logout NAME",
 		Short: "Forget an MCP server's stored OAuth tokens",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			store := oauthStore(o, getenv)
+		RunE: func(c *cobra.Command, args []string) error {
+			h, err := openHost(c.Context(), o, getenv, false)
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			store := h.OAuth()
 			if store == nil {
 				return usagef("no data directory: set --db PATH or XDG_DATA_HOME")
 			}
@@ -72,46 +75,16 @@ func mcpLogin(ctx context.Context, st Streams, getenv func(string) string, o *Op
 	if err != nil {
 		return err
 	}
-	cfgs, project, err := mcpConfigs(o, dir, getenv)
+	h, err := openHost(ctx, o, getenv, false)
 	if err != nil {
 		return err
 	}
-	var one []mcp.Config
-	for _, c := range cfgs {
-		if c.Name == name {
-			one = append(one, c)
-		}
-	}
-	switch {
-	case len(one) == 0:
-		return usagef("no MCP server named %s (agent mcp list lists them)", name)
-	case one[0].URL == "" || one[0].SSE:
-		return usagef("MCP server %s is not a streamable HTTP server: OAuth is for those", name)
-	case one[0].Skipped != "":
-		return fmt.Errorf("MCP server %s is skipped: %s", name, one[0].Skipped)
-	}
-	store := oauthStore(o, getenv)
-	if store == nil {
-		return usagef("no data directory for the tokens: set --db PATH or XDG_DATA_HOME")
-	}
-	if _, err := store.Remove(name); err != nil {
+	defer h.Close()
+	status, stored, err := h.MCPLogin(ctx, dir, name, o.TrustProjectMCP, func(msg string) { fmt.Fprintln(st.Err, msg) })
+	if err != nil {
 		return err
 	}
-	var trust *trustStore
-	if db, err := dbPath(o, getenv); err == nil {
-		trust = &trustStore{path: filepath.Join(filepath.Dir(db), trustFile)}
-	}
-	gateProject(one, project, trust, dir, o.TrustProjectMCP)
-	notify := func(msg string) { fmt.Fprintln(st.Err, msg) }
-	one[0].Disabled = false
-	attachOAuth(one, store, notify, shell.EnvFilter{Strip: providerKeyEnvs(o, getenv)}, true)
-	one[0].AuthTimeout = authTimeout
-	m := mcp.NewManager(one, mcp.Options{Version: versionString()})
-	m.Start(ctx)
-	m.Wait(ctx)
-	statuses := m.Status()
-	m.Close()
-	return reportLogin(st.Out, statuses[0], store.Stored(name, one[0].URL), store)
+	return reportLogin(st.Out, status, stored, h.OAuth())
 }
 
 // reportLogin says how the login went: an error when the server did not
@@ -126,13 +99,4 @@ func reportLogin(w io.Writer, s mcp.Status, stored bool, store *oauth.Store) err
 		fmt.Fprintf(w, "MCP server %s runs (%d tools) without a stored authorization: it asked for none, or uses client credentials.\n", s.Name, len(s.Tools))
 	}
 	return nil
-}
-
-// providerKeyEnvs are the provider keys' variables, kept out of what MCP
-// starts (the browser included).
-func providerKeyEnvs(o *Options, getenv func(string) string) []string {
-	if s, err := resolveSettings(o, getenv); err == nil {
-		return s.ProviderKeyEnvs
-	}
-	return []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}
 }

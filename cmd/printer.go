@@ -9,10 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/todo"
 )
 
 // Output formats of headless mode.
@@ -110,7 +112,7 @@ func (p *printer) event(ev loop.Event) error {
 			fmt.Fprintf(p.errOut, "· %s\n", ev.Text)
 		}
 	case loop.ToolCallFinished:
-		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && isEdit(tools.Definition{Effects: ev.Effects}) && !slices.Contains(p.changed, path) {
+		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && host.IsEdit(tools.Definition{Effects: ev.Effects}) && !slices.Contains(p.changed, path) {
 			p.changed = append(p.changed, path)
 		}
 		if i, ok := p.started[ev.ID]; ok {
@@ -298,4 +300,29 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// stopsWithPlan reports whether ev is the end of an exit_plan_mode call
+// that ends a headless run, and its plan.
+func stopsWithPlan(ev loop.Event) (string, bool) {
+	f, ok := ev.(loop.ToolCallFinished)
+	if !ok || f.Meta["stop"] != true {
+		return "", false
+	}
+	text, ok := f.Meta["plan"].(string)
+	return text, ok
+}
+
+// todoObject is the stream-json todo event after a todo_write call: the
+// whole list; nil for other events.
+func todoObject(ev loop.Event) map[string]any {
+	f, ok := ev.(loop.ToolCallFinished)
+	if !ok || f.IsError {
+		return nil
+	}
+	items, ok := f.Meta["todos"].([]todo.Item)
+	if !ok {
+		return nil
+	}
+	return map[string]any{"type": "todo", "id": f.ID, "todos": items}
 }

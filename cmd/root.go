@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -15,22 +16,20 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/internal/version"
+	"github.com/agent-dev/agent/sessions"
 )
 
-// Options are the flags and arguments of the root command.
+// Options are the flags and arguments of the root command: the settings'
+// flags (host.Flags), and what only a front-end reads.
 type Options struct {
+	host.Flags
 	Print        bool
 	Prompt       string
 	OutputFormat string
 	Verbose      bool
-	Model        string
-	BaseURL      string
-	Profile      string
-	ConfigPath   string
-	MaxSteps     int
 	Dir          string
-	Tools        string
 	NoStdin      bool
 	// Images are the image files --image attaches to a headless prompt.
 	Images       []string
@@ -45,39 +44,57 @@ type Options struct {
 	// TrustProject runs, in a headless run, what the project defines that
 	// runs code: its hooks and its .mcp.json servers.
 	TrustProject bool
-	Yolo         bool
-	// MaxRetries is -1 when the flag was not given.
-	MaxRetries  int
-	IdleTimeout time.Duration
-	// DB is the session database (--db); Continue and Resume pick the
-	// session a prompt goes on ("" for Resume: none; resumePick: choose).
-	DB       string
+	// Continue and Resume pick the session a prompt goes on ("" for
+	// Resume: none; resumePick: choose).
 	Continue bool
 	Resume   string
-	// PermissionMode is ask, auto, plan or yolo; "" takes the default of the
-	// mode the run is in.
-	PermissionMode string
-	// Sandbox is the sandbox mode (--sandbox); "" takes the config's.
-	// Network is --network, which counts only when NetworkSet.
-	Sandbox    string
-	Network    bool
-	NetworkSet bool
-	// Provider is the wire protocol (--provider): openai or anthropic; ""
-	// takes the profile's.
-	Provider string
-	// ThinkingBudget is --thinking-budget in tokens, which counts only
-	// when ThinkingBudgetSet.
-	ThinkingBudget    int
-	ThinkingBudgetSet bool
-	// ReasoningEffort is --reasoning-effort (openai-responses); "" takes
-	// the profile's.
-	ReasoningEffort string
 	// notices takes what the person should know while the run starts (the
 	// search index being built); errTTY is whether it is a terminal.
 	notices io.Writer
 	errTTY  bool
 	// SDK are the Claude Agent SDK's flags (cmd/sdkstream.go).
 	SDK sdkOptions
+}
+
+// openHost opens the host of a command with o's flags: the config file
+// read once, the settings resolved; preconnect opens the connection to
+// the model's server in the background (for the front-ends, which send
+// requests).
+func openHost(ctx context.Context, o *Options, getenv func(string) string, preconnect bool) (*host.Host, error) {
+	return host.Open(ctx, host.Config{Flags: o.Flags, Getenv: getenv, Notices: o.notices, NoticesTTY: o.errTTY, Preconnect: preconnect})
+}
+
+// openStore opens the session store of o's flags; the caller closes it.
+func openStore(ctx context.Context, o *Options, getenv func(string) string) (*sessions.Store, error) {
+	h, err := openHost(ctx, o, getenv, false)
+	if err != nil {
+		return nil, err
+	}
+	return h.Store(ctx) // the host holds nothing else: closing the store closes all
+}
+
+// workingDir returns the absolute working directory: dir, or the current
+// directory when dir is empty. It must be an existing directory.
+func workingDir(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("current directory: %w", err)
+		}
+		return wd, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usagef("working directory %s: %w", dir, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", usagef("working directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", usagef("working directory %s is not a directory", abs)
+	}
+	return abs, nil
 }
 
 // resumePick is the value of --resume given without an id: the interface
@@ -146,8 +163,11 @@ func NewRootCmd(st Streams, getenv func(string) string, runF func(context.Contex
 		if runF != nil {
 			return runF(c.Context(), o)
 		}
-		if interactive(o, st) {
+		switch {
+		case interactive(o, st):
 			return runInteractive(c.Context(), o, getenv)
+		case o.SDK.InputFormat == inputStreamJSON:
+			return runSDKStream(c.Context(), o, st, getenv)
 		}
 		return runHeadless(c.Context(), o, st, getenv)
 	}
@@ -162,7 +182,7 @@ working directory and, when you allow it, runs commands in it.
   agent -p "Where is the HTTP server started?" answer once, headless
   git diff | agent -p "review this"
   agent -c                                     continue this directory's latest session`,
-		Version:       versionString(),
+		Version:       host.Version(),
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -172,7 +192,7 @@ working directory and, when you allow it, runs commands in it.
 	}
 	c.SetOut(st.Out)
 	c.SetErr(st.Err)
-	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{Err: err} })
 	c.SetVersionTemplate(version.Line("{{.Version}}"))
 	c.PersistentFlags().StringVar(&o.DB, "db", "", "session database (default $XDG_DATA_HOME/agent/agent.db)")
 	f := c.Flags()
@@ -182,7 +202,7 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVar(&o.OutputFormat, "output-format", formatText, "headless output: text, json or stream-json")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "show progress (one line per tool call) on stderr even when it is not a terminal")
 	f.StringVar(&o.Model, "model", "", "model name (env AGENT_MODEL)")
-	f.StringVar(&o.BaseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL or, with --provider anthropic, ANTHROPIC_BASE_URL; default "+DefaultBaseURL+" or "+DefaultAnthropicBaseURL+")")
+	f.StringVar(&o.BaseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL or, with --provider anthropic, ANTHROPIC_BASE_URL; default "+host.DefaultBaseURL+" or "+host.DefaultAnthropicBaseURL+")")
 	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
 	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
 	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")

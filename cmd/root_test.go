@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/internal/version"
 )
 
@@ -64,8 +65,8 @@ func TestVersion(t *testing.T) {
 	c := NewRootCmd(Streams{Out: out, Err: out}, envOf(nil), nil)
 	c.SetArgs([]string{"--version"})
 	// The same line a stamped build prints from internal/version's init.
-	if err := c.Execute(); err != nil || out.String() != version.Line(versionString()) {
-		t.Errorf("--version printed %q, %v; want %q", out, err, version.Line(versionString()))
+	if err := c.Execute(); err != nil || out.String() != version.Line(host.Version()) {
+		t.Errorf("--version printed %q, %v; want %q", out, err, version.Line(host.Version()))
 	}
 }
 

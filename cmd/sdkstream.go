@@ -3,21 +3,20 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sdkstream"
 	"github.com/agent-dev/agent/tools/plan"
-	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -91,12 +90,12 @@ func allowUnknownSDKFlags(c *cobra.Command, args []string, errOut io.Writer) {
 func sdkPermissionMode(m string) (string, error) {
 	switch m {
 	case "", "default", "dontAsk":
-		return modeAsk, nil
+		return host.ModeAsk, nil
 	case "acceptEdits", "auto":
-		return modeAuto, nil
+		return host.ModeAuto, nil
 	case "bypassPermissions":
-		return modeYolo, nil
-	case modePlan, modeAsk:
+		return host.ModeYolo, nil
+	case host.ModePlan, host.ModeAsk:
 		return m, nil
 	}
 	return "", fmt.Errorf("unknown permission mode %q: use default, acceptEdits, bypassPermissions or plan", m)
@@ -107,11 +106,11 @@ func sdkPermissionMode(m string) (string, error) {
 // the system init message.
 func sdkModeName(mode string) string {
 	switch mode {
-	case modeAuto:
+	case host.ModeAuto:
 		return "acceptEdits"
-	case modeYolo:
+	case host.ModeYolo:
 		return "bypassPermissions"
-	case modePlan:
+	case host.ModePlan:
 		return "plan"
 	}
 	return "default"
@@ -155,87 +154,68 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	if o.OutputFormat != formatStreamJSON {
 		return usagef("--input-format stream-json needs --output-format stream-json")
 	}
-	sdkMode := o.PermissionMode
-	mode, err := sdkPermissionMode(sdkMode)
-	if err != nil {
-		return usageError{err}
-	}
-	o.PermissionMode = mode
-	var dontAsk atomic.Bool // the SDK's dontAsk: what is not pre-approved is denied, nobody asked
-	dontAsk.Store(sdkMode == "dontAsk")
-	if o.SDK.MaxTurns > 0 {
-		o.MaxSteps = o.SDK.MaxTurns
-	}
 	if o.Resume == resumePick {
 		return usagef("--resume needs a session id")
 	}
-	onlyTools := sdkToolsOption(o)
+	sdkMode := o.PermissionMode
+	mode, err := sdkPermissionMode(sdkMode)
+	if err != nil {
+		return usageError{Err: err}
+	}
+	o.PermissionMode = mode
+	if o.SDK.MaxTurns > 0 {
+		o.MaxSteps = o.SDK.MaxTurns
+	}
+	only := sdkToolsOption(o)
 	dir, err := workingDir(o.Dir)
 	if err != nil {
 		return err
 	}
-	f, err := openFrontEnd(ctx, o, getenv, dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	a := f.a
 	warn := func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) }
-	if err := addSDKTools(o, a, warn); err != nil {
-		return err
-	}
-	if onlyTools != nil {
-		a.toolDeny = append(a.toolDeny, toolsOutside(a.catalog.Current().Names(), onlyTools)...)
-	}
-	trust := a.trustStore(o, getenv)
-	f.useExtensions(true, headlessHookTrust(trust, a.dir, o.TrustProject, warn), headlessCommandTrust(trust, a.dir, o.TrustProject), warn)
-	startHeadlessMCP(ctx, o, st, getenv, f)
-	run, err := sdkSession(ctx, o, f, warn)
+	fe, err := sdkFrontEnd(o, mode, warn)
 	if err != nil {
 		return err
 	}
-	f.startSession(ctx, run.record.ID, f.resumed != nil)
-	a.plan.set(mode)
-	sl := &sdkLoop{}
+	fe.Rules.Only = only
 	var srv *sdkstream.Server
-	ap := sdkApproval(o, a, mode, func() *sdkstream.Server { return srv }, &dontAsk)
-	newLoop := func(model string) error {
-		l, err := a.newLoop(model, f.store.Recorder(run.record.ID), ap.approve)
-		if err == nil {
-			sl.set(l, model)
-		}
+	var dontAsk atomic.Bool // the SDK's dontAsk: what is not pre-approved is denied, nobody asked
+	dontAsk.Store(sdkMode == "dontAsk")
+	if o.SDK.PermissionPromptTool == "stdio" {
+		ask := sdkAsker{srv: func() *sdkstream.Server { return srv }, dontAsk: &dontAsk}
+		fe.Asker, fe.Plan = ask, ask.plan
+	}
+	h, err := openHost(ctx, o, getenv, true)
+	if err != nil {
 		return err
 	}
-	if err := newLoop(a.settings.Model); err != nil {
+	defer h.Close()
+	sess, err := h.OpenSession(ctx, host.Request{Dir: dir, Continue: o.Continue, Resume: o.Resume, AppendSystem: o.SDK.AppendSystemPrompt}, fe)
+	if err != nil {
 		return err
 	}
-	var mcpNames []string
-	for _, c := range a.mcpCfgs {
-		mcpNames = append(mcpNames, c.Name)
+	defer sess.Close()
+	for _, n := range sess.Notices() {
+		warn(n)
 	}
+	s := sess.Settings()
 	srv = sdkstream.New(sdkstream.Config{
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
-		Init: sdkstream.Init{SessionID: run.record.ID, Model: a.settings.Model, Cwd: a.dir, PermissionMode: initModeName(sdkMode, mode),
-			Version: versionString(), Tools: a.catalog.Current().Names(), MCPServers: mcpNames},
-		Turn: func(ctx context.Context, p turn.Prompt) <-chan loop.Event {
-			return f.turns.Turn(ctx, sl.get(), run.conv, p)
-		},
+		Init: sdkstream.Init{SessionID: sess.ID(), Model: s.Model, Cwd: sess.Dir(), PermissionMode: initModeName(sdkMode, mode),
+			Version: host.Version(), Tools: sess.ToolNames(), MCPServers: sess.MCPServers()},
+		Turn: sess.Turn,
 		SetMode: func(m string) error {
 			mode, err := sdkPermissionMode(m)
 			if err == nil {
-				a.plan.set(mode)
+				err = sess.SetMode(mode)
 				dontAsk.Store(m == "dontAsk")
 			}
 			return err
 		},
-		SetModel: func(m string) error {
-			if m == "" || m == "default" {
-				m = a.settings.Model
-			}
-			return newLoop(m)
+		SetModel: sess.SetModel,
+		Price:    h.Pricer(),
+		SetSystemPrompt: func(custom, appendText string) error {
+			return sess.SetSystemPrompt(ctx, custom, o.SDK.AppendSystemPrompt, appendText)
 		},
-		Price:           tuiPricer(a.settings),
-		SetSystemPrompt: sdkSystemPrompt(ctx, o, f, run),
 	})
 	var first *turn.Prompt
 	if o.Prompt != "" {
@@ -245,79 +225,36 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	return srv.Run(ctx, first)
 }
 
-// sdkSession is the session -c or -r named, or a new one (whose system
-// prompt takes --append-system-prompt); it is released at the front-end's
-// Close.
-func sdkSession(ctx context.Context, o *Options, f *frontEnd, warn func(string)) (*session, error) {
-	run := f.resumed
-	if run == nil {
-		system := f.a.systemPrompt()
-		if o.SDK.AppendSystemPrompt != "" {
-			system += "\n\n" + o.SDK.AppendSystemPrompt
-		}
-		var err error
-		if run, err = newSession(ctx, f.store, f.a, f.a.settings.Model, system, ""); err != nil {
-			return nil, err
-		}
-	} else if run.notice != "" {
-		warn(run.notice)
-	}
-	f.release(ctx, run.record.ID)
-	return run, nil
-}
-
-// sdkApproval is the approval of the SDK's protocol in mode: with
-// --permission-prompt-tool stdio, what the policy would ask (and plans,
-// and writes of protected paths) goes to the host as can_use_tool;
-// without it, it is denied as in any headless run.
-func sdkApproval(o *Options, a *agent, mode string, srv func() *sdkstream.Server, dontAsk *atomic.Bool) *approval {
-	if o.SDK.PermissionPromptTool != "stdio" {
-		a.plan.useDecider(headlessPlan)
-		return newApproval(a.policy(mode, o.AllowBash), a.plan.get, headlessAsker{mode: mode})
-	}
-	ask := sdkAsker{srv: srv, dontAsk: dontAsk}
-	a.plan.useDecider(ask.plan)
-	ap := newApproval(a.policy(mode, o.AllowBash), a.plan.get, ask)
-	ap.guard = a.protect
-	return ap
-}
-
-// addSDKTools applies --allowedTools, --disallowedTools and --mcp-config.
-func addSDKTools(o *Options, a *agent, warn func(string)) error {
+// sdkFrontEnd is the SDK protocol's front-end but for its asker: the
+// rules of --allowedTools and --disallowedTools, the servers of
+// --mcp-config (the SDK's in-process ones left out, with a warning), and a
+// repository's hooks and servers as a headless run has them.
+func sdkFrontEnd(o *Options, mode string, warn func(string)) (host.FrontEnd, error) {
 	allowTools, allowCmds := toolRules(o.SDK.AllowedTools)
 	denyTools, denyCmds := toolRules(o.SDK.DisallowedTools)
-	a.toolAllow = append(a.toolAllow, allowTools...)
-	a.toolDeny = append(a.toolDeny, denyTools...)
-	if len(allowCmds)+len(denyCmds) > 0 {
-		allow, _ := splitRules(a.settings.Allow)
-		deny, _ := splitRules(a.settings.Deny)
-		set, err := rules.Compile(append(allow, allowCmds...), append(deny, denyCmds...))
-		if err != nil {
-			return usagef("--allowedTools/--disallowedTools: %w", err)
-		}
-		a.rules = set
-	}
+	fe := host.FrontEnd{Mode: mode, AllowBash: o.AllowBash, Warn: warn,
+		Trust: host.Trust{Hooks: o.TrustProject, MCP: o.TrustProjectMCP || o.TrustProject},
+		Rules: host.Rules{AllowTools: allowTools, DenyTools: denyTools, AllowCommands: allowCmds, DenyCommands: denyCmds}}
 	for _, c := range o.SDK.MCPConfig {
 		servers, err := claudeMCPConfig(c)
 		if err != nil {
-			return usageError{err}
+			return fe, usageError{Err: err}
 		}
 		for _, name := range dropInProcess(servers) {
 			warn(fmt.Sprintf("MCP server %s runs inside the SDK's process (type sdk), which agent does not reach: its tools are not offered", name))
 		}
-		cfgs, err := mcpServers(servers, "--mcp-config", a.dir, a.settings.ProviderKeyEnvs, os.Getenv)
-		if err != nil {
-			return err
+		if fe.MCP.Servers == nil {
+			fe.MCP.Servers, fe.MCP.Where = map[string]host.MCPServer{}, "--mcp-config"
 		}
-		a.mcpCfgs = append(a.mcpCfgs, cfgs...)
+		maps.Copy(fe.MCP.Servers, servers)
 	}
-	return nil
+	return fe, nil
 }
 
 // claudeMCPConfig reads Claude Code's MCP JSON ({"mcpServers": {NAME:
 // {command, args, env} | {type: http|sse, url, headers}}}) from a file or
 // the text itself.
-func claudeMCPConfig(s string) (map[string]mcpServerConfig, error) {
+func claudeMCPConfig(s string) (map[string]host.MCPServer, error) {
 	data := []byte(s)
 	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
 		var err error
@@ -325,58 +262,11 @@ func claudeMCPConfig(s string) (map[string]mcpServerConfig, error) {
 			return nil, fmt.Errorf("--mcp-config: %w", err)
 		}
 	}
-	servers, err := claudeMCPServers(data)
+	servers, err := host.ParseClaudeMCP(data)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config: %w", err)
 	}
 	return servers, nil
-}
-
-// claudeMCPServers parses Claude Code's MCP JSON (a project's .mcp.json,
-// the SDK's --mcp-config): {"mcpServers": {NAME: {command, args, env} |
-// {type: http|sse, url, headers}}}.
-func claudeMCPServers(data []byte) (map[string]mcpServerConfig, error) {
-	var f struct {
-		MCPServers map[string]struct {
-			Type    string            `json:"type"`
-			Command string            `json:"command"`
-			Args    []string          `json:"args"`
-			Env     map[string]string `json:"env"`
-			URL     string            `json:"url"`
-			Headers map[string]string `json:"headers"`
-		} `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, err
-	}
-	out := map[string]mcpServerConfig{}
-	for name, s := range f.MCPServers {
-		c := mcpServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
-		if s.Type == "sse" || s.Type == inProcessMCP {
-			c.Transport = s.Type
-		}
-		out[name] = c
-	}
-	return out, nil
-}
-
-// sdkLoop is the loop turns start on; set_model replaces it.
-type sdkLoop struct {
-	mu    sync.Mutex
-	l     *loop.Loop
-	model string
-}
-
-func (s *sdkLoop) set(l *loop.Loop, model string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.l, s.model = l, model
-}
-
-func (s *sdkLoop) get() *loop.Loop {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.l
 }
 
 // sdkAsker asks the SDK's host through can_use_tool
@@ -390,14 +280,14 @@ type sdkAsker struct {
 	dontAsk *atomic.Bool
 }
 
-var _ asker = sdkAsker{}
+var _ host.Asker = sdkAsker{}
 
-func (s sdkAsker) ask(ctx context.Context, q question) loop.Decision {
+func (s sdkAsker) Ask(ctx context.Context, q host.Question) loop.Decision {
 	if s.dontAsk != nil && s.dontAsk.Load() {
-		return headlessAsker{mode: "dontAsk"}.ask(ctx, q)
+		return host.Refusal("dontAsk").Ask(ctx, q)
 	}
-	args := json.RawMessage(q.req.Call.Arguments)
-	v, err := s.srv().CanUseTool(ctx, q.def.Name, args, q.req.Call.ID, q.reason)
+	args := json.RawMessage(q.Req.Call.Arguments)
+	v, err := s.srv().CanUseTool(ctx, q.Def.Name, args, q.Req.Call.ID, q.Reason)
 	if err != nil {
 		return loop.Decision{Reason: "The approval request failed: " + err.Error(), Why: "denied: " + err.Error()}
 	}
@@ -408,7 +298,7 @@ func (s sdkAsker) ask(ctx context.Context, q question) loop.Decision {
 		}
 		return loop.Decision{Reason: msg, Why: "host: denied"}
 	}
-	if v.UpdatedInput != nil && !sameJSON(v.UpdatedInput, args) {
+	if v.UpdatedInput != nil && !host.SameJSON(v.UpdatedInput, args) {
 		// The approval decides the new arguments again (deny rules,
 		// mode); the loop validates them against the tool's schema.
 		return loop.Decision{Allow: true, Args: v.UpdatedInput, Why: "host: allowed with changed input"}
@@ -427,33 +317,5 @@ func (s sdkAsker) plan(ctx context.Context, callID, text string) (plan.Outcome, 
 	if !v.Allow {
 		return plan.Outcome{Feedback: v.Message}, nil
 	}
-	return plan.Outcome{Approved: true, Mode: modeAsk}, nil
-}
-
-// sdkSystemPrompt applies the SDK's systemPrompt and appendSystemPrompt
-// (its initialize request carries them) to a new session before its first
-// message: a custom prompt replaces agent's (followed by the line on how
-// the tools are offered in pick and swap mode, which they need), an
-// append (and --append-system-prompt) follows it. A continued session keeps the
-// system prompt it has (it is never sent changed), and so does one that
-// has messages: both are errors.
-func sdkSystemPrompt(ctx context.Context, o *Options, f *frontEnd, run *session) func(custom, appendText string) error {
-	return func(custom, appendText string) error {
-		if f.resumed != nil {
-			return errors.New("a continued session keeps its system prompt")
-		}
-		system := f.a.systemPrompt()
-		if custom != "" { // the host's, with how agent offers its tools
-			system = strings.TrimRight(custom+"\n\n"+toolsNote(f.a.settings.Tools), "\n")
-		}
-		for _, more := range []string{o.SDK.AppendSystemPrompt, appendText} {
-			if more = strings.TrimSpace(more); more != "" {
-				system += "\n\n" + more
-			}
-		}
-		if err := run.conv.SetSystem(system); err != nil {
-			return err
-		}
-		return f.store.SetSystemPrompt(ctx, run.record.ID, system)
-	}
+	return plan.Outcome{Approved: true, Mode: host.ModeAsk}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sdkstream"
@@ -19,18 +20,18 @@ func TestSDKDontAskDeniesWithoutAsking(t *testing.T) {
 	dontAsk.Store(true)
 	asked := false
 	ask := sdkAsker{srv: func() *sdkstream.Server { asked = true; return nil }, dontAsk: &dontAsk}
-	q := question{req: loop.Approval{Call: providers.ToolCall{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}},
-		def: tools.Definition{Name: "bash", Effects: tools.RunsCommands}, reason: "a command"}
+	q := host.Question{Req: loop.Approval{Call: providers.ToolCall{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}},
+		Def: tools.Definition{Name: "bash", Effects: tools.RunsCommands}, Reason: "a command"}
 	func() {
 		defer func() { _ = recover() }() // a nil server, if it was asked
-		if d := ask.ask(context.Background(), q); d.Allow {
+		if d := ask.Ask(context.Background(), q); d.Allow {
 			t.Errorf("dontAsk allowed the call: %+v", d)
 		}
 	}()
 	if asked {
 		t.Error("dontAsk asked the host")
 	}
-	if mode, err := sdkPermissionMode("dontAsk"); err != nil || mode != modeAsk {
+	if mode, err := sdkPermissionMode("dontAsk"); err != nil || mode != host.ModeAsk {
 		t.Errorf("dontAsk is agent's %q, %v", mode, err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agent-dev/agent/host"
 )
 
 // TestSDKFlags: the flags the Claude Agent SDK passes (as --name=value)
@@ -78,7 +80,7 @@ func TestSDKModeNameRoundTrips(t *testing.T) {
 			t.Errorf("%q is agent's %q, named %q in system init; want %q", in, mode, got, in)
 		}
 	}
-	if got := sdkModeName(modeAsk); got != "default" {
+	if got := sdkModeName(host.ModeAsk); got != "default" {
 		t.Errorf("ask is named %q, want default", got)
 	}
 }

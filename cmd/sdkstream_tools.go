@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agent-dev/agent/tools/mcp"
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/tools/picker"
 )
 
@@ -36,33 +36,12 @@ func sdkToolsOption(o *Options) (only []string) {
 	return only
 }
 
-// toolsOutside are the built-in tools of names that only does not list:
-// the SDK's tools option leaves them out, so their calls are denied. MCP
-// servers' tools are not built in and stay.
-func toolsOutside(names, only []string) []string {
-	keep := map[string]bool{}
-	for _, n := range only {
-		keep[n] = true
-	}
-	var out []string
-	for _, n := range names {
-		if !keep[n] && !strings.HasPrefix(n, mcp.Prefix) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// inProcessMCP is the type of the SDK's in-process MCP servers
-// (createSdkMcpServer), which talk through the SDK's own process.
-const inProcessMCP = "sdk"
-
 // dropInProcess removes the in-process servers from servers and returns
 // their names, sorted.
-func dropInProcess(servers map[string]mcpServerConfig) []string {
+func dropInProcess(servers map[string]host.MCPServer) []string {
 	var names []string
 	for name, c := range servers {
-		if c.Transport == inProcessMCP {
+		if c.Transport == host.InProcessMCP {
 			names = append(names, name)
 			delete(servers, name)
 		}

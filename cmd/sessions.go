@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/spf13/cobra"
@@ -54,11 +55,14 @@ func newSessionsCmd(st Streams, getenv func(string) string, o *Options) *cobra.C
 		dir:  func() (string, error) { return workingDir(o.Dir) },
 		now:  time.Now,
 		price: func() pricer {
-			path := o.ConfigPath
-			if path == "" {
-				path = defaultConfigPath(getenv)
+			// An unreadable config file leaves the table alone: stats
+			// must not fail for a config problem.
+			h, err := openHost(context.Background(), o, getenv, false)
+			if err != nil {
+				return providers.PriceOf
 			}
-			return configPricer(path)
+			defer h.Close()
+			return h.ProfilePricer()
 		},
 	}
 	c := &cobra.Command{
@@ -101,7 +105,7 @@ func usageExactArgs(n int) cobra.PositionalArgs {
 func getSession(ctx context.Context, s *sessions.Store, id string) (*sessions.Session, error) {
 	ss, err := s.Get(ctx, id)
 	if err != nil {
-		return nil, sessionError(err)
+		return nil, host.SessionError(err)
 	}
 	return ss, nil
 }
@@ -251,7 +255,7 @@ func newSessionsRmCmd(e *sessionsEnv) *cobra.Command {
 					return err
 				}
 				if err := s.Delete(ctx, ss.ID); err != nil {
-					return sessionError(err)
+					return host.SessionError(err)
 				}
 				return writeOut(e.out, fmt.Sprintf("removed session %s: %s (%d messages, %s)\n",
 					ss.ID, orUntitled(ss.Title), ss.Messages, ss.Dir))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/sessions"
 )
 
@@ -60,7 +61,7 @@ func removeOlder(ctx context.Context, s *sessions.Store, age time.Duration, out 
 			continue
 		}
 		if err := s.Delete(ctx, ss.ID); err != nil {
-			errs = append(errs, sessionError(err))
+			errs = append(errs, host.SessionError(err))
 			continue
 		}
 		removed++

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 )
@@ -50,23 +51,23 @@ func loadRecorded(ctx context.Context, s *sessions.Store, id string) (*recordedS
 	}
 	msgs, err := s.MessageRecords(ctx, ss.ID)
 	if err != nil {
-		return nil, sessionError(err)
+		return nil, host.SessionError(err)
 	}
 	calls, err := s.ToolCalls(ctx, ss.ID)
 	if err != nil {
-		return nil, sessionError(err)
+		return nil, host.SessionError(err)
 	}
 	compactions, err := s.Compactions(ctx, ss.ID)
 	if err != nil {
-		return nil, sessionError(err)
+		return nil, host.SessionError(err)
 	}
 	kids, err := s.Children(ctx, ss.ID)
 	if err != nil {
-		return nil, sessionError(err)
+		return nil, host.SessionError(err)
 	}
 	todos, err := s.Todos(ctx, ss.ID)
 	if err != nil {
-		return nil, sessionError(err)
+		return nil, host.SessionError(err)
 	}
 	rs := &recordedSession{session: ss, messages: msgs, calls: calls, compactions: compactions, todos: todos}
 	for _, k := range kids {

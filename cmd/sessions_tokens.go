@@ -12,27 +12,6 @@ import (
 // pricer gives the price of a model, ok false when it has none.
 type pricer func(model string) (providers.Price, bool)
 
-// configPricer prices models from the config file at path: a profile's
-// [price] table for the profile's model, else the table of common models.
-// An unreadable config file leaves the table alone (stats must not fail
-// for a config problem).
-func configPricer(path string) pricer {
-	overrides := map[string]providers.Price{}
-	if fc, err := loadFileConfig(path, false); err == nil {
-		for _, p := range fc.Profiles {
-			if p.Price != nil && p.Model != "" {
-				overrides[p.Model] = providers.Price{Input: p.Price.Input, Output: p.Price.Output, CacheRead: p.Price.CacheRead, CacheWrite: p.Price.CacheWrite}
-			}
-		}
-	}
-	return func(model string) (providers.Price, bool) {
-		if p, ok := overrides[model]; ok {
-			return p, true
-		}
-		return providers.PriceOf(model)
-	}
-}
-
 // sessionTokensJSON is one session's token account in `sessions stats
 // --json`: input counts every input token, cached (cache reads) and
 // cache_write included; cache_hit_rate is cached/input (0 without input);

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/turn"
 )
 
 // maxStdinBytes caps what is read from standard input (1 MiB); the rest is
@@ -203,4 +206,73 @@ func composePrompt(arg string, in stdinResult) string {
 		fence += "`"
 	}
 	return fmt.Sprintf("%s\n\nStandard input:\n%sstdin\n%s\n%s%s", arg, fence, data, fence, note)
+}
+
+// headlessPrompt composes a headless run's prompt from the argument and
+// standard input; its typed part, whose @path mentions are attached, is the
+// argument, or standard input when that is the whole prompt (piped input
+// beside an argument is data, and its @ words stay text).
+func headlessPrompt(ctx context.Context, o *Options, st Streams) (turn.Prompt, error) {
+	in, err := headlessStdin(ctx, o, st)
+	if err != nil {
+		return turn.Prompt{}, err
+	}
+	prompt := composePrompt(o.Prompt, in)
+	if strings.TrimSpace(prompt) == "" {
+		if in.TimedOut {
+			return turn.Prompt{}, usagef("%w (nothing arrived on standard input within %s)", errNoPrompt, stdinIdle)
+		}
+		if prompt != "" {
+			return turn.Prompt{}, usagef("%w (the prompt is only white space)", errNoPrompt)
+		}
+		return turn.Prompt{}, usageError{Err: errNoPrompt}
+	}
+	p := turn.Text(prompt)
+	if o.Prompt != "" {
+		p.Typed = o.Prompt
+	}
+	if err := attachImageFiles(&p.Message, o.Images); err != nil {
+		return turn.Prompt{}, err
+	}
+	return p, nil
+}
+
+// headlessStdin reads standard input when it is piped and not turned off.
+func headlessStdin(ctx context.Context, o *Options, st Streams) (stdinResult, error) {
+	if !st.InPiped || o.NoStdin {
+		return stdinResult{}, nil
+	}
+	// With a prompt argument, stdin is optional context: a silent pipe is
+	// ignored after --stdin-timeout. Without one, stdin is the prompt: it
+	// may take longer to come, up to the idle limit.
+	lim := stdinLimits{First: o.StdinTimeout, Idle: stdinIdle, Total: o.StdinMaxRead}
+	if o.Prompt == "" {
+		lim.First = stdinIdle
+	}
+	if o.StdinTimeout == 0 {
+		lim = stdinLimits{}
+	}
+	if o.Verbose {
+		fmt.Fprintln(st.Err, "· reading standard input (--no-stdin skips it)")
+	}
+	in, err := readStdin(ctx, st.In, lim)
+	if err != nil {
+		if ctx.Err() != nil {
+			return in, turnError{loop.StopCancelled, errors.New("interrupted")}
+		}
+		return in, err
+	}
+	if in.TimedOut && o.Verbose && o.Prompt != "" {
+		fmt.Fprintf(st.Err, "· standard input sent nothing within %s; ignoring it (--no-stdin skips it)\n", o.StdinTimeout)
+	}
+	if in.Protocol != "" {
+		return in, usagef("%s", in.Protocol)
+	}
+	if msg := in.describe(); msg != "" {
+		fmt.Fprintln(st.Err, "agent: "+msg)
+	}
+	if kind := binaryInput(in.Data); kind != "" {
+		return in, usagef("standard input is not text (%s, %d bytes): agent sends text to the model; name the file in the prompt instead, or --no-stdin", kind, len(in.Data))
+	}
+	return in, nil
 }

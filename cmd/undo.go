@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/sessions"
 )
 
@@ -50,7 +51,7 @@ func runUndo(ctx context.Context, st Streams, getenv func(string) string, o *Opt
 		return usagef("no session in %s to undo: %w", dir, err)
 	}
 	if err != nil {
-		return sessionError(err)
+		return host.SessionError(err)
 	}
 	root, err := os.OpenRoot(sess.Dir)
 	if err != nil {

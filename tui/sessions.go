@@ -123,12 +123,35 @@ func (s *StoreSessions) Open(ctx context.Context, id string) (*Session, error) {
 	}
 	out := s.session(sess, conversation.Restore(st, s.Store.Recorder(sess.ID)))
 	out.Notice = notice
-	if list, err := s.Store.Todos(ctx, sess.ID); err == nil {
+	s.addTodos(ctx, out)
+	return out, nil
+}
+
+// Adopt is session id, opened by the caller with its conversation conv, as
+// a Session of the interface: created says this run created it, so that
+// Cleanup deletes it should it stay empty.
+func (s *StoreSessions) Adopt(ctx context.Context, id string, conv *conversation.Conversation, created bool) (*Session, error) {
+	sess, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		s.mu.Lock()
+		s.created = append(s.created, sess.ID)
+		s.mu.Unlock()
+	}
+	out := s.session(sess, conv)
+	s.addTodos(ctx, out)
+	return out, nil
+}
+
+// addTodos gives out the session's todo list as last written.
+func (s *StoreSessions) addTodos(ctx context.Context, out *Session) {
+	if list, err := s.Store.Todos(ctx, out.ID); err == nil {
 		for _, it := range list {
 			out.Todos = append(out.Todos, todo.Item{Content: it.Content, Status: it.Status})
 		}
 	}
-	return out, nil
 }
 
 // List returns the working directory's sessions that hold messages.

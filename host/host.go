@@ -1,0 +1,226 @@
+// Package host opens agents and sessions for every front-end: the
+// interface, a headless run, an ACP server and the Claude Agent SDK's
+// protocol. Open resolves, once per process, the settings (one read of the
+// config file), the data directory, the session store, the connection pool
+// to the model's server and the trust and OAuth stores; OpenSession builds
+// a session's agent complete (its tools, sandbox, hooks, MCP servers,
+// approval and loop) for a front-end, which passes what makes it different
+// as data (FrontEnd). cmd maps flags onto Config; a front-end is protocol
+// glue over Session.
+package host
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools/mcp/oauth"
+)
+
+// Flags are what the command line says of the settings; each one set
+// wins over the environment and the config file.
+type Flags struct {
+	// ConfigPath is the config file (--config); "" is
+	// $XDG_CONFIG_HOME/agent/config.toml, where a missing file is no
+	// configuration.
+	ConfigPath string
+	Profile    string
+	Model      string
+	BaseURL    string
+	// Provider is the wire protocol (--provider): openai,
+	// openai-responses or anthropic; "" takes the profile's.
+	Provider string
+	// ReasoningEffort is --reasoning-effort (openai-responses); "" takes
+	// the profile's.
+	ReasoningEffort string
+	// ThinkingBudget is --thinking-budget in tokens, which counts only
+	// when ThinkingBudgetSet.
+	ThinkingBudget    int
+	ThinkingBudgetSet bool
+	// MaxSteps bounds the model requests of one turn; 0 takes the
+	// config's.
+	MaxSteps int
+	// Tools is how tools are offered: pick, swap or all ("": the config's).
+	Tools string
+	// MaxRetries is -1 when the flag was not given.
+	MaxRetries  int
+	IdleTimeout time.Duration
+	// Sandbox is the sandbox mode (--sandbox); "" takes the config's.
+	// Network is --network, which counts only when NetworkSet.
+	Sandbox    string
+	Network    bool
+	NetworkSet bool
+	// DB is the session database (--db); "" takes the config's, else
+	// $XDG_DATA_HOME/agent/agent.db.
+	DB string
+	// Yolo is --yolo: no sandbox and no questions (the permission mode
+	// yolo).
+	Yolo bool
+	// PermissionMode is ask, auto, plan or yolo; "" takes the default of
+	// the front-end (ask in the interface, auto headless).
+	PermissionMode string
+}
+
+// Config is what Open needs: the flags, the environment, and where the
+// person hears of slow work at start.
+type Config struct {
+	Flags
+	// Getenv reads the environment (os.Getenv; tests give their own).
+	Getenv func(string) string
+	// Notices, when not nil, hears what the person should know while the
+	// store opens (the search index being built, once after an upgrade);
+	// NoticesTTY says it is a terminal (one line updated in place).
+	Notices    io.Writer
+	NoticesTTY bool
+	// Preconnect opens the connection to the model's server (TCP, and TLS
+	// for https) in the background at Open, so that the first request does
+	// not pay for it; commands that send no request leave it off.
+	Preconnect bool
+}
+
+// Host is what a process opens once for its front-end's sessions. Its
+// methods are safe for concurrent use (ACP opens sessions side by side).
+type Host struct {
+	cfg Config
+	// path is the config file's path; file its contents, read once.
+	path string
+	file fileConfig
+	// settings are the resolved settings; settingsErr why they are not
+	// (no model, no key): commands that need no model still run.
+	settings    Settings
+	settingsErr error
+	// db is the session database's path, lockWait its writes' wait for
+	// another process's lock; dbErr why there is none (no data
+	// directory). dataDir is the database's directory, where the trust,
+	// OAuth and memory files live.
+	db       string
+	lockWait time.Duration
+	dbErr    error
+	dataDir  string
+	pool     *providers.Pool
+	trust    *trustStore  // nil without a data directory
+	oauth    *oauth.Store // nil without a data directory
+
+	storeOnce sync.Once
+	opened    chan struct{} // closed once the store opened or failed to
+	store     *sessions.Store
+	storeErr  error
+}
+
+// Open reads the config file (once for the process) and resolves the
+// settings. A config file that cannot be read or parsed, or a
+// db_lock_wait that is no duration, is a UsageError; settings that do not
+// resolve (no model, no API key) are not: Settings and OpenSession return
+// them, so that commands that need no model (agent sessions) still run.
+// Close the host when done.
+func Open(ctx context.Context, cfg Config) (*Host, error) {
+	if cfg.Getenv == nil {
+		return nil, errors.New("host: Config.Getenv is nil")
+	}
+	path, explicit := cfg.ConfigPath, cfg.ConfigPath != ""
+	if !explicit {
+		path = defaultConfigPath(cfg.Getenv)
+	}
+	fc, err := loadFileConfig(path, explicit)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{cfg: cfg, path: path, file: fc, opened: make(chan struct{}), pool: providers.NewPool(nil)}
+	h.settings, h.settingsErr = resolveSettings(fc, path, &h.cfg.Flags, cfg.Getenv)
+	if h.lockWait, err = lockWait(fc, path); err != nil {
+		return nil, err
+	}
+	if h.db, h.dbErr = dbPath(fc, &h.cfg.Flags, cfg.Getenv); h.dbErr == nil {
+		if abs, err := filepath.Abs(filepath.Dir(h.db)); err == nil {
+			h.dataDir = abs
+		}
+		h.trust = &trustStore{path: filepath.Join(filepath.Dir(h.db), trustFile)}
+		h.oauth = &oauth.Store{Dir: filepath.Join(filepath.Dir(h.db), oauthDir)}
+	}
+	if cfg.Preconnect && h.settingsErr == nil {
+		h.pool.Preconnect(ctx, h.settings.BaseURL)
+	}
+	return h, nil
+}
+
+// OpenStore starts opening the session store in the background, so that
+// it opens beside other work (ACP's initialize); Store waits for it.
+func (h *Host) OpenStore(ctx context.Context) {
+	h.storeOnce.Do(func() {
+		go func() {
+			defer close(h.opened)
+			h.store, h.storeErr = h.openStore(context.WithoutCancel(ctx))
+		}()
+	})
+}
+
+// Store returns the session store, opening it on the first call (and
+// marking interrupted the sessions whose process is gone). It waits for
+// an open OpenStore began, or until ctx is done. A store newer than this
+// build, or no place for it, is a UsageError.
+func (h *Host) Store(ctx context.Context) (*sessions.Store, error) {
+	h.OpenStore(ctx)
+	select {
+	case <-h.opened:
+		return h.store, h.storeErr
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close closes the session store, once it is open.
+func (h *Host) Close() {
+	h.storeOnce.Do(func() { close(h.opened) }) // never opened: nothing to wait for
+	<-h.opened
+	if h.store != nil {
+		h.store.Close()
+	}
+}
+
+// Settings returns the resolved settings, or why they do not resolve (a
+// UsageError that says what to set).
+func (h *Host) Settings() (Settings, error) {
+	return h.settings, h.settingsErr
+}
+
+// ConfigPath is the config file's path ("" when there is no config
+// directory).
+func (h *Host) ConfigPath() string { return h.path }
+
+// DB is the session database's path, or why there is none.
+func (h *Host) DB() (string, error) { return h.db, h.dbErr }
+
+// DataDir is the directory of the session database, where the trust,
+// OAuth, memory and transcript files live; "" without one.
+func (h *Host) DataDir() string { return h.dataDir }
+
+// OAuth is the store of the MCP servers' authorizations; nil without a
+// data directory.
+func (h *Host) OAuth() *oauth.Store { return h.oauth }
+
+// RememberDomain keeps the person's "always" for web_fetch's host in the
+// trust store.
+func (h *Host) RememberDomain(host string) error {
+	if h.trust == nil {
+		return errNoDataDir
+	}
+	return h.trust.set(trustWeb, "", host, "", true)
+}
+
+// CanRemember reports whether answers can be kept for good (a data
+// directory exists).
+func (h *Host) CanRemember() bool { return h.trust != nil }
+
+// Pricer prices models: the profile's [price] table for the configured
+// model, the table of common models for any other (after a model switch).
+func (h *Host) Pricer() func(model string) (providers.Price, bool) {
+	return tuiPricer(h.settings)
+}
+
+// errNoDataDir says there is no place for the session database.
+var errNoDataDir = UsageError{Err: errors.New("no place for the session database: set --db PATH or XDG_DATA_HOME")}

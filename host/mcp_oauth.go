@@ -1,0 +1,207 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agent-dev/agent/tools/mcp"
+	"github.com/agent-dev/agent/tools/mcp/oauth"
+	"github.com/agent-dev/agent/tools/shell"
+)
+
+// mcpOAuthConfig is a server's [mcp.servers.NAME.oauth] table (see
+// oauth.Config). client_secret, private_key_pem, idp_client_secret and
+// idp_id_token take ${VAR} references, as headers do, so that secrets stay
+// out of the file:
+//
+//	[mcp.servers.linear]
+//	url = "https://mcp.linear.app/mcp"      # no table needed: dynamic registration
+//
+//	[mcp.servers.internal.oauth]             # a pre-registered client
+//	client_id = "agent-cli"
+//	client_secret = "${INTERNAL_MCP_SECRET}"
+//	scopes = ["tools:read", "tools:call"]
+//
+//	[mcp.servers.batch.oauth]                # a machine client
+//	grant_type = "client_credentials"
+//	client_id = "batch"
+//	private_key_pem = "${BATCH_KEY_PEM}"
+//	signing_algorithm = "ES256"
+type mcpOAuthConfig struct {
+	ClientID          string   `toml:"client_id"`
+	ClientSecret      string   `toml:"client_secret"`
+	PrivateKeyPEM     string   `toml:"private_key_pem"`
+	SigningAlgorithm  string   `toml:"signing_algorithm"`
+	GrantType         string   `toml:"grant_type"`
+	ClientMetadataURL string   `toml:"client_metadata_url"`
+	Scopes            []string `toml:"scopes"`
+	IdPIssuer         string   `toml:"idp_issuer"`
+	IdPTokenEndpoint  string   `toml:"idp_token_endpoint"`
+	IdPClientID       string   `toml:"idp_client_id"`
+	IdPClientSecret   string   `toml:"idp_client_secret"`
+	IdPIDToken        string   `toml:"idp_id_token"`
+}
+
+// oauthFile is the directory of the stored authorizations in the data
+// directory.
+const oauthDir = "mcp-oauth"
+
+// authTimeout is how long a server's start may wait, from the beginning of
+// an authorization, for a person to authorize agent in the browser.
+const authTimeout = 5 * time.Minute
+
+// resolve expands the ${VAR} references and checks the table. missing
+// names the variables that are not set (the server is then skipped).
+func (c *mcpOAuthConfig) resolve(getenv func(string) string) (*oauth.Config, []string, error) {
+	var missing []string
+	expand := func(v string) string {
+		return envRef.ReplaceAllStringFunc(v, func(ref string) string {
+			n := envRef.FindStringSubmatch(ref)[1]
+			val := getenv(n)
+			if val == "" {
+				missing = append(missing, n)
+			}
+			return val
+		})
+	}
+	out := &oauth.Config{ClientID: expand(c.ClientID), ClientSecret: expand(c.ClientSecret), PrivateKeyPEM: expand(c.PrivateKeyPEM),
+		SigningAlgorithm: c.SigningAlgorithm, GrantType: c.GrantType, ClientMetadataURL: c.ClientMetadataURL, Scopes: c.Scopes,
+		IdPIssuer: c.IdPIssuer, IdPTokenEndpoint: c.IdPTokenEndpoint, IdPClientID: expand(c.IdPClientID),
+		IdPClientSecret: expand(c.IdPClientSecret), IdPIDToken: expand(c.IdPIDToken)}
+	if len(missing) > 0 {
+		return out, missing, nil
+	}
+	return out, nil, out.Validate()
+}
+
+// applyOAuth sets c's OAuth from the server's table: a usage error for a
+// table that cannot work, the server skipped when a ${VAR} is not set.
+func applyOAuth(c *mcp.Config, sc MCPServer, where string, getenv func(string) string) error {
+	if sc.OAuth == nil {
+		return nil
+	}
+	if c.URL == "" || c.SSE {
+		return usagef("%s: mcp server %s: oauth is for a streamable HTTP server (url)", where, c.Name)
+	}
+	oc, missing, err := sc.OAuth.resolve(getenv)
+	if err != nil {
+		return usagef("%s: mcp server %s: oauth: %w", where, c.Name, err)
+	}
+	if len(missing) > 0 {
+		c.Skipped = fmt.Sprintf("oauth needs $%s, which is not set", strings.Join(missing, ", $"))
+	}
+	c.OAuth = oc
+	return nil
+}
+
+// attachOAuth gives every streamable HTTP server its authorization
+// handler (authorization code with dynamic registration unless its oauth
+// table says otherwise); the handler acts only when the server answers
+// 401. With interactive, an authorization during a server's start gives
+// the start authTimeout more, for the person in the browser; without, a
+// server that needs a person fails at once, saying to run agent mcp login. The browser
+// gets the environment bash commands get (filter: no provider key, nothing
+// that looks like a secret) and none of the oauth tables' secrets.
+func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), filter shell.EnvFilter, interactive bool) {
+	env := browserEnv(cfgs, filter)
+	for i := range cfgs {
+		c := &cfgs[i]
+		if c.URL == "" || c.SSE || c.Skipped != "" || c.Disabled {
+			continue
+		}
+		oc := oauth.Config{}
+		if c.OAuth != nil {
+			oc = *c.OAuth
+		}
+		browser := func(u string) error { return oauth.OpenBrowser(u, os.Getenv, env) }
+		if !interactive {
+			browser = func(string) error { return oauth.ErrLoginNeeded }
+		}
+		h, err := oauth.New(oc, oauth.Options{Server: c.Name, URL: c.URL, Store: store, Notify: notify, Browser: browser})
+		if err != nil {
+			c.Skipped = err.Error()
+			continue
+		}
+		c.Auth = h
+		if interactive {
+			c.AuthTimeout = authTimeout
+		}
+	}
+}
+
+// mcpLogin authorizes the configured server name now, for the interface's
+// /mcp login NAME: a handler like the session's, oauth.Login's probe, and
+// a line saying what became of it. The running server's own handler reads
+// the stored tokens at its next request; a server that failed at its start
+// starts with them at agent's next start.
+func (a *agent) mcpLogin(name string) string {
+	var c *mcp.Config
+	for i := range a.mcpCfgs {
+		if a.mcpCfgs[i].Name == name {
+			c = &a.mcpCfgs[i]
+		}
+	}
+	switch {
+	case c == nil:
+		return fmt.Sprintf("No MCP server named %s; /mcp lists them.", name)
+	case c.URL == "" || c.SSE:
+		return fmt.Sprintf("MCP server %s is not a streamable HTTP server: OAuth is for those.", name)
+	case c.Skipped != "":
+		return fmt.Sprintf("MCP server %s is skipped: %s.", name, c.Skipped)
+	}
+	one := []mcp.Config{*c}
+	one[0].Auth, one[0].Disabled = nil, false
+	attachOAuth(one, a.oauth, a.mcpWarn, a.envFilter(), true)
+	if one[0].Auth == nil {
+		return fmt.Sprintf("MCP server %s: %s.", name, one[0].Skipped)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), authTimeout)
+	defer cancel()
+	asked, err := oauth.Login(ctx, one[0].Auth, c.URL, nil)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("Logging in to MCP server %s failed: %v", name, err)
+	case !asked:
+		return fmt.Sprintf("MCP server %s accepts agent as it is: nothing to log in to.", name)
+	}
+	if a.mcp != nil {
+		for _, s := range a.mcp.Status() {
+			if s.Name == name && s.State == mcp.StateRunning {
+				return fmt.Sprintf("Logged in to MCP server %s; the running server uses the new tokens from its next request.", name)
+			}
+		}
+	}
+	return fmt.Sprintf("Logged in to MCP server %s; it starts with the stored tokens at agent's next start.", name)
+}
+
+// envFilter is the filter of what bash commands (and the OAuth browser)
+// get of agent's environment.
+func (a *agent) envFilter() shell.EnvFilter {
+	return shell.EnvFilter{Strip: a.settings.ProviderKeyEnvs, Keep: a.settings.EnvKeep, Remove: a.settings.EnvRemove}
+}
+
+// browserEnv is the environment a browser opened for a server gets: bash
+// commands' (filter: no provider key, nothing that looks like a secret)
+// without the values of cfgs' OAuth secrets.
+func browserEnv(cfgs []mcp.Config, filter shell.EnvFilter) []string {
+	secrets := map[string]bool{}
+	for _, c := range cfgs {
+		if c.OAuth != nil {
+			for _, v := range []string{c.OAuth.ClientSecret, c.OAuth.PrivateKeyPEM, c.OAuth.IdPClientSecret, c.OAuth.IdPIDToken} {
+				if v != "" {
+					secrets[v] = true
+				}
+			}
+		}
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); filter.Why(k, v) == "" && !secrets[v] {
+			env = append(env, kv)
+		}
+	}
+	return env
+}

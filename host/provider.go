@@ -1,0 +1,128 @@
+package host
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/agent-dev/agent/media"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/anthropic"
+	"github.com/agent-dev/agent/providers/openai"
+	"github.com/agent-dev/agent/providers/responses"
+)
+
+// Provider is what the agent needs of a model vendor: streaming for the
+// loop and the model list for `agent doctor` and /model.
+type Provider interface {
+	providers.Provider
+	Models(ctx context.Context) ([]string, error)
+}
+
+var (
+	_ Provider = (*openai.Client)(nil)
+	_ Provider = (*anthropic.Client)(nil)
+	_ Provider = responsesProvider{}
+)
+
+// responsesProvider streams with the Responses API and lists models with
+// the chat completions adapter (GET BASE_URL/models is the same endpoint).
+type responsesProvider struct {
+	*responses.Client
+	models *openai.Client
+}
+
+// Models lists the server's model ids (see openai.Client.Models).
+func (p responsesProvider) Models(ctx context.Context) ([]string, error) { return p.models.Models(ctx) }
+
+// NewProvider builds the provider the settings name (the one place that
+// knows the adapters). maxRetries overrides the settings' retries: -1 for
+// none (doctor's single request). hc sends the requests (an agent's pool,
+// whose connection may be open already); nil is a client over
+// http.DefaultTransport.
+func NewProvider(s Settings, maxRetries int, hc *http.Client) Provider {
+	switch s.Provider {
+	case ProviderAnthropic:
+		return anthropic.New(anthropic.Config{HTTPClient: hc,
+			BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+			MaxOutputTokens: s.MaxOutputTokens, ThinkingBudget: s.ThinkingBudget, WebSearch: s.WebSearch, Images: s.takesImages,
+		})
+	case ProviderOpenAIResponses:
+		return responsesProvider{
+			Client: responses.New(responses.Config{HTTPClient: hc, BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+				MaxOutputTokens: s.MaxOutputTokens, ReasoningEffort: s.ReasoningEffort, WebSearch: s.WebSearch, Images: s.takesImages}),
+			models: openai.New(openai.Config{HTTPClient: hc, BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries}),
+		}
+	default:
+		return openai.New(openai.Config{HTTPClient: hc, BaseURL: s.BaseURL, APIKey: s.APIKey, MaxRetries: maxRetries, IdleTimeout: s.IdleTimeout,
+			MaxOutputTokens: s.MaxOutputTokens, Images: s.takesImages})
+	}
+}
+
+// outputReserve is the tokens of the context window a response may take,
+// as the provider asks for them: max_output_tokens when set; for Anthropic,
+// which always sends max_tokens, its default plus the thinking budget; for
+// the OpenAI protocol without a limit, none (the server gives the answer
+// what the request leaves).
+func (s Settings) outputReserve() int {
+	switch {
+	case s.MaxOutputTokens > 0:
+		return s.MaxOutputTokens
+	case s.Provider == ProviderAnthropic:
+		return anthropic.DefaultMaxOutputTokens + max(s.ThinkingBudget, 0)
+	}
+	return 0
+}
+
+// takesImages reports whether model gets images: the profile's images
+// setting, else the table of common models (providers.TakesImages).
+func (s Settings) takesImages(model string) bool {
+	if s.Images != nil {
+		return *s.Images
+	}
+	return providers.TakesImages(model)
+}
+
+// imageLimit is what the provider of the settings takes of one image.
+func (s Settings) imageLimit() media.Limit {
+	if s.Provider == ProviderAnthropic {
+		return media.Anthropic
+	}
+	return media.OpenAI
+}
+
+// retries is the settings' retry count as the adapters read it (0 is their
+// default, so "no retries" is -1).
+func (s Settings) retries() int {
+	if s.MaxRetries == 0 {
+		return -1
+	}
+	return s.MaxRetries
+}
+
+// price is the price of the settings' model: the profile's [price] table
+// when it has one, else the table of common models; ok is false when the
+// model is in neither, and then no cost is shown.
+func (s Settings) price() (providers.Price, bool) {
+	if s.Price != nil {
+		return providers.Price{Input: s.Price.Input, Output: s.Price.Output, CacheRead: s.Price.CacheRead, CacheWrite: s.Price.CacheWrite}, true
+	}
+	return providers.PriceOf(s.Model)
+}
+
+// tuiPricer prices models for the interface: the settings' price for the
+// configured model (the profile's [price] table, when it has one, is for
+// it), the table for any other (after /model).
+func tuiPricer(s Settings) func(model string) (providers.Price, bool) {
+	return func(model string) (providers.Price, bool) {
+		if model == s.Model {
+			return s.price()
+		}
+		return providers.PriceOf(model)
+	}
+}
+
+// Models lists the models of the settings' server: one request, without
+// retries, as agent doctor lists them.
+func Models(ctx context.Context, s Settings) ([]string, error) {
+	return NewProvider(s, -1, nil).Models(ctx)
+}

@@ -1,0 +1,339 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/turn"
+)
+
+// Request names the session OpenSession opens.
+type Request struct {
+	// Dir is the working directory, absolute. A resumed session goes on in
+	// its own directory, which its history, its system prompt and its undo
+	// journal describe, wherever it is resumed from.
+	Dir string
+	// Continue goes on with Dir's latest session; Resume with the session
+	// of that id (a unique prefix will do). Neither starts a new one.
+	Continue bool
+	Resume   string
+	// Load is ACP's session/load: the session Resume names must have
+	// worked in Dir, and one another live process holds is refused (the
+	// protocol cannot answer with a fork's id). Without it such a session
+	// goes on in a new one forked from its history.
+	Load bool
+	// Title is a new session's title ("" for none yet); AppendSystem is
+	// added to a new session's system prompt.
+	Title        string
+	AppendSystem string
+}
+
+// Session is a session a front-end opened: its agent in the session's
+// directory (tools, sandbox, hooks, MCP servers, approval) and its
+// conversation, recorded in the store. Close releases it.
+type Session struct {
+	h       *Host
+	a       *agent
+	store   *sessions.Store
+	id      string
+	conv    *conversation.Conversation
+	resumed bool
+	// notices are what the person should know of the session: that it is
+	// a fork of one in use, that AGENTS.md changed in the last session.
+	notices  []string
+	agentsMD string // the AGENTS.md notice, "" for none
+	turns    *turn.Runner
+
+	mu      sync.Mutex
+	loop    *loop.Loop
+	model   string
+	closers []func()
+}
+
+// OpenSession opens the session req names (or a new one) for front-end
+// fe: the store (it waits for it), the agent built complete in the
+// session's directory, its MCP servers started and waited for (unless
+// fe.MCP.Later), the session's lease, its SessionStart hooks (SessionEnd's
+// at Close), and a loop on the configured model. Settings that do not
+// resolve, an unknown or ambiguous session, nothing to continue, or a
+// directory that is gone are UsageErrors.
+func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Session, err error) {
+	if h.settingsErr != nil {
+		return nil, h.settingsErr
+	}
+	store, err := h.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{h: h, store: store, model: h.settings.Model}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	dir, err := s.resume(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if s.a, err = h.newAgent(dir, fe, store); err != nil {
+		return nil, err
+	}
+	s.onClose(s.a.close)
+	if !fe.MCP.Later {
+		// The servers live as long as the session (Close stops them), not
+		// as ctx: ACP's library cancels a request's context once it is
+		// answered.
+		s.a.mcp.Start(context.WithoutCancel(ctx))
+		s.a.mcp.Wait(ctx)
+	}
+	notice, watch := h.watchAgentsMD(s.a.root, dir)
+	s.onClose(watch.finish)
+	if notice != "" {
+		s.agentsMD = notice
+		s.notices = append(s.notices, notice)
+	}
+	if s.conv == nil {
+		if err := s.create(ctx, req); err != nil {
+			return nil, err
+		}
+	}
+	s.turns = s.a.runner(store, fe, s.onClose)
+	if s.loop, err = s.a.newLoop(s.model, store.Recorder(s.id)); err != nil {
+		return nil, err
+	}
+	s.a.hooks.startSession(ctx, s.id, s.resumed, s.onClose)
+	return s, nil
+}
+
+// resume finds the session req names, takes its lease (or forks it) and
+// restores its conversation; it returns the directory the session works
+// in. Without Continue or Resume it does nothing.
+func (s *Session) resume(ctx context.Context, req Request) (string, error) {
+	var rec *sessions.Session
+	var err error
+	switch {
+	case req.Continue && req.Resume != "":
+		return "", usagef("--continue and --resume cannot be used together")
+	case req.Continue:
+		if rec, err = s.store.Latest(ctx, req.Dir); err != nil {
+			return "", usagef("no session to continue in %s: %w", req.Dir, err)
+		}
+	case req.Resume != "":
+		if rec, err = s.store.Get(ctx, req.Resume); err != nil {
+			return "", SessionError(err)
+		}
+	default:
+		return req.Dir, nil
+	}
+	if req.Load && rec.Dir != req.Dir {
+		return "", fmt.Errorf("session %s worked in %s, not in %s", rec.ID, rec.Dir, req.Dir)
+	}
+	var held *sessions.LeaseError
+	switch err := s.store.Acquire(ctx, rec.ID); {
+	case errors.As(err, &held) && !req.Load:
+		fork, err := s.store.Fork(ctx, rec.ID)
+		if err != nil {
+			return "", err
+		}
+		s.notices = append(s.notices, fmt.Sprintf("session %s is in use by process %d: continuing in a new session, %s, forked from its history",
+			rec.ID, held.Holder.PID, fork.ID))
+		rec = fork
+	case err != nil:
+		return "", err
+	}
+	s.id, s.resumed = rec.ID, true
+	s.release(ctx)
+	st, err := s.store.Conversation(ctx, rec.ID)
+	if err != nil {
+		return "", err
+	}
+	s.conv = conversation.Restore(st, s.store.Recorder(rec.ID))
+	if rec.Dir == req.Dir {
+		return req.Dir, nil
+	}
+	if fi, err := os.Stat(rec.Dir); err != nil || !fi.IsDir() {
+		return "", usagef("session %s worked in %s, which is no longer a directory", rec.ID, rec.Dir)
+	}
+	return rec.Dir, nil
+}
+
+// create creates a new session in the agent's directory with a fresh
+// system prompt (req.AppendSystem after it) and req.Title.
+func (s *Session) create(ctx context.Context, req Request) error {
+	system := s.a.systemPrompt()
+	if req.AppendSystem != "" {
+		system += "\n\n" + req.AppendSystem
+	}
+	rec, err := s.store.Create(ctx, sessions.NewSession{
+		Dir: s.a.dir, Provider: ProviderName(s.a.settings.BaseURL), Model: s.model,
+		SystemPrompt: system, Title: req.Title,
+	})
+	if err != nil {
+		return err
+	}
+	s.id, s.conv = rec.ID, conversation.New(system, s.store.Recorder(rec.ID))
+	s.release(ctx)
+	return nil
+}
+
+// release gives the session's lease back at Close, so that the next -c
+// continues it at once whatever the process does after.
+func (s *Session) release(ctx context.Context) {
+	id := s.id
+	s.onClose(func() { s.store.Release(context.WithoutCancel(ctx), id) })
+}
+
+// onClose adds fn to what Close runs; the last added runs first.
+func (s *Session) onClose(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closers = append(s.closers, fn)
+}
+
+// Close releases what the session opened, the last opened first: its
+// SessionEnd hooks run, its lease goes back, its MCP servers, sandbox
+// and root close. It may be called more than once.
+func (s *Session) Close() {
+	s.mu.Lock()
+	cs := s.closers
+	s.closers = nil
+	s.mu.Unlock()
+	for i := len(cs) - 1; i >= 0; i-- {
+		cs[i]()
+	}
+}
+
+// ID is the session's id in the store.
+func (s *Session) ID() string { return s.id }
+
+// Dir is the directory the session works in.
+func (s *Session) Dir() string { return s.a.dir }
+
+// Resumed reports whether the session went on with a stored one (-c, -r,
+// session/load), possibly a fork of it.
+func (s *Session) Resumed() bool { return s.resumed }
+
+// Conversation is the session's conversation, the one copy every reader
+// shares.
+func (s *Session) Conversation() *conversation.Conversation { return s.conv }
+
+// Notices are what the person should know of the session, one line each:
+// that it is a fork of a session in use, that AGENTS.md changed during
+// the last session in its directory.
+func (s *Session) Notices() []string { return s.notices }
+
+// Warnings are the problems met reading the agent definitions, hooks,
+// commands and skills, one line each.
+func (s *Session) Warnings() []string { return s.a.warnings }
+
+// Settings are the settings the session runs with.
+func (s *Session) Settings() Settings { return s.a.settings }
+
+// Turn starts a turn on prompt through the turn runner (custom commands
+// and MCP prompts expanded, UserPromptSubmit hooks, mentions, the title),
+// on the loop of the model in force. The channel closes after Done.
+func (s *Session) Turn(ctx context.Context, p turn.Prompt) <-chan loop.Event {
+	s.mu.Lock()
+	l := s.loop
+	s.mu.Unlock()
+	return s.turns.Turn(ctx, l, s.conv, p)
+}
+
+// Runner is the session's turn runner, for a front-end that starts turns
+// on loops of its own (the interface's session switches).
+func (s *Session) Runner() *turn.Runner { return s.turns }
+
+// Model is the model the next turn runs on.
+func (s *Session) Model() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model
+}
+
+// SetModel makes the next turns run on model ("" or "default": the
+// configured one).
+func (s *Session) SetModel(model string) error {
+	if model == "" || model == "default" {
+		model = s.a.settings.Model
+	}
+	l, err := s.a.newLoop(model, s.store.Recorder(s.id))
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loop, s.model = l, model
+	return nil
+}
+
+// NewLoop builds a loop of the session's agent for model recording tool
+// calls through rec (the interface's sessions each have their own).
+func (s *Session) NewLoop(model string, rec loop.Store) (*loop.Loop, error) {
+	return s.a.newLoop(model, rec)
+}
+
+// Mode is the permission mode in force.
+func (s *Session) Mode() string { return s.a.plan.get() }
+
+// SetMode switches the permission mode: ask, auto, plan, or yolo (every
+// call allowed; the sandbox stays as it was opened).
+func (s *Session) SetMode(mode string) error {
+	switch mode {
+	case ModeAsk, ModeAuto, ModePlan, ModeYolo:
+		s.a.plan.set(mode)
+		return nil
+	}
+	return fmt.Errorf("unknown mode %q: use ask, auto or plan", mode)
+}
+
+// History is the conversation the next request carries.
+func (s *Session) History() []providers.Message { return s.conv.Messages() }
+
+// SystemPrompt is the system prompt of a new session in the session's
+// directory (it reads AGENTS.md and the memory).
+func (s *Session) SystemPrompt() string { return s.a.systemPrompt() }
+
+// SetSystemPrompt replaces a new session's system prompt, before its
+// first message: custom (the host's own, followed by how the tools are
+// offered) replaces agent's, then each of appends follows. A resumed
+// session, or one with messages, keeps the prompt it has: both are
+// errors.
+func (s *Session) SetSystemPrompt(ctx context.Context, custom string, appends ...string) error {
+	if s.resumed {
+		return errors.New("a continued session keeps its system prompt")
+	}
+	system := s.a.systemPrompt()
+	if custom != "" {
+		system = strings.TrimRight(custom+"\n\n"+toolsNote(s.a.settings.Tools), "\n")
+	}
+	for _, more := range appends {
+		if more = strings.TrimSpace(more); more != "" {
+			system += "\n\n" + more
+		}
+	}
+	if err := s.conv.SetSystem(system); err != nil {
+		return err
+	}
+	return s.store.SetSystemPrompt(ctx, s.id, system)
+}
+
+// Store is the session store the session records in.
+func (s *Session) Store() *sessions.Store { return s.store }
+
+// ProviderName is the host of a base URL, which names the provider without
+// any secret.
+func ProviderName(baseURL string) string {
+	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return baseURL
+}

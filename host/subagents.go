@@ -1,0 +1,191 @@
+package host
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/hooks"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/subagent"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/protect"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
+	"github.com/agent-dev/agent/turn"
+)
+
+// subagentNote is added to a child's system prompt.
+const subagentNote = "\nYou are a subagent: another agent gave you the task in the user's message and sees only your final answer. " +
+	"Do the task with your tools, then answer completely and concisely: what you found, with path:line for each place. " +
+	"Do not ask questions; nobody can answer them.\n"
+
+// children builds the task tool's children: their sessions in the store,
+// linked to the parent's session and call, and their loops, which ask
+// the same approval as the parent's (labelled with the child's
+// description).
+type children struct {
+	a      *agent
+	runner *turn.Runner
+
+	// bash is the children's bash, confined by sandbox, a read-only one;
+	// nil where no read-only sandbox can be enforced (children then have
+	// no bash unless a definition names it).
+	bash    tools.Tool
+	sandbox *sandbox.Sandbox
+
+	store   *sessions.Store
+	approve loop.ApproveFunc // the parent's: children ask as it does
+	hooks   *hookSet
+}
+
+// close releases the children's sandbox.
+func (c *children) close() {
+	if c.sandbox != nil {
+		c.sandbox.Close()
+	}
+}
+
+// readOnlyBash builds the children's bash: commands that may read
+// everything and write nothing, in a read-only sandbox with the parent's
+// network setting. Where such a sandbox is not enforced (no namespaces,
+// or the sandbox is off), it returns no tool.
+func readOnlyBash(yolo bool, s Settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, tools.Tool, error) {
+	if s.Sandbox == sandbox.Off || yolo {
+		return nil, nil, nil
+	}
+	ro := s
+	ro.Sandbox = sandbox.ReadOnly
+	sb, err := newSandbox(false, ro, paths, getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !sb.Brief().Enforced {
+		sb.Close()
+		return nil, nil, nil
+	}
+	return sb, newBash(s, paths.Dir, sb), nil
+}
+
+// agentDirs are the directories agent definitions are read from, the
+// project's first: .agent/agents, .claude/agents, then the user's config
+// directory's agents and ~/.claude/agents.
+func agentDirs(dir string, s Settings) []string {
+	dirs := []string{filepath.Join(dir, ".agent", "agents"), filepath.Join(dir, ".claude", "agents")}
+	if s.ConfigPath != "" {
+		dirs = append(dirs, filepath.Join(filepath.Dir(s.ConfigPath), "agents"))
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".claude", "agents"))
+	}
+	return dirs
+}
+
+// newTaskTool returns the task tool of the agent in dir, whose children c
+// builds, with the agent definitions' problems, one line each.
+func newTaskTool(dir string, s Settings, c *children) (*subagent.Tool, []string) {
+	agents, warnings := subagent.Load(agentDirs(dir, s)...)
+	return subagent.New(subagent.Config{Spawn: c.spawn, Runner: c.runner, Agents: agents, MaxParallel: s.MaxParallel}), warnings
+}
+
+// spawn builds a child for spec: its session (a subagent's, linked to the
+// parent's), its conversation and its loop, with the tools of its agent
+// (the read-only ones by default; never the task tool).
+func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Child, error) {
+	store, approve, h := c.store, c.approve, c.hooks
+	a, s := c.a, c.a.settings
+	model, system, name := s.Model, a.systemPrompt()+subagentNote, ""
+	reg, err := c.registry(spec.Agent)
+	if err != nil {
+		return nil, err
+	}
+	if ag := spec.Agent; ag != nil {
+		name, system = ag.Name, ag.Prompt+"\n\n"+system
+		if !ag.InheritsModel() {
+			model = ag.Model
+		}
+	}
+	var rec conversation.Recorder
+	var lrec loop.Store
+	var finish func()
+	id := ""
+	if store != nil {
+		sess, err := store.Create(ctx, sessions.NewSession{Dir: a.dir, Provider: ProviderName(s.BaseURL), Model: model,
+			SystemPrompt: system, Title: spec.Description, Parent: spec.ParentSession, ParentCallID: spec.CallID, Agent: name})
+		if err != nil {
+			return nil, err
+		}
+		id = sess.ID
+		r := store.Recorder(id)
+		rec, lrec = r, r
+		finish = func() { store.Release(context.WithoutCancel(ctx), id) }
+	}
+	l, err := loop.New(loop.Config{
+		Provider: &preparingProvider{Provider: NewProvider(s, s.retries(), a.pool.Client()), prepare: c.prepare(spec.Agent)},
+		Model:    model,
+		Catalog:  picker.New(reg, a.mode, reg.Names()),
+		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
+		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.outputReserve(),
+		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
+		Gate:   h.gateFunc(), AfterCall: h.afterCallFunc(), BeforeStop: h.stopFunc(hooks.SubagentStop),
+	})
+	if err != nil {
+		if finish != nil {
+			finish()
+		}
+		return nil, err
+	}
+	return &subagent.Child{Loop: l, Conv: conversation.New(system, rec), Model: model, Finish: finish}, nil
+}
+
+// prepare is what begins the set-up of the sandbox a child's commands
+// run in, at its first tool call: the parent's for a definition that
+// names bash, else the children's read-only one (nothing when it has
+// none).
+func (c *children) prepare(ag *subagent.Agent) func() {
+	switch {
+	case ag != nil && ag.Tools != nil:
+		if slices.Contains(ag.ToolNames(), "bash") {
+			return c.a.sandbox.Prepare
+		}
+	case c.sandbox != nil:
+		return c.sandbox.Prepare
+	}
+	return func() {}
+}
+
+// childTools are the tools of a child without a defined agent: the
+// read-only file tools, and bash in a read-only sandbox where there is one.
+var childTools = []string{"list_files", "read_file", "grep"}
+
+// registry is the toolset of a child: the agent's named built-in tools,
+// or the read-only file tools; never the task tool (no chains of
+// subagents).
+func (c *children) registry(ag *subagent.Agent) (*tools.Registry, error) {
+	names := childTools
+	var ts []tools.Tool
+	if ag != nil && ag.Tools != nil {
+		names = ag.ToolNames()
+	} else if c.bash != nil {
+		ts = append(ts, c.bash) // the read-only one
+	}
+	for _, t := range c.a.builtins {
+		def := t.Definition()
+		if def.Name == subagent.Name {
+			continue
+		}
+		if slices.Contains(names, def.Name) {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("the agent definition names no tool this agent has (%v)", names)
+	}
+	return tools.NewRegistry(ts...)
+}

@@ -1,0 +1,421 @@
+package host
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/agent-dev/agent/commands"
+	"github.com/agent-dev/agent/hooks"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/memory"
+	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/skills"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/fs"
+	"github.com/agent-dev/agent/tools/mcp"
+	"github.com/agent-dev/agent/tools/mcp/oauth"
+	"github.com/agent-dev/agent/tools/picker"
+	"github.com/agent-dev/agent/tools/protect"
+	"github.com/agent-dev/agent/tools/shell"
+	"github.com/agent-dev/agent/tools/shell/rules"
+	"github.com/agent-dev/agent/tools/shell/sandbox"
+	"github.com/agent-dev/agent/tools/todo"
+	"github.com/agent-dev/agent/turn"
+)
+
+// agent is what a session's front-end opened in a directory, built
+// complete by newAgent: the working directory and its root, the sandbox,
+// the tools and the live catalog, the hooks, the approval, the MCP
+// servers (started by the session), the memory.
+type agent struct {
+	settings Settings
+	dir      string
+	root     *os.Root
+	registry *tools.Registry
+	catalog  *picker.Live // the built-in tools and the MCP servers' current ones
+	builtins []tools.Tool
+	mode     picker.Mode
+	mcp      *mcp.Manager
+	// rebuild serialises catalog rebuilds, so that the last one published
+	// is built from the latest tools.
+	rebuild sync.Mutex
+	mcpCfgs []mcp.Config
+	// mcpWarn is where the servers' problems go, /mcp login's notices
+	// too; oauth keeps their authorizations (nil: none kept).
+	mcpWarn func(string)
+	oauth   *oauth.Store
+	// files is the file tools' state of each session (what its model has
+	// read, its undo journal).
+	files    *fs.Sessions
+	mentions *mention.Mentions // @path completion and attachments
+	memory   *memory.Memory    // the project's memory
+	// memoryTools names the memory tools, a pick group of their own.
+	memoryTools []string
+	sandbox     *sandbox.Sandbox
+	rules       *rules.Set
+	// protect is the file tools' guard of protected paths, which the
+	// approval grants single writes through.
+	protect *protect.Guard
+	// toolAllow and toolDeny are the permission rules naming tools
+	// (mcp__...).
+	toolAllow, toolDeny []string
+	// domains are web_fetch's domain rules; webTrust keeps the domains
+	// the person allowed always (nil without a data directory).
+	domains  domainRules
+	webTrust *trustStore
+	// pool holds the connections to the model's server, shared by the
+	// session's loop and its subagents.
+	pool *providers.Pool
+	// children builds the task tool's subagents; warnings are the
+	// problems of the agent definitions and extensions, one line each.
+	children *children
+	warnings []string
+	// plan is the permission mode in force and plan mode's question.
+	plan *planState
+	// ext are the hooks, custom commands and skills read at start; hooks
+	// runs the hooks (nil: none configured); commands are the custom
+	// slash commands the turn runner expands.
+	ext      extensions
+	hooks    *hookSet
+	commands *commands.Set
+	// approve is the approval composition every loop of the session
+	// asks, its subagents' too.
+	approve loop.ApproveFunc
+}
+
+// policy is the permission policy of the agent in mode.
+func (a *agent) policy(mode string, allowBash bool) policy {
+	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny,
+		planSandbox: a.children.bash != nil, domains: a.domains}
+}
+
+// storeJournals gives each session's undo journal from the session
+// store; for a call outside a session, nothing is recorded.
+type storeJournals struct{ store *sessions.Store }
+
+// journal returns session id's journal, nil when there is none.
+func (j storeJournals) journal(id string) fs.Journal {
+	if id == "" {
+		return nil
+	}
+	return j.store.Journal(id)
+}
+
+// newAgent builds the agent of a session in dir for front-end fe, complete:
+// nothing is set after it returns. Its MCP servers are configured (the
+// project's gated by fe.Trust) but not started. Close releases it.
+func (h *Host) newAgent(dir string, fe FrontEnd, store *sessions.Store) (_ *agent, err error) {
+	s := h.settings
+	a := &agent{settings: s, dir: dir, pool: h.pool, oauth: h.oauth, webTrust: h.trust, plan: &planState{}, mcpWarn: fe.warn}
+	var closers []func()
+	defer func() {
+		if err != nil {
+			for i := len(closers) - 1; i >= 0; i-- {
+				closers[i]()
+			}
+		}
+	}()
+	if a.mode, err = picker.ParseMode(s.Tools); err != nil {
+		return nil, UsageError{Err: err}
+	}
+	if a.root, err = os.OpenRoot(dir); err != nil {
+		return nil, usagef("working directory: %w", err)
+	}
+	closers = append(closers, func() { a.root.Close() })
+	if err := a.compileRules(s, fe.Rules); err != nil {
+		return nil, err
+	}
+	paths := h.protectedPaths(dir)
+	yolo := fe.Mode == ModeYolo
+	if a.sandbox, err = newSandbox(yolo, s, paths, h.cfg.Getenv); err != nil {
+		return nil, err
+	}
+	closers = append(closers, func() { a.sandbox.Close() }) // removes the commands' temporary directory and cgroup
+	childSb, childBash, err := readOnlyBash(yolo, s, paths, h.cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	a.children = &children{a: a, runner: &turn.Runner{Sessions: store}, bash: childBash, sandbox: childSb, store: store}
+	closers = append(closers, a.children.close) // the subagents' read-only sandbox
+	a.protect = protect.NewGuard(paths)
+	a.files = fs.NewSessions(storeJournals{store}.journal)
+	a.ext = loadExtensions(dir, s)
+	a.memory = memory.New(store, filepath.Dir(store.Path()), dir)
+	if e := a.embedder(); e != nil {
+		a.memory.UseEmbeddings(e)
+	}
+	a.plan.set(fe.Mode)
+	if a.plan.decide = fe.Plan; a.plan.decide == nil {
+		a.plan.decide = headlessPlan
+	}
+	a.hooks = newHookSet(a, fe, h.trust, store)
+	if err := a.buildTools(fe, store); err != nil {
+		return nil, err
+	}
+	a.approve = a.approval(fe) // after buildTools, whose fe.Rules.Only adds deny rules
+	a.children.approve, a.children.hooks = a.approve, a.hooks
+	if err := a.configureMCP(h, fe); err != nil {
+		return nil, err
+	}
+	closers = append(closers, a.closeMCP)
+	a.commands = &commands.Set{Commands: a.ext.commands, Run: a.snippetRunner(), Trust: h.commandTrust(dir, fe)}
+	return a, nil
+}
+
+// compileRules takes the [permissions] rules, and those the front-end adds
+// (fe), apart: command rules, tool rules (mcp__...) and web_fetch's domain
+// rules; a malformed one is a usage error naming the config.
+func (a *agent) compileRules(s Settings, fe Rules) error {
+	allowRest, allowDomains, err := splitDomainRules(s.Allow)
+	if err != nil {
+		return usagef("config %s: permissions: %w", s.ConfigPath, err)
+	}
+	denyRest, denyDomains, err := splitDomainRules(s.Deny)
+	if err != nil {
+		return usagef("config %s: permissions: %w", s.ConfigPath, err)
+	}
+	allowCmds, allowTools := splitRules(allowRest)
+	denyCmds, denyTools := splitRules(denyRest)
+	a.toolAllow, a.toolDeny = append(allowTools, fe.AllowTools...), append(denyTools, fe.DenyTools...)
+	if a.rules, err = rules.Compile(append(allowCmds, fe.AllowCommands...), append(denyCmds, fe.DenyCommands...)); err != nil {
+		if len(fe.AllowCommands)+len(fe.DenyCommands) > 0 {
+			return usagef("--allowedTools/--disallowedTools: %w", err)
+		}
+		return usagef("config %s: permissions: %w", s.ConfigPath, err)
+	}
+	a.domains = domainRules{allow: allowDomains, deny: denyDomains, always: alwaysDomains(a.webTrust)}
+	return nil
+}
+
+// buildTools builds the built-in tools (the file tools, bash, task,
+// todo_write, exit_plan_mode, web_fetch, skill, the memory tools) and the
+// catalog; fe.Rules.Only leaves the built-in tools it does not name
+// denied.
+func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
+	s := a.settings
+	files := fs.ToolsWith(a.root, fs.Options{Sessions: a.files, Protect: a.protect, ReadDirs: skills.Dirs(a.ext.skills),
+		Buffers: fe.Files, ImageLimit: s.imageLimit()})
+	task, warnings := newTaskTool(a.dir, s, a.children)
+	a.warnings = append(append(a.warnings, warnings...), a.ext.warnings...)
+	bash := modeBash{normal: newBash(s, a.dir, a.sandbox), readOnly: a.children.bash, plan: a.plan.active}
+	a.builtins = append(files, bash, task, todo.New(storeTodos{store}), a.plan.tool(), newWebFetch(s))
+	if len(a.ext.skills) > 0 {
+		a.builtins = append(a.builtins, skills.Tool(a.ext.skills))
+	}
+	for _, t := range memory.Tools(a.memory) {
+		a.builtins = append(a.builtins, t)
+		a.memoryTools = append(a.memoryTools, t.Definition().Name)
+	}
+	reg, err := tools.NewRegistry(a.builtins...)
+	if err != nil {
+		return fmt.Errorf("building the tools: %w", err)
+	}
+	a.registry = reg
+	if fe.Rules.Only != nil {
+		a.toolDeny = append(a.toolDeny, toolsOutside(reg.Names(), fe.Rules.Only)...)
+	}
+	a.catalog = picker.NewLive(picker.New(reg, a.mode, a.toolGroups()...))
+	a.mentions = mention.New(a.root, a.files)
+	return nil
+}
+
+// newBash is the bash tool of a run in dir: commands confined by sb, with
+// its temporary directory as TMPDIR, without the provider's keys and the
+// secrets the settings' filter removes.
+func newBash(s Settings, dir string, sb *sandbox.Sandbox) tools.Tool {
+	var extraEnv []string
+	if t := sb.TempDir(); t != "" {
+		extraEnv = []string{"TMPDIR=" + t}
+	}
+	return shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
+}
+
+// configureMCP resolves the MCP servers of the agent (the config's, the
+// project's .mcp.json, the front-end's) and builds their manager, which
+// starts nothing before its Start: a project's servers start once trusted
+// (fe.Trust), their problems go to fe.Warn once each, a server's form goes
+// to fe.MCP.Elicit.
+func (a *agent) configureMCP(h *Host, fe FrontEnd) error {
+	s := a.settings
+	cfgs, project, err := resolveMCP(s.MCPServers, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv)
+	if err != nil {
+		return err
+	}
+	if len(fe.MCP.Servers) > 0 {
+		more, err := mcpServers(fe.MCP.Servers, fe.MCP.Where, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv)
+		if err != nil {
+			return err
+		}
+		cfgs = append(cfgs, more...)
+	}
+	if fe.Trust.Ask != nil && h.trust != nil {
+		for i, c := range cfgs {
+			if ps, ok := project[c.Name]; ok {
+				cfgs[i].Gate = askTrust(h.trust, a.dir, c.Name, ps, fe.Trust.Ask)
+			}
+		}
+	} else {
+		for _, l := range gateProject(cfgs, project, h.trust, a.dir, fe.Trust.MCP) {
+			fe.warn(l)
+		}
+	}
+	a.mcpCfgs = cfgs
+	attachOAuth(a.mcpCfgs, a.oauth, fe.warn, a.envFilter(), true)
+	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: fe.warn, Version: Version(),
+		Roots: []string{a.dir}, Elicit: a.elicit(fe), ElicitURL: fe.MCP.ElicitURL, HideResources: a.resourcesDenied})
+	a.mentions.UseResources(mcpResources{a.mcp})
+	return nil
+}
+
+// elicit is the servers' question to the person: fe.MCP.Elicit, which, for
+// a server's page to open (URL mode), says whether the person agreed; the
+// page then opens in the browser, with the environment bash gets and none
+// of the servers' OAuth secrets (a failure to open is a warning: the
+// person has the URL). nil without fe.MCP.Elicit.
+func (a *agent) elicit(fe FrontEnd) mcp.ElicitFunc {
+	ask := fe.MCP.Elicit
+	if ask == nil {
+		return nil
+	}
+	return func(ctx context.Context, e mcp.Elicitation) (mcp.ElicitAnswer, error) {
+		ans, err := ask(ctx, e)
+		if err == nil && e.URL != "" && ans.Action == mcp.ElicitAccept {
+			if oerr := oauth.OpenBrowser(e.URL, os.Getenv, browserEnv(a.mcpCfgs, a.envFilter())); oerr != nil {
+				fe.warn(fmt.Sprintf("%v; open %s yourself", oerr, e.URL))
+			}
+		}
+		return ans, err
+	}
+}
+
+// settledCatalog is the loop's catalog source. Before each snapshot it
+// takes for a request or a step's calls, the loop calls Settle with the
+// turn's context, which waits for the MCP tool lists announced as changed
+// to arrive (each fetch bounded by its server's startup_timeout), so that
+// the next request carries a change the servers announced before it.
+// Current itself never waits: loop.New calls it, in the interface's Update
+// too (/new, a picked session).
+type settledCatalog struct{ a *agent }
+
+// Current returns the catalog in force.
+func (c settledCatalog) Current() *picker.Catalog { return c.a.catalog.Current() }
+
+// Settle returns once no MCP tool list announced as changed is still
+// being fetched, or when ctx (the turn's) is done.
+func (c settledCatalog) Settle(ctx context.Context) {
+	if c.a.mcp != nil {
+		c.a.mcp.Settle(ctx)
+	}
+}
+
+// closeMCP stops the MCP servers, each with its process group.
+func (a *agent) closeMCP() {
+	if a.mcp != nil {
+		a.mcp.Close()
+	}
+}
+
+// rebuildCatalog publishes a new catalog of the built-in tools (one pick
+// group, offered as briefs in pick mode) and the MCP servers' current
+// tools (picked one by one, listed by name in pick_tools' index until
+// picked: a brief each would cost more than all the built-in tools).
+func (a *agent) rebuildCatalog() {
+	a.rebuild.Lock()
+	defer a.rebuild.Unlock()
+	ts := append(slices.Clone(a.builtins), denyByRules(guardGit(a.mcp.Tools(), a.sandbox), a.toolDeny)...)
+	reg, err := tools.NewRegistry(ts...)
+	if err != nil {
+		return // names are unique by construction; keep the current catalog
+	}
+	var external []string
+	for _, t := range ts[len(a.builtins):] {
+		external = append(external, t.Definition().Name)
+	}
+	a.catalog.Set(picker.New(reg, a.mode, a.toolGroups()...).WithIndex(external...))
+}
+
+// newSandbox builds the sandbox of a run in paths.Dir: the mode of the
+// settings (off in yolo), the working directory, the temporary directories
+// and the configured roots writable; the agent's own files read-only and
+// the credentials unreadable, from the run's one list of protected paths.
+func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, error) {
+	mode := s.Sandbox
+	if yolo {
+		mode = sandbox.Off
+	}
+	sb, err := sandbox.New(sandbox.Policy{
+		Mode: mode, Network: s.Network, Dir: paths.Dir, WritableRoots: s.WritableRoots,
+		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(os.Lstat),
+		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("building the sandbox: %w", err)
+	}
+	return sb, nil
+}
+
+// systemPrompt is the system prompt of a new session in the agent's
+// directory.
+func (a *agent) systemPrompt() string {
+	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools) + a.memoryPrompt() + skills.Prompt(a.ext.skills)
+}
+
+// newLoop builds a loop for model with the session's tool-call recorder
+// (nil records nothing), asking the agent's approval. Its context window
+// is the configured one, else the model's from the table of common models.
+func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
+	s := a.settings
+	h := a.hooks
+	return loop.New(loop.Config{
+		Gate:          h.gateFunc(),
+		AfterCall:     h.afterCallFunc(),
+		BeforeStop:    h.stopFunc(hooks.Stop),
+		BeforeCompact: h.compactFunc(),
+		Provider:      &preparingProvider{Provider: NewProvider(s, s.retries(), a.pool.Client()), prepare: a.sandbox.Prepare},
+		Model:         model,
+		Catalog:       settledCatalog{a},
+		MaxSteps:      s.MaxSteps,
+		Approve:       a.approve,
+		Store:         rec,
+		Window:        cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
+		AutoCompact:   s.AutoCompact,
+		ReserveOutput: s.outputReserve(),
+		Prepare: func(_ context.Context, _ loop.Preparing, req providers.Request) providers.Request {
+			return a.plan.prepare(req)
+		},
+	})
+}
+
+// approval is the approval composition of the agent for fe: the policy in
+// the mode in force, then fe's Asker (headless: a refusal the model
+// reads); in the interface the Notification hooks hear each question.
+func (a *agent) approval(fe FrontEnd) loop.ApproveFunc {
+	var ask Asker = headlessAsker{mode: fe.Mode}
+	if fe.Asker != nil {
+		ask = fe.Asker
+	}
+	if fe.Interactive {
+		ask = notifyingAsker{asker: ask, hooks: a.hooks}
+	}
+	ap := newApproval(a.policy(fe.Mode, fe.AllowBash), a.plan.get, ask)
+	ap.guard = a.protect
+	return ap.approve
+}
+
+// close releases what the agent opened, the last opened first: the MCP
+// servers, the subagents' sandbox, the sandbox, the root.
+func (a *agent) close() {
+	a.closeMCP()
+	a.children.close()
+	a.sandbox.Close()
+	a.root.Close()
+}
