@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-dev/agent/acp"
 	"github.com/agent-dev/agent/host"
+	"github.com/agent-dev/agent/tools/mcp"
 )
 
 // newACPCmd is `agent acp`: an Agent Client Protocol agent on standard
@@ -125,13 +126,13 @@ func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, hreq host
 }
 
 // clientServers are the MCP servers of an ACP client's session/new.
-func clientServers(servers []acp.MCPServer) map[string]host.MCPServer {
+func clientServers(servers []acp.MCPServer) map[string]mcp.ServerDef {
 	if len(servers) == 0 {
 		return nil
 	}
-	out := map[string]host.MCPServer{}
+	out := map[string]mcp.ServerDef{}
 	for _, s := range servers {
-		sc := host.MCPServer{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		sc := mcp.ServerDef{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
 		if s.Type == "sse" {
 			sc.Transport = "sse"
 		}

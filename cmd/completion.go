@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agent-dev/agent/host"
+	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 )
@@ -83,8 +84,8 @@ func completeFlagValues(c *cobra.Command) {
 		"tools":            {string(picker.ModePick), string(picker.ModeSwap), string(picker.ModeAll)},
 		"permission-mode":  {host.ModeAsk, host.ModeAuto, host.ModePlan, host.ModeYolo},
 		"sandbox":          {string(sandbox.WorkspaceWrite), string(sandbox.ReadOnly), string(sandbox.Off)},
-		"provider":         {host.ProviderOpenAI, host.ProviderOpenAIResponses, host.ProviderAnthropic},
-		"reasoning-effort": host.ReasoningEfforts,
+		"provider":         {profile.OpenAI, profile.OpenAIResponses, profile.Anthropic},
+		"reasoning-effort": profile.ReasoningEfforts,
 	}
 	for flag, vals := range values {
 		// Registering fails only for a flag that does not exist, which the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/rules"
@@ -91,7 +92,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	if serr != nil && !errors.As(serr, &usage) {
 		return serr
 	}
-	if serr != nil && s.Sandbox == "" {
+	if serr != nil && s.Sandbox.Mode == "" {
 		line("configuration", "%v", serr)
 		return errDoctor
 	}
@@ -240,7 +241,7 @@ func checkProvider(ctx context.Context, line doctorLine, s host.Settings) bool {
 	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()
 	start := time.Now()
-	p := host.NewProvider(s, -1, nil)
+	p := profile.New(s.Settings, -1, nil)
 	ids, err := p.Models(ctx)
 	var ae *providers.APIError
 	switch {
@@ -275,7 +276,7 @@ func checkProvider(ctx context.Context, line doctorLine, s host.Settings) bool {
 
 // apiName is the name of a provider's wire protocol for messages.
 func apiName(provider string) string {
-	if provider == host.ProviderAnthropic {
+	if provider == profile.Anthropic {
 		return "Anthropic"
 	}
 	return "OpenAI"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agent-dev/agent/host"
+	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/tui"
 )
 
@@ -88,7 +89,7 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		MCPLogin: sess.MCPLogin,
 		Mentions: sess.Mentions(),
 		// One request, without retries, as agent doctor lists them.
-		Models:            func(ctx context.Context) ([]string, error) { return host.Models(ctx, s) },
+		Models:            func(ctx context.Context) ([]string, error) { return profile.Models(ctx, s.Settings) },
 		Scrollback:        os.Stdout,
 		Prompt:            o.Prompt,
 		Warning:           sess.StatusWarning(),

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/internal/version"
+	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 )
 
@@ -202,7 +203,7 @@ working directory and, when you allow it, runs commands in it.
 	f.StringVar(&o.OutputFormat, "output-format", formatText, "headless output: text, json or stream-json")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "show progress (one line per tool call) on stderr even when it is not a terminal")
 	f.StringVar(&o.Model, "model", "", "model name (env AGENT_MODEL)")
-	f.StringVar(&o.BaseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL or, with --provider anthropic, ANTHROPIC_BASE_URL; default "+host.DefaultBaseURL+" or "+host.DefaultAnthropicBaseURL+")")
+	f.StringVar(&o.BaseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL or, with --provider anthropic, ANTHROPIC_BASE_URL; default "+profile.DefaultBaseURL+" or "+profile.DefaultAnthropicBaseURL+")")
 	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
 	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
 	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")

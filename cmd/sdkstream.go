@@ -16,6 +16,7 @@ import (
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sdkstream"
+	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/plan"
 	"github.com/agent-dev/agent/turn"
 )
@@ -244,7 +245,7 @@ func sdkFrontEnd(o *Options, mode string, warn func(string)) (host.FrontEnd, err
 			warn(fmt.Sprintf("MCP server %s runs inside the SDK's process (type sdk), which agent does not reach: its tools are not offered", name))
 		}
 		if fe.MCP.Servers == nil {
-			fe.MCP.Servers, fe.MCP.Where = map[string]host.MCPServer{}, "--mcp-config"
+			fe.MCP.Servers, fe.MCP.Where = map[string]mcp.ServerDef{}, "--mcp-config"
 		}
 		maps.Copy(fe.MCP.Servers, servers)
 	}
@@ -254,7 +255,7 @@ func sdkFrontEnd(o *Options, mode string, warn func(string)) (host.FrontEnd, err
 // claudeMCPConfig reads Claude Code's MCP JSON ({"mcpServers": {NAME:
 // {command, args, env} | {type: http|sse, url, headers}}}) from a file or
 // the text itself.
-func claudeMCPConfig(s string) (map[string]host.MCPServer, error) {
+func claudeMCPConfig(s string) (map[string]mcp.ServerDef, error) {
 	data := []byte(s)
 	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
 		var err error
@@ -262,7 +263,7 @@ func claudeMCPConfig(s string) (map[string]host.MCPServer, error) {
 			return nil, fmt.Errorf("--mcp-config: %w", err)
 		}
 	}
-	servers, err := host.ParseClaudeMCP(data)
+	servers, err := mcp.ParseClaudeJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config: %w", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agent-dev/agent/host"
+	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/picker"
 )
 
@@ -38,10 +38,10 @@ func sdkToolsOption(o *Options) (only []string) {
 
 // dropInProcess removes the in-process servers from servers and returns
 // their names, sorted.
-func dropInProcess(servers map[string]host.MCPServer) []string {
+func dropInProcess(servers map[string]mcp.ServerDef) []string {
 	var names []string
 	for name, c := range servers {
-		if c.Transport == host.InProcessMCP {
+		if c.Transport == mcp.InProcess {
 			names = append(names, name)
 			delete(servers, name)
 		}

@@ -54,7 +54,7 @@ func (h *Host) SandboxStatus(dir string) (sandbox.Status, error) {
 // EnvFilter is the filter of what commands (and a browser an MCP server
 // opens) get of agent's environment.
 func (s Settings) EnvFilter() shell.EnvFilter {
-	return shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.EnvKeep, Remove: s.EnvRemove}
+	return shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.Sandbox.EnvKeep, Remove: s.Sandbox.EnvRemove}
 }
 
 // SplitRules separates the permission rules that name tools (they start

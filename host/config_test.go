@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agent-dev/agent/providers/profile"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -79,7 +81,7 @@ func TestSettingsDefaultsWithoutConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.BaseURL != DefaultBaseURL || s.APIKey != "sk-test" || s.Tools != "pick" || s.MaxRetries != 4 {
+	if s.BaseURL != profile.DefaultBaseURL || s.APIKey != "sk-test" || s.Tools != "pick" || s.MaxRetries != 4 {
 		t.Errorf("defaults: %+v", s)
 	}
 	if strings.Contains(s.Describe(), "sk-test") {
@@ -148,11 +150,11 @@ func TestContextWindowAndAutoCompact(t *testing.T) {
 		compact float64
 		bad     string
 	}{
-		{"defaults", ``, 0, DefaultAutoCompact, ""},
+		{"defaults", ``, 0, profile.DefaultAutoCompact, ""},
 		{"top level", "context_window = 16000\nauto_compact = 0.5", 16000, 0.5, ""},
 		{"the profile's own wins", "context_window = 16000\nauto_compact = 0.5\n[profiles.p]\nmodel = \"m\"\ncontext_window = 1500\nauto_compact = 0",
 			1500, 0, ""},
-		{"a profile inherits the top level", "context_window = 16000\n[profiles.p]\nmodel = \"m\"", 16000, DefaultAutoCompact, ""},
+		{"a profile inherits the top level", "context_window = 16000\n[profiles.p]\nmodel = \"m\"", 16000, profile.DefaultAutoCompact, ""},
 		{"auto_compact past 1", "auto_compact = 80", 0, 0, "auto_compact"},
 		{"negative window", "context_window = -5", 0, 0, "context_window"},
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/shell/rules"
@@ -100,7 +101,7 @@ func commandModel(provider, model string) (use, note string) {
 	switch {
 	case m == "" || m == "inherit" || m == "default":
 		return "", ""
-	case m == "haiku" || m == "sonnet" || m == "opus" || (strings.HasPrefix(m, "claude") && provider != ProviderAnthropic):
+	case m == "haiku" || m == "sonnet" || m == "opus" || (strings.HasPrefix(m, "claude") && provider != profile.Anthropic):
 		return "", "the command asks for model " + model + ", which this provider does not serve: the session's model answers"
 	}
 	return strings.TrimSpace(model), "model " + strings.TrimSpace(model) + " answers this command"

@@ -76,7 +76,7 @@ type MCPStart struct {
 	Later bool
 	// Servers are servers the front-end adds to the configured ones (an
 	// ACP client's, the SDK's --mcp-config); Where names them in errors.
-	Servers map[string]MCPServer
+	Servers map[string]mcp.ServerDef
 	Where   string
 	// Elicit asks a person a server's form; nil declines it (or takes the
 	// defaults of a server with elicitation = "defaults"). With ElicitURL

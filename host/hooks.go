@@ -64,7 +64,7 @@ func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store)
 		return nil
 	}
 	s := a.settings
-	filter := shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.EnvKeep, Remove: s.EnvRemove}
+	filter := shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.Sandbox.EnvKeep, Remove: s.Sandbox.EnvRemove}
 	var env []string
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")

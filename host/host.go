@@ -219,7 +219,7 @@ func (h *Host) CanRemember() bool { return h.trust != nil }
 // Pricer prices models: the profile's [price] table for the configured
 // model, the table of common models for any other (after a model switch).
 func (h *Host) Pricer() func(model string) (providers.Price, bool) {
-	return tuiPricer(h.settings)
+	return h.settings.Pricer()
 }
 
 // errNoDataDir says there is no place for the session database.

@@ -8,11 +8,6 @@ import (
 	"github.com/agent-dev/agent/hooks"
 )
 
-// defaultIdleNotification is how long the interface waits for a prompt
-// after a turn before the Notification hooks hear idle_prompt (Claude
-// Code's 60 s).
-const defaultIdleNotification = 60 * time.Second
-
 // idleNotifier tells the Notification hooks (kind hooks.NotifyIdle) that
 // the interface has waited after seconds for a prompt since the last turn
 // ended; once per wait. It is the turn runner's Watch.

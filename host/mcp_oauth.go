@@ -12,39 +12,6 @@ import (
 	"github.com/agent-dev/agent/tools/shell"
 )
 
-// mcpOAuthConfig is a server's [mcp.servers.NAME.oauth] table (see
-// oauth.Config). client_secret, private_key_pem, idp_client_secret and
-// idp_id_token take ${VAR} references, as headers do, so that secrets stay
-// out of the file:
-//
-//	[mcp.servers.linear]
-//	url = "https://mcp.linear.app/mcp"      # no table needed: dynamic registration
-//
-//	[mcp.servers.internal.oauth]             # a pre-registered client
-//	client_id = "agent-cli"
-//	client_secret = "${INTERNAL_MCP_SECRET}"
-//	scopes = ["tools:read", "tools:call"]
-//
-//	[mcp.servers.batch.oauth]                # a machine client
-//	grant_type = "client_credentials"
-//	client_id = "batch"
-//	private_key_pem = "${BATCH_KEY_PEM}"
-//	signing_algorithm = "ES256"
-type mcpOAuthConfig struct {
-	ClientID          string   `toml:"client_id"`
-	ClientSecret      string   `toml:"client_secret"`
-	PrivateKeyPEM     string   `toml:"private_key_pem"`
-	SigningAlgorithm  string   `toml:"signing_algorithm"`
-	GrantType         string   `toml:"grant_type"`
-	ClientMetadataURL string   `toml:"client_metadata_url"`
-	Scopes            []string `toml:"scopes"`
-	IdPIssuer         string   `toml:"idp_issuer"`
-	IdPTokenEndpoint  string   `toml:"idp_token_endpoint"`
-	IdPClientID       string   `toml:"idp_client_id"`
-	IdPClientSecret   string   `toml:"idp_client_secret"`
-	IdPIDToken        string   `toml:"idp_id_token"`
-}
-
 // oauthFile is the directory of the stored authorizations in the data
 // directory.
 const oauthDir = "mcp-oauth"
@@ -52,50 +19,6 @@ const oauthDir = "mcp-oauth"
 // authTimeout is how long a server's start may wait, from the beginning of
 // an authorization, for a person to authorize agent in the browser.
 const authTimeout = 5 * time.Minute
-
-// resolve expands the ${VAR} references and checks the table. missing
-// names the variables that are not set (the server is then skipped).
-func (c *mcpOAuthConfig) resolve(getenv func(string) string) (*oauth.Config, []string, error) {
-	var missing []string
-	expand := func(v string) string {
-		return envRef.ReplaceAllStringFunc(v, func(ref string) string {
-			n := envRef.FindStringSubmatch(ref)[1]
-			val := getenv(n)
-			if val == "" {
-				missing = append(missing, n)
-			}
-			return val
-		})
-	}
-	out := &oauth.Config{ClientID: expand(c.ClientID), ClientSecret: expand(c.ClientSecret), PrivateKeyPEM: expand(c.PrivateKeyPEM),
-		SigningAlgorithm: c.SigningAlgorithm, GrantType: c.GrantType, ClientMetadataURL: c.ClientMetadataURL, Scopes: c.Scopes,
-		IdPIssuer: c.IdPIssuer, IdPTokenEndpoint: c.IdPTokenEndpoint, IdPClientID: expand(c.IdPClientID),
-		IdPClientSecret: expand(c.IdPClientSecret), IdPIDToken: expand(c.IdPIDToken)}
-	if len(missing) > 0 {
-		return out, missing, nil
-	}
-	return out, nil, out.Validate()
-}
-
-// applyOAuth sets c's OAuth from the server's table: a usage error for a
-// table that cannot work, the server skipped when a ${VAR} is not set.
-func applyOAuth(c *mcp.Config, sc MCPServer, where string, getenv func(string) string) error {
-	if sc.OAuth == nil {
-		return nil
-	}
-	if c.URL == "" || c.SSE {
-		return usagef("%s: mcp server %s: oauth is for a streamable HTTP server (url)", where, c.Name)
-	}
-	oc, missing, err := sc.OAuth.resolve(getenv)
-	if err != nil {
-		return usagef("%s: mcp server %s: oauth: %w", where, c.Name, err)
-	}
-	if len(missing) > 0 {
-		c.Skipped = fmt.Sprintf("oauth needs $%s, which is not set", strings.Join(missing, ", $"))
-	}
-	c.OAuth = oc
-	return nil
-}
 
 // attachOAuth gives every streamable HTTP server its authorization
 // handler (authorization code with dynamic registration unless its oauth
@@ -180,7 +103,7 @@ func (a *agent) mcpLogin(name string) string {
 // envFilter is the filter of what bash commands (and the OAuth browser)
 // get of agent's environment.
 func (a *agent) envFilter() shell.EnvFilter {
-	return shell.EnvFilter{Strip: a.settings.ProviderKeyEnvs, Keep: a.settings.EnvKeep, Remove: a.settings.EnvRemove}
+	return shell.EnvFilter{Strip: a.settings.ProviderKeyEnvs, Keep: a.settings.Sandbox.EnvKeep, Remove: a.settings.Sandbox.EnvRemove}
 }
 
 // browserEnv is the environment a browser opened for a server gets: bash

@@ -25,7 +25,7 @@ const projectMCPFile = ".mcp.json"
 // projectServers reads dir's .mcp.json: {"mcpServers": {"name": {"command",
 // "args", "env"} | {"type": "http" | "sse", "url", "headers"}}}. A missing
 // file is no servers.
-func projectServers(dir string) (map[string]MCPServer, error) {
+func projectServers(dir string) (map[string]mcp.ServerDef, error) {
 	data, err := os.ReadFile(filepath.Join(dir, projectMCPFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -33,7 +33,7 @@ func projectServers(dir string) (map[string]MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, err := ParseClaudeMCP(data)
+	servers, err := mcp.ParseClaudeJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", projectMCPFile, err)
 	}
@@ -53,7 +53,7 @@ type projectServer struct {
 // command, its arguments, the environment (names and values as written),
 // the URL and transport, and the header names; values that look like
 // secrets are masked in the display.
-func describeProject(dir string, c MCPServer) projectServer {
+func describeProject(dir string, c mcp.ServerDef) projectServer {
 	headerNames := slices.Sorted(maps.Keys(c.Headers))
 	def, _ := json.Marshal(struct {
 		Command   string            `json:"command,omitempty"`
@@ -93,7 +93,7 @@ func describeProject(dir string, c MCPServer) projectServer {
 // start), anything else masked when its name or value looks like a secret.
 func maskValue(name, v string) string {
 	const masked = "•••• (masked)"
-	literal := strings.TrimSpace(envRef.ReplaceAllString(v, ""))
+	literal := strings.TrimSpace(mcp.VarRef.ReplaceAllString(v, ""))
 	switch {
 	case literal == "":
 		return v
@@ -217,10 +217,10 @@ func gateProject(cfgs []mcp.Config, project map[string]projectServer, store *tru
 
 // projectKeyRefs returns the provider key variables (keyEnvs) that a
 // project server's env or headers name as ${VAR}.
-func projectKeyRefs(c MCPServer, keyEnvs []string) []string {
+func projectKeyRefs(c mcp.ServerDef, keyEnvs []string) []string {
 	var refs []string
 	for _, v := range append(slices.Collect(maps.Values(c.Env)), slices.Collect(maps.Values(c.Headers))...) {
-		for _, m := range envRef.FindAllStringSubmatch(v, -1) {
+		for _, m := range mcp.VarRef.FindAllStringSubmatch(v, -1) {
 			if slices.Contains(keyEnvs, m[1]) && !slices.Contains(refs, m[1]) {
 				refs = append(refs, m[1])
 			}
@@ -229,36 +229,3 @@ func projectKeyRefs(c MCPServer, keyEnvs []string) []string {
 	slices.Sort(refs)
 	return refs
 }
-
-// ParseClaudeMCP parses Claude Code's MCP JSON (a project's .mcp.json,
-// the SDK's --mcp-config): {"mcpServers": {NAME: {command, args, env} |
-// {type: http|sse, url, headers}}}.
-func ParseClaudeMCP(data []byte) (map[string]MCPServer, error) {
-	var f struct {
-		MCPServers map[string]struct {
-			Type    string            `json:"type"`
-			Command string            `json:"command"`
-			Args    []string          `json:"args"`
-			Env     map[string]string `json:"env"`
-			URL     string            `json:"url"`
-			Headers map[string]string `json:"headers"`
-		} `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, err
-	}
-	out := map[string]MCPServer{}
-	for name, s := range f.MCPServers {
-		c := MCPServer{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
-		if s.Type == "sse" || s.Type == InProcessMCP {
-			c.Transport = s.Type
-		}
-		out[name] = c
-	}
-	return out, nil
-}
-
-// InProcessMCP is the type of the Claude Agent SDK's in-process MCP
-// servers (createSdkMcpServer), which talk through the SDK's own process
-// and which agent cannot reach.
-const InProcessMCP = "sdk"

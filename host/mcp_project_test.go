@@ -60,7 +60,7 @@ func TestTrustDismissedIsAskedAgain(t *testing.T) {
 		asked++
 		return a[0], a[1]
 	}
-	gate := askTrust(store, dir, "p", describeProject(dir, MCPServer{Command: "srv"}), ask)
+	gate := askTrust(store, dir, "p", describeProject(dir, mcp.ServerDef{Command: "srv"}), ask)
 	for i, want := range []string{"dismissed", "refused by the person", "refused earlier"} {
 		ok, why := gate(context.Background())
 		if ok || !strings.Contains(why, want) {
@@ -79,11 +79,11 @@ func TestTrustDismissedIsAskedAgain(t *testing.T) {
 func TestTrustFollowsTheDefinition(t *testing.T) {
 	dir := t.TempDir()
 	store := &trustStore{path: filepath.Join(t.TempDir(), "trust.json")}
-	trusted := MCPServer{Command: "npx", Args: []string{"-y", "good-server"}, Env: map[string]string{"TOKEN": "${GITHUB_TOKEN}"}}
+	trusted := mcp.ServerDef{Command: "npx", Args: []string{"-y", "good-server"}, Env: map[string]string{"TOKEN": "${GITHUB_TOKEN}"}}
 	if err := store.set(trustMCP, dir, "s", describeProject(dir, trusted).def, true); err != nil {
 		t.Fatal(err)
 	}
-	changes := map[string]MCPServer{
+	changes := map[string]mcp.ServerDef{
 		"command":   {Command: "sh", Args: trusted.Args, Env: trusted.Env},
 		"argument":  {Command: "npx", Args: []string{"-y", "evil-server"}, Env: trusted.Env},
 		"env name":  {Command: "npx", Args: trusted.Args, Env: map[string]string{"TOKEN": "${GITHUB_TOKEN}", "NODE_OPTIONS": "--require ./x.js"}},
@@ -118,7 +118,7 @@ func TestTrustFollowsTheDefinition(t *testing.T) {
 // The question shows what runs and what it gets, secrets masked.
 func TestTrustQuestionShowsEverythingMasked(t *testing.T) {
 	dir := t.TempDir()
-	ps := describeProject(dir, MCPServer{
+	ps := describeProject(dir, mcp.ServerDef{
 		Command: "node", Args: []string{"server.js", "--root", "a b"},
 		Env: map[string]string{"API_TOKEN": "ghp_0123456789abcdefghij0123456789abcd", "FROM_ENV": "${GITHUB_TOKEN}", "DEBUG": "1"},
 		URL: "", Headers: nil,
@@ -131,7 +131,7 @@ func TestTrustQuestionShowsEverythingMasked(t *testing.T) {
 	if strings.Contains(fmt.Sprint(ps.shown), "ghp_0123") {
 		t.Errorf("a secret value is shown: %v", ps.shown)
 	}
-	h := describeProject(dir, MCPServer{URL: "https://u:pw@mcp.example.com/x", Headers: map[string]string{"X-Api-Key": "abc123secret", "Authorization": "Bearer ${TOKEN}"}})
+	h := describeProject(dir, mcp.ServerDef{URL: "https://u:pw@mcp.example.com/x", Headers: map[string]string{"X-Api-Key": "abc123secret", "Authorization": "Bearer ${TOKEN}"}})
 	got := fmt.Sprint(h.shown)
 	for _, want := range []string{"u:xxxxx@mcp.example.com", "X-Api-Key: •••• (masked)", "Authorization: Bearer ${TOKEN}"} {
 		if !strings.Contains(got, want) {

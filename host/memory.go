@@ -8,15 +8,6 @@ import (
 	"github.com/agent-dev/agent/tools/web"
 )
 
-// embedder is the embeddings client of the provider's endpoint ([memory]
-// embeddings, embedding_model), nil when they are off.
-func (a *agent) embedder() *memory.Embedder {
-	if a.settings.Embeddings != "auto" {
-		return nil
-	}
-	return memory.NewEmbedder(a.settings.BaseURL, a.settings.APIKey, a.settings.EmbeddingModel, nil)
-}
-
 // toolGroups are the pick groups of the built-in tools: the file and
 // shell tools, picked together at the first pick, and the memory tools,
 // picked together when the model first wants one, so that a session that

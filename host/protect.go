@@ -33,7 +33,7 @@ func (h *Host) protectedPaths(dir string) protect.Paths {
 		}
 	}
 	project := []string{filepath.Join(dir, ".claude"), filepath.Join(dir, ".agent")}
-	return protect.New(protect.Paths{Dir: dir, Agent: dirs, AgentFiles: files, Project: project, Credentials: s.Credentials}, os.ReadFile)
+	return protect.New(protect.Paths{Dir: dir, Agent: dirs, AgentFiles: files, Project: project, Credentials: s.Sandbox.Credentials}, os.ReadFile)
 }
 
 // protectedWrite returns the risk and the path of a call whose preview says

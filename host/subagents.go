@@ -12,6 +12,7 @@ import (
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
@@ -57,11 +58,11 @@ func (c *children) close() {
 // network setting. Where such a sandbox is not enforced (no namespaces,
 // or the sandbox is off), it returns no tool.
 func readOnlyBash(yolo bool, s Settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, tools.Tool, error) {
-	if s.Sandbox == sandbox.Off || yolo {
+	if s.Sandbox.Mode == sandbox.Off || yolo {
 		return nil, nil, nil
 	}
 	ro := s
-	ro.Sandbox = sandbox.ReadOnly
+	ro.Sandbox.Mode = sandbox.ReadOnly
 	sb, err := newSandbox(false, ro, paths, getenv)
 	if err != nil {
 		return nil, nil, err
@@ -91,7 +92,7 @@ func agentDirs(dir string, s Settings) []string {
 // builds, with the agent definitions' problems, one line each.
 func newTaskTool(dir string, s Settings, c *children) (*subagent.Tool, []string) {
 	agents, warnings := subagent.Load(agentDirs(dir, s)...)
-	return subagent.New(subagent.Config{Spawn: c.spawn, Runner: c.runner, Agents: agents, MaxParallel: s.MaxParallel}), warnings
+	return subagent.New(subagent.Config{Spawn: c.spawn, Runner: c.runner, Agents: agents, MaxParallel: s.Subagents.MaxParallel}), warnings
 }
 
 // spawn builds a child for spec: its session (a subagent's, linked to the
@@ -127,11 +128,11 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		finish = func() { store.Release(context.WithoutCancel(ctx), id) }
 	}
 	l, err := loop.New(loop.Config{
-		Provider: &preparingProvider{Provider: NewProvider(s, s.retries(), a.pool.Client()), prepare: c.prepare(spec.Agent)},
+		Provider: &preparingProvider{Provider: profile.New(s.Settings, s.Retries(), a.pool.Client()), prepare: c.prepare(spec.Agent)},
 		Model:    model,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),
 		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
-		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.outputReserve(),
+		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.OutputReserve(),
 		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
 		Gate:   h.gateFunc(), AfterCall: h.afterCallFunc(), BeforeStop: h.stopFunc(hooks.SubagentStop),
 	})

@@ -115,5 +115,5 @@ func alwaysDomains(store *trustStore) func(string) bool {
 // newWebFetch is the web_fetch tool of a run: public addresses only, but
 // for the [web_fetch] private_hosts.
 func newWebFetch(s Settings) tools.Tool {
-	return web.New(web.Config{PrivateHosts: s.WebPrivateHosts})
+	return web.New(s.Web)
 }

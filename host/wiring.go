@@ -16,6 +16,7 @@ import (
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/skills"
 	"github.com/agent-dev/agent/tools"
@@ -149,7 +150,7 @@ func (h *Host) newAgent(dir string, fe FrontEnd, store *sessions.Store) (_ *agen
 	a.files = fs.NewSessions(storeJournals{store}.journal)
 	a.ext = loadExtensions(dir, s)
 	a.memory = memory.New(store, filepath.Dir(store.Path()), dir)
-	if e := a.embedder(); e != nil {
+	if e := s.Memory.Embedder(s.BaseURL, s.APIKey); e != nil {
 		a.memory.UseEmbeddings(e)
 	}
 	a.plan.set(fe.Mode)
@@ -202,7 +203,7 @@ func (a *agent) compileRules(s Settings, fe Rules) error {
 func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 	s := a.settings
 	files := fs.ToolsWith(a.root, fs.Options{Sessions: a.files, Protect: a.protect, ReadDirs: skills.Dirs(a.ext.skills),
-		Buffers: fe.Files, ImageLimit: s.imageLimit()})
+		Buffers: fe.Files, ImageLimit: s.ImageLimit()})
 	task, warnings := newTaskTool(a.dir, s, a.children)
 	a.warnings = append(append(a.warnings, warnings...), a.ext.warnings...)
 	bash := modeBash{normal: newBash(s, a.dir, a.sandbox), readOnly: a.children.bash, plan: a.plan.active}
@@ -235,7 +236,7 @@ func newBash(s Settings, dir string, sb *sandbox.Sandbox) tools.Tool {
 	if t := sb.TempDir(); t != "" {
 		extraEnv = []string{"TMPDIR=" + t}
 	}
-	return shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.EnvKeep, EnvRemove: s.EnvRemove,
+	return shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.Sandbox.EnvKeep, EnvRemove: s.Sandbox.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
 }
 
@@ -348,14 +349,14 @@ func (a *agent) rebuildCatalog() {
 // and the configured roots writable; the agent's own files read-only and
 // the credentials unreadable, from the run's one list of protected paths.
 func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, error) {
-	mode := s.Sandbox
+	mode := s.Sandbox.Mode
 	if yolo {
 		mode = sandbox.Off
 	}
 	sb, err := sandbox.New(sandbox.Policy{
-		Mode: mode, Network: s.Network, Dir: paths.Dir, WritableRoots: s.WritableRoots,
+		Mode: mode, Network: s.Sandbox.Network, Dir: paths.Dir, WritableRoots: s.Sandbox.WritableRoots,
 		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(os.Lstat),
-		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.MaxProcesses, TempSize: s.TmpSize,
+		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.Sandbox.MaxProcesses, TempSize: s.Sandbox.TmpSize,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the sandbox: %w", err)
@@ -380,7 +381,7 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 		AfterCall:     h.afterCallFunc(),
 		BeforeStop:    h.stopFunc(hooks.Stop),
 		BeforeCompact: h.compactFunc(),
-		Provider:      &preparingProvider{Provider: NewProvider(s, s.retries(), a.pool.Client()), prepare: a.sandbox.Prepare},
+		Provider:      &preparingProvider{Provider: profile.New(s.Settings, s.Retries(), a.pool.Client()), prepare: a.sandbox.Prepare},
 		Model:         model,
 		Catalog:       settledCatalog{a},
 		MaxSteps:      s.MaxSteps,
@@ -388,7 +389,7 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 		Store:         rec,
 		Window:        cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
 		AutoCompact:   s.AutoCompact,
-		ReserveOutput: s.outputReserve(),
+		ReserveOutput: s.OutputReserve(),
 		Prepare: func(_ context.Context, _ loop.Preparing, req providers.Request) providers.Request {
 			return a.plan.prepare(req)
 		},

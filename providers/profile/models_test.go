@@ -1,4 +1,4 @@
-package host
+package profile
 
 import (
 	"context"
@@ -17,9 +17,9 @@ func TestScriptedServersListModels(t *testing.T) {
 	an := scriptedanthropic.NewWithOptions(t, scriptedanthropic.Options{Models: want})
 	for _, s := range []Settings{
 		{Provider: "openai", BaseURL: oa.URL(), APIKey: "k"},
-		{Provider: ProviderAnthropic, BaseURL: an.URL(), APIKey: "k"},
+		{Provider: Anthropic, BaseURL: an.URL(), APIKey: "k"},
 	} {
-		got, err := NewProvider(s, -1, nil).Models(context.Background())
+		got, err := New(s, -1, nil).Models(context.Background())
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("%s: Models = %q, %v; want %q", s.Provider, got, err, want)
 		}

@@ -1,7 +1,6 @@
-package host
+package profile
 
 import (
-	"errors"
 	"strings"
 	"testing"
 )
@@ -50,7 +49,7 @@ func TestAnthropicSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Provider != ProviderAnthropic || s.BaseURL != tt.wantURL || s.APIKey != tt.wantKey || s.ThinkingBudget != tt.wantBudg {
+			if s.Provider != Anthropic || s.BaseURL != tt.wantURL || s.APIKey != tt.wantKey || s.ThinkingBudget != tt.wantBudg {
 				t.Errorf("got provider=%s url=%s key=%q budget=%d", s.Provider, s.BaseURL, s.APIKey, s.ThinkingBudget)
 			}
 		})
@@ -66,7 +65,7 @@ func TestProviderFlag(t *testing.T) {
 	o := Flags{Provider: "anthropic", Model: "claude-x", MaxRetries: -1}
 	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "ANTHROPIC_API_KEY": "ka"}
 	s, err := resolve(&o, envOf(env))
-	if err != nil || s.Provider != ProviderAnthropic || s.BaseURL != DefaultAnthropicBaseURL || s.APIKeyEnv != "ANTHROPIC_API_KEY" {
+	if err != nil || s.Provider != Anthropic || s.BaseURL != DefaultAnthropicBaseURL || s.APIKeyEnv != "ANTHROPIC_API_KEY" {
 		t.Errorf("settings %+v, %v", s, err)
 	}
 }
@@ -96,9 +95,8 @@ func TestAnthropicSettingsErrors(t *testing.T) {
 			o := tt.opts
 			o.MaxRetries = -1
 			_, err := resolve(&o, envOf(xdg))
-			var ue UsageError
-			if !errors.As(err, &ue) {
-				t.Fatalf("want a usage error, got %v", err)
+			if err == nil {
+				t.Fatal("want an error")
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {

@@ -1,6 +1,9 @@
-package host
+package profile
 
 import (
+	"cmp"
+	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -33,20 +36,20 @@ func prefersResponses(baseURL, model string) bool {
 	return false
 }
 
-// resolveResponses fills and checks the settings of the Responses API and
+// responses fills and checks the settings of the Responses API and
 // of server-side web search: --reasoning-effort (else the profile's
 // reasoning_effort) only with openai-responses and one of the API's
 // values; web_search only with a provider that runs a search tool.
-func resolveResponses(s *Settings, o *Flags, p profile) error {
-	s.ReasoningEffort = first(o.ReasoningEffort, p.ReasoningEffort)
+func (s *Settings) responses(o Overrides, p Profile) error {
+	s.ReasoningEffort = cmp.Or(o.ReasoningEffort, p.ReasoningEffort)
 	s.WebSearch = p.WebSearch
 	switch {
 	case s.ReasoningEffort != "" && !slices.Contains(ReasoningEfforts, s.ReasoningEffort):
-		return usagef("reasoning effort %q: want one of %s", s.ReasoningEffort, strings.Join(ReasoningEfforts, ", "))
-	case s.ReasoningEffort != "" && s.Provider != ProviderOpenAIResponses:
-		return usagef("a reasoning effort needs provider openai-responses (anthropic has thinking_budget; chat completions is not given one)")
-	case s.WebSearch && s.Provider == ProviderOpenAI:
-		return usagef("web_search needs provider anthropic or openai-responses: chat completions servers run no search tool")
+		return fmt.Errorf("reasoning effort %q: want one of %s", s.ReasoningEffort, strings.Join(ReasoningEfforts, ", "))
+	case s.ReasoningEffort != "" && s.Provider != OpenAIResponses:
+		return errors.New("a reasoning effort needs provider openai-responses (anthropic has thinking_budget; chat completions is not given one)")
+	case s.WebSearch && s.Provider == OpenAI:
+		return errors.New("web_search needs provider anthropic or openai-responses: chat completions servers run no search tool")
 	}
 	return nil
 }

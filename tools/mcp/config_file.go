@@ -1,0 +1,247 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agent-dev/agent/tools/mcp/oauth"
+)
+
+// File is the config file's [mcp] table:
+//
+//	[mcp.servers.everything]           # a stdio server, started in the working directory
+//	command = "npx"
+//	args = ["-y", "@modelcontextprotocol/server-everything"]
+//	env = { DEBUG = "1" }
+//	timeout = "60s"                    # a call; default 60s
+//	startup_timeout = "10s"            # start and first tool list; default 10s
+//
+//	[mcp.servers.github]               # a streamable HTTP server
+//	url = "https://api.githubcopilot.com/mcp/"
+//	headers = { Authorization = "Bearer ${GITHUB_TOKEN}" }  # secrets only through ${VAR}
+//	enabled = false
+//
+//	[mcp.servers.hub]                  # an HTTP server of the older HTTP+SSE transport
+//	url = "http://127.0.0.1:3000/mcp"
+//	transport = "sse"                  # "http" (streamable, the default) or "sse"
+type File struct {
+	Servers map[string]ServerDef `toml:"servers"`
+}
+
+// ServerDef is a server as the config file (a [mcp.servers.NAME] table)
+// or a .mcp.json defines it, before its ${VAR} references are expanded.
+type ServerDef struct {
+	Command        string            `toml:"command"`
+	Args           []string          `toml:"args"`
+	Env            map[string]string `toml:"env"`
+	URL            string            `toml:"url"`
+	Transport      string            `toml:"transport"`
+	Headers        map[string]string `toml:"headers"`
+	Enabled        *bool             `toml:"enabled"`
+	Timeout        string            `toml:"timeout"`
+	StartupTimeout string            `toml:"startup_timeout"`
+	OAuth          *OAuthDef         `toml:"oauth"`
+	// Elicitation "defaults" accepts the server's forms with their
+	// defaults where nobody can be asked (headless); "" declines them.
+	Elicitation string `toml:"elicitation"`
+}
+
+// VarRef matches a ${VAR} reference of a header, an env value or an
+// OAuth secret; its group is the variable's name.
+var VarRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// Resolve resolves servers (the [mcp.servers] tables, a .mcp.json) into
+// server configs,
+// sorted by name. Header values expand ${VAR} from the environment; a
+// stdio server gets this process's environment without the provider keys'
+// variables (keyEnvs), plus its env table, and runs in dir.
+func Resolve(servers map[string]ServerDef, where, dir string, keyEnvs []string, getenv func(string) string) ([]Config, error) {
+	names := make([]string, 0, len(servers))
+	for n := range servers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var out []Config
+	for _, name := range names {
+		sc := servers[name]
+		c := Config{Name: name, Command: sc.Command, Args: sc.Args, URL: sc.URL, Dir: dir}
+		switch {
+		case (sc.Command == "") == (sc.URL == ""):
+			return nil, fmt.Errorf("%s: mcp server %s: set either command or url", where, name)
+		case sc.Transport != "" && sc.Transport != "http" && sc.Transport != "sse":
+			return nil, fmt.Errorf("%s: mcp server %s: transport %q: use http or sse", where, name, sc.Transport)
+		case sc.Transport != "" && sc.URL == "":
+			return nil, fmt.Errorf("%s: mcp server %s: transport is for a url", where, name)
+		case sc.Elicitation != "" && sc.Elicitation != "defaults" && sc.Elicitation != "decline":
+			return nil, fmt.Errorf("%s: mcp server %s: elicitation %q: use defaults or decline", where, name, sc.Elicitation)
+		}
+		c.SSE = sc.Transport == "sse"
+		c.ElicitDefaults = sc.Elicitation == "defaults"
+		var err error
+		if c.Timeout, err = parseDur(sc.Timeout); err != nil {
+			return nil, fmt.Errorf("%s: mcp server %s: timeout: %w", where, name, err)
+		}
+		if c.StartupTimeout, err = parseDur(sc.StartupTimeout); err != nil {
+			return nil, fmt.Errorf("%s: mcp server %s: startup_timeout: %w", where, name, err)
+		}
+		c.Disabled = sc.Enabled != nil && !*sc.Enabled
+		if err := applyOAuth(&c, sc, where, getenv); err != nil {
+			return nil, err
+		}
+		if len(sc.Headers) > 0 {
+			c.Headers = map[string]string{}
+			for k, v := range sc.Headers {
+				var missing []string
+				c.Headers[k] = VarRef.ReplaceAllStringFunc(v, func(ref string) string {
+					n := VarRef.FindStringSubmatch(ref)[1]
+					val := getenv(n)
+					if val == "" {
+						missing = append(missing, n)
+					}
+					return val
+				})
+				if len(missing) > 0 {
+					c.Skipped = fmt.Sprintf("header %s needs $%s, which is not set", k, strings.Join(missing, ", $"))
+				}
+			}
+		}
+		if sc.Command != "" {
+			for _, kv := range os.Environ() {
+				if k, _, _ := strings.Cut(kv, "="); !slices.Contains(keyEnvs, k) {
+					c.Env = append(c.Env, kv)
+				}
+			}
+			for k, v := range sc.Env {
+				c.Env = append(c.Env, k+"="+VarRef.ReplaceAllStringFunc(v, func(ref string) string { return getenv(VarRef.FindStringSubmatch(ref)[1]) }))
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func parseDur(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err == nil && d <= 0 {
+		err = fmt.Errorf("must be positive, got %s", s)
+	}
+	return d, err
+}
+
+// OAuthDef is a server's [mcp.servers.NAME.oauth] table (see
+// oauth.Config). client_secret, private_key_pem, idp_client_secret and
+// idp_id_token take ${VAR} references, as headers do, so that secrets stay
+// out of the file:
+//
+//	[mcp.servers.linear]
+//	url = "https://mcp.linear.app/mcp"      # no table needed: dynamic registration
+//
+//	[mcp.servers.internal.oauth]             # a pre-registered client
+//	client_id = "agent-cli"
+//	client_secret = "${INTERNAL_MCP_SECRET}"
+//	scopes = ["tools:read", "tools:call"]
+//
+//	[mcp.servers.batch.oauth]                # a machine client
+//	grant_type = "client_credentials"
+//	client_id = "batch"
+//	private_key_pem = "${BATCH_KEY_PEM}"
+//	signing_algorithm = "ES256"
+type OAuthDef struct {
+	ClientID          string   `toml:"client_id"`
+	ClientSecret      string   `toml:"client_secret"`
+	PrivateKeyPEM     string   `toml:"private_key_pem"`
+	SigningAlgorithm  string   `toml:"signing_algorithm"`
+	GrantType         string   `toml:"grant_type"`
+	ClientMetadataURL string   `toml:"client_metadata_url"`
+	Scopes            []string `toml:"scopes"`
+	IdPIssuer         string   `toml:"idp_issuer"`
+	IdPTokenEndpoint  string   `toml:"idp_token_endpoint"`
+	IdPClientID       string   `toml:"idp_client_id"`
+	IdPClientSecret   string   `toml:"idp_client_secret"`
+	IdPIDToken        string   `toml:"idp_id_token"`
+}
+
+// resolve expands the ${VAR} references and checks the table. missing
+// names the variables that are not set (the server is then skipped).
+func (c *OAuthDef) resolve(getenv func(string) string) (*oauth.Config, []string, error) {
+	var missing []string
+	expand := func(v string) string {
+		return VarRef.ReplaceAllStringFunc(v, func(ref string) string {
+			n := VarRef.FindStringSubmatch(ref)[1]
+			val := getenv(n)
+			if val == "" {
+				missing = append(missing, n)
+			}
+			return val
+		})
+	}
+	out := &oauth.Config{ClientID: expand(c.ClientID), ClientSecret: expand(c.ClientSecret), PrivateKeyPEM: expand(c.PrivateKeyPEM),
+		SigningAlgorithm: c.SigningAlgorithm, GrantType: c.GrantType, ClientMetadataURL: c.ClientMetadataURL, Scopes: c.Scopes,
+		IdPIssuer: c.IdPIssuer, IdPTokenEndpoint: c.IdPTokenEndpoint, IdPClientID: expand(c.IdPClientID),
+		IdPClientSecret: expand(c.IdPClientSecret), IdPIDToken: expand(c.IdPIDToken)}
+	if len(missing) > 0 {
+		return out, missing, nil
+	}
+	return out, nil, out.Validate()
+}
+
+// applyOAuth sets c's OAuth from the server's table: a usage error for a
+// table that cannot work, the server skipped when a ${VAR} is not set.
+func applyOAuth(c *Config, sc ServerDef, where string, getenv func(string) string) error {
+	if sc.OAuth == nil {
+		return nil
+	}
+	if c.URL == "" || c.SSE {
+		return fmt.Errorf("%s: mcp server %s: oauth is for a streamable HTTP server (url)", where, c.Name)
+	}
+	oc, missing, err := sc.OAuth.resolve(getenv)
+	if err != nil {
+		return fmt.Errorf("%s: mcp server %s: oauth: %w", where, c.Name, err)
+	}
+	if len(missing) > 0 {
+		c.Skipped = fmt.Sprintf("oauth needs $%s, which is not set", strings.Join(missing, ", $"))
+	}
+	c.OAuth = oc
+	return nil
+}
+
+// ParseClaudeJSON parses Claude Code's MCP JSON (a project's .mcp.json,
+// the SDK's --mcp-config): {"mcpServers": {NAME: {command, args, env} |
+// {type: http|sse, url, headers}}}.
+func ParseClaudeJSON(data []byte) (map[string]ServerDef, error) {
+	var f struct {
+		ServerDefs map[string]struct {
+			Type    string            `json:"type"`
+			Command string            `json:"command"`
+			Args    []string          `json:"args"`
+			Env     map[string]string `json:"env"`
+			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, err
+	}
+	out := map[string]ServerDef{}
+	for name, s := range f.ServerDefs {
+		c := ServerDef{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		if s.Type == "sse" || s.Type == InProcess {
+			c.Transport = s.Type
+		}
+		out[name] = c
+	}
+	return out, nil
+}
+
+// InProcess is the type of the Claude Agent SDK's in-process MCP servers
+// (createSdkMcpServer), which talk through the SDK's own process and
+// which agent cannot reach.
+const InProcess = "sdk"
