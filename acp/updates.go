@@ -10,7 +10,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/todo"
 )
 
 // maxContent bounds the text of a tool result sent in a tool_call_update;
@@ -130,7 +129,7 @@ func (t *translator) finished(ev loop.ToolCallFinished) []sdk.SessionUpdate {
 	}
 	content = append(content, sdk.ToolContent(sdk.TextBlock(cutText(ev.Content))))
 	out := []sdk.SessionUpdate{sdk.UpdateToolCall(sdk.ToolCallId(ev.ID), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content))}
-	if items, ok := ev.Meta["todos"].([]todo.Item); ok && !ev.IsError {
+	if items, ok := tools.Todos(ev.Meta); ok && !ev.IsError {
 		out = append(out, planUpdate(items))
 	}
 	if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
@@ -140,14 +139,14 @@ func (t *translator) finished(ev loop.ToolCallFinished) []sdk.SessionUpdate {
 }
 
 // planUpdate is a todo list as an ACP plan.
-func planUpdate(items []todo.Item) sdk.SessionUpdate {
+func planUpdate(items []tools.Todo) sdk.SessionUpdate {
 	entries := make([]sdk.PlanEntry, len(items))
 	for i, it := range items {
 		status := sdk.PlanEntryStatusPending
 		switch it.Status {
-		case todo.InProgress:
+		case tools.TodoInProgress:
 			status = sdk.PlanEntryStatusInProgress
-		case todo.Completed:
+		case tools.TodoCompleted:
 			status = sdk.PlanEntryStatusCompleted
 		}
 		entries[i] = sdk.PlanEntry{Content: it.Content, Status: status, Priority: sdk.PlanEntryPriorityMedium}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
-	"github.com/agent-dev/agent/tools/todo"
+	"github.com/agent-dev/agent/tools"
 )
 
 // storeTodos keeps todo_write's lists in the session store, once there is
@@ -13,7 +13,7 @@ import (
 type storeTodos struct{ j *storeJournals }
 
 // Save replaces session's list.
-func (s storeTodos) Save(ctx context.Context, session string, items []todo.Item) error {
+func (s storeTodos) Save(ctx context.Context, session string, items []tools.Todo) error {
 	s.j.mu.Lock()
 	store := s.j.store
 	s.j.mu.Unlock()
@@ -34,7 +34,7 @@ func todoObject(ev loop.Event) map[string]any {
 	if !ok || f.IsError {
 		return nil
 	}
-	items, ok := f.Meta["todos"].([]todo.Item)
+	items, ok := tools.Todos(f.Meta)
 	if !ok {
 		return nil
 	}

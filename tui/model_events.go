@@ -11,7 +11,6 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/todo"
 )
 
 // frameInterval is the shortest time between two batches of a turn's
@@ -189,7 +188,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 // changes the toolset, only its failure), and what the result changes
 // beyond it: a todo list, the permission mode an approved plan chose.
 func (m *Model) toolFinished(ev loop.ToolCallFinished) {
-	if items, ok := ev.Meta["todos"].([]todo.Item); ok && !ev.IsError {
+	if items, ok := tools.Todos(ev.Meta); ok && !ev.IsError {
 		m.todos.set(items)
 	}
 	if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {

@@ -12,7 +12,7 @@ import (
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
-	"github.com/agent-dev/agent/tools/todo"
+	"github.com/agent-dev/agent/tools"
 )
 
 // Session is a conversation the interface shows and goes on with.
@@ -32,7 +32,7 @@ type Session struct {
 	// by another process and this one is a fork of it.
 	Notice string
 	// Todos is the session's todo list as last written (todo_write).
-	Todos []todo.Item
+	Todos []tools.Todo
 }
 
 // SessionInfo is one line of the session picker.
@@ -125,7 +125,7 @@ func (s *StoreSessions) Open(ctx context.Context, id string) (*Session, error) {
 	out.Notice = notice
 	if list, err := s.Store.Todos(ctx, sess.ID); err == nil {
 		for _, it := range list {
-			out.Todos = append(out.Todos, todo.Item{Content: it.Content, Status: it.Status})
+			out.Todos = append(out.Todos, tools.Todo{Content: it.Content, Status: it.Status})
 		}
 	}
 	return out, nil
