@@ -132,7 +132,7 @@ func (t *translator) finished(ev loop.ToolCallFinished) []sdk.SessionUpdate {
 	if items, ok := tools.Todos(ev.Meta); ok && !ev.IsError {
 		out = append(out, planUpdate(items))
 	}
-	if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
+	if mode, ok := ev.Meta[tools.MetaPermissionMode].(string); ok && mode != "" {
 		out = append(out, modeUpdate(mode))
 	}
 	return out

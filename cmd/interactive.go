@@ -213,7 +213,7 @@ func (t tuiAsker) ask(ctx context.Context, q question) loop.Decision {
 	if q.risk != "" {
 		// One call's question: no answer for the session covers another.
 		tq.Group, tq.Warning, tq.Recheck = "protected "+q.req.Call.ID, protectedQuestion(q.rel, q.risk), nil
-		tq.Diff, _ = q.req.Preview.Meta["diff"].(string)
+		tq.Diff, _ = q.req.Preview.Meta[tools.MetaDiff].(string)
 		return t.approver.Ask(ctx, tq)
 	}
 	if hosts := q.def.Summary(q.req.Call.Arguments).Hosts; q.def.Effects.Has(tools.ReachesNetwork) && len(hosts) > 0 {
@@ -222,7 +222,7 @@ func (t tuiAsker) ask(ctx context.Context, q question) loop.Decision {
 	if isEdit(q.def) {
 		tq.Group = "edits" // allowing one edit tool for the session allows both
 		if q.req.Preview != nil {
-			tq.Diff, _ = q.req.Preview.Meta["diff"].(string)
+			tq.Diff, _ = q.req.Preview.Meta[tools.MetaDiff].(string)
 		}
 	}
 	return t.approver.Ask(ctx, tq)

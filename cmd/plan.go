@@ -85,10 +85,10 @@ func headlessPlan(context.Context, string, string) (plan.Outcome, error) {
 // that ends a headless run, and its plan.
 func stopsWithPlan(ev loop.Event) (string, bool) {
 	f, ok := ev.(loop.ToolCallFinished)
-	if !ok || f.Meta["stop"] != true {
+	if !ok || f.Meta[tools.MetaStop] != true {
 		return "", false
 	}
-	text, ok := f.Meta["plan"].(string)
+	text, ok := f.Meta[tools.MetaPlan].(string)
 	return text, ok
 }
 

@@ -110,7 +110,7 @@ func (p *printer) event(ev loop.Event) error {
 			fmt.Fprintf(p.errOut, "· %s\n", ev.Text)
 		}
 	case loop.ToolCallFinished:
-		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && isEdit(tools.Definition{Effects: ev.Effects}) && !slices.Contains(p.changed, path) {
+		if path, ok := ev.Meta[tools.MetaPath].(string); ok && !ev.IsError && isEdit(tools.Definition{Effects: ev.Effects}) && !slices.Contains(p.changed, path) {
 			p.changed = append(p.changed, path)
 		}
 		if i, ok := p.started[ev.ID]; ok {

@@ -191,7 +191,7 @@ func (m *Model) toolFinished(ev loop.ToolCallFinished) {
 	if items, ok := tools.Todos(ev.Meta); ok && !ev.IsError {
 		m.todos.set(items)
 	}
-	if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
+	if mode, ok := ev.Meta[tools.MetaPermissionMode].(string); ok && mode != "" {
 		m.bar.mode = mode // an approved plan switched the mode
 	}
 	switch {
