@@ -11,7 +11,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -125,7 +124,7 @@ func (p *printer) event(ev loop.Event) error {
 			}
 		}
 	case loop.ToolProgress:
-		if se, ok := ev.Detail.(subagent.Event); ok {
+		if se, ok := ev.Detail.(loop.ChildEvent); ok {
 			p.subagentProgress(se)
 		}
 	case loop.Retry:
@@ -221,7 +220,7 @@ func streamObject(ev loop.Event) map[string]any {
 		}
 		return obj
 	case loop.ToolProgress:
-		if se, ok := ev.Detail.(subagent.Event); ok {
+		if se, ok := ev.Detail.(loop.ChildEvent); ok {
 			return subagentObject(se)
 		}
 		return map[string]any{"type": "tool_progress", "id": ev.ID, "name": ev.Name, "text": ev.Text}

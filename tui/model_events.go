@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -156,7 +155,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 		if b, ok := m.blocks[ev.ID]; ok && b.running() {
 			b.setProgress(ev.Text)
 		}
-		if se, ok := ev.Detail.(subagent.Event); ok {
+		if se, ok := ev.Detail.(loop.ChildEvent); ok {
 			m.subagentEvent(se)
 		}
 	case loop.Notice:
