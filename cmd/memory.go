@@ -12,6 +12,7 @@ import (
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/tools/web"
+	"github.com/agent-dev/agent/turn"
 	"github.com/spf13/cobra"
 )
 
@@ -69,12 +70,12 @@ func (a *agent) memoryPrompt() string {
 	return a.memory.Prompt()
 }
 
-// rememberPrompt saves a headless prompt that is a "#" note (memory.Gesture)
+// rememberPrompt saves a headless prompt that is a "#" note (turn.MemoryNote)
 // to the project's MEMORY.md instead of sending it, and reports whether it
 // was one. Only a prompt given as an argument counts: piped input that
 // starts with "#" is a markdown document to send.
 func rememberPrompt(o *Options, st Streams, getenv func(string) string, dir, prompt string) (bool, error) {
-	note, ok := memory.Gesture(o.Prompt)
+	note, ok := turn.MemoryNote(o.Prompt)
 	if !ok || prompt != o.Prompt {
 		return false, nil
 	}
