@@ -198,7 +198,7 @@ func newAgent(o *Options, dir string, getenv func(string) string, pool *provider
 			a := &agent{settings: s, dir: dir, root: root, registry: reg, catalog: picker.NewLive(picker.New(reg, mode, reg.Names())),
 				builtins: builtins, mode: mode, toolAllow: allowTools, toolDeny: denyTools, mcpCfgs: cfgs, mcpProject: project,
 				files: state, journals: journals, sandbox: sb, rules: set, protect: guard,
-				mentions: mention.New(root, state), children: kids, pool: pool, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext, buffers: buffers}
+				mentions: mention.New(root, mention.Files{Read: fs.ReadFile(root, state), List: fs.ListFiles(root), Walk: fs.Files}), children: kids, pool: pool, agentWarnings: append(agentWarnings, ext.warnings...), plan: plans, ext: ext, buffers: buffers}
 			a.catalog.Set(picker.New(reg, mode, a.toolGroups()...))
 			a.webTrust = a.trustStore(o, getenv)
 			a.oauth = oauthStore(o, getenv)
