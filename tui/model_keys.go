@@ -59,7 +59,7 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.completeMention() {
 			return nil
 		}
-		m.input.SetValue(complete(withCustom(m.customCommands()), m.input.Value()))
+		m.input.SetValue(complete(m.commands(), m.input.Value()))
 		m.input.CursorEnd()
 		return nil
 	case key.Matches(msg, k.Help) && m.input.Value() == "":
