@@ -10,7 +10,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/todo"
 )
 
 // maxContent bounds the text of a tool result sent in a tool_call_update;
@@ -130,24 +129,24 @@ func (t *translator) finished(ev loop.ToolCallFinished) []sdk.SessionUpdate {
 	}
 	content = append(content, sdk.ToolContent(sdk.TextBlock(cutText(ev.Content))))
 	out := []sdk.SessionUpdate{sdk.UpdateToolCall(sdk.ToolCallId(ev.ID), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content))}
-	if items, ok := ev.Meta["todos"].([]todo.Item); ok && !ev.IsError {
+	if items, ok := tools.Todos(ev.Meta); ok && !ev.IsError {
 		out = append(out, planUpdate(items))
 	}
-	if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
+	if mode, ok := ev.Meta[tools.MetaPermissionMode].(string); ok && mode != "" {
 		out = append(out, modeUpdate(mode))
 	}
 	return out
 }
 
 // planUpdate is a todo list as an ACP plan.
-func planUpdate(items []todo.Item) sdk.SessionUpdate {
+func planUpdate(items []tools.Todo) sdk.SessionUpdate {
 	entries := make([]sdk.PlanEntry, len(items))
 	for i, it := range items {
 		status := sdk.PlanEntryStatusPending
 		switch it.Status {
-		case todo.InProgress:
+		case tools.TodoInProgress:
 			status = sdk.PlanEntryStatusInProgress
-		case todo.Completed:
+		case tools.TodoCompleted:
 			status = sdk.PlanEntryStatusCompleted
 		}
 		entries[i] = sdk.PlanEntry{Content: it.Content, Status: status, Priority: sdk.PlanEntryPriorityMedium}

@@ -11,7 +11,6 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/todo"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -71,8 +70,8 @@ func TestEditCarriesItsDiff(t *testing.T) {
 // call is marked failed.
 func TestTodoListIsAPlan(t *testing.T) {
 	tr := newTranslator(&fakeSession{}, "/w")
-	ups := tr.updates(loop.ToolCallFinished{ID: "t", Name: "todo_write", Meta: map[string]any{"todos": []todo.Item{
-		{Content: "read", Status: todo.Completed}, {Content: "write", Status: todo.InProgress}, {Content: "test", Status: todo.Pending}}}})
+	ups := tr.updates(loop.ToolCallFinished{ID: "t", Name: "todo_write", Meta: map[string]any{tools.MetaTodos: []tools.Todo{
+		{Content: "read", Status: tools.TodoCompleted}, {Content: "write", Status: tools.TodoInProgress}, {Content: "test", Status: tools.TodoPending}}}})
 	if len(ups) != 2 || ups[1].Plan == nil {
 		t.Fatalf("updates %+v", ups)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/tools/fs"
 )
 
 // BenchmarkMentionComplete measures "@" completion in the generated tree of
@@ -22,14 +23,14 @@ func BenchmarkMentionComplete(b *testing.B) {
 	ctx := context.Background()
 	b.Run("Walk", func(b *testing.B) {
 		for b.Loop() {
-			m := mention.New(root, nil)
+			m := mention.New(root, mention.Files{Read: fs.ReadFile(root), List: fs.ListFiles(root), Walk: fs.Files})
 			if got := m.Complete(ctx, "pkg3sub2file017", 4); len(got) == 0 {
 				b.Fatal("no completion")
 			}
 		}
 	})
 	b.Run("Cached", func(b *testing.B) {
-		m := mention.New(root, nil)
+		m := mention.New(root, mention.Files{Read: fs.ReadFile(root), List: fs.ListFiles(root), Walk: fs.Files})
 		m.Complete(ctx, "", 4)
 		for b.Loop() {
 			if got := m.Complete(ctx, "pkg3sub2file017", 4); len(got) == 0 {

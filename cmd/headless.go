@@ -8,7 +8,6 @@ import (
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
@@ -187,12 +186,12 @@ func describeAttachment(at mention.Attachment) string {
 	return what + ")"
 }
 
-// rememberPrompt saves a headless prompt that is a "#" note (memory.Gesture)
+// rememberPrompt saves a headless prompt that is a "#" note (turn.MemoryNote)
 // to the project's MEMORY.md instead of sending it, and reports whether it
 // was one. Only a prompt given as an argument counts: piped input that
 // starts with "#" is a markdown document to send.
 func rememberPrompt(h *host.Host, o *Options, st Streams, dir, prompt string) (bool, error) {
-	note, ok := memory.Gesture(o.Prompt)
+	note, ok := turn.MemoryNote(o.Prompt)
 	if !ok || prompt != o.Prompt {
 		return false, nil
 	}

@@ -32,7 +32,7 @@ func (t tuiAsker) Ask(ctx context.Context, q host.Question) loop.Decision {
 	if q.Risk != "" {
 		// One call's question: no answer for the session covers another.
 		tq.Group, tq.Warning, tq.Recheck = "protected "+q.Req.Call.ID, host.ProtectedQuestion(q.Rel, q.Risk), nil
-		tq.Diff, _ = q.Req.Preview.Meta["diff"].(string)
+		tq.Diff, _ = q.Req.Preview.Meta[tools.MetaDiff].(string)
 		return t.approver.Ask(ctx, tq)
 	}
 	if hosts := q.Def.Summary(q.Req.Call.Arguments).Hosts; q.Def.Effects.Has(tools.ReachesNetwork) && len(hosts) > 0 {
@@ -41,7 +41,7 @@ func (t tuiAsker) Ask(ctx context.Context, q host.Question) loop.Decision {
 	if host.IsEdit(q.Def) {
 		tq.Group = "edits" // allowing one edit tool for the session allows both
 		if q.Req.Preview != nil {
-			tq.Diff, _ = q.Req.Preview.Meta["diff"].(string)
+			tq.Diff, _ = q.Req.Preview.Meta[tools.MetaDiff].(string)
 		}
 	}
 	return t.approver.Ask(ctx, tq)

@@ -12,9 +12,7 @@ import (
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/todo"
 )
 
 // Output formats of headless mode.
@@ -112,7 +110,7 @@ func (p *printer) event(ev loop.Event) error {
 			fmt.Fprintf(p.errOut, "· %s\n", ev.Text)
 		}
 	case loop.ToolCallFinished:
-		if path, ok := ev.Meta["path"].(string); ok && !ev.IsError && host.IsEdit(tools.Definition{Effects: ev.Effects}) && !slices.Contains(p.changed, path) {
+		if path, ok := ev.Meta[tools.MetaPath].(string); ok && !ev.IsError && host.IsEdit(tools.Definition{Effects: ev.Effects}) && !slices.Contains(p.changed, path) {
 			p.changed = append(p.changed, path)
 		}
 		if i, ok := p.started[ev.ID]; ok {
@@ -127,7 +125,7 @@ func (p *printer) event(ev loop.Event) error {
 			}
 		}
 	case loop.ToolProgress:
-		if se, ok := ev.Detail.(subagent.Event); ok {
+		if se, ok := ev.Detail.(loop.ChildEvent); ok {
 			p.subagentProgress(se)
 		}
 	case loop.Retry:
@@ -223,7 +221,7 @@ func streamObject(ev loop.Event) map[string]any {
 		}
 		return obj
 	case loop.ToolProgress:
-		if se, ok := ev.Detail.(subagent.Event); ok {
+		if se, ok := ev.Detail.(loop.ChildEvent); ok {
 			return subagentObject(se)
 		}
 		return map[string]any{"type": "tool_progress", "id": ev.ID, "name": ev.Name, "text": ev.Text}
@@ -306,10 +304,10 @@ func nonNil(s []string) []string {
 // that ends a headless run, and its plan.
 func stopsWithPlan(ev loop.Event) (string, bool) {
 	f, ok := ev.(loop.ToolCallFinished)
-	if !ok || f.Meta["stop"] != true {
+	if !ok || f.Meta[tools.MetaStop] != true {
 		return "", false
 	}
-	text, ok := f.Meta["plan"].(string)
+	text, ok := f.Meta[tools.MetaPlan].(string)
 	return text, ok
 }
 
@@ -320,7 +318,7 @@ func todoObject(ev loop.Event) map[string]any {
 	if !ok || f.IsError {
 		return nil
 	}
-	items, ok := f.Meta["todos"].([]todo.Item)
+	items, ok := tools.Todos(f.Meta)
 	if !ok {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/subagent"
 )
 
 // subagentObject is the stream-json form of a subagent's event: its
@@ -13,7 +12,7 @@ import (
 // event as the parent's would be; each carries parent_tool_call_id, the id
 // of the task call that started the child. A child's Done is a
 // subagent_result object.
-func subagentObject(ev subagent.Event) map[string]any {
+func subagentObject(ev loop.ChildEvent) map[string]any {
 	var obj map[string]any
 	switch inner := ev.Event.(type) {
 	case nil:
@@ -43,7 +42,7 @@ func subagentObject(ev subagent.Event) map[string]any {
 // subagentProgress counts a child's tokens in the turn's and, in text mode
 // with progress on, writes a line per finished call of the child on
 // stderr, after its description.
-func (p *printer) subagentProgress(se subagent.Event) {
+func (p *printer) subagentProgress(se loop.ChildEvent) {
 	if se.Start {
 		if p.childModels == nil {
 			p.childModels = map[string]string{}

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sdkstream"
+	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/plan"
 	"github.com/agent-dev/agent/turn"
@@ -126,10 +127,6 @@ func initModeName(sdkMode, mode string) string {
 	return sdkModeName(mode)
 }
 
-// claudeToolNames are Claude Code's tool names and agent's.
-var claudeToolNames = map[string]string{"Bash": "bash", "Read": "read_file", "Edit": "edit_file", "MultiEdit": "edit_file",
-	"Write": "write_file", "Grep": "grep", "Glob": "list_files", "LS": "list_files", "Task": "task", "TodoWrite": "todo_write"}
-
 // toolRules are --allowedTools or --disallowedTools as agent's tool rules
 // (a Claude Code name becomes agent's; "Bash(git:*)" allows or denies
 // the command "git" and its arguments).
@@ -140,7 +137,7 @@ func toolRules(names []string) (toolNames, commands []string) {
 				commands = append(commands, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(arg, ")"), "*"), ":"))
 				continue
 			}
-			if m, ok := claudeToolNames[n]; ok {
+			if m, ok := tools.FromClaude(n); ok {
 				n = m
 			}
 			toolNames = append(toolNames, n)

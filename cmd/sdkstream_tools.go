@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/picker"
 )
@@ -27,7 +28,7 @@ func sdkToolsOption(o *Options) (only []string) {
 	only = []string{}
 	for _, n := range strings.Split(v, ",") {
 		if n = strings.TrimSpace(n); n != "" {
-			if m, ok := claudeToolNames[n]; ok {
+			if m, ok := tools.FromClaude(n); ok {
 				n = m
 			}
 			only = append(only, n)

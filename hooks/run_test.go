@@ -62,3 +62,24 @@ func TestAHookThatCannotStartGaveNoAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A hook whose matcher is Claude Code's WebFetch runs for the agent's
+// web_fetch (the runner's value is the agent's name), as Bash runs for
+// bash; it runs once, and a matcher for another tool does not.
+func TestAWebFetchMatcherRunsForWebFetch(t *testing.T) {
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "ran")
+	res := run(t, PreToolUse, "web_fetch", Input{ToolName: "WebFetch", AgentToolName: "web_fetch"},
+		Hook{Matcher: "WebFetch", Command: `cat >> ` + ran},
+		Hook{Matcher: "Bash|Read", Command: `echo wrong >> ` + ran})
+	if len(res) != 1 || res[0].Exit != 0 || res[0].Failure != "" {
+		t.Fatalf("results = %+v, want the WebFetch hook's alone", res)
+	}
+	data, err := os.ReadFile(ran)
+	if err != nil {
+		t.Fatalf("the hook did not run: %v", err)
+	}
+	if got := string(data); !strings.Contains(got, `"tool_name":"WebFetch"`) || !strings.Contains(got, `"agent_tool_name":"web_fetch"`) || strings.Contains(got, "wrong") {
+		t.Errorf("the hooks wrote %q, want the WebFetch hook's input alone", got)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/protect"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
@@ -56,7 +55,7 @@ func TestAYesWithOtherArgumentsNeverCoversAProtectedPathsWrite(t *testing.T) {
 	guard := protect.NewGuard(protect.Paths{})
 	ap.guard = guard
 	req := loop.Approval{Call: providers.ToolCall{ID: "c", Name: "write_file", Arguments: `{"path":".git/config","content":"x"}`}, Def: edit,
-		Preview: &tools.Result{Meta: map[string]any{fs.MetaProtected: "git metadata", "path": ".git/config"}}}
+		Preview: &tools.Result{Meta: map[string]any{tools.MetaProtected: "git metadata", tools.MetaPath: ".git/config"}}}
 	d := ap.approve(context.Background(), req)
 	if d.Allow || !strings.Contains(d.Reason, "protected path") {
 		t.Errorf("decision %+v, want a refusal: the yes was to other arguments than the protected write shown", d)

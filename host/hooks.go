@@ -173,7 +173,7 @@ func (h *hookSet) gateFunc() loop.GateFunc {
 // answer (could not start, timed out) never lets the call pass silently:
 // headless it is denied, in the interface the person is asked.
 func (h *hookSet) gate(ctx context.Context, c loop.GateCall) loop.GateDecision {
-	in := hooks.Input{SessionID: c.Session, HookEventName: hooks.PreToolUse, ToolName: hooks.ClaudeName(c.Call.Name),
+	in := hooks.Input{SessionID: c.Session, HookEventName: hooks.PreToolUse, ToolName: tools.ClaudeName(c.Call.Name),
 		AgentToolName: c.Call.Name, ToolInput: claudeInput(c.Call.Arguments, h.dir), ToolUseID: c.Call.ID}
 	d := hooks.DecideTool(h.run(ctx, c.Call.Name, in))
 	h.show(d.Notes)
@@ -217,7 +217,7 @@ func (h *hookSet) afterCallFunc() loop.AfterCallFunc {
 // afterCall runs PostToolUse's hooks on a call that ran: a block (exit 2,
 // decision block) and additionalContext reach the model after the result.
 func (h *hookSet) afterCall(ctx context.Context, c loop.AfterCall) tools.Result {
-	in := hooks.Input{SessionID: c.Session, HookEventName: hooks.PostToolUse, ToolName: hooks.ClaudeName(c.Call.Name),
+	in := hooks.Input{SessionID: c.Session, HookEventName: hooks.PostToolUse, ToolName: tools.ClaudeName(c.Call.Name),
 		AgentToolName: c.Call.Name, ToolInput: claudeInput(c.Call.Arguments, h.dir), ToolUseID: c.Call.ID,
 		ToolResponse: map[string]any{"content": c.Result.Content, "is_error": c.Result.IsError}}
 	o := h.summarize(ctx, c.Call.Name, in)

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/tools/fs"
+	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/protect"
 )
 
@@ -37,13 +37,13 @@ func (h *Host) protectedPaths(dir string) protect.Paths {
 }
 
 // protectedWrite returns the risk and the path of a call whose preview says
-// it writes a protected path (fs.MetaProtected), "" when it does not.
+// it writes a protected path (tools.MetaProtected), "" when it does not.
 func protectedWrite(req loop.Approval) (risk, rel string) {
 	if req.Preview == nil {
 		return "", ""
 	}
-	risk, _ = req.Preview.Meta[fs.MetaProtected].(string)
-	rel, _ = req.Preview.Meta["path"].(string)
+	risk, _ = req.Preview.Meta[tools.MetaProtected].(string)
+	rel, _ = req.Preview.Meta[tools.MetaPath].(string)
 	return risk, rel
 }
 

@@ -224,7 +224,7 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 		a.toolDeny = append(a.toolDeny, toolsOutside(reg.Names(), fe.Rules.Only)...)
 	}
 	a.catalog = picker.NewLive(picker.New(reg, a.mode, a.toolGroups()...))
-	a.mentions = mention.New(a.root, a.files)
+	a.mentions = mention.New(a.root, mention.Files{Read: fs.ReadFile(a.root, a.files), List: fs.ListFiles(a.root), Walk: fs.Files})
 	return nil
 }
 

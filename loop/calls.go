@@ -153,13 +153,13 @@ func (t *turn) storeCall(write func(Store, context.Context) error) {
 // something (a call that changes the world, a denial, a reason), with how
 // long Config.Approve took (waited, also returned: the time a person took
 // to answer is not the tool's run time), and, when it says why, in the
-// result's Meta["decision"]. It never fails: every problem becomes an
+// result's Meta[tools.MetaDecision]. It never fails: every problem becomes an
 // error result.
 func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 	if p.fail != "" {
 		res := tools.Result{Content: p.fail, IsError: true}
 		if p.gate == GateDeny {
-			res = withDecision(tools.Result{Content: p.fail, IsError: true, Meta: map[string]any{"denied": true}}, p.why)
+			res = withDecision(tools.Result{Content: p.fail, IsError: true, Meta: map[string]any{tools.MetaDenied: true}}, p.why)
 		}
 		return res, 0
 	}
@@ -192,7 +192,7 @@ func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 		if reason == "" {
 			reason = fmt.Sprintf("the user did not allow this %s call", def.Name)
 		}
-		return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{"denied": true}}, d.Why), waited
+		return withDecision(tools.Result{Content: reason, IsError: true, Meta: map[string]any{tools.MetaDenied: true}}, d.Why), waited
 	}
 	if d.Args != nil {
 		var ok bool
@@ -269,7 +269,7 @@ func images(in []tools.Image) []providers.Image {
 	return out
 }
 
-// withDecision returns res with why in Meta["decision"], when why is not
+// withDecision returns res with why in Meta[tools.MetaDecision], when why is not
 // empty. The tool's Meta map is copied, never written to.
 func withDecision(res tools.Result, why string) tools.Result {
 	if why == "" {
@@ -279,7 +279,7 @@ func withDecision(res tools.Result, why string) tools.Result {
 	if meta == nil {
 		meta = map[string]any{}
 	}
-	meta["decision"] = why
+	meta[tools.MetaDecision] = why
 	res.Meta = meta
 	return res
 }

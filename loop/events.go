@@ -65,8 +65,9 @@ type Notice struct {
 
 // ToolCallFinished reports a tool call's result. Content is what the model
 // reads; Meta holds the tool's structured details (exit status, counts)
-// and, for a call that asked for approval, Meta["decision"] (Decision.Why,
-// when not empty) and Meta["denied"] (true when it was refused).
+// and, for a call that asked for approval, Meta[tools.MetaDecision]
+// (Decision.Why, when not empty) and Meta[tools.MetaDenied] (true when it
+// was refused).
 type ToolCallFinished struct {
 	ID      string
 	Name    string

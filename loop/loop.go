@@ -145,7 +145,7 @@ type Decision struct {
 	// the user, never for the model: `rule: allow "git status"`,
 	// "person: once", "person: for the session", "sandbox: workspace-write,
 	// network off", `denied by rule "rm"`, "yolo". The loop puts it in
-	// ToolCallFinished.Meta["decision"] when it is not empty, and gives it
+	// ToolCallFinished.Meta[tools.MetaDecision] when it is not empty, and gives it
 	// with Allow to Store.DecideToolCall.
 	Why string
 	// Args, when not nil and Allow is true, are the arguments the call

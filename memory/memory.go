@@ -17,7 +17,8 @@
 // most MaxPromptBytes); daily notes are reached only through search. The
 // model reads memory with the memory_search and memory_get tools and keeps
 // notes with memory_write (Tools); the person adds to MEMORY.md with a
-// prompt that starts with "#" (Gesture).
+// prompt that starts with "#" (turn.MemoryNote recognises it, Remember
+// keeps it).
 package memory
 
 import (
@@ -121,19 +122,6 @@ func (m *Memory) Root() string { return m.root }
 
 // LongTermPath returns the path of this project's MEMORY.md.
 func (m *Memory) LongTermPath() string { return filepath.Join(m.dir, LongTermFile) }
-
-// Gesture reports whether a prompt is a note to remember rather than a
-// message to send (Claude Code's gesture): it starts with one "#" not
-// followed by "#" or "!" (a markdown subheading or a shebang is sent as
-// typed). note is the text after the "#", trimmed; a lone "#" is no note.
-func Gesture(prompt string) (note string, ok bool) {
-	rest, found := strings.CutPrefix(prompt, "#")
-	if !found || strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, "!") {
-		return "", false
-	}
-	note = strings.TrimSpace(rest)
-	return note, note != ""
-}
 
 // Remember appends text to MEMORY.md when longTerm, else to today's note
 // file, as one markdown list item (later lines indented under it; a daily

@@ -75,27 +75,6 @@ func TestProjectMemoryIsSharedBySubdirectoriesAndNotInTheRepository(t *testing.T
 	}
 }
 
-func TestGesture(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		note string
-		ok   bool
-	}{
-		{"# always use tabs", "always use tabs", true},
-		{"#no space", "no space", true},
-		{"## a heading", "", false},
-		{"#!/bin/sh", "", false},
-		{"#   ", "", false},
-		{"not # a note", "", false},
-		{" # leading space", "", false},
-	} {
-		note, ok := Gesture(c.in)
-		if note != c.note || ok != c.ok {
-			t.Errorf("Gesture(%q) = %q, %v; want %q, %v", c.in, note, ok, c.note, c.ok)
-		}
-	}
-}
-
 func TestRememberAndPrompt(t *testing.T) {
 	f := newFixture(t)
 	m := f.memory(f.root, day)

@@ -195,5 +195,5 @@ func (t *writeTool) Run(ctx context.Context, call tools.Call) (tools.Result, err
 	if err != nil {
 		return tools.Errorf("memory_write: %v", err), nil
 	}
-	return tools.Result{Content: "Saved to " + filepath.Base(path) + ".", Meta: map[string]any{"path": path}}, nil
+	return tools.Result{Content: "Saved to " + filepath.Base(path) + ".", Meta: map[string]any{tools.MetaPath: path}}, nil
 }

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/agent-dev/agent/tools/fs"
 )
 
 const (
@@ -85,7 +83,7 @@ func (m *Mentions) listing(ctx context.Context) (paths, lower []string) {
 		return m.paths, m.lower
 	}
 	dirs := map[string]bool{}
-	fs.Files(ctx, m.root, func(rel string) error {
+	visit := func(rel string) error {
 		for d := path.Dir(rel); d != "." && !dirs[d]; d = path.Dir(d) {
 			dirs[d] = true
 			paths = append(paths, d+"/")
@@ -95,7 +93,10 @@ func (m *Mentions) listing(ctx context.Context) (paths, lower []string) {
 			return errEnough
 		}
 		return nil
-	})
+	}
+	if m.walk != nil {
+		m.walk(ctx, m.root, visit)
+	}
 	if paths == nil {
 		paths = []string{}
 	}

@@ -7,10 +7,13 @@
 // outside the working directory; a path that cannot be read is left as
 // plain text. .gitignore keeps files out of completion and of a
 // directory's listing only: a file named in full is attached, as read_file
-// would read it when asked.
+// would read it when asked. The file tools and their walk come from the
+// caller (Files), so the package, and the interface that imports it, know
+// no concrete tool.
 package mention
 
 import (
+	"context"
 	"os"
 	"strings"
 	"sync"
@@ -18,14 +21,31 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/fs"
 )
+
+// Files is how mentions reach the working directory's files: cmd fills it
+// with the file tools (package tools/fs) on the same os.Root it gives New.
+type Files struct {
+	// Read is read_file, run with the arguments {"path", "limit"} to attach
+	// a file; List is list_files, run with {"path"} to attach a
+	// directory's listing. Their results' Content (and Read's Images) are
+	// what the prompt gets; an error result leaves the mention as text.
+	// Both are required.
+	Read, List tools.Tool
+	// Walk calls visit with the slash path, relative to root, of each file
+	// completion may offer (.git, what .gitignore excludes and symlinks
+	// left out), until visit returns an error, which it returns; it
+	// returns ctx.Err() once ctx is cancelled. Nil offers no paths but
+	// MCP resources.
+	Walk func(ctx context.Context, root *os.Root, visit func(rel string) error) error
+}
 
 // Mentions completes and attaches the mentions of one working directory.
 // It is safe for concurrent use.
 type Mentions struct {
 	root       *os.Root
 	read, list tools.Tool
+	walk       func(ctx context.Context, root *os.Root, visit func(rel string) error) error
 
 	mu      sync.Mutex
 	paths   []string  // the files and directories completion offers (directories end in "/")
@@ -36,13 +56,14 @@ type Mentions struct {
 	res     Resources // MCP resources, nil without
 }
 
-// New returns the mentions of the working directory root. Reads of
-// attached files are recorded in the session's tracker in sessions as
-// read_file's are (nil keeps them apart), so the model may change a file it
-// was given without reading it again.
-func New(root *os.Root, sessions *fs.Sessions) *Mentions {
+// New returns the mentions of the working directory root, attached and
+// completed through files. An attached file is read by files.Read as a
+// call of the prompt's session, so a read_file that records its reads
+// (the session's tracker) lets the model change a file it was given
+// without reading it again.
+func New(root *os.Root, files Files) *Mentions {
 	return &Mentions{
-		root: root, read: fs.ReadFile(root, sessions), list: fs.ListFiles(root),
+		root: root, read: files.Read, list: files.List, walk: files.Walk,
 		maxAge: listMaxAge, maxWalk: listMaxPaths,
 	}
 }

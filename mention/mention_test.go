@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agent-dev/agent/tools/fs"
 )
 
 // tree writes files (slash paths to contents) below a temporary directory
@@ -29,7 +31,7 @@ func tree(t *testing.T, files map[string]string) (*Mentions, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	return New(root, nil), dir
+	return New(root, Files{Read: fs.ReadFile(root), List: fs.ListFiles(root), Walk: fs.Files}), dir
 }
 
 func TestFind(t *testing.T) {

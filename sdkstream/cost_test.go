@@ -7,7 +7,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -17,9 +16,9 @@ func delegating(_ context.Context, _ turn.Prompt) <-chan loop.Event {
 	ch := make(chan loop.Event, 8)
 	ch <- loop.StepStarted{Step: 1}
 	ch <- loop.ToolCallStarted{ID: "t1", Name: "task", Arguments: `{"prompt":"look"}`}
-	ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: subagent.Event{ParentCallID: "t1", Start: true, Model: "small"}}
-	ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: subagent.Event{ParentCallID: "t1", Event: loop.TextDelta{Text: "found"}}}
-	ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: subagent.Event{ParentCallID: "t1",
+	ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Start: true, Model: "small"}}
+	ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: loop.TextDelta{Text: "found"}}}
+	ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1",
 		Event: loop.Done{Reason: loop.StopAnswered, Usage: providers.Usage{InputTokens: 1000, OutputTokens: 100}}}}
 	ch <- loop.ToolCallFinished{ID: "t1", Name: "task", Content: "found"}
 	ch <- loop.Done{Answer: "done", Reason: loop.StopAnswered, Steps: 2,

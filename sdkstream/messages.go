@@ -12,7 +12,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -128,10 +127,10 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 			continue
 		}
 		if tp, ok := ev.(loop.ToolProgress); ok {
-			if se, ok := tp.Detail.(subagent.Event); ok && se.Start {
+			if se, ok := tp.Detail.(loop.ChildEvent); ok && se.Start {
 				childModels[se.ParentCallID] = se.Model
 			}
-			if se, ok := tp.Detail.(subagent.Event); ok && se.Event != nil {
+			if se, ok := tp.Detail.(loop.ChildEvent); ok && se.Event != nil {
 				if d, end := se.Event.(loop.Done); end {
 					s.spend(childModels[se.ParentCallID], d.Usage)
 				}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -228,8 +227,8 @@ func TestCanUseTool(t *testing.T) {
 				t.Errorf("CanUseTool: %v", err)
 			}
 			verdicts <- v
-			ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: subagent.Event{ParentCallID: "t1", Event: loop.TextDelta{Text: "child"}}}
-			ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: subagent.Event{ParentCallID: "t1", Event: loop.Done{Reason: loop.StopAnswered}}}
+			ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: loop.TextDelta{Text: "child"}}}
+			ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: loop.Done{Reason: loop.StopAnswered}}}
 			ch <- loop.Done{Reason: loop.StopAnswered}
 		}()
 		return ch

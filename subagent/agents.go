@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agent-dev/agent/tools"
 )
 
 // Agent is a defined agent: a Markdown file whose front matter gives its
@@ -35,19 +37,15 @@ type Agent struct {
 	Path string
 }
 
-// claudeTools maps Claude Code's tool names to the agent's.
-var claudeTools = map[string]string{
-	"Read": "read_file", "Grep": "grep", "Glob": "list_files", "LS": "list_files", "Bash": "bash",
-	"Edit": "edit_file", "MultiEdit": "edit_file", "Write": "write_file",
-}
-
 // ToolNames returns the agent's tools as the agent's own names, each once,
-// Claude Code's names translated; names of neither kind are kept as they
-// are (an MCP tool, or one the caller will report as unknown).
+// Claude Code's names translated (tools.FromClaude: Read is read_file,
+// WebFetch web_fetch); names of neither kind are kept as they are (an MCP
+// tool, a Claude Code tool the agent lacks, or one the caller will report
+// as unknown).
 func (a Agent) ToolNames() []string {
 	var out []string
 	for _, n := range a.Tools {
-		if own, ok := claudeTools[n]; ok {
+		if own, ok := tools.FromClaude(n); ok {
 			n = own
 		}
 		if !slices.Contains(out, n) {

@@ -22,6 +22,18 @@ func TestClaudeCodeDefinitionWorks(t *testing.T) {
 	}
 }
 
+// A definition's tools go through the one table of Claude Code's names:
+// WebFetch and TodoWrite are the agent's tools, Edit and MultiEdit one
+// tool, and what the agent lacks (WebSearch) or names alike in both (an
+// MCP tool) is kept as written.
+func TestToolNamesTakeEveryClaudeCodeName(t *testing.T) {
+	a := Agent{Tools: []string{"Read", "WebFetch", "TodoWrite", "Edit", "MultiEdit", "LS", "WebSearch", "mcp__docs__search"}}
+	want := []string{"read_file", "web_fetch", "todo_write", "edit_file", "list_files", "WebSearch", "mcp__docs__search"}
+	if got := a.ToolNames(); !slices.Equal(got, want) {
+		t.Errorf("tools = %v, want %v", got, want)
+	}
+}
+
 // Bad definitions are skipped with a warning; the project's definition of
 // a name wins over the user's.
 func TestLoadSkipsBadDefinitionsAndKeepsTheFirstName(t *testing.T) {

@@ -12,23 +12,6 @@ import (
 	"github.com/agent-dev/agent/tools"
 )
 
-// Event is a child's event as its parent's task call reports it, in
-// tools.Progress.Detail: who the child is, and either its start (Start,
-// with its Model) or one of its loop events, in order.
-type Event struct {
-	// ParentCallID is the id of the task call that started the child.
-	ParentCallID string
-	// Description is the call's description; Agent the defined agent's
-	// name ("" for the default); Session the child's session id.
-	Description, Agent, Session string
-	// Start marks the first event, sent before the child's first request;
-	// Model is the model it runs on.
-	Start bool
-	Model string
-	// Event is the child's loop event; nil for the start.
-	Event loop.Event
-}
-
 // watch follows a child's events: it forwards each to the parent's call as
 // progress and keeps what the result needs.
 type watch struct {
@@ -52,8 +35,9 @@ type watch struct {
 // shownSteps is how many of the child's calls its progress shows.
 const shownSteps = 4
 
-// report sends ev to the parent's call as progress.
-func (w *watch) report(ev Event) {
+// report sends ev to the parent's call as progress (its Detail), with the
+// child's identity filled in.
+func (w *watch) report(ev loop.ChildEvent) {
 	ev.ParentCallID, ev.Description, ev.Session = w.spec.CallID, w.spec.Description, w.session
 	if w.spec.Agent != nil {
 		ev.Agent = w.spec.Agent.Name
@@ -123,7 +107,7 @@ func (w *watch) see(ev loop.Event) {
 		w.usage = ev.Usage
 	}
 	w.mu.Unlock()
-	w.report(Event{Event: ev})
+	w.report(loop.ChildEvent{Event: ev})
 }
 
 // keepStep keeps the finished step's text, when it had any.

@@ -182,7 +182,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 		return tools.Errorf("task: starting the subagent: %v", err), nil
 	}
 	w := watch{spec: spec, session: child.Conv.SessionID(), call: call, start: time.Now()}
-	w.report(Event{Start: true, Model: child.Model})
+	w.report(loop.ChildEvent{Start: true, Model: child.Model})
 	for ev := range t.cfg.Runner.Turn(ctx, child.Loop, child.Conv, turn.Text(a.Prompt)) {
 		w.see(ev)
 	}

@@ -47,12 +47,12 @@ func TestChildAtItsStepLimitKeepsWhatItFound(t *testing.T) {
 	reply.Text = "a.txt looks relevant"
 	task := newTask(t, dir, 1, reply)
 	var mu sync.Mutex
-	var events []subagent.Event
+	var events []loop.ChildEvent
 	res, err := task.Run(context.Background(), tools.Call{ID: "task_1", Session: "parent", Args: json.RawMessage(`{"description":"find alpha","prompt":"where is alpha?"}`),
 		Progress: func(p tools.Progress) {
 			mu.Lock()
 			defer mu.Unlock()
-			events = append(events, p.Detail.(subagent.Event))
+			events = append(events, p.Detail.(loop.ChildEvent))
 		}})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/subagent"
 )
 
 // Bounds of what a child's block keeps of its steps.
@@ -28,7 +27,7 @@ type childStep struct {
 // started it shows it: a line with its description, the tool it runs,
 // how long it has run and its tokens so far; expanded (Ctrl+O), its steps
 // (the tool calls and the text it wrote) above that line. It is fed the
-// child's events (subagent.Event) in order.
+// child's events (loop.ChildEvent) in order.
 type childView struct {
 	description string
 	agent       string
@@ -46,7 +45,7 @@ type childView struct {
 
 // newChildView returns the view of the child an event comes from, started
 // at now.
-func newChildView(se subagent.Event, now time.Time) *childView {
+func newChildView(se loop.ChildEvent, now time.Time) *childView {
 	return &childView{description: se.Description, agent: se.Agent, start: now, calls: map[string]int{}, textAt: -1}
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/fake"
-	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -23,7 +22,7 @@ func childEvents(d *driver) {
 	m.handleEvent(loop.ToolCallStarted{ID: "task_1", Name: "task", Summary: tools.Summary{Title: "find the parser"}})
 	m.handleEvent(loop.ToolCallStarted{ID: "task_2", Name: "task", Summary: tools.Summary{Title: "find the printer"}})
 	child := func(call, desc string, ev loop.Event) {
-		se := subagent.Event{ParentCallID: call, Description: desc, Event: ev, Start: ev == nil}
+		se := loop.ChildEvent{ParentCallID: call, Description: desc, Event: ev, Start: ev == nil}
 		m.handleEvent(loop.ToolProgress{ID: call, Name: "task", Detail: se})
 	}
 	child("task_1", "find the parser", nil)
@@ -98,7 +97,7 @@ func paneOf(screen string) string {
 // A child's block keeps at most childMaxSteps steps and counts the rest;
 // a long text shows its first lines.
 func TestChildBlockBoundsItsSteps(t *testing.T) {
-	c := newChildView(subagent.Event{Description: "busy"}, time.Time{})
+	c := newChildView(loop.ChildEvent{Description: "busy"}, time.Time{})
 	for i := range childMaxSteps + 5 {
 		c.see(loop.ToolCallStarted{ID: fmt.Sprint(i), Name: "grep"})
 		c.see(loop.ToolCallFinished{ID: fmt.Sprint(i), Name: "grep"})
@@ -107,7 +106,7 @@ func TestChildBlockBoundsItsSteps(t *testing.T) {
 	if len(lines) != childMaxSteps+1 || !strings.Contains(lines[len(lines)-1], "and 5 more steps") {
 		t.Errorf("%d lines, last %q", len(lines), lines[len(lines)-1])
 	}
-	c = newChildView(subagent.Event{Description: "chatty"}, time.Time{})
+	c = newChildView(loop.ChildEvent{Description: "chatty"}, time.Time{})
 	c.see(loop.TextDelta{Text: numbered(10, "line %d")})
 	lines = c.stepLines(goldenStyles(), 40)
 	if len(lines) != childTextShow+1 || !strings.Contains(lines[childTextShow], "+4 lines") {

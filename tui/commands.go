@@ -4,32 +4,56 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	tea "charm.land/bubbletea/v2"
 )
 
-// slashCommand is one command typed at the prompt.
+// slashCommand is one entry of the prompt's command table: what completion
+// and /help show of it (its name, argument hint and description) and what
+// it does. Dispatch, /help's text and completion all come from the table
+// (Model.commands), so a new built-in command is one entry of
+// builtinCommands.
 type slashCommand struct {
 	name string // with the slash
 	args string // argument hint, "" for none
 	desc string
+	// run does the command, in Update: arg is what follows the name,
+	// trimmed; text is the input as typed. It changes the model only and
+	// returns what is to happen outside it (I/O, a turn) as a command, or
+	// nil.
+	run func(m *Model, arg, text string) tea.Cmd
 }
 
-// slashCommands are the commands the prompt understands, in help order.
-var slashCommands = []slashCommand{
-	{"/help", "", "show keys and commands"},
-	{"/new", "", "start a fresh conversation"},
-	{"/sessions", "", "resume an earlier session"},
-	{"/model", "[NAME]", "switch the model (without NAME: choose from the server's list)"},
-	{"/init", "", "ask the model to write an AGENTS.md for this repository"},
-	{"/tools", "", "list tools and which are picked"},
-	{"/mcp", "[login NAME]", "show the MCP servers; login NAME authorizes one (OAuth)"},
-	{"/hooks", "", "list the hooks and where each comes from"},
-	{"/context", "", "show how the context window is used"},
-	{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window"},
-	{"/cost", "", "show the session's tokens, cache use and cost"},
-	{"/undo", "", "put back the files the last turn changed"},
-	{"/memory", "", "edit MEMORY.md, what new sessions start with (# NOTE adds a line)"},
-	{"/clear", "", "clear the screen, keep the conversation"},
-	{"/quit", "", "quit"},
+// builtinCommands are the interface's own commands, in /help's order.
+func builtinCommands() []slashCommand {
+	return []slashCommand{
+		{"/help", "", "show keys and commands", noArg((*Model).helpCommand)},
+		{"/new", "", "start a fresh conversation", noArg((*Model).newCommand)},
+		{"/sessions", "", "resume an earlier session", noArg((*Model).openPicker)},
+		{"/model", "[NAME]", "switch the model (without NAME: choose from the server's list)", withArg((*Model).modelCommand)},
+		{"/init", "", "ask the model to write an AGENTS.md for this repository", noArg((*Model).initCommand)},
+		{"/tools", "", "list tools and which are picked", noArg((*Model).toolsCommand)},
+		{"/mcp", "[login NAME]", "show the MCP servers; login NAME authorizes one (OAuth)", withArg((*Model).mcpCommand)},
+		{"/hooks", "", "list the hooks and where each comes from", noArg((*Model).hooksCommand)},
+		{"/context", "", "show how the context window is used", noArg((*Model).contextCommand)},
+		{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window", withArg((*Model).startCompact)},
+		{"/cost", "", "show the session's tokens, cache use and cost", noArg((*Model).costCommand)},
+		{"/undo", "", "put back the files the last turn changed", noArg((*Model).undoCommand)},
+		{"/memory", "", "edit MEMORY.md, what new sessions start with (# NOTE adds a line)", noArg((*Model).editMemory)},
+		{"/clear", "", "clear the screen, keep the conversation", noArg((*Model).clearCommand)},
+		{"/quit", "", "quit", noArg((*Model).quitCommand)},
+	}
+}
+
+// noArg makes a command that takes no argument (one typed is ignored) a
+// run function.
+func noArg(f func(*Model) tea.Cmd) func(*Model, string, string) tea.Cmd {
+	return func(m *Model, _, _ string) tea.Cmd { return f(m) }
+}
+
+// withArg makes a command that takes the trimmed argument a run function.
+func withArg(f func(*Model, string) tea.Cmd) func(*Model, string, string) tea.Cmd {
+	return func(m *Model, arg, _ string) tea.Cmd { return f(m, arg) }
 }
 
 // CustomCommand is a custom slash command as completion and /help show
@@ -43,19 +67,26 @@ type CustomCommand struct {
 	Description  string
 }
 
-// withCustom returns the built-in commands followed by the custom ones
-// (a custom command named like a built-in one is left out).
-func withCustom(custom []CustomCommand) []slashCommand {
-	out := slices.Clip(slashCommands)
-	for _, c := range custom {
+// commands is the prompt's command table: the built-in commands, then the
+// custom ones (Config.Commands, then what Config.MoreCommands lists now:
+// skills, MCP prompts), whose run sends the text as typed as a prompt. A
+// custom command named like a built-in one is left out.
+func (m *Model) commands() []slashCommand {
+	out := builtinCommands()
+	builtins := len(out)
+	for _, c := range m.customCommands() {
 		name := "/" + c.Name
-		if slices.ContainsFunc(slashCommands, func(b slashCommand) bool { return b.name == name }) {
+		if slices.ContainsFunc(out[:builtins], func(b slashCommand) bool { return b.name == name }) {
 			continue
 		}
-		out = append(out, slashCommand{name: name, args: c.ArgumentHint, desc: c.Description})
+		out = append(out, slashCommand{name: name, args: c.ArgumentHint, desc: c.Description, run: sendAsPrompt})
 	}
 	return out
 }
+
+// sendAsPrompt is a custom command's run: the text as typed is a prompt
+// like any other (queued while a turn runs), which the turn runner expands.
+func sendAsPrompt(m *Model, _, text string) tea.Cmd { return m.sendOrQueue(text) }
 
 // customCommands are the custom commands and those that come and go
 // (Config.MoreCommands).
@@ -64,6 +95,18 @@ func (m *Model) customCommands() []CustomCommand {
 		return m.cfg.Commands
 	}
 	return append(slices.Clip(m.cfg.Commands), m.cfg.MoreCommands()...)
+}
+
+// lookup returns the command of cmds that input names, and the trimmed
+// argument after its name. ok is false for input that names none.
+func lookup(cmds []slashCommand, input string) (cmd slashCommand, arg string, ok bool) {
+	name, arg, _ := strings.Cut(strings.TrimSpace(input), " ")
+	for _, c := range cmds {
+		if c.name == name {
+			return c, strings.TrimSpace(arg), true
+		}
+	}
+	return slashCommand{}, "", false
 }
 
 // completions returns the commands of cmds whose names start with the
@@ -104,18 +147,6 @@ func complete(cmds []slashCommand, input string) string {
 	return prefix
 }
 
-// parseSlash splits "/model gpt-4.1" into the command and its argument. ok
-// is false for input that is not a known command.
-func parseSlash(input string) (cmd slashCommand, arg string, ok bool) {
-	name, arg, _ := strings.Cut(strings.TrimSpace(input), " ")
-	for _, c := range slashCommands {
-		if c.name == name {
-			return c, strings.TrimSpace(arg), true
-		}
-	}
-	return slashCommand{}, "", false
-}
-
 // commandHelp is the text /help shows of cmds.
 func commandHelp(cmds []slashCommand) string {
 	var b strings.Builder
@@ -125,12 +156,3 @@ func commandHelp(cmds []slashCommand) string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
-
-// initPrompt is the prompt /init sends: the model explores the repository
-// and writes AGENTS.md with the editing tools, so the change is shown and
-// approved as any other edit.
-const initPrompt = "Write an AGENTS.md at the root of this repository, for coding agents that will work in it. " +
-	"Explore first (list the files; read the README, the build and CI files and a few central sources), " +
-	"then write the file: what the project is, its layout, the exact commands that build, test and lint it, " +
-	"the conventions the code follows, and anything surprising. Keep it short and factual. " +
-	"If an AGENTS.md exists, read it and improve it rather than starting over."

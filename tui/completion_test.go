@@ -16,14 +16,14 @@ func TestSlashListsEveryCommand(t *testing.T) {
 	d := newDriver(t, config(t, fake.New(), t.TempDir(), nil))
 	d.key("/")
 	s := d.screen()
-	for _, c := range slashCommands {
+	for _, c := range builtinCommands() {
 		if !strings.Contains(s, "  "+c.name+" ") {
 			t.Errorf("the completion lacks %s:\n%s", c.name, s)
 		}
 	}
 	descCol := -1
 	for _, l := range strings.Split(s, "\n") {
-		for _, c := range slashCommands {
+		for _, c := range builtinCommands() {
 			if strings.HasPrefix(strings.TrimSpace(l), c.name+" ") {
 				col := strings.LastIndex(l, c.desc)
 				if descCol >= 0 && col != descCol {

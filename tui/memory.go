@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/agent-dev/agent/memory"
+	"github.com/agent-dev/agent/turn"
 )
 
 // Messages of the memory gestures: a "#" note saved, MEMORY.md ready to
@@ -26,11 +26,11 @@ type (
 	}
 )
 
-// rememberNote saves a prompt that is a "#" note (memory.Gesture) to
+// rememberNote saves a prompt that is a "#" note (turn.MemoryNote) to
 // MEMORY.md instead of sending it, and reports whether it was one. Without
 // Config.Remember every prompt is sent.
 func (m *Model) rememberNote(text string) (tea.Cmd, bool) {
-	note, ok := memory.Gesture(text)
+	note, ok := turn.MemoryNote(text)
 	if !ok || m.cfg.Remember == nil {
 		return nil, false
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers/fake"
+	"github.com/agent-dev/agent/tools/fs"
 )
 
 func TestAtCompletesAPathAndSendAttachesIt(t *testing.T) {
@@ -17,7 +18,7 @@ func TestAtCompletesAPathAndSendAttachesIt(t *testing.T) {
 	os.WriteFile(dir+"/walrus.log", []byte("noise\n"), 0o644)
 	srv := fake.New(fake.Text("It declares a package."))
 	cfg := config(t, srv, dir, nil)
-	cfg.Mentions = mention.New(openRoot(t, dir), nil)
+	cfg.Mentions = newMentions(t, dir)
 	d := newDriver(t, cfg)
 	d.key("what is in @walr")
 	d.untilShows("@internal/walrus.go")
@@ -48,7 +49,7 @@ func TestAtCompletesAPathWithSpacesInQuotes(t *testing.T) {
 	os.WriteFile(dir+"/old plans/walrus notes.md", []byte("tusks\n"), 0o644)
 	srv := fake.New(fake.Text("About tusks."))
 	cfg := config(t, srv, dir, nil)
-	cfg.Mentions = mention.New(openRoot(t, dir), nil)
+	cfg.Mentions = newMentions(t, dir)
 	d := newDriver(t, cfg)
 	d.key("see @old")
 	d.untilShows("@old plans/")
@@ -68,4 +69,10 @@ func TestAtCompletesAPathWithSpacesInQuotes(t *testing.T) {
 	if !strings.Contains(sent, "<attached path=\"old plans/walrus notes.md\">\n     1\ttusks\n</attached>") {
 		t.Errorf("the request lacks the attachment: %q", sent)
 	}
+}
+
+// newMentions returns the mentions of dir through the real file tools.
+func newMentions(t *testing.T, dir string) *mention.Mentions {
+	root := openRoot(t, dir)
+	return mention.New(root, mention.Files{Read: fs.ReadFile(root), List: fs.ListFiles(root), Walk: fs.Files})
 }

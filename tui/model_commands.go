@@ -143,6 +143,12 @@ func (m *Model) submit(text string) tea.Cmd {
 	if cmd, ok := m.rememberNote(text); ok {
 		return cmd
 	}
+	return m.sendOrQueue(text)
+}
+
+// sendOrQueue starts a turn with text, or, while a turn runs, queues it to
+// be sent when the turn ends.
+func (m *Model) sendOrQueue(text string) tea.Cmd {
 	if m.running {
 		m.queue.push(text)
 		m.chat.bottom()
@@ -234,119 +240,15 @@ func (m *Model) showWaitingQuestion() {
 	m.syncApproval()
 }
 
-// command runs a slash command.
+// command runs the slash command text names (Model.commands), or says
+// that none has its name.
 func (m *Model) command(text string) tea.Cmd {
-	cmd, arg, ok := parseSlash(text)
-	if !ok && m.isCustom(text) {
-		// A prompt like any other: the turn runner expands it.
-		if m.running {
-			m.queue.push(text)
-			m.chat.bottom()
-			return nil
-		}
-		return m.startTurn(text)
-	}
+	c, arg, ok := lookup(m.commands(), text)
 	if !ok {
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Unknown command %s; /help lists them.", strings.Fields(text)[0])))
 		return nil
 	}
-	switch cmd.name {
-	case "/quit":
-		m.cancelTurn()
-		return tea.Quit
-	case "/help":
-		m.fullHelp, m.help.ShowAll = true, true
-		m.chat.append(newNoteItem(m.st, commandHelp(withCustom(m.customCommands()))))
-	case "/sessions":
-		return m.openPicker()
-	case "/undo":
-		if m.cfg.Sessions == nil {
-			m.chat.append(newNoteItem(m.st, "Sessions are not saved in this run, so there is nothing to undo."))
-			return nil
-		}
-		if m.running {
-			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before undoing."))
-			return nil
-		}
-		sessions, id := m.cfg.Sessions, m.session.ID
-		return func() tea.Msg {
-			text, err := sessions.Undo(context.Background(), id)
-			if err != nil {
-				return storeErrMsg{fmt.Errorf("undo: %w", err)}
-			}
-			return undoneMsg{text}
-		}
-	case "/clear":
-		m.chat.clear()
-		m.forgetItems()
-		m.showWaitingQuestion()
-	case "/new":
-		if m.running {
-			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before starting a new conversation."))
-			return nil
-		}
-		if sessions := m.cfg.Sessions; sessions != nil {
-			return func() tea.Msg {
-				sess, err := sessions.New(context.Background())
-				return sessionOpenedMsg{sess, err}
-			}
-		}
-		conv := conversation.New(m.session.Conv.System(), nil)
-		m.switchSession(&Session{ID: m.session.ID, Conv: conv, NewLoop: m.session.NewLoop})
-	case "/model":
-		switch {
-		case arg != "":
-			return m.switchModel(arg)
-		case m.cfg.Models == nil:
-			m.chat.append(newNoteItem(m.st, "Model: "+m.cfg.Model+". Switch with /model NAME."))
-			return nil
-		case m.running:
-			m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before switching models."))
-			return nil
-		}
-		return m.openModelPicker()
-	case "/init":
-		// A prompt like any other: queued while a turn runs.
-		return m.submit(initPrompt)
-	case "/cost":
-		m.chat.append(newNoteItem(m.st, m.cost.report()))
-	case "/tools":
-		m.chat.append(newNoteItem(m.st, m.toolsNote()))
-	case "/hooks":
-		note := "No hooks: add [[hooks.EVENT]] to the config file, or hooks to .claude/settings.json."
-		if m.cfg.Hooks != nil {
-			note = m.cfg.Hooks()
-		}
-		m.chat.append(newNoteItem(m.st, note))
-	case "/mcp":
-		if name, ok := strings.CutPrefix(strings.TrimSpace(arg), "login"); ok && m.cfg.MCPLogin != nil {
-			return m.mcpLogin(strings.TrimSpace(name))
-		}
-		note := "No MCP servers configured: add [mcp.servers.NAME] to the config file, or a .mcp.json to the project."
-		if m.cfg.MCP != nil {
-			note = m.cfg.MCP()
-		}
-		m.chat.append(newNoteItem(m.st, note))
-	case "/context":
-		m.chat.append(newNoteItem(m.st, contextNote(m.loop.Context(m.session.Conv))))
-	case "/compact":
-		return m.startCompact(arg)
-	case "/memory":
-		return m.editMemory()
-	}
-	m.chat.bottom()
-	return nil
-}
-
-// isCustom reports whether text names a custom command.
-func (m *Model) isCustom(text string) bool {
-	name, _, _ := strings.Cut(strings.TrimSpace(text), " ")
-	for _, c := range m.customCommands() {
-		if "/"+c.Name == name {
-			return true
-		}
-	}
-	return false
+	return c.run(m, arg, text)
 }
 
 // gitStatus runs `git status --short` in dir (a command, so no I/O in
@@ -366,17 +268,4 @@ func gitStatus(dir string) tea.Cmd {
 		}
 		return gitStatusMsg{strings.Join(lines, "\n")}
 	}
-}
-
-// mcpLogin starts /mcp login NAME: a note now, the login in a command, and
-// its outcome as another note.
-func (m *Model) mcpLogin(name string) tea.Cmd {
-	if name == "" {
-		m.chat.append(newErrorItem(m.st, "Say which server: /mcp login NAME."))
-		return nil
-	}
-	m.chat.append(newNoteItem(m.st, "Logging in to MCP server "+name+": the browser opens, and its URL is shown."))
-	m.chat.bottom()
-	login := m.cfg.MCPLogin
-	return func() tea.Msg { return mcpLoginMsg{login(name)} }
 }

@@ -9,9 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/todo"
 )
 
 // frameInterval is the shortest time between two batches of a turn's
@@ -157,7 +155,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 		if b, ok := m.blocks[ev.ID]; ok && b.running() {
 			b.setProgress(ev.Text)
 		}
-		if se, ok := ev.Detail.(subagent.Event); ok {
+		if se, ok := ev.Detail.(loop.ChildEvent); ok {
 			m.subagentEvent(se)
 		}
 	case loop.Notice:
@@ -189,10 +187,10 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 // changes the toolset, only its failure), and what the result changes
 // beyond it: a todo list, the permission mode an approved plan chose.
 func (m *Model) toolFinished(ev loop.ToolCallFinished) {
-	if items, ok := ev.Meta["todos"].([]todo.Item); ok && !ev.IsError {
+	if items, ok := tools.Todos(ev.Meta); ok && !ev.IsError {
 		m.todos.set(items)
 	}
-	if mode, ok := ev.Meta["permission_mode"].(string); ok && mode != "" {
+	if mode, ok := ev.Meta[tools.MetaPermissionMode].(string); ok && mode != "" {
 		m.bar.mode = mode // an approved plan switched the mode
 	}
 	switch {

@@ -7,6 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/agent-dev/agent/tools"
 )
 
 // handleKey routes a key press: the session picker, the pane's keys, a
@@ -57,7 +59,7 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.completeMention() {
 			return nil
 		}
-		m.input.SetValue(complete(withCustom(m.customCommands()), m.input.Value()))
+		m.input.SetValue(complete(m.commands(), m.input.Value()))
 		m.input.CursorEnd()
 		return nil
 	case key.Matches(msg, k.Help) && m.input.Value() == "":
@@ -232,9 +234,9 @@ func (m *Model) answer(ans approvalAnswer) tea.Cmd {
 			case ans.allow:
 				b.finish("allowed", false, 0, nil)
 			case ans.dismissed:
-				b.finish("dismissed", true, 0, map[string]any{"denied": true})
+				b.finish("dismissed", true, 0, map[string]any{tools.MetaDenied: true})
 			default:
-				b.finish("refused", true, 0, map[string]any{"denied": true})
+				b.finish("refused", true, 0, map[string]any{tools.MetaDenied: true})
 			}
 		}
 	}

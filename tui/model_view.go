@@ -68,7 +68,7 @@ func (m *Model) bottomRows() bottom {
 		m.inputView.ok = true
 	}
 	value := m.inputView.value
-	hints := completionHints(m.st, completions(withCustom(m.customCommands()), value), m.width)
+	hints := completionHints(m.st, completions(m.commands(), value), m.width)
 	if len(hints) == 0 && mentionWord(value) == m.mentionQuery {
 		hints = m.mentionHintLines()
 	}

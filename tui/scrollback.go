@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agent-dev/agent/tools"
 )
 
 // scrollbackLines caps the conversation printed when the interface quits;
@@ -24,7 +26,7 @@ func (m *Model) farewell() string {
 	// it still asked.
 	if p := m.approving; p != nil {
 		if b := m.blocks[p.req.call.ID]; b != nil {
-			b.finish("denied: agent quit while it asked", true, 0, map[string]any{"denied": true})
+			b.finish("denied: agent quit while it asked", true, 0, map[string]any{tools.MetaDenied: true})
 		}
 	}
 	var lines []string

@@ -12,7 +12,7 @@ import (
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
-	"github.com/agent-dev/agent/tools/todo"
+	"github.com/agent-dev/agent/tools"
 )
 
 // Session is a conversation the interface shows and goes on with.
@@ -32,7 +32,7 @@ type Session struct {
 	// by another process and this one is a fork of it.
 	Notice string
 	// Todos is the session's todo list as last written (todo_write).
-	Todos []todo.Item
+	Todos []tools.Todo
 }
 
 // SessionInfo is one line of the session picker.
@@ -149,7 +149,7 @@ func (s *StoreSessions) Adopt(ctx context.Context, id string, conv *conversation
 func (s *StoreSessions) addTodos(ctx context.Context, out *Session) {
 	if list, err := s.Store.Todos(ctx, out.ID); err == nil {
 		for _, it := range list {
-			out.Todos = append(out.Todos, todo.Item{Content: it.Content, Status: it.Status})
+			out.Todos = append(out.Todos, tools.Todo{Content: it.Content, Status: it.Status})
 		}
 	}
 }

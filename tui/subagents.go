@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/subagent"
 )
 
 // subagentEvent takes one event of a subagent that a task call started:
@@ -12,7 +11,7 @@ import (
 // interface opened for one of its calls (to ask about it, labelled with
 // the child's description) ends with that call. The task call's own block
 // shows the child (childView): its state, and expanded, its steps.
-func (m *Model) subagentEvent(se subagent.Event) {
+func (m *Model) subagentEvent(se loop.ChildEvent) {
 	if b, ok := m.blocks[se.ParentCallID]; ok {
 		if b.child == nil {
 			b.child = newChildView(se, m.now())

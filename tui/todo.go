@@ -4,32 +4,32 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agent-dev/agent/tools/todo"
+	"github.com/agent-dev/agent/tools"
 )
 
 // todoPin is the session's todo list (todo_write's), pinned above the
 // input while any item is unfinished; Ctrl+T folds it to one line.
 type todoPin struct {
 	st     *styles
-	items  []todo.Item
+	items  []tools.Todo
 	folded bool
 }
 
 // set replaces the list.
-func (p *todoPin) set(items []todo.Item) { p.items = items }
+func (p *todoPin) set(items []tools.Todo) { p.items = items }
 
 // Render is the pinned list at width, "" when every item is done (or
 // there is none).
 func (p *todoPin) Render(width int) string {
-	if !todo.Unfinished(p.items) {
+	if !tools.UnfinishedTodos(p.items) {
 		return ""
 	}
 	done, now := 0, ""
 	for _, it := range p.items {
 		switch it.Status {
-		case todo.Completed:
+		case tools.TodoCompleted:
 			done++
-		case todo.InProgress:
+		case tools.TodoInProgress:
 			now = it.Content
 		}
 	}
@@ -45,9 +45,9 @@ func (p *todoPin) Render(width int) string {
 	for _, it := range p.items {
 		text := oneLine(it.Content)
 		switch it.Status {
-		case todo.Completed:
+		case tools.TodoCompleted:
 			lines = append(lines, cutTo(p.st.Dim.Render("  ✓ "+text), width))
-		case todo.InProgress:
+		case tools.TodoInProgress:
 			lines = append(lines, cutTo(p.st.Key.Render("  ▸ "+text), width))
 		default:
 			lines = append(lines, cutTo("  ☐ "+text, width))

@@ -28,8 +28,8 @@ func withTools(t *testing.T, cfg *Config, srv *fake.Provider, ts ...tools.Tool) 
 	}
 }
 
-var todoItems = []todo.Item{{Content: "Read the loader", Status: todo.Completed},
-	{Content: "Fix the off-by-one in the cache", Status: todo.InProgress}, {Content: "Add a test", Status: todo.Pending}}
+var todoItems = []tools.Todo{{Content: "Read the loader", Status: tools.TodoCompleted},
+	{Content: "Fix the off-by-one in the cache", Status: tools.TodoInProgress}, {Content: "Add a test", Status: tools.TodoPending}}
 
 // The pinned list, shown and folded, as a person sees it.
 func TestTodoPinGolden(t *testing.T) {
@@ -37,7 +37,7 @@ func TestTodoPinGolden(t *testing.T) {
 	requireGolden(t, "todo_pin_60", p.Render(60))
 	p.folded = true
 	requireGolden(t, "todo_pin_folded_60", p.Render(60))
-	p.items = []todo.Item{{Content: "done", Status: todo.Completed}}
+	p.items = []tools.Todo{{Content: "done", Status: tools.TodoCompleted}}
 	if p.Render(60) != "" {
 		t.Error("a list with every item done is still pinned")
 	}

@@ -93,11 +93,11 @@ func (b *toolBlock) setProgress(text string) {
 
 // finish records the call's result: content is what the model read, d how
 // long the call took, meta the tool's details. A result with meta
-// "denied": true shows as denied; a non-zero meta "exit_code" is shown next
-// to the duration. finish ends waiting.
+// tools.MetaDenied true shows as denied; a non-zero tools.MetaExitCode is
+// shown next to the duration. finish ends waiting.
 func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta map[string]any) {
 	switch {
-	case isError && meta["denied"] == true:
+	case isError && meta[tools.MetaDenied] == true:
 		b.state = toolDenied
 	case isError:
 		b.state = toolFailed
@@ -105,8 +105,8 @@ func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta m
 		b.state = toolOK
 	}
 	b.dur = d
-	b.exitCode = metaInt(meta, "exit_code")
-	if d, ok := meta["diff"].(string); ok && d != "" {
+	b.exitCode = metaInt(meta, tools.MetaExitCode)
+	if d, ok := meta[tools.MetaDiff].(string); ok && d != "" {
 		b.setDiff(d)
 	}
 	b.output, b.total = outputLines(content, expandedLines)

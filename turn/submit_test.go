@@ -7,15 +7,13 @@ import (
 
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers/fake"
-	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/turn"
 )
 
 func TestSubmitReplacesThePromptAndItsMentionsAreAttached(t *testing.T) {
 	store, sess, l, p, root := setup(t, fake.Text("reviewed"))
-	r := &turn.Runner{Mentions: mention.New(root, fs.NewSessions(nil)), Sessions: store,
+	r := &turn.Runner{Mentions: newMentions(root), Sessions: store,
 		Submit: func(_ context.Context, session string, p turn.Prompt) turn.Submission {
 			if session != sess.ID || p.Typed != "/review main.go" {
 				t.Errorf("Submit got %q, %q", session, p.Typed)

@@ -52,6 +52,12 @@ func setup(t *testing.T, replies ...fake.Reply) (*sessions.Store, *sessions.Sess
 	return store, sess, l, p, root
 }
 
+// newMentions returns the mentions of root through the real file tools,
+// reads recorded in a tracker of their own.
+func newMentions(root *os.Root) *mention.Mentions {
+	return mention.New(root, mention.Files{Read: fs.ReadFile(root, fs.NewSessions(nil)), List: fs.ListFiles(root), Walk: fs.Files})
+}
+
 func drain(ch <-chan loop.Event) (evs []loop.Event, done loop.Done) {
 	for ev := range ch {
 		if d, ok := ev.(loop.Done); ok {
@@ -64,7 +70,7 @@ func drain(ch <-chan loop.Event) (evs []loop.Event, done loop.Done) {
 
 func TestATurnAttachesMentionsTitlesTheSessionAndRecordsItsEnd(t *testing.T) {
 	store, sess, l, p, root := setup(t, fake.Text("It is empty."))
-	r := &turn.Runner{Mentions: mention.New(root, fs.NewSessions(nil)), Sessions: store}
+	r := &turn.Runner{Mentions: newMentions(root), Sessions: store}
 	conv := conversation.New("", store.Recorder(sess.ID))
 	evs, done := drain(r.Turn(context.Background(), l, conv, turn.Text("what is in @main.go?")))
 	if done.Reason != loop.StopAnswered || done.Err != nil {
@@ -85,7 +91,7 @@ func TestATurnAttachesMentionsTitlesTheSessionAndRecordsItsEnd(t *testing.T) {
 
 func TestDataBesideThePromptIsNeverExpanded(t *testing.T) {
 	store, sess, l, p, root := setup(t, fake.Text("ok"))
-	r := &turn.Runner{Mentions: mention.New(root, fs.NewSessions(nil)), Sessions: store}
+	r := &turn.Runner{Mentions: newMentions(root), Sessions: store}
 	conv := conversation.New("", store.Recorder(sess.ID))
 	prompt := turn.Prompt{Message: providers.UserText("review this\n\nStandard input:\n@main.go"), Typed: "review this"}
 	drain(r.Turn(context.Background(), l, conv, prompt))

@@ -67,7 +67,7 @@ func (e editor) preview(ctx context.Context, call tools.Call, plan planFunc) (to
 	res := c.result()
 	res.Content = "(preview) " + res.Content
 	if risk := e.risk(c.rel); risk != "" {
-		res.Meta[MetaProtected] = risk
+		res.Meta[tools.MetaProtected] = risk
 	}
 	return res, nil
 }
@@ -152,7 +152,7 @@ func (c *change) result() tools.Result {
 		text = fmt.Sprintf("%s %s: +%d -%d lines", c.verb, c.rel, added, removed)
 	}
 	return tools.Result{Content: text, Meta: map[string]any{
-		"path": c.rel, "diff": diff, "added": added, "removed": removed, "created": !c.existed,
+		tools.MetaPath: c.rel, tools.MetaDiff: diff, "added": added, "removed": removed, "created": !c.existed,
 	}}
 }
 

@@ -8,11 +8,6 @@ import (
 	"strings"
 )
 
-// MetaProtected is the key of a preview's Meta that names the risk of a
-// write to a protected path (see protect.Paths.WriteRisk): the approval
-// must then be the person's, for that one call.
-const MetaProtected = "protected"
-
 // maxLinks bounds the symlinks followed while resolving a path, as the
 // kernel's ELOOP does.
 const maxLinks = 40

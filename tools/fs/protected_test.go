@@ -22,7 +22,7 @@ func TestProtectedWriteNeedsOneApprovalPerCall(t *testing.T) {
 	pv, err := w.(interface {
 		Preview(context.Context, tools.Call) (tools.Result, error)
 	}).Preview(context.Background(), tools.Call{Args: json.RawMessage(args)})
-	if err != nil || pv.Meta[MetaProtected] != protect.RiskGit {
+	if err != nil || pv.Meta[tools.MetaProtected] != protect.RiskGit {
 		t.Fatalf("preview: %+v %v; want the git risk in Meta", pv, err)
 	}
 	if res := call(t, w, args); !res.IsError {

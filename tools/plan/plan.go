@@ -91,13 +91,13 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, err
 	}
-	meta := map[string]any{"plan": a.Plan}
+	meta := map[string]any{tools.MetaPlan: a.Plan}
 	switch {
 	case o.Stop:
-		meta["stop"] = true
+		meta[tools.MetaStop] = true
 		return tools.Result{Content: "The plan was given to the user; the run ends here.", Meta: meta}, nil
 	case o.Approved:
-		meta["permission_mode"] = o.Mode
+		meta[tools.MetaPermissionMode] = o.Mode
 		return tools.Result{Content: "The user approved the plan. Plan mode is off (permission mode: " + o.Mode +
 			"). Carry the plan out now.", Meta: meta}, nil
 	}

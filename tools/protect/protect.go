@@ -258,7 +258,7 @@ func (g *Guard) Risk(rels ...string) string {
 }
 
 // Grant records the person's approval of one write to rel (as the tool's
-// result Meta["path"] names it), taken by the next Take of rel.
+// result Meta[tools.MetaPath] names it), taken by the next Take of rel.
 func (g *Guard) Grant(rel string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -364,12 +364,12 @@ func (t *Tool) result(why ending, state *os.ProcessState, out *capture, timeout,
 		Content: b.String(),
 		IsError: why != exited,
 		Meta: map[string]any{
-			"exit_code":    state.ExitCode(),
-			"duration_ms":  elapsed.Milliseconds(),
-			"output_bytes": out.Total(),
-			"truncated":    truncated,
-			"timed_out":    why == timedOut,
-			"cancelled":    why == cancelled,
+			tools.MetaExitCode: state.ExitCode(),
+			"duration_ms":      elapsed.Milliseconds(),
+			"output_bytes":     out.Total(),
+			"truncated":        truncated,
+			"timed_out":        why == timedOut,
+			"cancelled":        why == cancelled,
 		},
 	}
 }

@@ -1,8 +1,9 @@
 // Package todo is the todo_write tool: the model keeps a visible task list
 // for the session, sending the whole list with each call (Claude Code's
 // TodoWrite). The list is stored with the session through a Store, and
-// every call's result carries it in Meta["todos"] for front-ends (the
-// interface pins it above the input, stream-json prints a todo event).
+// every call's result carries it in Meta[tools.MetaTodos] ([]tools.Todo)
+// for front-ends (the interface pins it above the input, stream-json prints
+// a todo event).
 package todo
 
 import (
@@ -17,24 +18,11 @@ import (
 // Name is the tool's name.
 const Name = "todo_write"
 
-// The statuses of an item.
-const (
-	Pending    = "pending"
-	InProgress = "in_progress"
-	Completed  = "completed"
-)
-
-// Item is one entry of the list.
-type Item struct {
-	Content string `json:"content"`
-	// Status is Pending, InProgress or Completed.
-	Status string `json:"status"`
-}
-
 // Store keeps each session's list; a failed Save is the call's error
 // result.
 type Store interface {
-	Save(ctx context.Context, session string, items []Item) error
+	// Save replaces session's list with items (the whole list, in order).
+	Save(ctx context.Context, session string, items []tools.Todo) error
 }
 
 // Tool is todo_write. A nil Store keeps nothing beyond the results.
@@ -76,7 +64,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("todo_write: %v", err), nil
 	}
-	if n := count(items, InProgress); n > 1 {
+	if n := count(items, tools.TodoInProgress); n > 1 {
 		return tools.Errorf("todo_write: %d items are in_progress; at most one may be: finish one first", n), nil
 	}
 	if t.store != nil && call.Session != "" {
@@ -84,12 +72,12 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 			return tools.Errorf("todo_write: saving the list: %v", err), nil
 		}
 	}
-	return tools.Result{Content: "The todo list is updated: " + counts(items) + ".", Meta: map[string]any{"todos": items}}, nil
+	return tools.Result{Content: "The todo list is updated: " + counts(items) + ".", Meta: map[string]any{tools.MetaTodos: items}}, nil
 }
 
-func parse(raw json.RawMessage) ([]Item, error) {
+func parse(raw json.RawMessage) ([]tools.Todo, error) {
 	var a struct {
-		Todos []Item `json:"todos"`
+		Todos []tools.Todo `json:"todos"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, err
@@ -98,12 +86,12 @@ func parse(raw json.RawMessage) ([]Item, error) {
 		a.Todos[i].Content = strings.TrimSpace(a.Todos[i].Content)
 	}
 	if a.Todos == nil {
-		a.Todos = []Item{}
+		a.Todos = []tools.Todo{}
 	}
 	return a.Todos, nil
 }
 
-func count(items []Item, status string) int {
+func count(items []tools.Todo, status string) int {
 	n := 0
 	for _, it := range items {
 		if it.Status == status {
@@ -114,9 +102,6 @@ func count(items []Item, status string) int {
 }
 
 // counts says how many items are in each state.
-func counts(items []Item) string {
-	return fmt.Sprintf("%d completed, %d in progress, %d pending", count(items, Completed), count(items, InProgress), count(items, Pending))
+func counts(items []tools.Todo) string {
+	return fmt.Sprintf("%d completed, %d in progress, %d pending", count(items, tools.TodoCompleted), count(items, tools.TodoInProgress), count(items, tools.TodoPending))
 }
-
-// Unfinished reports whether any item is not completed.
-func Unfinished(items []Item) bool { return count(items, Completed) < len(items) }

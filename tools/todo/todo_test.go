@@ -10,9 +10,9 @@ import (
 	"github.com/agent-dev/agent/tools/toolstest"
 )
 
-type memStore map[string][]todo.Item
+type memStore map[string][]tools.Todo
 
-func (m memStore) Save(_ context.Context, session string, items []todo.Item) error {
+func (m memStore) Save(_ context.Context, session string, items []tools.Todo) error {
 	m[session] = items
 	return nil
 }
@@ -38,10 +38,10 @@ func TestWriteReplacesTheSessionsList(t *testing.T) {
 	if res.Content != "The todo list is updated: 1 completed, 1 in progress, 1 pending." {
 		t.Errorf("result %q", res.Content)
 	}
-	if len(store["s1"]) != 3 || store["s1"][1].Status != todo.InProgress {
+	if len(store["s1"]) != 3 || store["s1"][1].Status != tools.TodoInProgress {
 		t.Errorf("stored %v", store["s1"])
 	}
-	if items, ok := res.Meta["todos"].([]todo.Item); !ok || !todo.Unfinished(items) {
+	if items, ok := tools.Todos(res.Meta); !ok || !tools.UnfinishedTodos(items) {
 		t.Errorf("meta %v", res.Meta)
 	}
 }

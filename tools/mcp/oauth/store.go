@@ -18,9 +18,21 @@ import (
 // (agent's data directory's mcp-oauth/): the client the authorization
 // server knows agent as, its token endpoint, and the tokens. The directory
 // is made 0700 and every file is written 0600, by rename, so a reader
-// never sees half a file.
+// never sees half a file, and a write that fails leaves the file before it
+// as it was.
 type Store struct {
 	Dir string
+	// createTemp makes the file save writes before renaming it into
+	// place; nil is os.CreateTemp. Tests make a write fail through it.
+	createTemp func(dir, pattern string) (tempFile, error)
+}
+
+// tempFile is what save needs of the file it writes.
+type tempFile interface {
+	Name() string
+	Chmod(mode fs.FileMode) error
+	Write(p []byte) (int, error)
+	Close() error
 }
 
 // record is one server's file.
@@ -107,19 +119,12 @@ func (s *Store) save(server string, r *record) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	f, err := os.CreateTemp(s.Dir, ".tmp-*")
+	f, err := s.create()
 	if err != nil {
 		return time.Time{}, fmt.Errorf("storing the authorization of %s: %w", server, err)
 	}
 	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err == nil {
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	} else {
-		f.Close()
-	}
+	err = writeAndClose(f, data)
 	if err == nil {
 		err = os.Rename(f.Name(), s.path(server))
 	}
@@ -127,6 +132,31 @@ func (s *Store) save(server string, r *record) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("storing the authorization of %s: %w", server, err)
 	}
 	return s.modTime(server), nil
+}
+
+// create makes the temporary file a save writes, in Dir.
+func (s *Store) create() (tempFile, error) {
+	if s.createTemp != nil {
+		return s.createTemp(s.Dir, ".tmp-*")
+	}
+	f, err := os.CreateTemp(s.Dir, ".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// writeAndClose makes f 0600, writes data to it and closes it, whatever
+// failed; the error is the first failure, nil when all went well.
+func writeAndClose(f tempFile, data []byte) error {
+	err := f.Chmod(0o600)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Remove forgets server's authorization. It reports whether there was one.

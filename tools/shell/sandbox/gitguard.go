@@ -92,7 +92,7 @@ var refusalSigns = []string{
 // the sandbox, so that the model tells the person instead of trying ways
 // around it.
 func refusal(res tools.Result, st Status) string {
-	if code, _ := res.Meta["exit_code"].(int); code == 0 && !res.IsError {
+	if code, _ := res.Meta[tools.MetaExitCode].(int); code == 0 && !res.IsError {
 		return ""
 	}
 	for _, sign := range refusalSigns {
