@@ -81,6 +81,10 @@ type Config struct {
 	// for https) in the background at Open, so that the first request does
 	// not pay for it; commands that send no request leave it off.
 	Preconnect bool
+	// Provider, when not nil, answers every request of every session
+	// (its subagents' too) instead of the configured server: tests give
+	// providers/fake. The settings still need a model.
+	Provider providers.Provider
 }
 
 // Host is what a process opens once for its front-end's sessions. Its

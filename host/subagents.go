@@ -12,7 +12,6 @@ import (
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
@@ -128,7 +127,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		finish = func() { store.Release(context.WithoutCancel(ctx), id) }
 	}
 	l, err := loop.New(loop.Config{
-		Provider: &preparingProvider{Provider: profile.New(s.Settings, s.Retries(), a.pool.Client()), prepare: c.prepare(spec.Agent)},
+		Provider: &preparingProvider{Provider: a.provider(), prepare: c.prepare(spec.Agent)},
 		Model:    model,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),
 		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,

@@ -90,6 +90,8 @@ type agent struct {
 	// approve is the approval composition every loop of the session
 	// asks, its subagents' too.
 	approve loop.ApproveFunc
+	// fixed, when not nil, answers every request (Config.Provider).
+	fixed providers.Provider
 }
 
 // policy is the permission policy of the agent in mode.
@@ -115,7 +117,7 @@ func (j storeJournals) journal(id string) fs.Journal {
 // project's gated by fe.Trust) but not started. Close releases it.
 func (h *Host) newAgent(dir string, fe FrontEnd, store *sessions.Store) (_ *agent, err error) {
 	s := h.settings
-	a := &agent{settings: s, dir: dir, pool: h.pool, oauth: h.oauth, webTrust: h.trust, plan: &planState{}, mcpWarn: fe.warn}
+	a := &agent{settings: s, dir: dir, pool: h.pool, oauth: h.oauth, webTrust: h.trust, plan: &planState{}, mcpWarn: fe.warn, fixed: h.cfg.Provider}
 	var closers []func()
 	defer func() {
 		if err != nil {
@@ -381,7 +383,7 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 		AfterCall:     h.afterCallFunc(),
 		BeforeStop:    h.stopFunc(hooks.Stop),
 		BeforeCompact: h.compactFunc(),
-		Provider:      &preparingProvider{Provider: profile.New(s.Settings, s.Retries(), a.pool.Client()), prepare: a.sandbox.Prepare},
+		Provider:      &preparingProvider{Provider: a.provider(), prepare: a.sandbox.Prepare},
 		Model:         model,
 		Catalog:       settledCatalog{a},
 		MaxSteps:      s.MaxSteps,
@@ -394,6 +396,15 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 			return a.plan.prepare(req)
 		},
 	})
+}
+
+// provider is what the agent's loops send their requests to: the
+// configured server through the session's pool, or Config.Provider.
+func (a *agent) provider() providers.Provider {
+	if a.fixed != nil {
+		return a.fixed
+	}
+	return profile.New(a.settings.Settings, a.settings.Retries(), a.pool.Client())
 }
 
 // approval is the approval composition of the agent for fe: the policy in
