@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/agent-dev/agent/host"
@@ -153,25 +154,7 @@ func osStreams() Streams {
 // tests of flag parsing; nil runs the agent.
 func NewRootCmd(st Streams, getenv func(string) string, runF func(context.Context, *Options) error) *cobra.Command {
 	o := &Options{notices: st.Err, errTTY: st.ErrIsTerminal}
-	// run takes the prompt's words after the root's flags are parsed.
-	run := func(c *cobra.Command, args []string) error {
-		o.Prompt = strings.Join(args, " ")
-		if !c.Flags().Changed("max-retries") {
-			o.MaxRetries = -1
-		}
-		o.NetworkSet = c.Flags().Changed("network")
-		o.ThinkingBudgetSet = c.Flags().Changed("thinking-budget")
-		if runF != nil {
-			return runF(c.Context(), o)
-		}
-		switch {
-		case interactive(o, st):
-			return runInteractive(c.Context(), o, getenv)
-		case o.SDK.InputFormat == inputStreamJSON:
-			return runSDKStream(c.Context(), o, st, getenv)
-		}
-		return runHeadless(c.Context(), o, st, getenv)
-	}
+	run := rootRun(o, st, getenv, runF)
 	c := &cobra.Command{
 		Use:   "agent [PROMPT]",
 		Short: "A terminal coding agent",
@@ -196,37 +179,8 @@ working directory and, when you allow it, runs commands in it.
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{Err: err} })
 	c.SetVersionTemplate(version.Line("{{.Version}}"))
 	c.PersistentFlags().StringVar(&o.DB, "db", "", "session database (default $XDG_DATA_HOME/agent/agent.db)")
-	f := c.Flags()
-	f.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session of this directory")
-	f.StringVarP(&o.Resume, "resume", "r", "", "resume the session ID (without ID in the interface: choose one)")
-	f.BoolVarP(&o.Print, "print", "p", false, "answer the prompt once, print the answer and exit (headless)")
-	f.StringVar(&o.OutputFormat, "output-format", formatText, "headless output: text, json or stream-json")
-	f.BoolVarP(&o.Verbose, "verbose", "v", false, "show progress (one line per tool call) on stderr even when it is not a terminal")
-	f.StringVar(&o.Model, "model", "", "model name (env AGENT_MODEL)")
-	f.StringVar(&o.BaseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL or, with --provider anthropic, ANTHROPIC_BASE_URL; default "+profile.DefaultBaseURL+" or "+profile.DefaultAnthropicBaseURL+")")
-	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
-	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
-	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")
-	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
-	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
-	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
-	f.StringArrayVar(&o.Images, "image", nil, "headless: attach an image file (PNG, JPEG, GIF, WebP) to the prompt; repeatable")
-	f.DurationVar(&o.StdinMaxRead, "stdin-max-read", stdinTotal, "how long piped standard input may take from its first byte")
-	_ = f.MarkHidden("stdin-max-read")
-	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
-	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "headless: start the MCP servers the project's .mcp.json defines (they run the repository's code)")
-	f.BoolVar(&o.TrustProject, "trust-project", false, "headless: run what the project defines that runs code: its hooks (.claude/settings.json, .agent/hooks.toml), its custom commands' !command snippets and .mcp.json servers")
-	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
-	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
-	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), plan (only read-only tools run; the model proposes a plan with exit_plan_mode), or yolo")
-	f.StringVar(&o.Sandbox, "sandbox", "", "what commands may change: workspace-write (default: the working directory and the temporary directory), read-only, or off")
-	f.BoolVar(&o.Network, "network", false, "let commands use the network (off by default)")
-	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
-	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
-	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default), openai-responses (the default for OpenAI's models at api.openai.com) or anthropic (Messages API)")
-	f.StringVar(&o.ReasoningEffort, "reasoning-effort", "", "reasoning effort of an openai-responses model: none, minimal, low, medium, high or xhigh")
-	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
-	addSDKFlags(f, &o.SDK)
+	addRootFlags(c.Flags(), o)
+	addSDKFlags(c.Flags(), &o.SDK)
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
 		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run), newACPCmd(st, getenv, o))
 	completeFlagValues(c)
@@ -268,4 +222,62 @@ func normalizeArgs(args []string) []string {
 		}
 	}
 	return out
+}
+
+// addRootFlags adds the root command's flags, each onto its field of o.
+func addRootFlags(f *pflag.FlagSet, o *Options) {
+	f.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session of this directory")
+	f.StringVarP(&o.Resume, "resume", "r", "", "resume the session ID (without ID in the interface: choose one)")
+	f.BoolVarP(&o.Print, "print", "p", false, "answer the prompt once, print the answer and exit (headless)")
+	f.StringVar(&o.OutputFormat, "output-format", formatText, "headless output: text, json or stream-json")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "show progress (one line per tool call) on stderr even when it is not a terminal")
+	f.StringVar(&o.Model, "model", "", "model name (env AGENT_MODEL)")
+	f.StringVar(&o.BaseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL or, with --provider anthropic, ANTHROPIC_BASE_URL; default "+profile.DefaultBaseURL+" or "+profile.DefaultAnthropicBaseURL+")")
+	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
+	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
+	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")
+	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
+	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
+	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
+	f.StringArrayVar(&o.Images, "image", nil, "headless: attach an image file (PNG, JPEG, GIF, WebP) to the prompt; repeatable")
+	f.DurationVar(&o.StdinMaxRead, "stdin-max-read", stdinTotal, "how long piped standard input may take from its first byte")
+	_ = f.MarkHidden("stdin-max-read")
+	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
+	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "headless: start the MCP servers the project's .mcp.json defines (they run the repository's code)")
+	f.BoolVar(&o.TrustProject, "trust-project", false, "headless: run what the project defines that runs code: its hooks (.claude/settings.json, .agent/hooks.toml), its custom commands' !command snippets and .mcp.json servers")
+	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
+	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
+	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), plan (only read-only tools run; the model proposes a plan with exit_plan_mode), or yolo")
+	f.StringVar(&o.Sandbox, "sandbox", "", "what commands may change: workspace-write (default: the working directory and the temporary directory), read-only, or off")
+	f.BoolVar(&o.Network, "network", false, "let commands use the network (off by default)")
+	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
+	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
+	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default), openai-responses (the default for OpenAI's models at api.openai.com) or anthropic (Messages API)")
+	f.StringVar(&o.ReasoningEffort, "reasoning-effort", "", "reasoning effort of an openai-responses model: none, minimal, low, medium, high or xhigh")
+	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
+}
+
+// rootRun is the root command's run: it takes the prompt's words after the
+// flags are parsed, notes which flags were given, and opens the interface,
+// the Claude Agent SDK's protocol or a headless run (runF, when not nil,
+// replaces them in tests).
+func rootRun(o *Options, st Streams, getenv func(string) string, runF func(context.Context, *Options) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		o.Prompt = strings.Join(args, " ")
+		if !c.Flags().Changed("max-retries") {
+			o.MaxRetries = -1
+		}
+		o.NetworkSet = c.Flags().Changed("network")
+		o.ThinkingBudgetSet = c.Flags().Changed("thinking-budget")
+		if runF != nil {
+			return runF(c.Context(), o)
+		}
+		switch {
+		case interactive(o, st):
+			return runInteractive(c.Context(), o, getenv)
+		case o.SDK.InputFormat == inputStreamJSON:
+			return runSDKStream(c.Context(), o, st, getenv)
+		}
+		return runHeadless(c.Context(), o, st, getenv)
+	}
 }

@@ -170,14 +170,14 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintln(st.Err, "agent: "+msg) }
+	var srv *sdkstream.Server
+	var dontAsk atomic.Bool // the SDK's dontAsk: what is not pre-approved is denied, nobody asked
+	dontAsk.Store(sdkMode == "dontAsk")
 	fe, err := sdkFrontEnd(o, mode, warn)
 	if err != nil {
 		return err
 	}
 	fe.Rules.Only = only
-	var srv *sdkstream.Server
-	var dontAsk atomic.Bool // the SDK's dontAsk: what is not pre-approved is denied, nobody asked
-	dontAsk.Store(sdkMode == "dontAsk")
 	if o.SDK.PermissionPromptTool == "stdio" {
 		ask := sdkAsker{srv: func() *sdkstream.Server { return srv }, dontAsk: &dontAsk}
 		fe.Asker, fe.Plan = ask, ask.plan
@@ -195,10 +195,23 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	for _, n := range sess.Notices() {
 		warn(n)
 	}
+	srv = newSDKServer(ctx, o, st, h, sess, initModeName(sdkMode, mode), &dontAsk, warn)
+	var first *turn.Prompt
+	if o.Prompt != "" {
+		p := turn.Text(o.Prompt)
+		first = &p
+	}
+	return srv.Run(ctx, first)
+}
+
+// newSDKServer is the protocol's server over sess: system init's message
+// (permissionMode as the SDK named it), turns, and the control requests
+// that switch the mode (dontAsk too), the model and the system prompt.
+func newSDKServer(ctx context.Context, o *Options, st Streams, h *host.Host, sess *host.Session, initMode string, dontAsk *atomic.Bool, warn func(string)) *sdkstream.Server {
 	s := sess.Settings()
-	srv = sdkstream.New(sdkstream.Config{
+	return sdkstream.New(sdkstream.Config{
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
-		Init: sdkstream.Init{SessionID: sess.ID(), Model: s.Model, Cwd: sess.Dir(), PermissionMode: initModeName(sdkMode, mode),
+		Init: sdkstream.Init{SessionID: sess.ID(), Model: s.Model, Cwd: sess.Dir(), PermissionMode: initMode,
 			Version: host.Version(), Tools: sess.ToolNames(), MCPServers: sess.MCPServers()},
 		Turn: sess.Turn,
 		SetMode: func(m string) error {
@@ -215,12 +228,6 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 			return sess.SetSystemPrompt(ctx, custom, o.SDK.AppendSystemPrompt, appendText)
 		},
 	})
-	var first *turn.Prompt
-	if o.Prompt != "" {
-		p := turn.Text(o.Prompt)
-		first = &p
-	}
-	return srv.Run(ctx, first)
 }
 
 // sdkFrontEnd is the SDK protocol's front-end but for its asker: the

@@ -203,36 +203,42 @@ func renderMarkdown(conv *recordedSession) string {
 			b.WriteString("\n")
 		}
 		for _, p := range m.Message.Parts {
-			switch p := p.(type) {
-			case providers.Text:
-				b.WriteString("\n" + strings.TrimRight(p.Text, "\n") + "\n")
-			case providers.Reasoning:
-				b.WriteString("\n**Reasoning**\n\n" + mdFence(p.Text, "text"))
-			case providers.WebSearch, providers.Citation:
-				b.WriteString("\n_" + webLine(p) + "_\n")
-			case providers.ToolCall:
-				fmt.Fprintf(&b, "\n**Tool call** `%s` (id `%s`)", p.Name, p.ID)
-				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {
-					b.WriteString(" · " + callTiming(rec))
-					if rec.Decision != "" {
-						b.WriteString(" · " + mdCode(rec.Decision))
-					}
-				}
-				b.WriteString("\n\n" + mdFence(indentJSON(p.Arguments), "json"))
-			case providers.ToolResult:
-				status := ""
-				if p.IsError {
-					status = " · error"
-				}
-				fmt.Fprintf(&b, "\n### %d. tool result `%s` (id `%s`)%s\n\n", m.Seq, p.Name, p.CallID, status)
-				b.WriteString(mdFence(p.Content, "text"))
-			}
+			markdownPart(&b, p, idx, m.Seq)
 		}
 	}
 	for _, c := range conv.compactedBefore(-1) {
 		fmt.Fprintf(&b, "\n> **%s.** Summary:\n\n%s", compactionLine(c), mdFence(c.Summary, "text"))
 	}
 	return b.String()
+}
+
+// markdownPart writes one part of message seq as Markdown, a tool call
+// with its record from idx.
+func markdownPart(b *strings.Builder, p providers.Part, idx callRecords, seq int) {
+	switch p := p.(type) {
+	case providers.Text:
+		b.WriteString("\n" + strings.TrimRight(p.Text, "\n") + "\n")
+	case providers.Reasoning:
+		b.WriteString("\n**Reasoning**\n\n" + mdFence(p.Text, "text"))
+	case providers.WebSearch, providers.Citation:
+		b.WriteString("\n_" + webLine(p) + "_\n")
+	case providers.ToolCall:
+		fmt.Fprintf(b, "\n**Tool call** `%s` (id `%s`)", p.Name, p.ID)
+		if rec, ok := idx[recordedCallKey{seq, p.ID}]; ok {
+			b.WriteString(" · " + callTiming(rec))
+			if rec.Decision != "" {
+				b.WriteString(" · " + mdCode(rec.Decision))
+			}
+		}
+		b.WriteString("\n\n" + mdFence(indentJSON(p.Arguments), "json"))
+	case providers.ToolResult:
+		status := ""
+		if p.IsError {
+			status = " · error"
+		}
+		fmt.Fprintf(b, "\n### %d. tool result `%s` (id `%s`)%s\n\n", seq, p.Name, p.CallID, status)
+		b.WriteString(mdFence(p.Content, "text"))
+	}
 }
 
 // callTiming describes a tool call record's status and times.

@@ -150,44 +150,51 @@ func renderShow(conv *recordedSession, now time.Time) string {
 			fmt.Fprintf(&b, "\n▸ %s\n", m.Message.Role)
 		}
 		for _, p := range m.Message.Parts {
-			switch p := p.(type) {
-			case providers.Text:
-				b.WriteString(strings.TrimRight(p.Text, "\n") + "\n")
-			case providers.Reasoning:
-				fmt.Fprintf(&b, "(reasoning omitted, %d characters)\n", len([]rune(p.Text)))
-			case providers.WebSearch, providers.Citation:
-				b.WriteString(webLine(p) + "\n")
-			case providers.ToolCall:
-				fmt.Fprintf(&b, "→ %s %s", p.Name, cut(readableJSON(p.Arguments), 300))
-				if rec, ok := idx[recordedCallKey{m.Seq, p.ID}]; ok {
-					if rec.Decision != "" {
-						fmt.Fprintf(&b, "  [%s]", rec.Decision)
-					}
-					if rec.Status != sessions.ToolCompleted && rec.Status != sessions.ToolFailed {
-						fmt.Fprintf(&b, "  [%s: never finished]", rec.Status)
-					}
-				}
-				b.WriteString("\n")
-			case providers.ToolResult:
-				status := "ok"
-				if p.IsError {
-					status = "error"
-				}
-				if rec, ok := idx[recordedCallKey{lastAssistant, p.CallID}]; ok && !rec.FinishedAt.IsZero() {
-					status += fmt.Sprintf(" · %d ms", rec.Duration.Milliseconds())
-					if rec.ApprovalWait > 0 {
-						status += fmt.Sprintf(" · %d ms waiting for approval", rec.ApprovalWait.Milliseconds())
-					}
-				}
-				fmt.Fprintf(&b, "\n▸ tool %s (%s)\n", p.Name, status)
-				b.WriteString(headLines(p.Content, showLines, ss.ID))
-			}
+			showPart(&b, p, idx, m.Seq, lastAssistant, ss.ID)
 		}
 	}
 	for _, c := range conv.compactedBefore(-1) {
 		fmt.Fprintf(&b, "\n── %s ──\n%s\n", compactionLine(c), headLines(c.Summary, showLines, ss.ID))
 	}
 	return b.String()
+}
+
+// showPart writes one part of message seq (the last assistant message
+// before it is lastAssistant, whose calls a tool result answers), with
+// its call's record from idx.
+func showPart(b *strings.Builder, p providers.Part, idx callRecords, seq, lastAssistant int, id string) {
+	switch p := p.(type) {
+	case providers.Text:
+		b.WriteString(strings.TrimRight(p.Text, "\n") + "\n")
+	case providers.Reasoning:
+		fmt.Fprintf(b, "(reasoning omitted, %d characters)\n", len([]rune(p.Text)))
+	case providers.WebSearch, providers.Citation:
+		b.WriteString(webLine(p) + "\n")
+	case providers.ToolCall:
+		fmt.Fprintf(b, "→ %s %s", p.Name, cut(readableJSON(p.Arguments), 300))
+		if rec, ok := idx[recordedCallKey{seq, p.ID}]; ok {
+			if rec.Decision != "" {
+				fmt.Fprintf(b, "  [%s]", rec.Decision)
+			}
+			if rec.Status != sessions.ToolCompleted && rec.Status != sessions.ToolFailed {
+				fmt.Fprintf(b, "  [%s: never finished]", rec.Status)
+			}
+		}
+		b.WriteString("\n")
+	case providers.ToolResult:
+		status := "ok"
+		if p.IsError {
+			status = "error"
+		}
+		if rec, ok := idx[recordedCallKey{lastAssistant, p.CallID}]; ok && !rec.FinishedAt.IsZero() {
+			status += fmt.Sprintf(" · %d ms", rec.Duration.Milliseconds())
+			if rec.ApprovalWait > 0 {
+				status += fmt.Sprintf(" · %d ms waiting for approval", rec.ApprovalWait.Milliseconds())
+			}
+		}
+		fmt.Fprintf(b, "\n▸ tool %s (%s)\n", p.Name, status)
+		b.WriteString(headLines(p.Content, showLines, id))
+	}
 }
 
 // headLines returns the first n lines of s, and a note of how many more

@@ -70,27 +70,9 @@ type stdinResult struct {
 // A reader that is still blocked when readStdin returns is left behind; the
 // process exits without waiting for it.
 func readStdin(ctx context.Context, r io.Reader, lim stdinLimits) (stdinResult, error) {
-	type chunk struct {
-		data []byte
-		err  error
-	}
-	chunks := make(chan chunk)
 	stop := make(chan struct{})
 	defer close(stop)
-	go func() {
-		for {
-			buf := make([]byte, 64<<10)
-			n, err := r.Read(buf)
-			select {
-			case chunks <- chunk{buf[:n], err}:
-			case <-stop:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	chunks := readChunks(r, stop)
 	var buf bytes.Buffer
 	var deadline time.Time // set at the first byte when lim.Total > 0
 	probed := false        // protocolHint decided on the first line
@@ -142,6 +124,33 @@ func readStdin(ctx context.Context, r io.Reader, lim stdinLimits) (stdinResult, 
 			}
 		}
 	}
+}
+
+// chunk is one read of standard input: its bytes, and the read's error.
+type chunk struct {
+	data []byte
+	err  error
+}
+
+// readChunks reads r in a goroutine, each read a chunk on the channel it
+// returns, until a read fails (io.EOF included) or stop is closed.
+func readChunks(r io.Reader, stop <-chan struct{}) <-chan chunk {
+	chunks := make(chan chunk)
+	go func() {
+		for {
+			buf := make([]byte, 64<<10)
+			n, err := r.Read(buf)
+			select {
+			case chunks <- chunk{buf[:n], err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return chunks
 }
 
 // describe says on one line what happened to the input, for stderr; empty

@@ -68,61 +68,80 @@ func Resolve(servers map[string]ServerDef, where, dir string, keyEnvs []string, 
 	slices.Sort(names)
 	var out []Config
 	for _, name := range names {
-		sc := servers[name]
-		c := Config{Name: name, Command: sc.Command, Args: sc.Args, URL: sc.URL, Dir: dir}
-		switch {
-		case (sc.Command == "") == (sc.URL == ""):
-			return nil, fmt.Errorf("%s: mcp server %s: set either command or url", where, name)
-		case sc.Transport != "" && sc.Transport != "http" && sc.Transport != "sse":
-			return nil, fmt.Errorf("%s: mcp server %s: transport %q: use http or sse", where, name, sc.Transport)
-		case sc.Transport != "" && sc.URL == "":
-			return nil, fmt.Errorf("%s: mcp server %s: transport is for a url", where, name)
-		case sc.Elicitation != "" && sc.Elicitation != "defaults" && sc.Elicitation != "decline":
-			return nil, fmt.Errorf("%s: mcp server %s: elicitation %q: use defaults or decline", where, name, sc.Elicitation)
-		}
-		c.SSE = sc.Transport == "sse"
-		c.ElicitDefaults = sc.Elicitation == "defaults"
-		var err error
-		if c.Timeout, err = parseDur(sc.Timeout); err != nil {
-			return nil, fmt.Errorf("%s: mcp server %s: timeout: %w", where, name, err)
-		}
-		if c.StartupTimeout, err = parseDur(sc.StartupTimeout); err != nil {
-			return nil, fmt.Errorf("%s: mcp server %s: startup_timeout: %w", where, name, err)
-		}
-		c.Disabled = sc.Enabled != nil && !*sc.Enabled
-		if err := applyOAuth(&c, sc, where, getenv); err != nil {
+		c, err := resolveOne(name, servers[name], where, dir, getenv)
+		if err != nil {
 			return nil, err
 		}
-		if len(sc.Headers) > 0 {
-			c.Headers = map[string]string{}
-			for k, v := range sc.Headers {
-				var missing []string
-				c.Headers[k] = VarRef.ReplaceAllStringFunc(v, func(ref string) string {
-					n := VarRef.FindStringSubmatch(ref)[1]
-					val := getenv(n)
-					if val == "" {
-						missing = append(missing, n)
-					}
-					return val
-				})
-				if len(missing) > 0 {
-					c.Skipped = fmt.Sprintf("header %s needs $%s, which is not set", k, strings.Join(missing, ", $"))
-				}
-			}
-		}
-		if sc.Command != "" {
-			for _, kv := range os.Environ() {
-				if k, _, _ := strings.Cut(kv, "="); !slices.Contains(keyEnvs, k) {
-					c.Env = append(c.Env, kv)
-				}
-			}
-			for k, v := range sc.Env {
-				c.Env = append(c.Env, k+"="+VarRef.ReplaceAllStringFunc(v, func(ref string) string { return getenv(VarRef.FindStringSubmatch(ref)[1]) }))
-			}
-		}
+		c.Env = serverEnv(servers[name], keyEnvs, getenv)
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// resolveOne checks server name's definition sc and resolves all of it
+// but its environment.
+func resolveOne(name string, sc ServerDef, where, dir string, getenv func(string) string) (Config, error) {
+	c := Config{Name: name, Command: sc.Command, Args: sc.Args, URL: sc.URL, Dir: dir}
+	switch {
+	case (sc.Command == "") == (sc.URL == ""):
+		return c, fmt.Errorf("%s: mcp server %s: set either command or url", where, name)
+	case sc.Transport != "" && sc.Transport != "http" && sc.Transport != "sse":
+		return c, fmt.Errorf("%s: mcp server %s: transport %q: use http or sse", where, name, sc.Transport)
+	case sc.Transport != "" && sc.URL == "":
+		return c, fmt.Errorf("%s: mcp server %s: transport is for a url", where, name)
+	case sc.Elicitation != "" && sc.Elicitation != "defaults" && sc.Elicitation != "decline":
+		return c, fmt.Errorf("%s: mcp server %s: elicitation %q: use defaults or decline", where, name, sc.Elicitation)
+	}
+	c.SSE = sc.Transport == "sse"
+	c.ElicitDefaults = sc.Elicitation == "defaults"
+	var err error
+	if c.Timeout, err = parseDur(sc.Timeout); err != nil {
+		return c, fmt.Errorf("%s: mcp server %s: timeout: %w", where, name, err)
+	}
+	if c.StartupTimeout, err = parseDur(sc.StartupTimeout); err != nil {
+		return c, fmt.Errorf("%s: mcp server %s: startup_timeout: %w", where, name, err)
+	}
+	c.Disabled = sc.Enabled != nil && !*sc.Enabled
+	if err := applyOAuth(&c, sc, where, getenv); err != nil {
+		return c, err
+	}
+	if len(sc.Headers) > 0 {
+		c.Headers = map[string]string{}
+		for k, v := range sc.Headers {
+			var missing []string
+			c.Headers[k] = VarRef.ReplaceAllStringFunc(v, func(ref string) string {
+				n := VarRef.FindStringSubmatch(ref)[1]
+				val := getenv(n)
+				if val == "" {
+					missing = append(missing, n)
+				}
+				return val
+			})
+			if len(missing) > 0 {
+				c.Skipped = fmt.Sprintf("header %s needs $%s, which is not set", k, strings.Join(missing, ", $"))
+			}
+		}
+	}
+	return c, nil
+}
+
+// serverEnv is a stdio server's environment: this process's without the
+// provider keys' variables (keyEnvs), then its env table with ${VAR}
+// expanded; nil for an HTTP server.
+func serverEnv(sc ServerDef, keyEnvs []string, getenv func(string) string) []string {
+	if sc.Command == "" {
+		return nil
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(keyEnvs, k) {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range sc.Env {
+		env = append(env, k+"="+VarRef.ReplaceAllStringFunc(v, func(ref string) string { return getenv(VarRef.FindStringSubmatch(ref)[1]) }))
+	}
+	return env
 }
 
 func parseDur(s string) (time.Duration, error) {
