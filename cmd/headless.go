@@ -8,7 +8,6 @@ import (
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools/plan"
@@ -171,19 +170,6 @@ func turnEnd(done loop.Done) error {
 		return done.Err
 	}
 	return turnError{reason: done.Reason}
-}
-
-// describeAttachment is one line about a mention that was attached (or,
-// existing, was not), for the progress lines on stderr.
-func describeAttachment(at mention.Attachment) string {
-	if at.Skipped != "" {
-		return fmt.Sprintf("not attached: %s (%s)", at.Path, at.Skipped)
-	}
-	what := fmt.Sprintf("attached %s (%d bytes", at.Path, at.Bytes)
-	if at.Cut {
-		what += ", cut"
-	}
-	return what + ")"
 }
 
 // rememberPrompt saves a headless prompt that is a "#" note (turn.MemoryNote)

@@ -24,5 +24,5 @@ func ResolveSettings(f File, where string) (Settings, error) {
 	if f.MaxParallel < 0 {
 		return Settings{}, fmt.Errorf("%s: [subagents] max_parallel must be a positive number, got %d", where, f.MaxParallel)
 	}
-	return Settings{MaxParallel: f.MaxParallel}, nil
+	return Settings(f), nil
 }

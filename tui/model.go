@@ -132,8 +132,7 @@ const tickInterval = 100 * time.Millisecond
 type (
 	submitMsg      struct{ text string }
 	turnStartedMsg struct {
-		events   <-chan loop.Event
-		attached []mention.Attachment // what the prompt's mentions attached
+		events <-chan loop.Event
 	}
 	eventsMsg struct {
 		ch  <-chan loop.Event

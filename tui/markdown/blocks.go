@@ -190,9 +190,7 @@ func (d *drawer) html(n *ast.HTMLBlock, width int) []string {
 	var out []string
 	add := func(s string) {
 		s = strings.TrimRight(s, "\n")
-		for _, l := range wrapRuns([]run{{s, d.pal.html}}, width) {
-			out = append(out, l)
-		}
+		out = append(out, wrapRuns([]run{{s, d.pal.html}}, width)...)
 	}
 	var raw strings.Builder
 	lines := n.Lines()

@@ -176,9 +176,11 @@ func (r *sedReader) substitute(cmd byte) bool {
 	}
 	d := r.s[r.i]
 	r.i++
-	if !r.delimited(d) || !r.delimited(d) {
-		r.runs("cannot be read")
-		return false
+	for range 2 { // the pattern, then the replacement
+		if !r.delimited(d) {
+			r.runs("cannot be read")
+			return false
+		}
 	}
 	if cmd == 'y' {
 		return true
