@@ -54,9 +54,6 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	}
 	defer sess.Close()
 	defer endMCP()
-	// The interface fills the memory's vectors in the background (stopped
-	// first); a headless run sends no request but its turn's.
-	defer sess.StartEmbedding(ctx)()
 	s := sess.Settings()
 	ss := &tui.StoreSessions{Store: sess.Store(), Root: sess.Root(), Dir: sess.Dir(), Model: s.Model, Provider: host.ProviderName(s.BaseURL),
 		System: sess.SystemPrompt, NewLoop: sess.NewLoop}

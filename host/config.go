@@ -1,15 +1,9 @@
 package host
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
@@ -20,6 +14,50 @@ import (
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tools/web"
 )
+
+// Flags are what the command line says of the settings; each one set
+// wins over the environment and the config file.
+type Flags struct {
+	// ConfigPath is the config file (--config); "" is
+	// $XDG_CONFIG_HOME/agent/config.toml, where a missing file is no
+	// configuration.
+	ConfigPath string
+	Profile    string
+	Model      string
+	BaseURL    string
+	// Provider is the wire protocol (--provider): openai,
+	// openai-responses or anthropic; "" takes the profile's.
+	Provider string
+	// ReasoningEffort is --reasoning-effort (openai-responses); "" takes
+	// the profile's.
+	ReasoningEffort string
+	// ThinkingBudget is --thinking-budget in tokens, which counts only
+	// when ThinkingBudgetSet.
+	ThinkingBudget    int
+	ThinkingBudgetSet bool
+	// MaxSteps bounds the model requests of one turn; 0 takes the
+	// config's.
+	MaxSteps int
+	// Tools is how tools are offered: pick, swap or all ("": the config's).
+	Tools string
+	// MaxRetries is -1 when the flag was not given.
+	MaxRetries  int
+	IdleTimeout time.Duration
+	// Sandbox is the sandbox mode (--sandbox); "" takes the config's.
+	// Network is --network, which counts only when NetworkSet.
+	Sandbox    string
+	Network    bool
+	NetworkSet bool
+	// DB is the session database (--db); "" takes the config's, else
+	// $XDG_DATA_HOME/agent/agent.db.
+	DB string
+	// Yolo is --yolo: no sandbox and no questions (the permission mode
+	// yolo).
+	Yolo bool
+	// PermissionMode is ask, auto, plan or yolo; "" takes the default of
+	// the front-end (ask in the interface, auto headless).
+	PermissionMode string
+}
 
 // fileConfig is the TOML configuration file: a section per feature, each
 // resolved by its own package (providers/profile, sandbox, mcp, memory,
@@ -148,44 +186,6 @@ type Settings struct {
 // after a turn before the Notification hooks hear idle_prompt (Claude
 // Code's 60 s).
 const defaultIdleNotification = 60 * time.Second
-
-// defaultConfigPath is $XDG_CONFIG_HOME/agent/config.toml, or
-// ~/.config/agent/config.toml when XDG_CONFIG_HOME is unset.
-func defaultConfigPath(getenv func(string) string) string {
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "agent", "config.toml")
-}
-
-// loadFileConfig reads the config file at path. A missing file is an empty
-// configuration unless the person named it explicitly.
-func loadFileConfig(path string, explicit bool) (fileConfig, error) {
-	var fc fileConfig
-	if path == "" {
-		return fc, nil
-	}
-	md, err := toml.DecodeFile(path, &fc)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && !explicit {
-			return fc, nil
-		}
-		return fc, usagef("config %s: %w", path, err)
-	}
-	if undec := md.Undecoded(); len(undec) > 0 {
-		keys := make([]string, len(undec))
-		for i, k := range undec {
-			keys[i] = k.String()
-		}
-		return fc, usagef("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
-	}
-	return fc, nil
-}
 
 // resolveSettings resolves every section of fc with the flags o and the
 // environment, each by its feature's resolve function. Its errors are

@@ -20,18 +20,10 @@ import (
 
 // runner is the turn runner of a session of the agent: prompts go through
 // submit (UserPromptSubmit's hooks, custom commands, MCP prompts), their
-// mentions are attached, turns are recorded in store. In the interface
-// (fe.Interactive) it also tells the Notification hooks of every wait for
-// a prompt longer than idle_notification; the wait ends at onClose.
-func (a *agent) runner(store *sessions.Store, fe FrontEnd, onClose func(func())) *turn.Runner {
-	r := &turn.Runner{Mentions: a.mentions, Sessions: store, Submit: a.submit}
-	if fe.Interactive {
-		if n := newIdleNotifier(a.hooks, a.settings.IdleNotification); n != nil {
-			r.Watch = n.watch
-			onClose(n.close)
-		}
-	}
-	return r
+// mentions are attached, turns are recorded in store, and the services
+// observe them.
+func (a *agent) runner(store *sessions.Store) *turn.Runner {
+	return &turn.Runner{Mentions: a.mentions, Sessions: store, Submit: a.submit, Observe: observeTurns(a.services)}
 }
 
 // startSession runs SessionStart's hooks for session id (resumed: -c, -r

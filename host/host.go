@@ -22,50 +22,6 @@ import (
 	"github.com/agent-dev/agent/tools/mcp/oauth"
 )
 
-// Flags are what the command line says of the settings; each one set
-// wins over the environment and the config file.
-type Flags struct {
-	// ConfigPath is the config file (--config); "" is
-	// $XDG_CONFIG_HOME/agent/config.toml, where a missing file is no
-	// configuration.
-	ConfigPath string
-	Profile    string
-	Model      string
-	BaseURL    string
-	// Provider is the wire protocol (--provider): openai,
-	// openai-responses or anthropic; "" takes the profile's.
-	Provider string
-	// ReasoningEffort is --reasoning-effort (openai-responses); "" takes
-	// the profile's.
-	ReasoningEffort string
-	// ThinkingBudget is --thinking-budget in tokens, which counts only
-	// when ThinkingBudgetSet.
-	ThinkingBudget    int
-	ThinkingBudgetSet bool
-	// MaxSteps bounds the model requests of one turn; 0 takes the
-	// config's.
-	MaxSteps int
-	// Tools is how tools are offered: pick, swap or all ("": the config's).
-	Tools string
-	// MaxRetries is -1 when the flag was not given.
-	MaxRetries  int
-	IdleTimeout time.Duration
-	// Sandbox is the sandbox mode (--sandbox); "" takes the config's.
-	// Network is --network, which counts only when NetworkSet.
-	Sandbox    string
-	Network    bool
-	NetworkSet bool
-	// DB is the session database (--db); "" takes the config's, else
-	// $XDG_DATA_HOME/agent/agent.db.
-	DB string
-	// Yolo is --yolo: no sandbox and no questions (the permission mode
-	// yolo).
-	Yolo bool
-	// PermissionMode is ask, auto, plan or yolo; "" takes the default of
-	// the front-end (ask in the interface, auto headless).
-	PermissionMode string
-}
-
 // Config is what Open needs: the flags, the environment, and where the
 // person hears of slow work at start.
 type Config struct {

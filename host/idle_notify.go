@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/hooks"
+	"github.com/agent-dev/agent/loop"
 )
 
 // idleNotifier tells the Notification hooks (kind hooks.NotifyIdle) that
 // the interface has waited after seconds for a prompt since the last turn
-// ended; once per wait. It is the turn runner's Watch.
+// ended; once per wait. It observes the interface's turns (a service).
 type idleNotifier struct {
 	after  time.Duration
 	notify func(session string)
@@ -30,6 +31,17 @@ func newIdleNotifier(h *hookSet, after time.Duration) *idleNotifier {
 	return &idleNotifier{after: after, notify: func(session string) {
 		h.notify(context.Background(), session, hooks.NotifyIdle, "agent is waiting for your input")
 	}}
+}
+
+// observe stops the running wait as a turn of session starts, and starts
+// the next once the turn's Done is delivered.
+func (n *idleNotifier) observe(ctx context.Context, session string) (context.Context, func(loop.Event)) {
+	n.watch(session, true)
+	return ctx, func(ev loop.Event) {
+		if _, ok := ev.(loop.Done); ok {
+			n.watch(session, false)
+		}
+	}
 }
 
 // watch stops the running wait and, when the turn of session ended,

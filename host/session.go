@@ -84,7 +84,7 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 	if err != nil {
 		return nil, err
 	}
-	if s.a, err = h.newAgent(dir, fe, store); err != nil {
+	if s.a, err = h.newAgent(ctx, dir, fe, store); err != nil {
 		return nil, err
 	}
 	s.onClose(s.a.close)
@@ -95,18 +95,17 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 		s.a.mcp.Start(context.WithoutCancel(ctx))
 		s.a.mcp.Wait(ctx)
 	}
-	notice, watch := h.watchAgentsMD(s.a.root, dir)
-	s.onClose(watch.finish)
-	if notice != "" {
-		s.agentsMD = notice
-		s.notices = append(s.notices, notice)
+	for _, svc := range s.a.services {
+		if svc.notice != "" {
+			s.notices = append(s.notices, svc.notice)
+		}
 	}
 	if s.conv == nil {
 		if err := s.create(ctx, req); err != nil {
 			return nil, err
 		}
 	}
-	s.turns = s.a.runner(store, fe, s.onClose)
+	s.turns = s.a.runner(store)
 	if s.loop, err = s.a.newLoop(s.model, store.Recorder(s.id)); err != nil {
 		return nil, err
 	}

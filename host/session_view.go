@@ -102,13 +102,6 @@ func (s *Session) Remember(note string) (string, error) { return s.a.memory.Reme
 // MemoryFile returns MEMORY.md's path, creating it when missing.
 func (s *Session) MemoryFile() (string, error) { return s.a.memory.EnsureLongTerm() }
 
-// StartEmbedding fills the memory's vectors in the background until the
-// returned stop is called (the interface; a headless run sends no request
-// but its turn's).
-func (s *Session) StartEmbedding(ctx context.Context) (stop func()) {
-	return s.a.memory.StartEmbedding(ctx)
-}
-
 // HookListing lists every hook, one line each, with its source and, for a
 // repository's, whether it is trusted (/hooks).
 func (s *Session) HookListing() string { return hookListing(s.a, s.h.trust) }
@@ -119,10 +112,13 @@ func (s *Session) HookListing() string { return hookListing(s.a, s.h.trust) }
 func (s *Session) StatusWarning() string {
 	var parts []string
 	for _, n := range s.notices {
-		if n == s.agentsMD {
-			parts = append(parts, agentsMDShortNotice)
-		} else {
-			parts = append(parts, n)
+		if !s.a.serviceNotice(n) {
+			parts = append(parts, n) // a fork of a session in use
+		}
+	}
+	for _, svc := range s.a.services {
+		if svc.status != "" {
+			parts = append(parts, svc.status)
 		}
 	}
 	st := s.a.sandbox.Brief()
@@ -162,4 +158,14 @@ func (s *Session) ReadText(rel string) (string, bool) {
 		return "", false
 	}
 	return string(data), true
+}
+
+// serviceNotice reports whether notice is a service's.
+func (a *agent) serviceNotice(notice string) bool {
+	for _, svc := range a.services {
+		if svc.notice == notice {
+			return true
+		}
+	}
+	return false
 }

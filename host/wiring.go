@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -57,11 +56,11 @@ type agent struct {
 	// read, its undo journal).
 	files    *fs.Sessions
 	mentions *mention.Mentions // @path completion and attachments
-	memory   *memory.Memory    // the project's memory
-	// memoryTools names the memory tools, a pick group of their own.
-	memoryTools []string
-	sandbox     *sandbox.Sandbox
-	rules       *rules.Set
+	memory   *memory.Memory    // the project's memory (its service's)
+	// services are the per-session services, opened with the agent.
+	services []sessionService
+	sandbox  *sandbox.Sandbox
+	rules    *rules.Set
 	// protect is the file tools' guard of protected paths, which the
 	// approval grants single writes through.
 	protect *protect.Guard
@@ -115,7 +114,7 @@ func (j storeJournals) journal(id string) fs.Journal {
 // newAgent builds the agent of a session in dir for front-end fe, complete:
 // nothing is set after it returns. Its MCP servers are configured (the
 // project's gated by fe.Trust) but not started. Close releases it.
-func (h *Host) newAgent(dir string, fe FrontEnd, store *sessions.Store) (_ *agent, err error) {
+func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, store *sessions.Store) (_ *agent, err error) {
 	s := h.settings
 	a := &agent{settings: s, dir: dir, pool: h.pool, oauth: h.oauth, webTrust: h.trust, plan: &planState{}, mcpWarn: fe.warn, fixed: h.cfg.Provider}
 	var closers []func()
@@ -151,15 +150,15 @@ func (h *Host) newAgent(dir string, fe FrontEnd, store *sessions.Store) (_ *agen
 	a.protect = protect.NewGuard(paths)
 	a.files = fs.NewSessions(storeJournals{store}.journal)
 	a.ext = loadExtensions(dir, s)
-	a.memory = memory.New(store, filepath.Dir(store.Path()), dir)
-	if e := s.Memory.Embedder(s.BaseURL, s.APIKey); e != nil {
-		a.memory.UseEmbeddings(e)
-	}
 	a.plan.set(fe.Mode)
 	if a.plan.decide = fe.Plan; a.plan.decide == nil {
 		a.plan.decide = headlessPlan
 	}
 	a.hooks = newHookSet(a, fe, h.trust, store)
+	if a.services, err = openServices(serviceEnv{ctx: ctx, h: h, a: a, fe: fe, store: store}); err != nil {
+		return nil, err
+	}
+	closers = append(closers, func() { closeServices(a.services) })
 	if err := a.buildTools(fe, store); err != nil {
 		return nil, err
 	}
@@ -213,9 +212,8 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 	if len(a.ext.skills) > 0 {
 		a.builtins = append(a.builtins, skills.Tool(a.ext.skills))
 	}
-	for _, t := range memory.Tools(a.memory) {
-		a.builtins = append(a.builtins, t)
-		a.memoryTools = append(a.memoryTools, t.Definition().Name)
+	for _, svc := range a.services {
+		a.builtins = append(a.builtins, svc.tools...)
 	}
 	reg, err := tools.NewRegistry(a.builtins...)
 	if err != nil {
@@ -369,7 +367,13 @@ func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) 
 // systemPrompt is the system prompt of a new session in the agent's
 // directory.
 func (a *agent) systemPrompt() string {
-	return systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools) + a.memoryPrompt() + skills.Prompt(a.ext.skills)
+	prompt := systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools)
+	for _, svc := range a.services {
+		if svc.prompt != nil {
+			prompt += svc.prompt()
+		}
+	}
+	return prompt + skills.Prompt(a.ext.skills)
 }
 
 // newLoop builds a loop for model with the session's tool-call recorder
@@ -423,9 +427,11 @@ func (a *agent) approval(fe FrontEnd) loop.ApproveFunc {
 	return ap.approve
 }
 
-// close releases what the agent opened, the last opened first: the MCP
-// servers, the subagents' sandbox, the sandbox, the root.
+// close releases what the agent opened, the last opened first: the
+// services, the MCP servers, the subagents' sandbox, the sandbox, the
+// root.
 func (a *agent) close() {
+	closeServices(a.services)
 	a.closeMCP()
 	a.children.close()
 	a.sandbox.Close()

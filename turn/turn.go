@@ -46,11 +46,14 @@ type Runner struct {
 	// starts (a custom slash command's expansion, UserPromptSubmit hooks):
 	// it returns the prompt to send, or why it is not sent.
 	Submit SubmitFunc
-	// Watch, when not nil, is told with the session's id when a turn
-	// starts (running true) and once it ended, its Done delivered
-	// (running false): the interface's idle notification counts from
-	// there. It must not block.
-	Watch func(session string, running bool)
+	// Observe, when not nil, is called with the session's id when a turn
+	// starts, before Submit: the turn runs on the context it returns (a
+	// service may end the turn by cancelling it), and the func it returns
+	// (nil: none) sees each event the turn delivers, in order, before it
+	// is delivered, Done last. The per-session services observe turns
+	// here: the interface's idle notification counts from Done. Neither
+	// may block for long: a slow observer holds the turn's events.
+	Observe func(ctx context.Context, session string) (context.Context, func(loop.Event))
 }
 
 // SubmitFunc is asked about a prompt before its turn starts, with the
@@ -102,17 +105,20 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 	go func() {
 		defer close(out)
 		id := conv.SessionID()
-		if r.Watch != nil {
-			r.Watch(id, true)
-			defer r.Watch(id, false)
+		send := func(ev loop.Event) { out <- ev }
+		if r.Observe != nil {
+			var see func(loop.Event)
+			if ctx, see = r.Observe(ctx, id); see != nil {
+				send = func(ev loop.Event) { see(ev); out <- ev }
+			}
 		}
 		if r.Submit != nil {
 			s := r.Submit(ctx, id, p)
 			for _, n := range s.Notices {
-				out <- n
+				send(n)
 			}
 			if s.Blocked != "" {
-				out <- loop.Done{Reason: loop.StopError, Err: errors.New(s.Blocked)}
+				send(loop.Done{Reason: loop.StopError, Err: errors.New(s.Blocked)})
 				return
 			}
 			p = s.Prompt
@@ -120,10 +126,10 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 		}
 		msg, note := r.expand(ctx, id, p)
 		if note != "" {
-			out <- loop.Notice{Source: "mentions", Text: note}
+			send(loop.Notice{Source: "mentions", Text: note})
 		}
 		if err := r.begin(ctx, id, p); err != nil {
-			out <- loop.Done{Reason: loop.StopError, Err: err}
+			send(loop.Done{Reason: loop.StopError, Err: err})
 			return
 		}
 		for ev := range l.Run(ctx, conv, msg) {
@@ -133,7 +139,7 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 				}
 				ev = d
 			}
-			out <- ev
+			send(ev)
 		}
 	}()
 	return out

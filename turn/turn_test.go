@@ -132,20 +132,49 @@ func TestStatusFollowsTheStopReason(t *testing.T) {
 	}
 }
 
-// Watch hears of each turn's start and, after its Done, of its end, a
-// blocked prompt's included.
-func TestWatchHearsEachTurnStartAndEnd(t *testing.T) {
+// Observe hears of each turn's start and sees its events, Done last, a
+// blocked prompt's included; the turn runs on the context it returns, so
+// an observer that cancels it ends the turn.
+func TestObserveSeesEachTurnAndMayEndIt(t *testing.T) {
 	store, sess, l, _, _ := setup(t, fake.Text("one"))
 	var heard []string
-	r := &turn.Runner{Sessions: store, Watch: func(session string, running bool) {
-		heard = append(heard, fmt.Sprintf("%s %v", session, running))
+	r := &turn.Runner{Sessions: store, Observe: func(ctx context.Context, session string) (context.Context, func(loop.Event)) {
+		heard = append(heard, session+" start")
+		return ctx, func(ev loop.Event) {
+			if d, ok := ev.(loop.Done); ok {
+				heard = append(heard, fmt.Sprintf("%s done %s", session, d.Reason))
+			}
+		}
 	}}
 	conv := conversation.New("", store.Recorder(sess.ID))
 	drain(r.Turn(context.Background(), l, conv, turn.Text("hi")))
 	r.Submit = func(context.Context, string, turn.Prompt) turn.Submission { return turn.Submission{Blocked: "no"} }
 	drain(r.Turn(context.Background(), l, conv, turn.Text("again")))
-	want := []string{sess.ID + " true", sess.ID + " false", sess.ID + " true", sess.ID + " false"}
+	want := []string{sess.ID + " start", sess.ID + " done " + string(loop.StopAnswered), sess.ID + " start", sess.ID + " done " + string(loop.StopError)}
 	if fmt.Sprint(heard) != fmt.Sprint(want) {
-		t.Errorf("Watch heard %v, want %v", heard, want)
+		t.Errorf("Observe heard %v, want %v", heard, want)
+	}
+
+	// An observer that cancels the turn's context while it streams (a
+	// spend cap reached) ends it cancelled.
+	never := make(chan struct{})
+	store, sess, l, _, _ = setup(t, fake.Text("a long answer").WithPieceSize(2).HoldAfterEvents(1, never))
+	conv = conversation.New("", store.Recorder(sess.ID))
+	r = &turn.Runner{Sessions: store, Observe: func(ctx context.Context, _ string) (context.Context, func(loop.Event)) {
+		ctx, cancel := context.WithCancel(ctx)
+		return ctx, func(ev loop.Event) {
+			if _, ok := ev.(loop.TextDelta); ok {
+				cancel()
+			}
+		}
+	}}
+	var done loop.Done
+	for ev := range r.Turn(context.Background(), l, conv, turn.Text("more")) {
+		if d, ok := ev.(loop.Done); ok {
+			done = d
+		}
+	}
+	if done.Reason != loop.StopCancelled {
+		t.Errorf("a turn whose observer cancelled it ended %s, want %s", done.Reason, loop.StopCancelled)
 	}
 }
