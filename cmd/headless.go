@@ -53,7 +53,9 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	// A plan is the answer: the turn ends as the plan is given, before the
 	// loop could send another request.
 	var stop turnStop
-	sess, err := h.OpenSession(ctx, host.Request{Dir: dir, Continue: o.Continue, Resume: o.Resume, Title: sessions.TitleFromPrompt(prompt.Message.Text())},
+	req := o.request(dir)
+	req.Title = sessions.TitleFromPrompt(prompt.Message.Text())
+	sess, err := h.OpenSession(ctx, req,
 		host.FrontEnd{Mode: mode, AllowBash: o.AllowBash, Warn: warn, Plan: stop.plan,
 			Trust: host.Trust{Hooks: o.TrustProject, MCP: o.TrustProjectMCP || o.TrustProject}})
 	if err != nil {

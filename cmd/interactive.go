@@ -41,11 +41,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		default: // 64 unread notices: the interface is gone or stuck
 		}
 	}
-	req := host.Request{Dir: dir, Continue: o.Continue, Resume: o.Resume}
-	if o.Resume == resumePick {
-		req.Resume = "" // a new session until the person picks one
-	}
-	sess, err := h.OpenSession(ctx, req, host.FrontEnd{Interactive: true, Mode: mode, AllowBash: o.AllowBash,
+	sess, err := h.OpenSession(ctx, o.request(dir), host.FrontEnd{Interactive: true, Mode: mode, AllowBash: o.AllowBash,
 		Asker: tuiAsker{approver: approver, host: h}, Plan: tuiPlan{approver}.decide, Warn: warn,
 		Trust: host.Trust{Ask: trustAsk(approver)},
 		MCP:   host.MCPStart{Later: true, Elicit: tuiElicit(approver), ElicitURL: true}})

@@ -66,6 +66,16 @@ func openHost(ctx context.Context, o *Options, getenv func(string) string, preco
 	return host.Open(ctx, host.Config{Flags: o.Flags, Getenv: getenv, Notices: o.notices, NoticesTTY: o.errTTY, Preconnect: preconnect})
 }
 
+// request is the session o's flags name in dir (--continue, --resume; a
+// picker's "?" is a new session until the person picks one).
+func (o *Options) request(dir string) host.Request {
+	r := host.Request{Dir: dir, Continue: o.Continue, Resume: o.Resume}
+	if r.Resume == resumePick {
+		r.Resume = ""
+	}
+	return r
+}
+
 // openStore opens the session store of o's flags; the caller closes it.
 func openStore(ctx context.Context, o *Options, getenv func(string) string) (*sessions.Store, error) {
 	h, err := openHost(ctx, o, getenv, false)

@@ -187,7 +187,9 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 		return err
 	}
 	defer h.Close()
-	sess, err := h.OpenSession(ctx, host.Request{Dir: dir, Continue: o.Continue, Resume: o.Resume, AppendSystem: o.SDK.AppendSystemPrompt}, fe)
+	req := o.request(dir)
+	req.AppendSystem = o.SDK.AppendSystemPrompt
+	sess, err := h.OpenSession(ctx, req, fe)
 	if err != nil {
 		return err
 	}
