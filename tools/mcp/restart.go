@@ -68,8 +68,11 @@ func (s *server) start(ctx context.Context) {
 			}
 			s.setReconnecting(reason)
 		} else {
+			// Its tools are offered before it is said: before Wait returns
+			// (OpenSession's promise that they are in the first request)
+			// and before a restart's note.
+			s.m.changed()
 			s.markReady()
-			s.m.changed() // its tools are offered before it is said
 			if restarts > 0 {
 				s.m.warn("MCP server %s is running again", s.cfg.Name)
 			}

@@ -1,0 +1,8 @@
+package host
+
+import "context"
+
+// WaitMCP returns once every MCP server of the session started or failed,
+// or when ctx is done: the event a test of FrontEnd.MCP.Later waits for
+// after StartMCP.
+func (s *Session) WaitMCP(ctx context.Context) { s.a.mcp.Wait(ctx) }
