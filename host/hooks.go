@@ -283,8 +283,16 @@ func (h *hookSet) sessionStart(ctx context.Context, session, source string) {
 	}()
 }
 
-// sessionEnd runs SessionEnd's hooks for session, waiting for them.
+// sessionEnd runs SessionEnd's hooks for session, waiting for them, once
+// SessionStart's have finished.
 func (h *hookSet) sessionEnd(ctx context.Context, session, reason string) {
+	// SessionStart's hooks finish first (each is bounded by its timeout):
+	// a session closed before its first prompt leaves none running, and
+	// its SessionEnd never overtakes its SessionStart.
+	h.mu.Lock()
+	started := h.started
+	h.mu.Unlock()
+	<-started
 	if !h.has(hooks.SessionEnd) {
 		return
 	}
