@@ -13,7 +13,7 @@ import (
 // ones: the model gets their tools and its call of one runs.
 func TestACPSessionMCPServers(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	sdk := acpClient.module(t)
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "s1", Name: "mcp__everything__get-sum", Arguments: `{"a":2,"b":40}`}),
@@ -22,7 +22,7 @@ func TestACPSessionMCPServers(t *testing.T) {
 	dir := t.TempDir()
 	servers := []map[string]any{{"name": "everything", "command": filepath.Join(bin, "mcp-server-everything"), "args": []string{}, "env": []any{}}}
 	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir,
-		jsonEnv("AGENT_ARGS", append([]string{"acp"}, agentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all")...)),
+		jsonEnv("AGENT_ARGS", append([]string{"acp"}, AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all")...)),
 		jsonEnv("AGENT_MCP", servers), jsonEnv("AGENT_ANSWERS", []string{"allow_once"})}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "mcp")
 	for _, o := range objs {
@@ -31,7 +31,7 @@ func TestACPSessionMCPServers(t *testing.T) {
 		}
 	}
 	reqs := srv.Requests()
-	if len(reqs) == 0 || toolNamed(reqs[0], "mcp__everything__get-sum") == nil {
+	if len(reqs) == 0 || ToolNamed(reqs[0], "mcp__everything__get-sum") == nil {
 		t.Fatalf("the first request lacks the client's server's tools (%d requests); stderr:\n%s", len(reqs), stderr)
 	}
 	add := step(t, objs, "add")

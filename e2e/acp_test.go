@@ -59,13 +59,13 @@ func TestACPSession(t *testing.T) {
 		scripted.Text("This answer never ends").WithPieceSize(4).HoldAfterEvents(2, hold),
 	)
 	// A trusted project's hooks run in ACP's sessions as in -p: UserPromptSubmit's context reaches the model.
-	dir := extProject(t, map[string]string{".claude/settings.json": `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'The deploy branch is release-7.'"}]}]}}`})
+	dir := ExtProject(t, map[string]string{".claude/settings.json": `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'The deploy branch is release-7.'"}]}]}}`})
 	db := filepath.Join(t.TempDir(), "a.db")
 	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir,
-		jsonEnv("AGENT_ARGS", append([]string{"acp"}, agentArgs(srv, "--db", db, "--tools", "all", "--trust-project")...)),
+		jsonEnv("AGENT_ARGS", append([]string{"acp"}, AgentArgs(srv, "--db", db, "--tools", "all", "--trust-project")...)),
 		jsonEnv("AGENT_ANSWERS", []string{"reject_once", "allow_once"})}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "session")
-	if reqs := srv.Requests(); len(reqs) == 0 || !strings.Contains(lastUserText(reqs[0]), "The deploy branch is release-7.") {
+	if reqs := srv.Requests(); len(reqs) == 0 || !strings.Contains(LastUserText(reqs[0]), "The deploy branch is release-7.") {
 		t.Errorf("the first prompt did not reach the model with the UserPromptSubmit hook's context (%d requests); stderr:\n%s", len(reqs), stderr)
 	}
 	if e := step(t, objs, "exit"); e["code"] != 0.0 {
@@ -187,10 +187,10 @@ func TestProtocolClientOnStdinIsNamed(t *testing.T) {
 	if _, err := w.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n"); err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, invocation{dir: t.TempDir(), stdin: r, args: agentArgs(srv)})
+	res := Run(t, Invocation{Dir: t.TempDir(), Stdin: r, Args: AgentArgs(srv)})
 	r.Close()
-	if res.code == 0 || !strings.Contains(res.stderr, "agent acp") || !strings.Contains(res.stderr, `"initialize"`) {
-		t.Errorf("exit %d, stderr %q: want a failure naming agent acp", res.code, res.stderr)
+	if res.Code == 0 || !strings.Contains(res.Stderr, "agent acp") || !strings.Contains(res.Stderr, `"initialize"`) {
+		t.Errorf("exit %d, stderr %q: want a failure naming agent acp", res.Code, res.Stderr)
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("the model got %d requests", n)
@@ -214,7 +214,7 @@ func TestACPFileSystem(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir, "AGENT_BUFFER=unsaved buffer text\n",
-		jsonEnv("AGENT_ARGS", append([]string{"acp"}, agentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all", "--permission-mode", "auto")...))}
+		jsonEnv("AGENT_ARGS", append([]string{"acp"}, AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all", "--permission-mode", "auto")...))}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "fs")
 	edit := step(t, objs, "edit")
 	if edit["stopReason"] != "end_turn" {

@@ -46,7 +46,7 @@ func TestAnthropicCacheShare(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"pick", "swap", "all"} {
 		t.Run(mode, func(t *testing.T) {
-			dir := sourceTree(t)
+			dir := SourceTree(t)
 			db := filepath.Join(t.TempDir(), "agent.db")
 			var replies []sa.Reply
 			for _, turn := range cacheSession {
@@ -54,13 +54,13 @@ func TestAnthropicCacheShare(t *testing.T) {
 			}
 			srv := sa.NewWithOptions(t, sa.Options{SimulateCache: true}, replies...)
 			for i, prompt := range cachePrompts {
-				args := anthropicArgs(srv, "--db", db, "--tools", mode)
+				args := AnthropicArgs(srv, "--db", db, "--tools", mode)
 				if i > 0 {
 					args = append(args, "-c")
 				}
-				res := run(t, invocation{dir: dir, env: []string{"ANTHROPIC_API_KEY=k"}, args: append(args, "-p", prompt)})
-				if res.code != 0 {
-					t.Fatalf("turn %d: exit %d, stderr %q", i+1, res.code, res.stderr)
+				res := Run(t, Invocation{Dir: dir, Env: []string{"ANTHROPIC_API_KEY=k"}, Args: append(args, "-p", prompt)})
+				if res.Code != 0 {
+					t.Fatalf("turn %d: exit %d, stderr %q", i+1, res.Code, res.Stderr)
 				}
 			}
 			reqs := srv.Requests()

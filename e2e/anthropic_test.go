@@ -11,11 +11,6 @@ import (
 	sa "github.com/agent-dev/agent/internal/scriptedanthropic"
 )
 
-// anthropicArgs are the flags that point the agent at an Anthropic server.
-func anthropicArgs(srv *sa.Server, args ...string) []string {
-	return append([]string{"--provider", "anthropic", "--base-url", srv.URL(), "--model", "claude-sonnet-4-5", "--max-retries", "0"}, args...)
-}
-
 // anthropicTool returns the tool called name of a request, or nil.
 func anthropicTool(req sa.Request, name string) *sa.Tool {
 	for i, tool := range req.Params.Tools {
@@ -43,7 +38,7 @@ func blocksOf(m sa.Message) []string {
 // messages.
 func TestAnthropicPickedToolsInParallel(t *testing.T) {
 	t.Parallel()
-	dir := sourceTree(t)
+	dir := SourceTree(t)
 	answer := "Exit codes are decided in `exitCode`, cmd/errors.go."
 	srv := sa.New(t,
 		sa.Answer(sa.Thinking("I need grep and read_file.", "sig-1"),
@@ -55,12 +50,12 @@ func TestAnthropicPickedToolsInParallel(t *testing.T) {
 			WithPings(3).WithUsage(sa.Usage{Input: 200, Output: 60, CacheRead: 2500, CacheWrite: 900}),
 		sa.Answer(sa.Text(answer)).WithUsage(sa.Usage{Input: 100, Output: 20, CacheRead: 3400, CacheWrite: 300}),
 	)
-	res := run(t, invocation{dir: dir, env: []string{"ANTHROPIC_API_KEY=sk-ant-e2e"},
-		args: anthropicArgs(srv, "--thinking-budget", "2048", "--output-format", "stream-json", "-p", "Where is the exit code decided?")})
-	if res.code != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Env: []string{"ANTHROPIC_API_KEY=sk-ant-e2e"},
+		Args: AnthropicArgs(srv, "--thinking-budget", "2048", "--output-format", "stream-json", "-p", "Where is the exit code decided?")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	objs := jsonLines(t, res.stdout)
+	objs := JSONLines(t, res.Stdout)
 	last := objs[len(objs)-1]
 	if last["type"] != "result" || last["answer"] != answer {
 		t.Fatalf("result = %v", last)
@@ -155,11 +150,11 @@ func TestAnthropicThinkingAcrossContinue(t *testing.T) {
 		sa.Answer(sa.Text("Still empty.")),
 	)
 	env := []string{"ANTHROPIC_API_KEY=k"}
-	if res := run(t, invocation{dir: dir, env: env, args: anthropicArgs(srv, "--db", db, "--tools", "all", "--thinking-budget", "1024", "-p", "what is here?")}); res.code != 0 {
-		t.Fatalf("first run: exit %d, stderr %q", res.code, res.stderr)
+	if res := Run(t, Invocation{Dir: dir, Env: env, Args: AnthropicArgs(srv, "--db", db, "--tools", "all", "--thinking-budget", "1024", "-p", "what is here?")}); res.Code != 0 {
+		t.Fatalf("first run: exit %d, stderr %q", res.Code, res.Stderr)
 	}
-	if res := run(t, invocation{dir: dir, env: env, args: anthropicArgs(srv, "--db", db, "--tools", "all", "--thinking-budget", "1024", "-c", "-p", "and now?")}); res.code != 0 {
-		t.Fatalf("second run: exit %d, stderr %q", res.code, res.stderr)
+	if res := Run(t, Invocation{Dir: dir, Env: env, Args: AnthropicArgs(srv, "--db", db, "--tools", "all", "--thinking-budget", "1024", "-c", "-p", "and now?")}); res.Code != 0 {
+		t.Fatalf("second run: exit %d, stderr %q", res.Code, res.Stderr)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
@@ -191,25 +186,25 @@ func TestAnthropicFaults(t *testing.T) {
 	)
 	env := []string{"ANTHROPIC_API_KEY=k"}
 	args := []string{"--provider", "anthropic", "--base-url", srv.URL(), "--model", "claude-haiku-4-5", "--max-retries", "1"}
-	res := run(t, invocation{dir: t.TempDir(), env: env, args: append(args, "-p", "hi")})
-	if res.code != 0 || res.stdout != "fine\n" {
-		t.Fatalf("after a 529: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Env: env, Args: append(args, "-p", "hi")})
+	if res.Code != 0 || res.Stdout != "fine\n" {
+		t.Fatalf("after a 529: exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	res = run(t, invocation{dir: t.TempDir(), env: env, args: append(args, "-p", "hi")})
-	if res.code != 0 || res.stdout != "whole\n" {
-		t.Errorf("an overloaded event mid-stream is retried: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res = Run(t, Invocation{Dir: t.TempDir(), Env: env, Args: append(args, "-p", "hi")})
+	if res.Code != 0 || res.Stdout != "whole\n" {
+		t.Errorf("an overloaded event mid-stream is retried: exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	res = run(t, invocation{dir: t.TempDir(), env: env, args: append(args, "-p", "hi")})
-	if res.code != 1 || !strings.Contains(res.stderr, "Your prompt is refused") {
-		t.Errorf("another error event mid-stream ends the turn: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res = Run(t, Invocation{Dir: t.TempDir(), Env: env, Args: append(args, "-p", "hi")})
+	if res.Code != 1 || !strings.Contains(res.Stderr, "Your prompt is refused") {
+		t.Errorf("another error event mid-stream ends the turn: exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 }
 
 func TestAnthropicNeedsAKey(t *testing.T) {
 	t.Parallel()
-	res := run(t, invocation{dir: t.TempDir(), args: []string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "-p", "hi"}})
-	if res.code != 2 || !strings.Contains(res.stderr, "ANTHROPIC_API_KEY") {
-		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: []string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "-p", "hi"}})
+	if res.Code != 2 || !strings.Contains(res.Stderr, "ANTHROPIC_API_KEY") {
+		t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
 }
 
@@ -220,18 +215,18 @@ func TestAnthropicUnknownModelHasNoCost(t *testing.T) {
 	srv := sa.New(t, sa.Answer(sa.Text("a")).WithUsage(sa.Usage{Input: 1000, Output: 100}),
 		sa.Answer(sa.Text("b")).WithUsage(sa.Usage{Input: 1000, Output: 100}))
 	args := []string{"--provider", "anthropic", "--base-url", srv.URL(), "--model", "my-own-model", "--output-format", "json", "-p", "hi"}
-	res := run(t, invocation{dir: t.TempDir(), env: []string{"ANTHROPIC_API_KEY=k"}, args: args})
-	objs := jsonLines(t, res.stdout)
-	if _, ok := objs[0]["cost_usd"]; ok || res.code != 0 {
-		t.Errorf("exit %d, an unknown model got a cost: %v", res.code, objs[0])
+	res := Run(t, Invocation{Dir: t.TempDir(), Env: []string{"ANTHROPIC_API_KEY=k"}, Args: args})
+	objs := JSONLines(t, res.Stdout)
+	if _, ok := objs[0]["cost_usd"]; ok || res.Code != 0 {
+		t.Errorf("exit %d, an unknown model got a cost: %v", res.Code, objs[0])
 	}
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(cfg, []byte("[profiles.mine]\nprovider = \"anthropic\"\nmodel = \"my-own-model\"\n[profiles.mine.price]\ninput = 2.0\noutput = 10.0\n"), 0o600)
-	res = run(t, invocation{dir: t.TempDir(), env: []string{"ANTHROPIC_API_KEY=k"},
-		args: []string{"--config", cfg, "--base-url", srv.URL(), "--output-format", "json", "-p", "hi"}})
-	objs = jsonLines(t, res.stdout)
+	res = Run(t, Invocation{Dir: t.TempDir(), Env: []string{"ANTHROPIC_API_KEY=k"},
+		Args: []string{"--config", cfg, "--base-url", srv.URL(), "--output-format", "json", "-p", "hi"}})
+	objs = JSONLines(t, res.Stdout)
 	if c, _ := objs[0]["cost_usd"].(float64); math.Abs(c-(1000*2.0+100*10.0)/1e6) > 1e-9 {
-		t.Errorf("exit %d, stderr %q, cost with the profile's price: %v", res.code, res.stderr, objs[0]["cost_usd"])
+		t.Errorf("exit %d, stderr %q, cost with the profile's price: %v", res.Code, res.Stderr, objs[0]["cost_usd"])
 	}
 }
 
@@ -250,14 +245,14 @@ func TestAnthropicCutStreamDoesNotPoisonTheSession(t *testing.T) {
 		sa.Answer(sa.Text("slow")).StallAfter(3),
 	)
 	env := []string{"ANTHROPIC_API_KEY=k"}
-	args := anthropicArgs(srv, "--db", db, "--thinking-budget", "1024", "--idle-timeout", "3s")
-	res := run(t, invocation{dir: dir, env: env, args: append(args, "--output-format", "stream-json", "-p", "think")})
-	if res.code == 0 || !strings.Contains(res.stdout, "reasoning_delta") {
-		t.Fatalf("a cut stream: exit %d, stdout %q", res.code, res.stdout)
+	args := AnthropicArgs(srv, "--db", db, "--thinking-budget", "1024", "--idle-timeout", "3s")
+	res := Run(t, Invocation{Dir: dir, Env: env, Args: append(args, "--output-format", "stream-json", "-p", "think")})
+	if res.Code == 0 || !strings.Contains(res.Stdout, "reasoning_delta") {
+		t.Fatalf("a cut stream: exit %d, stdout %q", res.Code, res.Stdout)
 	}
-	res = run(t, invocation{dir: dir, env: env, args: append(args, "-c", "-p", "again")})
-	if res.code != 0 || res.stdout != "Answered.\n" {
-		t.Fatalf("continued: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res = Run(t, Invocation{Dir: dir, Env: env, Args: append(args, "-c", "-p", "again")})
+	if res.Code != 0 || res.Stdout != "Answered.\n" {
+		t.Fatalf("continued: exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	for _, m := range srv.Requests()[1].Params.Messages {
 		for _, b := range m.Content {
@@ -266,8 +261,8 @@ func TestAnthropicCutStreamDoesNotPoisonTheSession(t *testing.T) {
 			}
 		}
 	}
-	res = run(t, invocation{dir: dir, env: env, args: append(args, "-c", "-p", "and?")})
-	if res.code == 0 || !strings.Contains(res.stderr, "silent") && !strings.Contains(res.stderr, "no byte") {
-		t.Errorf("a stalled stream: exit %d, stderr %q", res.code, res.stderr)
+	res = Run(t, Invocation{Dir: dir, Env: env, Args: append(args, "-c", "-p", "and?")})
+	if res.Code == 0 || !strings.Contains(res.Stderr, "silent") && !strings.Contains(res.Stderr, "no byte") {
+		t.Errorf("a stalled stream: exit %d, stderr %q", res.Code, res.Stderr)
 	}
 }

@@ -25,21 +25,21 @@ func TestTypingAtAnApprovalAnswersNothing(t *testing.T) {
 		scripted.Text("Understood: go build it is."),
 		scripted.Text("It will be fast."),
 	)
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
-	s.waitFor("Ask about this repository")
-	s.send("build the project")
-	s.waitFor("Allow bash to run this command?")
-	s.text("make sure it is fast")
-	screen := s.waitFor("│ make sure it is fast")
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.WaitFor("Ask about this repository")
+	s.Send("build the project")
+	s.WaitFor("Allow bash to run this command?")
+	s.Text("make sure it is fast")
+	screen := s.WaitFor("│ make sure it is fast")
 	if !strings.Contains(screen, "Allow bash to run this command?") {
 		t.Fatalf("typing answered the question:\n%s", screen)
 	}
 	// Enter with text in the input goes to the prompt, never to the
 	// question. Keys are handled in order: once the marker shows, Enter
 	// was.
-	s.keys("Enter")
-	s.text("§")
-	screen = s.waitFor("§")
+	s.Keys("Enter")
+	s.Text("§")
+	screen = s.WaitFor("§")
 	if !strings.Contains(screen, "Allow bash to run this command?") {
 		t.Fatalf("Enter with text in the input answered the question:\n%s", screen)
 	}
@@ -51,17 +51,17 @@ func TestTypingAtAnApprovalAnswersNothing(t *testing.T) {
 	}
 	// Empty the input (Ctrl+U deletes to the line's start; Ctrl+A first
 	// for a queued or kept text on a second line), then answer on purpose.
-	s.keys("C-a", "C-k", "C-u")
-	s.waitFor("↑/↓ choose")
-	s.keys("Down", "Down", "Down", "Enter")
-	s.waitFor("tell the model what to do instead")
-	s.send("use go build instead")
-	s.waitFor("Understood: go build it is.")
+	s.Keys("C-a", "C-k", "C-u")
+	s.WaitFor("↑/↓ choose")
+	s.Keys("Down", "Down", "Down", "Enter")
+	s.WaitFor("tell the model what to do instead")
+	s.Send("use go build instead")
+	s.WaitFor("Understood: go build it is.")
 	if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err == nil {
 		t.Error("the denied command ran")
 	}
 	reqs := srv.Requests()
-	if got := toolResults(reqs[len(reqs)-1])["b"]; !strings.Contains(got, "denied") || !strings.Contains(got, "use go build instead") {
+	if got := ToolResults(reqs[len(reqs)-1])["b"]; !strings.Contains(got, "denied") || !strings.Contains(got, "use go build instead") {
 		t.Errorf("the model read %q, want the denial with the instructions", got)
 	}
 	// No quitting here: where a prompt entered during a turn is queued, the
@@ -75,7 +75,7 @@ func TestTypingAtAnApprovalAnswersNothing(t *testing.T) {
 func TestShiftTabSwitchesToAutoAndDenyRulesHold(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	write(t, dir, "keep.txt", "keep\n")
+	WriteFile(t, dir, "keep.txt", "keep\n")
 	config := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(config, []byte("[permissions]\ndeny = [\"rm\"]\n"), 0o644)
 	srv := scripted.New(t,
@@ -83,12 +83,12 @@ func TestShiftTabSwitchesToAutoAndDenyRulesHold(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "r", Name: "bash", Arguments: `{"command":"rm keep.txt"}`}),
 		scripted.Text("Wrote new.txt; rm was refused."),
 	)
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--config", config, "--db", filepath.Join(t.TempDir(), "a.db")})
-	s.waitFor("ask mode")
-	s.keys("BTab")
-	s.waitFor("auto mode")
-	s.send("write a file, then remove keep.txt")
-	screen := s.waitFor("Wrote new.txt; rm was refused.")
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--config", config, "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.WaitFor("ask mode")
+	s.Keys("BTab")
+	s.WaitFor("auto mode")
+	s.Send("write a file, then remove keep.txt")
+	screen := s.WaitFor("Wrote new.txt; rm was refused.")
 	if strings.Contains(screen, "Allow") {
 		t.Errorf("auto mode asked:\n%s", screen)
 	}
@@ -99,14 +99,14 @@ func TestShiftTabSwitchesToAutoAndDenyRulesHold(t *testing.T) {
 		t.Errorf("the deny rule did not hold in auto: %v", err)
 	}
 	reqs := srv.Requests()
-	if got := toolResults(reqs[len(reqs)-1])["r"]; !strings.Contains(got, "rule") {
+	if got := ToolResults(reqs[len(reqs)-1])["r"]; !strings.Contains(got, "rule") {
 		t.Errorf("the model read %q for rm, want the deny rule", got)
 	}
-	s.keys("BTab")
-	s.waitFor("plan mode")
-	s.keys("BTab")
-	s.waitFor("ask mode")
-	s.quit()
+	s.Keys("BTab")
+	s.WaitFor("plan mode")
+	s.Keys("BTab")
+	s.WaitFor("ask mode")
+	s.Quit()
 }
 
 // TestShiftTabAtAWaitingQuestionDecidesItInAuto: a file change waits for
@@ -120,17 +120,17 @@ func TestShiftTabAtAWaitingQuestionDecidesItInAuto(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "w", Name: "write_file", Arguments: `{"path":"new.txt","content":"made after the switch\n"}`}),
 		scripted.Text("Wrote new.txt."),
 	)
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
-	s.waitFor("ask mode")
-	s.send("write a file")
-	s.waitFor("Allow this change to")
-	s.keys("BTab")
-	screen := s.waitFor("Wrote new.txt.")
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.WaitFor("ask mode")
+	s.Send("write a file")
+	s.WaitFor("Allow this change to")
+	s.Keys("BTab")
+	screen := s.WaitFor("Wrote new.txt.")
 	if !strings.Contains(screen, "auto mode") || !strings.Contains(screen, "allowed in auto mode") {
 		t.Errorf("the switch is not shown:\n%s", screen)
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "new.txt")); err != nil || string(data) != "made after the switch\n" {
 		t.Errorf("new.txt = %q, %v: the waiting change did not proceed in auto", data, err)
 	}
-	s.quit()
+	s.Quit()
 }

@@ -17,9 +17,9 @@ func TestRequestBudget(t *testing.T) {
 	type figures struct{ body, tools int }
 	measure := func(mode string) figures {
 		srv := scripted.New(t, scripted.Text("hello"))
-		res := run(t, invocation{dir: sourceTree(t), args: agentArgs(srv, "-p", "--tools", mode, "hi")})
-		if res.code != 0 {
-			t.Fatalf("%s: exit %d: %s", mode, res.code, res.stderr)
+		res := Run(t, Invocation{Dir: SourceTree(t), Args: AgentArgs(srv, "-p", "--tools", mode, "hi")})
+		if res.Code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, res.Code, res.Stderr)
 		}
 		req := srv.Requests()[0]
 		var body struct {

@@ -15,11 +15,11 @@ func TestCodeKeepsItsTabsOnScreen(t *testing.T) {
 	t.Parallel()
 	answer := scripted.Text("Here:\n\n```go\nfunc main() {\n\tif ok {\n\t\treturn\n\t}\n}\n```\n\nEnd of the snippet.\n")
 	srv := scripted.New(t, answer)
-	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model"})
-	s.waitFor("Ask about this repository")
-	s.send("show me")
-	s.waitFor("End of the snippet.")
-	screen := s.tmux("capture-pane", "-p", "-t", s.name)
+	s := StartTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model"})
+	s.WaitFor("Ask about this repository")
+	s.Send("show me")
+	s.WaitFor("End of the snippet.")
+	screen := s.Tmux("capture-pane", "-p", "-t", s.Name)
 	column := func(text string) int {
 		for _, line := range strings.Split(screen, "\n") {
 			if i := strings.Index(line, text); i >= 0 {
@@ -35,6 +35,6 @@ func TestCodeKeepsItsTabsOnScreen(t *testing.T) {
 			t.Errorf("%q is %d columns right of the code line's start, want %d:\n%s", text, got, indent, screen)
 		}
 	}
-	s.quit()
-	exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+	s.Quit()
+	exec.Command("tmux", "-L", s.Socket, "kill-server").Run()
 }

@@ -13,13 +13,13 @@ import (
 // $ARGUMENTS expanded, and the @path mention of the body attached.
 func TestCustomCommandHeadless(t *testing.T) {
 	t.Parallel()
-	dir := extProject(t, map[string]string{".claude/commands/review.md": "---\ndescription: Review a file\nargument-hint: [file]\n---\nReview @$ARGUMENTS for bugs; answer in one line.\n"})
+	dir := ExtProject(t, map[string]string{".claude/commands/review.md": "---\ndescription: Review a file\nargument-hint: [file]\n---\nReview @$ARGUMENTS for bugs; answer in one line.\n"})
 	srv := scripted.New(t, scripted.Text("No bugs."))
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "/review main.go")})
-	if res.code != 0 || res.stdout != "No bugs.\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-p", "/review main.go")})
+	if res.Code != 0 || res.Stdout != "No bugs.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	got := lastUserText(srv.Requests()[0])
+	got := LastUserText(srv.Requests()[0])
 	if !strings.HasPrefix(got, "Review @main.go for bugs; answer in one line.") || !strings.Contains(got, "func main() {}") {
 		t.Errorf("the model got %q, want the command's body with main.go attached", got)
 	}
@@ -28,7 +28,7 @@ func TestCustomCommandHeadless(t *testing.T) {
 // skillFixture is a project with a skill of its own and a user skill,
 // outside the working directory, with a file beside its SKILL.md.
 func skillFixture(t *testing.T) (dir, home string) {
-	dir = extProject(t, map[string]string{".claude/skills/release/SKILL.md": "---\nname: release\ndescription: Cut a release of this project.\n---\nSTEP-ONE: tag the commit with vX.Y.Z.\n"})
+	dir = ExtProject(t, map[string]string{".claude/skills/release/SKILL.md": "---\nname: release\ndescription: Cut a release of this project.\n---\nSTEP-ONE: tag the commit with vX.Y.Z.\n"})
 	home = t.TempDir()
 	userSkill := filepath.Join(home, ".claude", "skills", "changelog")
 	os.MkdirAll(userSkill, 0o755)
@@ -50,9 +50,9 @@ func TestSkillsLoadOnDemand(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "f", Name: "read_file", Arguments: `{"path":"` + format + `"}`},
 			scripted.Call{ID: "p", Name: "read_file", Arguments: `{"path":"` + filepath.Join(home, "private.txt") + `"}`}),
 		scripted.Text("Written."))
-	res := run(t, invocation{dir: dir, env: []string{"HOME=" + home}, args: agentArgs(srv, "-p", "write the changelog entry")})
-	if res.code != 0 {
-		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Env: []string{"HOME=" + home}, Args: AgentArgs(srv, "-p", "write the changelog entry")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
@@ -67,10 +67,10 @@ func TestSkillsLoadOnDemand(t *testing.T) {
 	if strings.Contains(first, "STEP-ONE") || strings.Contains(first, "Follow format.md") {
 		t.Error("the first request carries a skill's body")
 	}
-	if got := toolResults(reqs[1])["s"]; !strings.Contains(got, "Follow format.md.") || !strings.Contains(got, format) {
+	if got := ToolResults(reqs[1])["s"]; !strings.Contains(got, "Follow format.md.") || !strings.Contains(got, format) {
 		t.Errorf("the skill call returned %q", got)
 	}
-	results := toolResults(reqs[2])
+	results := ToolResults(reqs[2])
 	if !strings.Contains(results["f"], "FORMAT: one line per change") {
 		t.Errorf("read_file of the skill's file: %q", results["f"])
 	}
@@ -85,13 +85,13 @@ func TestSkillsCostOnlyTheirBriefs(t *testing.T) {
 	t.Parallel()
 	measure := func(dir, home string) (int, string) {
 		srv := scripted.New(t, scripted.Text("hello"))
-		res := run(t, invocation{dir: dir, env: []string{"HOME=" + home}, args: agentArgs(srv, "-p", "hi")})
-		if res.code != 0 {
-			t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+		res := Run(t, Invocation{Dir: dir, Env: []string{"HOME=" + home}, Args: AgentArgs(srv, "-p", "hi")})
+		if res.Code != 0 {
+			t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
 		}
 		return len(srv.Requests()[0].Body), string(srv.Requests()[0].Body)
 	}
-	plain, plainBody := measure(extProject(t, map[string]string{}), t.TempDir())
+	plain, plainBody := measure(ExtProject(t, map[string]string{}), t.TempDir())
 	if strings.Contains(plainBody, `"skill"`) || strings.Contains(plainBody, "<skills>") {
 		t.Error("a run without skills offers the skill tool or lists skills")
 	}
@@ -111,24 +111,24 @@ func TestSkillsCostOnlyTheirBriefs(t *testing.T) {
 // command names for Claude Code is not asked of another provider (the session's model answers, and a note says so).
 func TestCustomCommandModel(t *testing.T) {
 	t.Parallel()
-	dir := extProject(t, map[string]string{
+	dir := ExtProject(t, map[string]string{
 		".claude/commands/quick.md":  "---\nmodel: small-model\n---\nSay hi.\n",
 		".claude/commands/claude.md": "---\nmodel: claude-3-5-haiku-20241022\n---\nSay hello.\n",
 	})
 	srv := scripted.New(t, scripted.Text("hi"), scripted.Text("again"), scripted.Text("hello"))
 	db := filepath.Join(t.TempDir(), "a.db")
 	for _, prompt := range []string{"/quick", "again"} {
-		args := agentArgs(srv, "--db", db, "-p", prompt)
+		args := AgentArgs(srv, "--db", db, "-p", prompt)
 		if prompt == "again" {
-			args = agentArgs(srv, "--db", db, "-c", "-p", prompt)
+			args = AgentArgs(srv, "--db", db, "-c", "-p", prompt)
 		}
-		if res := run(t, invocation{dir: dir, args: args}); res.code != 0 {
-			t.Fatalf("%s: exit %d, stderr %q", prompt, res.code, res.stderr)
+		if res := Run(t, Invocation{Dir: dir, Args: args}); res.Code != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", prompt, res.Code, res.Stderr)
 		}
 	}
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-v", "-p", "/claude")})
-	if res.code != 0 || !strings.Contains(res.stderr, "which this provider does not serve") {
-		t.Fatalf("/claude: exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-v", "-p", "/claude")})
+	if res.Code != 0 || !strings.Contains(res.Stderr, "which this provider does not serve") {
+		t.Fatalf("/claude: exit %d, stderr %q", res.Code, res.Stderr)
 	}
 	var models []string
 	for _, r := range srv.Requests() {

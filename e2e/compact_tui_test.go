@@ -20,30 +20,30 @@ func TestCompactInTheInterface(t *testing.T) {
 		scripted.Text("Goal: learn about zebras. Done: stripes explained."),
 		scripted.Text("Giraffes have long necks."),
 	)
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0",
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0",
 		"--db", t.TempDir() + "/agent.db"})
-	s.waitFor("Ask about this repository")
-	s.send("tell me about zebras")
-	s.waitFor("Zebras have stripes.")
+	s.WaitFor("Ask about this repository")
+	s.Send("tell me about zebras")
+	s.WaitFor("Zebras have stripes.")
 
-	s.send("/compact keep the animal names")
-	s.waitFor("Compacted: about")
-	s.send("/context")
-	screen := s.waitFor("compacted 1×")
+	s.Send("/compact keep the animal names")
+	s.WaitFor("Compacted: about")
+	s.Send("/context")
+	screen := s.WaitFor("compacted 1×")
 	for _, want := range []string{"system prompt", "tool definitions", "history"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("/context lacks %q:\n%s", want, screen)
 		}
 	}
 
-	s.send("and giraffes?")
-	s.waitFor("Giraffes have long necks.")
+	s.Send("and giraffes?")
+	s.WaitFor("Giraffes have long necks.")
 	reqs := srv.Requests()
 	summary := reqs[1]
-	if summary.Chat.MayCallTools() || !strings.Contains(lastUserText(summary), "keep the animal names") {
-		t.Errorf("the summary request lets the model call tools (%s) or ends with %q", summary.Chat.ToolChoice, lastUserText(summary))
+	if summary.Chat.MayCallTools() || !strings.Contains(LastUserText(summary), "keep the animal names") {
+		t.Errorf("the summary request lets the model call tools (%s) or ends with %q", summary.Chat.ToolChoice, LastUserText(summary))
 	}
-	next := roles(reqs[2])
+	next := Roles(reqs[2])
 	if len(next) != 4 || !strings.Contains(reqs[2].Chat.Messages[1].Text(), "Goal: learn about zebras") ||
 		next[2] != "assistant:Zebras have stripes." || next[3] != "user:and giraffes?" {
 		t.Errorf("the request after /compact is %q", next)

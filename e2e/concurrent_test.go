@@ -21,7 +21,7 @@ import (
 // messages in a row.
 func assertValidHistory(t *testing.T, reqs []scripted.Request) {
 	t.Helper()
-	assertCallsAnswered(t, reqs)
+	AssertCallsAnswered(t, reqs)
 	for i, req := range reqs {
 		asked := map[string]bool{}
 		answered := map[string]bool{}
@@ -51,11 +51,11 @@ func TestConcurrentContinuesGetOneWriterEach(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 			first := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "r1", Name: "read_file", Arguments: `{"path":"a.txt"}`}),
 				scripted.Text("It says alpha."))
-			res := run(t, invocation{dir: dir, args: agentArgs(first, "--db", db, "-p", "--output-format", "json", "read a.txt")})
-			if res.code != 0 {
-				t.Fatalf("first run: exit %d: %s", res.code, res.stderr)
+			res := Run(t, Invocation{Dir: dir, Args: AgentArgs(first, "--db", db, "-p", "--output-format", "json", "read a.txt")})
+			if res.Code != 0 {
+				t.Fatalf("first run: exit %d: %s", res.Code, res.Stderr)
 			}
-			original := sessionIDOf(t, res.stdout)
+			original := SessionIDOf(t, res.Stdout)
 
 			// Every process's request is held until all of them sent
 			// one, so that they all run at once.
@@ -66,17 +66,17 @@ func TestConcurrentContinuesGetOneWriterEach(t *testing.T) {
 			}
 			srv := scripted.New(t, replies...)
 			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+				ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 				defer cancel()
 				srv.WaitRequests(ctx, n)
 				close(release)
 			}()
-			results := make([]result, n)
+			results := make([]Result, n)
 			var wg sync.WaitGroup
 			for i := range n {
 				wg.Go(func() {
-					results[i] = run(t, invocation{dir: dir,
-						args: agentArgs(srv, "--db", db, "-c", "-p", "--output-format", "json", fmt.Sprintf("prompt %d", i))})
+					results[i] = Run(t, Invocation{Dir: dir,
+						Args: AgentArgs(srv, "--db", db, "-c", "-p", "--output-format", "json", fmt.Sprintf("prompt %d", i))})
 				})
 			}
 			wg.Wait()
@@ -84,11 +84,11 @@ func TestConcurrentContinuesGetOneWriterEach(t *testing.T) {
 			ids := map[string]bool{}
 			forked := 0
 			for i, r := range results {
-				if r.code != 0 {
-					t.Fatalf("process %d: exit %d: %s", i, r.code, r.stderr)
+				if r.Code != 0 {
+					t.Fatalf("process %d: exit %d: %s", i, r.Code, r.Stderr)
 				}
-				ids[sessionIDOf(t, r.stdout)] = true
-				if strings.Contains(r.stderr, "is in use by process") && strings.Contains(r.stderr, "forked from its history") {
+				ids[SessionIDOf(t, r.Stdout)] = true
+				if strings.Contains(r.Stderr, "is in use by process") && strings.Contains(r.Stderr, "forked from its history") {
 					forked++
 				}
 			}
@@ -98,16 +98,16 @@ func TestConcurrentContinuesGetOneWriterEach(t *testing.T) {
 			reqs := srv.Requests()
 			assertValidHistory(t, reqs)
 			for i, req := range reqs {
-				if got := roles(req); len(got) != 6 || got[1] != "user:read a.txt" || !strings.HasPrefix(got[5], "user:prompt ") {
+				if got := Roles(req); len(got) != 6 || got[1] != "user:read a.txt" || !strings.HasPrefix(got[5], "user:prompt ") {
 					t.Errorf("request %d: %v; want the first turn and one prompt", i+1, got)
 				}
 			}
 
 			// Each session goes on with a valid request.
 			after := scripted.New(t, scripted.Text("more"))
-			res = run(t, invocation{dir: dir, args: agentArgs(after, "--db", db, "-c", "-p", "and now?")})
-			if res.code != 0 || strings.Contains(res.stderr, "in use") {
-				t.Fatalf("-c after them: exit %d: %s", res.code, res.stderr)
+			res = Run(t, Invocation{Dir: dir, Args: AgentArgs(after, "--db", db, "-c", "-p", "and now?")})
+			if res.Code != 0 || strings.Contains(res.Stderr, "in use") {
+				t.Fatalf("-c after them: exit %d: %s", res.Code, res.Stderr)
 			}
 			assertValidHistory(t, after.Requests())
 		})
@@ -120,12 +120,12 @@ func TestAKilledRunIsMarkedInterruptedAndContinuesAtOnce(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	srv := scripted.New(t, scripted.Text("never finished").HoldAfterEvents(1, release))
-	cmd := exec.Command(binary, agentArgs(srv, "--db", db, "-p", "start something")...)
-	cmd.Dir, cmd.Env = dir, baseEnv(t)
+	cmd := exec.Command(binary, AgentArgs(srv, "--db", db, "-p", "start something")...)
+	cmd.Dir, cmd.Env = dir, BaseEnv(t)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
 	if err := srv.WaitRequests(ctx, 1); err != nil {
 		cmd.Process.Kill()
@@ -134,18 +134,18 @@ func TestAKilledRunIsMarkedInterruptedAndContinuesAtOnce(t *testing.T) {
 	cmd.Process.Kill() // kill -9 in the middle of the turn
 	cmd.Wait()
 
-	res := run(t, invocation{dir: dir, args: []string{"sessions", "list", "--db", db, "--json"}})
+	res := Run(t, Invocation{Dir: dir, Args: []string{"sessions", "list", "--db", db, "--json"}})
 	var list []struct {
 		ID     string `json:"id"`
 		Status string `json:"status"`
 	}
-	if err := json.Unmarshal([]byte(res.stdout), &list); err != nil || len(list) != 1 || list[0].Status != "interrupted" {
-		t.Fatalf("sessions list after kill -9: %v %q %s", err, res.stdout, res.stderr)
+	if err := json.Unmarshal([]byte(res.Stdout), &list); err != nil || len(list) != 1 || list[0].Status != "interrupted" {
+		t.Fatalf("sessions list after kill -9: %v %q %s", err, res.Stdout, res.Stderr)
 	}
 	after := scripted.New(t, scripted.Text("went on"))
-	res = run(t, invocation{dir: dir, args: agentArgs(after, "--db", db, "-c", "-p", "--output-format", "json", "go on")})
-	if res.code != 0 || sessionIDOf(t, res.stdout) != list[0].ID || strings.Contains(res.stderr, "in use") {
-		t.Errorf("-c after kill -9: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res = Run(t, Invocation{Dir: dir, Args: AgentArgs(after, "--db", db, "-c", "-p", "--output-format", "json", "go on")})
+	if res.Code != 0 || SessionIDOf(t, res.Stdout) != list[0].ID || strings.Contains(res.Stderr, "in use") {
+		t.Errorf("-c after kill -9: exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	assertValidHistory(t, after.Requests())
 }

@@ -62,27 +62,16 @@ func researchAnswer(fn, grepOut string) string {
 	return b.String()
 }
 
-// toolOutputs are the tool results of a request's conversation, in order.
-func toolOutputs(c scripted.ChatRequest) []string {
-	var out []string
-	for _, m := range c.Messages {
-		if m.Role == "tool" {
-			out = append(out, m.Text())
-		}
-	}
-	return out
-}
-
 // researchModel plays the research task. In the main loop it researches
 // the five functions one after the other in one conversation; delegating,
 // the parent starts one subagent per function in one step, and each child
 // researches its function.
 func researchModel(delegate bool) func(scripted.ChatRequest) scripted.Reply {
 	return func(c scripted.ChatRequest) scripted.Reply {
-		outs := toolOutputs(c)
+		outs := ToolOutputs(c)
 		id := fmt.Sprintf("c%d", len(c.Messages))
 		switch {
-		case isChild(c):
+		case IsChild(c):
 			fn := strings.Fields(childPrompt(c))[2] // "Find where FN is used"
 			grep := ""
 			if len(outs) > 0 {
@@ -95,7 +84,7 @@ func researchModel(delegate bool) func(scripted.ChatRequest) scripted.Reply {
 		case delegate && len(outs) == 0:
 			var calls []scripted.Call
 			for i, fn := range researchFunctions {
-				calls = append(calls, taskCall(fmt.Sprintf("task%d", i), "uses of "+fn,
+				calls = append(calls, TaskCall(fmt.Sprintf("task%d", i), "uses of "+fn,
 					"Find where "+fn+" is used in this repository (Go files): list each call as path:line."))
 			}
 			return scripted.ToolCalls(calls...)
@@ -135,12 +124,12 @@ type research struct {
 }
 
 func runResearch(t *testing.T, delegate bool) research {
-	dir, db := sourceTree(t), filepath.Join(t.TempDir(), "agent.db")
+	dir, db := SourceTree(t), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: researchModel(delegate)})
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "all", "--max-steps", "40",
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--tools", "all", "--max-steps", "40",
 		"-p", "Find where each of "+strings.Join(researchFunctions, ", ")+" is used.")})
-	if res.code != 0 || !strings.Contains(res.stdout, "TitleFromPrompt is used at:") {
-		t.Fatalf("delegate %v: exit %d, stdout %q, stderr %s", delegate, res.code, res.stdout, res.stderr)
+	if res.Code != 0 || !strings.Contains(res.Stdout, "TitleFromPrompt is used at:") {
+		t.Fatalf("delegate %v: exit %d, stdout %q, stderr %s", delegate, res.Code, res.Stdout, res.Stderr)
 	}
 	var r research
 	prev := map[string][]byte{} // each conversation's previous request, by its first user message
@@ -152,7 +141,7 @@ func runResearch(t *testing.T, delegate bool) research {
 		r.requests++
 		r.input += in
 		r.billable += in - cached + cached/10
-		if !isChild(req.Chat) {
+		if !IsChild(req.Chat) {
 			r.parentContext = in
 		}
 	}

@@ -174,17 +174,17 @@ func runEconomy(t *testing.T, turns []economyTurn, mode string, mcp bool) econom
 		// A busy machine may start node slowly: a server that misses its
 		// startup timeout in one turn would change that turn's tools and
 		// measure the load, not the mode.
-		servers := strings.ReplaceAll(referenceServers(mcpBin(t), dir), "\ncommand =", "\nstartup_timeout = \"120s\"\ncommand =")
-		extra = []string{"--config", mcpConfig(t, servers)}
+		servers := strings.ReplaceAll(ReferenceServers(MCPBin(t), dir), "\ncommand =", "\nstartup_timeout = \"120s\"\ncommand =")
+		extra = []string{"--config", MCPConfig(t, servers)}
 	}
 	for i, turn := range turns {
 		args := append(slices.Clone(extra), "--db", db, "--tools", mode, "-p", turn.prompt)
 		if i > 0 {
 			args = append([]string{"-c"}, args...)
 		}
-		res := run(t, invocation{dir: dir, args: agentArgs(srv, args...)})
-		if res.code != 0 || !strings.HasPrefix(res.stdout, fmt.Sprintf("Answer %d", i+1)) {
-			t.Fatalf("%s mode, turn %d: exit %d, stdout %q, stderr %s", mode, i+1, res.code, res.stdout, res.stderr)
+		res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, args...)})
+		if res.Code != 0 || !strings.HasPrefix(res.Stdout, fmt.Sprintf("Answer %d", i+1)) {
+			t.Fatalf("%s mode, turn %d: exit %d, stdout %q, stderr %s", mode, i+1, res.Code, res.Stdout, res.Stderr)
 		}
 	}
 	var e economy

@@ -35,36 +35,29 @@ func treeHash(t *testing.T, dir string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func write(t *testing.T, dir, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestReadEditVerifyHeadless(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	write(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
+	WriteFile(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"greet.go"}`}),
 		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"greet.go","old_string":"\"hello\"","new_string":"\"hello, world\""}`}),
 		scripted.ToolCalls(scripted.Call{ID: "v", Name: "grep", Arguments: `{"pattern":"hello, world"}`}),
 		scripted.Text("greet now says hello, world."),
 	)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "-p", "--output-format", "stream-json", "make greet say hello, world")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "-p", "--output-format", "stream-json", "make greet say hello, world")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "greet.go"))
 	if !strings.Contains(string(data), `return "hello, world"`) {
 		t.Errorf("greet.go after the edit:\n%s", data)
 	}
-	if got := toolResults(srv.Requests()[3])["v"]; !strings.Contains(got, "greet.go:3:") {
+	if got := ToolResults(srv.Requests()[3])["v"]; !strings.Contains(got, "greet.go:3:") {
 		t.Errorf("the verifying grep did not find the edit: %q", got)
 	}
 	var diff string
-	for _, o := range jsonLines(t, res.stdout) {
+	for _, o := range JSONLines(t, res.Stdout) {
 		if o["type"] == "tool_call_finished" && o["name"] == "edit_file" {
 			meta, _ := o["meta"].(map[string]any)
 			diff, _ = meta["diff"].(string)
@@ -78,9 +71,9 @@ func TestReadEditVerifyHeadless(t *testing.T) {
 func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "a.db")
-	write(t, dir, "a.txt", "alpha\n")
-	write(t, dir, "b.txt", "bravo\n")
-	write(t, dir, "c.txt", "charlie\r\nsecond line\r\n")
+	WriteFile(t, dir, "a.txt", "alpha\n")
+	WriteFile(t, dir, "b.txt", "bravo\n")
+	WriteFile(t, dir, "c.txt", "charlie\r\nsecond line\r\n")
 	os.Chmod(filepath.Join(dir, "b.txt"), 0o755)
 	before := treeHash(t, dir)
 	srv := scripted.New(t,
@@ -92,22 +85,22 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 		),
 		scripted.Text("Four files changed."),
 	)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "-v", "change them")})
-	if res.code != 0 || !strings.Contains(res.stderr, "changed files: a.txt, b.txt, c.txt, d.txt") {
-		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "-v", "change them")})
+	if res.Code != 0 || !strings.Contains(res.Stderr, "changed files: a.txt, b.txt, c.txt, d.txt") {
+		t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
 	if treeHash(t, dir) == before {
 		t.Fatal("the turn changed nothing")
 	}
-	undo := run(t, invocation{dir: dir, args: []string{"--db", db, "undo"}})
-	if undo.code != 0 || !strings.Contains(undo.stdout, "removed d.txt") {
-		t.Fatalf("undo: exit %d, stdout %q, stderr %q", undo.code, undo.stdout, undo.stderr)
+	undo := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "undo"}})
+	if undo.Code != 0 || !strings.Contains(undo.Stdout, "removed d.txt") {
+		t.Fatalf("undo: exit %d, stdout %q, stderr %q", undo.Code, undo.Stdout, undo.Stderr)
 	}
 	if treeHash(t, dir) != before {
 		t.Errorf("after undo the tree differs from before the turn")
 	}
-	if again := run(t, invocation{dir: dir, args: []string{"--db", db, "undo"}}); again.code != 2 || !strings.Contains(again.stderr, "nothing to undo") {
-		t.Errorf("a second undo: exit %d, stderr %q", again.code, again.stderr)
+	if again := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "undo"}}); again.Code != 2 || !strings.Contains(again.Stderr, "nothing to undo") {
+		t.Errorf("a second undo: exit %d, stderr %q", again.Code, again.Stderr)
 	}
 
 	// A new turn edits a.txt; the person changes it too; undo refuses and changes nothing.
@@ -115,14 +108,14 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "e4", Name: "edit_file", Arguments: `{"path":"a.txt","old_string":"alpha","new_string":"ALPHA"}`}),
 		scripted.Text("Changed."),
 	)
-	if res := run(t, invocation{dir: dir, args: agentArgs(srv2, "--db", db, "-c", "-p", "again")}); res.code != 0 {
-		t.Fatalf("second turn: exit %d: %s", res.code, res.stderr)
+	if res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv2, "--db", db, "-c", "-p", "again")}); res.Code != 0 {
+		t.Fatalf("second turn: exit %d: %s", res.Code, res.Stderr)
 	}
-	write(t, dir, "a.txt", "the person's own edit\n")
+	WriteFile(t, dir, "a.txt", "the person's own edit\n")
 	changed := treeHash(t, dir)
-	refused := run(t, invocation{dir: dir, args: []string{"--db", db, "undo"}})
-	if refused.code != 2 || !strings.Contains(refused.stderr, "a.txt") {
-		t.Errorf("undo after an outside change: exit %d, stderr %q", refused.code, refused.stderr)
+	refused := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "undo"}})
+	if refused.Code != 2 || !strings.Contains(refused.Stderr, "a.txt") {
+		t.Errorf("undo after an outside change: exit %d, stderr %q", refused.Code, refused.Stderr)
 	}
 	if treeHash(t, dir) != changed {
 		t.Errorf("a refused undo changed files")
@@ -132,34 +125,34 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 func TestReadEditVerifyInTheInterface(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	write(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
+	WriteFile(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"greet.go"}`}),
 		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"greet.go","old_string":"\"hello\"","new_string":"\"howdy\""}`}),
 		scripted.ToolCalls(scripted.Call{ID: "v", Name: "read_file", Arguments: `{"path":"greet.go"}`}),
 		scripted.Text("It says howdy now."),
 	)
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
-	s.waitFor("Ask about this repository")
-	s.send("make greet say howdy")
-	screen := s.waitFor("Allow this change to greet.go?")
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.WaitFor("Ask about this repository")
+	s.Send("make greet say howdy")
+	screen := s.WaitFor("Allow this change to greet.go?")
 	if !strings.Contains(screen, `+func greet() string { return "howdy" }`) {
 		t.Errorf("the question should show the diff before the change:\n%s", screen)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); strings.Contains(string(data), "howdy") {
 		t.Fatal("the file changed before the edit was approved")
 	}
-	s.allowOnce()
-	s.waitFor("It says howdy now.")
+	s.AllowOnce()
+	s.WaitFor("It says howdy now.")
 	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), "howdy") {
 		t.Errorf("greet.go was not edited: %s", data)
 	}
-	s.send("/undo")
-	s.waitFor("restored greet.go")
+	s.Send("/undo")
+	s.WaitFor("restored greet.go")
 	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), `"hello"`) {
 		t.Errorf("/undo did not restore greet.go: %s", data)
 	}
-	s.quit()
+	s.Quit()
 }
 
 // TestResumingElsewhereWorksInTheSessionsDirectory resumes a session from
@@ -168,17 +161,17 @@ func TestReadEditVerifyInTheInterface(t *testing.T) {
 func TestResumingElsewhereWorksInTheSessionsDirectory(t *testing.T) {
 	t.Parallel()
 	home, elsewhere, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "a.db")
-	write(t, home, "f.txt", "one\n")
-	write(t, elsewhere, "f.txt", "one\n")
+	WriteFile(t, home, "f.txt", "one\n")
+	WriteFile(t, elsewhere, "f.txt", "one\n")
 	srv := scripted.New(t,
 		scripted.Text("Started."),
 		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"f.txt","old_string":"one","new_string":"two"}`}),
 		scripted.Text("Edited."),
 	)
-	first := run(t, invocation{dir: home, args: agentArgs(srv, "--db", db, "-p", "--output-format", "json", "start")})
-	id := sessionIDOf(t, first.stdout)
-	if res := run(t, invocation{dir: elsewhere, args: agentArgs(srv, "--db", db, "-r", id, "-p", "edit f.txt")}); res.code != 0 {
-		t.Fatalf("resume: exit %d: %s", res.code, res.stderr)
+	first := Run(t, Invocation{Dir: home, Args: AgentArgs(srv, "--db", db, "-p", "--output-format", "json", "start")})
+	id := SessionIDOf(t, first.Stdout)
+	if res := Run(t, Invocation{Dir: elsewhere, Args: AgentArgs(srv, "--db", db, "-r", id, "-p", "edit f.txt")}); res.Code != 0 {
+		t.Fatalf("resume: exit %d: %s", res.Code, res.Stderr)
 	}
 	if got, _ := os.ReadFile(filepath.Join(home, "f.txt")); string(got) != "two\n" {
 		t.Errorf("the session's own f.txt = %q, want the edit", got)
@@ -186,8 +179,8 @@ func TestResumingElsewhereWorksInTheSessionsDirectory(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(elsewhere, "f.txt")); string(got) != "one\n" {
 		t.Errorf("the directory it was resumed from changed: %q", got)
 	}
-	if res := run(t, invocation{dir: elsewhere, args: []string{"--db", db, "undo", "--session", id}}); res.code != 0 {
-		t.Fatalf("undo: exit %d: %s", res.code, res.stderr)
+	if res := Run(t, Invocation{Dir: elsewhere, Args: []string{"--db", db, "undo", "--session", id}}); res.Code != 0 {
+		t.Fatalf("undo: exit %d: %s", res.Code, res.Stderr)
 	}
 	if got, _ := os.ReadFile(filepath.Join(home, "f.txt")); string(got) != "one\n" {
 		t.Errorf("undo did not restore the session's f.txt: %q", got)
@@ -197,19 +190,19 @@ func TestResumingElsewhereWorksInTheSessionsDirectory(t *testing.T) {
 func TestPermissionModeAskDeniesEditsHeadless(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	write(t, dir, "f.txt", "one\n")
+	WriteFile(t, dir, "f.txt", "one\n")
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"f.txt","old_string":"one","new_string":"two"}`}),
 		scripted.Text("Could not edit."),
 	)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--permission-mode", "ask", "-p", "edit")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--permission-mode", "ask", "-p", "edit")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "f.txt")); string(got) != "one\n" {
 		t.Errorf("an edit ran in ask mode with nobody to ask: %q", got)
 	}
-	if r := toolResults(srv.Requests()[1])["e"]; !strings.Contains(r, "--permission-mode auto") {
+	if r := ToolResults(srv.Requests()[1])["e"]; !strings.Contains(r, "--permission-mode auto") {
 		t.Errorf("the denial should say how to allow edits: %q", r)
 	}
 }

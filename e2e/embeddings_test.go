@@ -14,24 +14,24 @@ import (
 // keyword results, saying nothing of embeddings to the model.
 func TestAHangingEmbeddingsEndpointNeverHoldsATurn(t *testing.T) {
 	t.Parallel()
-	dir, db := project(t)
+	dir, db := Project(t)
 	hang := scripted.Options{OnEmbeddings: func(ctx context.Context, _ []string) { <-ctx.Done() }}
 	first := scripted.NewWithOptions(t, hang, scripted.Text("Noted."))
-	ok(t, invocation{dir: dir, args: agentArgs(first, "--db", db, "-p", "our staging cluster is called heliotrope-7")})
+	RunOK(t, Invocation{Dir: dir, Args: AgentArgs(first, "--db", db, "-p", "our staging cluster is called heliotrope-7")})
 
 	second := scripted.NewWithOptions(t, hang,
 		scripted.ToolCalls(scripted.Call{ID: "s1", Name: "memory_search", Arguments: `{"query":"staging cluster"}`}),
 		scripted.Text("It is heliotrope-7."),
 	)
-	r := ok(t, invocation{dir: dir, args: agentArgs(second, "--db", db, "-p", "which staging cluster do we use?")})
-	if r.stdout != "It is heliotrope-7.\n" {
-		t.Errorf("stdout %q", r.stdout)
+	r := RunOK(t, Invocation{Dir: dir, Args: AgentArgs(second, "--db", db, "-p", "which staging cluster do we use?")})
+	if r.Stdout != "It is heliotrope-7.\n" {
+		t.Errorf("stdout %q", r.Stdout)
 	}
 	reqs := second.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests", len(reqs))
 	}
-	found := toolResults(reqs[1])["s1"]
+	found := ToolResults(reqs[1])["s1"]
 	if !strings.Contains(found, "heliotrope-7") || strings.Contains(strings.ToLower(found), "embedding") {
 		t.Errorf("memory_search result with a hanging embeddings endpoint: %s", found)
 	}

@@ -3,11 +3,7 @@
 package e2e
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -22,18 +18,18 @@ func TestStepLimitExitsWithCode3(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "a", Name: "list_files", Arguments: `{}`}),
 		scripted.ToolCalls(scripted.Call{ID: "b", Name: "list_files", Arguments: `{}`}),
 	)
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--max-steps", "2", "loop forever")})
-	if res.code != 3 || !strings.Contains(res.stdout, "Stopped after 2 steps") {
-		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "--max-steps", "2", "loop forever")})
+	if res.Code != 3 || !strings.Contains(res.Stdout, "Stopped after 2 steps") {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	assertCallsAnswered(t, srv.Requests())
+	AssertCallsAnswered(t, srv.Requests())
 }
 
 func TestUnreachableServerExitsWithCode1(t *testing.T) {
 	t.Parallel()
-	res := run(t, invocation{dir: t.TempDir(), args: []string{"-p", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--max-retries", "0", "hi"}})
-	if res.code != 1 || !strings.Contains(res.stderr, "cannot reach") {
-		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: []string{"-p", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--max-retries", "0", "hi"}})
+	if res.Code != 1 || !strings.Contains(res.Stderr, "cannot reach") {
+		t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
 }
 
@@ -41,11 +37,11 @@ func TestRefusedKeyIsAnAuthenticationErrorAndNeverPrinted(t *testing.T) {
 	t.Parallel()
 	const key = "sk-e2e-secret-0123456789"
 	srv := scripted.New(t, scripted.Error(401, "Incorrect API key provided"))
-	res := run(t, invocation{dir: t.TempDir(), env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "-v", "hi")})
-	if res.code != 1 || !strings.Contains(res.stderr, "API key") {
-		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Env: []string{"OPENAI_API_KEY=" + key}, Args: AgentArgs(srv, "-p", "-v", "hi")})
+	if res.Code != 1 || !strings.Contains(res.Stderr, "API key") {
+		t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
-	if strings.Contains(res.stdout+res.stderr, key) {
+	if strings.Contains(res.Stdout+res.Stderr, key) {
 		t.Errorf("the API key was printed")
 	}
 	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer "+key {
@@ -69,9 +65,9 @@ func TestConfigurationErrorsExitWithCode2(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := run(t, invocation{dir: t.TempDir(), args: tt.args})
-			if res.code != 2 || !strings.Contains(res.stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and a mention of %q", res.code, res.stderr, tt.want)
+			res := Run(t, Invocation{Dir: t.TempDir(), Args: tt.args})
+			if res.Code != 2 || !strings.Contains(res.Stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and a mention of %q", res.Code, res.Stderr, tt.want)
 			}
 		})
 	}
@@ -92,11 +88,11 @@ func TestToolProblemsAreResultsAndTheTurnGoesOn(t *testing.T) {
 		),
 		scripted.Text("Recovered."),
 	)
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "go")})
-	if res.code != 0 || res.stdout != "Recovered.\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "go")})
+	if res.Code != 0 || res.Stdout != "Recovered.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	results := toolResults(srv.Requests()[1])
+	results := ToolResults(srv.Requests()[1])
 	checks := map[string][]string{
 		"c1": {"unknown tool", "list_files, memory_get, memory_search, memory_write, read_file"},
 		"c2": {"schema", `"path"`},
@@ -114,7 +110,7 @@ func TestToolProblemsAreResultsAndTheTurnGoesOn(t *testing.T) {
 			t.Errorf("result %s = %q: a path outside the working directory must be refused", id, r)
 		}
 	}
-	assertCallsAnswered(t, srv.Requests())
+	AssertCallsAnswered(t, srv.Requests())
 }
 
 func TestBashInHeadlessMode(t *testing.T) {
@@ -125,11 +121,11 @@ func TestBashInHeadlessMode(t *testing.T) {
 	// In ask mode nobody can be asked: the command is denied.
 	srv := scripted.New(t, scripted.ToolCalls(call), scripted.Text("Could not."))
 	dir := t.TempDir()
-	res := run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "--permission-mode", "ask", "make a file")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Env: []string{"OPENAI_API_KEY=" + key}, Args: AgentArgs(srv, "-p", "--permission-mode", "ask", "make a file")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
-	if got := toolResults(srv.Requests()[1])["b1"]; !strings.Contains(got, "--permission-mode auto") {
+	if got := ToolResults(srv.Requests()[1])["b1"]; !strings.Contains(got, "--permission-mode auto") {
 		t.Errorf("denied bash result %q should say how to allow it", got)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
@@ -139,11 +135,11 @@ func TestBashInHeadlessMode(t *testing.T) {
 	// The headless default (auto) runs it in the sandbox (Linux and macOS;
 	// the suite runs where there is one).
 	srv = scripted.New(t, scripted.ToolCalls(call), scripted.Text("Made it."))
-	res = run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=" + key}, args: agentArgs(srv, "-p", "make a file")})
-	if res.code != 0 || res.stdout != "Made it.\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res = Run(t, Invocation{Dir: dir, Env: []string{"OPENAI_API_KEY=" + key}, Args: AgentArgs(srv, "-p", "make a file")})
+	if res.Code != 0 || res.Stdout != "Made it.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	got := toolResults(srv.Requests()[1])["b1"]
+	got := ToolResults(srv.Requests()[1])["b1"]
 	if !strings.Contains(got, "PWD="+dir) {
 		t.Errorf("bash should run in the working directory; env output:\n%s", got)
 	}
@@ -155,71 +151,19 @@ func TestBashInHeadlessMode(t *testing.T) {
 	}
 }
 
-// startAgent starts the binary with stream-json output and returns a scanner
-// over its stdout lines.
-func startAgent(t *testing.T, dir string, args []string) (*exec.Cmd, *bufio.Scanner, *strings.Builder) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
-	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = baseEnv(t)
-	stderr := &strings.Builder{}
-	cmd.Stderr = stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, bufio.NewScanner(out), stderr
-}
-
-// waitFor reads stream-json lines until one has the given type, and returns
-// the lines read.
-func waitFor(t *testing.T, sc *bufio.Scanner, typ string) []map[string]any {
-	t.Helper()
-	var objs []map[string]any
-	for sc.Scan() {
-		var obj map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
-			t.Fatalf("bad line %q", sc.Text())
-		}
-		objs = append(objs, obj)
-		if obj["type"] == typ {
-			return objs
-		}
-	}
-	t.Fatalf("stream ended before a %s event", typ)
-	return nil
-}
-
-func exitCodeOf(t *testing.T, cmd *exec.Cmd) int {
-	t.Helper()
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return 0
-}
-
 func TestInterruptKeepsThePartialAnswer(t *testing.T) {
 	t.Parallel()
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	srv := scripted.New(t, scripted.Text("The answer is partial and then more.").WithPieceSize(4).HoldAfterEvents(3, hold))
-	cmd, sc, stderr := startAgent(t, t.TempDir(), agentArgs(srv, "-p", "--output-format", "stream-json", "hi"))
-	waitFor(t, sc, "text_delta")
+	cmd, sc, stderr := StartAgent(t, t.TempDir(), AgentArgs(srv, "-p", "--output-format", "stream-json", "hi"))
+	WaitForEvent(t, sc, "text_delta")
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	objs := waitFor(t, sc, "result")
+	objs := WaitForEvent(t, sc, "result")
 	res := objs[len(objs)-1]
-	if code := exitCodeOf(t, cmd); code != 130 {
+	if code := ExitCodeOf(t, cmd); code != 130 {
 		t.Errorf("exit %d, want 130; stderr %s", code, stderr)
 	}
 	answer, _ := res["answer"].(string)

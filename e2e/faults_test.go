@@ -13,9 +13,9 @@ import (
 func TestPromptArgumentWithoutPrintFlagIsHeadlessWhenStdoutIsNotATerminal(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Text("headless"))
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "what is this?")})
-	if res.code != 0 || res.stdout != "headless\n" {
-		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "what is this?")})
+	if res.Code != 0 || res.Stdout != "headless\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 }
 
@@ -29,9 +29,9 @@ func TestStandardInputFromAFile(t *testing.T) {
 	}
 	defer f.Close()
 	srv := scripted.New(t, scripted.Text("ok"))
-	res := run(t, invocation{dir: t.TempDir(), stdin: f, args: agentArgs(srv, "-p", "summarise")})
-	if res.code != 0 || !strings.Contains(lastUserText(srv.Requests()[0]), "```stdin\nfile contents\n```") {
-		t.Errorf("exit %d, user message %q", res.code, lastUserText(srv.Requests()[0]))
+	res := Run(t, Invocation{Dir: t.TempDir(), Stdin: f, Args: AgentArgs(srv, "-p", "summarise")})
+	if res.Code != 0 || !strings.Contains(LastUserText(srv.Requests()[0]), "```stdin\nfile contents\n```") {
+		t.Errorf("exit %d, user message %q", res.Code, LastUserText(srv.Requests()[0]))
 	}
 }
 
@@ -40,23 +40,23 @@ func TestAgentsMDGoesIntoTheSystemPrompt(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Always run make check.\n"), 0o644)
 	srv := scripted.New(t, scripted.Text("ok"))
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "hi")})
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-p", "hi")})
 	sys := srv.Requests()[0].Chat.Messages[0].Text()
-	if res.code != 0 || !strings.Contains(sys, "Always run make check.") || !strings.Contains(sys, time.Now().Format("2006-01-02")) ||
+	if res.Code != 0 || !strings.Contains(sys, "Always run make check.") || !strings.Contains(sys, time.Now().Format("2006-01-02")) ||
 		!strings.Contains(sys, "Platform: ") {
-		t.Errorf("exit %d, system prompt:\n%s", res.code, sys)
+		t.Errorf("exit %d, system prompt:\n%s", res.Code, sys)
 	}
 }
 
 func TestRetryIsReportedAndTheAnswerArrives(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Error(503, "overloaded").WithRetryAfter("0"), scripted.Text("after retry"))
-	res := run(t, invocation{dir: t.TempDir(), args: append(agentArgs(srv, "-p", "--output-format", "stream-json", "hi"), "--max-retries", "2")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: append(AgentArgs(srv, "-p", "--output-format", "stream-json", "hi"), "--max-retries", "2")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	var retries int
-	for _, o := range jsonLines(t, res.stdout) {
+	for _, o := range JSONLines(t, res.Stdout) {
 		if o["type"] == "retry" {
 			retries++
 			if !strings.Contains(o["error"].(string), "503") {
@@ -75,20 +75,20 @@ func TestRetryIsReportedAndTheAnswerArrives(t *testing.T) {
 func TestSilentStreamFailsAfterTheIdleTimeout(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Text("starts then stalls").WithPieceSize(5).StallAfter(2))
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--idle-timeout", "3s", "hi")})
-	if res.code != 1 || !strings.Contains(res.stderr, "silent") || !strings.HasPrefix("starts then stalls", strings.TrimSpace(res.stdout)) ||
-		strings.TrimSpace(res.stdout) == "" {
-		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "--idle-timeout", "3s", "hi")})
+	if res.Code != 1 || !strings.Contains(res.Stderr, "silent") || !strings.HasPrefix("starts then stalls", strings.TrimSpace(res.Stdout)) ||
+		strings.TrimSpace(res.Stdout) == "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 }
 
 func TestCutStreamFailsWithThePartialTextKept(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Text("this answer gets cut").WithPieceSize(5).CutAfter(2))
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "hi")})
-	if res.code != 1 || !strings.Contains(res.stderr, "cut off") || strings.TrimSpace(res.stdout) == "" ||
-		!strings.HasPrefix("this answer gets cut", strings.TrimSpace(res.stdout)) {
-		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "hi")})
+	if res.Code != 1 || !strings.Contains(res.Stderr, "cut off") || strings.TrimSpace(res.Stdout) == "" ||
+		!strings.HasPrefix("this answer gets cut", strings.TrimSpace(res.Stdout)) {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	if len(srv.Requests()) != 1 {
 		t.Errorf("with --max-retries 0 a cut stream must not be retried; the server got %d requests", len(srv.Requests()))

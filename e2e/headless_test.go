@@ -16,7 +16,7 @@ import (
 // mode protocol at work.
 func TestAnswerThroughPickedTools(t *testing.T) {
 	t.Parallel()
-	dir := sourceTree(t)
+	dir := SourceTree(t)
 	answer := "Exit codes are decided in one place: `exitCode` in cmd/errors.go."
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "call_pick", Name: "pick_tools", Arguments: `{"names":["grep","read_file"]}`}),
@@ -26,12 +26,12 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 		),
 		scripted.Text(answer),
 	)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "Where is the exit code decided?")})
-	if res.code != 0 || res.stdout != answer+"\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-p", "Where is the exit code decided?")})
+	if res.Code != 0 || res.Stdout != answer+"\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	if res.stderr != "" {
-		t.Errorf("stderr is not a terminal and -v is off, yet it got %q", res.stderr)
+	if res.Stderr != "" {
+		t.Errorf("stderr is not a terminal and -v is off, yet it got %q", res.Stderr)
 	}
 
 	reqs := srv.Requests()
@@ -39,15 +39,15 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 		t.Fatalf("server got %d requests, want 3", len(reqs))
 	}
 	first := reqs[0]
-	if !hasProperties(toolNamed(first, "pick_tools")) {
+	if !HasProperties(ToolNamed(first, "pick_tools")) {
 		t.Errorf("first request: pick_tools must carry its schema")
 	}
 	for _, name := range []string{"grep", "read_file", "list_files", "bash"} {
-		tool := toolNamed(first, name)
-		if tool == nil || hasProperties(tool) || tool.Function.Description != "" {
+		tool := ToolNamed(first, name)
+		if tool == nil || HasProperties(tool) || tool.Function.Description != "" {
 			t.Errorf("first request: %s should be its name alone, got %+v", name, tool)
 		}
-		if !strings.Contains(toolNamed(first, "pick_tools").Function.Description, "\n"+name+": ") {
+		if !strings.Contains(ToolNamed(first, "pick_tools").Function.Description, "\n"+name+": ") {
 			t.Errorf("first request: pick_tools' description should give %s's brief", name)
 		}
 	}
@@ -62,11 +62,11 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 	// tools' definitions, and only theirs.
 	second := reqs[1]
 	for _, r := range reqs[1:] {
-		if a, b := toolsJSON(first), toolsJSON(r); a != b {
+		if a, b := ToolsJSON(first), ToolsJSON(r); a != b {
 			t.Errorf("the tools changed:\n%s\n%s", a, b)
 		}
 	}
-	got := toolResults(second)["call_pick"]
+	got := ToolResults(second)["call_pick"]
 	for _, want := range []string{`{"name":"grep","description":"Search file contents`, `{"name":"read_file","description":`, `"parameters":{"type":"object","properties":{"path":`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("pick_tools result lacks %s:\n%s", want, got)
@@ -76,35 +76,29 @@ func TestAnswerThroughPickedTools(t *testing.T) {
 		t.Errorf("pick_tools result loads list_files, which was not picked:\n%s", got)
 	}
 
-	results := toolResults(reqs[2])
+	results := ToolResults(reqs[2])
 	if got := results["grep:0"]; !strings.Contains(got, "cmd/errors.go:") {
 		t.Errorf("grep result should find cmd/errors.go, got %q", got)
 	}
 	if got := results["call_read"]; !strings.Contains(got, "package cmd") {
 		t.Errorf("read_file result should hold the file's first lines, got %q", got)
 	}
-	assertCallsAnswered(t, reqs)
-}
-
-// toolsJSON is the tools array of a request as sent.
-func toolsJSON(r scripted.Request) string {
-	b, _ := json.Marshal(r.Chat.Tools)
-	return string(b)
+	AssertCallsAnswered(t, reqs)
 }
 
 func TestAllModeOffersFullSchemas(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Text("hi"))
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--tools", "all", "hi")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "--tools", "all", "hi")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	req := srv.Requests()[0]
-	if toolNamed(req, "pick_tools") != nil {
+	if ToolNamed(req, "pick_tools") != nil {
 		t.Errorf("all mode must not offer pick_tools")
 	}
 	for _, name := range []string{"grep", "read_file", "list_files", "bash"} {
-		if !hasProperties(toolNamed(req, name)) {
+		if !HasProperties(ToolNamed(req, name)) {
 			t.Errorf("all mode: %s has no full schema", name)
 		}
 	}
@@ -114,11 +108,11 @@ func TestPipedInputIsAttachedToThePrompt(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Text("Looks fine."))
 	diff := "diff --git a/x.go b/x.go\n+func added() {}\n"
-	res := run(t, invocation{dir: t.TempDir(), stdin: strings.NewReader(diff), args: agentArgs(srv, "-p", "review this")})
-	if res.code != 0 || res.stdout != "Looks fine.\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Stdin: strings.NewReader(diff), Args: AgentArgs(srv, "-p", "review this")})
+	if res.Code != 0 || res.Stdout != "Looks fine.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	got := lastUserText(srv.Requests()[0])
+	got := LastUserText(srv.Requests()[0])
 	want := "review this\n\nStandard input:\n```stdin\ndiff --git a/x.go b/x.go\n+func added() {}\n```"
 	if got != want {
 		t.Errorf("user message:\n%s\nwant:\n%s", got, want)
@@ -128,11 +122,11 @@ func TestPipedInputIsAttachedToThePrompt(t *testing.T) {
 func TestPipedInputIsThePromptWithoutArgument(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Text("4"))
-	res := run(t, invocation{dir: t.TempDir(), stdin: strings.NewReader("what is 2+2?\n"), args: agentArgs(srv, "-p")})
-	if res.code != 0 || res.stdout != "4\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Stdin: strings.NewReader("what is 2+2?\n"), Args: AgentArgs(srv, "-p")})
+	if res.Code != 0 || res.Stdout != "4\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	if got := lastUserText(srv.Requests()[0]); got != "what is 2+2?" {
+	if got := LastUserText(srv.Requests()[0]); got != "what is 2+2?" {
 		t.Errorf("user message %q", got)
 	}
 }
@@ -149,12 +143,12 @@ func TestOpenSilentPipeDoesNotHang(t *testing.T) {
 	defer r.Close()
 	for _, extra := range [][]string{{"--stdin-timeout", "200ms"}, {"--no-stdin"}} {
 		srv := scripted.New(t, scripted.Text("hello"))
-		args := agentArgs(srv, append([]string{"-p", "hi"}, extra...)...)
-		res := run(t, invocation{dir: t.TempDir(), stdin: r, args: args})
-		if res.code != 0 || res.stdout != "hello\n" {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", extra, res.code, res.stdout, res.stderr)
+		args := AgentArgs(srv, append([]string{"-p", "hi"}, extra...)...)
+		res := Run(t, Invocation{Dir: t.TempDir(), Stdin: r, Args: args})
+		if res.Code != 0 || res.Stdout != "hello\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", extra, res.Code, res.Stdout, res.Stderr)
 		}
-		if got := lastUserText(srv.Requests()[0]); got != "hi" {
+		if got := LastUserText(srv.Requests()[0]); got != "hi" {
 			t.Errorf("%v: user message %q, want just the prompt", extra, got)
 		}
 	}
@@ -168,9 +162,9 @@ func TestJSONOutput(t *testing.T) {
 	)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o644)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "--output-format", "json", "what files?")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-p", "--output-format", "json", "what files?")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	var obj struct {
 		Type       string `json:"type"`
@@ -189,8 +183,8 @@ func TestJSONOutput(t *testing.T) {
 		} `json:"usage"`
 		DurationMS *int64 `json:"duration_ms"`
 	}
-	if err := json.Unmarshal([]byte(res.stdout), &obj); err != nil {
-		t.Fatalf("stdout is not one JSON object: %v\n%s", err, res.stdout)
+	if err := json.Unmarshal([]byte(res.Stdout), &obj); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, res.Stdout)
 	}
 	if obj.Type != "result" || obj.Answer != "One text file." || obj.StopReason != "answered" || obj.SessionID == "" ||
 		obj.Steps != 2 || len(obj.ToolCalls) != 1 || obj.ToolCalls[0].Name != "list_files" || obj.ToolCalls[0].IsError ||
@@ -205,11 +199,11 @@ func TestStreamJSONEvents(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "p", Name: "pick_tools", Arguments: `{"names":["list_files"]}`}),
 		scripted.Text("All done here.").WithReasoning("thinking about it"),
 	)
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--output-format", "stream-json", "go")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "--output-format", "stream-json", "go")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
-	objs := jsonLines(t, res.stdout)
+	objs := JSONLines(t, res.Stdout)
 	if objs[0]["type"] != "init" || objs[len(objs)-1]["type"] != "result" {
 		t.Fatalf("first must be init and last result: %v ... %v", objs[0], objs[len(objs)-1])
 	}
@@ -248,11 +242,11 @@ func TestProgressLinesWithVerbose(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "c", Name: "grep", Arguments: `{"pattern":"x("}`}),
 		scripted.Text("Bad pattern."),
 	)
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "-v", "find x")})
-	if res.code != 0 || res.stdout != "Bad pattern.\n" {
-		t.Fatalf("exit %d, stdout %q", res.code, res.stdout)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "-v", "find x")})
+	if res.Code != 0 || res.Stdout != "Bad pattern.\n" {
+		t.Fatalf("exit %d, stdout %q", res.Code, res.Stdout)
 	}
-	if !strings.Contains(res.stderr, "· grep pattern=x( (error:") {
-		t.Errorf("stderr should have a progress line for the failed grep:\n%s", res.stderr)
+	if !strings.Contains(res.Stderr, "· grep pattern=x( (error:") {
+		t.Errorf("stderr should have a progress line for the failed grep:\n%s", res.Stderr)
 	}
 }

@@ -18,24 +18,24 @@ func TestHooksAndCommandsInTheSDKProtocol(t *testing.T) {
 	  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'The deploy branch is release-7.'"}]}],
 	  "SessionEnd": [{"hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/end.json\""}]}]
 	}}`
-	dir := extProject(t, map[string]string{".claude/settings.json": settings,
+	dir := ExtProject(t, map[string]string{".claude/settings.json": settings,
 		".claude/commands/review.md": "---\ndescription: Review a file\n---\nReview $ARGUMENTS for bugs.\n"})
 	srv := scripted.New(t, scripted.Text("release-7"), scripted.Text("Looks fine."))
 	in := `{"type":"user","message":{"role":"user","content":"which branch deploys?"}}` + "\n" +
 		`{"type":"user","message":{"role":"user","content":"/review main.go"}}` + "\n"
-	res := run(t, invocation{dir: dir, stdin: strings.NewReader(in), args: agentArgs(srv, "--trust-project",
+	res := Run(t, Invocation{Dir: dir, Stdin: strings.NewReader(in), Args: AgentArgs(srv, "--trust-project",
 		"--input-format", "stream-json", "--output-format", "stream-json", "--verbose")})
-	if res.code != 0 {
-		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	if res.Code != 0 {
+		t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
-		t.Fatalf("%d requests, want one a turn; stderr %q", len(reqs), res.stderr)
+		t.Fatalf("%d requests, want one a turn; stderr %q", len(reqs), res.Stderr)
 	}
-	if got := lastUserText(reqs[0]); !strings.Contains(got, "The deploy branch is release-7.") {
+	if got := LastUserText(reqs[0]); !strings.Contains(got, "The deploy branch is release-7.") {
 		t.Errorf("the first turn's prompt %q lacks the UserPromptSubmit hook's context", got)
 	}
-	if got := lastUserText(reqs[1]); !strings.Contains(got, "Review main.go for bugs.") {
+	if got := LastUserText(reqs[1]); !strings.Contains(got, "Review main.go for bugs.") {
 		t.Errorf("the second turn's prompt %q, want /review expanded", got)
 	}
 	if end, err := os.ReadFile(filepath.Join(dir, "end.json")); err != nil || !strings.Contains(string(end), `"hook_event_name":"SessionEnd"`) {

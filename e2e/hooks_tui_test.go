@@ -18,42 +18,42 @@ import (
 func TestProjectHooksAskedOnceInTheInterface(t *testing.T) {
 	t.Parallel()
 	hook := `touch "$CLAUDE_PROJECT_DIR/ran"; echo "The build uses make."`
-	dir := extProject(t, map[string]string{
-		".claude/settings.json":      claudeHooks("UserPromptSubmit", "", hook, 0),
+	dir := ExtProject(t, map[string]string{
+		".claude/settings.json":      ClaudeHooks("UserPromptSubmit", "", hook, 0),
 		".claude/commands/review.md": "---\ndescription: Review one file closely\n---\nReview $ARGUMENTS.\n",
 	})
 	env := []string{"XDG_DATA_HOME=" + t.TempDir()}
 	srv := scripted.New(t, scripted.Text("Understood."))
-	s := startTmux(t, dir, env, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
-	s.waitFor("Ask about this repository")
-	s.text("/rev")
-	s.waitFor("Review one file closely")
-	s.send("iew main.go")
-	screen := s.waitFor("Run the hooks of .claude/settings.json?")
+	s := StartTmux(t, dir, env, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
+	s.WaitFor("Ask about this repository")
+	s.Text("/rev")
+	s.WaitFor("Review one file closely")
+	s.Send("iew main.go")
+	screen := s.WaitFor("Run the hooks of .claude/settings.json?")
 	if !strings.Contains(strings.Join(strings.Fields(screen), " "), "The build uses make.") {
 		t.Errorf("the question does not show the hook's command:\n%s", screen)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
 		t.Fatal("the hook ran before the person answered")
 	}
-	s.allowOnce()
-	s.waitFor("Understood.")
-	s.quit()
+	s.AllowOnce()
+	s.WaitFor("Understood.")
+	s.Quit()
 	if _, err := os.Stat(filepath.Join(dir, "ran")); err != nil {
 		t.Fatal("the trusted hook did not run")
 	}
-	got := lastUserText(srv.Requests()[0])
+	got := LastUserText(srv.Requests()[0])
 	if !strings.HasPrefix(got, "Review main.go.") || !strings.Contains(got, "The build uses make.") {
 		t.Errorf("the model got %q", got)
 	}
 
 	os.Remove(filepath.Join(dir, "ran"))
 	h := scripted.New(t, scripted.Text("ok"))
-	res := run(t, invocation{dir: dir, env: env, args: agentArgs(h, "-p", "hi")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Env: env, Args: AgentArgs(h, "-p", "hi")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran")); err != nil {
-		t.Errorf("the remembered answer did not hold headless: %s", res.stderr)
+		t.Errorf("the remembered answer did not hold headless: %s", res.Stderr)
 	}
 }

@@ -1,11 +1,7 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/json"
-	"image"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,47 +11,6 @@ import (
 	sa "github.com/agent-dev/agent/internal/scriptedanthropic"
 )
 
-func pngFile(t *testing.T, dir, name string, w, h int) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h)))
-	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// imageSources are the base64 data of every image block of an Anthropic
-// request, in order, tool results' included.
-func imageSources(t *testing.T, body []byte) []string {
-	t.Helper()
-	var out []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			if v["type"] == "image" {
-				if src, ok := v["source"].(map[string]any); ok && src["type"] == "base64" {
-					out = append(out, src["data"].(string))
-				}
-			}
-			for _, x := range v {
-				walk(x)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	var req struct{ Messages []any }
-	if err := json.Unmarshal(body, &req); err != nil {
-		t.Fatal(err)
-	}
-	walk(req.Messages)
-	return out
-}
-
 // A headless run with --image and an @mention of an image sends both
 // pictures to an Anthropic model as image blocks; the model's read_file of
 // a third image comes back as an image block in its tool result; and a
@@ -64,11 +19,11 @@ func imageSources(t *testing.T, body []byte) []string {
 func TestImagesReachAnAnthropicModel(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	attached := pngFile(t, t.TempDir(), "pasted.png", 20, 10)
+	attached := PNGFile(t, t.TempDir(), "pasted.png", 20, 10)
 	pasted := filepath.Join(t.TempDir(), "pasted.png")
 	os.WriteFile(pasted, attached, 0o644)
-	mentioned := pngFile(t, dir, "shot.png", 30, 15)
-	read := pngFile(t, dir, "diagram.png", 40, 20)
+	mentioned := PNGFile(t, dir, "shot.png", 30, 15)
+	read := PNGFile(t, dir, "diagram.png", 40, 20)
 	srv := sa.New(t,
 		sa.Answer(sa.ToolUse("toolu_1", "read_file", `{"path":"diagram.png"}`)),
 		sa.Answer(sa.Text("Three images seen.")),
@@ -76,23 +31,23 @@ func TestImagesReachAnAnthropicModel(t *testing.T) {
 	)
 	db := filepath.Join(t.TempDir(), "a.db")
 	env := []string{"ANTHROPIC_API_KEY=sk-ant-e2e"}
-	res := run(t, invocation{dir: dir, env: env, args: anthropicArgs(srv, "--db", db, "--tools", "all", "-p", "compare @shot.png with this", "--image", pasted)})
-	if res.code != 0 || !strings.Contains(res.stdout, "Three images seen.") {
-		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Env: env, Args: AnthropicArgs(srv, "--db", db, "--tools", "all", "-p", "compare @shot.png with this", "--image", pasted)})
+	if res.Code != 0 || !strings.Contains(res.Stdout, "Three images seen.") {
+		t.Fatalf("exit %d\n%s\n%s", res.Code, res.Stdout, res.Stderr)
 	}
 	b64 := base64.StdEncoding.EncodeToString
 	reqs := srv.Requests()
-	if got := imageSources(t, reqs[0].Body); len(got) != 2 || got[0] != b64(attached) || got[1] != b64(mentioned) {
+	if got := ImageSources(t, reqs[0].Body); len(got) != 2 || got[0] != b64(attached) || got[1] != b64(mentioned) {
 		t.Errorf("first request's images: %d, want --image's then the mention's", len(got))
 	}
-	if got := imageSources(t, reqs[1].Body); len(got) != 3 || got[2] != b64(read) {
+	if got := ImageSources(t, reqs[1].Body); len(got) != 3 || got[2] != b64(read) {
 		t.Errorf("second request's images: %d, want the read_file result's third", len(got))
 	}
-	res = run(t, invocation{dir: dir, env: env, args: anthropicArgs(srv, "--db", db, "--tools", "all", "-c", "-p", "and now?")})
-	if res.code != 0 {
-		t.Fatalf("continue: exit %d\n%s", res.code, res.stderr)
+	res = Run(t, Invocation{Dir: dir, Env: env, Args: AnthropicArgs(srv, "--db", db, "--tools", "all", "-c", "-p", "and now?")})
+	if res.Code != 0 {
+		t.Fatalf("continue: exit %d\n%s", res.Code, res.Stderr)
 	}
-	if got := imageSources(t, srv.Requests()[2].Body); len(got) != 3 || got[0] != b64(attached) || got[1] != b64(mentioned) || got[2] != b64(read) {
+	if got := ImageSources(t, srv.Requests()[2].Body); len(got) != 3 || got[0] != b64(attached) || got[1] != b64(mentioned) || got[2] != b64(read) {
 		t.Errorf("the continued session sent %d images, or other bytes", len(got))
 	}
 }
@@ -103,7 +58,7 @@ func TestImagesReachAnAnthropicModel(t *testing.T) {
 func TestImagesReachAnOpenAIModel(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	data := pngFile(t, dir, "shot.png", 12, 12)
+	data := PNGFile(t, dir, "shot.png", 12, 12)
 	url := "data:image/png;base64," + base64.StdEncoding.EncodeToString(data)
 	config := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(config, []byte("[profiles.local]\nbase_url = \"http://127.0.0.1:1/v1\"\nmodel = \"scripted-model\"\nimages = true\n"), 0o644)
@@ -118,9 +73,9 @@ func TestImagesReachAnOpenAIModel(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := scripted.New(t, scripted.Text("ok"))
-			args := append(agentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "-p", "what is this?", "--image", filepath.Join(dir, "shot.png")), tc.args...)
-			if res := run(t, invocation{dir: dir, args: args}); res.code != 0 {
-				t.Fatalf("exit %d: %s", res.code, res.stderr)
+			args := append(AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "-p", "what is this?", "--image", filepath.Join(dir, "shot.png")), tc.args...)
+			if res := Run(t, Invocation{Dir: dir, Args: args}); res.Code != 0 {
+				t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 			}
 			body := string(srv.Requests()[0].Body)
 			if strings.Contains(body, url) != tc.image || strings.Contains(body, "not shown]") == tc.image {

@@ -18,18 +18,18 @@ import (
 func TestPastedImagePathAttachesTheImage(t *testing.T) {
 	t.Parallel()
 	shots := t.TempDir()
-	data := pngFile(t, shots, "Screen Shot.png", 16, 9)
+	data := PNGFile(t, shots, "Screen Shot.png", 16, 9)
 	srv := scripted.New(t, scripted.Text("A small grey picture."))
-	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "gpt-4.1", "--db", filepath.Join(t.TempDir(), "a.db")})
-	s.waitFor("Ask about this repository")
-	s.tmux("set-buffer", "-b", "shot", "'"+filepath.Join(shots, "Screen Shot.png")+"'")
-	s.tmux("paste-buffer", "-p", "-b", "shot", "-t", s.name)
-	s.waitFor("[Image #1]")
-	s.send("what is this?")
-	s.waitFor("A small grey picture.")
+	s := StartTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "gpt-4.1", "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.WaitFor("Ask about this repository")
+	s.Tmux("set-buffer", "-b", "shot", "'"+filepath.Join(shots, "Screen Shot.png")+"'")
+	s.Tmux("paste-buffer", "-p", "-b", "shot", "-t", s.Name)
+	s.WaitFor("[Image #1]")
+	s.Send("what is this?")
+	s.WaitFor("A small grey picture.")
 	body := string(srv.Requests()[0].Body)
 	if !strings.Contains(body, "data:image/png;base64,"+base64.StdEncoding.EncodeToString(data)) || strings.Contains(body, "Screen Shot.png'") {
 		t.Errorf("the request lacks the image:\n%.800s", body)
 	}
-	s.quit()
+	s.Quit()
 }

@@ -37,12 +37,12 @@ func TestAnEndlessPipeIsCutAndSaidSo(t *testing.T) {
 	defer close(stop)
 	// The pipe never ends: run's hang limit fails the test if the agent
 	// waits for its end.
-	res := run(t, invocation{dir: t.TempDir(), stdin: tricklingWriter{stop},
-		args: agentArgs(srv, "-p", "--stdin-max-read", "1s", "watch")})
-	if res.code != 0 || res.stdout != "watched\n" || !strings.Contains(res.stderr, "still open") {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Stdin: tricklingWriter{stop},
+		Args: AgentArgs(srv, "-p", "--stdin-max-read", "1s", "watch")})
+	if res.Code != 0 || res.Stdout != "watched\n" || !strings.Contains(res.Stderr, "still open") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	if got := lastUserText(srv.Requests()[0]); !strings.Contains(got, "xxx") || !strings.Contains(got, "cut there") {
+	if got := LastUserText(srv.Requests()[0]); !strings.Contains(got, "xxx") || !strings.Contains(got, "cut there") {
 		t.Errorf("user message %q", got)
 	}
 }
@@ -51,23 +51,23 @@ func TestBinaryInputIsRefused(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t)
 	gz := []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + strings.Repeat("\xff\x00\x10", 1000))
-	res := run(t, invocation{dir: t.TempDir(), stdin: bytes.NewReader(gz), args: agentArgs(srv, "-p", "what is this")})
-	if res.code != 2 || !strings.Contains(res.stderr, "not text") || !strings.Contains(res.stderr, "gzip") || len(srv.Requests()) != 0 {
-		t.Errorf("exit %d, %d requests, stderr %q", res.code, len(srv.Requests()), res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Stdin: bytes.NewReader(gz), Args: AgentArgs(srv, "-p", "what is this")})
+	if res.Code != 2 || !strings.Contains(res.Stderr, "not text") || !strings.Contains(res.Stderr, "gzip") || len(srv.Requests()) != 0 {
+		t.Errorf("exit %d, %d requests, stderr %q", res.Code, len(srv.Requests()), res.Stderr)
 	}
 }
 
 func TestAWhiteSpacePromptIsAUsageError(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t)
-	for _, inv := range []invocation{
-		{args: agentArgs(srv, "-p", "   ")},
-		{stdin: strings.NewReader(" \n\t\n"), args: agentArgs(srv, "-p")},
+	for _, inv := range []Invocation{
+		{Args: AgentArgs(srv, "-p", "   ")},
+		{Stdin: strings.NewReader(" \n\t\n"), Args: AgentArgs(srv, "-p")},
 	} {
-		inv.dir = t.TempDir()
-		res := run(t, inv)
-		if res.code != 2 || !strings.Contains(res.stderr, "white space") || len(srv.Requests()) != 0 {
-			t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+		inv.Dir = t.TempDir()
+		res := Run(t, inv)
+		if res.Code != 2 || !strings.Contains(res.Stderr, "white space") || len(srv.Requests()) != 0 {
+			t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
 		}
 	}
 }
@@ -76,21 +76,21 @@ func TestAReaderThatClosesEarlyEndsTheOutputQuietly(t *testing.T) {
 	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text(strings.Repeat("a long answer line\n", 10000)))
-	first := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "--output-format", "json", "hi")})
-	id := sessionIDOf(t, first.stdout)
+	first := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "--output-format", "json", "hi")})
+	id := SessionIDOf(t, first.Stdout)
 
 	for _, args := range [][]string{
 		{"sessions", "show", "--db", db, id},
-		agentArgs(scripted.New(t, scripted.Text(strings.Repeat("more\n", 20000))), "--db", db, "-p", "again"),
+		AgentArgs(scripted.New(t, scripted.Text(strings.Repeat("more\n", 20000))), "--db", db, "-p", "again"),
 	} {
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.Close() // the reader went away, as head does after its lines
-		ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 		cmd := exec.CommandContext(ctx, binary, args...)
-		cmd.Dir, cmd.Env, cmd.Stdout = dir, baseEnv(t), w
+		cmd.Dir, cmd.Env, cmd.Stdout = dir, BaseEnv(t), w
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err = cmd.Run()
@@ -107,14 +107,14 @@ func TestDoctorReportsADamagedSessionDatabase(t *testing.T) {
 	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text("ok"), scripted.Text("ok"))
-	if res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")}); res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	if res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "hi")}); res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	os.WriteFile(db, bytes.Repeat([]byte("damage"), 4000), 0o600)
 	os.Remove(db + "-wal")
 	os.Remove(db + "-shm")
-	res := run(t, invocation{dir: dir, args: []string{"doctor", "--sandbox", "off", "--db", db, "--base-url", srv.URL(), "--model", "m"}})
-	if res.code != 1 || !strings.Contains(res.stdout, "DAMAGED") || !strings.Contains(res.stdout, "mv ") {
-		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: []string{"doctor", "--sandbox", "off", "--db", db, "--base-url", srv.URL(), "--model", "m"}})
+	if res.Code != 1 || !strings.Contains(res.Stdout, "DAMAGED") || !strings.Contains(res.Stdout, "mv ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 }

@@ -39,19 +39,19 @@ func signalDuringCommand(t *testing.T, sig syscall.Signal) {
 		scripted.ToolCalls(scripted.Call{ID: "s", Name: "bash", Arguments: `{"command":"sleep 300 & echo $! > pid.fifo; wait"}`}),
 		scripted.Text("never reached").HoldAfterEvents(0, hold),
 	)
-	cmd, sc, stderr := startAgent(t, dir, agentArgs(srv, "-p", "--allow-bash", "--output-format", "stream-json", "wait"))
-	waitFor(t, sc, "tool_call_started")
-	sleeper := childFromFIFO(t, fifo)
+	cmd, sc, stderr := StartAgent(t, dir, AgentArgs(srv, "-p", "--allow-bash", "--output-format", "stream-json", "wait"))
+	WaitForEvent(t, sc, "tool_call_started")
+	sleeper := ChildFromFIFO(t, fifo)
 
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, sc, "result")
-	if code := exitCodeOf(t, cmd); code != 130 {
+	WaitForEvent(t, sc, "result")
+	if code := ExitCodeOf(t, cmd); code != 130 {
 		t.Errorf("exit %d, want 130; stderr %s", code, stderr)
 	}
-	if !sleeper.ended() {
-		t.Errorf("the command's child %d outlived the interrupted run", sleeper.pid)
+	if !sleeper.Ended() {
+		t.Errorf("the command's child %d outlived the interrupted run", sleeper.Pid)
 	}
 }
 
@@ -65,10 +65,10 @@ func TestInterruptWhileWaitingForStandardInput(t *testing.T) {
 	defer w.Close()
 	w.Write([]byte("some input, then the writer stays open\n"))
 	srv := scripted.New(t)
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, agentArgs(srv, "-p", "-v", "summarise")...)
-	cmd.Dir, cmd.Env, cmd.Stdin = t.TempDir(), baseEnv(t), r
+	cmd := exec.CommandContext(ctx, binary, AgentArgs(srv, "-p", "-v", "summarise")...)
+	cmd.Dir, cmd.Env, cmd.Stdin = t.TempDir(), BaseEnv(t), r
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestInterruptWhileWaitingForStandardInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := io.ReadAll(stderr)
-	if code := exitCodeOf(t, cmd); code != 130 {
+	if code := ExitCodeOf(t, cmd); code != 130 {
 		t.Errorf("exit %d, want 130; stderr %s", code, out)
 	}
 	if len(srv.Requests()) != 0 {
@@ -99,10 +99,10 @@ func TestInterruptPrintsThePartialAnswerInTextMode(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	srv := scripted.New(t, scripted.Text("Partial words and more.").WithPieceSize(4).HoldAfterEvents(3, hold))
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, agentArgs(srv, "-p", "hi")...)
-	cmd.Dir, cmd.Env = t.TempDir(), baseEnv(t)
+	cmd := exec.CommandContext(ctx, binary, AgentArgs(srv, "-p", "hi")...)
+	cmd.Dir, cmd.Env = t.TempDir(), BaseEnv(t)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -116,7 +116,7 @@ func TestInterruptPrintsThePartialAnswerInTextMode(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if code := exitCodeOf(t, cmd); code != 130 {
+	if code := ExitCodeOf(t, cmd); code != 130 {
 		t.Errorf("exit %d, want 130; stderr %s", code, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "interrupted") {
@@ -144,9 +144,9 @@ func TestAgentsMDCannotLeakOrBlock(t *testing.T) {
 	}
 	for name, dir := range map[string]string{"symlink out": linked, "fifo": fifo} {
 		srv := scripted.New(t, scripted.Text("ok"))
-		res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "hi")})
-		if res.code != 0 {
-			t.Errorf("%s: exit %d: %s", name, res.code, res.stderr)
+		res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-p", "hi")})
+		if res.Code != 0 {
+			t.Errorf("%s: exit %d: %s", name, res.Code, res.Stderr)
 			continue
 		}
 		if sys := srv.Requests()[0].Chat.Messages[0].Text(); strings.Contains(sys, "LEAKED") || strings.Contains(sys, "agents_md") {

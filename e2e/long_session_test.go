@@ -60,12 +60,12 @@ func TestATurnThatOutgrowsTheWindowCompactsInTheMiddleAndAnswers(t *testing.T) {
 	dir, config := longSessionDir(t)
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: reader(8), MeasureUsage: true})
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--config", config, "--max-steps", "30",
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--config", config, "--max-steps", "30",
 		"-p", "--output-format", "stream-json", "read big.txt eight times")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
-	objs := jsonLines(t, res.stdout)
+	objs := JSONLines(t, res.Stdout)
 	var compactions []map[string]any
 	for _, o := range objs {
 		if o["type"] == "compaction" {
@@ -77,7 +77,7 @@ func TestATurnThatOutgrowsTheWindowCompactsInTheMiddleAndAnswers(t *testing.T) {
 		t.Errorf("result %v", last)
 	}
 	if len(compactions) == 0 {
-		t.Fatalf("no compaction event in:\n%s", res.stdout)
+		t.Fatalf("no compaction event in:\n%s", res.Stdout)
 	}
 	for _, c := range compactions {
 		before, after := c["before_tokens"].(float64), c["after_tokens"].(float64)
@@ -91,12 +91,12 @@ func TestATurnThatOutgrowsTheWindowCompactsInTheMiddleAndAnswers(t *testing.T) {
 			t.Errorf("request %d carries %d tokens, over the 8,000-token window", i+1, n)
 		}
 	}
-	assertCallsAnswered(t, reqs)
+	AssertCallsAnswered(t, reqs)
 
 	// -c goes on from the summary: the compacted messages are not sent again.
-	next := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--config", config, "-c", "-p", "how many times?")})
-	if next.code != 0 || next.stdout != "Read it 8 times.\n" {
-		t.Fatalf("continue: exit %d, stdout %q, stderr %s", next.code, next.stdout, next.stderr)
+	next := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--config", config, "-c", "-p", "how many times?")})
+	if next.Code != 0 || next.Stdout != "Read it 8 times.\n" {
+		t.Fatalf("continue: exit %d, stdout %q, stderr %s", next.Code, next.Stdout, next.Stderr)
 	}
 	cont := srv.Requests()[len(reqs)]
 	if first := cont.Chat.Messages[1].Text(); cont.Chat.Messages[1].Role != "user" || !strings.Contains(first, "compacted") {
@@ -109,11 +109,11 @@ func TestATurnThatOutgrowsTheWindowCompactsInTheMiddleAndAnswers(t *testing.T) {
 	}
 
 	// show still has the whole history.
-	show := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", sessionOf(t, objs)}})
-	if show.code != 0 || !strings.Contains(show.stdout, "read big.txt eight times") || !strings.Contains(show.stdout, "compacted") {
-		t.Errorf("sessions show lacks the original prompt or the compaction:\n%s", show.stdout)
+	show := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "show", sessionOf(t, objs)}})
+	if show.Code != 0 || !strings.Contains(show.Stdout, "read big.txt eight times") || !strings.Contains(show.Stdout, "compacted") {
+		t.Errorf("sessions show lacks the original prompt or the compaction:\n%s", show.Stdout)
 	}
-	export := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "export", sessionOf(t, objs)}})
+	export := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "export", sessionOf(t, objs)}})
 	var exp struct {
 		Messages    []json.RawMessage `json:"messages"`
 		Compactions []struct {
@@ -121,7 +121,7 @@ func TestATurnThatOutgrowsTheWindowCompactsInTheMiddleAndAnswers(t *testing.T) {
 			Summary  string `json:"summary"`
 		} `json:"compactions"`
 	}
-	if err := json.Unmarshal([]byte(export.stdout), &exp); err != nil || len(exp.Compactions) != len(compactions) ||
+	if err := json.Unmarshal([]byte(export.Stdout), &exp); err != nil || len(exp.Compactions) != len(compactions) ||
 		exp.Compactions[0].FirstSeq < 2 || exp.Compactions[0].Summary == "" {
 		t.Errorf("export: %d compactions (want %d), %v", len(exp.Compactions), len(compactions), err)
 	}
@@ -149,13 +149,13 @@ func TestPicksAreKeptAcrossContinue(t *testing.T) {
 		scripted.Text("Found alpha in a.txt."),
 		scripted.Text("Still there."),
 	)
-	first := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "find alpha")})
-	if first.code != 0 {
-		t.Fatalf("first run: exit %d: %s", first.code, first.stderr)
+	first := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "find alpha")})
+	if first.Code != 0 {
+		t.Fatalf("first run: exit %d: %s", first.Code, first.Stderr)
 	}
-	second := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-c", "-p", "still?")})
-	if second.code != 0 {
-		t.Fatalf("continue: exit %d: %s", second.code, second.stderr)
+	second := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-c", "-p", "still?")})
+	if second.Code != 0 {
+		t.Fatalf("continue: exit %d: %s", second.Code, second.Stderr)
 	}
 	reqs := srv.Requests()
 	tools := func(r scripted.Request) string {
@@ -165,7 +165,7 @@ func TestPicksAreKeptAcrossContinue(t *testing.T) {
 		json.Unmarshal(r.Body, &body)
 		return string(body.Tools)
 	}
-	if !strings.Contains(toolResults(reqs[3])["p"], `{"name":"grep"`) {
+	if !strings.Contains(ToolResults(reqs[3])["p"], `{"name":"grep"`) {
 		t.Errorf("the continued run does not carry grep's definition, loaded by the pick in the first run")
 	}
 	if tools(reqs[2]) != tools(reqs[3]) {
@@ -183,20 +183,20 @@ func TestAResponseCutByTheOutputLimitExitsWith1(t *testing.T) {
 	cut := scripted.Text("A very long answer that the output limit cuts")
 	cut.Finish = "length"
 	srv := scripted.New(t, cut, cut, cut)
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "--output-format", "json", "write a novel")})
-	if res.code != 1 {
-		t.Fatalf("exit %d, want 1: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "--output-format", "json", "write a novel")})
+	if res.Code != 1 {
+		t.Fatalf("exit %d, want 1: %s", res.Code, res.Stderr)
 	}
 	var out struct {
 		StopReason string `json:"stop_reason"`
 		Answer     string `json:"answer"`
 	}
-	if err := json.Unmarshal([]byte(res.stdout), &out); err != nil || out.StopReason != "max_tokens" || !strings.Contains(out.Answer, "output limit") {
-		t.Errorf("result %q (%v)", res.stdout, err)
+	if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil || out.StopReason != "max_tokens" || !strings.Contains(out.Answer, "output limit") {
+		t.Errorf("result %q (%v)", res.Stdout, err)
 	}
 	reqs := srv.Requests()
-	if len(reqs) != 3 || !strings.Contains(lastUserText(reqs[1]), "cut off") {
-		t.Errorf("%d requests; the second should ask to continue: %q", len(reqs), lastUserText(reqs[1]))
+	if len(reqs) != 3 || !strings.Contains(LastUserText(reqs[1]), "cut off") {
+		t.Errorf("%d requests; the second should ask to continue: %q", len(reqs), LastUserText(reqs[1]))
 	}
 }
 
@@ -210,17 +210,17 @@ func TestThreeHundredStepsInASixteenThousandTokenWindow(t *testing.T) {
 	config := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(config, []byte("context_window = 16000\n"), 0o644)
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: reader(299), MeasureUsage: true, DiscardRequests: false})
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", filepath.Join(t.TempDir(), "agent.db"), "--config", config,
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "agent.db"), "--config", config,
 		"--max-steps", "300", "-p", "--output-format", "json", "read big.txt 299 times")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	var out struct {
 		Answer string `json:"answer"`
 		Steps  int    `json:"steps"`
 	}
-	if err := json.Unmarshal([]byte(res.stdout), &out); err != nil || out.Answer != "Read it 299 times." || out.Steps != 300 {
-		t.Fatalf("result %q (%v)", res.stdout, err)
+	if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil || out.Answer != "Read it 299 times." || out.Steps != 300 {
+		t.Fatalf("result %q (%v)", res.Stdout, err)
 	}
 	reqs := srv.Requests()
 	summaries, largest := 0, 0
@@ -234,7 +234,7 @@ func TestThreeHundredStepsInASixteenThousandTokenWindow(t *testing.T) {
 			summaries++
 		}
 	}
-	assertCallsAnswered(t, reqs)
+	AssertCallsAnswered(t, reqs)
 	t.Logf("%d requests, %d of them summaries; the largest carried %d tokens", len(reqs), summaries, largest)
 	if summaries < 10 {
 		t.Errorf("only %d compactions in 300 steps of 1,000-token reads in a 16,000-token window", summaries)
@@ -248,8 +248,8 @@ func TestAContinuedAnswerIsPrintedWhole(t *testing.T) {
 	cut := scripted.Text("FIRST HALF of the list, ")
 	cut.Finish = "length"
 	srv := scripted.New(t, cut, scripted.Text("SECOND HALF of them."))
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "-p", "list them all")})
-	if res.code != 0 || res.stdout != "FIRST HALF of the list, SECOND HALF of them.\n" {
-		t.Errorf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "-p", "list them all")})
+	if res.Code != 0 || res.Stdout != "FIRST HALF of the list, SECOND HALF of them.\n" {
+		t.Errorf("exit %d, stdout %q, stderr %s", res.Code, res.Stdout, res.Stderr)
 	}
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,11 +9,6 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 	sa "github.com/agent-dev/agent/internal/scriptedanthropic"
 )
-
-// everythingServer is the config of server-everything alone.
-func everythingServer(bin string) string {
-	return fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\n", filepath.Join(bin, "mcp-server-everything"))
-}
 
 // everythingDoc is a document server-everything offers as a resource.
 func everythingDoc(t *testing.T, bin, name string) string {
@@ -31,7 +25,7 @@ func everythingDoc(t *testing.T, bin, name string) string {
 // picks it and reads another resource.
 func TestMCPResourceMentionAndTool(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "pick", Name: "pick_tools", Arguments: `{"names":["mcp_resource"]}`}),
@@ -39,21 +33,21 @@ func TestMCPResourceMentionAndTool(t *testing.T) {
 		scripted.Text("read both"),
 	)
 	uri := "demo://resource/static/document/architecture.md"
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", mcpConfig(t, everythingServer(bin)), "-p", "summarise @everything:"+uri+", please")})
-	if res.code != 0 || res.stdout != "read both\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--config", MCPConfig(t, EverythingServer(bin)), "-p", "summarise @everything:"+uri+", please")})
+	if res.Code != 0 || res.Stdout != "read both\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	reqs := srv.Requests()
-	first := lastUserText(reqs[0])
+	first := LastUserText(reqs[0])
 	arch := strings.SplitN(everythingDoc(t, bin, "architecture.md"), "\n", 2)[0]
 	if !strings.Contains(first, `<attached path="everything:`+uri+`">`) || !strings.Contains(first, arch) {
 		t.Errorf("the mention did not attach the resource: %.400q", first)
 	}
-	if index := toolNamed(reqs[0], "pick_tools").Function.Description; !strings.Contains(index, "mcp_resource") {
+	if index := ToolNamed(reqs[0], "pick_tools").Function.Description; !strings.Contains(index, "mcp_resource") {
 		t.Errorf("mcp_resource is not in pick_tools' index: %q", index)
 	}
 	features := strings.SplitN(everythingDoc(t, bin, "features.md"), "\n", 2)[0]
-	if got := toolResults(reqs[2])["read"]; !strings.Contains(got, features) {
+	if got := ToolResults(reqs[2])["read"]; !strings.Contains(got, features) {
 		t.Errorf("mcp_resource's result: %.300q", got)
 	}
 }
@@ -63,21 +57,21 @@ func TestMCPResourceMentionAndTool(t *testing.T) {
 // prompt is not sent and the reason is said.
 func TestMCPPromptAsCommand(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
-	cfg := mcpConfig(t, everythingServer(bin))
+	cfg := MCPConfig(t, EverythingServer(bin))
 	srv := scripted.New(t, scripted.Text("sunny"))
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "/mcp__everything__args-prompt Paris")})
-	if res.code != 0 || res.stdout != "sunny\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--config", cfg, "-p", "/mcp__everything__args-prompt Paris")})
+	if res.Code != 0 || res.Stdout != "sunny\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	if got := lastUserText(srv.Requests()[0]); got != "What's weather in Paris?" {
+	if got := LastUserText(srv.Requests()[0]); got != "What's weather in Paris?" {
 		t.Errorf("the prompt sent: %q", got)
 	}
 	none := scripted.New(t)
-	res = run(t, invocation{dir: dir, args: agentArgs(none, "--config", cfg, "-p", "/mcp__everything__args-prompt")})
-	if res.code == 0 || !strings.Contains(res.stderr, "the argument city is required") || len(none.Requests()) != 0 {
-		t.Errorf("a prompt without its argument: exit %d, stderr %q, %d requests", res.code, res.stderr, len(none.Requests()))
+	res = Run(t, Invocation{Dir: dir, Args: AgentArgs(none, "--config", cfg, "-p", "/mcp__everything__args-prompt")})
+	if res.Code == 0 || !strings.Contains(res.Stderr, "the argument city is required") || len(none.Requests()) != 0 {
+		t.Errorf("a prompt without its argument: exit %d, stderr %q, %d requests", res.Code, res.Stderr, len(none.Requests()))
 	}
 }
 
@@ -85,20 +79,20 @@ func TestMCPPromptAsCommand(t *testing.T) {
 // Anthropic model as an image block of the tool result.
 func TestMCPImageReachesTheModel(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	srv := sa.New(t,
 		sa.Answer(sa.ToolUse("toolu_1", "mcp__everything__get-tiny-image", `{}`)),
 		sa.Answer(sa.Text("A tiny picture.")),
 	)
 	env := []string{"ANTHROPIC_API_KEY=sk-ant-e2e"}
-	args := anthropicArgs(srv, "--config", mcpConfig(t, everythingServer(bin)), "--tools", "all", "-p", "show me the tiny image")
-	res := run(t, invocation{dir: dir, env: env, args: args})
-	if res.code != 0 || !strings.Contains(res.stdout, "A tiny picture.") {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	args := AnthropicArgs(srv, "--config", MCPConfig(t, EverythingServer(bin)), "--tools", "all", "-p", "show me the tiny image")
+	res := Run(t, Invocation{Dir: dir, Env: env, Args: args})
+	if res.Code != 0 || !strings.Contains(res.Stdout, "A tiny picture.") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	reqs := srv.Requests()
-	if got := imageSources(t, reqs[1].Body); len(got) != 1 || got[0] == "" {
+	if got := ImageSources(t, reqs[1].Body); len(got) != 1 || got[0] == "" {
 		t.Errorf("the tool's image reached the model as %d image blocks, want 1", len(got))
 	}
 }
@@ -107,24 +101,24 @@ func TestMCPImageReachesTheModel(t *testing.T) {
 // notifications reach stream-json as tool_progress events while it runs.
 func TestMCPProgressStreams(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "op", Name: "mcp__everything__trigger-long-running-operation", Arguments: `{"duration":2,"steps":2}`}),
 		scripted.Text("finished"),
 	)
-	args := agentArgs(srv, "--config", mcpConfig(t, everythingServer(bin)), "--tools", "all",
+	args := AgentArgs(srv, "--config", MCPConfig(t, EverythingServer(bin)), "--tools", "all",
 		"--output-format", "stream-json", "-p", "run the long operation")
-	cmd, sc, stderr := startAgent(t, dir, args)
+	cmd, sc, stderr := StartAgent(t, dir, args)
 	for {
-		objs := waitFor(t, sc, "tool_progress")
+		objs := WaitForEvent(t, sc, "tool_progress")
 		last := objs[len(objs)-1]
 		if last["id"] == "op" && last["text"] == "progress 1/2" {
 			break
 		}
 	}
-	objs := waitFor(t, sc, "result")
-	if code := exitCodeOf(t, cmd); code != 0 {
+	objs := WaitForEvent(t, sc, "result")
+	if code := ExitCodeOf(t, cmd); code != 0 {
 		t.Fatalf("exit %d; stderr %s", code, stderr)
 	}
 	for _, o := range objs {

@@ -32,7 +32,7 @@ import (
 // removed ones.
 func TestMCPToolListChanges(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	hubCfg := filepath.Join(t.TempDir(), "hub.json")
 	writeHub := func(name, command string, args ...string) {
@@ -57,18 +57,18 @@ func TestMCPToolListChanges(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "l", Name: "list_files", Arguments: `{"pattern":"*"}`}).HoldAfterEvents(0, hold),
 		scripted.Text("done"),
 	)
-	cfg := mcpConfig(t, fmt.Sprintf("[mcp.servers.hub]\nurl = %q\ntransport = \"sse\"\n", proxy.URL+"/mcp"))
-	done := make(chan result, 1)
+	cfg := MCPConfig(t, fmt.Sprintf("[mcp.servers.hub]\nurl = %q\ntransport = \"sse\"\n", proxy.URL+"/mcp"))
+	done := make(chan Result, 1)
 	go func() {
-		done <- run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "look around")})
+		done <- Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--config", cfg, "-p", "look around")})
 	}()
 
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
 	if err := srv.WaitRequests(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	first := toolNamed(srv.Requests()[0], "pick_tools").Function.Description
+	first := ToolNamed(srv.Requests()[0], "pick_tools").Function.Description
 	if !strings.Contains(first, "mcp__hub__everything__: echo") || strings.Contains(first, "mcp__hub__fs__") {
 		t.Fatalf("first request's index: %q", first)
 	}
@@ -79,10 +79,10 @@ func TestMCPToolListChanges(t *testing.T) {
 	}
 	released()
 	res := <-done
-	if res.code != 0 || res.stdout != "done\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	if res.Code != 0 || res.Stdout != "done\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	second := toolNamed(srv.Requests()[1], "pick_tools").Function.Description
+	second := ToolNamed(srv.Requests()[1], "pick_tools").Function.Description
 	if !strings.Contains(second, "mcp__hub__fs__: ") || !strings.Contains(second, "read_text_file") || strings.Contains(second, "mcp__hub__everything__") {
 		t.Errorf("second request's index does not follow the change: %q", second)
 	}
@@ -108,13 +108,13 @@ func startHub(t *testing.T, hubBin, cfg string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		procs := processTree(cmd.Process.Pid)
+		procs := ProcessTree(cmd.Process.Pid)
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
-		waitExited(t, procs, 0)
+		WaitExited(t, procs, 0)
 	})
 	addr := fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(hangLimit)
+	deadline := time.Now().Add(HangLimit)
 	for {
 		resp, err := http.Get(addr + "/api/health")
 		if err == nil {

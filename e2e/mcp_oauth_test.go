@@ -25,7 +25,7 @@ func TestMCPLoginThenSession(t *testing.T) {
 	t.Cleanup(srv.Close)
 	adapter := buildAdapter(t, t.TempDir())
 	data, dir := t.TempDir(), t.TempDir()
-	cfg := mcpConfig(t, "[mcp.servers.remote]\nurl = \""+srv.URL()+"\"\n")
+	cfg := MCPConfig(t, "[mcp.servers.remote]\nurl = \""+srv.URL()+"\"\n")
 	// The browser records its environment, then follows the redirect.
 	browser := filepath.Join(dir, "browser.sh")
 	envDump := filepath.Join(dir, "browser-env")
@@ -37,12 +37,12 @@ func TestMCPLoginThenSession(t *testing.T) {
 		"OPENAI_API_KEY=sk-provider-key-value", "DEPLOY_SECRET=deploy-secret-value"}
 	noBrowser := []string{"XDG_DATA_HOME=" + data, "BROWSER=" + filepath.Join(dir, "no-browser")}
 
-	login := run(t, invocation{dir: dir, env: env, args: []string{"mcp", "login", "remote", "--config", cfg}})
-	if login.code != 0 || !strings.Contains(login.stdout, "Logged in to MCP server remote (1 tools)") {
-		t.Fatalf("login: exit %d, stdout %q, stderr %q", login.code, login.stdout, login.stderr)
+	login := Run(t, Invocation{Dir: dir, Env: env, Args: []string{"mcp", "login", "remote", "--config", cfg}})
+	if login.Code != 0 || !strings.Contains(login.Stdout, "Logged in to MCP server remote (1 tools)") {
+		t.Fatalf("login: exit %d, stdout %q, stderr %q", login.Code, login.Stdout, login.Stderr)
 	}
-	if !strings.Contains(login.stderr, "MCP server remote needs authorization: open http") {
-		t.Errorf("login did not print the authorization URL: %q", login.stderr)
+	if !strings.Contains(login.Stderr, "MCP server remote needs authorization: open http") {
+		t.Errorf("login did not print the authorization URL: %q", login.Stderr)
 	}
 	if seen, _ := os.ReadFile(envDump); !strings.Contains(string(seen), "AGENT_CONFORMANCE_BROWSE=1") ||
 		strings.Contains(string(seen), "sk-provider-key-value") || strings.Contains(string(seen), "deploy-secret-value") {
@@ -61,23 +61,23 @@ func TestMCPLoginThenSession(t *testing.T) {
 		t.Fatalf("no access token in %s", files[0])
 	}
 
-	list := run(t, invocation{dir: dir, env: noBrowser, args: []string{"mcp", "list", "--config", cfg}})
-	if !strings.Contains(list.stdout, "remote: running, 1 tools") {
-		t.Errorf("list after login: %q %q", list.stdout, list.stderr)
+	list := Run(t, Invocation{Dir: dir, Env: noBrowser, Args: []string{"mcp", "list", "--config", cfg}})
+	if !strings.Contains(list.Stdout, "remote: running, 1 tools") {
+		t.Errorf("list after login: %q %q", list.Stdout, list.Stderr)
 	}
 
 	model := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "pick", Name: "pick_tools", Arguments: `{"names":["mcp__remote__whoami"]}`}),
 		scripted.ToolCalls(scripted.Call{ID: "who", Name: "mcp__remote__whoami", Arguments: `{}`}),
 		scripted.Text("done"))
-	session := run(t, invocation{dir: dir, env: noBrowser, args: agentArgs(model, "--config", cfg, "-p", "who am I?")})
+	session := Run(t, Invocation{Dir: dir, Env: noBrowser, Args: AgentArgs(model, "--config", cfg, "-p", "who am I?")})
 	reqs := model.Requests()
-	if session.code != 0 || len(reqs) != 3 || !strings.Contains(toolResults(reqs[2])["who"], "an authorized client") {
-		t.Fatalf("session: exit %d, stdout %q, stderr %q", session.code, session.stdout, session.stderr)
+	if session.Code != 0 || len(reqs) != 3 || !strings.Contains(ToolResults(reqs[2])["who"], "an authorized client") {
+		t.Fatalf("session: exit %d, stdout %q, stderr %q", session.Code, session.Stdout, session.Stderr)
 	}
 	db, _ := os.ReadFile(filepath.Join(data, "agent", "agent.db"))
-	for name, text := range map[string]string{"login output": login.stdout + login.stderr, "session output": session.stdout + session.stderr,
-		"session database": string(db), "list output": list.stdout + list.stderr} {
+	for name, text := range map[string]string{"login output": login.Stdout + login.Stderr, "session output": session.Stdout + session.Stderr,
+		"session database": string(db), "list output": list.Stdout + list.Stderr} {
 		if strings.Contains(text, token) {
 			t.Errorf("the access token is in the %s", name)
 		}
@@ -86,13 +86,13 @@ func TestMCPLoginThenSession(t *testing.T) {
 		t.Errorf("session database: %d bytes", len(db))
 	}
 
-	logout := run(t, invocation{dir: dir, env: noBrowser, args: []string{"mcp", "logout", "remote", "--config", cfg}})
-	if logout.code != 0 || !strings.Contains(logout.stdout, "Removed the stored authorization of MCP server remote") {
-		t.Errorf("logout: %d %q %q", logout.code, logout.stdout, logout.stderr)
+	logout := Run(t, Invocation{Dir: dir, Env: noBrowser, Args: []string{"mcp", "logout", "remote", "--config", cfg}})
+	if logout.Code != 0 || !strings.Contains(logout.Stdout, "Removed the stored authorization of MCP server remote") {
+		t.Errorf("logout: %d %q %q", logout.Code, logout.Stdout, logout.Stderr)
 	}
-	after := run(t, invocation{dir: dir, env: noBrowser, args: []string{"mcp", "list", "--config", cfg}})
-	if !strings.Contains(after.stdout, "remote: failed") || !strings.Contains(after.stdout, "run agent mcp login remote") {
-		t.Errorf("list after logout: %q %q", after.stdout, after.stderr)
+	after := Run(t, Invocation{Dir: dir, Env: noBrowser, Args: []string{"mcp", "list", "--config", cfg}})
+	if !strings.Contains(after.Stdout, "remote: failed") || !strings.Contains(after.Stdout, "run agent mcp login remote") {
+		t.Errorf("list after logout: %q %q", after.Stdout, after.Stderr)
 	}
 }
 

@@ -101,13 +101,13 @@ func TestMCPServerReconnects(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "ping", Name: "mcp__p__ping", Arguments: `{}`}).HoldAfterEvents(0, hold),
 		scripted.Text("done"),
 	)
-	cfg := mcpConfig(t, fmt.Sprintf("[mcp.servers.p]\nurl = %q\n", url+"/mcp"))
+	cfg := MCPConfig(t, fmt.Sprintf("[mcp.servers.p]\nurl = %q\n", url+"/mcp"))
 	back := &lineWatch{want: "MCP server p is running again", seen: make(chan struct{})}
-	done := make(chan result, 1)
+	done := make(chan Result, 1)
 	go func() {
-		done <- run(t, invocation{dir: t.TempDir(), watch: back, args: agentArgs(srv, "--config", cfg, "--tools", "all", "-p", "go")})
+		done <- Run(t, Invocation{Dir: t.TempDir(), Watch: back, Args: AgentArgs(srv, "--config", cfg, "--tools", "all", "-p", "go")})
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
 	<-p.listed // the agent's first listing
 	// The second request, after the slow call, waits for the release:
@@ -123,15 +123,15 @@ func TestMCPServerReconnects(t *testing.T) {
 	}
 	released()
 	res := <-done
-	if res.code != 0 || res.stdout != "done\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	if res.Code != 0 || res.Stdout != "done\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	reqs := srv.Requests()
-	if got := toolResults(reqs[1])["slow"]; got != "slow answer" {
+	if got := ToolResults(reqs[1])["slow"]; got != "slow answer" {
 		t.Errorf("the call across the dropped stream: %q", got)
 	}
-	if got := toolResults(reqs[2])["ping"]; got != "pong" {
-		t.Errorf("the call after the restart: %q; stderr %q", got, res.stderr)
+	if got := ToolResults(reqs[2])["ping"]; got != "pong" {
+		t.Errorf("the call after the restart: %q; stderr %q", got, res.Stderr)
 	}
 	p.mu.Lock()
 	resumed := p.resumed
@@ -140,8 +140,8 @@ func TestMCPServerReconnects(t *testing.T) {
 		t.Errorf("the agent never resumed a stream with Last-Event-ID")
 	}
 	for _, want := range []string{"agent: MCP server p stopped: ", "agent: MCP server p is running again"} {
-		if n := strings.Count(res.stderr, want); n != 1 {
-			t.Errorf("stderr says %q %d times, want once: %q", want, n, res.stderr)
+		if n := strings.Count(res.Stderr, want); n != 1 {
+			t.Errorf("stderr says %q %d times, want once: %q", want, n, res.Stderr)
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 // the turn stops the server's whole process group.
 func TestMCPServersStopOnSIGTERM(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pid.fifo")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
@@ -27,28 +27,28 @@ func TestMCPServersStopOnSIGTERM(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	srv := scripted.New(t, scripted.Text("never reached").HoldAfterEvents(0, hold))
-	cfg := mcpConfig(t, fmt.Sprintf(`
+	cfg := MCPConfig(t, fmt.Sprintf(`
 [mcp.servers.everything]
 command = "sh"
 args = ["-c", "sleep 300 & echo $! > pid.fifo; exec %s"]
 `, filepath.Join(bin, "mcp-server-everything")))
-	cmd, _, stderr := startAgent(t, dir, agentArgs(srv, "--config", cfg, "-p", "--output-format", "stream-json", "wait"))
-	sleeper := childFromFIFO(t, fifo)
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	cmd, _, stderr := StartAgent(t, dir, AgentArgs(srv, "--config", cfg, "-p", "--output-format", "stream-json", "wait"))
+	sleeper := ChildFromFIFO(t, fifo)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
 	if err := srv.WaitRequests(ctx, 1); err != nil {
 		t.Fatalf("no request: %v; stderr %s", err, stderr)
 	}
-	if idx := toolNamed(srv.Requests()[0], "pick_tools").Function.Description; !strings.Contains(idx, "mcp__everything__: ") {
+	if idx := ToolNamed(srv.Requests()[0], "pick_tools").Function.Description; !strings.Contains(idx, "mcp__everything__: ") {
 		t.Errorf("the first request does not offer the server's tools: %q", idx)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if code := exitCodeOf(t, cmd); code != 130 {
+	if code := ExitCodeOf(t, cmd); code != 130 {
 		t.Errorf("exit %d, want 130; stderr %s", code, stderr)
 	}
-	if !sleeper.ended() {
-		t.Errorf("the MCP server's process group outlived the run (sleeper %d)", sleeper.pid)
+	if !sleeper.Ended() {
+		t.Errorf("the MCP server's process group outlived the run (sleeper %d)", sleeper.Pid)
 	}
 }

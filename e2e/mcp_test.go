@@ -1,118 +1,24 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/agent-dev/agent/internal/scripted"
 )
-
-// The MCP servers the tests run, as .ci/run installs them: npm install
-// --no-save --prefix out/mcp-servers PACKAGES. The reference servers, and
-// mcp-hub, a hub of servers whose tool list changes with its config file.
-var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31", "mcp-hub@4.2.1"}
-
-// mcpBinaries are the binaries mcpPackages install.
-var mcpBinaries = []string{"mcp-server-everything", "mcp-server-filesystem", "mcp-hub"}
-
-// mcpBin returns the directory of the reference servers' binaries:
-// $AGENT_E2E_MCP_BIN, else out/mcp-servers/node_modules/.bin of the
-// repository. Without node the test is skipped, in CI it fails.
-func mcpBin(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is missing in CI: the MCP tests need it (.ci/run installs the servers)")
-		}
-		t.Skip("node is not installed: the MCP end-to-end tests need it")
-	}
-	dir := os.Getenv("AGENT_E2E_MCP_BIN")
-	if dir == "" {
-		abs, _ := filepath.Abs(filepath.Join("..", "out", "mcp-servers", "node_modules", ".bin"))
-		dir = abs
-	}
-	if !mcpInstalled(dir) && os.Getenv("AGENT_E2E_MCP_BIN") == "" {
-		installOnce.Do(func() { installErr = installServers(filepath.Join(dir, "..", "..")) })
-		if installErr != nil {
-			msg := fmt.Sprintf("the reference MCP servers are not installed in %s and npm could not install them (%v): run npm install --no-save --prefix out/mcp-servers %s (.ci/run does)",
-				dir, installErr, strings.Join(mcpPackages, " "))
-			if os.Getenv("CI") != "" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
-	if !mcpInstalled(dir) {
-		t.Fatalf("the MCP servers %v are not all in %s", mcpBinaries, dir)
-	}
-	return dir
-}
-
-// mcpInstalled reports whether every binary of mcpBinaries is in dir.
-func mcpInstalled(dir string) bool {
-	for _, b := range mcpBinaries {
-		if _, err := os.Stat(filepath.Join(dir, b)); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-var (
-	installOnce sync.Once
-	installErr  error
-)
-
-// installServers installs the reference servers under prefix, as .ci/run
-// does, for a run of the tests that did not go through .ci/run.
-func installServers(prefix string) error {
-	args := append([]string{"install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix}, mcpPackages...)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "npm", args...).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("npm %s: %v: %s", strings.Join(args, " "), err, out)
-	}
-	return nil
-}
-
-// mcpConfig writes a config file with servers (TOML tables) and returns
-// its path.
-func mcpConfig(t *testing.T, servers string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(path, []byte(servers), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func referenceServers(bin, dir string) string {
-	return fmt.Sprintf(`
-[mcp.servers.everything]
-command = %q
-[mcp.servers.fs]
-command = %q
-args = [%q]
-`, filepath.Join(bin, "mcp-server-everything"), filepath.Join(bin, "mcp-server-filesystem"), dir)
-}
 
 // TestMCPToolPickedAndCalled: the reference servers' tools are offered as
 // briefs from the first request; the model picks one of each server and
 // calls them; their results reach the next request.
 func TestMCPToolPickedAndCalled(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "note.txt"), []byte("the note says 42\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -125,17 +31,17 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 		),
 		scripted.Text("done"),
 	)
-	cfg := mcpConfig(t, referenceServers(bin, dir))
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "add and read")})
-	if res.code != 0 || res.stdout != "done\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	cfg := MCPConfig(t, ReferenceServers(bin, dir))
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--config", cfg, "-p", "add and read")})
+	if res.Code != 0 || res.Stdout != "done\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
 	// The MCP tools are listed by name in pick_tools' index.
-	index := toolNamed(reqs[0], "pick_tools").Function.Description
+	index := ToolNamed(reqs[0], "pick_tools").Function.Description
 	for _, want := range []string{"mcp__everything__: echo, ", "get-sum", "mcp__fs__: ", "read_text_file"} {
 		if !strings.Contains(index, want) {
 			t.Errorf("first request: pick_tools' index lacks %q: %q", want, index)
@@ -143,26 +49,26 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 	}
 	// Each is in the tools by name alone, and stays so: the pick's result
 	// carries the definitions of the picked ones, and only theirs.
-	if echo := toolNamed(reqs[0], "mcp__everything__echo"); echo == nil || hasProperties(echo) || echo.Function.Description != "" {
+	if echo := ToolNamed(reqs[0], "mcp__everything__echo"); echo == nil || HasProperties(echo) || echo.Function.Description != "" {
 		t.Errorf("first request: an MCP tool must be its name alone: %+v", echo)
 	}
 	for _, r := range reqs[1:] {
-		if toolsJSON(r) != toolsJSON(reqs[0]) {
+		if ToolsJSON(r) != ToolsJSON(reqs[0]) {
 			t.Errorf("the tools changed after the pick")
 		}
 	}
-	loaded := toolResults(reqs[1])["pick"]
+	loaded := ToolResults(reqs[1])["pick"]
 	if !strings.Contains(loaded, `{"name":"mcp__everything__get-sum"`) || !strings.Contains(loaded, `{"name":"mcp__fs__read_text_file"`) {
 		t.Errorf("second request: the pick's result must carry the picked MCP tools' definitions: %s", loaded)
 	}
 	if strings.Contains(loaded, `"name":"mcp__everything__echo"`) {
 		t.Errorf("second request: echo was not picked, yet its definition was loaded")
 	}
-	results := toolResults(reqs[2])
+	results := ToolResults(reqs[2])
 	if !strings.Contains(results["sum"], "42") || !strings.Contains(results["read"], "the note says 42") {
 		t.Errorf("results: %q", results)
 	}
-	assertCallsAnswered(t, reqs)
+	AssertCallsAnswered(t, reqs)
 }
 
 // TestMCPServerFailures: a server that never answers its handshake, or
@@ -171,7 +77,7 @@ func TestMCPToolPickedAndCalled(t *testing.T) {
 // is restarted; the run goes on in every case.
 func TestMCPServerFailures(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	everything := filepath.Join(bin, "mcp-server-everything")
 	srv := scripted.New(t,
@@ -183,7 +89,7 @@ func TestMCPServerFailures(t *testing.T) {
 	// process group when a tool is called: it dies during the call, on
 	// however busy a machine.
 	dies := fmt.Sprintf(`while IFS= read -r l; do case "$l" in *tools/call*) kill -9 0;; esac; printf "%%s\n" "$l"; done | exec %s`, everything)
-	cfg := mcpConfig(t, fmt.Sprintf(`
+	cfg := MCPConfig(t, fmt.Sprintf(`
 [mcp.servers.mute]
 command = "sleep"
 args = ["30"]
@@ -198,9 +104,9 @@ args = ["-c", %q]
 command = "sh"
 args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
 `, everything, dies))
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "try")})
-	if res.code != 0 || res.stdout != "survived\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--config", cfg, "-p", "try")})
+	if res.Code != 0 || res.Stdout != "survived\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	// Each problem is one line on stderr, said once.
 	for _, want := range []string{
@@ -209,24 +115,24 @@ args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
 		"(stderr: crash: cannot open its database)",
 		"agent: MCP server dies stopped: ",
 	} {
-		if n := strings.Count(res.stderr, want); n != 1 {
-			t.Errorf("stderr says %q %d times, want once: %q", want, n, res.stderr)
+		if n := strings.Count(res.Stderr, want); n != 1 {
+			t.Errorf("stderr says %q %d times, want once: %q", want, n, res.Stderr)
 		}
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
-	if r := toolResults(reqs[1])["slow"]; !strings.Contains(r, "did not answer") {
+	if r := ToolResults(reqs[1])["slow"]; !strings.Contains(r, "did not answer") {
 		t.Errorf("slow call: %q", r)
 	}
-	if r := toolResults(reqs[2])["dies"]; !strings.Contains(r, "stopped") {
-		t.Errorf("call to a dying server: %q; stderr %q", r, res.stderr)
+	if r := ToolResults(reqs[2])["dies"]; !strings.Contains(r, "stopped") {
+		t.Errorf("call to a dying server: %q; stderr %q", r, res.Stderr)
 	}
 	// Its tools come back once it is restarted (after a second's
 	// backoff, as TestMCPServerRestarted shows), maybe before the third
 	// request: the result says so.
-	if r := toolResults(reqs[2])["dies"]; !strings.Contains(r, "being restarted") {
+	if r := ToolResults(reqs[2])["dies"]; !strings.Contains(r, "being restarted") {
 		t.Errorf("call to a dying server: %q", r)
 	}
 }
@@ -236,7 +142,7 @@ args = ["-c", "echo 'crash: cannot open its database' >&2; exit 3"]
 // which it skipped.
 func TestMCPProjectServersNeedTrust(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	mcpJSON := fmt.Sprintf(`{"mcpServers": {"proj": {"command": %q}}}`, filepath.Join(bin, "mcp-server-everything"))
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
@@ -244,18 +150,18 @@ func TestMCPProjectServersNeedTrust(t *testing.T) {
 	}
 	for _, trusted := range []bool{false, true} {
 		srv := scripted.New(t, scripted.Text("ok"))
-		args := agentArgs(srv, "-p", "hi")
+		args := AgentArgs(srv, "-p", "hi")
 		if trusted {
 			args = append(args, "--trust-project-mcp")
 		}
-		res := run(t, invocation{dir: dir, args: args})
-		if res.code != 0 {
-			t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+		res := Run(t, Invocation{Dir: dir, Args: args})
+		if res.Code != 0 {
+			t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
 		}
-		offered := strings.Contains(toolNamed(srv.Requests()[0], "pick_tools").Function.Description, "mcp__proj__: ")
-		said := strings.Contains(res.stderr, "not starting the MCP servers of .mcp.json: proj")
+		offered := strings.Contains(ToolNamed(srv.Requests()[0], "pick_tools").Function.Description, "mcp__proj__: ")
+		said := strings.Contains(res.Stderr, "not starting the MCP servers of .mcp.json: proj")
 		if offered != trusted || said == trusted {
-			t.Errorf("trusted %v: tools offered %v, stderr %q", trusted, offered, res.stderr)
+			t.Errorf("trusted %v: tools offered %v, stderr %q", trusted, offered, res.Stderr)
 		}
 	}
 }
@@ -263,19 +169,19 @@ func TestMCPProjectServersNeedTrust(t *testing.T) {
 // TestMCPList: agent mcp list --json gives each server's state and tools.
 func TestMCPList(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
-	cfg := mcpConfig(t, referenceServers(bin, dir)+"[mcp.servers.off]\ncommand = \"x\"\nenabled = false\n[mcp.servers.broken]\ncommand = \"/nonexistent\"\n")
-	res := run(t, invocation{dir: dir, args: []string{"mcp", "list", "--json", "--config", cfg}})
-	if res.code != 0 {
-		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	cfg := MCPConfig(t, ReferenceServers(bin, dir)+"[mcp.servers.off]\ncommand = \"x\"\nenabled = false\n[mcp.servers.broken]\ncommand = \"/nonexistent\"\n")
+	res := Run(t, Invocation{Dir: dir, Args: []string{"mcp", "list", "--json", "--config", cfg}})
+	if res.Code != 0 {
+		t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
 	var got []struct {
 		Name, State, Error string
 		Tools              []string
 	}
-	if err := json.Unmarshal([]byte(res.stdout), &got); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, res.stdout)
+	if err := json.Unmarshal([]byte(res.Stdout), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, res.Stdout)
 	}
 	states := map[string]string{}
 	for _, s := range got {
@@ -302,15 +208,15 @@ func TestMCPList(t *testing.T) {
 // may call a tool once pick_tools loaded it; about 100 bytes a tool).
 func TestMCPFirstRequestSize(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
-	cfg := mcpConfig(t, referenceServers(bin, dir))
+	cfg := MCPConfig(t, ReferenceServers(bin, dir))
 	size := map[string]int{}
 	for _, mode := range []string{"all", "pick", "swap"} {
 		srv := scripted.New(t, scripted.Text("hello"))
-		res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "--tools", mode, "-p", "hi")})
-		if res.code != 0 {
-			t.Fatalf("%s: exit %d, stderr %q", mode, res.code, res.stderr)
+		res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--config", cfg, "--tools", mode, "-p", "hi")})
+		if res.Code != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", mode, res.Code, res.Stderr)
 		}
 		req := srv.Requests()[0]
 		tools, _ := json.Marshal(req.Chat.Tools)

@@ -17,13 +17,13 @@ import (
 // still work.
 func TestDenyRuleHoldsForReadOnlyMCPTools(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	const secret = "the-secret-plan-6f1c"
 	if err := os.WriteFile(filepath.Join(dir, "plan.txt"), []byte(secret+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := mcpConfig(t, fmt.Sprintf("[permissions]\ndeny = [\"mcp__fs__read_*\"]\n[mcp.servers.fs]\ncommand = %q\nargs = [%q]\n",
+	cfg := MCPConfig(t, fmt.Sprintf("[permissions]\ndeny = [\"mcp__fs__read_*\"]\n[mcp.servers.fs]\ncommand = %q\nargs = [%q]\n",
 		filepath.Join(bin, "mcp-server-filesystem"), dir))
 	plan := filepath.Join(dir, "plan.txt")
 	for _, mode := range []string{"ask", "auto", "yolo"} {
@@ -37,15 +37,15 @@ func TestDenyRuleHoldsForReadOnlyMCPTools(t *testing.T) {
 				),
 				scripted.Text("done"),
 			)
-			res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "--permission-mode", mode, "--output-format", "stream-json", "go")})
-			if res.code != 0 {
-				t.Fatalf("exit %d: %s", res.code, res.stderr)
+			res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--config", cfg, "-p", "--permission-mode", mode, "--output-format", "stream-json", "go")})
+			if res.Code != 0 {
+				t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 			}
 			reqs := srv.Requests()
 			if len(reqs) != 3 {
-				t.Fatalf("%d requests, want 3; stderr %s", len(reqs), res.stderr)
+				t.Fatalf("%d requests, want 3; stderr %s", len(reqs), res.Stderr)
 			}
-			results, decided := toolResults(reqs[2]), decisions(t, res.stdout)
+			results, decided := ToolResults(reqs[2]), Decisions(t, res.Stdout)
 			for _, id := range []string{"read", "many"} {
 				if !strings.Contains(results[id], `rule "mcp__fs__read_*"`) || !strings.HasPrefix(decided[id], "denied by rule") {
 					t.Errorf("%s: result %q, decision %q: want the deny rule", id, results[id], decided[id])
@@ -67,7 +67,7 @@ func TestDenyRuleHoldsForReadOnlyMCPTools(t *testing.T) {
 // environment finds no provider key in it.
 func TestProjectServerNeverGetsProviderKey(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	everything := filepath.Join(bin, "mcp-server-everything")
 	mcpJSON := fmt.Sprintf(`{"mcpServers": {
@@ -78,29 +78,29 @@ func TestProjectServerNeverGetsProviderKey(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := mcpConfig(t, "[profiles.corp]\napi_key_env = \"CORP_LLM_KEY\"\n[profiles.other]\nprovider = \"anthropic\"\n")
+	cfg := MCPConfig(t, "[profiles.corp]\napi_key_env = \"CORP_LLM_KEY\"\n[profiles.other]\nprovider = \"anthropic\"\n")
 	const openaiKey, corpKey, anthropicKey = "sk-e2e-openai-key-0123456789abcdef", "corp-llm-key-abcdef0123", "sk-ant-e2e-key-0123456789"
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "pick", Name: "pick_tools", Arguments: `{"names":["mcp__plain__get-env"]}`}),
 		scripted.ToolCalls(scripted.Call{ID: "env", Name: "mcp__plain__get-env", Arguments: `{}`}),
 		scripted.Text("done"),
 	)
-	res := run(t, invocation{dir: dir,
-		env:  []string{"OPENAI_API_KEY=" + openaiKey, "CORP_LLM_KEY=" + corpKey, "ANTHROPIC_API_KEY=" + anthropicKey},
-		args: agentArgs(srv, "--config", cfg, "--profile", "corp", "-p", "--trust-project-mcp", "go")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir,
+		Env:  []string{"OPENAI_API_KEY=" + openaiKey, "CORP_LLM_KEY=" + corpKey, "ANTHROPIC_API_KEY=" + anthropicKey},
+		Args: AgentArgs(srv, "--config", cfg, "--profile", "corp", "-p", "--trust-project-mcp", "go")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	for _, want := range []string{"leaky skipped", "$OPENAI_API_KEY", "sneaky skipped", "$CORP_LLM_KEY", "anthro skipped", "$ANTHROPIC_API_KEY"} {
-		if !strings.Contains(res.stderr, want) {
-			t.Errorf("stderr lacks %q: %s", want, res.stderr)
+		if !strings.Contains(res.Stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, res.Stderr)
 		}
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3; stderr %s", len(reqs), res.stderr)
+		t.Fatalf("%d requests, want 3; stderr %s", len(reqs), res.Stderr)
 	}
-	env := toolResults(reqs[2])["env"]
+	env := ToolResults(reqs[2])["env"]
 	if !strings.Contains(env, "GREETING") {
 		t.Fatalf("get-env did not list the server's environment: %q", env)
 	}
@@ -118,7 +118,7 @@ func TestProjectServerNeverGetsProviderKey(t *testing.T) {
 // moves the planted ones aside, and the result says so.
 func TestGitGuardUndoesWhatAnMCPToolWroteToGit(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	dir := t.TempDir()
 	const oldConfig, oldHook = "[core]\n\tbare = false\n", "#!/bin/sh\nexit 0\n"
 	for rel, content := range map[string]string{".git/config": oldConfig, ".git/hooks/pre-commit": oldHook, ".git/HEAD": "ref: refs/heads/main\n"} {
@@ -130,9 +130,9 @@ func TestGitGuardUndoesWhatAnMCPToolWroteToGit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := mcpConfig(t, fmt.Sprintf("[mcp.servers.fs]\ncommand = %q\nargs = [%q]\n", filepath.Join(bin, "mcp-server-filesystem"), dir))
+	cfg := MCPConfig(t, fmt.Sprintf("[mcp.servers.fs]\ncommand = %q\nargs = [%q]\n", filepath.Join(bin, "mcp-server-filesystem"), dir))
 	write := func(id, rel, content string) scripted.Call {
-		return scripted.Call{ID: id, Name: "mcp__fs__write_file", Arguments: writeArgs(filepath.Join(dir, rel), content)}
+		return scripted.Call{ID: id, Name: "mcp__fs__write_file", Arguments: WriteArgs(filepath.Join(dir, rel), content)}
 	}
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "pick", Name: "pick_tools", Arguments: `{"names":["mcp__fs__write_file"]}`}),
@@ -144,9 +144,9 @@ func TestGitGuardUndoesWhatAnMCPToolWroteToGit(t *testing.T) {
 		),
 		scripted.Text("done"),
 	)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--config", cfg, "-p", "--permission-mode", "auto", "go")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--config", cfg, "-p", "--permission-mode", "auto", "go")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(b) != oldConfig {
 		t.Errorf(".git/config = %q, want the old one back", b)
@@ -157,7 +157,7 @@ func TestGitGuardUndoesWhatAnMCPToolWroteToGit(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "post-checkout")); err == nil {
 		t.Error("the planted hook is still in .git/hooks")
 	}
-	results := toolResults(srv.Requests()[2])
+	results := ToolResults(srv.Requests()[2])
 	for _, id := range []string{"cfg", "hook", "new"} {
 		if !strings.Contains(results[id], "blocked-by-agent") {
 			t.Errorf("%s: the result does not say what was undone: %q", id, results[id])

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -23,7 +22,7 @@ import (
 // process group.
 func TestMCPTrustQuestionInTmux(t *testing.T) {
 	t.Parallel()
-	bin := mcpBin(t)
+	bin := MCPBin(t)
 	everything := filepath.Join(bin, "mcp-server-everything")
 	dir, data := t.TempDir(), t.TempDir()
 	fifo := filepath.Join(dir, "pid.fifo")
@@ -37,74 +36,53 @@ func TestMCPTrustQuestionInTmux(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := mcpConfig(t, "[mcp.servers.broken]\ncommand = \"/nonexistent/mcp-server\"\n")
+	cfg := MCPConfig(t, "[mcp.servers.broken]\ncommand = \"/nonexistent/mcp-server\"\n")
 	srv := scripted.New(t)
 	env := []string{"XDG_DATA_HOME=" + data}
 	args := []string{"--base-url", srv.URL(), "--model", "scripted-model", "--config", cfg}
 
-	s := startTmux(t, dir, env, args)
-	s.waitFor("Ask about this repository")
+	s := StartTmux(t, dir, env, args)
+	s.WaitFor("Ask about this repository")
 	for range 2 {
-		screen := s.waitFor("(answer remembered)")
+		screen := s.WaitFor("(answer remembered)")
 		if strings.Contains(screen, "? start project MCP server keep") {
-			s.allowOnce() // "Yes (remembered)"
-			s.waitFor("allowed")
+			s.AllowOnce() // "Yes (remembered)"
+			s.WaitFor("allowed")
 		} else {
-			s.waitFor("↑/↓ choose")
-			s.keys("Down") // "No (remembered)"
-			s.keys("Enter")
-			s.waitFor("denied")
+			s.WaitFor("↑/↓ choose")
+			s.Keys("Down") // "No (remembered)"
+			s.Keys("Enter")
+			s.WaitFor("denied")
 		}
 	}
-	sleeper := childFromFIFO(t, fifo) // keep started
-	s.waitFor("MCP server broken failed")
-	screen := s.mcpUntil("keep: running")
+	sleeper := ChildFromFIFO(t, fifo) // keep started
+	s.WaitFor("MCP server broken failed")
+	screen := s.MCPUntil("keep: running")
 	for _, want := range []string{"refuse: skipped: refused by the person", "broken: failed"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("/mcp lacks %q:\n%s", want, screen)
 		}
 	}
-	s.quit()
+	s.Quit()
 	// The conversation, printed to the terminal at quitting, holds the
 	// note once, however many /mcp reports it took to see keep running.
-	if all := s.history(); strings.Count(all, "MCP server broken failed") != 1 {
+	if all := s.History(); strings.Count(all, "MCP server broken failed") != 1 {
 		t.Errorf("the failed server is reported %d times, want once:\n%s", strings.Count(all, "MCP server broken failed"), all)
 	}
-	if !sleeper.ended() {
-		t.Errorf("the server's process group outlived the interface (sleeper %d)", sleeper.pid)
+	if !sleeper.Ended() {
+		t.Errorf("the server's process group outlived the interface (sleeper %d)", sleeper.Pid)
 	}
 
 	// The second start asks nothing: keep starts, refuse stays skipped.
-	s = startTmux(t, dir, env, args)
-	s.waitFor("Ask about this repository")
-	sleeper = childFromFIFO(t, fifo)
-	screen = s.mcpUntil("keep: running")
+	s = StartTmux(t, dir, env, args)
+	s.WaitFor("Ask about this repository")
+	sleeper = ChildFromFIFO(t, fifo)
+	screen = s.MCPUntil("keep: running")
 	if !strings.Contains(screen, "refuse: skipped: refused earlier") || strings.Contains(screen, "(answer remembered)") {
 		t.Errorf("second start: asked again, or refuse not skipped:\n%s", screen)
 	}
-	s.quit()
-	if !sleeper.ended() {
-		t.Errorf("second start: the server's process group outlived the interface (sleeper %d)", sleeper.pid)
-	}
-}
-
-// mcpUntil types /mcp until its report holds want (a server still
-// starting is reported as such) and returns the screen.
-func (s *tmuxSession) mcpUntil(want string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(hangLimit)
-	for {
-		s.send("/mcp")
-		screen := s.waitFor("/mcp")
-		for range 20 {
-			if strings.Contains(screen, want) {
-				return screen
-			}
-			time.Sleep(50 * time.Millisecond)
-			screen = s.screen()
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("/mcp never reported %q:\n%s", want, screen)
-		}
+	s.Quit()
+	if !sleeper.Ended() {
+		t.Errorf("second start: the server's process group outlived the interface (sleeper %d)", sleeper.Pid)
 	}
 }

@@ -42,14 +42,14 @@ func TestMCPURLElicitationOpensThePageInTmux(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "s", Name: "mcp__site__sign_in", Arguments: `{}`}),
 		scripted.Text("You are connected."),
 	)
-	cfg := mcpConfig(t, "[mcp.servers.site]\nurl = \""+hs.URL+"\"\n")
-	tm := startTmux(t, t.TempDir(), []string{"BROWSER=" + browser}, []string{"--base-url", srv.URL(), "--model", "scripted-model",
+	cfg := MCPConfig(t, "[mcp.servers.site]\nurl = \""+hs.URL+"\"\n")
+	tm := StartTmux(t, t.TempDir(), []string{"BROWSER=" + browser}, []string{"--base-url", srv.URL(), "--model", "scripted-model",
 		"--tools", "all", "--config", cfg, "--db", filepath.Join(data, "a.db")})
-	tm.waitFor("Ask about this repository")
-	tm.mcpRunning("site")
-	tm.send("connect me")
-	tm.allowOnce() // the tool's call
-	screen := tm.waitFor("Open it in the browser")
+	tm.WaitFor("Ask about this repository")
+	tm.MCPRunning("site")
+	tm.Send("connect me")
+	tm.AllowOnce() // the tool's call
+	screen := tm.WaitFor("Open it in the browser")
 	flat := strings.Join(strings.Fields(screen), " ")
 	for _, want := range []string{"asks you to open a page of auth.example.com", "Connect your Example account.", page} {
 		if !strings.Contains(flat, want) {
@@ -59,13 +59,13 @@ func TestMCPURLElicitationOpensThePageInTmux(t *testing.T) {
 	if _, err := os.Stat(opened); err == nil {
 		t.Fatal("the browser opened before the person answered")
 	}
-	tm.allowOnce()
-	tm.waitFor("You are connected.")
-	tm.quit()
+	tm.AllowOnce()
+	tm.WaitFor("You are connected.")
+	tm.Quit()
 	if got, err := os.ReadFile(opened); err != nil || string(got) != page {
 		t.Errorf("the browser got %q (%v), want %s", got, err, page)
 	}
-	if got := toolResults(srv.Requests()[1])["s"]; !strings.Contains(got, "the person answered accept") {
+	if got := ToolResults(srv.Requests()[1])["s"]; !strings.Contains(got, "the person answered accept") {
 		t.Errorf("the server heard: %q", got)
 	}
 }

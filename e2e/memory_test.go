@@ -12,51 +12,30 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// project is a git repository (a .git directory is enough for the agent to
-// find its root) and a session database outside it.
-func project(t *testing.T) (dir, db string) {
-	t.Helper()
-	dir = t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir, filepath.Join(t.TempDir(), "data", "agent.db")
-}
-
-// ok runs the agent and fails the test unless it exits 0.
-func ok(t *testing.T, inv invocation) result {
-	t.Helper()
-	r := run(t, inv)
-	if r.code != 0 {
-		t.Fatalf("agent %v: exit %d\nstdout %s\nstderr %s", inv.args, r.code, r.stdout, r.stderr)
-	}
-	return r
-}
-
 // A fact stated in one session is found by memory_search in a new session
 // (not a continued one) and memory_get returns the messages around it.
 func TestMemorySearchFindsAFactOfAnEarlierSession(t *testing.T) {
 	t.Parallel()
-	dir, db := project(t)
+	dir, db := Project(t)
 	first := scripted.New(t, scripted.Text("Noted: heliotrope-7."))
-	r := ok(t, invocation{dir: dir, args: agentArgs(first, "--db", db, "--output-format", "json", "-p",
+	r := RunOK(t, Invocation{Dir: dir, Args: AgentArgs(first, "--db", db, "--output-format", "json", "-p",
 		"our staging cluster is called heliotrope-7")})
-	id := sessionIDOf(t, r.stdout)
+	id := SessionIDOf(t, r.Stdout)
 
 	second := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "s1", Name: "memory_search", Arguments: `{"query":"what is the staging cluster called"}`}),
 		scripted.ToolCalls(scripted.Call{ID: "g1", Name: "memory_get", Arguments: `{"key":"` + id + `:1"}`}),
 		scripted.Text("It is heliotrope-7."),
 	)
-	r = ok(t, invocation{dir: dir, args: agentArgs(second, "--db", db, "-p", "which staging cluster do we use?")})
-	if r.stdout != "It is heliotrope-7.\n" {
-		t.Errorf("stdout %q", r.stdout)
+	r = RunOK(t, Invocation{Dir: dir, Args: AgentArgs(second, "--db", db, "-p", "which staging cluster do we use?")})
+	if r.Stdout != "It is heliotrope-7.\n" {
+		t.Errorf("stdout %q", r.Stdout)
 	}
 	reqs := second.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}
-	found := toolResults(reqs[1])["s1"]
+	found := ToolResults(reqs[1])["s1"]
 	if !strings.Contains(found, "session "+id+" message 1 (user") || !strings.Contains(found, "heliotrope-7") ||
 		!strings.Contains(found, "key "+id+":1") {
 		t.Errorf("memory_search result:\n%s", found)
@@ -65,16 +44,16 @@ func TestMemorySearchFindsAFactOfAnEarlierSession(t *testing.T) {
 	if strings.Contains(found, "which staging cluster") {
 		t.Errorf("the current session was searched:\n%s", found)
 	}
-	got := toolResults(reqs[2])["g1"]
+	got := ToolResults(reqs[2])["g1"]
 	if !strings.Contains(got, "[1] user") || !strings.Contains(got, "our staging cluster is called heliotrope-7") ||
 		!strings.Contains(got, "[2] assistant") || !strings.Contains(got, "Noted: heliotrope-7.") {
 		t.Errorf("memory_get result:\n%s", got)
 	}
 
 	// The same from the shell.
-	r = ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "search", "heliotrope"}})
-	if !strings.Contains(r.stdout, "session "+id+" message 1") {
-		t.Errorf("agent memory search:\n%s", r.stdout)
+	r = RunOK(t, Invocation{Dir: dir, Args: []string{"--db", db, "memory", "search", "heliotrope"}})
+	if !strings.Contains(r.Stdout, "session "+id+" message 1") {
+		t.Errorf("agent memory search:\n%s", r.Stdout)
 	}
 }
 
@@ -82,13 +61,13 @@ func TestMemorySearchFindsAFactOfAnEarlierSession(t *testing.T) {
 // session's first request carries it in its system prompt.
 func TestHashNoteLandsInMemoryAndTheNextSession(t *testing.T) {
 	t.Parallel()
-	dir, db := project(t)
+	dir, db := Project(t)
 	srv := scripted.New(t, scripted.Text("Bonjour."))
-	r := ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "# always answer in French")})
-	if len(srv.Requests()) != 0 || r.stdout != "" || !strings.Contains(r.stderr, "saved to memory") {
-		t.Fatalf("the note was sent: %d requests, stdout %q, stderr %q", len(srv.Requests()), r.stdout, r.stderr)
+	r := RunOK(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "# always answer in French")})
+	if len(srv.Requests()) != 0 || r.Stdout != "" || !strings.Contains(r.Stderr, "saved to memory") {
+		t.Fatalf("the note was sent: %d requests, stdout %q, stderr %q", len(srv.Requests()), r.Stdout, r.Stderr)
 	}
-	mem := strings.TrimSpace(ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "path"}}).stdout)
+	mem := strings.TrimSpace(RunOK(t, Invocation{Dir: dir, Args: []string{"--db", db, "memory", "path"}}).Stdout)
 	data, err := os.ReadFile(filepath.Join(mem, "MEMORY.md"))
 	if err != nil || string(data) != "- always answer in French\n" {
 		t.Fatalf("MEMORY.md: %q, %v", data, err)
@@ -96,7 +75,7 @@ func TestHashNoteLandsInMemoryAndTheNextSession(t *testing.T) {
 	if !strings.HasPrefix(mem, filepath.Dir(db)) {
 		t.Errorf("memory %s is not beside the database %s", mem, db)
 	}
-	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")})
+	RunOK(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "hi")})
 	system := srv.Requests()[0].Chat.Messages[0]
 	if system.Role != "system" || !strings.Contains(system.Text(), "<memory>\n- always answer in French\n</memory>") {
 		t.Errorf("system prompt:\n%s", system.Text())
@@ -107,17 +86,17 @@ func TestHashNoteLandsInMemoryAndTheNextSession(t *testing.T) {
 // size as with no memory at all.
 func TestEmptyMemoryLeavesTheFirstRequestUnchanged(t *testing.T) {
 	t.Parallel()
-	dir, db := project(t)
+	dir, db := Project(t)
 	srv := scripted.New(t, scripted.Text("Hello."), scripted.Text("Hello."))
-	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")})
-	mem := strings.TrimSpace(ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "path"}}).stdout)
+	RunOK(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "hi")})
+	mem := strings.TrimSpace(RunOK(t, Invocation{Dir: dir, Args: []string{"--db", db, "memory", "path"}}).Stdout)
 	if err := os.MkdirAll(mem, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(mem, "MEMORY.md"), []byte("\n  \n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "hi")})
+	RunOK(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "hi")})
 	reqs := srv.Requests()
 	if len(reqs[0].Body) != len(reqs[1].Body) {
 		t.Errorf("first request: %d bytes without MEMORY.md, %d with an empty one", len(reqs[0].Body), len(reqs[1].Body))
@@ -132,10 +111,10 @@ func TestEmptyMemoryLeavesTheFirstRequestUnchanged(t *testing.T) {
 // session deleted afterwards is no longer found.
 func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 	t.Parallel()
-	dir, db := project(t)
+	dir, db := Project(t)
 	srv := scripted.New(t, scripted.Text("Fine."), scripted.Text("Fine."))
-	keep := sessionIDOf(t, ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--output-format", "json", "-p", "the mascot is a capybara")}).stdout)
-	gone := sessionIDOf(t, ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--output-format", "json", "-p", "the capybara eats melons")}).stdout)
+	keep := SessionIDOf(t, RunOK(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--output-format", "json", "-p", "the mascot is a capybara")}).Stdout)
+	gone := SessionIDOf(t, RunOK(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--output-format", "json", "-p", "the capybara eats melons")}).Stdout)
 
 	// Take the database back to version 8, as an agent before the index
 	// left it.
@@ -161,15 +140,15 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 		t.Fatalf("%d messages stored, want 4", before)
 	}
 
-	r := ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "search", "capybara"}})
-	if !strings.Contains(r.stdout, "2 results") || !strings.Contains(r.stdout, keep) || !strings.Contains(r.stdout, gone) {
-		t.Errorf("search of the old database:\n%s", r.stdout)
+	r := RunOK(t, Invocation{Dir: dir, Args: []string{"--db", db, "memory", "search", "capybara"}})
+	if !strings.Contains(r.Stdout, "2 results") || !strings.Contains(r.Stdout, keep) || !strings.Contains(r.Stdout, gone) {
+		t.Errorf("search of the old database:\n%s", r.Stdout)
 	}
 	// The build is said on stderr (not a terminal here: a line as it
 	// starts and one as it ends), and only the first time.
-	if !strings.Contains(r.stderr, "building the search index of past sessions (once, after an upgrade): 4 messages") ||
-		!strings.Contains(r.stderr, "search index built: 4 messages") {
-		t.Errorf("the index build was not shown on stderr: %q", r.stderr)
+	if !strings.Contains(r.Stderr, "building the search index of past sessions (once, after an upgrade): 4 messages") ||
+		!strings.Contains(r.Stderr, "search index built: 4 messages") {
+		t.Errorf("the index build was not shown on stderr: %q", r.Stderr)
 	}
 	if after := count(); after != before {
 		t.Errorf("%d messages after indexing, %d before", after, before)
@@ -180,17 +159,17 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 	}
 	sdb.Close()
 
-	ok(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "delete", gone}})
-	r = ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "search", "capybara"}})
-	if strings.Contains(r.stderr, "search index") {
-		t.Errorf("a later run builds the index again: %q", r.stderr)
+	RunOK(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "delete", gone}})
+	r = RunOK(t, Invocation{Dir: dir, Args: []string{"--db", db, "memory", "search", "capybara"}})
+	if strings.Contains(r.Stderr, "search index") {
+		t.Errorf("a later run builds the index again: %q", r.Stderr)
 	}
-	if !strings.Contains(r.stdout, "1 result ") || strings.Contains(r.stdout, gone) {
-		t.Errorf("after deleting %s:\n%s", gone, r.stdout)
+	if !strings.Contains(r.Stdout, "1 result ") || strings.Contains(r.Stdout, gone) {
+		t.Errorf("after deleting %s:\n%s", gone, r.Stdout)
 	}
-	r = ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "reindex"}})
-	if r.stdout != "indexed 2 messages\n" {
-		t.Errorf("reindex: %q", r.stdout)
+	r = RunOK(t, Invocation{Dir: dir, Args: []string{"--db", db, "memory", "reindex"}})
+	if r.Stdout != "indexed 2 messages\n" {
+		t.Errorf("reindex: %q", r.Stdout)
 	}
 }
 
@@ -201,26 +180,26 @@ func TestOldDatabaseIsIndexedAndDeletedSessionsAreNotFound(t *testing.T) {
 // a pick loads only what it names.)
 func TestMemoryToolsArePickedApart(t *testing.T) {
 	t.Parallel()
-	dir, db := project(t)
+	dir, db := Project(t)
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "pick_tools", Arguments: `{"names":["read_file"]}`}),
 		scripted.Text("Picked."),
 		scripted.ToolCalls(scripted.Call{ID: "p2", Name: "pick_tools", Arguments: `{"names":["memory_search"]}`}),
 		scripted.Text("Picked."),
 	)
-	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "swap", "-p", "read something")})
-	ok(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "swap", "-p", "remember something")})
+	RunOK(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--tools", "swap", "-p", "read something")})
+	RunOK(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--tools", "swap", "-p", "remember something")})
 	reqs := srv.Requests()
 	first := reqs[0]
 	for _, name := range []string{"memory_search", "memory_get", "memory_write"} {
-		if tool := toolNamed(first, name); tool == nil || hasProperties(tool) {
+		if tool := ToolNamed(first, name); tool == nil || HasProperties(tool) {
 			t.Errorf("first request: %s is not a brief", name)
 		}
 	}
-	if !hasProperties(toolNamed(reqs[1], "read_file")) || !hasProperties(toolNamed(reqs[1], "bash")) || hasProperties(toolNamed(reqs[1], "memory_search")) {
+	if !HasProperties(ToolNamed(reqs[1], "read_file")) || !HasProperties(ToolNamed(reqs[1], "bash")) || HasProperties(ToolNamed(reqs[1], "memory_search")) {
 		t.Errorf("after picking read_file: the file tools should be full and the memory tools briefs")
 	}
-	if !hasProperties(toolNamed(reqs[3], "memory_get")) || !hasProperties(toolNamed(reqs[3], "memory_write")) || hasProperties(toolNamed(reqs[3], "read_file")) {
+	if !HasProperties(ToolNamed(reqs[3], "memory_get")) || !HasProperties(ToolNamed(reqs[3], "memory_write")) || HasProperties(ToolNamed(reqs[3], "read_file")) {
 		t.Errorf("after picking memory_search: the memory tools should be full and the file tools briefs")
 	}
 }

@@ -16,21 +16,21 @@ import (
 // comes back to the conversation when the editor exits.
 func TestInterfaceMemoryNoteAndEditor(t *testing.T) {
 	t.Parallel()
-	dir, db := project(t)
+	dir, db := Project(t)
 	editor := filepath.Join(t.TempDir(), "editor.sh")
 	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho '- added in the editor' >> \"$1\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	srv := scripted.New(t)
-	s := startTmux(t, dir, []string{"EDITOR=" + editor}, agentArgs(srv, "--db", db))
-	s.waitFor("Ask about this repository")
-	s.send("# the build needs go 1.26")
-	s.waitFor("Saved to memory")
-	s.send("/memory")
-	s.waitFor("MEMORY.md saved")
-	s.quit()
+	s := StartTmux(t, dir, []string{"EDITOR=" + editor}, AgentArgs(srv, "--db", db))
+	s.WaitFor("Ask about this repository")
+	s.Send("# the build needs go 1.26")
+	s.WaitFor("Saved to memory")
+	s.Send("/memory")
+	s.WaitFor("MEMORY.md saved")
+	s.Quit()
 
-	mem := strings.TrimSpace(ok(t, invocation{dir: dir, args: []string{"--db", db, "memory", "path"}}).stdout)
+	mem := strings.TrimSpace(RunOK(t, Invocation{Dir: dir, Args: []string{"--db", db, "memory", "path"}}).Stdout)
 	data, err := os.ReadFile(filepath.Join(mem, "MEMORY.md"))
 	if err != nil || string(data) != "- the build needs go 1.26\n- added in the editor\n" {
 		t.Errorf("MEMORY.md = %q, %v", data, err)

@@ -23,25 +23,25 @@ func TestHeadlessPromptAttachesMentions(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "docs", "guide.md"), []byte("# Guide\n"), 0o644)
 	srv := scripted.New(t, scripted.Text("It does nothing."), scripted.Text("Seen."), scripted.Text("Data."))
 
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "what does @main.go do? see @docs/ and @gone.txt")})
-	if res.code != 0 || !strings.Contains(res.stdout, "It does nothing.") {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-p", "what does @main.go do? see @docs/ and @gone.txt")})
+	if res.Code != 0 || !strings.Contains(res.Stdout, "It does nothing.") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	want := "what does @main.go do? see @docs/ and @gone.txt\n\n" +
 		"<attached path=\"main.go\">\n     1\tpackage main\n     2\t\n     3\tfunc main() {}\n</attached>\n\n" +
 		"<attached path=\"docs/\">\ndocs/guide.md\n</attached>"
-	if got := lastUserText(srv.Requests()[0]); got != want {
+	if got := LastUserText(srv.Requests()[0]); got != want {
 		t.Errorf("the prompt sent is\n%q\nwant\n%q", got, want)
 	}
 
-	res = run(t, invocation{dir: dir, stdin: strings.NewReader("explain @main.go\n"), args: agentArgs(srv, "-p")})
-	if got := lastUserText(srv.Requests()[1]); res.code != 0 || !strings.Contains(got, "<attached path=\"main.go\">") {
-		t.Errorf("a prompt from standard input: exit %d, sent %q", res.code, got)
+	res = Run(t, Invocation{Dir: dir, Stdin: strings.NewReader("explain @main.go\n"), Args: AgentArgs(srv, "-p")})
+	if got := LastUserText(srv.Requests()[1]); res.Code != 0 || !strings.Contains(got, "<attached path=\"main.go\">") {
+		t.Errorf("a prompt from standard input: exit %d, sent %q", res.Code, got)
 	}
 
-	res = run(t, invocation{dir: dir, stdin: strings.NewReader("log: user @main.go logged in\n"), args: agentArgs(srv, "-p", "summarise")})
-	if got := lastUserText(srv.Requests()[2]); res.code != 0 || strings.Contains(got, "<attached") {
-		t.Errorf("an @ word in piped data was attached: exit %d, sent %q", res.code, got)
+	res = Run(t, Invocation{Dir: dir, Stdin: strings.NewReader("log: user @main.go logged in\n"), Args: AgentArgs(srv, "-p", "summarise")})
+	if got := LastUserText(srv.Requests()[2]); res.Code != 0 || strings.Contains(got, "<attached") {
+		t.Errorf("an @ word in piped data was attached: exit %d, sent %q", res.Code, got)
 	}
 }
 
@@ -55,24 +55,24 @@ func TestMentionCompletionAndAttachmentInTheInterface(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*.log\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "walrus.log"), []byte("noise\n"), 0o644)
 	srv := scripted.New(t, scripted.Text("Two tusks."))
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
-	s.waitFor("Ask about this repository")
-	s.text("how many tusks in @walr")
-	screen := s.waitFor("@internal/zoo/walrus.go")
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
+	s.WaitFor("Ask about this repository")
+	s.Text("how many tusks in @walr")
+	screen := s.WaitFor("@internal/zoo/walrus.go")
 	if strings.Contains(screen, "walrus.log") {
 		t.Errorf("an ignored file is offered:\n%s", screen)
 	}
-	s.keys("Tab")
-	s.waitFor("how many tusks in @internal/zoo/walrus.go")
-	s.keys("Enter")
-	screen = s.waitFor("Two tusks.")
+	s.Keys("Tab")
+	s.WaitFor("how many tusks in @internal/zoo/walrus.go")
+	s.Keys("Enter")
+	screen = s.WaitFor("Two tusks.")
 	if !strings.Contains(screen, "Attached internal/zoo/walrus.go") {
 		t.Errorf("no note of the attachment:\n%s", screen)
 	}
 	want := "how many tusks in @internal/zoo/walrus.go\n\n<attached path=\"internal/zoo/walrus.go\">\n" +
 		"     1\tpackage zoo\n     2\t\n     3\tconst Tusks = 2\n</attached>"
-	if got := lastUserText(srv.Requests()[0]); got != want {
+	if got := LastUserText(srv.Requests()[0]); got != want {
 		t.Errorf("the server received\n%q\nwant\n%q", got, want)
 	}
-	s.quit()
+	s.Quit()
 }

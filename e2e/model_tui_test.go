@@ -16,19 +16,19 @@ func TestModelPickerInTheInterface(t *testing.T) {
 	t.Parallel()
 	srv := scripted.NewWithOptions(t, scripted.Options{Models: []string{"scripted-model", "walrus-large", "walrus-small"}},
 		scripted.Text("Answered by the small walrus."))
-	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
-	s.waitFor("Ask about this repository")
-	s.send("/model")
-	screen := s.waitFor("walrus-small")
+	s := StartTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
+	s.WaitFor("Ask about this repository")
+	s.Send("/model")
+	screen := s.WaitFor("walrus-small")
 	if !strings.Contains(screen, "scripted-model  (in use)") {
 		t.Errorf("the model in use is not marked:\n%s", screen)
 	}
-	s.send("small")
-	s.waitFor("Model: walrus-small.")
-	s.send("hello")
-	s.waitFor("Answered by the small walrus.")
+	s.Send("small")
+	s.WaitFor("Model: walrus-small.")
+	s.Send("hello")
+	s.WaitFor("Answered by the small walrus.")
 	if got := srv.Requests()[0].Chat.Model; got != "walrus-small" {
 		t.Errorf("the request went to model %q, want walrus-small", got)
 	}
-	s.quit()
+	s.Quit()
 }

@@ -19,7 +19,7 @@ import (
 func TestNotificationHooksHearTheInterfaceWaiting(t *testing.T) {
 	t.Parallel()
 	dir, data := t.TempDir(), t.TempDir()
-	write(t, dir, "main.go", "package main\n")
+	WriteFile(t, dir, "main.go", "package main\n")
 	config := filepath.Join(t.TempDir(), "config.toml")
 	heard := filepath.Join(data, "idle.json")
 	os.WriteFile(config, []byte(`idle_notification = "20ms"
@@ -33,13 +33,13 @@ matcher = "permission_prompt"
 command = "touch '`+filepath.Join(data, "permission")+`'"
 `), 0o644)
 	srv := scripted.New(t, scripted.Text("Done for now."))
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--config", config,
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--config", config,
 		"--db", filepath.Join(data, "a.db")})
-	s.waitFor("Ask about this repository")
-	s.send("hello")
-	s.waitFor("Done for now.")
-	s.waitFor("the idle hook ran")
-	s.quit()
+	s.WaitFor("Ask about this repository")
+	s.Send("hello")
+	s.WaitFor("Done for now.")
+	s.WaitFor("the idle hook ran")
+	s.Quit()
 	b, err := os.ReadFile(heard)
 	if err != nil {
 		t.Fatal(err)

@@ -73,21 +73,21 @@ func (c *npmClient) module(t *testing.T) string {
 // script's stdout lines as objects and its stderr.
 func runNode(t *testing.T, dir string, env []string, script string, args ...string) ([]map[string]any, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
 	abs, _ := filepath.Abs(filepath.Join("testdata", script))
 	cmd := exec.CommandContext(ctx, "node", append([]string{abs}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(baseEnv(t), env...)
+	cmd.Env = append(BaseEnv(t), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	ownSession(cmd)
 	err := cmd.Run()
 	if cmd.Process != nil {
-		waitExited(t, nil, cmd.Process.Pid)
+		WaitExited(t, nil, cmd.Process.Pid)
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("node %s hung for %v; stdout:\n%s\nstderr:\n%s", script, hangLimit, stdout.String(), stderr.String())
+		t.Fatalf("node %s hung for %v; stdout:\n%s\nstderr:\n%s", script, HangLimit, stdout.String(), stderr.String())
 	}
 	if err != nil {
 		t.Fatalf("node %s: %v; stdout:\n%s\nstderr:\n%s", script, err, stdout.String(), stderr.String())

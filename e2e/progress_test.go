@@ -20,9 +20,9 @@ func TestARunningCommandsOutputStreamsAsProgress(t *testing.T) {
 			Arguments: `{"command":"echo compiling step one; while [ ! -e release ]; do sleep 0.02; done; echo done"}`}),
 		scripted.Text("built"),
 	)
-	cmd, sc, stderr := startAgent(t, dir, agentArgs(srv, "-p", "--allow-bash", "--output-format", "stream-json", "build it"))
+	cmd, sc, stderr := StartAgent(t, dir, AgentArgs(srv, "-p", "--allow-bash", "--output-format", "stream-json", "build it"))
 	for {
-		objs := waitFor(t, sc, "tool_progress")
+		objs := WaitForEvent(t, sc, "tool_progress")
 		last := objs[len(objs)-1]
 		if last["id"] == "b" && last["name"] == "bash" && last["text"] == "compiling step one" {
 			break
@@ -31,8 +31,8 @@ func TestARunningCommandsOutputStreamsAsProgress(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "release"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	objs := waitFor(t, sc, "result")
-	if code := exitCodeOf(t, cmd); code != 0 {
+	objs := WaitForEvent(t, sc, "result")
+	if code := ExitCodeOf(t, cmd); code != 0 {
 		t.Fatalf("exit %d; stderr %s", code, stderr)
 	}
 	for _, o := range objs {

@@ -10,12 +10,6 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// writeArgs is write_file's arguments.
-func writeArgs(path, content string) string {
-	b, _ := json.Marshal(map[string]string{"path": path, "content": content})
-	return string(b)
-}
-
 // editArgs is edit_file's arguments.
 func editArgs(path, old, new string) string {
 	b, _ := json.Marshal(map[string]string{"path": path, "old_string": old, "new_string": new})
@@ -62,21 +56,21 @@ func TestFileToolsRefuseProtectedPaths(t *testing.T) {
 				{ID: "r4", Name: "read_file", Arguments: `{"path":"notes.txt"}`},
 				{ID: "r5", Name: "read_file", Arguments: `{"path":".git/hooks/pre-commit"}`},
 				{ID: "r6", Name: "read_file", Arguments: `{"path":"data/agent/mcp-trust.json"}`},
-				{ID: "w-config", Name: "write_file", Arguments: writeArgs(".git/config", fsmonitor)},
+				{ID: "w-config", Name: "write_file", Arguments: WriteArgs(".git/config", fsmonitor)},
 				{ID: "e-config", Name: "edit_file", Arguments: editArgs(".git/config", "bare = false", "bare = false\n\thooksPath = /tmp/evil")},
-				{ID: "w-hook", Name: "write_file", Arguments: writeArgs(".git/hooks/pre-commit", hook)},
-				{ID: "w-newhook", Name: "write_file", Arguments: writeArgs(".git/hooks/post-checkout", hook)},
-				{ID: "w-abs", Name: "write_file", Arguments: writeArgs(filepath.Join(dir, ".git", "hooks", "pre-push"), hook)},
-				{ID: "w-dots", Name: "write_file", Arguments: writeArgs("sub/../.git/hooks/pre-rebase", hook)},
-				{ID: "w-case", Name: "write_file", Arguments: writeArgs(".GIT/hooks/pre-commit", hook)},
-				{ID: "w-gitfile", Name: "write_file", Arguments: writeArgs("sub/.git", "gitdir: /tmp/planted\n")},
-				{ID: "w-newgitfile", Name: "write_file", Arguments: writeArgs("vendor/lib/.git", "gitdir: /tmp/planted\n")},
+				{ID: "w-hook", Name: "write_file", Arguments: WriteArgs(".git/hooks/pre-commit", hook)},
+				{ID: "w-newhook", Name: "write_file", Arguments: WriteArgs(".git/hooks/post-checkout", hook)},
+				{ID: "w-abs", Name: "write_file", Arguments: WriteArgs(filepath.Join(dir, ".git", "hooks", "pre-push"), hook)},
+				{ID: "w-dots", Name: "write_file", Arguments: WriteArgs("sub/../.git/hooks/pre-rebase", hook)},
+				{ID: "w-case", Name: "write_file", Arguments: WriteArgs(".GIT/hooks/pre-commit", hook)},
+				{ID: "w-gitfile", Name: "write_file", Arguments: WriteArgs("sub/.git", "gitdir: /tmp/planted\n")},
+				{ID: "w-newgitfile", Name: "write_file", Arguments: WriteArgs("vendor/lib/.git", "gitdir: /tmp/planted\n")},
 				{ID: "w-module", Name: "edit_file", Arguments: editArgs(".git/modules/sub/config", "bare = false", "bare = false\n\tfsmonitor = evil")},
 				{ID: "e-link", Name: "edit_file", Arguments: editArgs("notes.txt", "bare = false", "bare = false\n\tfsmonitor = evil")},
-				{ID: "w-link", Name: "write_file", Arguments: writeArgs("notes.txt", fsmonitor)},
-				{ID: "w-agentcfg", Name: "write_file", Arguments: writeArgs("agent.toml", "[sandbox]\nmode = \"off\"\n")},
-				{ID: "w-trust", Name: "write_file", Arguments: writeArgs("data/agent/mcp-trust.json", `{"evil":true}`)},
-				{ID: "w-fine", Name: "write_file", Arguments: writeArgs("NEW.md", "fine\n")},
+				{ID: "w-link", Name: "write_file", Arguments: WriteArgs("notes.txt", fsmonitor)},
+				{ID: "w-agentcfg", Name: "write_file", Arguments: WriteArgs("agent.toml", "[sandbox]\nmode = \"off\"\n")},
+				{ID: "w-trust", Name: "write_file", Arguments: WriteArgs("data/agent/mcp-trust.json", `{"evil":true}`)},
+				{ID: "w-fine", Name: "write_file", Arguments: WriteArgs("NEW.md", "fine\n")},
 			}
 			if mode == "auto" {
 				// The same attempts through bash, in the sandbox: the
@@ -86,12 +80,12 @@ func TestFileToolsRefuseProtectedPaths(t *testing.T) {
 						`cat > .git/hooks/pre-commit < /dev/null; echo '[core] fsmonitor = evil' >> .git/config; echo done`)})
 			}
 			srv := scripted.New(t, scripted.ToolCalls(calls...), scripted.Text("done"))
-			res := run(t, invocation{dir: dir, env: []string{"XDG_DATA_HOME=" + filepath.Join(dir, "data")},
-				args: agentArgs(srv, "--config", filepath.Join(dir, "agent.toml"), "-p", "--permission-mode", mode, "--output-format", "stream-json", "go")})
-			if res.code != 0 {
-				t.Fatalf("exit %d: %s", res.code, res.stderr)
+			res := Run(t, Invocation{Dir: dir, Env: []string{"XDG_DATA_HOME=" + filepath.Join(dir, "data")},
+				Args: AgentArgs(srv, "--config", filepath.Join(dir, "agent.toml"), "-p", "--permission-mode", mode, "--output-format", "stream-json", "go")})
+			if res.Code != 0 {
+				t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 			}
-			results, decided := toolResults(srv.Requests()[1]), decisions(t, res.stdout)
+			results, decided := ToolResults(srv.Requests()[1]), Decisions(t, res.Stdout)
 			for _, c := range calls {
 				if !strings.HasPrefix(c.ID, "w-") && !strings.HasPrefix(c.ID, "e-") || c.ID == "w-fine" {
 					continue

@@ -19,30 +19,30 @@ func TestQueuedPromptsInTheInterface(t *testing.T) {
 		scripted.Text("Second answer, about otters."),
 		scripted.Text("Third answer, about seals."),
 	)
-	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
-	s.waitFor("Ask about this repository")
-	s.send("first question")
-	s.waitFor("Walruses")
-	s.send("and otters?")
-	s.waitFor("queued: and otters?")
-	s.send("and seals?")
-	screen := s.waitFor("queued: and seals?")
+	s := StartTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
+	s.WaitFor("Ask about this repository")
+	s.Send("first question")
+	s.WaitFor("Walruses")
+	s.Send("and otters?")
+	s.WaitFor("queued: and otters?")
+	s.Send("and seals?")
+	screen := s.WaitFor("queued: and seals?")
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests while the first turn runs, want 1:\n%s", n, screen)
 	}
 	close(hold)
-	s.waitFor("Third answer, about seals.")
+	s.WaitFor("Third answer, about seals.")
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
 	for i, want := range []string{"first question", "and otters?", "and seals?"} {
-		if got := lastUserText(reqs[i]); got != want {
+		if got := LastUserText(reqs[i]); got != want {
 			t.Errorf("request %d ends with %q, want %q", i, got, want)
 		}
 	}
-	if screen := s.screen(); strings.Contains(screen, "queued:") {
+	if screen := s.Screen(); strings.Contains(screen, "queued:") {
 		t.Errorf("the queue is still shown after it was sent:\n%s", screen)
 	}
-	s.quit()
+	s.Quit()
 }

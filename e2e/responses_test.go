@@ -32,19 +32,19 @@ func inputTypes(req sr.Request) []string {
 // reasoning it stored.
 func TestResponsesToolCallCarriesReasoning(t *testing.T) {
 	t.Parallel()
-	dir := sourceTree(t)
+	dir := SourceTree(t)
 	db := filepath.Join(t.TempDir(), "agent.db")
 	call := sr.Calls(sr.Call("call_read", "read_file", `{"path":"cmd/errors.go","limit":5}`)).
 		WithReasoning(sr.Reasoning("rs_e2e", "gAAAA-encrypted-e2e", "**Reading**", "The exit codes live in cmd/errors.go."))
 	call.Usage = sr.Usage{Input: 3000, Cached: 2048, Output: 80, Reasoning: 64}
 	answer := "Exit codes are decided in `exitCode`."
 	srv := sr.New(t, call, sr.Text(answer), sr.Text("Still cmd/errors.go."))
-	res := run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=sk-e2e"},
-		args: responsesArgs(srv, "--db", db, "--tools", "all", "--reasoning-effort", "low", "--output-format", "stream-json", "-p", "Where is the exit code decided?")})
-	if res.code != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Env: []string{"OPENAI_API_KEY=sk-e2e"},
+		Args: responsesArgs(srv, "--db", db, "--tools", "all", "--reasoning-effort", "low", "--output-format", "stream-json", "-p", "Where is the exit code decided?")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
-	objs := jsonLines(t, res.stdout)
+	objs := JSONLines(t, res.Stdout)
 	session := objs[0]["session_id"]
 	last := objs[len(objs)-1]
 	if last["type"] != "result" || last["answer"] != answer {
@@ -89,10 +89,10 @@ func TestResponsesToolCallCarriesReasoning(t *testing.T) {
 		t.Errorf("function_call_output %+v", out)
 	}
 
-	cont := run(t, invocation{dir: dir, env: []string{"OPENAI_API_KEY=sk-e2e"},
-		args: responsesArgs(srv, "--db", db, "--tools", "all", "-c", "-p", "and now?")})
-	if cont.code != 0 {
-		t.Fatalf("continue: exit %d, stderr %q", cont.code, cont.stderr)
+	cont := Run(t, Invocation{Dir: dir, Env: []string{"OPENAI_API_KEY=sk-e2e"},
+		Args: responsesArgs(srv, "--db", db, "--tools", "all", "-c", "-p", "and now?")})
+	if cont.Code != 0 {
+		t.Fatalf("continue: exit %d, stderr %q", cont.Code, cont.Stderr)
 	}
 	third := srv.Requests()[2]
 	if want := []string{"message", "reasoning", "function_call", "function_call_output", "message", "message"}; !reflect.DeepEqual(inputTypes(third), want) {
@@ -120,12 +120,12 @@ func TestResponsesWebSearch(t *testing.T) {
 	if err := os.WriteFile(config, []byte(profile), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, invocation{dir: t.TempDir(), args: []string{"--config", config, "--max-retries", "0", "--output-format", "stream-json", "-p", "what is new in Go 1.26?"}})
-	if res.code != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: []string{"--config", config, "--max-retries", "0", "--output-format", "stream-json", "-p", "what is new in Go 1.26?"}})
+	if res.Code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	var search, citation map[string]any
-	objs := jsonLines(t, res.stdout)
+	objs := JSONLines(t, res.Stdout)
 	for _, o := range objs {
 		switch o["type"] {
 		case "web_search":
@@ -148,9 +148,9 @@ func TestResponsesWebSearch(t *testing.T) {
 		t.Errorf("tools %+v: want web_search offered", tools)
 	}
 
-	text := run(t, invocation{dir: t.TempDir(), args: []string{"--config", config, "--max-retries", "0", "-p", "again"}})
+	text := Run(t, Invocation{Dir: t.TempDir(), Args: []string{"--config", config, "--max-retries", "0", "-p", "again"}})
 	want := "Go 1.26 makes Green Tea the default collector.\n\nSources:\n[1] Go 1.26 Release Notes <https://go.dev/doc/go1.26>\n"
-	if text.code != 0 || text.stdout != want {
-		t.Errorf("text output %q (exit %d, stderr %q), want %q", text.stdout, text.code, text.stderr, want)
+	if text.Code != 0 || text.Stdout != want {
+		t.Errorf("text output %q (exit %d, stderr %q), want %q", text.Stdout, text.Code, text.Stderr, want)
 	}
 }

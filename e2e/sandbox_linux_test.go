@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -35,26 +34,6 @@ func outsideDir(t *testing.T) string {
 	return ""
 }
 
-// decisions returns the recorded decision of each tool call in a
-// stream-json output, by call id.
-func decisions(t *testing.T, stdout string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	sc := bufio.NewScanner(strings.NewReader(stdout))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var ev struct {
-			Type string         `json:"type"`
-			ID   string         `json:"id"`
-			Meta map[string]any `json:"meta"`
-		}
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "tool_call_finished" {
-			out[ev.ID], _ = ev.Meta["decision"].(string)
-		}
-	}
-	return out
-}
-
 // The real binary confines a headless command: it writes inside the working
 // directory, not outside, and the decision says it ran in the sandbox.
 func TestHeadlessCommandsRunInTheSandbox(t *testing.T) {
@@ -62,11 +41,11 @@ func TestHeadlessCommandsRunInTheSandbox(t *testing.T) {
 	dir, outside := t.TempDir(), outsideDir(t)
 	cmd := `echo in > inside.txt; echo evil > ` + outside + `/x; echo done`
 	srv := scripted.New(t, scripted.ToolCalls(scripted.Call{ID: "b1", Name: "bash", Arguments: jsonCommand(cmd)}), scripted.Text("ok"))
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "--output-format", "stream-json", "go")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-p", "--output-format", "stream-json", "go")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
-	got := toolResults(srv.Requests()[1])["b1"]
+	got := ToolResults(srv.Requests()[1])["b1"]
 	if _, err := os.Stat(filepath.Join(outside, "x")); err == nil {
 		t.Fatalf("a sandboxed command wrote outside the working directory:\n%s", got)
 	}
@@ -76,12 +55,12 @@ func TestHeadlessCommandsRunInTheSandbox(t *testing.T) {
 	if !strings.Contains(got, "Read-only file system") && !strings.Contains(got, "Permission denied") {
 		t.Errorf("the refused write should show in the result:\n%s", got)
 	}
-	if d := decisions(t, res.stdout)["b1"]; !strings.Contains(d, "sandbox: workspace-write, network off") {
+	if d := Decisions(t, res.Stdout)["b1"]; !strings.Contains(d, "sandbox: workspace-write, network off") {
 		t.Errorf("decision = %q, want the sandbox named", d)
 	}
 	srv = scripted.New(t, scripted.Text("ok"))
-	run(t, invocation{dir: dir, args: agentArgs(srv, "-p", "--tools", "all", "hi")})
-	if def := toolNamed(srv.Requests()[0], "bash"); def == nil || !strings.Contains(def.Function.Description, "Sandbox (workspace-write, network off)") {
+	Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "-p", "--tools", "all", "hi")})
+	if def := ToolNamed(srv.Requests()[0], "bash"); def == nil || !strings.Contains(def.Function.Description, "Sandbox (workspace-write, network off)") {
 		t.Errorf("the bash tool's description should tell the model about the sandbox: %+v", def)
 	}
 }
@@ -114,11 +93,11 @@ func TestDenyRulesAndYolo(t *testing.T) {
 				scripted.Call{ID: "w", Name: "bash", Arguments: jsonCommand("echo out > " + outside + "/x")},
 			)
 			srv := scripted.New(t, calls, scripted.Text("ok"))
-			res := run(t, invocation{dir: dir, env: env, args: agentArgs(srv, "-p", "--permission-mode", mode, "--output-format", "stream-json", "go")})
-			if res.code != 0 {
-				t.Fatalf("exit %d: %s", res.code, res.stderr)
+			res := Run(t, Invocation{Dir: dir, Env: env, Args: AgentArgs(srv, "-p", "--permission-mode", mode, "--output-format", "stream-json", "go")})
+			if res.Code != 0 {
+				t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 			}
-			results, decided := toolResults(srv.Requests()[1]), decisions(t, res.stdout)
+			results, decided := ToolResults(srv.Requests()[1]), Decisions(t, res.Stdout)
 			for _, id := range []string{"d1", "d2", "d3"} {
 				if !strings.Contains(results[id], `rule "rm"`) || !strings.HasPrefix(decided[id], "denied by rule") {
 					t.Errorf("%s: result %q, decision %q: want a denial by the rm rule", id, results[id], decided[id])

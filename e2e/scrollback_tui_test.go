@@ -19,11 +19,11 @@ func TestQuitLeavesTheConversationAndTheResumeCommand(t *testing.T) {
 	db := t.TempDir() + "/agent.db"
 	srv := scripted.New(t, scripted.Text("Narwhals have one long tusk."), scripted.Text("Again."))
 	args := []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0", "--db", db}
-	s := startTmux(t, dir, nil, args)
-	s.waitFor("Ask about this repository")
-	s.send("tell me about narwhals")
-	s.waitFor("Narwhals have one long tusk.")
-	screen := s.quit()
+	s := StartTmux(t, dir, nil, args)
+	s.WaitFor("Ask about this repository")
+	s.Send("tell me about narwhals")
+	s.WaitFor("Narwhals have one long tusk.")
+	screen := s.Quit()
 	for _, want := range []string{"❯ tell me about narwhals", "Narwhals have one long tusk.", "Resume this session with: agent -r "} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("after quitting, the terminal lacks %q:\n%s", want, screen)
@@ -36,10 +36,10 @@ func TestQuitLeavesTheConversationAndTheResumeCommand(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no resume command:\n%s", screen)
 	}
-	r := startTmux(t, dir, nil, append(args, "-r", m[1]))
-	screen = r.waitFor("Resumed")
+	r := StartTmux(t, dir, nil, append(args, "-r", m[1]))
+	screen = r.WaitFor("Resumed")
 	if !strings.Contains(screen, "tell me about narwhals") {
 		t.Errorf("agent -r %s did not resume the conversation:\n%s", m[1], screen)
 	}
-	r.quit()
+	r.Quit()
 }

@@ -35,7 +35,7 @@ func TestSubagentsArePricedAtTheirOwnModelInBothStreams(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(dir, ".agent", "agents"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		write(t, dir, ".agent/agents/cheap.md", "---\nname: cheap\ndescription: Looks around cheaply\nmodel: gpt-4o-mini\n---\nYou look around.\n")
+		WriteFile(t, dir, ".agent/agents/cheap.md", "---\nname: cheap\ndescription: Looks around cheaply\nmodel: gpt-4o-mini\n---\nYou look around.\n")
 		return dir
 	}
 	config := func(url string) string {
@@ -51,15 +51,15 @@ func TestSubagentsArePricedAtTheirOwnModelInBothStreams(t *testing.T) {
 
 	srv := script()
 	dir := project()
-	res := run(t, invocation{dir: dir, args: []string{"-p", "delegate it", "--output-format", "stream-json", "--config", config(srv.URL()),
+	res := Run(t, Invocation{Dir: dir, Args: []string{"-p", "delegate it", "--output-format", "stream-json", "--config", config(srv.URL()),
 		"--profile", "s", "--tools", "all", "--max-retries", "0", "--db", filepath.Join(t.TempDir(), "a.db")}})
-	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
 	var last map[string]any
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last["type"] != "result" {
-		t.Fatalf("exit %d, last line %q; stderr %s", res.code, lines[len(lines)-1], res.stderr)
+		t.Fatalf("exit %d, last line %q; stderr %s", res.Code, lines[len(lines)-1], res.Stderr)
 	}
 	if len(srv.Requests()) != 3 || srv.Requests()[1].Chat.Model != "gpt-4o-mini" {
-		t.Fatalf("%d requests; the child's should ask gpt-4o-mini; stderr %s", len(srv.Requests()), res.stderr)
+		t.Fatalf("%d requests; the child's should ask gpt-4o-mini; stderr %s", len(srv.Requests()), res.Stderr)
 	}
 	printed, _ := last["cost_usd"].(float64)
 	if math.Abs(printed-want) > 1e-12 || last["session_cost_usd"] != last["cost_usd"] {

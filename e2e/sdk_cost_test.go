@@ -20,7 +20,7 @@ func TestClaudeAgentSDKResultCostsTheSubagents(t *testing.T) {
 	// server's usage): the parent's task call, the child's answer, the
 	// parent's answer.
 	srv := scripted.New(t,
-		scripted.ToolCalls(taskCall("t1", "look around", "find the answer")),
+		scripted.ToolCalls(TaskCall("t1", "look around", "find the answer")),
 		scripted.Text("found it"),
 		scripted.Text("Done."),
 	)

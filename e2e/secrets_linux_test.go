@@ -56,7 +56,7 @@ func TestSandboxedCommandsGetNoSecrets(t *testing.T) {
 	for k, v := range env {
 		invEnv = append(invEnv, k+"="+v)
 	}
-	cfg := mcpConfig(t, "[sandbox]\nenv_passthrough = [\"MY_PASSTHROUGH_TOKEN\"]\n")
+	cfg := MCPConfig(t, "[sandbox]\nenv_passthrough = [\"MY_PASSTHROUGH_TOKEN\"]\n")
 	attacks := []string{
 		"env",
 		"cat /proc/self/environ | tr '\\0' '\\n'",
@@ -76,11 +76,11 @@ func TestSandboxedCommandsGetNoSecrets(t *testing.T) {
 				calls = append(calls, scripted.Call{ID: fmt.Sprintf("a%d", i), Name: "bash", Arguments: jsonCommand(a)})
 			}
 			srv := scripted.New(t, scripted.ToolCalls(calls...), scripted.Text("done"))
-			res := run(t, invocation{dir: dir, env: invEnv, args: agentArgs(srv, "--config", cfg, "-p", "--permission-mode", mode, "go")})
-			if res.code != 0 {
-				t.Fatalf("exit %d: %s", res.code, res.stderr)
+			res := Run(t, Invocation{Dir: dir, Env: invEnv, Args: AgentArgs(srv, "--config", cfg, "-p", "--permission-mode", mode, "go")})
+			if res.Code != 0 {
+				t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 			}
-			results := toolResults(srv.Requests()[1])
+			results := ToolResults(srv.Requests()[1])
 			all := fmt.Sprint(results)
 			if mode == "yolo" {
 				// Unconfined, a command may read the agent's own process

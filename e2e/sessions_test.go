@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,38 +18,6 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// roles lists a request's messages as role:text, tool calls and results
-// marked, for comparing whole conversations.
-func roles(req scripted.Request) []string {
-	var out []string
-	for _, m := range req.Chat.Messages {
-		s := m.Role
-		switch {
-		case len(m.ToolCalls) > 0:
-			for _, c := range m.ToolCalls {
-				s += " call:" + c.ID
-			}
-		case m.Role == "tool":
-			s += " result:" + m.ToolCallID
-		case m.Role != "system":
-			s += ":" + m.Text()
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-func sessionIDOf(t *testing.T, stdout string) string {
-	t.Helper()
-	var res struct {
-		SessionID string `json:"session_id"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.SessionID == "" {
-		t.Fatalf("no session id in %q: %v", stdout, err)
-	}
-	return res.SessionID
-}
-
 func TestContinueSendsTheWholeHistoryWithOneSystemPrompt(t *testing.T) {
 	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "agent.db")
@@ -60,16 +27,16 @@ func TestContinueSendsTheWholeHistoryWithOneSystemPrompt(t *testing.T) {
 		scripted.Text("It says alpha."),
 		scripted.Text("Still alpha."),
 	)
-	first := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-p", "what does a.txt say?")})
-	if first.code != 0 {
-		t.Fatalf("first run: exit %d: %s", first.code, first.stderr)
+	first := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-p", "what does a.txt say?")})
+	if first.Code != 0 {
+		t.Fatalf("first run: exit %d: %s", first.Code, first.Stderr)
 	}
-	second := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-c", "-p", "and now?")})
-	if second.code != 0 || second.stdout != "Still alpha.\n" {
-		t.Fatalf("continue: exit %d, stdout %q, stderr %q", second.code, second.stdout, second.stderr)
+	second := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-c", "-p", "and now?")})
+	if second.Code != 0 || second.Stdout != "Still alpha.\n" {
+		t.Fatalf("continue: exit %d, stdout %q, stderr %q", second.Code, second.Stdout, second.Stderr)
 	}
 	reqs := srv.Requests()
-	got := roles(reqs[2])
+	got := Roles(reqs[2])
 	want := []string{"system", "user:what does a.txt say?", "assistant call:r1", "tool result:r1", "assistant:It says alpha.", "user:and now?"}
 	if strings.Join(got, " | ") != strings.Join(want, " | ") {
 		t.Errorf("continued request:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -83,14 +50,14 @@ func TestResumeBySessionIDPrefix(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text("first answer"), scripted.Text("second answer"))
-	first := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-p", "--output-format", "json", "remember zebras")})
-	id := sessionIDOf(t, first.stdout)
+	first := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "--db", db, "-p", "--output-format", "json", "remember zebras")})
+	id := SessionIDOf(t, first.Stdout)
 	// From another directory, by a prefix of the id.
-	second := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-r", id[:6], "-p", "what did I say?")})
-	if second.code != 0 {
-		t.Fatalf("resume: exit %d: %s", second.code, second.stderr)
+	second := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "--db", db, "-r", id[:6], "-p", "what did I say?")})
+	if second.Code != 0 {
+		t.Fatalf("resume: exit %d: %s", second.Code, second.Stderr)
 	}
-	got := roles(srv.Requests()[1])
+	got := Roles(srv.Requests()[1])
 	if strings.Join(got, " | ") != "system | user:remember zebras | assistant:first answer | user:what did I say?" {
 		t.Errorf("resumed request: %v", got)
 	}
@@ -105,17 +72,17 @@ func TestSessionErrorsAreUsageErrors(t *testing.T) {
 		"nothing to continue": {"-c", "-p", "hi"},
 		"resume needs an id":  {"-r", "-p", "hi"},
 	} {
-		res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, append([]string{"--db", db}, args...)...)})
-		if res.code != 2 {
-			t.Errorf("%s: exit %d, stderr %q", name, res.code, res.stderr)
+		res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, append([]string{"--db", db}, args...)...)})
+		if res.Code != 2 {
+			t.Errorf("%s: exit %d, stderr %q", name, res.Code, res.Stderr)
 		}
 	}
 	os.WriteFile(filepath.Join(t.TempDir(), "x"), nil, 0o644)
 	corrupt := filepath.Join(t.TempDir(), "corrupt.db")
 	os.WriteFile(corrupt, []byte("this is not a database, not at all, not even close......................................................................"), 0o644)
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", corrupt, "-p", "hi")})
-	if res.code != 1 || !strings.Contains(res.stderr, corrupt) {
-		t.Errorf("corrupt database: exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "--db", corrupt, "-p", "hi")})
+	if res.Code != 1 || !strings.Contains(res.Stderr, corrupt) {
+		t.Errorf("corrupt database: exit %d, stderr %q", res.Code, res.Stderr)
 	}
 }
 
@@ -133,10 +100,10 @@ func TestCrashMidStreamLosesOnlyTheStreamingReply(t *testing.T) {
 		scripted.Text("This reply is cut by the crash.").WithPieceSize(4).HoldAfterEvents(3, hold),
 		scripted.Text("Recovered."),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, agentArgs(srv, "--db", db, "-p", "read a.txt")...)
-	cmd.Dir, cmd.Env = dir, baseEnv(t)
+	cmd := exec.CommandContext(ctx, binary, AgentArgs(srv, "--db", db, "-p", "read a.txt")...)
+	cmd.Dir, cmd.Env = dir, BaseEnv(t)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -146,20 +113,20 @@ func TestCrashMidStreamLosesOnlyTheStreamingReply(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-c", "-p", "go on")})
-	if res.code != 0 || res.stdout != "Recovered.\n" {
-		t.Fatalf("continue after the crash: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-c", "-p", "go on")})
+	if res.Code != 0 || res.Stdout != "Recovered.\n" {
+		t.Fatalf("continue after the crash: exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	reqs := srv.Requests()
-	got := roles(reqs[2])
+	got := Roles(reqs[2])
 	want := []string{"system", "user:read a.txt", "assistant call:r1", "tool result:r1", "user:go on"}
 	if strings.Join(got, " | ") != strings.Join(want, " | ") {
 		t.Errorf("request after the crash:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !strings.Contains(toolResults(reqs[2])["r1"], "alpha") {
-		t.Errorf("the completed tool result was lost: %q", toolResults(reqs[2])["r1"])
+	if !strings.Contains(ToolResults(reqs[2])["r1"], "alpha") {
+		t.Errorf("the completed tool result was lost: %q", ToolResults(reqs[2])["r1"])
 	}
-	assertCallsAnswered(t, reqs[2:])
+	AssertCallsAnswered(t, reqs[2:])
 }
 
 // TestCrashDuringACommandLeavesAnInterruptedResult kills the agent with
@@ -176,27 +143,27 @@ func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "b1", Name: "bash", Arguments: `{"command":"sleep 300 & echo $! > pid.fifo; wait"}`}),
 		scripted.Text("Picked up again."),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, agentArgs(srv, "--db", db, "--allow-bash", "-p", "run it")...)
-	cmd.Dir, cmd.Env = dir, baseEnv(t)
+	cmd := exec.CommandContext(ctx, binary, AgentArgs(srv, "--db", db, "--allow-bash", "-p", "run it")...)
+	cmd.Dir, cmd.Env = dir, BaseEnv(t)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	sleeper := childFromFIFO(t, fifo)                          // the command is running
-	t.Cleanup(func() { unix.Kill(sleeper.pid, unix.SIGKILL) }) // SIGKILL of the agent leaves it behind
+	sleeper := ChildFromFIFO(t, fifo)                          // the command is running
+	t.Cleanup(func() { unix.Kill(sleeper.Pid, unix.SIGKILL) }) // SIGKILL of the agent leaves it behind
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "-c", "-p", "what happened?")})
-	if res.code != 0 || res.stdout != "Picked up again.\n" {
-		t.Fatalf("continue after the crash: exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "-c", "-p", "what happened?")})
+	if res.Code != 0 || res.Stdout != "Picked up again.\n" {
+		t.Fatalf("continue after the crash: exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	req := srv.Requests()[1]
-	if got := toolResults(req)["b1"]; got != "interrupted" {
+	if got := ToolResults(req)["b1"]; got != "interrupted" {
 		t.Errorf("the unanswered call's result is %q, want the synthetic \"interrupted\"", got)
 	}
-	assertCallsAnswered(t, []scripted.Request{req})
+	AssertCallsAnswered(t, []scripted.Request{req})
 }
 
 // TestTheKeyNeverReachesTheDatabase runs a session whose command prints the
@@ -209,10 +176,10 @@ func TestTheKeyNeverReachesTheDatabase(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "e", Name: "bash", Arguments: `{"command":"env"}`}),
 		scripted.Text("Done."),
 	)
-	res := run(t, invocation{dir: t.TempDir(), env: []string{"OPENAI_API_KEY=" + key},
-		args: agentArgs(srv, "--db", filepath.Join(dbDir, "agent.db"), "--allow-bash", "-p", "show the environment")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Env: []string{"OPENAI_API_KEY=" + key},
+		Args: AgentArgs(srv, "--db", filepath.Join(dbDir, "agent.db"), "--allow-bash", "-p", "show the environment")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	files, _ := filepath.Glob(filepath.Join(dbDir, "*"))
 	if len(files) == 0 {
@@ -231,9 +198,9 @@ func TestDatabaseThatCannotBeCreatedExitsWithCode1(t *testing.T) {
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, []byte("x"), 0o644)
 	srv := scripted.New(t)
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", filepath.Join(blocker, "agent.db"), "-p", "hi")})
-	if res.code != 1 || !strings.Contains(res.stderr, "session database") {
-		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "--db", filepath.Join(blocker, "agent.db"), "-p", "hi")})
+	if res.Code != 1 || !strings.Contains(res.Stderr, "session database") {
+		t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
 }
 
@@ -245,8 +212,8 @@ func TestLockedDatabaseExitsWithCode1(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.New(t, scripted.Text("first"))
-	if res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--db", db, "-p", "create the database")}); res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	if res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "--db", db, "-p", "create the database")}); res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	sqldb, err := sql.Open("sqlite", db)
 	if err != nil {
@@ -266,8 +233,8 @@ func TestLockedDatabaseExitsWithCode1(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("db_lock_wait = \"1s\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, invocation{dir: t.TempDir(), args: agentArgs(srv, "--config", cfg, "--db", db, "-p", "hi")})
-	if res.code != 1 || !strings.Contains(res.stderr, "locked") {
-		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: AgentArgs(srv, "--config", cfg, "--db", db, "-p", "hi")})
+	if res.Code != 1 || !strings.Contains(res.Stderr, "locked") {
+		t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // result object.
 func retryEvents(t *testing.T, stdout string) (retries []map[string]any, result map[string]any) {
 	t.Helper()
-	for _, o := range jsonLines(t, stdout) {
+	for _, o := range JSONLines(t, stdout) {
 		switch o["type"] {
 		case "retry":
 			retries = append(retries, o)
@@ -41,11 +41,11 @@ func TestBrokenStreamsAreRetriedAndThePartialAnswerDiscarded(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := scripted.New(t, tt.reply, scripted.Text("the whole answer"))
-			args := append(agentArgs(srv, "-p", "--output-format", "stream-json", "hi"), "--max-retries", "2")
-			res := run(t, invocation{dir: t.TempDir(), args: append(args, tt.args...)})
-			retries, result := retryEvents(t, res.stdout)
-			if res.code != 0 || result["answer"] != "the whole answer" || len(srv.Requests()) != 2 {
-				t.Fatalf("exit %d, result %v, %d requests; stderr %s", res.code, result, len(srv.Requests()), res.stderr)
+			args := append(AgentArgs(srv, "-p", "--output-format", "stream-json", "hi"), "--max-retries", "2")
+			res := Run(t, Invocation{Dir: t.TempDir(), Args: append(args, tt.args...)})
+			retries, result := retryEvents(t, res.Stdout)
+			if res.Code != 0 || result["answer"] != "the whole answer" || len(srv.Requests()) != 2 {
+				t.Fatalf("exit %d, result %v, %d requests; stderr %s", res.Code, result, len(srv.Requests()), res.Stderr)
 			}
 			if len(retries) != 1 || retries[0]["discarded"] != true {
 				t.Errorf("retry events %v: want one that says the partial answer is discarded", retries)
@@ -54,9 +54,9 @@ func TestBrokenStreamsAreRetriedAndThePartialAnswerDiscarded(t *testing.T) {
 	}
 	t.Run("text progress says so", func(t *testing.T) {
 		srv := scripted.New(t, scripted.Text("this answer gets cut").WithPieceSize(5).CutAfter(2), scripted.Text("whole"))
-		res := run(t, invocation{dir: t.TempDir(), args: append(agentArgs(srv, "-p", "--verbose", "hi"), "--max-retries", "1")})
-		if res.code != 0 || res.stdout != "whole\n" || !strings.Contains(res.stderr, "partial answer is discarded") {
-			t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+		res := Run(t, Invocation{Dir: t.TempDir(), Args: append(AgentArgs(srv, "-p", "--verbose", "hi"), "--max-retries", "1")})
+		if res.Code != 0 || res.Stdout != "whole\n" || !strings.Contains(res.Stderr, "partial answer is discarded") {
+			t.Errorf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 		}
 	})
 }
@@ -65,9 +65,9 @@ func TestAnErrorEventEndsTheTurnWithTheServersMessage(t *testing.T) {
 	t.Parallel()
 	srv := scripted.New(t, scripted.Reply{Raw: []string{`{"choices":[{"index":0,"delta":{"content":"par"}}]}`,
 		`{"error":{"message":"the prompt violates a policy","type":"invalid_request_error"}}`}}, scripted.Text("must not be requested"))
-	res := run(t, invocation{dir: t.TempDir(), args: append(agentArgs(srv, "-p", "hi"), "--max-retries", "3")})
-	if res.code != 1 || !strings.Contains(res.stderr, "the prompt violates a policy") || len(srv.Requests()) != 1 {
-		t.Errorf("exit %d, %d requests, stderr %q", res.code, len(srv.Requests()), res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: append(AgentArgs(srv, "-p", "hi"), "--max-retries", "3")})
+	if res.Code != 1 || !strings.Contains(res.Stderr, "the prompt violates a policy") || len(srv.Requests()) != 1 {
+		t.Errorf("exit %d, %d requests, stderr %q", res.Code, len(srv.Requests()), res.Stderr)
 	}
 }
 
@@ -104,20 +104,20 @@ func notAnAPIServer(t *testing.T) (url string, requests *atomic.Int32) {
 func TestA501IsNotRetriedAndItsHTMLIsReducedToItsTitle(t *testing.T) {
 	t.Parallel()
 	url, requests := notAnAPIServer(t)
-	res := run(t, invocation{dir: t.TempDir(), args: []string{"--base-url", url, "--model", "m", "--max-retries", "4", "-p", "hi"}})
-	if res.code != 1 || requests.Load() != 1 {
-		t.Fatalf("exit %d after %d requests; stderr %q", res.code, requests.Load(), res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: []string{"--base-url", url, "--model", "m", "--max-retries", "4", "-p", "hi"}})
+	if res.Code != 1 || requests.Load() != 1 {
+		t.Fatalf("exit %d after %d requests; stderr %q", res.Code, requests.Load(), res.Stderr)
 	}
-	if strings.Contains(res.stderr, "<") || !strings.Contains(res.stderr, "Error response") || !strings.Contains(res.stderr, "501") {
-		t.Errorf("stderr %q", res.stderr)
+	if strings.Contains(res.Stderr, "<") || !strings.Contains(res.Stderr, "Error response") || !strings.Contains(res.Stderr, "501") {
+		t.Errorf("stderr %q", res.Stderr)
 	}
 }
 
 func TestDoctorFailsOnAServerThatDoesNotSpeakTheAPI(t *testing.T) {
 	t.Parallel()
 	url, _ := notAnAPIServer(t)
-	res := run(t, invocation{dir: t.TempDir(), args: []string{"doctor", "--sandbox", "off", "--base-url", url, "--model", "m"}})
-	if res.code != 1 || !strings.Contains(res.stdout, "NO:") || strings.Contains(res.stdout, "<html") {
-		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: []string{"doctor", "--sandbox", "off", "--base-url", url, "--model", "m"}})
+	if res.Code != 1 || !strings.Contains(res.Stdout, "NO:") || strings.Contains(res.Stdout, "<html") {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 }

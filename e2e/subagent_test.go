@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,22 +13,6 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// isChild reports whether a request is a subagent's: its system prompt
-// says so.
-func isChild(req scripted.ChatRequest) bool {
-	return len(req.Messages) > 0 && strings.Contains(req.Messages[0].Text(), "You are a subagent")
-}
-
-// hasToolResults reports whether a request carries a tool result.
-func hasToolResults(req scripted.ChatRequest) bool {
-	for _, m := range req.Messages {
-		if m.Role == "tool" {
-			return true
-		}
-	}
-	return false
-}
-
 // childPrompt is the child's task (its first user message).
 func childPrompt(req scripted.ChatRequest) string {
 	for _, m := range req.Messages {
@@ -38,12 +21,6 @@ func childPrompt(req scripted.ChatRequest) string {
 		}
 	}
 	return ""
-}
-
-// taskCall is a task call of the parent.
-func taskCall(id, description, prompt string) scripted.Call {
-	args, _ := json.Marshal(map[string]string{"description": description, "prompt": prompt})
-	return scripted.Call{ID: id, Name: "task", Arguments: string(args)}
 }
 
 // fanOut is a model whose parent starts three subagents in one step; each
@@ -58,18 +35,18 @@ type fanOut struct {
 
 func (f *fanOut) respond(req scripted.ChatRequest) scripted.Reply {
 	switch {
-	case isChild(req) && !hasToolResults(req):
+	case IsChild(req) && !HasToolResults(req):
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if f.firsts++; f.firsts == 3 {
 			close(f.release)
 		}
 		return scripted.ToolCalls(scripted.Call{ID: "r1", Name: "read_file", Arguments: `{"path":"README.md"}`}).HoldAfterEvents(0, f.release)
-	case isChild(req):
+	case IsChild(req):
 		return scripted.Text("found " + childPrompt(req))
-	case !hasToolResults(req):
-		return scripted.ToolCalls(taskCall("task_a", "look at a", "alpha"), taskCall("task_b", "look at b", "beta"),
-			taskCall("task_c", "look at c", "gamma"))
+	case !HasToolResults(req):
+		return scripted.ToolCalls(TaskCall("task_a", "look at a", "alpha"), TaskCall("task_b", "look at b", "beta"),
+			TaskCall("task_c", "look at c", "gamma"))
 	}
 	return scripted.Text("all three answered")
 }
@@ -84,9 +61,9 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# readme\n"), 0o644)
 	model := &fanOut{release: make(chan struct{})}
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: model.respond})
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "all", "--output-format", "stream-json", "-p", "research")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--tools", "all", "--output-format", "stream-json", "-p", "research")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 8 {
@@ -96,10 +73,10 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 	// second.
 	lastFirst, firstSecond := -1, len(reqs)
 	for i, r := range reqs {
-		if !isChild(r.Chat) {
+		if !IsChild(r.Chat) {
 			continue
 		}
-		if hasToolResults(r.Chat) {
+		if HasToolResults(r.Chat) {
 			firstSecond = min(firstSecond, i)
 		} else {
 			lastFirst = max(lastFirst, i)
@@ -109,7 +86,7 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 		t.Errorf("a child's second request (%d) came before another's first (%d): the children did not run side by side", firstSecond, lastFirst)
 	}
 	final := reqs[len(reqs)-1]
-	results := toolResults(final)
+	results := ToolResults(final)
 	for id, prompt := range map[string]string{"task_a": "alpha", "task_b": "beta", "task_c": "gamma"} {
 		if got := results[id]; !strings.HasPrefix(got, "found "+prompt) || !strings.Contains(got, "subagent completed") {
 			t.Errorf("result of %s = %q, want the child's answer", id, got)
@@ -117,9 +94,9 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 	}
 	// A child cannot edit or start subagents: it is offered no such tool.
 	for _, r := range reqs {
-		if isChild(r.Chat) {
+		if IsChild(r.Chat) {
 			for _, name := range []string{"edit_file", "write_file", "task", "todo_write", "exit_plan_mode"} {
-				if toolNamed(r, name) != nil {
+				if ToolNamed(r, name) != nil {
 					t.Errorf("a child was offered %s", name)
 				}
 			}
@@ -127,7 +104,7 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 	}
 	inits, tagged := map[string]bool{}, 0
 	var parentID string
-	for _, obj := range jsonLines(t, res.stdout) {
+	for _, obj := range JSONLines(t, res.Stdout) {
 		pid, _ := obj["parent_tool_call_id"].(string)
 		if obj["type"] == "init" && pid == "" {
 			parentID, _ = obj["session_id"].(string)
@@ -145,27 +122,27 @@ func TestThreeSubagentsRunInParallel(t *testing.T) {
 	if tagged < 3*4 {
 		t.Errorf("%d child events carry parent_tool_call_id, want every child event", tagged)
 	}
-	list := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "list"}})
-	if n := strings.Count(list.stdout, "\n"); list.code != 0 || !strings.Contains(list.stdout, parentID) || strings.Contains(list.stdout, "look at") {
-		t.Errorf("sessions list (%d lines) shows subagents or not the parent:\n%s", n, list.stdout)
+	list := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "list"}})
+	if n := strings.Count(list.Stdout, "\n"); list.Code != 0 || !strings.Contains(list.Stdout, parentID) || strings.Contains(list.Stdout, "look at") {
+		t.Errorf("sessions list (%d lines) shows subagents or not the parent:\n%s", n, list.Stdout)
 	}
-	show := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", parentID}})
-	if show.code != 0 || !strings.Contains(show.stdout, "subagents (") || strings.Count(show.stdout, "  completed  ") != 3 {
-		t.Fatalf("sessions show lists no subagents:\n%s%s", show.stdout, show.stderr)
+	show := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "show", parentID}})
+	if show.Code != 0 || !strings.Contains(show.Stdout, "subagents (") || strings.Count(show.Stdout, "  completed  ") != 3 {
+		t.Fatalf("sessions show lists no subagents:\n%s%s", show.Stdout, show.Stderr)
 	}
 	var childID string
-	for _, line := range strings.Split(show.stdout, "\n") {
+	for _, line := range strings.Split(show.Stdout, "\n") {
 		if strings.Contains(line, "look at b") {
 			childID = strings.Fields(line)[0]
 		}
 	}
-	child := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", childID}})
-	if !strings.Contains(child.stdout, "found beta") || !strings.Contains(child.stdout, fmt.Sprintf("subagent of session %s (its call task_b)", parentID)) {
-		t.Errorf("sessions show CHILD:\n%s%s", child.stdout, child.stderr)
+	child := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "show", childID}})
+	if !strings.Contains(child.Stdout, "found beta") || !strings.Contains(child.Stdout, fmt.Sprintf("subagent of session %s (its call task_b)", parentID)) {
+		t.Errorf("sessions show CHILD:\n%s%s", child.Stdout, child.Stderr)
 	}
-	exp := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "export", parentID}})
-	if !strings.Contains(exp.stdout, `"parent_call_id": "task_a"`) {
-		t.Errorf("export has no subagents:\n%s", exp.stdout)
+	exp := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "export", parentID}})
+	if !strings.Contains(exp.Stdout, `"parent_call_id": "task_a"`) {
+		t.Errorf("export has no subagents:\n%s", exp.Stdout)
 	}
 }
 
@@ -178,14 +155,14 @@ func TestInterruptStopsEverySubagent(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: func(req scripted.ChatRequest) scripted.Reply {
-		if isChild(req) {
+		if IsChild(req) {
 			return scripted.Text("never finished").HoldAfterEvents(0, hold)
 		}
-		return scripted.ToolCalls(taskCall("task_a", "look at a", "alpha"), taskCall("task_b", "look at b", "beta"),
-			taskCall("task_c", "look at c", "gamma"))
+		return scripted.ToolCalls(TaskCall("task_a", "look at a", "alpha"), TaskCall("task_b", "look at b", "beta"),
+			TaskCall("task_c", "look at c", "gamma"))
 	}})
-	cmd, sc, stderr := startAgent(t, dir, agentArgs(srv, "--db", db, "--tools", "all", "--output-format", "stream-json", "-p", "research"))
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	cmd, sc, stderr := StartAgent(t, dir, AgentArgs(srv, "--db", db, "--tools", "all", "--output-format", "stream-json", "-p", "research"))
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
 	if err := srv.WaitRequests(ctx, 4); err != nil { // the parent's and every child's first
 		t.Fatal(err)
@@ -193,8 +170,8 @@ func TestInterruptStopsEverySubagent(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	objs := waitFor(t, sc, "result")
-	if code := exitCodeOf(t, cmd); code != 130 {
+	objs := WaitForEvent(t, sc, "result")
+	if code := ExitCodeOf(t, cmd); code != 130 {
 		t.Errorf("exit %d, want 130; stderr %s", code, stderr)
 	}
 	cancelled := 0
@@ -209,9 +186,9 @@ func TestInterruptStopsEverySubagent(t *testing.T) {
 		t.Errorf("%d task results say the child was cancelled, want 3", cancelled)
 	}
 	parent := objs[0]["session_id"].(string)
-	show := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", parent}})
-	if strings.Count(show.stdout, "  cancelled  ") != 3 {
-		t.Errorf("sessions show: want three cancelled subagents:\n%s", show.stdout)
+	show := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "show", parent}})
+	if strings.Count(show.Stdout, "  cancelled  ") != 3 {
+		t.Errorf("sessions show: want three cancelled subagents:\n%s", show.Stdout)
 	}
 }
 
@@ -225,13 +202,13 @@ func TestTodoListIsPrintedAndStored(t *testing.T) {
 			Arguments: `{"todos":[{"content":"read the code","status":"in_progress"},{"content":"fix it","status":"pending"}]}`}),
 		scripted.Text("planned"),
 	)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--db", db, "--tools", "all", "--output-format", "stream-json", "-p", "plan it")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--db", db, "--tools", "all", "--output-format", "stream-json", "-p", "plan it")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	var todo map[string]any
 	var id string
-	for _, obj := range jsonLines(t, res.stdout) {
+	for _, obj := range JSONLines(t, res.Stdout) {
 		if obj["type"] == "todo" {
 			todo = obj
 		}
@@ -242,12 +219,12 @@ func TestTodoListIsPrintedAndStored(t *testing.T) {
 	if items, _ := todo["todos"].([]any); len(items) != 2 {
 		t.Fatalf("todo event = %v", todo)
 	}
-	if got := toolResults(srv.Requests()[1])["t1"]; got != "The todo list is updated: 0 completed, 1 in progress, 1 pending." {
+	if got := ToolResults(srv.Requests()[1])["t1"]; got != "The todo list is updated: 0 completed, 1 in progress, 1 pending." {
 		t.Errorf("result %q", got)
 	}
-	exp := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "export", id}})
-	if !strings.Contains(exp.stdout, `"content": "fix it"`) {
-		t.Errorf("the list is not stored with the session:\n%s", exp.stdout)
+	exp := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "export", id}})
+	if !strings.Contains(exp.Stdout, `"content": "fix it"`) {
+		t.Errorf("the list is not stored with the session:\n%s", exp.Stdout)
 	}
 }
 
@@ -262,9 +239,9 @@ func TestPlanModeRefusesAnEditAndEndsWithThePlan(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "exit_plan_mode", Arguments: `{"plan":"# Plan\n1. Change a.txt to beta."}`}),
 		scripted.Text("never asked for"),
 	)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--tools", "all", "--permission-mode", "plan", "-p", "change a.txt")})
-	if res.code != 0 || res.stdout != "# Plan\n1. Change a.txt to beta.\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--tools", "all", "--permission-mode", "plan", "-p", "change a.txt")})
+	if res.Code != 0 || res.Stdout != "# Plan\n1. Change a.txt to beta.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", res.Code, res.Stdout, res.Stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
 		t.Errorf("b.txt was written in plan mode")
@@ -273,7 +250,7 @@ func TestPlanModeRefusesAnEditAndEndsWithThePlan(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2 (the run ends with the plan)", len(reqs))
 	}
-	if got := toolResults(reqs[1])["w1"]; !strings.Contains(got, "plan mode is on") {
+	if got := ToolResults(reqs[1])["w1"]; !strings.Contains(got, "plan mode is on") {
 		t.Errorf("the edit's result %q does not say plan mode is on", got)
 	}
 	if !strings.Contains(reqs[0].Chat.Messages[0].Text(), "Plan mode is on") {
@@ -287,31 +264,31 @@ func TestChildCannotEditByDefault(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: func(c scripted.ChatRequest) scripted.Reply {
-		outs := toolOutputs(c)
+		outs := ToolOutputs(c)
 		switch {
-		case isChild(c) && len(outs) == 0:
+		case IsChild(c) && len(outs) == 0:
 			return scripted.ToolCalls(scripted.Call{ID: "w", Name: "write_file", Arguments: `{"path":"out.txt","content":"x"}`})
-		case isChild(c) && len(outs) == 1 && toolNamed(scripted.Request{Chat: c}, "bash") != nil:
+		case IsChild(c) && len(outs) == 1 && ToolNamed(scripted.Request{Chat: c}, "bash") != nil:
 			return scripted.ToolCalls(scripted.Call{ID: "b", Name: "bash", Arguments: `{"command":"echo x > out.txt"}`})
-		case isChild(c):
+		case IsChild(c):
 			return scripted.Text("child results: " + strings.Join(outs, " | "))
 		case len(outs) == 0:
-			return scripted.ToolCalls(taskCall("task_1", "try to write", "write out.txt"))
+			return scripted.ToolCalls(TaskCall("task_1", "try to write", "write out.txt"))
 		}
 		return scripted.Text(outs[0])
 	}})
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--tools", "all", "-p", "go")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--tools", "all", "-p", "go")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out.txt")); err == nil {
-		t.Fatalf("the child wrote out.txt; it said: %s", res.stdout)
+		t.Fatalf("the child wrote out.txt; it said: %s", res.Stdout)
 	}
-	if strings.Contains(res.stdout, "the tools are: bash") && !strings.Contains(res.stdout, "Read-only file system") {
-		t.Errorf("the child's bash was not read-only: %s", res.stdout)
+	if strings.Contains(res.Stdout, "the tools are: bash") && !strings.Contains(res.Stdout, "Read-only file system") {
+		t.Errorf("the child's bash was not read-only: %s", res.Stdout)
 	}
-	if !strings.Contains(res.stdout, "write_file") {
-		t.Errorf("the child's write_file call was not refused as unknown: %s", res.stdout)
+	if !strings.Contains(res.Stdout, "write_file") {
+		t.Errorf("the child's write_file call was not refused as unknown: %s", res.Stdout)
 	}
 }
 
@@ -330,15 +307,15 @@ func TestPlanModeRunsReadOnlyCommandsOnly(t *testing.T) {
 			scripted.Call{ID: "touch", Name: "bash", Arguments: `{"command":"touch c.txt"}`}),
 		scripted.ToolCalls(scripted.Call{ID: "p1", Name: "exit_plan_mode", Arguments: `{"plan":"1. nothing"}`}),
 	)
-	res := run(t, invocation{dir: dir, args: agentArgs(srv, "--tools", "all", "--permission-mode", "plan", "-p", "look")})
-	if res.code != 0 {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	res := Run(t, Invocation{Dir: dir, Args: AgentArgs(srv, "--tools", "all", "--permission-mode", "plan", "-p", "look")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
 	}
 	reqs := srv.Requests()
 	if len(reqs) < 2 {
 		t.Fatalf("%d requests", len(reqs))
 	}
-	results := toolResults(reqs[1])
+	results := ToolResults(reqs[1])
 	if got := results["ls"]; !strings.Contains(got, "a.txt") || !strings.Contains(got, "alpha") {
 		t.Errorf("the read-only command did not run in plan mode: %q", got)
 	}

@@ -20,36 +20,36 @@ func TestSubagentAsksInTheParentsInterface(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, ".agent", "agents"), 0o755)
-	write(t, dir, ".agent/agents/runner.md", "---\nname: runner\ndescription: Runs commands\ntools: Bash, Read\n---\nYou run commands.\n")
+	WriteFile(t, dir, ".agent/agents/runner.md", "---\nname: runner\ndescription: Runs commands\ntools: Bash, Read\n---\nYou run commands.\n")
 	args, _ := json.Marshal(map[string]string{"description": "make the file", "prompt": "make made.txt", "agent": "runner"})
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: func(c scripted.ChatRequest) scripted.Reply {
 		switch {
-		case isChild(c) && !hasToolResults(c):
+		case IsChild(c) && !HasToolResults(c):
 			return scripted.ToolCalls(scripted.Call{ID: "child_b", Name: "bash", Arguments: `{"command":"echo made > made.txt"}`})
-		case isChild(c):
+		case IsChild(c):
 			return scripted.Text("made it")
-		case !hasToolResults(c):
+		case !HasToolResults(c):
 			return scripted.ToolCalls(scripted.Call{ID: "task_1", Name: "task", Arguments: string(args)})
 		}
-		return scripted.Text("The child says: " + toolOutputs(c)[0])
+		return scripted.Text("The child says: " + ToolOutputs(c)[0])
 	}})
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--tools", "all",
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--tools", "all",
 		"--db", filepath.Join(t.TempDir(), "a.db")})
-	s.waitFor("Ask about this repository")
-	s.send("make the file with a subagent")
-	s.waitFor("make the file asks: Allow bash to run this command?")
+	s.WaitFor("Ask about this repository")
+	s.Send("make the file with a subagent")
+	s.WaitFor("make the file asks: Allow bash to run this command?")
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
 		t.Fatal("the child's command ran before anyone answered")
 	}
-	s.allowOnce()
-	screen := s.waitFor("The child says: made it")
+	s.AllowOnce()
+	screen := s.WaitFor("The child says: made it")
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
 		t.Errorf("the allowed command did not run: %v\n%s", err, screen)
 	}
 	if !strings.Contains(screen, "make the file (runner)") {
 		t.Errorf("the task call's block is not titled by its description and agent:\n%s", screen)
 	}
-	s.quit()
+	s.Quit()
 }
 
 // Three children run side by side in the interface, each a block under its
@@ -64,20 +64,20 @@ func TestEscapeStopsEveryChildInTheInterface(t *testing.T) {
 	t.Cleanup(func() { close(hold) })
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: func(c scripted.ChatRequest) scripted.Reply {
 		switch {
-		case isChild(c) && !hasToolResults(c):
+		case IsChild(c) && !HasToolResults(c):
 			return scripted.ToolCalls(scripted.Call{ID: "r1", Name: "read_file", Arguments: `{"path":"README.md"}`})
-		case isChild(c): // held until the request ends
+		case IsChild(c): // held until the request ends
 			return scripted.Text("never finished").HoldAfterEvents(0, hold)
-		case !hasToolResults(c):
-			return scripted.ToolCalls(taskCall("task_a", "look at a", "alpha"), taskCall("task_b", "look at b", "beta"),
-				taskCall("task_c", "look at c", "gamma"))
+		case !HasToolResults(c):
+			return scripted.ToolCalls(TaskCall("task_a", "look at a", "alpha"), TaskCall("task_b", "look at b", "beta"),
+				TaskCall("task_c", "look at c", "gamma"))
 		}
 		return scripted.Text("The parent went on.")
 	}})
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--tools", "all", "--db", db})
-	s.waitFor("Ask about this repository")
-	s.send("research with three subagents")
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--tools", "all", "--db", db})
+	s.WaitFor("Ask about this repository")
+	s.Send("research with three subagents")
+	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
 	// The parent's request, each child's first, and each child's second
 	// (held): all three children are between steps.
@@ -85,50 +85,50 @@ func TestEscapeStopsEveryChildInTheInterface(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []string{"a", "b", "c"} {
-		s.waitFor("↳ look at " + d + " · thinking")
+		s.WaitFor("↳ look at " + d + " · thinking")
 	}
-	screen := s.waitFor("ctrl+o shows its 1 step")
+	screen := s.WaitFor("ctrl+o shows its 1 step")
 	if strings.Contains(screen, "✓ read_file README.md") {
 		t.Fatalf("a folded child shows its steps:\n%s", screen)
 	}
-	s.keys("C-Up") // the middle task call, look at b
-	s.keys("C-o")
-	screen = s.waitFor("✓ read_file README.md")
+	s.Keys("C-Up") // the middle task call, look at b
+	s.Keys("C-o")
+	screen = s.WaitFor("✓ read_file README.md")
 	if strings.Count(screen, "✓ read_file README.md") != 1 {
 		t.Errorf("Ctrl+O expanded more than the selected child:\n%s", screen)
 	}
 
-	s.keys("Escape")
-	screen = s.idle()
+	s.Keys("Escape")
+	screen = s.Idle()
 	if strings.Contains(screen, "The parent went on.") {
 		t.Errorf("the turn went on after Escape:\n%s", screen)
 	}
 	if n := len(srv.Requests()); n != 7 {
 		t.Errorf("%d requests, want 7: nothing after Escape", n)
 	}
-	s.quit()
+	s.Quit()
 
-	list := run(t, invocation{dir: dir, args: []string{"sessions", "list", "--db", db, "--json"}})
+	list := Run(t, Invocation{Dir: dir, Args: []string{"sessions", "list", "--db", db, "--json"}})
 	var sessions []struct {
 		ID string `json:"id"`
 	}
-	if err := json.Unmarshal([]byte(list.stdout), &sessions); err != nil || len(sessions) != 1 {
-		t.Fatalf("sessions list: %v %s", err, list.stdout)
+	if err := json.Unmarshal([]byte(list.Stdout), &sessions); err != nil || len(sessions) != 1 {
+		t.Fatalf("sessions list: %v %s", err, list.Stdout)
 	}
-	show := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", sessions[0].ID}})
-	if strings.Count(show.stdout, "  cancelled  ") != 3 {
-		t.Fatalf("sessions show: want three cancelled subagents:\n%s", show.stdout)
+	show := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "show", sessions[0].ID}})
+	if strings.Count(show.Stdout, "  cancelled  ") != 3 {
+		t.Fatalf("sessions show: want three cancelled subagents:\n%s", show.Stdout)
 	}
-	if !strings.Contains(show.stdout, "did not finish (it was cancelled)") {
-		t.Errorf("the task results do not say their child was cancelled:\n%s", show.stdout)
+	if !strings.Contains(show.Stdout, "did not finish (it was cancelled)") {
+		t.Errorf("the task results do not say their child was cancelled:\n%s", show.Stdout)
 	}
-	for _, line := range strings.Split(show.stdout, "\n") {
+	for _, line := range strings.Split(show.Stdout, "\n") {
 		if !strings.Contains(line, "look at ") || !strings.Contains(line, "cancelled") {
 			continue
 		}
-		child := run(t, invocation{dir: dir, args: []string{"--db", db, "sessions", "show", strings.Fields(line)[0]}})
-		if !strings.Contains(child.stdout, "read_file") || !strings.Contains(child.stdout, "# readme") {
-			t.Errorf("child %s lost its work:\n%s", strings.Fields(line)[0], child.stdout)
+		child := Run(t, Invocation{Dir: dir, Args: []string{"--db", db, "sessions", "show", strings.Fields(line)[0]}})
+		if !strings.Contains(child.Stdout, "read_file") || !strings.Contains(child.Stdout, "# readme") {
+			t.Errorf("child %s lost its work:\n%s", strings.Fields(line)[0], child.Stdout)
 		}
 	}
 }
@@ -145,26 +145,26 @@ func TestPlanModeInTheInterfaceRefusesAnEditThenApprovesThePlan(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "w2", Name: "write_file", Arguments: `{"path":"planned.txt","content":"done\n"}`}),
 		scripted.Text("Wrote planned.txt as planned."),
 	)
-	s := startTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--tools", "all",
+	s := StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--tools", "all",
 		"--permission-mode", "plan", "--db", filepath.Join(t.TempDir(), "a.db")})
-	s.waitFor("plan mode")
-	s.send("write the file")
-	s.waitFor("1. Write planned.txt.")
+	s.WaitFor("plan mode")
+	s.Send("write the file")
+	s.WaitFor("1. Write planned.txt.")
 	if _, err := os.Stat(filepath.Join(dir, "early.txt")); err == nil {
 		t.Fatal("write_file ran in plan mode")
 	}
-	s.waitFor("↑/↓ choose")
-	s.keys("Down", "Enter") // Approve, and go on in auto mode
-	screen := s.waitFor("Wrote planned.txt as planned.")
+	s.WaitFor("↑/↓ choose")
+	s.Keys("Down", "Enter") // Approve, and go on in auto mode
+	screen := s.WaitFor("Wrote planned.txt as planned.")
 	if _, err := os.Stat(filepath.Join(dir, "planned.txt")); err != nil {
 		t.Errorf("the approved plan's edit did not run: %v\n%s", err, screen)
 	}
-	if !strings.Contains(s.idle(), "auto mode") {
-		t.Errorf("the status line does not show auto mode after the approval:\n%s", s.screen())
+	if !strings.Contains(s.Idle(), "auto mode") {
+		t.Errorf("the status line does not show auto mode after the approval:\n%s", s.Screen())
 	}
 	reqs := srv.Requests()
-	if got := toolResults(reqs[1])["w1"]; !strings.Contains(got, "plan mode is on") {
+	if got := ToolResults(reqs[1])["w1"]; !strings.Contains(got, "plan mode is on") {
 		t.Errorf("the refused edit's result: %q", got)
 	}
-	s.quit()
+	s.Quit()
 }

@@ -40,16 +40,16 @@ func TestWebFetchAsksAboutANewDomain(t *testing.T) {
 		scripted.Text("Both pages read."),
 	)
 	db := filepath.Join(t.TempDir(), "a.db")
-	s := startTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--config", config, "--db", db, "--tools", "all"})
-	s.waitFor("Ask about this repository")
-	s.send("read the install docs")
-	screen := s.waitFor("Always allow 127.0.0.1")
+	s := StartTmux(t, t.TempDir(), nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--config", config, "--db", db, "--tools", "all"})
+	s.WaitFor("Ask about this repository")
+	s.Send("read the install docs")
+	screen := s.WaitFor("Always allow 127.0.0.1")
 	if !strings.Contains(screen, "Allow 127.0.0.1 for this session") || served.Load() != 0 {
 		t.Fatalf("the question lacks the session answer, or the page was fetched before it was answered:\n%s", screen)
 	}
-	s.waitFor("↑/↓ choose") // the menu takes keys once the keyboard rested
-	s.keys("Down", "Down", "Enter")
-	screen = s.waitFor("Both pages read.")
+	s.WaitFor("↑/↓ choose") // the menu takes keys once the keyboard rested
+	s.Keys("Down", "Down", "Enter")
+	screen = s.WaitFor("Both pages read.")
 	if strings.Count(screen, "Always allow") != 0 {
 		t.Errorf("a question is still shown:\n%s", screen)
 	}
@@ -57,7 +57,7 @@ func TestWebFetchAsksAboutANewDomain(t *testing.T) {
 		t.Errorf("the server served %d pages, want 2 (the second fetch of the domain was not run without a question)", n)
 	}
 	reqs := srv.Requests()
-	res := toolResults(reqs[len(reqs)-1])
+	res := ToolResults(reqs[len(reqs)-1])
 	for _, id := range []string{"f1", "f2"} {
 		if got := res[id]; !strings.Contains(got, "# Install") || !strings.Contains(got, "not instructions") {
 			t.Errorf("%s: the model read %q", id, got)
@@ -67,5 +67,5 @@ func TestWebFetchAsksAboutANewDomain(t *testing.T) {
 	if err != nil || !strings.Contains(string(trust), "127.0.0.1") {
 		t.Errorf("the always answer was not remembered: %q %v", trust, err)
 	}
-	s.quit()
+	s.Quit()
 }

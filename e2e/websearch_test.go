@@ -26,12 +26,12 @@ func TestAnthropicWebSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "agent.db")
-	res := run(t, invocation{dir: t.TempDir(), args: []string{"--config", config, "--db", db, "--max-retries", "0", "--output-format", "stream-json", "-p", "what is new in Go 1.26?"}})
-	if res.code != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	res := Run(t, Invocation{Dir: t.TempDir(), Args: []string{"--config", config, "--db", db, "--max-retries", "0", "--output-format", "stream-json", "-p", "what is new in Go 1.26?"}})
+	if res.Code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
 	var search, citation, last map[string]any
-	for _, o := range jsonLines(t, res.stdout) {
+	for _, o := range JSONLines(t, res.Stdout) {
 		switch o["type"] {
 		case "web_search":
 			search = o
@@ -62,9 +62,9 @@ func TestAnthropicWebSearch(t *testing.T) {
 		t.Errorf("tools %v: want the web_search server tool last", tools)
 	}
 
-	cont := run(t, invocation{dir: t.TempDir(), args: []string{"--config", config, "--db", db, "--max-retries", "0", "-r", last["session_id"].(string), "-p", "sure?"}})
-	if cont.code != 0 {
-		t.Fatalf("resume: exit %d, stderr %q", cont.code, cont.stderr)
+	cont := Run(t, Invocation{Dir: t.TempDir(), Args: []string{"--config", config, "--db", db, "--max-retries", "0", "-r", last["session_id"].(string), "-p", "sure?"}})
+	if cont.Code != 0 {
+		t.Fatalf("resume: exit %d, stderr %q", cont.Code, cont.Stderr)
 	}
 	sent := srv.Requests()[1].Params.Messages[1]
 	if got := blocksOf(sent); len(got) != 3 || got[0] != "server_tool_use" || got[1] != "web_search_tool_result" || got[2] != "text" {

@@ -13,19 +13,19 @@ import (
 	"time"
 )
 
-// process is a process as /proc shows it; its start time (in clock ticks
+// Process is a process as /proc shows it; its start time (in clock ticks
 // since boot) tells it from a later process that reused its id.
-type process struct {
+type Process struct {
 	pid, ppid, pgrp, session int
 	start                    uint64
 	state                    byte
 }
 
 // readProcess reads /proc/pid/stat; ok is false once the process is gone.
-func readProcess(pid int) (process, bool) {
+func readProcess(pid int) (Process, bool) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return process{}, false
+		return Process{}, false
 	}
 	// The command name, in parentheses, may hold spaces; the fields
 	// after its closing parenthesis are state, ppid, pgrp, session, ...,
@@ -33,13 +33,13 @@ func readProcess(pid int) (process, bool) {
 	s := string(data)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return process{}, false
+		return Process{}, false
 	}
 	f := strings.Fields(s[i+1:])
 	if len(f) < 20 {
-		return process{}, false
+		return Process{}, false
 	}
-	p := process{pid: pid, state: f[0][0]}
+	p := Process{pid: pid, state: f[0][0]}
 	p.ppid, _ = strconv.Atoi(f[1])
 	p.pgrp, _ = strconv.Atoi(f[2])
 	p.session, _ = strconv.Atoi(f[3])
@@ -48,9 +48,9 @@ func readProcess(pid int) (process, bool) {
 }
 
 // processes lists every process of the machine (that this user may see).
-func processes() []process {
+func processes() []Process {
 	entries, _ := os.ReadDir("/proc")
-	var out []process
+	var out []Process
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -63,9 +63,9 @@ func processes() []process {
 	return out
 }
 
-// processTree returns root and its descendants now running, and every
+// ProcessTree returns root and its descendants now running, and every
 // process of root's session (those whose parent already exited).
-func processTree(root int) []process {
+func ProcessTree(root int) []Process {
 	all := processes()
 	in := map[int]bool{root: true}
 	for grew := true; grew; {
@@ -76,7 +76,7 @@ func processTree(root int) []process {
 			}
 		}
 	}
-	var out []process
+	var out []Process
 	for _, p := range all {
 		if in[p.pid] {
 			out = append(out, p)
@@ -88,20 +88,20 @@ func processTree(root int) []process {
 // running reports whether p still runs: a process with its id and start
 // time exists and has not exited (a zombie has, and only waits for its
 // parent to reap it).
-func (p process) running() bool {
+func (p Process) running() bool {
 	now, ok := readProcess(p.pid)
 	return ok && now.start == p.start && now.state != 'Z' && now.state != 'X'
 }
 
-// waitExited waits until every process of procs has exited, and any
+// WaitExited waits until every process of procs has exited, and any
 // process later started in session (0: none) too. tmux offers no event for
 // a process that is not its caller's child, so this polls; past hangLimit
 // it reports the processes left as an error and kills them.
-func waitExited(t *testing.T, procs []process, session int) {
+func WaitExited(t *testing.T, procs []Process, session int) {
 	t.Helper()
-	deadline := time.Now().Add(hangLimit)
+	deadline := time.Now().Add(HangLimit)
 	for {
-		var left []process
+		var left []Process
 		for _, p := range procs {
 			if p.running() {
 				left = append(left, p)
@@ -121,7 +121,7 @@ func waitExited(t *testing.T, procs []process, session int) {
 			for _, p := range left {
 				syscall.Kill(p.pid, syscall.SIGKILL)
 			}
-			t.Errorf("%d processes still ran %v after the test ended: %+v", len(left), hangLimit, left)
+			t.Errorf("%d processes still ran %v after the test ended: %+v", len(left), HangLimit, left)
 			return
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -9,17 +9,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// child is a process started by a command under test, watched through a
+// Child is a process started by a command under test, watched through a
 // pidfd so that its end can be awaited without polling.
-type child struct {
-	pid   int
+type Child struct {
+	Pid   int
 	pidfd int
 }
 
-// childFromFIFO reads the pid a command wrote into fifo (opening the FIFO
+// ChildFromFIFO reads the pid a command wrote into fifo (opening the FIFO
 // blocks until it does, which is the synchronisation) and watches that
 // process.
-func childFromFIFO(t *testing.T, fifo string) child {
+func ChildFromFIFO(t *testing.T, fifo string) Child {
 	t.Helper()
 	data, err := os.ReadFile(fifo)
 	if err != nil {
@@ -34,13 +34,13 @@ func childFromFIFO(t *testing.T, fifo string) child {
 		t.Fatalf("pidfd_open(%d): %v", pid, err)
 	}
 	t.Cleanup(func() { unix.Close(fd) })
-	return child{pid: pid, pidfd: fd}
+	return Child{Pid: pid, pidfd: fd}
 }
 
-// ended waits at most hangLimit for the process to end (a pidfd becomes
+// Ended waits at most hangLimit for the process to end (a pidfd becomes
 // readable then) and reports whether it did.
-func (c child) ended() bool {
+func (c Child) Ended() bool {
 	fds := []unix.PollFd{{Fd: int32(c.pidfd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(hangLimit.Milliseconds()))
+	n, err := unix.Poll(fds, int(HangLimit.Milliseconds()))
 	return err == nil && n == 1
 }
