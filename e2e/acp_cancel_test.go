@@ -23,7 +23,7 @@ func TestACPCancelledPermissionCancelsThePrompt(t *testing.T) {
 		scripted.Text("must not be requested"),
 	)
 	dir := t.TempDir()
-	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir,
+	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir,
 		jsonEnv("AGENT_ARGS", append([]string{"acp"}, AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all")...)),
 		jsonEnv("AGENT_ANSWERS", []string{"cancelled", "session/cancel"})}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "cancel")

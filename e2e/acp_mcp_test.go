@@ -21,7 +21,7 @@ func TestACPSessionMCPServers(t *testing.T) {
 	)
 	dir := t.TempDir()
 	servers := []map[string]any{{"name": "everything", "command": filepath.Join(bin, "mcp-server-everything"), "args": []string{}, "env": []any{}}}
-	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir,
+	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir,
 		jsonEnv("AGENT_ARGS", append([]string{"acp"}, AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all")...)),
 		jsonEnv("AGENT_MCP", servers), jsonEnv("AGENT_ANSWERS", []string{"allow_once"})}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "mcp")

@@ -28,7 +28,7 @@ func TestACPPlanMode(t *testing.T) {
 		scripted.Text("Done."),
 	)
 	dir := t.TempDir()
-	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir,
+	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir,
 		jsonEnv("AGENT_ARGS", append([]string{"acp"}, AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all")...)),
 		jsonEnv("AGENT_ANSWERS", []string{"allow_always"})}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "plan")

@@ -61,7 +61,7 @@ func TestACPSession(t *testing.T) {
 	// A trusted project's hooks run in ACP's sessions as in -p: UserPromptSubmit's context reaches the model.
 	dir := ExtProject(t, map[string]string{".claude/settings.json": `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'The deploy branch is release-7.'"}]}]}}`})
 	db := filepath.Join(t.TempDir(), "a.db")
-	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir,
+	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir,
 		jsonEnv("AGENT_ARGS", append([]string{"acp"}, AgentArgs(srv, "--db", db, "--tools", "all", "--trust-project")...)),
 		jsonEnv("AGENT_ANSWERS", []string{"reject_once", "allow_once"})}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "session")
@@ -213,7 +213,7 @@ func TestACPFileSystem(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("on disk\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir, "AGENT_BUFFER=unsaved buffer text\n",
+	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir, "AGENT_BUFFER=unsaved buffer text\n",
 		jsonEnv("AGENT_ARGS", append([]string{"acp"}, AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "a.db"), "--tools", "all", "--permission-mode", "auto")...))}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "fs")
 	edit := step(t, objs, "edit")

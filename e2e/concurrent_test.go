@@ -120,7 +120,7 @@ func TestAKilledRunIsMarkedInterruptedAndContinuesAtOnce(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	srv := scripted.New(t, scripted.Text("never finished").HoldAfterEvents(1, release))
-	cmd := exec.Command(binary, AgentArgs(srv, "--db", db, "-p", "start something")...)
+	cmd := exec.Command(Agent(t), AgentArgs(srv, "--db", db, "-p", "start something")...)
 	cmd.Dir, cmd.Env = dir, BaseEnv(t)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,8 +1,10 @@
-// Package e2e runs the agent as a separate process (this test binary, which
-// runs the agent's command line as main.go does; see TestMain) against the
-// scripted OpenAI-compatible server on a temporary copy of this repository's
-// source tree, and checks what a person or a script would see: stdout,
-// stderr, the exit code, and the requests the server received.
+// Package e2e is the harness of the end-to-end tests, which live in its
+// subdirectories, one package for each front-end. They run the agent, built
+// once for all of them (see Agent), as a separate process against the
+// scripted servers (internal/scripted and its siblings), often on a
+// temporary copy of this repository's source tree, and check what a person
+// or a script would see: stdout, stderr, the exit code, the terminal in
+// tmux, and the requests the servers received.
 package e2e
 
 import (
@@ -19,25 +21,13 @@ import (
 	"github.com/agent-dev/agent/internal/scripted"
 )
 
-// binary is the agent the tests run: this test binary itself, which acts as
-// the agent when started with asAgent=1 in its environment (see TestMain),
-// or the binary AGENT_E2E_BINARY names (to measure another build; main's
-// bench/economy.sh does).
-var binary string
-
-// asAgent is the environment variable that makes this test binary the agent.
-const asAgent = "AGENT_E2E_AS_AGENT"
-
 // SourceTree copies this repository's Go sources and docs (not .git) into a
 // temporary directory and returns it.
 func SourceTree(t *testing.T) string {
 	t.Helper()
 	dst := t.TempDir()
-	src, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+	src := Root(t)
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -80,11 +70,10 @@ type Invocation struct {
 }
 
 // BaseEnv is a minimal environment: no config file, no API key, no model
-// unless a test adds them; and what makes this binary the agent.
+// unless a test adds them.
 func BaseEnv(t *testing.T) []string {
 	home := t.TempDir()
 	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
-		asAgent + "=1",
 		// A binary built with -race sleeps a second at exit unless told not to.
 		"GORACE=atexit_sleep_ms=0"}
 }
@@ -101,7 +90,7 @@ func Run(t *testing.T, inv Invocation) Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, inv.Args...)
+	cmd := exec.CommandContext(ctx, Agent(t), inv.Args...)
 	cmd.Dir = inv.Dir
 	cmd.Env = append(BaseEnv(t), inv.Env...)
 	cmd.Stdin = inv.Stdin

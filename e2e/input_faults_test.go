@@ -89,7 +89,7 @@ func TestAReaderThatClosesEarlyEndsTheOutputQuietly(t *testing.T) {
 		}
 		r.Close() // the reader went away, as head does after its lines
 		ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
-		cmd := exec.CommandContext(ctx, binary, args...)
+		cmd := exec.CommandContext(ctx, Agent(t), args...)
 		cmd.Dir, cmd.Env, cmd.Stdout = dir, BaseEnv(t), w
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

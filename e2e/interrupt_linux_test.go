@@ -67,7 +67,7 @@ func TestInterruptWhileWaitingForStandardInput(t *testing.T) {
 	srv := scripted.New(t)
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, AgentArgs(srv, "-p", "-v", "summarise")...)
+	cmd := exec.CommandContext(ctx, Agent(t), AgentArgs(srv, "-p", "-v", "summarise")...)
 	cmd.Dir, cmd.Env, cmd.Stdin = t.TempDir(), BaseEnv(t), r
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -101,7 +101,7 @@ func TestInterruptPrintsThePartialAnswerInTextMode(t *testing.T) {
 	srv := scripted.New(t, scripted.Text("Partial words and more.").WithPieceSize(4).HoldAfterEvents(3, hold))
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, AgentArgs(srv, "-p", "hi")...)
+	cmd := exec.CommandContext(ctx, Agent(t), AgentArgs(srv, "-p", "hi")...)
 	cmd.Dir, cmd.Env = t.TempDir(), BaseEnv(t)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

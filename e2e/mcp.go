@@ -38,8 +38,7 @@ func MCPBin(t *testing.T) string {
 	}
 	dir := os.Getenv("AGENT_E2E_MCP_BIN")
 	if dir == "" {
-		abs, _ := filepath.Abs(filepath.Join("..", "out", "mcp-servers", "node_modules", ".bin"))
-		dir = abs
+		dir = filepath.Join(Root(t), "out", "mcp-servers", "node_modules", ".bin")
 	}
 	if !mcpInstalled(dir) && os.Getenv("AGENT_E2E_MCP_BIN") == "" {
 		installOnce.Do(func() { installErr = installServers(filepath.Join(dir, "..", "..")) })

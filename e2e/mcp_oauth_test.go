@@ -23,7 +23,7 @@ func TestMCPLoginThenSession(t *testing.T) {
 	t.Parallel()
 	srv := oauthtest.Start(oauthtest.Options{})
 	t.Cleanup(srv.Close)
-	adapter := buildAdapter(t, t.TempDir())
+	adapter := Adapter(t)
 	data, dir := t.TempDir(), t.TempDir()
 	cfg := MCPConfig(t, "[mcp.servers.remote]\nurl = \""+srv.URL()+"\"\n")
 	// The browser records its environment, then follows the redirect.

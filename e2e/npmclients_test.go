@@ -44,7 +44,7 @@ func (c *npmClient) module(t *testing.T) string {
 		}
 		t.Skip("node is not installed: the protocol end-to-end tests need it")
 	}
-	prefix, _ := filepath.Abs(filepath.Join("..", "out", c.prefix))
+	prefix := filepath.Join(Root(t), "out", c.prefix)
 	path := filepath.Join(prefix, "node_modules", c.entry)
 	if _, err := os.Stat(path); err != nil {
 		c.once.Do(func() {

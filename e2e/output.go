@@ -29,7 +29,7 @@ func StartAgent(t *testing.T, dir string, args []string) (*exec.Cmd, *bufio.Scan
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := exec.CommandContext(ctx, Agent(t), args...)
 	cmd.Dir = dir
 	cmd.Env = BaseEnv(t)
 	stderr := &strings.Builder{}

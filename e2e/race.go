@@ -2,5 +2,5 @@
 
 package e2e
 
-// raceDetector is whether this test binary was built with -race.
+// raceDetector is whether the tests were built with -race.
 const raceDetector = true

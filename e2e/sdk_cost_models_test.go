@@ -70,7 +70,7 @@ func TestSubagentsArePricedAtTheirOwnModelInBothStreams(t *testing.T) {
 	srv = script()
 	dir = project()
 	extra := map[string]any{"config": config(srv.URL()), "profile": "s", "max-retries": "0", "tools": "all", "db": filepath.Join(t.TempDir(), "a.db")}
-	env := []string{"SDK_MODULE=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir, jsonEnv("AGENT_EXTRA", extra)}
+	env := []string{"SDK_MODULE=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir, jsonEnv("AGENT_EXTRA", extra)}
 	objs, stderr := runNode(t, dir, env, "sdk/cost.mjs")
 	results := sdkMessages(scenario(t, objs, "cost"), "result")
 	if len(results) != 1 {

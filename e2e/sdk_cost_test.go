@@ -36,7 +36,7 @@ output = 2000.0
 		t.Fatal(err)
 	}
 	extra := map[string]any{"config": cfg, "profile": "s", "max-retries": "0", "tools": "all", "db": filepath.Join(t.TempDir(), "a.db")}
-	env := []string{"SDK_MODULE=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir, jsonEnv("AGENT_EXTRA", extra)}
+	env := []string{"SDK_MODULE=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir, jsonEnv("AGENT_EXTRA", extra)}
 	objs, stderr := runNode(t, dir, env, "sdk/cost.mjs")
 	res := sdkMessages(scenario(t, objs, "cost"), "result")
 	if len(res) != 1 || res[0]["result"] != "Done." {

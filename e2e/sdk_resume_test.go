@@ -19,7 +19,7 @@ func TestClaudeAgentSDKResumeAndContinue(t *testing.T) {
 	dir := t.TempDir()
 	extra := map[string]any{"base-url": srv.URL(), "model": "scripted-model", "max-retries": "0",
 		"db": filepath.Join(t.TempDir(), "a.db")}
-	env := []string{"SDK_MODULE=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir, jsonEnv("AGENT_EXTRA", extra)}
+	env := []string{"SDK_MODULE=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir, jsonEnv("AGENT_EXTRA", extra)}
 	objs, stderr := runNode(t, dir, env, "sdk/resume.mjs")
 	var ids []any
 	for _, name := range []string{"first", "resume", "continue"} {

@@ -69,7 +69,7 @@ func TestClaudeAgentSDK(t *testing.T) {
 	dir := t.TempDir()
 	extra := map[string]any{"base-url": srv.URL(), "model": "scripted-model", "max-retries": "0", "tools": "all",
 		"db": filepath.Join(t.TempDir(), "a.db")}
-	env := []string{"SDK_MODULE=" + sdk, "AGENT_BIN=" + binary, "AGENT_CWD=" + dir, jsonEnv("AGENT_EXTRA", extra)}
+	env := []string{"SDK_MODULE=" + sdk, "AGENT_BIN=" + Agent(t), "AGENT_CWD=" + dir, jsonEnv("AGENT_EXTRA", extra)}
 	objs, stderr := runNode(t, dir, env, "sdk/query.mjs")
 
 	str := scenario(t, objs, "string")

@@ -102,7 +102,7 @@ func TestCrashMidStreamLosesOnlyTheStreamingReply(t *testing.T) {
 	)
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, AgentArgs(srv, "--db", db, "-p", "read a.txt")...)
+	cmd := exec.CommandContext(ctx, Agent(t), AgentArgs(srv, "--db", db, "-p", "read a.txt")...)
 	cmd.Dir, cmd.Env = dir, BaseEnv(t)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -145,7 +145,7 @@ func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
 	)
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, AgentArgs(srv, "--db", db, "--allow-bash", "-p", "run it")...)
+	cmd := exec.CommandContext(ctx, Agent(t), AgentArgs(srv, "--db", db, "--allow-bash", "-p", "run it")...)
 	cmd.Dir, cmd.Env = dir, BaseEnv(t)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

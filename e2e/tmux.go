@@ -37,13 +37,14 @@ func StartTmux(t *testing.T, dir string, extraEnv, args []string) *TmuxSession {
 	for i, a := range args {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
+	agent := Agent(t)
 	env := strings.Join(append(BaseEnv(t), extraEnv...), " ")
 	// After the agent exits the pane shows its exit code and stays open;
 	// with EXEC=1 in extraEnv the agent is the pane's process instead.
 	script := fmt.Sprintf("cd '%s' && env -i %s TERM=xterm-256color %s %s; echo AGENT-EXITED-$?; sleep 600",
-		dir, env, binary, strings.Join(quoted, " "))
+		dir, env, agent, strings.Join(quoted, " "))
 	if slices.Contains(extraEnv, "EXEC=1") {
-		script = fmt.Sprintf("cd '%s' && exec env -i %s TERM=xterm-256color %s %s", dir, env, binary, strings.Join(quoted, " "))
+		script = fmt.Sprintf("cd '%s' && exec env -i %s TERM=xterm-256color %s %s", dir, env, agent, strings.Join(quoted, " "))
 	}
 	s.Tmux("new-session", "-d", "-s", s.Name, "-x", "100", "-y", "30", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.Socket, "kill-server").Run() })
