@@ -88,9 +88,10 @@ const HangLimit = 3 * time.Minute
 // HangLimit fails the test.
 func Run(t *testing.T, inv Invocation) Result {
 	t.Helper()
+	agent := Agent(t)
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, Agent(t), inv.Args...)
+	cmd := exec.CommandContext(ctx, agent, inv.Args...)
 	cmd.Dir = inv.Dir
 	cmd.Env = append(BaseEnv(t), inv.Env...)
 	cmd.Stdin = inv.Stdin
@@ -99,7 +100,7 @@ func Run(t *testing.T, inv Invocation) Result {
 	if inv.Watch != nil {
 		cmd.Stderr = io.MultiWriter(&stderr, inv.Watch)
 	}
-	ownSession(cmd)
+	OwnSession(cmd)
 	err := cmd.Run()
 	if cmd.Process != nil {
 		// What the agent started (MCP servers, commands) may outlive

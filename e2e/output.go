@@ -27,9 +27,10 @@ func JSONLines(t *testing.T, out string) []map[string]any {
 // over its stdout lines.
 func StartAgent(t *testing.T, dir string, args []string) (*exec.Cmd, *bufio.Scanner, *strings.Builder) {
 	t.Helper()
+	agent := Agent(t)
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
 	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, Agent(t), args...)
+	cmd := exec.CommandContext(ctx, agent, args...)
 	cmd.Dir = dir
 	cmd.Env = BaseEnv(t)
 	stderr := &strings.Builder{}

@@ -128,10 +128,10 @@ func WaitExited(t *testing.T, procs []Process, session int) {
 	}
 }
 
-// ownSession makes cmd start a session of its own, whose id is its process
+// OwnSession makes cmd start a session of its own, whose id is its process
 // id: what it starts stays in that session (unless it starts one of its
 // own), so that waitExited can wait for it.
-func ownSession(cmd *exec.Cmd) {
+func OwnSession(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}

@@ -20,5 +20,5 @@ func ProcessTree(root int) []Process { return nil }
 // WaitExited returns at once here.
 func WaitExited(t *testing.T, procs []Process, session int) {}
 
-// ownSession leaves cmd as it is here.
-func ownSession(cmd *exec.Cmd) {}
+// OwnSession leaves cmd as it is here.
+func OwnSession(cmd *exec.Cmd) {}
