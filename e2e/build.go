@@ -30,7 +30,8 @@ type build struct {
 // call: the binary AGENT_E2E_BINARY names, when set (to measure another
 // build, as bench/economy.sh does), else the module's main package built as
 // buildMode says. A test that skips before it asks for the agent builds
-// nothing.
+// nothing; one that bounds a run by a clock asks before it starts the clock,
+// as the first call may wait for a build.
 func Agent(t *testing.T) string {
 	t.Helper()
 	if b := os.Getenv("AGENT_E2E_BINARY"); b != "" {

@@ -89,7 +89,7 @@ func TestAReaderThatClosesEarlyEndsTheOutputQuietly(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.Close() // the reader went away, as head does after its lines
-		agent := e2e.Agent(t) // built before the clock starts
+		agent := e2e.Agent(t)
 		ctx, cancel := context.WithTimeout(context.Background(), e2e.HangLimit)
 		cmd := exec.CommandContext(ctx, agent, args...)
 		cmd.Dir, cmd.Env, cmd.Stdout = dir, e2e.BaseEnv(t), w

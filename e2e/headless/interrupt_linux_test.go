@@ -66,7 +66,7 @@ func TestInterruptWhileWaitingForStandardInput(t *testing.T) {
 	defer w.Close()
 	w.Write([]byte("some input, then the writer stays open\n"))
 	srv := scripted.New(t)
-	agent := e2e.Agent(t) // built before the clock starts
+	agent := e2e.Agent(t)
 	ctx, cancel := context.WithTimeout(context.Background(), e2e.HangLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, agent, e2e.AgentArgs(srv, "-p", "-v", "summarise")...)
@@ -101,7 +101,7 @@ func TestInterruptPrintsThePartialAnswerInTextMode(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	srv := scripted.New(t, scripted.Text("Partial words and more.").WithPieceSize(4).HoldAfterEvents(3, hold))
-	agent := e2e.Agent(t) // built before the clock starts
+	agent := e2e.Agent(t)
 	ctx, cancel := context.WithTimeout(context.Background(), e2e.HangLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, agent, e2e.AgentArgs(srv, "-p", "hi")...)

@@ -101,7 +101,7 @@ func TestCrashMidStreamLosesOnlyTheStreamingReply(t *testing.T) {
 		scripted.Text("This reply is cut by the crash.").WithPieceSize(4).HoldAfterEvents(3, hold),
 		scripted.Text("Recovered."),
 	)
-	agent := e2e.Agent(t) // built before the clock starts
+	agent := e2e.Agent(t)
 	ctx, cancel := context.WithTimeout(context.Background(), e2e.HangLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, agent, e2e.AgentArgs(srv, "--db", db, "-p", "read a.txt")...)
@@ -145,7 +145,7 @@ func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "b1", Name: "bash", Arguments: `{"command":"sleep 300 & echo $! > pid.fifo; wait"}`}),
 		scripted.Text("Picked up again."),
 	)
-	agent := e2e.Agent(t) // built before the clock starts
+	agent := e2e.Agent(t)
 	ctx, cancel := context.WithTimeout(context.Background(), e2e.HangLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, agent, e2e.AgentArgs(srv, "--db", db, "--allow-bash", "-p", "run it")...)
