@@ -14,7 +14,7 @@ import (
 
 // EverythingServer is the config of server-everything alone.
 func EverythingServer(bin string) string {
-	return fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\n", filepath.Join(bin, "mcp-server-everything"))
+	return fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\nstartup_timeout = %q\n", filepath.Join(bin, "mcp-server-everything"), serverStart)
 }
 
 // The MCP servers the tests run, as .ci/run installs them: npm install
@@ -96,12 +96,24 @@ func MCPConfig(t *testing.T, servers string) string {
 	return path
 }
 
+// ReferenceServers is the config of the two reference servers: everything,
+// and fs serving dir.
 func ReferenceServers(bin, dir string) string {
 	return fmt.Sprintf(`
 [mcp.servers.everything]
 command = %q
+startup_timeout = %q
 [mcp.servers.fs]
 command = %q
 args = [%q]
-`, filepath.Join(bin, "mcp-server-everything"), filepath.Join(bin, "mcp-server-filesystem"), dir)
+startup_timeout = %q
+`, filepath.Join(bin, "mcp-server-everything"), serverStart, filepath.Join(bin, "mcp-server-filesystem"), dir, serverStart)
 }
+
+// serverStart is the startup_timeout of the servers above. A headless run
+// waits for its servers up to their startup timeout before its first
+// request: a busy machine may start node in more than the default 10 s,
+// and a test would then see the load (a server missing from the first
+// request), not the agent. With HangLimit the run waits for the server to
+// be ready, and the limit only detects a hang.
+var serverStart = fmt.Sprintf("%ds", int(HangLimit.Seconds()))

@@ -172,11 +172,10 @@ func runEconomy(t *testing.T, turns []economyTurn, mode string, mcp bool) econom
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: economyModel(turns)})
 	var extra []string
 	if mcp {
-		// A busy machine may start node slowly: a server that misses its
-		// startup timeout in one turn would change that turn's tools and
-		// measure the load, not the mode.
-		servers := strings.ReplaceAll(e2e.ReferenceServers(e2e.MCPBin(t), dir), "\ncommand =", "\nstartup_timeout = \"120s\"\ncommand =")
-		extra = []string{"--config", e2e.MCPConfig(t, servers)}
+		// The servers' startup timeout is generous (e2e.ReferenceServers):
+		// a server that missed it in one turn would change that turn's
+		// tools and measure the load, not the mode.
+		extra = []string{"--config", e2e.MCPConfig(t, e2e.ReferenceServers(e2e.MCPBin(t), dir))}
 	}
 	for i, turn := range turns {
 		args := append(slices.Clone(extra), "--db", db, "--tools", mode, "-p", turn.prompt)
