@@ -24,12 +24,14 @@ func JSONLines(t *testing.T, out string) []map[string]any {
 }
 
 // StartAgent starts the binary with stream-json output and returns a scanner
-// over its stdout lines.
+// over its stdout lines; the test waits for it (ExitCodeOf). The agent runs
+// in a session of its own: when the test ends, the agent is killed if it
+// still runs, and every process of its session is waited for before the
+// test's directories are removed.
 func StartAgent(t *testing.T, dir string, args []string) (*exec.Cmd, *bufio.Scanner, *strings.Builder) {
 	t.Helper()
 	agent := Agent(t)
 	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
-	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, agent, args...)
 	cmd.Dir = dir
 	cmd.Env = BaseEnv(t)
@@ -37,11 +39,18 @@ func StartAgent(t *testing.T, dir string, args []string) (*exec.Cmd, *bufio.Scan
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
+	OwnSession(cmd)
 	if err := cmd.Start(); err != nil {
+		cancel()
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		cancel()
+		WaitExited(t, nil, cmd.Process.Pid)
+	})
 	return cmd, bufio.NewScanner(out), stderr
 }
 

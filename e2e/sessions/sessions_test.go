@@ -153,8 +153,10 @@ func TestCrashDuringACommandLeavesAnInterruptedResult(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	sleeper := e2e.ChildFromFIFO(t, fifo)                      // the command is running
-	t.Cleanup(func() { unix.Kill(sleeper.Pid, unix.SIGKILL) }) // SIGKILL of the agent leaves it behind
+	sleeper := e2e.ChildFromFIFO(t, fifo) // the command is running
+	// SIGKILL of the agent leaves the command's child behind: it is
+	// killed, and awaited, before the test's directory goes.
+	t.Cleanup(func() { unix.Kill(sleeper.Pid, unix.SIGKILL); sleeper.Ended() })
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 
