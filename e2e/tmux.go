@@ -24,6 +24,10 @@ type TmuxSession struct {
 // gets its own, so one test's server still shutting down never meets the next.
 var tmuxSockets atomic.Int64
 
+// StartTmux starts the agent with args in dir, in a new tmux session, with
+// extraEnv added to BaseEnv; the test is skipped without tmux (failed in
+// CI). When the test ends, the tmux server is killed and every process of
+// the pane's session waited for.
 func StartTmux(t *testing.T, dir string, extraEnv, args []string) *TmuxSession {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -62,6 +66,8 @@ func StartTmux(t *testing.T, dir string, extraEnv, args []string) *TmuxSession {
 	return s
 }
 
+// Tmux runs a tmux command on the session's server and returns its output;
+// a failing command fails the test.
 func (s *TmuxSession) Tmux(args ...string) string {
 	s.t.Helper()
 	out, err := exec.Command("tmux", append([]string{"-L", s.Socket}, args...)...).CombinedOutput()
@@ -71,6 +77,7 @@ func (s *TmuxSession) Tmux(args ...string) string {
 	return string(out)
 }
 
+// Screen is the text of the screen as it is now.
 func (s *TmuxSession) Screen() string { return s.Tmux("capture-pane", "-p", "-t", s.Name) }
 
 // History is the terminal's whole text, the scrollback above the screen
@@ -85,6 +92,7 @@ func (s *TmuxSession) Keys(keys ...string) {
 	s.Tmux(append([]string{"send-keys", "-t", s.Name}, keys...)...)
 }
 
+// Text types text literally.
 func (s *TmuxSession) Text(text string) { s.Tmux("send-keys", "-t", s.Name, "-l", text) }
 
 // Send types text and presses Enter, as a person sends a prompt.
