@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Request economy of two three-turn sessions (-p, then -c -p twice; nine
 # tool calls each) in pick, swap and all mode, without and with the two
-# reference MCP servers configured (installed as e2e/mcp_test.go says):
+# reference MCP servers configured (installed as e2e/mcp.go says):
 # requests, bytes sent, the share that
 # a provider's prefix cache serves (tools first, as providers lay requests
 # out) and billable bytes with cache reads at a tenth. See
-# e2e/economy_test.go for the sessions and the scripted model.
+# e2e/sessions/economy_test.go for the sessions and the scripted model.
 # Usage: bench/economy.sh [REV]   (REV: measure the agent built at that git
 # revision instead of the work tree, with today's scenario, in the modes
 # $MODES names, "all pick" unless set: builds before issue 29 have no swap)
@@ -19,4 +19,4 @@ if [ $# -gt 0 ]; then
   (cd "$out/src" && go build -o "$out/agent" .)
   env=(AGENT_E2E_BINARY="$out/agent" AGENT_ECONOMY_MODES="${MODES:-all pick}")
 fi
-env AGENT_ECONOMY_FULL=1 "${env[@]}" go test -count=1 -run 'TestRequestEconomyOfAThreeTurnSession' -v ./e2e/ | grep -E 'session, (pick|swap|all) mode'
+env AGENT_ECONOMY_FULL=1 "${env[@]}" go test -count=1 -run 'TestRequestEconomyOfAThreeTurnSession' -v ./e2e/sessions/ | grep -E 'session, (pick|swap|all) mode'

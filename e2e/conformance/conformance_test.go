@@ -1,12 +1,12 @@
 // Package conformance runs the official MCP conformance suite's client
 // scenarios against the agent binary. It is a package of its own, beside
-// e2e, so that its two minutes of scenarios have their own share of go
-// test's 10-minute limit and run beside e2e rather than after it.
+// the other e2e packages, so that its two minutes of scenarios have their
+// own share of go test's 10-minute limit and run beside them rather than
+// after them.
 package conformance
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,30 +14,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-dev/agent/internal/gobuild"
+	"github.com/agent-dev/agent/e2e"
 )
 
 // hangLimit bounds one scenario: the suite's own timeout is two minutes.
 const hangLimit = 3 * time.Minute
 
-// agent is the agent binary the scenarios run, built by TestMain.
-var agent string
-
-// TestMain builds the agent as a release is built (CGO_ENABLED=0, no race
-// detector, as e2e does under -race) and runs the tests.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "agent-conformance-")
-	if err == nil {
-		agent, err = gobuild.Build(filepath.Join("..", ".."), ".", dir, "agent")
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		os.Exit(2)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// TestMain runs the tests; the agent and the adapter are built, once for
+// all the e2e packages, when the suite is there to run them (e2e.Agent).
+func TestMain(m *testing.M) { e2e.Main(m) }
 
 // conformanceVersion is the official MCP conformance suite the tests run,
 // as .ci/run installs it: npm install --no-save --prefix out/conformance
@@ -69,7 +54,7 @@ var knownFailing = map[string]string{}
 // skips the test when the suite is not installed, and fails it in CI.
 func conformanceSuite(t *testing.T) []string {
 	t.Helper()
-	entry, _ := filepath.Abs(filepath.Join("..", "..", "out", "conformance", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
+	entry := filepath.Join(e2e.Root(t), "out", "conformance", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
 	_, err := os.Stat(entry)
 	if _, nerr := exec.LookPath("node"); nerr != nil {
 		err = nerr
@@ -96,10 +81,7 @@ func conformanceSuite(t *testing.T) []string {
 func TestConformanceClient(t *testing.T) {
 	t.Parallel()
 	suite := conformanceSuite(t)
-	adapter, err := gobuild.Build(filepath.Join("..", ".."), "./internal/conformance/adapter", t.TempDir(), "adapter")
-	if err != nil {
-		t.Fatal(err)
-	}
+	adapter, agent := e2e.Adapter(t), e2e.Agent(t)
 	for _, scenario := range clientScenarios {
 		t.Run(strings.ReplaceAll(scenario, "/", "_"), func(t *testing.T) {
 			t.Parallel()

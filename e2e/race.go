@@ -1,0 +1,6 @@
+//go:build race
+
+package e2e
+
+// raceDetector is whether the tests were built with -race.
+const raceDetector = true

@@ -1,0 +1,46 @@
+//go:build linux
+
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/e2e"
+	"github.com/agent-dev/agent/internal/scripted"
+)
+
+func TestReadEditVerifyInTheInterface(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e2e.WriteFile(t, dir, "greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
+	srv := scripted.New(t,
+		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"greet.go"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"greet.go","old_string":"\"hello\"","new_string":"\"howdy\""}`}),
+		scripted.ToolCalls(scripted.Call{ID: "v", Name: "read_file", Arguments: `{"path":"greet.go"}`}),
+		scripted.Text("It says howdy now."),
+	)
+	s := e2e.StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--db", filepath.Join(t.TempDir(), "a.db")})
+	s.WaitFor("Ask about this repository")
+	s.Send("make greet say howdy")
+	screen := s.WaitFor("Allow this change to greet.go?")
+	if !strings.Contains(screen, `+func greet() string { return "howdy" }`) {
+		t.Errorf("the question should show the diff before the change:\n%s", screen)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); strings.Contains(string(data), "howdy") {
+		t.Fatal("the file changed before the edit was approved")
+	}
+	s.AllowOnce()
+	s.WaitFor("It says howdy now.")
+	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), "howdy") {
+		t.Errorf("greet.go was not edited: %s", data)
+	}
+	s.Send("/undo")
+	s.WaitFor("restored greet.go")
+	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), `"hello"`) {
+		t.Errorf("/undo did not restore greet.go: %s", data)
+	}
+	s.Quit()
+}
