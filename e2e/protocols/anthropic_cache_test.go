@@ -22,13 +22,13 @@ var cacheSession = [][]sa.Reply{
 	},
 	{
 		sa.Answer(sa.ToolUse("toolu_p2", "pick_tools", `{"names":["read_file"]}`)),
-		sa.Answer(sa.ToolUse("toolu_r2", "read_file", `{"path":"cmd/config.go","limit":120}`)),
+		sa.Answer(sa.ToolUse("toolu_r2", "read_file", `{"path":"host/config.go","limit":120}`)),
 		sa.Answer(sa.Text("usagef wraps them in usageError.")),
 	},
 	{
 		sa.Answer(sa.ToolUse("toolu_p3", "pick_tools", `{"names":["grep"]}`)),
 		sa.Answer(sa.ToolUse("toolu_g3", "grep", `{"pattern":"func dbPath","glob":"*.go"}`)),
-		sa.Answer(sa.Text("In cmd/store.go, dbPath.")),
+		sa.Answer(sa.Text("In host/store.go, dbPath.")),
 	},
 }
 
