@@ -49,9 +49,8 @@ type Session struct {
 	resumed bool
 	// notices are what the person should know of the session: that it is
 	// a fork of one in use, that AGENTS.md changed in the last session.
-	notices  []string
-	agentsMD string // the AGENTS.md notice, "" for none
-	turns    *turn.Runner
+	notices []string
+	turns   *turn.Runner
 
 	mu      sync.Mutex
 	loop    *loop.Loop

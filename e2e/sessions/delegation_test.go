@@ -121,7 +121,7 @@ func researchModel(delegate bool) func(scripted.ChatRequest) scripted.Reply {
 // context at its last request and billable tokens over every request, each
 // conversation's prompt cache measured against its own previous request.
 type research struct {
-	requests, parentContext, billable, input, output int
+	requests, parentContext, billable, input int
 }
 
 func runResearch(t *testing.T, delegate bool) research {
