@@ -129,3 +129,14 @@ func idAndMethod(head []byte) (json.RawMessage, string) {
 	}
 	return id, method
 }
+
+// gatedReader reads r once ready is closed.
+type gatedReader struct {
+	ready <-chan struct{}
+	r     io.Reader
+}
+
+func (g gatedReader) Read(p []byte) (int, error) {
+	<-g.ready
+	return g.r.Read(p)
+}

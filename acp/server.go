@@ -36,11 +36,17 @@ type Config struct {
 func Serve(ctx context.Context, cfg Config) error {
 	go warmJSON()
 	s := &server{cfg: cfg, sessions: map[string]*liveSession{}}
-	conn := sdk.NewAgentSideConnection(s, cfg.Out, newLineGuard(cfg.In, cfg.Log))
+	// The library starts reading in NewAgentSideConnection, before it has
+	// set the connection's own fields and before s.conn is set: a client
+	// fast enough had its first request handled on a half-built
+	// connection (a data race). Nothing is read until both are complete.
+	ready := make(chan struct{})
+	conn := sdk.NewAgentSideConnection(s, cfg.Out, gatedReader{ready: ready, r: newLineGuard(cfg.In, cfg.Log)})
 	if cfg.Log != nil {
 		conn.SetLogger(slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}
 	s.conn = conn
+	close(ready)
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():
