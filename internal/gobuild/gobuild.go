@@ -9,11 +9,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"go/build"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"time"
 )
 
@@ -54,7 +54,10 @@ const interruptGrace = 10 * time.Second
 func Build(ctx context.Context, root, pkg, out string, mode Mode) error {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		// Not on PATH: the toolchain that built this test binary
+		// (go/build's GOROOT, what runtime.GOROOT gave before Go 1.24
+		// deprecated it).
+		goCmd = filepath.Join(build.Default.GOROOT, "bin", "go")
 	}
 	src, err := filepath.Abs(root)
 	if err != nil {
