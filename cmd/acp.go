@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -122,7 +120,7 @@ func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, hreq host
 	}
 	ask.session = sess.ID()
 	files.connect(req.Client, sess.ID(), sess.Dir())
-	return &acpSession{Session: sess, files: files}, nil
+	return &acpSession{Session: sess}, nil
 }
 
 // clientServers are the MCP servers of an ACP client's session/new.
@@ -141,46 +139,14 @@ func clientServers(servers []acp.MCPServer) map[string]mcp.ServerDef {
 	return out
 }
 
-// acpSession is one ACP session: the host's, with the client's buffers
-// for an edit's old text.
-type acpSession struct {
-	*host.Session
-	files *clientBuffers
-}
+// acpSession is one ACP session: the host's, under ACP's names.
+type acpSession struct{ *host.Session }
 
 var _ acp.Session = (*acpSession)(nil)
 
-// ReadFile reads rel inside the session's directory: through the client's
-// buffers when it reads files, else from disk.
-func (s *acpSession) ReadFile(rel string) (string, bool) {
-	if filepath.IsAbs(rel) {
-		r, err := filepath.Rel(s.Dir(), rel)
-		if err != nil || !filepath.IsLocal(r) {
-			return "", false
-		}
-		rel = r
-	}
-	if !filepath.IsLocal(rel) {
-		return "", false
-	}
-	if data, ok, err := s.files.ReadFile(context.Background(), filepath.ToSlash(rel)); ok {
-		return string(data), err == nil && len(data) <= maxDiffFile && utf8.Valid(data)
-	}
-	return s.ReadText(rel)
-}
-
-// SetMode switches the permission mode: ask, auto or plan (ACP offers no
-// yolo).
-func (s *acpSession) SetMode(mode string) error {
-	if mode == host.ModeYolo {
-		return fmt.Errorf("unknown mode %q: use ask, auto or plan", mode)
-	}
-	return s.Session.SetMode(mode)
-}
-
-// maxDiffFile bounds the files whose old and new text an edit's update
-// carries.
-const maxDiffFile = 1 << 20
+// ReadFile reads rel inside the session's directory, through the
+// client's buffers when it reads files (Session.ReadText).
+func (s *acpSession) ReadFile(rel string) (string, bool) { return s.ReadText(rel) }
 
 // Commands are the session's custom slash commands and its MCP servers'
 // prompts, for available_commands_update.

@@ -2,8 +2,10 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
+	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/protect"
@@ -93,4 +95,16 @@ func (a *approval) approve(ctx context.Context, req loop.Approval) loop.Decision
 		d.Why = a.policy.confined(d.Why)
 	}
 	return d
+}
+
+// notifyingAsker runs the Notification hooks when a person is asked, then
+// asks.
+type notifyingAsker struct {
+	asker Asker
+	hooks *hookSet
+}
+
+func (n notifyingAsker) Ask(ctx context.Context, q Question) loop.Decision {
+	n.hooks.notify(ctx, q.Req.Session, hooks.NotifyPermission, fmt.Sprintf("agent needs your permission to use %s", q.Def.Name))
+	return n.asker.Ask(ctx, q)
 }

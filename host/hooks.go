@@ -13,7 +13,6 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
-	"github.com/agent-dev/agent/tools/shell"
 )
 
 // hookSet runs the hooks of a front-end's run, each event from one call
@@ -64,7 +63,7 @@ func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store)
 		return nil
 	}
 	s := a.settings
-	filter := shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.Sandbox.EnvKeep, Remove: s.Sandbox.EnvRemove}
+	filter := s.EnvFilter()
 	var env []string
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")

@@ -1,12 +1,10 @@
 package host
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/agent-dev/agent/hooks"
-	"github.com/agent-dev/agent/loop"
 )
 
 // hookListing lists every hook of a's run, one line each: its event,
@@ -57,16 +55,4 @@ func projectHooks(all []hooks.Hook) []hooks.Hook {
 		}
 	}
 	return out
-}
-
-// notifyingAsker runs the Notification hooks when a person is asked, then
-// asks.
-type notifyingAsker struct {
-	asker Asker
-	hooks *hookSet
-}
-
-func (n notifyingAsker) Ask(ctx context.Context, q Question) loop.Decision {
-	n.hooks.notify(ctx, q.Req.Session, hooks.NotifyPermission, fmt.Sprintf("agent needs your permission to use %s", q.Def.Name))
-	return n.asker.Ask(ctx, q)
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
@@ -155,10 +156,6 @@ func (h *Host) ConfigPath() string { return h.path }
 // DB is the session database's path, or why there is none.
 func (h *Host) DB() (string, error) { return h.db, h.dbErr }
 
-// DataDir is the directory of the session database, where the trust,
-// OAuth, memory and transcript files live; "" without one.
-func (h *Host) DataDir() string { return h.dataDir }
-
 // OAuth is the store of the MCP servers' authorizations; nil without a
 // data directory.
 func (h *Host) OAuth() *oauth.Store { return h.oauth }
@@ -184,3 +181,13 @@ func (h *Host) Pricer() func(model string) (providers.Price, bool) {
 
 // errNoDataDir says there is no place for the session database.
 var errNoDataDir = UsageError{Err: errors.New("no place for the session database: set --db PATH or XDG_DATA_HOME")}
+
+// Remember saves note to the memory of dir's project (MEMORY.md, in the
+// data directory) and returns the file's path; without a data directory
+// it is an error.
+func (h *Host) Remember(dir, note string) (string, error) {
+	if h.dbErr != nil {
+		return "", h.dbErr
+	}
+	return memory.New(nil, filepath.Dir(h.db), dir).Remember(note, true)
+}

@@ -77,7 +77,7 @@ func (a *agent) mcpLogin(name string) string {
 	}
 	one := []mcp.Config{*c}
 	one[0].Auth, one[0].Disabled = nil, false
-	attachOAuth(one, a.oauth, a.mcpWarn, a.envFilter(), true)
+	attachOAuth(one, a.oauth, a.mcpWarn, a.settings.EnvFilter(), true)
 	if one[0].Auth == nil {
 		return fmt.Sprintf("MCP server %s: %s.", name, one[0].Skipped)
 	}
@@ -98,12 +98,6 @@ func (a *agent) mcpLogin(name string) string {
 		}
 	}
 	return fmt.Sprintf("Logged in to MCP server %s; it starts with the stored tokens at agent's next start.", name)
-}
-
-// envFilter is the filter of what bash commands (and the OAuth browser)
-// get of agent's environment.
-func (a *agent) envFilter() shell.EnvFilter {
-	return shell.EnvFilter{Strip: a.settings.ProviderKeyEnvs, Keep: a.settings.Sandbox.EnvKeep, Remove: a.settings.Sandbox.EnvRemove}
 }
 
 // browserEnv is the environment a browser opened for a server gets: bash

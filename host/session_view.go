@@ -46,13 +46,7 @@ func (s *Session) Describe(name, args string) (tools.Summary, tools.Kind) {
 
 // Commands are the session's custom slash commands and its MCP servers'
 // prompts, which its prompts expand; the servers' come and go.
-func (s *Session) Commands() []Command {
-	var out []Command
-	for _, c := range s.a.ext.commands {
-		out = append(out, Command{Name: c.Name, Hint: c.ArgumentHint, Description: c.Description})
-	}
-	return append(out, s.a.mcpCommands()...)
-}
+func (s *Session) Commands() []Command { return append(s.CustomCommands(), s.MCPCommands()...) }
 
 // CustomCommands are the custom slash commands alone (their number is
 // fixed for the session).
@@ -135,8 +129,10 @@ func (s *Session) StatusWarning() string {
 const maxDiffFile = 1 << 20
 
 // ReadText reads rel (relative, or absolute inside the session's
-// directory) through the session's root: its text, ok false for a path
-// outside, a file that cannot be read, over 1 MiB or not UTF-8.
+// directory) as the file tools see it: through FrontEnd.Files when they
+// take it (an editor's buffer), else through the session's root. Its
+// text; ok false for a path outside, a file that cannot be read, over 1
+// MiB or not UTF-8.
 func (s *Session) ReadText(rel string) (string, bool) {
 	if filepath.IsAbs(rel) {
 		r, err := filepath.Rel(s.a.dir, rel)
@@ -147,6 +143,11 @@ func (s *Session) ReadText(rel string) (string, bool) {
 	}
 	if !filepath.IsLocal(rel) {
 		return "", false
+	}
+	if s.a.buffers != nil {
+		if data, ok, err := s.a.buffers.ReadFile(context.Background(), filepath.ToSlash(rel)); ok {
+			return string(data), err == nil && len(data) <= maxDiffFile && utf8.Valid(data)
+		}
 	}
 	f, err := s.a.root.Open(rel)
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tools/todo"
+	"github.com/agent-dev/agent/tools/web"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -91,6 +92,9 @@ type agent struct {
 	approve loop.ApproveFunc
 	// fixed, when not nil, answers every request (Config.Provider).
 	fixed providers.Provider
+	// buffers are the front-end's file buffers (FrontEnd.Files), nil
+	// for the disk.
+	buffers fs.Buffers
 }
 
 // policy is the permission policy of the agent in mode.
@@ -205,6 +209,7 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 	s := a.settings
 	files := fs.ToolsWith(a.root, fs.Options{Sessions: a.files, Protect: a.protect, ReadDirs: skills.Dirs(a.ext.skills),
 		Buffers: fe.Files, ImageLimit: s.ImageLimit()})
+	a.buffers = fe.Files
 	task, warnings := newTaskTool(a.dir, s, a.children)
 	a.warnings = append(append(a.warnings, warnings...), a.ext.warnings...)
 	bash := modeBash{normal: newBash(s, a.dir, a.sandbox), readOnly: a.children.bash, plan: a.plan.active}
@@ -270,7 +275,7 @@ func (a *agent) configureMCP(h *Host, fe FrontEnd) error {
 		}
 	}
 	a.mcpCfgs = cfgs
-	attachOAuth(a.mcpCfgs, a.oauth, fe.warn, a.envFilter(), true)
+	attachOAuth(a.mcpCfgs, a.oauth, fe.warn, a.settings.EnvFilter(), true)
 	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: fe.warn, Version: Version(),
 		Roots: []string{a.dir}, Elicit: a.elicit(fe), ElicitURL: fe.MCP.ElicitURL, HideResources: a.resourcesDenied})
 	a.mentions.UseResources(mcpResources{a.mcp})
@@ -290,7 +295,7 @@ func (a *agent) elicit(fe FrontEnd) mcp.ElicitFunc {
 	return func(ctx context.Context, e mcp.Elicitation) (mcp.ElicitAnswer, error) {
 		ans, err := ask(ctx, e)
 		if err == nil && e.URL != "" && ans.Action == mcp.ElicitAccept {
-			if oerr := oauth.OpenBrowser(e.URL, os.Getenv, browserEnv(a.mcpCfgs, a.envFilter())); oerr != nil {
+			if oerr := oauth.OpenBrowser(e.URL, os.Getenv, browserEnv(a.mcpCfgs, a.settings.EnvFilter())); oerr != nil {
 				fe.warn(fmt.Sprintf("%v; open %s yourself", oerr, e.URL))
 			}
 		}
@@ -436,4 +441,32 @@ func (a *agent) close() {
 	a.children.close()
 	a.sandbox.Close()
 	a.root.Close()
+}
+
+// toolGroups are the pick groups of the built-in tools: the file and
+// shell tools, picked together at the first pick, each service's tools
+// (the memory tools), picked together when the model first wants one, so
+// that a session that never looks into memory carries only their briefs;
+// web_fetch is a group of its own, picked when the model first wants the
+// web.
+func (a *agent) toolGroups() [][]string {
+	var groups [][]string
+	served := map[string]bool{web.ToolName: true}
+	for _, svc := range a.services {
+		var names []string
+		for _, t := range svc.tools {
+			names = append(names, t.Definition().Name)
+			served[t.Definition().Name] = true
+		}
+		if len(names) > 0 {
+			groups = append(groups, names)
+		}
+	}
+	var core []string
+	for _, n := range a.registry.Names() {
+		if !served[n] {
+			core = append(core, n)
+		}
+	}
+	return append(append([][]string{core}, groups...), []string{web.ToolName})
 }
