@@ -12,14 +12,17 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/telemetry"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
 )
 
@@ -66,6 +69,10 @@ type Host struct {
 	pool     *providers.Pool
 	trust    *trustStore  // nil without a data directory
 	oauth    *oauth.Store // nil without a data directory
+	// tel is the process's telemetry (nil: off); telWarn where its one
+	// warning goes: the last session's front-end, else Config.Notices.
+	tel     *telemetry.Telemetry
+	telWarn atomic.Pointer[func(string)]
 
 	storeOnce sync.Once
 	opened    chan struct{} // closed once the store opened or failed to
@@ -106,7 +113,26 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 	if cfg.Preconnect && h.settingsErr == nil {
 		h.pool.Preconnect(ctx, h.settings.BaseURL)
 	}
+	if h.settingsErr == nil {
+		opts := telemetry.Options{Getenv: cfg.Getenv, Version: Version(), Warn: h.warnTelemetry, Pricer: h.Pricer()}
+		if h.tel, err = telemetry.Setup(ctx, h.settings.Telemetry, opts); err != nil {
+			return nil, UsageError{Err: err}
+		}
+	}
 	return h, nil
+}
+
+// warnTelemetry tells the person of telemetry's one warning (a collector
+// that is down, slow or refusing): in the last session's front-end, else
+// on Config.Notices.
+func (h *Host) warnTelemetry(msg string) {
+	if w := h.telWarn.Load(); w != nil {
+		(*w)(msg)
+		return
+	}
+	if h.cfg.Notices != nil {
+		fmt.Fprintln(h.cfg.Notices, "agent: "+msg)
+	}
 }
 
 // OpenStore starts opening the session store in the background, so that
@@ -134,8 +160,11 @@ func (h *Host) Store(ctx context.Context) (*sessions.Store, error) {
 	}
 }
 
-// Close closes the session store, once it is open.
+// Close flushes the telemetry (for at most telemetry.ShutdownWait) and
+// closes the session store, once it is open.
 func (h *Host) Close() {
+	h.telWarn.Store(nil) // the front-end may be gone: the warning goes to Notices
+	h.tel.Shutdown(context.Background())
 	h.storeOnce.Do(func() { close(h.opened) }) // never opened: nothing to wait for
 	<-h.opened
 	if h.store != nil {
