@@ -12,12 +12,13 @@ import (
 
 // Exit codes of the agent command, the one place they are decided.
 const (
-	ExitOK          = 0   // the model answered
-	ExitRuntime     = 1   // the provider failed after retries, or another runtime error
-	ExitUsage       = 2   // bad flags, arguments or configuration
-	ExitMaxSteps    = 3   // the step limit was reached before a final answer
-	ExitInterrupted = 130 // cancelled by SIGINT or SIGTERM
-	ExitBrokenPipe  = 141 // stdout's reader went away (128+SIGPIPE, as a shell reports cat and git)
+	ExitOK               = 0   // the model answered
+	ExitRuntime          = 1   // the provider failed after retries, or another runtime error
+	ExitUsage            = 2   // bad flags, arguments or configuration
+	ExitMaxSteps         = 3   // the step limit was reached before a final answer
+	ExitStructuredOutput = 5   // the answers never matched --json-schema, structured_output_retries corrections included
+	ExitInterrupted      = 130 // cancelled by SIGINT or SIGTERM
+	ExitBrokenPipe       = 141 // stdout's reader went away (128+SIGPIPE, as a shell reports cat and git)
 )
 
 // errNoPrompt explains how to give a prompt.
@@ -60,6 +61,8 @@ func exitCode(err error) int {
 			return ExitOK
 		case loop.StopMaxSteps:
 			return ExitMaxSteps
+		case loop.StopStructuredOutput:
+			return ExitStructuredOutput
 		case loop.StopCancelled:
 			return ExitInterrupted
 		}

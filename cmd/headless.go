@@ -16,8 +16,9 @@ import (
 
 // runHeadless answers one prompt without a user interface: it composes the
 // prompt (argument and piped input), opens the session on the host, runs
-// one turn and prints it in the chosen output format.
-func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string) string) error {
+// one turn and prints it in the chosen output format; with
+// --export-session it then writes the session, whatever the outcome.
+func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string) string) (err error) {
 	switch o.OutputFormat {
 	case formatText, formatJSON, formatStreamJSON:
 	default:
@@ -27,6 +28,10 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		return usagef("--resume needs a session id in headless mode (agent sessions list shows them)")
 	}
 	mode, err := host.PermissionMode(&o.Flags, false)
+	if err != nil {
+		return err
+	}
+	schema, err := answerSchema(o.JSONSchema)
 	if err != nil {
 		return err
 	}
@@ -55,6 +60,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	var stop turnStop
 	req := o.request(dir)
 	req.Title = sessions.TitleFromPrompt(prompt.Message.Text())
+	req.Schema = schema
 	sess, err := h.OpenSession(ctx, req,
 		host.FrontEnd{Name: "headless", Mode: mode, AllowBash: o.AllowBash, Warn: warn, Plan: stop.plan,
 			Trust: host.Trust{Hooks: o.TrustProject, MCP: o.TrustProjectMCP || o.TrustProject}})
@@ -62,6 +68,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 		return err
 	}
 	defer sess.Close()
+	defer func() { err = exportAtEnd(ctx, o, sess, st.Err, err) }()
 	for _, w := range append(sess.Warnings(), sess.Notices()...) {
 		warn(w)
 	}
@@ -70,6 +77,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	}
 	s := sess.Settings()
 	p := newPrinter(o.OutputFormat, st.Out, st.Err, o.Verbose || st.ErrIsTerminal)
+	p.schema = schema != nil
 	if err := p.init(sess.ID(), s.Model, sess.Dir(), s.Tools, sess.ToolNames()); err != nil {
 		return err
 	}
@@ -165,7 +173,7 @@ func turnEnd(done loop.Done) error {
 	switch done.Reason {
 	case loop.StopCancelled:
 		return turnError{done.Reason, errors.New("interrupted")}
-	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
+	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused, loop.StopStructuredOutput:
 		return turnError{done.Reason, done.Err}
 	}
 	if done.Err != nil { // the turn ended well, but its end was not recorded

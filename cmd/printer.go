@@ -12,6 +12,7 @@ import (
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/sdkstream"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -47,6 +48,10 @@ type printer struct {
 	childModels map[string]string
 	// citations are the pages the turn's answers cited, each once.
 	citations []loop.Citation
+	// schema is true when the answer must match --json-schema: in text
+	// mode stdout then gets the answer's value alone, and an answer
+	// without one goes to stderr.
+	schema bool
 }
 
 // toolCallRecord is one tool call in the json result.
@@ -60,15 +65,23 @@ type toolCallRecord struct {
 
 // resultObject is the final object of json and stream-json output.
 type resultObject struct {
-	Type       string           `json:"type"`
-	Answer     string           `json:"answer"`
-	StopReason loop.StopReason  `json:"stop_reason"`
-	Error      string           `json:"error,omitempty"`
-	SessionID  string           `json:"session_id"`
-	Model      string           `json:"model"`
-	Steps      int              `json:"steps"`
-	ToolCalls  []toolCallRecord `json:"tool_calls"`
-	Usage      providers.Usage  `json:"usage"`
+	Type string `json:"type"`
+	// Subtype and IsError say how the turn ended in the Claude Agent
+	// SDK's names (success, error_max_turns,
+	// error_max_structured_output_retries, error_during_execution).
+	Subtype    string          `json:"subtype"`
+	IsError    bool            `json:"is_error"`
+	Answer     string          `json:"answer"`
+	StopReason loop.StopReason `json:"stop_reason"`
+	// StructuredOutput is the answer's value when it matched
+	// --json-schema; omitted otherwise.
+	StructuredOutput json.RawMessage  `json:"structured_output,omitempty"`
+	Error            string           `json:"error,omitempty"`
+	SessionID        string           `json:"session_id"`
+	Model            string           `json:"model"`
+	Steps            int              `json:"steps"`
+	ToolCalls        []toolCallRecord `json:"tool_calls"`
+	Usage            providers.Usage  `json:"usage"`
 	// SubagentUsage is the tokens of the turn's subagents, beside Usage
 	// (the parent's own); omitted when none ran.
 	SubagentUsage *providers.Usage `json:"subagent_usage,omitempty"`
@@ -161,9 +174,11 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 	switch p.format {
 	case formatJSON, formatStreamJSON:
 		res := resultObject{
-			Type: "result", Answer: done.Answer, StopReason: done.Reason, SessionID: sessionID, Model: model,
+			Type: "result", Subtype: sdkstream.Subtype(done.Reason), Answer: done.Answer, StopReason: done.Reason,
+			StructuredOutput: done.Structured, SessionID: sessionID, Model: model,
 			Steps: done.Steps, ToolCalls: p.calls, Usage: done.Usage, DurationMS: done.Duration.Milliseconds(),
 		}
+		res.IsError = res.Subtype != sdkstream.SubtypeSuccess
 		if res.ToolCalls == nil {
 			res.ToolCalls = []toolCallRecord{}
 		}
@@ -194,8 +209,16 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 	if p.progress && len(p.changed) > 0 {
 		fmt.Fprintf(p.errOut, "· changed files: %s\n", strings.Join(p.changed, ", "))
 	}
-	if done.Answer == "" {
+	switch {
+	case done.Structured != nil:
+		_, err := fmt.Fprintf(p.out, "%s\n", done.Structured)
+		return err
+	case done.Answer == "":
 		return nil
+	case p.schema:
+		// Not the value: stdout is kept for it.
+		_, err := fmt.Fprintln(p.errOut, strings.TrimRight(done.Answer, "\n"))
+		return err
 	}
 	_, err := fmt.Fprintln(p.out, strings.TrimRight(done.Answer, "\n")+sourcesText(p.citations))
 	return err

@@ -46,6 +46,12 @@ type Options struct {
 	// TrustProject runs, in a headless run, what the project defines that
 	// runs code: its hooks and its .mcp.json servers.
 	TrustProject bool
+	// JSONSchema is --json-schema: a JSON Schema, or the file holding
+	// one, that the final answer must match ("" for none).
+	JSONSchema string
+	// ExportSession is --export-session: the file a headless run writes
+	// its session to when it ends, as agent sessions export does.
+	ExportSession string
 	// Continue and Resume pick the session a prompt goes on ("" for
 	// Resume: none; resumePick: choose).
 	Continue bool
@@ -255,6 +261,8 @@ func addRootFlags(f *pflag.FlagSet, o *Options) {
 	f.DurationVar(&o.StdinTimeout, "stdin-timeout", 2*time.Second, "how long to wait for the first byte of piped standard input before ignoring it (0 waits forever)")
 	f.BoolVar(&o.TrustProjectMCP, "trust-project-mcp", false, "headless: start the MCP servers the project's .mcp.json defines (they run the repository's code)")
 	f.BoolVar(&o.TrustProject, "trust-project", false, "headless: run what the project defines that runs code: its hooks (.claude/settings.json, .agent/hooks.toml), its custom commands' !command snippets and .mcp.json servers")
+	f.StringVar(&o.JSONSchema, "json-schema", "", "headless: the final answer must be one JSON value valid against this JSON Schema (the schema, or a file holding it); stdout gets the value alone")
+	f.StringVar(&o.ExportSession, "export-session", "", "headless: when the run ends, write the session to this file as agent sessions export does (JSON)")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox, still subject to deny rules)")
 	f.BoolVar(&o.Yolo, "yolo", false, "no sandbox and no questions (--permission-mode yolo)")
 	f.StringVar(&o.PermissionMode, "permission-mode", "", "ask (the interface's default: ask before commands and file changes unless a rule allows), auto (the headless default: commands run in the sandbox and file changes proceed without asking), plan (only read-only tools run; the model proposes a plan with exit_plan_mode), or yolo")

@@ -147,8 +147,10 @@ func toolRules(names []string) (toolNames, commands []string) {
 }
 
 // runSDKStream runs the Claude Agent SDK's protocol: the session -c or -r
-// named (or a new one), a turn per user message until standard input ends.
-func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(string) string) error {
+// named (or a new one), a turn per user message until standard input ends;
+// with --export-session it then writes the session, whatever the outcome.
+// --json-schema (the SDK's outputFormat) holds for every turn.
+func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(string) string) (err error) {
 	if o.OutputFormat != formatStreamJSON {
 		return usagef("--input-format stream-json needs --output-format stream-json")
 	}
@@ -165,6 +167,10 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 		o.MaxSteps = o.SDK.MaxTurns
 	}
 	only := sdkToolsOption(o)
+	schema, err := answerSchema(o.JSONSchema)
+	if err != nil {
+		return err
+	}
 	dir, err := workingDir(o.Dir)
 	if err != nil {
 		return err
@@ -188,12 +194,13 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	}
 	defer h.Close()
 	req := o.request(dir)
-	req.AppendSystem = o.SDK.AppendSystemPrompt
+	req.AppendSystem, req.Schema = o.SDK.AppendSystemPrompt, schema
 	sess, err := h.OpenSession(ctx, req, fe)
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
+	defer func() { err = exportAtEnd(ctx, o, sess, st.Err, err) }()
 	for _, n := range sess.Notices() {
 		warn(n)
 	}

@@ -69,6 +69,7 @@ type Flags struct {
 //	tools = "pick"              # or "swap", "all"
 //	db_lock_wait = "2m"         # how long a write waits for another process's lock on the session database
 //	idle_notification = "60s"   # the interface's wait for a prompt before Notification hooks hear idle_prompt
+//	structured_output_retries = 3  # corrections of a final answer that does not match --json-schema
 //
 //	[profiles.ollama]
 //	base_url = "http://localhost:11434/v1"
@@ -133,6 +134,10 @@ type fileConfig struct {
 	// after a turn ended before the Notification hooks hear idle_prompt
 	// (a Go duration; default "60s", "0s" never).
 	IdleNotification string `toml:"idle_notification"`
+	// StructuredOutputRetries is how many times a turn sends a final
+	// answer that does not match --json-schema back with the validation
+	// error before it fails (default 3; 0: never).
+	StructuredOutputRetries *int `toml:"structured_output_retries"`
 	// DB is the session database; default $XDG_DATA_HOME/agent/agent.db.
 	DB string `toml:"db"`
 	// DBLockWait is how long a write to the session database waits while
@@ -171,7 +176,11 @@ type Settings struct {
 	// IdleNotification is the wait before the idle_prompt notification
 	// (0: never).
 	IdleNotification time.Duration
-	Sandbox          sandbox.Settings
+	// StructuredOutputRetries is how many corrections a turn sends for
+	// final answers that do not match the session's answer schema
+	// (Request.Schema) before it ends with loop.StopStructuredOutput.
+	StructuredOutputRetries int
+	Sandbox                 sandbox.Settings
 	// Allow and Deny are the rules of [permissions].
 	Allow, Deny []string
 	// MCPServers is the [mcp.servers] tables, as written (resolved for a
@@ -192,6 +201,10 @@ type Settings struct {
 // after a turn before the Notification hooks hear idle_prompt (Claude
 // Code's 60 s).
 const defaultIdleNotification = 60 * time.Second
+
+// defaultStructuredOutputRetries is structured_output_retries when the
+// config file does not set it.
+const defaultStructuredOutputRetries = 3
 
 // resolveSettings resolves every section of fc with the flags o and the
 // environment, each by its feature's resolve function. Its errors are
@@ -238,7 +251,8 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 }
 
 // resolveTurns resolves what bounds and shapes a turn: how tools are
-// offered, the step limit, the hooks, the interface's idle notification.
+// offered, the step limit, the hooks, the corrections of answers that do
+// not match an answer schema, the interface's idle notification.
 func (s *Settings) resolveTurns(fc fileConfig, o *Flags, where string) error {
 	s.Tools = first(o.Tools, fc.Tools, "pick")
 	var err error
@@ -254,6 +268,13 @@ func (s *Settings) resolveTurns(fc fileConfig, o *Flags, where string) error {
 	}
 	if s.MaxSteps == 0 {
 		s.MaxSteps = loop.DefaultMaxSteps // the value in force, as -v prints it
+	}
+	s.StructuredOutputRetries = defaultStructuredOutputRetries
+	if r := fc.StructuredOutputRetries; r != nil {
+		if *r < 0 {
+			return usagef("%s: structured_output_retries = %d: want 0 or more", where, *r)
+		}
+		s.StructuredOutputRetries = *r
 	}
 	s.IdleNotification = defaultIdleNotification
 	if fc.IdleNotification != "" {

@@ -35,6 +35,13 @@ type Request struct {
 	// added to a new session's system prompt.
 	Title        string
 	AppendSystem string
+	// Schema, when not nil, is the JSON Schema the final answers of the
+	// session's turns must match (--json-schema): the front-end finds the
+	// accepted value in loop.Done.Structured, and a turn whose answers
+	// are still rejected after the corrections ends with
+	// loop.StopStructuredOutput. It holds for this opening only: it is not
+	// stored, so a session continued without it answers freely again.
+	Schema *AnswerSchema
 }
 
 // Session is a session a front-end opened: its agent in the session's
@@ -83,7 +90,7 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 	if err != nil {
 		return nil, err
 	}
-	if s.a, err = h.newAgent(ctx, dir, fe, store); err != nil {
+	if s.a, err = h.newAgent(ctx, dir, fe, req.Schema, store); err != nil {
 		return nil, err
 	}
 	s.onClose(s.a.close)

@@ -99,6 +99,9 @@ type agent struct {
 	// buffers are the front-end's file buffers (FrontEnd.Files), nil
 	// for the disk.
 	buffers fs.Buffers
+	// answer is the schema the final answers of the session's loops must
+	// match (Request.Schema); nil when they are free.
+	answer *AnswerSchema
 }
 
 // policy is the permission policy of the agent in mode.
@@ -119,12 +122,13 @@ func (j storeJournals) journal(id string) fs.Journal {
 	return j.store.Journal(id)
 }
 
-// newAgent builds the agent of a session in dir for front-end fe, complete:
+// newAgent builds the agent of a session in dir for front-end fe, its
+// loops checking final answers against answer (nil: none), complete:
 // nothing is set after it returns. Its MCP servers are configured (the
 // project's gated by fe.Trust) but not started. Close releases it.
-func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, store *sessions.Store) (_ *agent, err error) {
+func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *AnswerSchema, store *sessions.Store) (_ *agent, err error) {
 	s := h.settings
-	a := &agent{settings: s, dir: dir, pool: h.pool, oauth: h.oauth, webTrust: h.trust, plan: &planState{}, mcpWarn: fe.warn, fixed: h.cfg.Provider}
+	a := &agent{settings: s, dir: dir, answer: answer, pool: h.pool, oauth: h.oauth, webTrust: h.trust, plan: &planState{}, mcpWarn: fe.warn, fixed: h.cfg.Provider}
 	var closers []func()
 	defer func() {
 		if err != nil {
@@ -393,10 +397,12 @@ func (a *agent) systemPrompt() string {
 // newLoop builds a loop for model with the session's tool-call recorder
 // (nil records nothing), asking the agent's approval. Its context window
 // is the configured one, else the model's from the table of common models.
+// With an answer schema, every request's system prompt ends with it and
+// the loop checks the final answers against it.
 func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 	s := a.settings
 	h := a.hooks
-	return loop.New(loop.Config{
+	cfg := loop.Config{
 		Gate:          h.gateFunc(),
 		AfterCall:     h.afterCallFunc(),
 		BeforeStop:    h.stopFunc(hooks.Stop),
@@ -412,9 +418,16 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 		AutoCompact:   s.AutoCompact,
 		ReserveOutput: s.OutputReserve(),
 		Prepare: func(_ context.Context, _ loop.Preparing, req providers.Request) providers.Request {
+			if a.answer != nil {
+				req.System += a.answer.prompt() // before plan mode's, which comes and goes
+			}
 			return a.plan.prepare(req)
 		},
-	})
+	}
+	if a.answer != nil {
+		cfg.CheckAnswer, cfg.AnswerCorrections = a.answer.Check, s.StructuredOutputRetries
+	}
+	return loop.New(cfg)
 }
 
 // provider is what the agent's loops send their requests to: the

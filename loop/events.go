@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/agent-dev/agent/providers"
@@ -153,6 +154,11 @@ const (
 	// StopRefused: the model declined to answer (finish reason
 	// content_filter, Anthropic's refusal).
 	StopRefused StopReason = "refused"
+	// StopStructuredOutput: Config.CheckAnswer rejected the model's final
+	// answer after Config.AnswerCorrections corrections (an answer that
+	// is not one JSON value valid against --json-schema); Done.Answer is
+	// the last answer, Done.Err says what is still wrong with it.
+	StopStructuredOutput StopReason = "structured_output_retries"
 )
 
 // Done is the last event of a turn; the channel is closed after it.
@@ -162,8 +168,13 @@ type Done struct {
 	Answer string
 	Reason StopReason
 	// Err is the failure for StopError, StopCancelled, StopMaxTokens,
-	// StopContextFull and StopRefused, nil otherwise.
+	// StopContextFull, StopRefused and StopStructuredOutput, nil
+	// otherwise.
 	Err error
+	// Structured is the answer's value that Config.CheckAnswer accepted
+	// (one JSON value, as the check returned it) when the turn ended
+	// with StopAnswered; nil without a check or for any other reason.
+	Structured json.RawMessage
 	// Steps is the number of requests sent; ToolCalls the number of tool
 	// calls answered.
 	Steps     int

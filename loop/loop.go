@@ -58,8 +58,19 @@ type Config struct {
 	// every request (see PrepareFunc).
 	Prepare PrepareFunc
 	// BeforeStop, when not nil, is asked before a turn ends on an answer
-	// and may send the model on (see StopCheckFunc).
+	// and may send the model on (see StopCheckFunc). With CheckAnswer it
+	// is asked only about an answer the check accepted.
 	BeforeStop StopCheckFunc
+	// CheckAnswer, when not nil, is asked about every final answer before
+	// BeforeStop (see AnswerCheckFunc): an answer it rejects is sent back
+	// with the rejection as a user message (a correction, whose request
+	// counts against the step limit), at most AnswerCorrections times a
+	// turn; one more rejection ends the turn with StopStructuredOutput.
+	// The accepted value is Done.Structured.
+	CheckAnswer AnswerCheckFunc
+	// AnswerCorrections is how many corrections CheckAnswer's rejections
+	// may send in one turn; 0 ends the turn at the first rejection.
+	AnswerCorrections int
 	// Origin says on whose behalf the loop runs (a subagent's parent
 	// call); approvals and gates carry it.
 	Origin Origin
@@ -178,6 +189,8 @@ func New(cfg Config) (*Loop, error) {
 		return nil, errors.New("loop: no tool catalog")
 	case cfg.MaxSteps < 0:
 		return nil, fmt.Errorf("loop: max steps must be positive, got %d", cfg.MaxSteps)
+	case cfg.AnswerCorrections < 0:
+		return nil, fmt.Errorf("loop: answer corrections must be at least 0, got %d", cfg.AnswerCorrections)
 	case cfg.AutoCompact < 0 || cfg.AutoCompact > 1:
 		return nil, fmt.Errorf("loop: auto compact must be a share of the window from 0 to 1, got %g", cfg.AutoCompact)
 	}
@@ -275,6 +288,10 @@ type turn struct {
 	storeErr  firstError // the first failed tool-call write of the turn
 	// stopChecked is true once BeforeStop sent the model on.
 	stopChecked bool
+	// corrections counts the answers CheckAnswer sent back; value is the
+	// answer's value it accepted, set as the turn ends on it.
+	corrections int
+	value       json.RawMessage
 }
 
 // firstError keeps the first error set, for writes made from several
@@ -304,7 +321,7 @@ func (f *firstError) get() error {
 func (t *turn) emit(ev Event) { t.ch <- ev }
 
 func (t *turn) done(step int, reason StopReason, answer string, err error) Done {
-	return Done{
+	d := Done{
 		Answer:    answer,
 		Reason:    reason,
 		Err:       err,
@@ -313,6 +330,10 @@ func (t *turn) done(step int, reason StopReason, answer string, err error) Done 
 		Usage:     t.usage,
 		Duration:  time.Since(t.start),
 	}
+	if reason == StopAnswered {
+		d.Structured = t.value
+	}
+	return d
 }
 
 // run is the turn: it records the prompt, then sends requests and runs the

@@ -78,19 +78,16 @@ func (t *turn) streamFailed(resp *providers.Response, err error) *stop {
 }
 
 // finish ends the turn on response r of step when it is the answer (no
-// tool calls, not cut or paused, and the before-stop check lets the turn
-// end), a refusal, or the output limit's cut once too often in a row.
+// tool calls, not cut or paused, and the answer's check and the
+// before-stop check let the turn end, see answered), a refusal, or the
+// output limit's cut once too often in a row.
 func (t *turn) finish(step int, r response) *stop {
 	switch {
 	case r.finish == providers.FinishContentFilter && len(r.calls) == 0:
 		return &stop{StopRefused, r.text, errors.New("the model declined to answer (its provider's refusal or content filter)")}
 	case len(r.calls) == 0 && !r.cut && !r.paused:
-		more, err := t.beforeStop(step, r.text)
-		if err != nil {
-			return &stop{StopError, r.text, err}
-		}
-		if !more {
-			return &stop{StopAnswered, r.text, nil}
+		if s := t.answered(step, r.text); s != nil {
+			return s
 		}
 	}
 	if r.cut && t.cuts > MaxContinuations {

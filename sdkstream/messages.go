@@ -162,32 +162,54 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 // result is the result message of a turn. As the SDK defines them, usage
 // is the turn's own (the session's loop, not its subagents), while
 // total_cost_usd and modelUsage are the run's so far: every turn's, their
-// subagents' included.
+// subagents' included. structured_output is the answer's value when the
+// session checks answers against a schema (the SDK's outputFormat).
 func (s *Server) result(d loop.Done) map[string]any {
-	subtype, isErr := "success", false
-	var errs []string
-	switch d.Reason {
-	case loop.StopAnswered:
-	case loop.StopMaxSteps:
-		subtype, isErr = "error_max_turns", true
-		errs = []string{fmt.Sprintf("reached the maximum number of turns (%d)", d.Steps)}
-	default:
-		subtype, isErr = "error_during_execution", true
-		msg := string(d.Reason)
-		if d.Err != nil {
-			msg += ": " + d.Err.Error()
-		}
-		errs = []string{msg}
-	}
+	subtype := Subtype(d.Reason)
+	isErr := subtype != SubtypeSuccess
 	obj := map[string]any{"type": "result", "subtype": subtype, "is_error": isErr, "result": d.Answer,
 		"session_id": s.cfg.Init.SessionID, "uuid": uuid(), "num_turns": d.Steps,
 		"duration_ms": d.Duration.Milliseconds(), "duration_api_ms": d.Duration.Milliseconds(),
 		"total_cost_usd": s.totalCost(), "usage": usage(d.Usage), "modelUsage": s.modelUsage(), "permission_denials": []any{},
 		"stop_reason": stopReason(d.Reason)}
-	if isErr {
-		obj["errors"] = errs
+	switch {
+	case d.Reason == loop.StopMaxSteps:
+		obj["errors"] = []string{fmt.Sprintf("reached the maximum number of turns (%d)", d.Steps)}
+	case isErr:
+		msg := string(d.Reason)
+		if d.Err != nil {
+			msg += ": " + d.Err.Error()
+		}
+		obj["errors"] = []string{msg}
+	}
+	if d.Structured != nil {
+		obj["structured_output"] = d.Structured
 	}
 	return obj
+}
+
+// The result subtypes of the SDK's result message that Subtype gives.
+const (
+	SubtypeSuccess          = "success"
+	SubtypeMaxTurns         = "error_max_turns"
+	SubtypeExecution        = "error_during_execution"
+	SubtypeStructuredOutput = "error_max_structured_output_retries"
+)
+
+// Subtype is the SDK's result subtype for a turn that ended for reason:
+// success for an answer, error_max_turns at the step limit,
+// error_max_structured_output_retries when the answers never matched the
+// schema, error_during_execution for every other end.
+func Subtype(reason loop.StopReason) string {
+	switch reason {
+	case loop.StopAnswered:
+		return SubtypeSuccess
+	case loop.StopMaxSteps:
+		return SubtypeMaxTurns
+	case loop.StopStructuredOutput:
+		return SubtypeStructuredOutput
+	}
+	return SubtypeExecution
 }
 
 // stopReason is the Anthropic stop reason nearest to how a turn ended.

@@ -122,17 +122,17 @@ func (r *Registry) Validate(name, args string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
 	if err := s.Validate(v); err != nil {
-		return nil, fmt.Errorf("arguments do not match the schema: %s", schemaMessage(err))
+		return nil, fmt.Errorf("arguments do not match the schema: %s", SchemaMessage(err))
 	}
 	return json.RawMessage(args), nil
 }
 
-// schemaMessage flattens a validation error into one short text for the
-// model. The library nests a "validating PATH: " prefix for each level of
-// the schema it descended into; only the innermost, the schema location of
-// the failure, is kept ("at /properties/path: type: 5 has type "integer",
+// SchemaMessage flattens an error of a compiled schema's Validate into
+// one short text for the model (and the person). The library nests a
+// "validating PATH: " prefix for each level of the schema it descended
+// into; only the innermost, the schema location of the failure, is kept ("at /properties/path: type: 5 has type "integer",
 // want "string""); the root's names no location and is dropped.
-func schemaMessage(err error) string {
+func SchemaMessage(err error) string {
 	msg := err.Error()
 	if i := strings.LastIndex(msg, "validating "); i >= 0 {
 		msg = msg[i+len("validating "):]

@@ -218,7 +218,7 @@ func Status(reason loop.StopReason) sessions.Status {
 	switch reason {
 	case loop.StopCancelled:
 		return sessions.StatusCancelled
-	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused:
+	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused, loop.StopStructuredOutput:
 		return sessions.StatusFailed
 	}
 	return sessions.StatusCompleted
