@@ -115,8 +115,7 @@ func (s *sessionTracer) Turn(ctx context.Context, tt loop.TraceTurn) (context.Co
 		span.SetAttributes(AttrStopReason.String(string(d.Reason)),
 			semconv.GenAIUsageInputTokens(d.Usage.InputTokens), semconv.GenAIUsageOutputTokens(d.Usage.OutputTokens))
 		if d.Reason != loop.StopAnswered && d.Err != nil {
-			span.RecordError(d.Err)
-			span.SetStatus(codes.Error, d.Err.Error())
+			failSpan(span, d.Err)
 			rec := s.record("agent.error", otellog.SeverityError, tt.Session, tt.Model)
 			rec.SetBody(attribute.StringValue(captured(d.Err.Error())))
 			rec.AddAttributes(attribute.String(string(AttrStopReason), string(d.Reason)))
@@ -165,8 +164,7 @@ func (s *sessionTracer) Request(ctx context.Context, r loop.TraceRequest) (conte
 		metricAttrs := []attribute.KeyValue{genaiconv.ClientTokenUsage{}.AttrRequestModel(r.Model),
 			genaiconv.ClientTokenUsage{}.AttrResponseModel(model), AttrFrontend.String(s.frontend)}
 		if e.Err != nil {
-			span.RecordError(e.Err)
-			span.SetStatus(codes.Error, e.Err.Error())
+			failSpan(span, e.Err)
 			metricAttrs = append(metricAttrs, semconv.ErrorTypeOther)
 		}
 		s.t.inst.duration.Record(ctx, time.Since(start).Seconds(), genaiconv.OperationNameChat, s.provider, metricAttrs...)

@@ -2,6 +2,11 @@ package telemetry
 
 import (
 	"encoding/json"
+	"fmt"
+
+	"go.opentelemetry.io/otel/codes"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools/shell"
@@ -20,6 +25,16 @@ func captured(s string) string {
 		s = s[:maxContent] + "…[cut]"
 	}
 	return s
+}
+
+// failSpan marks span failed with err: an exception event and the error
+// status, whose message is masked as captured content is (an error can
+// carry a URL with its password, or a key), whether or not content is
+// captured. span.RecordError would export the message as it is.
+func failSpan(span trace.Span, err error) {
+	msg := captured(err.Error())
+	span.AddEvent(semconv.ExceptionEventName, trace.WithAttributes(semconv.ExceptionType(fmt.Sprintf("%T", err)), semconv.ExceptionMessage(msg)))
+	span.SetStatus(codes.Error, msg)
 }
 
 // genaiPart is a message part in the shape of the GenAI conventions'

@@ -182,11 +182,12 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
+	var err error
 	select {
 	case <-done:
+		err = errors.Join(errs...) // errs is theirs until they are done
 	case <-ctx.Done():
 	}
-	err := errors.Join(errs...)
 	if ctx.Err() != nil {
 		err = fmt.Errorf("the collector did not take the last telemetry within %v", ShutdownWait)
 	}

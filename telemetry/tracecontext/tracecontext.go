@@ -76,7 +76,7 @@ func WithEnv(env []string, ctx context.Context) []string {
 			out = append(out, kv)
 		}
 	}
-	return append(out, add...)
+	return slices.Clip(append(out, add...)) // replaced entries leave room: clip it
 }
 
 // Transport returns base (http.DefaultTransport when nil) with the
