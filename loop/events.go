@@ -153,6 +153,12 @@ const (
 	// StopRefused: the model declined to answer (finish reason
 	// content_filter, Anthropic's refusal).
 	StopRefused StopReason = "refused"
+	// StopBudget: the next request would have started past a spend cap
+	// (Config.Budget refused it: --max-budget-usd, --max-tokens-total, a
+	// subagent definition's max_budget_usd). The answer is the text the
+	// model wrote in the turn so far, then a line saying which cap was
+	// reached and what was spent; Err is Budget's error.
+	StopBudget StopReason = "max_budget"
 )
 
 // Done is the last event of a turn; the channel is closed after it.
@@ -162,7 +168,7 @@ type Done struct {
 	Answer string
 	Reason StopReason
 	// Err is the failure for StopError, StopCancelled, StopMaxTokens,
-	// StopContextFull and StopRefused, nil otherwise.
+	// StopContextFull, StopRefused and StopBudget, nil otherwise.
 	Err error
 	// Steps is the number of requests sent; ToolCalls the number of tool
 	// calls answered.
