@@ -43,7 +43,7 @@ type Spent struct {
 	Tokens int
 }
 
-// String reads "$0.0123 and 4,567 tokens" (the dollars only when a priced
+// String reads "$0.0123, 4567 tokens" (the dollars only when a priced
 // model spent them).
 func (s Spent) String() string {
 	if s.USD > 0 {
@@ -77,21 +77,17 @@ type Reached struct {
 // ErrReached is what every Reached's error matches with errors.Is.
 var ErrReached = errors.New("spend cap reached")
 
-// Error says which cap was reached and what was spent: "the session's
-// spend cap of $0.0010 was reached ($0.0023, 1234 tokens spent)".
+// Error says which cap was reached (the one in dollars when both were)
+// and what was spent: "the session's spend cap of $0.0010 was reached
+// ($0.0023, 1234 tokens spent)".
 func (r Reached) Error() string {
 	whose := "the session's"
 	if r.Subagent {
 		whose = "the subagent's"
 	}
-	var caps string
-	switch {
-	case r.Limits.USD > 0 && r.Limits.Tokens > 0:
-		caps = fmt.Sprintf("spend cap of %s or %d tokens", USD(r.Limits.USD), r.Limits.Tokens)
-	case r.Limits.USD > 0:
+	caps := fmt.Sprintf("token cap of %d tokens", r.Limits.Tokens)
+	if r.Limits.USD > 0 && r.Spent.USD >= r.Limits.USD {
 		caps = "spend cap of " + USD(r.Limits.USD)
-	default:
-		caps = fmt.Sprintf("token cap of %d tokens", r.Limits.Tokens)
 	}
 	return fmt.Sprintf("%s %s was reached (%s spent)", whose, caps, r.Spent)
 }

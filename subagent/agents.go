@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-dev/agent/tools"
@@ -31,6 +32,10 @@ type Agent struct {
 	// Model is the model it runs on; "" (or Claude Code's "inherit",
 	// "sonnet", "opus", "haiku") runs it on the session's.
 	Model string
+	// MaxBudgetUSD caps what one run of it may spend, in US dollars
+	// (max_budget_usd; 0: no cap of its own): past it the child stops and
+	// its task call's result says so. The session's cap holds as well.
+	MaxBudgetUSD float64
 	// Prompt is its system prompt (the file's body).
 	Prompt string
 	// Path is the file it was read from.
@@ -165,6 +170,12 @@ func Parse(text string) (Agent, error) {
 			a.Model = unquote(value)
 		case "tools":
 			a.Tools = splitList(value)
+		case "max_budget_usd":
+			v, err := strconv.ParseFloat(unquote(value), 64)
+			if err != nil || v < 0 {
+				return Agent{}, fmt.Errorf("max_budget_usd %q: want a positive number of US dollars", value)
+			}
+			a.MaxBudgetUSD = v
 		}
 	}
 	if err := sc.Err(); err != nil {
