@@ -15,7 +15,8 @@ import (
 )
 
 // Agent is a defined agent: a Markdown file whose front matter gives its
-// name, description, tools and model, and whose body is its system prompt.
+// name, description, tools, model and spend cap (max_budget_usd, ours),
+// and whose body is its system prompt.
 // The format is Claude Code's (docs.claude.com, "Subagents": name,
 // description, tools as a comma-separated list, model), so the files of
 // .claude/agents work as they are.
@@ -130,7 +131,8 @@ func readAgent(path string) (Agent, error) {
 
 // Parse reads a definition: front matter between two lines of "---"
 // (key: value lines; tools as a comma-separated list, a [a, b] list or
-// "- item" lines), then the body. Name and description are required.
+// "- item" lines; max_budget_usd a number of US dollars), then the body.
+// Name and description are required.
 func Parse(text string) (Agent, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
 	sc := bufio.NewScanner(strings.NewReader(text))
