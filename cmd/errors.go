@@ -16,6 +16,7 @@ const (
 	ExitRuntime     = 1   // the provider failed after retries, or another runtime error
 	ExitUsage       = 2   // bad flags, arguments or configuration
 	ExitMaxSteps    = 3   // the step limit was reached before a final answer
+	ExitBudget      = 4   // the spend cap was reached before a final answer; the partial answer is printed
 	ExitInterrupted = 130 // cancelled by SIGINT or SIGTERM
 	ExitBrokenPipe  = 141 // stdout's reader went away (128+SIGPIPE, as a shell reports cat and git)
 )
@@ -60,6 +61,8 @@ func exitCode(err error) int {
 			return ExitOK
 		case loop.StopMaxSteps:
 			return ExitMaxSteps
+		case loop.StopBudget:
+			return ExitBudget
 		case loop.StopCancelled:
 			return ExitInterrupted
 		}

@@ -15,6 +15,10 @@ import (
 	"github.com/agent-dev/agent/tools"
 )
 
+// subtypeBudget is the result's subtype when a spend cap stopped the run,
+// the Claude Agent SDK's name.
+const subtypeBudget = "error_max_budget_usd"
+
 // Output formats of headless mode.
 const (
 	formatText       = "text"
@@ -60,7 +64,10 @@ type toolCallRecord struct {
 
 // resultObject is the final object of json and stream-json output.
 type resultObject struct {
-	Type       string           `json:"type"`
+	Type string `json:"type"`
+	// Subtype is the Claude Agent SDK's name of an end it has one for:
+	// error_max_budget_usd when a spend cap stopped the run.
+	Subtype    string           `json:"subtype,omitempty"`
 	Answer     string           `json:"answer"`
 	StopReason loop.StopReason  `json:"stop_reason"`
 	Error      string           `json:"error,omitempty"`
@@ -166,6 +173,9 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 		}
 		if res.ToolCalls == nil {
 			res.ToolCalls = []toolCallRecord{}
+		}
+		if done.Reason == loop.StopBudget {
+			res.Subtype = subtypeBudget
 		}
 		if done.Err != nil {
 			res.Error = done.Err.Error()

@@ -246,6 +246,8 @@ func addRootFlags(f *pflag.FlagSet, o *Options) {
 	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
 	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
 	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")
+	f.Float64Var(&o.MaxBudgetUSD, "max-budget-usd", 0, "stop the run before a request once it spent this many US dollars, its subagents' included (max_budget_usd; exit code 4)")
+	f.IntVar(&o.MaxTokensTotal, "max-tokens-total", 0, "stop the run before a request once it used this many input + output tokens (max_tokens_total; for a model without a price)")
 	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
 	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
 	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")

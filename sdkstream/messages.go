@@ -171,6 +171,12 @@ func (s *Server) result(d loop.Done) map[string]any {
 	case loop.StopMaxSteps:
 		subtype, isErr = "error_max_turns", true
 		errs = []string{fmt.Sprintf("reached the maximum number of turns (%d)", d.Steps)}
+	case loop.StopBudget:
+		subtype, isErr = "error_max_budget_usd", true
+		errs = []string{"reached the maximum budget"}
+		if d.Err != nil {
+			errs = []string{d.Err.Error()}
+		}
 	default:
 		subtype, isErr = "error_during_execution", true
 		msg := string(d.Reason)
