@@ -217,9 +217,10 @@ func tuiBudget(approver *tui.Approver) budget.Ask {
 		id := fmt.Sprintf("budget-%d", n.Add(1))
 		raise := raiseText(r)
 		d := approver.Ask(ctx, tui.Question{Call: providers.ToolCall{ID: id, Name: "spend cap", Arguments: "{}"}, Group: id,
-			Text:    fmt.Sprintf("%s. Raise the cap to %s and go on, or stop?", capitalize(r.Error()), raise),
-			Summary: tools.Summary{Title: "spend cap reached", Full: "Raising it allows the same amount again, from what was spent."},
-			Yes:     "Raise the cap to " + raise + " and go on", No: "Stop"})
+			Text: "Spend cap reached: raise it to " + raise + " and go on, or stop?",
+			Summary: tools.Summary{Title: "spend cap reached",
+				Full: capitalize(r.Error()) + ". A raise allows the same amount again, from what was spent."},
+			Yes: "Raise the cap to " + raise + " and go on", No: "Stop"})
 		return d.Allow && ctx.Err() == nil
 	}
 }
