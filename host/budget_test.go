@@ -46,10 +46,11 @@ func delegating(ag string) *fake.Provider {
 
 // A subagent's requests count toward the session's cap: the child that
 // crosses it stops, its task call's result says so, and the parent stops
-// before its next request; the session's record says why.
+// before its next request; the session's record says why. The profile's
+// max_budget_usd wins over the top level's.
 func TestTheSessionsCapCountsItsSubagents(t *testing.T) {
 	model := delegating("")
-	f := newFixture(t, model, "max_budget_usd = 0.0025"+pricedProfile)
+	f := newFixture(t, model, "max_budget_usd = 5.0"+strings.Replace(pricedProfile, "model = \"m\"\n", "model = \"m\"\nmax_budget_usd = 0.0025\n", 1))
 	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeAuto})
 
 	r := runTurn(t, s, "Delegate the listing.")

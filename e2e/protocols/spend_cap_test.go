@@ -45,13 +45,13 @@ func TestACPSpendCap(t *testing.T) {
 	t.Parallel()
 	sdk := acpClient.module(t)
 	srv := scripted.New(t, e2e.SpendCapTask()...)
-	cfg := e2e.SpendCapConfig(t, srv.URL(), "max_budget_usd = "+e2e.SpendCapUSD)
+	cfg := e2e.SpendCapConfig(t, srv.URL(), "")
 	dir := t.TempDir()
 	// The client's mcp scenario without servers: one prompt in a new
 	// session.
 	env := []string{"ACP_SDK=" + sdk, "AGENT_BIN=" + e2e.Agent(t), "AGENT_CWD=" + dir, "AGENT_MCP=[]",
 		jsonEnv("AGENT_ARGS", []string{"acp", "--config", cfg, "--db", filepath.Join(t.TempDir(), "a.db"), "--max-retries", "0",
-			"--tools", "all", "--permission-mode", "auto"})}
+			"--tools", "all", "--permission-mode", "auto", "--max-budget-usd", e2e.SpendCapUSD})}
 	objs, stderr := runNode(t, dir, env, "acp/client.mjs", "mcp")
 	add := step(t, objs, "add")
 	if add["stopReason"] != "max_turn_requests" {
