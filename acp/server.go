@@ -290,6 +290,10 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 			sendErr = s.update(sendCtx, ls.ID(), u)
 		}
 	}
+	if done.Reason == loop.StopBudget && done.Err != nil && sendErr == nil {
+		// ACP has no stop reason for a spend cap: the answer says why.
+		sendErr = s.update(sendCtx, ls.ID(), sdk.UpdateAgentMessageText("\n\nStopped: "+done.Err.Error()+"."))
+	}
 	return promptResponse(done)
 }
 
@@ -301,7 +305,7 @@ func promptResponse(d loop.Done) (sdk.PromptResponse, error) {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	case loop.StopCancelled:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
-	case loop.StopMaxSteps:
+	case loop.StopMaxSteps, loop.StopBudget: // ACP has no reason for a spend cap
 		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests}, nil
 	case loop.StopMaxTokens, loop.StopContextFull:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTokens}, nil

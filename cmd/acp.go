@@ -41,6 +41,7 @@ command's flags (--model, --provider, --permission-mode, ...).`,
 	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
 	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
 	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")
+	addCapFlags(f, &o.Flags)
 	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick or all")
 	f.StringVar(&o.PermissionMode, "permission-mode", "", "the sessions' first mode: ask (the default), auto or plan")
 	f.BoolVar(&o.AllowBash, "allow-bash", false, "run bash commands without asking (still in the sandbox)")

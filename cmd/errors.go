@@ -16,6 +16,7 @@ const (
 	ExitRuntime          = 1   // the provider failed after retries, or another runtime error
 	ExitUsage            = 2   // bad flags, arguments or configuration
 	ExitMaxSteps         = 3   // the step limit was reached before a final answer
+	ExitBudget           = 4   // the spend cap was reached before a final answer; the partial answer is printed
 	ExitStructuredOutput = 5   // the answers never matched --json-schema, structured_output_retries corrections included
 	ExitInterrupted      = 130 // cancelled by SIGINT or SIGTERM
 	ExitBrokenPipe       = 141 // stdout's reader went away (128+SIGPIPE, as a shell reports cat and git)
@@ -63,6 +64,8 @@ func exitCode(err error) int {
 			return ExitMaxSteps
 		case loop.StopStructuredOutput:
 			return ExitStructuredOutput
+		case loop.StopBudget:
+			return ExitBudget
 		case loop.StopCancelled:
 			return ExitInterrupted
 		}

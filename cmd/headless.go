@@ -175,6 +175,8 @@ func turnEnd(done loop.Done) error {
 		return turnError{done.Reason, errors.New("interrupted")}
 	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused, loop.StopStructuredOutput:
 		return turnError{done.Reason, done.Err}
+	case loop.StopBudget: // the answer's last line says why
+		return turnError{reason: done.Reason}
 	}
 	if done.Err != nil { // the turn ended well, but its end was not recorded
 		return done.Err

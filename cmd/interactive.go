@@ -43,8 +43,8 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	}
 	sess, err := h.OpenSession(ctx, o.request(dir), host.FrontEnd{Name: "tui", Interactive: true, Mode: mode, AllowBash: o.AllowBash,
 		Asker: tuiAsker{approver: approver, host: h}, Plan: tuiPlan{approver}.decide, Warn: warn,
-		Trust: host.Trust{Ask: trustAsk(approver)},
-		MCP:   host.MCPStart{Later: true, Elicit: tuiElicit(approver), ElicitURL: true}})
+		Trust: host.Trust{Ask: trustAsk(approver)}, Budget: tuiBudget(approver),
+		MCP: host.MCPStart{Later: true, Elicit: tuiElicit(approver), ElicitURL: true}})
 	if err != nil {
 		return err
 	}

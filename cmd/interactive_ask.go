@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -205,4 +206,40 @@ func refusal(ctx context.Context, d loop.Decision) (ans mcp.ElicitAnswer, refuse
 		return mcp.ElicitAnswer{Action: mcp.ElicitDecline}, true, nil
 	}
 	return mcp.ElicitAnswer{}, false, nil
+}
+
+// tuiBudget asks the person, when the session's spend cap is reached,
+// whether to raise it by the same amount again (from what was spent) and
+// go on, or stop the turn. Esc stops.
+func tuiBudget(approver *tui.Approver) budget.Ask {
+	var n atomic.Int64
+	return func(ctx context.Context, r budget.Reached) bool {
+		id := fmt.Sprintf("budget-%d", n.Add(1))
+		raise := raiseText(r)
+		d := approver.Ask(ctx, tui.Question{Call: providers.ToolCall{ID: id, Name: "spend cap", Arguments: "{}"}, Group: id,
+			Text: "Spend cap reached: raise it to " + raise + " and go on, or stop?",
+			Summary: tools.Summary{Title: "spend cap reached",
+				Full: capitalize(r.Error()) + ". A raise allows the same amount again, from what was spent."},
+			Yes: "Raise the cap to " + raise + " and go on", No: "Stop"})
+		return d.Allow && ctx.Err() == nil
+	}
+}
+
+// raiseText is the caps a raise sets: "$0.0033" or "$0.0033 or 5000 tokens".
+func raiseText(r budget.Reached) string {
+	switch {
+	case r.Raise.USD > 0 && r.Raise.Tokens > 0:
+		return fmt.Sprintf("%s or %d tokens", budget.USD(r.Raise.USD), r.Raise.Tokens)
+	case r.Raise.USD > 0:
+		return budget.USD(r.Raise.USD)
+	}
+	return fmt.Sprintf("%d tokens", r.Raise.Tokens)
+}
+
+// capitalize makes s's first letter upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -67,7 +67,7 @@ type toolCallRecord struct {
 type resultObject struct {
 	Type string `json:"type"`
 	// Subtype and IsError say how the turn ended in the Claude Agent
-	// SDK's names (success, error_max_turns,
+	// SDK's names (success, error_max_turns, error_max_budget_usd,
 	// error_max_structured_output_retries, error_during_execution).
 	Subtype    string          `json:"subtype"`
 	IsError    bool            `json:"is_error"`

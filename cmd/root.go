@@ -252,6 +252,7 @@ func addRootFlags(f *pflag.FlagSet, o *Options) {
 	f.StringVar(&o.Profile, "profile", "", "provider profile of the config file (env AGENT_PROFILE)")
 	f.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/agent/config.toml)")
 	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")
+	addCapFlags(f, &o.Flags)
 	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
 	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
 	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
@@ -273,6 +274,13 @@ func addRootFlags(f *pflag.FlagSet, o *Options) {
 	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default), openai-responses (the default for OpenAI's models at api.openai.com) or anthropic (Messages API)")
 	f.StringVar(&o.ReasoningEffort, "reasoning-effort", "", "reasoning effort of an openai-responses model: none, minimal, low, medium, high or xhigh")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")
+}
+
+// addCapFlags adds the spend caps' flags (the root command's and agent
+// acp's) onto o.
+func addCapFlags(f *pflag.FlagSet, o *host.Flags) {
+	f.Float64Var(&o.MaxBudgetUSD, "max-budget-usd", 0, "stop the run before a request once it spent this many US dollars, its subagents' included (max_budget_usd; exit code 4)")
+	f.IntVar(&o.MaxTokensTotal, "max-tokens-total", 0, "stop the run before a request once it used this many input + output tokens (max_tokens_total; for a model without a price)")
 }
 
 // rootRun is the root command's run: it takes the prompt's words after the

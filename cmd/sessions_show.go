@@ -130,6 +130,9 @@ func renderShow(conv *recordedSession, now time.Time) string {
 	fmt.Fprintf(&b, "session %s: %s\n", ss.ID, orUntitled(ss.Title))
 	fmt.Fprintf(&b, "%s · %s · %s · updated %s · %d messages · %d/%d tokens in/out\n",
 		ss.Dir, orDash(ss.Model), ss.Status, relativeTime(ss.UpdatedAt, now), ss.Messages, ss.Usage.InputTokens, ss.Usage.OutputTokens)
+	if ss.Status == sessions.StatusBudget {
+		b.WriteString("its last turn stopped at its spend cap (--max-budget-usd, --max-tokens-total) before a final answer\n")
+	}
 	if ss.Parent != "" {
 		fmt.Fprintf(&b, "subagent of session %s (its call %s)\n", ss.Parent, ss.ParentCallID)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/memory"
@@ -58,6 +59,11 @@ type Flags struct {
 	// PermissionMode is ask, auto, plan or yolo; "" takes the default of
 	// the front-end (ask in the interface, auto headless).
 	PermissionMode string
+	// MaxBudgetUSD is --max-budget-usd, the spend cap in US dollars, and
+	// MaxTokensTotal --max-tokens-total, the cap in billable tokens; 0
+	// takes the config's (max_budget_usd, max_tokens_total).
+	MaxBudgetUSD   float64
+	MaxTokensTotal int
 }
 
 // fileConfig is the TOML configuration file: a section per feature, each
@@ -70,6 +76,8 @@ type Flags struct {
 //	db_lock_wait = "2m"         # how long a write waits for another process's lock on the session database
 //	idle_notification = "60s"   # the interface's wait for a prompt before Notification hooks hear idle_prompt
 //	structured_output_retries = 3  # corrections of a final answer that does not match --json-schema
+//	max_budget_usd = 5.0        # stop a run once it spent $5, its subagents' included (a profile's own wins)
+//	max_tokens_total = 2000000  # or once it used 2M input + output tokens (for a model without a price)
 //
 //	[profiles.ollama]
 //	base_url = "http://localhost:11434/v1"
@@ -195,6 +203,8 @@ type Settings struct {
 	Hooks []hooks.Hook
 	// Web is web_fetch's configuration ([web_fetch]).
 	Web web.Config
+	// Limits are the run's spend caps (budget.go); zero caps nothing.
+	Limits budget.Limits
 }
 
 // defaultIdleNotification is how long the interface waits for a prompt
@@ -219,6 +229,9 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 		return s, UsageError{Err: err}
 	}
 	if err := s.resolveTurns(fc, o, where); err != nil {
+		return s, err
+	}
+	if err := s.resolveLimits(fc, o, where); err != nil {
 		return s, err
 	}
 	if _, err := mcpServers(s.MCPServers, where, "", nil, getenv); err != nil {

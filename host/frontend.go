@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 
+	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/mcp"
@@ -51,6 +52,10 @@ type FrontEnd struct {
 	// Claude Agent SDK's --allowedTools, --disallowedTools and tools
 	// option).
 	Rules Rules
+	// Budget, when not nil, is asked when the session's spend cap is
+	// reached (--max-budget-usd, --max-tokens-total) whether to raise it
+	// and go on (the interface asks the person); nil stops the run.
+	Budget budget.Ask
 }
 
 // Trust decides whether a repository's own configuration that would run

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
@@ -110,6 +111,11 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		if !ag.InheritsModel() {
 			model = ag.Model
 		}
+		if ag.MaxBudgetUSD > 0 {
+			if err := checkPriced(budget.Limits{USD: ag.MaxBudgetUSD}, model, s.Pricer()); err != nil {
+				return nil, fmt.Errorf("agent %s's max_budget_usd: %w", ag.Name, err)
+			}
+		}
 	}
 	var rec conversation.Recorder
 	var lrec loop.Store
@@ -135,6 +141,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.OutputReserve(),
 		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
 		Gate:   h.gateFunc(), AfterCall: h.afterCallFunc(), BeforeStop: h.stopFunc(hooks.SubagentStop),
+		Budget: loopBudget(a.childMeter(spec.Agent)),
 	})
 	if err != nil {
 		if finish != nil {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
@@ -96,6 +97,9 @@ type agent struct {
 	approve loop.ApproveFunc
 	// fixed, when not nil, answers every request (Config.Provider).
 	fixed providers.Provider
+	// meter counts the session's spend against its caps, its subagents'
+	// included; nil when nothing is capped.
+	meter *budget.Meter
 	// buffers are the front-end's file buffers (FrontEnd.Files), nil
 	// for the disk.
 	buffers fs.Buffers
@@ -167,6 +171,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 		a.plan.decide = headlessPlan
 	}
 	a.hooks = newHookSet(a, fe, h.trust, store, h.tel)
+	a.newMeter(fe)
 	if a.services, err = openServices(serviceEnv{ctx: ctx, h: h, a: a, fe: fe, store: store}); err != nil {
 		return nil, err
 	}
@@ -402,6 +407,9 @@ func (a *agent) systemPrompt() string {
 func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 	s := a.settings
 	h := a.hooks
+	if err := checkPriced(s.Limits, model, s.Pricer()); err != nil {
+		return nil, err
+	}
 	cfg := loop.Config{
 		Gate:          h.gateFunc(),
 		AfterCall:     h.afterCallFunc(),
@@ -417,6 +425,7 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 		Window:        cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
 		AutoCompact:   s.AutoCompact,
 		ReserveOutput: s.OutputReserve(),
+		Budget:        loopBudget(a.meter),
 		Prepare: func(_ context.Context, _ loop.Preparing, req providers.Request) providers.Request {
 			if a.answer != nil {
 				req.System += a.answer.prompt() // before plan mode's, which comes and goes

@@ -159,6 +159,12 @@ const (
 	// is not one JSON value valid against --json-schema); Done.Answer is
 	// the last answer, Done.Err says what is still wrong with it.
 	StopStructuredOutput StopReason = "structured_output_retries"
+	// StopBudget: the next request would have started past a spend cap
+	// (Config.Budget refused it: --max-budget-usd, --max-tokens-total, a
+	// subagent definition's max_budget_usd). The answer is the text the
+	// model wrote in the turn so far, then a line saying which cap was
+	// reached and what was spent; Err is Budget's error.
+	StopBudget StopReason = "max_budget"
 )
 
 // Done is the last event of a turn; the channel is closed after it.
@@ -168,8 +174,8 @@ type Done struct {
 	Answer string
 	Reason StopReason
 	// Err is the failure for StopError, StopCancelled, StopMaxTokens,
-	// StopContextFull, StopRefused and StopStructuredOutput, nil
-	// otherwise.
+	// StopContextFull, StopRefused, StopStructuredOutput and StopBudget,
+	// nil otherwise.
 	Err error
 	// Structured is the answer's value that Config.CheckAnswer accepted
 	// (one JSON value, as the check returned it) when the turn ended

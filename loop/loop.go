@@ -94,6 +94,10 @@ type Config struct {
 	// carries at most Window less this, and never less than half the
 	// window. 0 keeps nothing.
 	ReserveOutput int
+	// Budget, when not nil, counts every response's usage and is asked
+	// before every request whether it may be sent (see Budget): a spend
+	// cap.
+	Budget Budget
 	// Now is the clock tool calls are timed with (their start, finish and
 	// approval wait); nil is time.Now. It must be safe for concurrent use.
 	Now func() time.Time
@@ -255,7 +259,10 @@ func (l *Loop) Compact(ctx context.Context, conv *conversation.Conversation, ins
 		req := t.request()
 		err := t.compact(conv.Estimate(req), instructions, false)
 		var d Done
+		var be budgetError
 		switch {
+		case errors.As(err, &be):
+			d = t.done(0, StopBudget, "Stopped: "+be.Error()+".", be.err)
 		case err != nil && ctx.Err() != nil:
 			d = t.done(0, StopCancelled, "", ctx.Err())
 		case err != nil:
@@ -292,6 +299,8 @@ type turn struct {
 	// answer's value it accepted, set as the turn ends on it.
 	corrections int
 	value       json.RawMessage
+	// wrote is the text of each of the turn's responses that had any.
+	wrote []string
 }
 
 // firstError keeps the first error set, for writes made from several
@@ -347,6 +356,10 @@ func (t *turn) run(prompt providers.Message) Done {
 	for step := 1; ; step++ {
 		req, s := t.prepare()
 		if s != nil {
+			return t.done(step-1, s.reason, s.answer, s.err)
+		}
+		if err := t.allow(); err != nil {
+			s := t.overBudget(err)
 			return t.done(step-1, s.reason, s.answer, s.err)
 		}
 		r, s := t.ask(step, req)
@@ -417,9 +430,13 @@ func (t *turn) recordResponse(m providers.Message, usage providers.Usage) error 
 	return nil
 }
 
-// addUsage counts a response's usage in the turn and reports it.
+// addUsage counts a response's usage in the turn, and in the budget,
+// and reports it.
 func (t *turn) addUsage(step int, u providers.Usage) {
 	t.usage = t.usage.Add(u)
+	if t.cfg.Budget != nil {
+		t.cfg.Budget.Add(t.cfg.Model, u)
+	}
 	if u != (providers.Usage{}) {
 		t.emit(Usage{Step: step, Usage: u, Total: t.usage})
 	}

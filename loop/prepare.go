@@ -32,6 +32,9 @@ func (t *turn) prepare() (providers.Request, *stop) {
 	est := t.conv.Estimate(req)
 	if t.cfg.AutoCompact > 0 && float64(est) > t.cfg.AutoCompact*float64(window) {
 		if err := t.compact(est, "", true); err != nil {
+			if errors.As(err, new(budgetError)) {
+				return req, t.overBudget(err)
+			}
 			if t.ctx.Err() != nil {
 				return req, &stop{StopCancelled, "", t.ctx.Err()}
 			}
@@ -104,6 +107,9 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 			return fmt.Errorf("%w: the newest exchange alone is about %d tokens", errCannotFree, before)
 		}
 		return errors.New("there is nothing to compact yet")
+	}
+	if err := t.allow(); err != nil {
+		return err // the summary is a request too
 	}
 	t.emit(Compacting{BeforeTokens: before, Auto: auto})
 	if t.cfg.BeforeCompact != nil {

@@ -55,6 +55,9 @@ func (t *turn) ask(step int, req providers.Request) (response, *stop) {
 	if err := t.recordResponse(msg, resp.Usage); err != nil {
 		return response{}, &stop{StopError, msg.Text(), err}
 	}
+	if text := msg.Text(); text != "" {
+		t.wrote = append(t.wrote, text)
+	}
 	// The answer is this response's text, after what the responses
 	// that were cut or paused before it wrote.
 	r.msg, r.text, r.calls = msg, t.said+msg.Text(), msg.ToolCalls()

@@ -175,6 +175,8 @@ func (s *Server) result(d loop.Done) map[string]any {
 	switch {
 	case d.Reason == loop.StopMaxSteps:
 		obj["errors"] = []string{fmt.Sprintf("reached the maximum number of turns (%d)", d.Steps)}
+	case d.Reason == loop.StopBudget && d.Err != nil:
+		obj["errors"] = []string{d.Err.Error()}
 	case isErr:
 		msg := string(d.Reason)
 		if d.Err != nil {
@@ -194,12 +196,14 @@ const (
 	SubtypeMaxTurns         = "error_max_turns"
 	SubtypeExecution        = "error_during_execution"
 	SubtypeStructuredOutput = "error_max_structured_output_retries"
+	SubtypeBudget           = "error_max_budget_usd"
 )
 
 // Subtype is the SDK's result subtype for a turn that ended for reason:
 // success for an answer, error_max_turns at the step limit,
 // error_max_structured_output_retries when the answers never matched the
-// schema, error_during_execution for every other end.
+// schema, error_max_budget_usd when a spend cap stopped the run,
+// error_during_execution for every other end.
 func Subtype(reason loop.StopReason) string {
 	switch reason {
 	case loop.StopAnswered:
@@ -208,6 +212,8 @@ func Subtype(reason loop.StopReason) string {
 		return SubtypeMaxTurns
 	case loop.StopStructuredOutput:
 		return SubtypeStructuredOutput
+	case loop.StopBudget:
+		return SubtypeBudget
 	}
 	return SubtypeExecution
 }

@@ -273,6 +273,15 @@ CREATE TRIGGER message_images_release AFTER DELETE ON message_images BEGIN
 END;
 DELETE FROM images WHERE sha256 NOT IN (SELECT sha256 FROM message_images);
 `,
+	// 13: the status may now be 'max_budget': the session's last turn
+	// stopped at a spend cap (--max-budget-usd, --max-tokens-total). The
+	// CHECK constraint's text is edited as in step 6.
+	`
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET sql = replace(sql, '''interrupted''))', '''interrupted'', ''max_budget''))')
+	WHERE type = 'table' AND name = 'sessions';
+PRAGMA writable_schema = OFF;
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

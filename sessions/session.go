@@ -27,11 +27,14 @@ const (
 	// StatusInterrupted marks a session left running by a process that is
 	// gone (killed, or its disk filled); see Store.MarkInterrupted.
 	StatusInterrupted Status = "interrupted"
+	// StatusBudget marks a session whose last turn stopped at a spend cap
+	// before a final answer (loop.StopBudget).
+	StatusBudget Status = "max_budget"
 )
 
 func (s Status) valid() bool {
 	switch s {
-	case StatusRunning, StatusCompleted, StatusFailed, StatusCancelled, StatusInterrupted:
+	case StatusRunning, StatusCompleted, StatusFailed, StatusCancelled, StatusInterrupted, StatusBudget:
 		return true
 	}
 	return false

@@ -8,13 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-dev/agent/tools"
 )
 
 // Agent is a defined agent: a Markdown file whose front matter gives its
-// name, description, tools and model, and whose body is its system prompt.
+// name, description, tools, model and spend cap (max_budget_usd, ours),
+// and whose body is its system prompt.
 // The format is Claude Code's (docs.claude.com, "Subagents": name,
 // description, tools as a comma-separated list, model), so the files of
 // .claude/agents work as they are.
@@ -31,6 +33,10 @@ type Agent struct {
 	// Model is the model it runs on; "" (or Claude Code's "inherit",
 	// "sonnet", "opus", "haiku") runs it on the session's.
 	Model string
+	// MaxBudgetUSD caps what one run of it may spend, in US dollars
+	// (max_budget_usd; 0: no cap of its own): past it the child stops and
+	// its task call's result says so. The session's cap holds as well.
+	MaxBudgetUSD float64
 	// Prompt is its system prompt (the file's body).
 	Prompt string
 	// Path is the file it was read from.
@@ -125,7 +131,8 @@ func readAgent(path string) (Agent, error) {
 
 // Parse reads a definition: front matter between two lines of "---"
 // (key: value lines; tools as a comma-separated list, a [a, b] list or
-// "- item" lines), then the body. Name and description are required.
+// "- item" lines; max_budget_usd a number of US dollars), then the body.
+// Name and description are required.
 func Parse(text string) (Agent, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
 	sc := bufio.NewScanner(strings.NewReader(text))
@@ -165,6 +172,12 @@ func Parse(text string) (Agent, error) {
 			a.Model = unquote(value)
 		case "tools":
 			a.Tools = splitList(value)
+		case "max_budget_usd":
+			v, err := strconv.ParseFloat(unquote(value), 64)
+			if err != nil || v < 0 {
+				return Agent{}, fmt.Errorf("max_budget_usd %q: want a positive number of US dollars", value)
+			}
+			a.MaxBudgetUSD = v
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -133,6 +133,11 @@ func (w *watch) result(max int) tools.Result {
 		status, why = "cancelled", "it was cancelled"
 	case d.Reason == loop.StopMaxSteps:
 		status, why = "incomplete", "it reached its step limit"
+	case d.Reason == loop.StopBudget:
+		status, why = "failed", "it stopped at a spend cap"
+		if d.Err != nil {
+			why = "it stopped: " + d.Err.Error()
+		}
 	default:
 		status, why = "failed", fmt.Sprintf("it stopped: %s", d.Reason)
 		if d.Err != nil {

@@ -75,6 +75,11 @@ type Question struct {
 	// and the asker keeps the answer where it belongs. It also allows the
 	// Group for the session.
 	Always string
+	// Yes and No, when not empty, are the labels of a question with
+	// Text's two answers, instead of "Yes (remembered)" and "No
+	// (remembered)": what the answers do (raise the spend cap and go on,
+	// or stop). Esc then answers No.
+	Yes, No string
 }
 
 // WhyAlways is the Decision.Why of the Always answer.
@@ -99,6 +104,7 @@ type approvalRequest struct {
 	link     bool
 	session  string // the session answer's label; "" the default
 	always   string // the always answer's label; "" offers none
+	yes, no  string // a question with text's labels; "" the default
 	reply    chan approvalAnswer
 }
 
@@ -148,7 +154,7 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		sum = tools.DefaultSummary(call.Arguments)
 	}
 	req := approvalRequest{call: call, summary: sum, commands: q.Commands, origin: q.Origin, diff: q.Diff, text: q.Text,
-		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, form: q.Form, link: q.Link, session: q.SessionLabel, always: q.Always, reply: make(chan approvalAnswer, 1)}
+		warning: q.Warning, recheck: q.Recheck, plan: q.Plan, form: q.Form, link: q.Link, session: q.SessionLabel, always: q.Always, yes: q.Yes, no: q.No, reply: make(chan approvalAnswer, 1)}
 	select {
 	case a.requests <- req:
 	case <-ctx.Done():

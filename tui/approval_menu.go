@@ -111,6 +111,7 @@ type approvalView struct {
 	link        bool   // an MCP server's page to open (URL-mode elicitation)
 	session     string // the session answer's label, "" the default
 	always      string // the always answer's label, "" offers none
+	yes, no     string // a question with text's labels, "" the default
 	choice      int
 	armed       bool
 	instructing bool
@@ -154,7 +155,7 @@ func (m *Model) syncApproval() {
 		return
 	}
 	if b := m.blocks[p.req.call.ID]; b != nil {
-		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, form: p.req.form, link: p.req.link, session: p.req.session, always: p.req.always, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
+		b.setMenu(approvalView{question: p.req.text != "", plan: p.req.plan, form: p.req.form, link: p.req.link, session: p.req.session, always: p.req.always, yes: p.req.yes, no: p.req.no, choice: p.choice, armed: m.approvalTakesKeys(), instructing: p.instructing, text: string(p.text)})
 	}
 }
 

@@ -311,6 +311,8 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 		m.chat.append(newErrorItem(m.st, "The conversation no longer fits: "+errText(d.Err)))
 	case loop.StopMaxSteps:
 		m.chat.append(newErrorItem(m.st, fmt.Sprintf("Stopped after %d steps (the step limit, --max-steps) before a final answer.", d.Steps)))
+	case loop.StopBudget:
+		m.chat.append(newErrorItem(m.st, "Stopped: "+errText(d.Err)+"."))
 	}
 	// The queue goes on after an answer; after any other end (cancelled,
 	// failed, cut off, at the step limit) it waits to be sent on purpose.

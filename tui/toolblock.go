@@ -366,6 +366,9 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 		if c == choiceAlways {
 			label = v.always
 		}
+		if v.question && v.yes != "" {
+			label = map[int]string{choiceOnce: v.yes, choiceDeny: v.no}[c]
+		}
 		switch {
 		case c == v.choice && v.armed:
 			lines = append(lines, b.st.Key.Render(cutTo("› "+label, width)))
@@ -384,6 +387,8 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 	esc := key("esc", "deny and stop the turn")
 	if v.form || v.link {
 		esc = key("esc", "cancel and stop the turn")
+	} else if v.question && v.no != "" {
+		esc = key("esc", strings.ToLower(v.no[:1])+v.no[1:])
 	} else if v.question {
 		esc = key("esc", "not now (asked again next start)")
 	}

@@ -218,6 +218,8 @@ func Status(reason loop.StopReason) sessions.Status {
 	switch reason {
 	case loop.StopCancelled:
 		return sessions.StatusCancelled
+	case loop.StopBudget:
+		return sessions.StatusBudget
 	case loop.StopError, loop.StopMaxTokens, loop.StopContextFull, loop.StopRefused, loop.StopStructuredOutput:
 		return sessions.StatusFailed
 	}

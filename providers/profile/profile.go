@@ -62,6 +62,12 @@ type File struct {
 	// compaction off. Unset: DefaultAutoCompact. A profile's own wins.
 	AutoCompact *float64           `toml:"auto_compact"`
 	Profiles    map[string]Profile `toml:"profiles"`
+	// MaxBudgetUSD and MaxTokensTotal are the spend caps of a run (US
+	// dollars; billable input and output tokens); a profile's own win,
+	// --max-budget-usd and --max-tokens-total win over both. The host
+	// resolves them (package budget).
+	MaxBudgetUSD   *float64 `toml:"max_budget_usd"`
+	MaxTokensTotal *int     `toml:"max_tokens_total"`
 }
 
 // Profile is a [profiles.NAME] table: one model server and how to
@@ -95,6 +101,10 @@ type Profile struct {
 	// Images says whether the profile's models take images; unset asks
 	// the table of common models (providers.TakesImages).
 	Images *bool `toml:"images"`
+	// MaxBudgetUSD and MaxTokensTotal override the top-level spend caps
+	// for this profile (see File).
+	MaxBudgetUSD   *float64 `toml:"max_budget_usd"`
+	MaxTokensTotal *int     `toml:"max_tokens_total"`
 }
 
 // Price is a [profiles.NAME.price] table: US dollars per million tokens.
