@@ -112,10 +112,11 @@ func observeTurns(ss []sessionService) func(context.Context, string) (context.Co
 // it counts the session and gives the agent's loops their Tracer. Its
 // front-end hears telemetry's one warning from now on.
 func telemetryService(env serviceEnv) (sessionService, error) {
-	if env.h.tel == nil {
+	tel := env.h.telemetry()
+	if tel == nil {
 		return sessionService{}, nil
 	}
-	env.a.trace = env.h.tel.Session(env.ctx, telemetry.Session{Frontend: env.fe.Name, Provider: env.a.settings.Provider})
+	env.a.trace = tel.Session(env.ctx, telemetry.Session{Frontend: env.fe.Name, Provider: env.a.settings.Provider})
 	if env.fe.Warn != nil {
 		env.h.telWarn.Store(&env.fe.Warn)
 	}

@@ -170,7 +170,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	if a.plan.decide = fe.Plan; a.plan.decide == nil {
 		a.plan.decide = headlessPlan
 	}
-	a.hooks = newHookSet(a, fe, h.trust, store, h.tel)
+	a.hooks = newHookSet(a, fe, h.trust, store, h.telemetry())
 	a.newMeter(fe)
 	if a.services, err = openServices(serviceEnv{ctx: ctx, h: h, a: a, fe: fe, store: store}); err != nil {
 		return nil, err
@@ -289,7 +289,7 @@ func (a *agent) configureMCP(ctx context.Context, h *Host, fe FrontEnd) error {
 	}
 	for i, c := range cfgs {
 		if c.Command != "" && c.Env != nil { // a server process joins the trace the session opens in (TRACEPARENT)
-			cfgs[i].Env = tracecontext.WithEnv(c.Env, h.tel.Context(ctx))
+			cfgs[i].Env = tracecontext.WithEnv(c.Env, h.telemetry().Context(ctx))
 		}
 	}
 	a.mcpCfgs = cfgs

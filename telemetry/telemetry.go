@@ -134,7 +134,7 @@ func Setup(ctx context.Context, s Settings, opts Options) (*Telemetry, error) {
 				return nil, errors.Join(fmt.Errorf("telemetry: logs: %w", err), t.Shutdown(ctx))
 			}
 		}
-		t.lp = sdklog.NewLoggerProvider(sdklog.WithProcessor(sdklog.NewBatchProcessor(exp)), sdklog.WithResource(res))
+		t.lp = sdklog.NewLoggerProvider(sdklog.WithProcessor(sdklog.NewBatchProcessor(exp, logQueue(opts.Getenv)...)), sdklog.WithResource(res))
 	}
 	t.tracer = t.tracerProvider().Tracer(scope, trace.WithSchemaURL(semconv.SchemaURL))
 	t.logger = t.loggerProvider().Logger(scope, otellog.WithSchemaURL(semconv.SchemaURL))
@@ -143,6 +143,20 @@ func Setup(ctx context.Context, s Settings, opts Options) (*Telemetry, error) {
 	}
 	t.parent = trace.SpanContextFromContext(tracecontext.FromEnv(context.Background(), opts.Getenv))
 	return t, nil
+}
+
+// logQueueSize is the log records' queue when OTEL_BLRP_MAX_QUEUE_SIZE
+// does not say: a run emits a few records a turn, and the SDK's default
+// (2048) costs about a millisecond to allocate at every start. Past it the
+// oldest records are dropped; an export starts at half of it.
+const logQueueSize = 256
+
+// logQueue are the batch processor's options for the records' queue.
+func logQueue(getenv func(string) string) []sdklog.BatchProcessorOption {
+	if getenv != nil && (getenv("OTEL_BLRP_MAX_QUEUE_SIZE") != "" || getenv("OTEL_BLRP_MAX_EXPORT_BATCH_SIZE") != "") {
+		return nil
+	}
+	return []sdklog.BatchProcessorOption{sdklog.WithMaxQueueSize(logQueueSize), sdklog.WithExportMaxBatchSize(logQueueSize / 2)}
 }
 
 // newResource is the resource every signal carries: service.name (the
