@@ -111,7 +111,7 @@ func (b *acpBackend) open(ctx context.Context, req acp.SessionRequest, hreq host
 	}
 	ask := &acpAsker{client: req.Client, always: map[string]bool{}}
 	files := &clientBuffers{}
-	fe := host.FrontEnd{Mode: b.mode, AllowBash: b.o.AllowBash, Asker: ask, Plan: ask.plan, Files: files,
+	fe := host.FrontEnd{Name: "acp", Mode: b.mode, AllowBash: b.o.AllowBash, Asker: ask, Plan: ask.plan, Files: files,
 		Warn:  func(msg string) { fmt.Fprintln(b.log, "agent: "+msg) },
 		Trust: host.Trust{Hooks: b.o.TrustProject},
 		MCP:   host.MCPStart{Servers: clientServers(req.MCPServers), Where: "the client's mcpServers"}}

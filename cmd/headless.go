@@ -62,7 +62,7 @@ func runHeadless(ctx context.Context, o *Options, st Streams, getenv func(string
 	req.Title = sessions.TitleFromPrompt(prompt.Message.Text())
 	req.Schema = schema
 	sess, err := h.OpenSession(ctx, req,
-		host.FrontEnd{Mode: mode, AllowBash: o.AllowBash, Warn: warn, Plan: stop.plan,
+		host.FrontEnd{Name: "headless", Mode: mode, AllowBash: o.AllowBash, Warn: warn, Plan: stop.plan,
 			Trust: host.Trust{Hooks: o.TrustProject, MCP: o.TrustProjectMCP || o.TrustProject}})
 	if err != nil {
 		return err

@@ -41,7 +41,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		default: // 64 unread notices: the interface is gone or stuck
 		}
 	}
-	sess, err := h.OpenSession(ctx, o.request(dir), host.FrontEnd{Interactive: true, Mode: mode, AllowBash: o.AllowBash,
+	sess, err := h.OpenSession(ctx, o.request(dir), host.FrontEnd{Name: "tui", Interactive: true, Mode: mode, AllowBash: o.AllowBash,
 		Asker: tuiAsker{approver: approver, host: h}, Plan: tuiPlan{approver}.decide, Warn: warn,
 		Trust: host.Trust{Ask: trustAsk(approver)}, Budget: tuiBudget(approver),
 		MCP: host.MCPStart{Later: true, Elicit: tuiElicit(approver), ElicitURL: true}})

@@ -246,7 +246,7 @@ func newSDKServer(ctx context.Context, o *Options, st Streams, h *host.Host, ses
 func sdkFrontEnd(o *Options, mode string, warn func(string)) (host.FrontEnd, error) {
 	allowTools, allowCmds := toolRules(o.SDK.AllowedTools)
 	denyTools, denyCmds := toolRules(o.SDK.DisallowedTools)
-	fe := host.FrontEnd{Mode: mode, AllowBash: o.AllowBash, Warn: warn,
+	fe := host.FrontEnd{Name: "sdk", Mode: mode, AllowBash: o.AllowBash, Warn: warn,
 		Trust: host.Trust{Hooks: o.TrustProject, MCP: o.TrustProjectMCP || o.TrustProject},
 		Rules: host.Rules{AllowTools: allowTools, DenyTools: denyTools, AllowCommands: allowCmds, DenyCommands: denyCmds}}
 	for _, c := range o.SDK.MCPConfig {

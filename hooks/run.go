@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-dev/agent/telemetry/tracecontext"
 )
 
 // Input is the JSON object a hook reads on standard input: the fields
@@ -172,7 +174,8 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.shell(), "-c", h.Command)
 	cmd.Dir = r.Dir
-	cmd.Env = append(append([]string(nil), r.Env...), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir)
+	// The hook joins the trace of what runs it (its execute_hook span).
+	cmd.Env = append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/subagent"
+	"github.com/agent-dev/agent/telemetry"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tools/web"
@@ -158,6 +159,8 @@ type fileConfig struct {
 	// Hooks are the [[hooks.EVENT]] tables (matcher, command, timeout).
 	Hooks    map[string][]hooks.TOML `toml:"hooks"`
 	WebFetch web.File                `toml:"web_fetch"`
+	// Telemetry is the [telemetry] table: OpenTelemetry's export.
+	Telemetry telemetry.File `toml:"telemetry"`
 }
 
 // permissionsConfig is the [permissions] table: command rules, each a
@@ -192,7 +195,10 @@ type Settings struct {
 	// working directory when a session opens).
 	MCPServers map[string]mcp.ServerDef
 	Subagents  subagent.Settings
-	Memory     memory.Settings
+	// Telemetry is where traces, metrics and logs are exported (off when
+	// nothing is configured).
+	Telemetry telemetry.Settings
+	Memory    memory.Settings
 	// Hooks are the config file's [[hooks.EVENT]] hooks.
 	Hooks []hooks.Hook
 	// Web is web_fetch's configuration ([web_fetch]).
@@ -246,6 +252,9 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 		return s, UsageError{Err: err}
 	}
 	if s.Subagents, err = subagent.ResolveSettings(fc.Subagents, where); err != nil {
+		return s, UsageError{Err: err}
+	}
+	if s.Telemetry, err = telemetry.Resolve(fc.Telemetry, getenv, where); err != nil {
 		return s, UsageError{Err: err}
 	}
 	if err := s.Ready(path); err != nil {

@@ -16,6 +16,9 @@ import (
 // mode "" (set Mode): nobody is asked, a plan is the answer, nothing of
 // the repository's runs untrusted, warnings are dropped.
 type FrontEnd struct {
+	// Name is the front-end's name in telemetry (agent.frontend): tui,
+	// headless, acp or sdk.
+	Name string
 	// Interactive says a person sits at this front-end (the interface): a
 	// PreToolUse hook that gave no answer makes the call asked rather than
 	// denied, the Notification hooks hear each question and each wait for

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/telemetry"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -49,6 +50,9 @@ type hookSet struct {
 	resolving sync.Mutex
 	runner    *hooks.Runner // nil until resolved
 
+	// tel traces each event's hooks (execute_hook); nil: off.
+	tel *telemetry.Telemetry
+
 	mu       sync.Mutex
 	started  chan struct{} // closed once SessionStart's hooks ran
 	startCtx []string      // SessionStart's context, for the next prompt
@@ -58,7 +62,7 @@ type hookSet struct {
 // repository's run once trusted (fe.Trust, remembered in trust), their
 // transcripts are exported from store. It returns nil when no hook is
 // configured, so that the loop gets no gate and nothing is exported.
-func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store) *hookSet {
+func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store, tel *telemetry.Telemetry) *hookSet {
 	if len(a.ext.hooks) == 0 {
 		return nil
 	}
@@ -71,7 +75,7 @@ func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store)
 			env = append(env, kv)
 		}
 	}
-	h := &hookSet{all: a.ext.hooks, dir: a.dir, headless: !fe.Interactive, env: env, mode: a.plan.get, warn: fe.warn, started: make(chan struct{}),
+	h := &hookSet{all: a.ext.hooks, dir: a.dir, headless: !fe.Interactive, env: env, mode: a.plan.get, warn: fe.warn, started: make(chan struct{}), tel: tel,
 		store: store, transcripts: filepath.Join(filepath.Dir(store.Path()), "transcripts")}
 	close(h.started) // until a SessionStart runs
 	if fe.Trust.Ask != nil && trust != nil {
@@ -121,7 +125,16 @@ func (h *hookSet) run(ctx context.Context, value string, in hooks.Input) []hooks
 	if in.PermissionMode == "" && h.mode != nil {
 		in.PermissionMode = h.mode()
 	}
-	return r.Run(ctx, value, in)
+	ctx, end := h.tel.Hook(ctx, in.HookEventName, len(r.Selected(in.HookEventName, value)))
+	results := r.Run(ctx, value, in)
+	failed := 0
+	for _, res := range results {
+		if res.Failure != "" || res.Exit != 0 {
+			failed++
+		}
+	}
+	end(failed)
+	return results
 }
 
 // summarize runs event's hooks and sums them up; their notes go to warn.

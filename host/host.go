@@ -12,14 +12,17 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/telemetry"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
 )
 
@@ -66,6 +69,13 @@ type Host struct {
 	pool     *providers.Pool
 	trust    *trustStore  // nil without a data directory
 	oauth    *oauth.Store // nil without a data directory
+	// tel is the process's telemetry (nil: off), set up in the
+	// background: telReady is closed once it is (nil when it is off, see
+	// telemetry()). telWarn is where its one warning goes: the last
+	// session's front-end, else Config.Notices.
+	tel      *telemetry.Telemetry
+	telReady chan struct{}
+	telWarn  atomic.Pointer[func(string)]
 
 	storeOnce sync.Once
 	opened    chan struct{} // closed once the store opened or failed to
@@ -106,7 +116,52 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 	if cfg.Preconnect && h.settingsErr == nil {
 		h.pool.Preconnect(ctx, h.settings.BaseURL)
 	}
+	if h.settingsErr == nil && h.settings.Telemetry.On() {
+		h.setUpTelemetry(ctx)
+	}
 	return h, nil
+}
+
+// setUpTelemetry sets the telemetry up in the background, beside the
+// store's opening and the session's building, which wait for it only
+// where they use it (telemetry()). A setup that fails (an OTLP endpoint
+// in the environment that is no URL) is telemetry's one warning: a run is
+// never stopped by its telemetry.
+func (h *Host) setUpTelemetry(ctx context.Context) {
+	h.telReady = make(chan struct{})
+	opts := telemetry.Options{Getenv: h.cfg.Getenv, Version: Version(), Warn: h.warnTelemetry, Pricer: h.Pricer()}
+	go func() {
+		defer close(h.telReady)
+		tel, err := telemetry.Setup(context.WithoutCancel(ctx), h.settings.Telemetry, opts)
+		if err != nil {
+			h.warnTelemetry(err.Error())
+			return
+		}
+		h.tel = tel
+	}()
+}
+
+// telemetry is the process's telemetry once it is set up; nil when it is
+// off.
+func (h *Host) telemetry() *telemetry.Telemetry {
+	if h.telReady == nil {
+		return nil
+	}
+	<-h.telReady
+	return h.tel
+}
+
+// warnTelemetry tells the person of telemetry's one warning (a collector
+// that is down, slow or refusing): in the last session's front-end, else
+// on Config.Notices.
+func (h *Host) warnTelemetry(msg string) {
+	if w := h.telWarn.Load(); w != nil {
+		(*w)(msg)
+		return
+	}
+	if h.cfg.Notices != nil {
+		fmt.Fprintln(h.cfg.Notices, "agent: "+msg)
+	}
 }
 
 // OpenStore starts opening the session store in the background, so that
@@ -134,8 +189,11 @@ func (h *Host) Store(ctx context.Context) (*sessions.Store, error) {
 	}
 }
 
-// Close closes the session store, once it is open.
+// Close flushes the telemetry (for at most telemetry.ShutdownWait) and
+// closes the session store, once it is open.
 func (h *Host) Close() {
+	h.telWarn.Store(nil) // the front-end may be gone: the warning goes to Notices
+	h.telemetry().Shutdown(context.Background())
 	h.storeOnce.Do(func() { close(h.opened) }) // never opened: nothing to wait for
 	<-h.opened
 	if h.store != nil {

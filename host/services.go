@@ -7,6 +7,7 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/telemetry"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -23,7 +24,7 @@ type service func(env serviceEnv) (sessionService, error)
 // close in the reverse order). The order is the order of their tools in
 // the catalog and of their sections in the system prompt.
 func services() []service {
-	return []service{memoryService, agentsMDService, idleService}
+	return []service{telemetryService, memoryService, agentsMDService, idleService}
 }
 
 // serviceEnv is what a service may use of the session being opened.
@@ -104,6 +105,22 @@ func observeTurns(ss []sessionService) func(context.Context, string) (context.Co
 			}
 		}
 	}
+}
+
+// telemetryService traces the session's turns, requests and tool calls,
+// its subagents' included, when telemetry is on (see package telemetry):
+// it counts the session and gives the agent's loops their Tracer. Its
+// front-end hears telemetry's one warning from now on.
+func telemetryService(env serviceEnv) (sessionService, error) {
+	tel := env.h.telemetry()
+	if tel == nil {
+		return sessionService{}, nil
+	}
+	env.a.trace = tel.Session(env.ctx, telemetry.Session{Frontend: env.fe.Name, Provider: env.a.settings.Provider})
+	if env.fe.Warn != nil {
+		env.h.telWarn.Store(&env.fe.Warn)
+	}
+	return sessionService{}, nil
 }
 
 // memoryService is the project's memory, kept beside the session

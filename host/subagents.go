@@ -135,6 +135,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 	l, err := loop.New(loop.Config{
 		Provider: &preparingProvider{Provider: a.provider(), prepare: c.prepare(spec.Agent)},
 		Model:    model,
+		Trace:    a.trace,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),
 		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
 		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.OutputReserve(),

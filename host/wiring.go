@@ -19,6 +19,7 @@ import (
 	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/skills"
+	"github.com/agent-dev/agent/telemetry/tracecontext"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/mcp"
@@ -39,6 +40,9 @@ import (
 // servers (started by the session), the memory.
 type agent struct {
 	settings Settings
+	// trace sees the turns of the session's loops and its subagents'
+	// (nil: telemetry is off).
+	trace    loop.Tracer
 	dir      string
 	root     *os.Root
 	registry *tools.Registry
@@ -166,7 +170,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	if a.plan.decide = fe.Plan; a.plan.decide == nil {
 		a.plan.decide = headlessPlan
 	}
-	a.hooks = newHookSet(a, fe, h.trust, store)
+	a.hooks = newHookSet(a, fe, h.trust, store, h.telemetry())
 	a.newMeter(fe)
 	if a.services, err = openServices(serviceEnv{ctx: ctx, h: h, a: a, fe: fe, store: store}); err != nil {
 		return nil, err
@@ -177,7 +181,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	}
 	a.approve = a.approval(fe) // after buildTools, whose fe.Rules.Only adds deny rules
 	a.children.approve, a.children.hooks = a.approve, a.hooks
-	if err := a.configureMCP(h, fe); err != nil {
+	if err := a.configureMCP(ctx, h, fe); err != nil {
 		return nil, err
 	}
 	closers = append(closers, a.closeMCP)
@@ -259,7 +263,7 @@ func newBash(s Settings, dir string, sb *sandbox.Sandbox) tools.Tool {
 // starts nothing before its Start: a project's servers start once trusted
 // (fe.Trust), their problems go to fe.Warn once each, a server's form goes
 // to fe.MCP.Elicit.
-func (a *agent) configureMCP(h *Host, fe FrontEnd) error {
+func (a *agent) configureMCP(ctx context.Context, h *Host, fe FrontEnd) error {
 	s := a.settings
 	cfgs, project, err := resolveMCP(s.MCPServers, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv)
 	if err != nil {
@@ -281,6 +285,11 @@ func (a *agent) configureMCP(h *Host, fe FrontEnd) error {
 	} else {
 		for _, l := range gateProject(cfgs, project, h.trust, a.dir, fe.Trust.MCP) {
 			fe.warn(l)
+		}
+	}
+	for i, c := range cfgs {
+		if c.Command != "" && c.Env != nil { // a server process joins the trace the session opens in (TRACEPARENT)
+			cfgs[i].Env = tracecontext.WithEnv(c.Env, h.telemetry().Context(ctx))
 		}
 	}
 	a.mcpCfgs = cfgs
@@ -408,6 +417,7 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 		BeforeCompact: h.compactFunc(),
 		Provider:      &preparingProvider{Provider: a.provider(), prepare: a.sandbox.Prepare},
 		Model:         model,
+		Trace:         a.trace,
 		Catalog:       settledCatalog{a},
 		MaxSteps:      s.MaxSteps,
 		Approve:       a.approve,
@@ -435,7 +445,11 @@ func (a *agent) provider() providers.Provider {
 	if a.fixed != nil {
 		return a.fixed
 	}
-	return profile.New(a.settings.Settings, a.settings.Retries(), a.pool.Client())
+	client := a.pool.Client()
+	if a.trace != nil { // the model's server joins the request's trace
+		client.Transport = tracecontext.Transport(client.Transport)
+	}
+	return profile.New(a.settings.Settings, a.settings.Retries(), client)
 }
 
 // approval is the approval composition of the agent for fe: the policy in

@@ -27,6 +27,9 @@ type prepared struct {
 	why  string
 	// resolve validates arguments of the call's tool (the step's catalog).
 	resolve func(name, args string) (tools.Tool, json.RawMessage, error)
+	// ctx is the context the call is approved and runs in: the turn's, or
+	// the one its Tracer gave it.
+	ctx context.Context
 }
 
 // parallel reports whether the call may run beside other calls: it resolved
@@ -116,12 +119,14 @@ func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 	g.SetLimit(t.cfg.Parallel)
 	for i, p := range preps {
 		g.Go(func() error {
+			p, traced := t.traceCall(p)
 			start := t.cfg.Now()
 			t.storeCall(func(s Store, ctx context.Context) error { return s.StartToolCall(ctx, p.call, start) })
 			res, waited := t.runOne(p)
 			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
 				Images: images(res.Images), References: res.References}
 			end := t.cfg.Now()
+			traced(res, max(end.Sub(start)-waited, 0), waited)
 			t.storeCall(func(s Store, ctx context.Context) error { return s.FinishToolCall(ctx, p.call, results[i], start, end) })
 			ev := p.started()
 			t.emit(ToolCallFinished{
@@ -172,7 +177,7 @@ func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 	def := p.tool.Definition()
 	req := Approval{Call: p.call, Def: def, Gate: p.gate, GateWhy: p.why, Origin: t.cfg.Origin, Session: t.conv.SessionID()}
 	if pv, ok := p.tool.(tools.Previewer); ok && !def.ReadOnly {
-		res, err := pv.Preview(t.ctx, t.toolCall(p))
+		res, err := pv.Preview(p.ctx, t.toolCall(p))
 		if err != nil {
 			res = tools.Result{Content: fmt.Sprintf("%s failed: %v", def.Name, err), IsError: true}
 		}
@@ -182,7 +187,7 @@ func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 		req.Preview = &res
 	}
 	asked := t.cfg.Now()
-	d := t.cfg.Approve(t.ctx, req)
+	d := t.cfg.Approve(p.ctx, req)
 	waited = t.cfg.Now().Sub(asked)
 	if !def.ReadOnly || !d.Allow || d.Why != "" {
 		t.storeCall(func(s Store, ctx context.Context) error { return s.DecideToolCall(ctx, p.call, d.Allow, d.Why, waited) })
@@ -242,7 +247,7 @@ func (t *turn) runTool(p prepared) tools.Result {
 		running = false
 		mu.Unlock()
 	}()
-	res, err := p.tool.Run(t.ctx, call)
+	res, err := p.tool.Run(p.ctx, call)
 	if err != nil {
 		if t.ctx.Err() != nil {
 			return tools.Result{Content: "cancelled by the user", IsError: true}

@@ -155,7 +155,7 @@ func (t *turn) afterCall(p prepared, res tools.Result) tools.Result {
 	if t.cfg.AfterCall == nil || t.ctx.Err() != nil {
 		return res
 	}
-	return t.cfg.AfterCall(t.ctx, AfterCall{Call: p.call, Def: p.tool.Definition(), Session: t.conv.SessionID(), Origin: t.cfg.Origin, Result: res})
+	return t.cfg.AfterCall(p.ctx, AfterCall{Call: p.call, Def: p.tool.Definition(), Session: t.conv.SessionID(), Origin: t.cfg.Origin, Result: res})
 }
 
 // CompactStart says which compaction starts, for Config.BeforeCompact.

@@ -101,6 +101,9 @@ type Config struct {
 	// Now is the clock tool calls are timed with (their start, finish and
 	// approval wait); nil is time.Now. It must be safe for concurrent use.
 	Now func() time.Time
+	// Trace, when not nil, sees the turns, requests and tool calls as they
+	// start and end (telemetry); see Tracer.
+	Trace Tracer
 }
 
 // CatalogSource gives the current tool catalog; it must be safe for
@@ -235,7 +238,10 @@ func (l *Loop) Run(ctx context.Context, conv *conversation.Conversation, prompt 
 	t, ch := l.start(ctx, conv)
 	go func() {
 		defer close(ch)
-		t.emit(t.run(prompt))
+		end := t.traceTurn(TraceTurn{Prompt: prompt})
+		d := t.run(prompt)
+		end(d)
+		t.emit(d)
 	}()
 	return ch
 }
@@ -249,19 +255,23 @@ func (l *Loop) Compact(ctx context.Context, conv *conversation.Conversation, ins
 	t, ch := l.start(ctx, conv)
 	go func() {
 		defer close(ch)
+		end := t.traceTurn(TraceTurn{Compaction: true})
 		req := t.request()
 		err := t.compact(conv.Estimate(req), instructions, false)
+		var d Done
 		var be budgetError
 		switch {
 		case errors.As(err, &be):
-			t.emit(t.done(0, StopBudget, "Stopped: "+be.Error()+".", be.err))
+			d = t.done(0, StopBudget, "Stopped: "+be.Error()+".", be.err)
 		case err != nil && ctx.Err() != nil:
-			t.emit(t.done(0, StopCancelled, "", ctx.Err()))
+			d = t.done(0, StopCancelled, "", ctx.Err())
 		case err != nil:
-			t.emit(t.done(0, StopError, "", err))
+			d = t.done(0, StopError, "", err)
 		default:
-			t.emit(t.done(0, StopAnswered, "", nil))
+			d = t.done(0, StopAnswered, "", nil)
 		}
+		end(d)
+		t.emit(d)
 	}()
 	return ch
 }

@@ -121,7 +121,9 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 	if window > 0 && t.conv.Estimate(req) > window {
 		return fmt.Errorf("%w: the part to summarise does not fit the window itself", errCannotFree)
 	}
-	resp, err := t.cfg.Provider.Stream(t.ctx, req, t.forwardRetries)
+	ctx, traced := t.traceRequest(0, true, req)
+	resp, err := t.cfg.Provider.Stream(ctx, req, t.forwardRetries)
+	traced(resp, err)
 	if resp == nil {
 		resp = &providers.Response{}
 	}

@@ -28,7 +28,9 @@ type response struct {
 func (t *turn) ask(step int, req providers.Request) (response, *stop) {
 	req = t.public(step, req)
 	t.emit(StepStarted{Step: step})
-	resp, err := t.cfg.Provider.Stream(t.ctx, req, t.forward)
+	ctx, traced := t.traceRequest(step, false, req)
+	resp, err := t.cfg.Provider.Stream(ctx, req, t.forward)
+	traced(resp, err)
 	if resp == nil {
 		resp = &providers.Response{}
 	}

@@ -29,6 +29,9 @@ type Response struct {
 	Message      Message
 	FinishReason FinishReason
 	Usage        Usage
+	// Model is the model that answered, as the server names it ("" when
+	// it did not say): a dated version of the model asked for, often.
+	Model string
 }
 
 // StreamEvent is something a provider reports while a response streams. It is

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Defaults of a RetryPolicy's and an adapter's zero fields.
@@ -81,6 +84,10 @@ func (p RetryPolicy) Do(ctx context.Context, onEvent func(StreamEvent), attempt 
 		if onEvent != nil {
 			onEvent(Retry{Attempt: retries + 1, Max: p.MaxRetries, Delay: delay, Err: err})
 		}
+		// The request's span (telemetry's chat span, when there is one)
+		// shows the retry.
+		trace.SpanFromContext(ctx).AddEvent("retry", trace.WithAttributes(attribute.Int("agent.retry.attempt", retries+1),
+			attribute.Int64("agent.retry.delay_ms", delay.Milliseconds()), attribute.String("error.message", err.Error())))
 		if err := p.Sleep(ctx, delay); err != nil {
 			return fmt.Errorf("waiting to retry the model request: %w", err)
 		}

@@ -18,7 +18,8 @@ type assembler struct {
 	searches map[string]*search // by server_tool_use id
 	calls    int
 	finish   providers.FinishReason
-	stopped  bool // message_stop arrived
+	model    string // the model the server says answered
+	stopped  bool   // message_stop arrived
 	usage    sdk.Usage
 	output   int64
 	deltaIn  sdk.MessageDeltaUsage
@@ -64,6 +65,7 @@ func (a *assembler) emit(ev providers.StreamEvent) {
 func (a *assembler) add(ev sdk.MessageStreamEventUnion) {
 	switch ev.Type {
 	case "message_start":
+		a.model = string(ev.Message.Model)
 		a.usage = ev.Message.Usage
 		a.output = ev.Message.Usage.OutputTokens
 	case "content_block_start":
@@ -137,7 +139,7 @@ func (a *assembler) add(ev sdk.MessageStreamEventUnion) {
 // thinking block without its signature, unless it has text to show: the
 // adapter never sends an unsigned one back.
 func (a *assembler) response(complete bool) *providers.Response {
-	r := &providers.Response{FinishReason: a.finish, Usage: a.neutralUsage()}
+	r := &providers.Response{FinishReason: a.finish, Usage: a.neutralUsage(), Model: a.model}
 	r.Message.Role = providers.RoleAssistant
 	for _, b := range a.blocks {
 		switch b.kind {

@@ -21,6 +21,7 @@ type assembler struct {
 	byIndex   map[int]*call
 	finish    providers.FinishReason
 	usage     providers.Usage
+	model     string // the model the server says answered
 	chunks    int
 	reported  bool // a text or reasoning delta was reported to onEvent
 }
@@ -64,6 +65,9 @@ func newAssembler(onEvent func(providers.StreamEvent)) *assembler {
 // add takes one chunk.
 func (a *assembler) add(ch goopenai.ChatCompletionStreamResponse) {
 	a.chunks++
+	if ch.Model != "" {
+		a.model = ch.Model
+	}
 	if ch.Usage != nil {
 		// Some servers report running totals in every chunk: keep the last.
 		a.usage = usageFromWire(ch.Usage)
@@ -133,7 +137,7 @@ func syntheticID(pos int) string { return fmt.Sprintf("call_%d", pos) }
 // stream failed (complete is false): their arguments may be cut, and a call
 // without a result must not reach the conversation.
 func (a *assembler) response(complete bool) *providers.Response {
-	r := &providers.Response{FinishReason: a.finish, Usage: a.usage}
+	r := &providers.Response{FinishReason: a.finish, Usage: a.usage, Model: a.model}
 	r.Message.Role = providers.RoleAssistant
 	for _, s := range a.order {
 		switch s.kind {

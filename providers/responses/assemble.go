@@ -19,7 +19,8 @@ type assembler struct {
 	byIndex  map[int64]*item
 	calls    int
 	finish   providers.FinishReason
-	ended    bool // response.completed or response.incomplete arrived
+	model    string // the model the server says answered
+	ended    bool   // response.completed or response.incomplete arrived
 	failure  *oai.ResponseError
 	usage    providers.Usage
 	anyDelta bool // a delta was reported to onEvent
@@ -99,6 +100,7 @@ func (a *assembler) add(ev oai.ResponseStreamEventUnion) {
 	case "response.output_item.done":
 		a.complete(ev.OutputIndex, ev.Item)
 	case "response.completed", "response.incomplete":
+		a.model = string(ev.Response.Model)
 		a.end(ev.Response)
 	case "response.failed":
 		e := ev.Response.Error
@@ -251,7 +253,7 @@ func usageFromWire(u oai.ResponseUsage) providers.Usage {
 // is false) function calls are left out, their arguments may be cut, and
 // so is a reasoning item that did not finish, unless it has text to show.
 func (a *assembler) response(complete bool) *providers.Response {
-	r := &providers.Response{FinishReason: a.finish, Usage: a.usage}
+	r := &providers.Response{FinishReason: a.finish, Usage: a.usage, Model: a.model}
 	r.Message.Role = providers.RoleAssistant
 	add := func(p providers.Part) { r.Message.Parts = append(r.Message.Parts, p) }
 	for _, it := range a.items {

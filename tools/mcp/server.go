@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agent-dev/agent/telemetry/tracecontext"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -131,7 +132,9 @@ func (s *server) died(why error) {
 // transport returns the server's transport: a child process or HTTP.
 func (s *server) transport() (sdk.Transport, error) {
 	if s.cfg.URL != "" {
-		client := &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: http.DefaultTransport}}
+		// A request joins the trace of the tool call that sends it
+		// (traceparent).
+		client := &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: tracecontext.Transport(http.DefaultTransport)}}
 		if s.cfg.SSE {
 			return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, nil
 		}

@@ -14,10 +14,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/agent-dev/agent/telemetry/tracecontext"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -234,7 +234,8 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if t.cfg.Guard != nil {
 		after = t.cfg.Guard()
 	}
-	cmd, err := t.cfg.Build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: slices.Clip(t.env), KillGrace: t.cfg.KillGrace})
+	// The command joins the trace of the call that runs it (TRACEPARENT).
+	cmd, err := t.cfg.Build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env, ctx), KillGrace: t.cfg.KillGrace})
 	if err != nil {
 		return tools.Errorf("bash: %v", err), nil
 	}

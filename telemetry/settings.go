@@ -1,0 +1,136 @@
+package telemetry
+
+import (
+	"fmt"
+	"strings"
+)
+
+// File is the config file's [telemetry] table. The standard OpenTelemetry
+// environment variables win over each key (OTEL_EXPORTER_OTLP_ENDPOINT
+// over endpoint, and so on): the environment is the job's, closest to the
+// run.
+//
+//	[telemetry]
+//	endpoint = "http://otel-collector:4318"   # OTLP: http/protobuf's base URL, or grpc's host:port as a URL
+//	protocol = "http/protobuf"                # or "grpc"
+//	headers = { "x-team" = "platform" }        # secrets belong in OTEL_EXPORTER_OTLP_HEADERS
+//	capture_content = false                   # prompts, answers, tool arguments and results (secrets masked)
+//	service_name = "agent"
+//	resource_attributes = { "deployment.environment" = "ci" }
+type File struct {
+	Endpoint           string            `toml:"endpoint"`
+	Protocol           string            `toml:"protocol"`
+	Headers            map[string]string `toml:"headers"`
+	CaptureContent     bool              `toml:"capture_content"`
+	ServiceName        string            `toml:"service_name"`
+	ResourceAttributes map[string]string `toml:"resource_attributes"`
+}
+
+// The OTLP protocols the exporters speak (the OTLP exporter
+// specification's values of OTEL_EXPORTER_OTLP_PROTOCOL).
+const (
+	ProtocolHTTP = "http/protobuf"
+	ProtocolGRPC = "grpc"
+)
+
+// Signals are the three kinds of telemetry, as their environment
+// variables name them (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT...).
+var Signals = []string{"traces", "metrics", "logs"}
+
+// Settings are the resolved telemetry settings: the config file's table
+// with the environment over it.
+type Settings struct {
+	// Signals maps each signal that is exported ("traces", "metrics",
+	// "logs") to how; a signal that is absent is not exported. Empty
+	// means telemetry is off, which costs nothing.
+	Signals map[string]Exporter
+	// CaptureContent puts message content, tool arguments and results in
+	// spans and log records (secrets masked).
+	CaptureContent bool
+	// ServiceName is service.name when OTEL_SERVICE_NAME does not say it
+	// ("agent" by default); Resource are the config's resource attributes,
+	// under OTEL_RESOURCE_ATTRIBUTES' (which the SDK reads itself).
+	ServiceName string
+	Resource    map[string]string
+}
+
+// Exporter is how one signal is exported.
+type Exporter struct {
+	// Protocol is ProtocolHTTP or ProtocolGRPC.
+	Protocol string
+	// Endpoint is the config file's endpoint for the signal, "" when the
+	// environment names one (the exporter reads it there) ; Headers the
+	// config's headers, nil when the environment has them.
+	Endpoint string
+	Headers  map[string]string
+}
+
+// On reports whether anything is exported.
+func (s Settings) On() bool { return len(s.Signals) > 0 }
+
+// Resolve resolves f under the environment (getenv): OTEL_SDK_DISABLED,
+// the OTLP endpoints, protocols and headers (general and per signal),
+// OTEL_{TRACES,METRICS,LOGS}_EXPORTER=none and
+// OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, after the
+// OpenTelemetry specification's "Environment Variable Specification" and
+// "OTLP Exporter Configuration". A signal is exported when an endpoint is
+// configured for it (the general one or its own) and its exporter is not
+// "none". where names the config file in errors; an unknown protocol or
+// exporter is an error.
+func Resolve(f File, getenv func(string) string, where string) (Settings, error) {
+	s := Settings{ServiceName: f.ServiceName, Resource: f.ResourceAttributes, CaptureContent: f.CaptureContent}
+	if s.ServiceName == "" {
+		s.ServiceName = "agent"
+	}
+	switch strings.ToLower(getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")) {
+	case "true":
+		s.CaptureContent = true
+	case "false":
+		s.CaptureContent = false
+	}
+	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
+		return s, nil
+	}
+	if f.Protocol != "" && f.Protocol != ProtocolHTTP && f.Protocol != ProtocolGRPC {
+		return s, fmt.Errorf("%s: telemetry: protocol %q: want %s or %s", where, f.Protocol, ProtocolHTTP, ProtocolGRPC)
+	}
+	for _, sig := range Signals {
+		up := strings.ToUpper(sig)
+		switch x := strings.TrimSpace(getenv("OTEL_" + up + "_EXPORTER")); x {
+		case "", "otlp":
+		case "none":
+			continue
+		default:
+			return s, fmt.Errorf("OTEL_%s_EXPORTER=%s: agent exports otlp or none", up, x)
+		}
+		envEndpoint := getenv("OTEL_EXPORTER_OTLP_"+up+"_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != ""
+		if !envEndpoint && f.Endpoint == "" {
+			continue
+		}
+		e := Exporter{Protocol: first(getenv("OTEL_EXPORTER_OTLP_"+up+"_PROTOCOL"), getenv("OTEL_EXPORTER_OTLP_PROTOCOL"), f.Protocol, ProtocolHTTP)}
+		if e.Protocol != ProtocolHTTP && e.Protocol != ProtocolGRPC {
+			return s, fmt.Errorf("OTLP protocol %q for %s: agent speaks %s and %s", e.Protocol, sig, ProtocolHTTP, ProtocolGRPC)
+		}
+		if !envEndpoint {
+			e.Endpoint = f.Endpoint
+		}
+		if getenv("OTEL_EXPORTER_OTLP_"+up+"_HEADERS") == "" && getenv("OTEL_EXPORTER_OTLP_HEADERS") == "" {
+			e.Headers = f.Headers
+		}
+		if s.Signals == nil {
+			s.Signals = map[string]Exporter{}
+		}
+		s.Signals[sig] = e
+	}
+	return s, nil
+}
+
+// first returns the first of vs that is not empty.
+func first(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
