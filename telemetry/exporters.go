@@ -27,68 +27,45 @@ func httpURL(base, signal string) string {
 	return strings.TrimRight(base, "/") + "/v1/" + signal
 }
 
+// options are the config file's endpoint and headers as an exporter's
+// options: endpointURL and headers are that package's WithEndpointURL and
+// WithHeaders; signal names the OTLP/HTTP path the endpoint gets
+// ("traces" is /v1/traces), "" for gRPC, whose endpoint is used as it is.
+func options[O any](e Exporter, signal string, endpointURL func(string) O, headers func(map[string]string) O) []O {
+	var opts []O
+	if e.Endpoint != "" {
+		u := e.Endpoint
+		if signal != "" {
+			u = httpURL(u, signal)
+		}
+		opts = append(opts, endpointURL(u))
+	}
+	if e.Headers != nil {
+		opts = append(opts, headers(e.Headers))
+	}
+	return opts
+}
+
 // spanExporter is the traces' OTLP exporter for e.
 func spanExporter(ctx context.Context, e Exporter) (sdktrace.SpanExporter, error) {
 	if e.Protocol == ProtocolGRPC {
-		var opts []otlptracegrpc.Option
-		if e.Endpoint != "" {
-			opts = append(opts, otlptracegrpc.WithEndpointURL(e.Endpoint))
-		}
-		if e.Headers != nil {
-			opts = append(opts, otlptracegrpc.WithHeaders(e.Headers))
-		}
-		return otlptracegrpc.New(ctx, opts...)
+		return otlptracegrpc.New(ctx, options(e, "", otlptracegrpc.WithEndpointURL, otlptracegrpc.WithHeaders)...)
 	}
-	var opts []otlptracehttp.Option
-	if e.Endpoint != "" {
-		opts = append(opts, otlptracehttp.WithEndpointURL(httpURL(e.Endpoint, "traces")))
-	}
-	if e.Headers != nil {
-		opts = append(opts, otlptracehttp.WithHeaders(e.Headers))
-	}
-	return otlptracehttp.New(ctx, opts...)
+	return otlptracehttp.New(ctx, options(e, "traces", otlptracehttp.WithEndpointURL, otlptracehttp.WithHeaders)...)
 }
 
 // metricExporter is the metrics' OTLP exporter for e.
 func metricExporter(ctx context.Context, e Exporter) (sdkmetric.Exporter, error) {
 	if e.Protocol == ProtocolGRPC {
-		var opts []otlpmetricgrpc.Option
-		if e.Endpoint != "" {
-			opts = append(opts, otlpmetricgrpc.WithEndpointURL(e.Endpoint))
-		}
-		if e.Headers != nil {
-			opts = append(opts, otlpmetricgrpc.WithHeaders(e.Headers))
-		}
-		return otlpmetricgrpc.New(ctx, opts...)
+		return otlpmetricgrpc.New(ctx, options(e, "", otlpmetricgrpc.WithEndpointURL, otlpmetricgrpc.WithHeaders)...)
 	}
-	var opts []otlpmetrichttp.Option
-	if e.Endpoint != "" {
-		opts = append(opts, otlpmetrichttp.WithEndpointURL(httpURL(e.Endpoint, "metrics")))
-	}
-	if e.Headers != nil {
-		opts = append(opts, otlpmetrichttp.WithHeaders(e.Headers))
-	}
-	return otlpmetrichttp.New(ctx, opts...)
+	return otlpmetrichttp.New(ctx, options(e, "metrics", otlpmetrichttp.WithEndpointURL, otlpmetrichttp.WithHeaders)...)
 }
 
 // logExporter is the logs' OTLP exporter for e.
 func logExporter(ctx context.Context, e Exporter) (sdklog.Exporter, error) {
 	if e.Protocol == ProtocolGRPC {
-		var opts []otlploggrpc.Option
-		if e.Endpoint != "" {
-			opts = append(opts, otlploggrpc.WithEndpointURL(e.Endpoint))
-		}
-		if e.Headers != nil {
-			opts = append(opts, otlploggrpc.WithHeaders(e.Headers))
-		}
-		return otlploggrpc.New(ctx, opts...)
+		return otlploggrpc.New(ctx, options(e, "", otlploggrpc.WithEndpointURL, otlploggrpc.WithHeaders)...)
 	}
-	var opts []otlploghttp.Option
-	if e.Endpoint != "" {
-		opts = append(opts, otlploghttp.WithEndpointURL(httpURL(e.Endpoint, "logs")))
-	}
-	if e.Headers != nil {
-		opts = append(opts, otlploghttp.WithHeaders(e.Headers))
-	}
-	return otlploghttp.New(ctx, opts...)
+	return otlploghttp.New(ctx, options(e, "logs", otlploghttp.WithEndpointURL, otlploghttp.WithHeaders)...)
 }
