@@ -129,7 +129,7 @@ func (h *hookSet) run(ctx context.Context, value string, in hooks.Input) []hooks
 	results := r.Run(ctx, value, in)
 	failed := 0
 	for _, res := range results {
-		if res.Failure != "" || res.Exit != 0 {
+		if res.Failure != "" || (res.Exit != 0 && res.Exit != 2) { // exit 2 is Claude Code's "block", an answer
 			failed++
 		}
 	}

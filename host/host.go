@@ -70,10 +70,11 @@ type Host struct {
 	trust    *trustStore  // nil without a data directory
 	oauth    *oauth.Store // nil without a data directory
 	// tel is the process's telemetry (nil: off), set up in the
-	// background: telReady is closed once it is (nil when it is off, see
-	// telemetry()). telWarn is where its one warning goes: the last
+	// background as the first session opens (startTelemetry): telReady is
+	// closed once it is (nil when it is off or never started). telWarn is where its one warning goes: the last
 	// session's front-end, else Config.Notices.
 	tel      *telemetry.Telemetry
+	telOnce  sync.Once
 	telReady chan struct{}
 	telWarn  atomic.Pointer[func(string)]
 
@@ -116,34 +117,40 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 	if cfg.Preconnect && h.settingsErr == nil {
 		h.pool.Preconnect(ctx, h.settings.BaseURL)
 	}
-	if h.settingsErr == nil && h.settings.Telemetry.On() {
-		h.setUpTelemetry(ctx)
-	}
 	return h, nil
 }
 
-// setUpTelemetry sets the telemetry up in the background, beside the
-// store's opening and the session's building, which wait for it only
-// where they use it (telemetry()). A setup that fails (an OTLP endpoint
-// in the environment that is no URL) is telemetry's one warning: a run is
-// never stopped by its telemetry.
-func (h *Host) setUpTelemetry(ctx context.Context) {
-	h.telReady = make(chan struct{})
-	opts := telemetry.Options{Getenv: h.cfg.Getenv, Version: Version(), Warn: h.warnTelemetry, Pricer: h.Pricer()}
-	go func() {
-		defer close(h.telReady)
-		tel, err := telemetry.Setup(context.WithoutCancel(ctx), h.settings.Telemetry, opts)
-		if err != nil {
-			h.warnTelemetry(err.Error())
+// startTelemetry sets the telemetry up in the background, once, as the
+// first session opens (commands that open none, agent sessions or doctor,
+// never do), beside the store's opening and the session's building, which
+// wait for it only where they use it (telemetry()). The settings' warnings
+// are told; a setup that fails (an OTLP endpoint in the environment that
+// is no URL) is telemetry's one warning (Setup tells it): a run is never
+// stopped by its telemetry.
+func (h *Host) startTelemetry(ctx context.Context) {
+	h.telOnce.Do(func() {
+		if h.settingsErr != nil || !h.settings.Telemetry.On() {
+			for _, w := range h.settings.Telemetry.Warnings {
+				h.warnTelemetry("telemetry: " + w)
+			}
 			return
 		}
-		h.tel = tel
-	}()
+		h.telReady = make(chan struct{})
+		opts := telemetry.Options{Getenv: h.cfg.Getenv, Version: Version(), Warn: h.warnTelemetry, Pricer: h.Pricer()}
+		go func() {
+			defer close(h.telReady)
+			for _, w := range h.settings.Telemetry.Warnings {
+				h.warnTelemetry("telemetry: " + w)
+			}
+			h.tel, _ = telemetry.Setup(context.WithoutCancel(ctx), h.settings.Telemetry, opts)
+		}()
+	})
 }
 
 // telemetry is the process's telemetry once it is set up; nil when it is
-// off.
+// off or was never started.
 func (h *Host) telemetry() *telemetry.Telemetry {
+	h.telOnce.Do(func() {}) // after startTelemetry's, or in place of it
 	if h.telReady == nil {
 		return nil
 	}

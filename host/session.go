@@ -76,6 +76,7 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 	if h.settingsErr != nil {
 		return nil, h.settingsErr
 	}
+	h.startTelemetry(ctx)
 	store, err := h.Store(ctx)
 	if err != nil {
 		return nil, err

@@ -27,9 +27,11 @@ type prepared struct {
 	why  string
 	// resolve validates arguments of the call's tool (the step's catalog).
 	resolve func(name, args string) (tools.Tool, json.RawMessage, error)
-	// ctx is the context the call is approved and runs in: the turn's, or
-	// the one its Tracer gave it.
-	ctx context.Context
+	// ctx is the context the call is gated, approved and runs in: the
+	// turn's, or the one its Tracer gave it; traced reports its end to the
+	// Tracer, once.
+	ctx    context.Context
+	traced func(res tools.Result, ran, waited time.Duration)
 }
 
 // parallel reports whether the call may run beside other calls: it resolved
@@ -73,6 +75,7 @@ func (t *turn) runCalls(calls []providers.ToolCall) error {
 		if err != nil {
 			preps[i].fail = err.Error()
 		}
+		preps[i] = t.traceCall(preps[i]) // its span covers its PreToolUse hooks too
 		preps[i].gate = t.gate(&preps[i], resolve)
 	}
 	results := make([]providers.ToolResult, len(calls))
@@ -119,14 +122,13 @@ func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 	g.SetLimit(t.cfg.Parallel)
 	for i, p := range preps {
 		g.Go(func() error {
-			p, traced := t.traceCall(p)
 			start := t.cfg.Now()
 			t.storeCall(func(s Store, ctx context.Context) error { return s.StartToolCall(ctx, p.call, start) })
 			res, waited := t.runOne(p)
 			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
 				Images: images(res.Images), References: res.References}
 			end := t.cfg.Now()
-			traced(res, max(end.Sub(start)-waited, 0), waited)
+			p.traced(res, max(end.Sub(start)-waited, 0), waited)
 			t.storeCall(func(s Store, ctx context.Context) error { return s.FinishToolCall(ctx, p.call, results[i], start, end) })
 			ev := p.started()
 			t.emit(ToolCallFinished{

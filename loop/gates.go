@@ -113,7 +113,7 @@ func (t *turn) gate(p *prepared, resolve func(name, args string) (tools.Tool, js
 	if t.cfg.Gate == nil || p.fail != "" {
 		return GatePass
 	}
-	d := t.cfg.Gate(t.ctx, GateCall{Call: p.call, Def: p.tool.Definition(), Session: t.conv.SessionID(), Origin: t.cfg.Origin})
+	d := t.cfg.Gate(p.ctx, GateCall{Call: p.call, Def: p.tool.Definition(), Session: t.conv.SessionID(), Origin: t.cfg.Origin})
 	if d.Verdict == GateDeny {
 		p.fail = d.Reason
 		if p.fail == "" {

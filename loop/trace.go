@@ -23,8 +23,9 @@ type Tracer interface {
 	// Request starts as a model request is sent, a compaction's summary
 	// request included.
 	Request(ctx context.Context, r TraceRequest) (context.Context, func(TraceResponse))
-	// ToolCall starts as a call is about to be approved and run; the
-	// approval, the tool and its hooks run in the context it returns.
+	// ToolCall starts as a call is about to be gated (PreToolUse hooks),
+	// approved and run, all in the context it returns, as are the tool's
+	// PostToolUse hooks.
 	ToolCall(ctx context.Context, c TraceCall) (context.Context, func(TraceCallEnd))
 }
 
@@ -70,6 +71,9 @@ type TraceCall struct {
 	Call providers.ToolCall
 	// Origin is the parent call of a subagent's loop.
 	Origin Origin
+	// Known is false for a call of a tool the catalog does not have (a
+	// name the model made up), which fails without running.
+	Known bool
 }
 
 // TraceCallEnd is how a tool call ended.
@@ -112,17 +116,20 @@ func (t *turn) traceRequest(step int, compaction bool, req providers.Request) (c
 	}
 }
 
-// traceCall starts a tool call's trace; p runs in the returned context.
-func (t *turn) traceCall(p prepared) (prepared, func(res tools.Result, ran, waited time.Duration)) {
+// traceCall starts a tool call's trace: p is gated, approved and runs in
+// the context it gets, and reports its end through p.traced.
+func (t *turn) traceCall(p prepared) prepared {
 	p.ctx = t.ctx
 	if t.cfg.Trace == nil {
-		return p, func(tools.Result, time.Duration, time.Duration) {}
+		p.traced = func(tools.Result, time.Duration, time.Duration) {}
+		return p
 	}
-	ctx, end := t.cfg.Trace.ToolCall(t.ctx, TraceCall{Session: t.conv.SessionID(), Call: p.call, Origin: t.cfg.Origin})
+	ctx, end := t.cfg.Trace.ToolCall(t.ctx, TraceCall{Session: t.conv.SessionID(), Call: p.call, Origin: t.cfg.Origin, Known: p.tool != nil})
 	p.ctx = ctx
-	return p, func(res tools.Result, ran, waited time.Duration) {
+	p.traced = func(res tools.Result, ran, waited time.Duration) {
 		denied, _ := res.Meta[tools.MetaDenied].(bool)
 		why, _ := res.Meta[tools.MetaDecision].(string)
 		end(TraceCallEnd{Result: res, Denied: denied, Why: why, Duration: ran, Waited: waited})
 	}
+	return p
 }

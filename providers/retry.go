@@ -85,9 +85,10 @@ func (p RetryPolicy) Do(ctx context.Context, onEvent func(StreamEvent), attempt 
 			onEvent(Retry{Attempt: retries + 1, Max: p.MaxRetries, Delay: delay, Err: err})
 		}
 		// The request's span (telemetry's chat span, when there is one)
-		// shows the retry.
+		// shows the retry: its status, not its message, which may carry
+		// what the server echoed of the request.
 		trace.SpanFromContext(ctx).AddEvent("retry", trace.WithAttributes(attribute.Int("agent.retry.attempt", retries+1),
-			attribute.Int64("agent.retry.delay_ms", delay.Milliseconds()), attribute.String("error.message", err.Error())))
+			attribute.Int64("agent.retry.delay_ms", delay.Milliseconds()), attribute.String("error.type", retryErrorType(err))))
 		if err := p.Sleep(ctx, delay); err != nil {
 			return fmt.Errorf("waiting to retry the model request: %w", err)
 		}
@@ -187,4 +188,14 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// retryErrorType is the kind of a retried failure, for telemetry: the
+// HTTP status of an APIError, else "transport" (a connection that failed
+// or a stream that was cut).
+func retryErrorType(err error) string {
+	if apiErr := (*APIError)(nil); errors.As(err, &apiErr) && apiErr.StatusCode != 0 {
+		return strconv.Itoa(apiErr.StatusCode)
+	}
+	return "transport"
 }

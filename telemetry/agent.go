@@ -97,7 +97,10 @@ func (s *sessionTracer) Turn(ctx context.Context, tt loop.TraceTurn) (context.Co
 		attrs = append(attrs, semconv.GenAIConversationID(tt.Session))
 	}
 	if tt.Origin.Nested() {
-		attrs = append(attrs, AttrParentCall.String(tt.Origin.ParentCallID), semconv.GenAIAgentDescription(tt.Origin.Label))
+		attrs = append(attrs, AttrParentCall.String(tt.Origin.ParentCallID))
+		if s.t.capture { // the model wrote it: content
+			attrs = append(attrs, semconv.GenAIAgentDescription(captured(tt.Origin.Label)))
+		}
 	}
 	if tt.Compaction {
 		name = "compact"
@@ -172,9 +175,9 @@ func (s *sessionTracer) Request(ctx context.Context, r loop.TraceRequest) (conte
 		s.t.inst.tokens.Record(ctx, int64(u.OutputTokens), genaiconv.OperationNameChat, s.provider, genaiconv.TokenTypeOutput, metricAttrs...)
 		if s.t.pricer != nil {
 			spend := providers.NewSpend(s.t.pricer)
-			spend.Add(model, u)
+			spend.Add(r.Model, u) // priced as the budget and /cost price it: by the model asked for
 			if usd, priced := spend.Cost(); priced {
-				s.t.inst.cost.Add(ctx, usd, metric.WithAttributes(semconv.GenAIRequestModel(model),
+				s.t.inst.cost.Add(ctx, usd, metric.WithAttributes(semconv.GenAIRequestModel(r.Model), semconv.GenAIResponseModel(model),
 					semconv.GenAIProviderNameKey.String(string(s.provider)), AttrFrontend.String(s.frontend)))
 			}
 		}
@@ -195,13 +198,20 @@ func (s *sessionTracer) Request(ctx context.Context, r loop.TraceRequest) (conte
 	}
 }
 
-// ToolCall starts execute_tool {tool}; the approval, the tool (a
-// subagent's loop, a command, an MCP server's call) and its hooks run in
-// its context.
+// unknownTool stands for the name of a tool that does not exist in span
+// names and metrics, which would otherwise take any name a model invents.
+const unknownTool = "_unknown"
+
+// ToolCall starts execute_tool {tool}; the gate (PreToolUse hooks), the
+// approval, the tool (a subagent's loop, a command, an MCP server's call)
+// and its PostToolUse hooks run in its context.
 func (s *sessionTracer) ToolCall(ctx context.Context, c loop.TraceCall) (context.Context, func(loop.TraceCallEnd)) {
-	toolType := "function"
-	if strings.HasPrefix(c.Call.Name, "mcp__") {
+	toolType, name := "function", c.Call.Name
+	if strings.HasPrefix(name, "mcp__") {
 		toolType = "extension" // an MCP server's tool
+	}
+	if !c.Known { // a name the model made up: not a span name or a metric's attribute of its own
+		name = unknownTool
 	}
 	attrs := []attribute.KeyValue{
 		semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(c.Call.Name), semconv.GenAIToolCallID(c.Call.ID),
@@ -213,7 +223,7 @@ func (s *sessionTracer) ToolCall(ctx context.Context, c loop.TraceCall) (context
 	if s.t.capture {
 		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(captured(c.Call.Arguments)))
 	}
-	ctx, span := s.t.tracer.Start(ctx, "execute_tool "+c.Call.Name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	ctx, span := s.t.tracer.Start(ctx, "execute_tool "+name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	return ctx, func(e loop.TraceCallEnd) {
 		decision := "allowed"
 		if e.Denied {
@@ -230,7 +240,7 @@ func (s *sessionTracer) ToolCall(ctx context.Context, c loop.TraceCall) (context
 		if e.Result.IsError {
 			span.SetStatus(codes.Error, "the tool call failed or was denied")
 		}
-		s.t.inst.toolCalls.Add(ctx, 1, metric.WithAttributes(semconv.GenAIToolName(c.Call.Name), AttrDecision.String(decision), AttrFrontend.String(s.frontend)))
+		s.t.inst.toolCalls.Add(ctx, 1, metric.WithAttributes(semconv.GenAIToolName(name), AttrDecision.String(decision), AttrFrontend.String(s.frontend)))
 		rec := s.record("agent.tool.decision", otellog.SeverityInfo, c.Session, "")
 		rec.AddAttributes(attribute.String(string(semconv.GenAIToolNameKey), c.Call.Name), attribute.String(string(semconv.GenAIToolCallIDKey), c.Call.ID),
 			attribute.String(string(AttrDecision), decision), attribute.String(string(AttrDecidedBy), e.Why),

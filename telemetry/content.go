@@ -3,6 +3,8 @@ package telemetry
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/codes"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
@@ -20,9 +22,15 @@ const maxContent = 32 << 10
 // as the session store masks them (shell.MaskSecrets), and cut at
 // maxContent bytes with a marker.
 func captured(s string) string {
-	s = shell.MaskSecrets(s)
+	// OTLP's protobuf strings must be UTF-8: an export with one string
+	// that is not is refused whole.
+	s = shell.MaskSecrets(strings.ToValidUTF8(s, "\uFFFD"))
 	if len(s) > maxContent {
-		s = s[:maxContent] + "…[cut]"
+		cut := maxContent
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…[cut]"
 	}
 	return s
 }

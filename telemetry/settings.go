@@ -52,6 +52,10 @@ type Settings struct {
 	// under OTEL_RESOURCE_ATTRIBUTES' (which the SDK reads itself).
 	ServiceName string
 	Resource    map[string]string
+	// Warnings say what of the environment's telemetry settings agent
+	// cannot follow (an exporter or protocol it does not have): the
+	// signal is then off, and the person is told once.
+	Warnings []string
 }
 
 // Exporter is how one signal is exported.
@@ -75,8 +79,10 @@ func (s Settings) On() bool { return len(s.Signals) > 0 }
 // OpenTelemetry specification's "Environment Variable Specification" and
 // "OTLP Exporter Configuration". A signal is exported when an endpoint is
 // configured for it (the general one or its own) and its exporter is not
-// "none". where names the config file in errors; an unknown protocol or
-// exporter is an error.
+// "none". where names the config file in errors: an unknown protocol in
+// the file is an error; an unknown exporter or protocol in the environment
+// (perhaps set for other programs) turns its signal off with a warning
+// (Settings.Warnings).
 func Resolve(f File, getenv func(string) string, where string) (Settings, error) {
 	s := Settings{ServiceName: f.ServiceName, Resource: f.ResourceAttributes, CaptureContent: f.CaptureContent}
 	if s.ServiceName == "" {
@@ -100,8 +106,9 @@ func Resolve(f File, getenv func(string) string, where string) (Settings, error)
 		case "", "otlp":
 		case "none":
 			continue
-		default:
-			return s, fmt.Errorf("OTEL_%s_EXPORTER=%s: agent exports otlp or none", up, x)
+		default: // another program's setting, perhaps: the signal is off, not the run
+			s.Warnings = append(s.Warnings, fmt.Sprintf("OTEL_%s_EXPORTER=%s: agent exports otlp or none; %s are not exported", up, x, sig))
+			continue
 		}
 		envEndpoint := getenv("OTEL_EXPORTER_OTLP_"+up+"_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != ""
 		if !envEndpoint && f.Endpoint == "" {
@@ -109,7 +116,8 @@ func Resolve(f File, getenv func(string) string, where string) (Settings, error)
 		}
 		e := Exporter{Protocol: first(getenv("OTEL_EXPORTER_OTLP_"+up+"_PROTOCOL"), getenv("OTEL_EXPORTER_OTLP_PROTOCOL"), f.Protocol, ProtocolHTTP)}
 		if e.Protocol != ProtocolHTTP && e.Protocol != ProtocolGRPC {
-			return s, fmt.Errorf("OTLP protocol %q for %s: agent speaks %s and %s", e.Protocol, sig, ProtocolHTTP, ProtocolGRPC)
+			s.Warnings = append(s.Warnings, fmt.Sprintf("OTLP protocol %q for %s: agent speaks %s and %s; %s are not exported", e.Protocol, sig, ProtocolHTTP, ProtocolGRPC, sig))
+			continue
 		}
 		if !envEndpoint {
 			e.Endpoint = f.Endpoint

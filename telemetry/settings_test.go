@@ -98,34 +98,70 @@ func sameExporter(a, b telemetry.Exporter) bool {
 	return a.Protocol == b.Protocol && a.Endpoint == b.Endpoint && maps.Equal(a.Headers, b.Headers) && (a.Headers == nil) == (b.Headers == nil)
 }
 
-func TestResolveRejectsWhatItCannotExport(t *testing.T) {
+// A protocol the config file names that agent does not speak is the
+// file's error (exit 2), like any other key's bad value.
+func TestResolveRejectsTheConfigsUnknownProtocol(t *testing.T) {
 	tests := []struct {
 		name string
 		file telemetry.File
-		env  env
 		// want are words the error must have.
 		want []string
 	}{
-		{"the config's protocol", telemetry.File{Endpoint: "http://c:4318", Protocol: "http/json"}, env{},
+		{"with an endpoint", telemetry.File{Endpoint: "http://c:4318", Protocol: "http/json"},
 			[]string{"config.toml", `"http/json"`, "http/protobuf", "grpc"}},
-		{"the config's protocol without an endpoint", telemetry.File{Protocol: "udp"}, env{},
-			[]string{"config.toml", `"udp"`}},
-		{"the environment's protocol", telemetry.File{}, env{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"},
-			[]string{`"http/json"`, "http/protobuf", "grpc"}},
-		{"a signal's protocol", telemetry.File{Endpoint: "http://c:4318"}, env{"OTEL_EXPORTER_OTLP_METRICS_PROTOCOL": "thrift"},
-			[]string{`"thrift"`, "metrics"}},
-		{"an exporter", telemetry.File{Endpoint: "http://c:4318"}, env{"OTEL_LOGS_EXPORTER": "console"},
-			[]string{"OTEL_LOGS_EXPORTER=console", "otlp", "none"}},
+		{"without one", telemetry.File{Protocol: "udp"}, []string{"config.toml", `"udp"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := telemetry.Resolve(tc.file, tc.env.get, "config.toml")
+			_, err := telemetry.Resolve(tc.file, env{}.get, "config.toml")
 			if err == nil {
 				t.Fatal("no error")
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// What the environment asks that agent cannot do (an exporter or a
+// protocol it does not have, perhaps set for other programs) turns that
+// signal off with a warning; the run and the other signals go on.
+func TestResolveTurnsOffWhatTheEnvironmentAsksAndItCannotDo(t *testing.T) {
+	tests := []struct {
+		name string
+		file telemetry.File
+		env  env
+		off  []string // the signals turned off
+		want []string // words the warning must have
+	}{
+		{"the environment's protocol", telemetry.File{}, env{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"},
+			[]string{"traces", "metrics", "logs"}, []string{`"http/json"`, "http/protobuf", "grpc"}},
+		{"a signal's protocol", telemetry.File{Endpoint: "http://c:4318"}, env{"OTEL_EXPORTER_OTLP_METRICS_PROTOCOL": "thrift"},
+			[]string{"metrics"}, []string{`"thrift"`, "metrics"}},
+		{"an exporter", telemetry.File{Endpoint: "http://c:4318"}, env{"OTEL_LOGS_EXPORTER": "console"},
+			[]string{"logs"}, []string{"OTEL_LOGS_EXPORTER=console", "otlp", "none"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := telemetry.Resolve(tc.file, tc.env.get, "config.toml")
+			if err != nil {
+				t.Fatalf("an error: %v", err)
+			}
+			if len(s.Warnings) != len(tc.off) {
+				t.Fatalf("warnings %q, want %d", s.Warnings, len(tc.off))
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(s.Warnings[0], w) {
+					t.Errorf("warning %q does not say %q", s.Warnings[0], w)
+				}
+			}
+			for _, sig := range telemetry.Signals {
+				_, on := s.Signals[sig]
+				if on == slices.Contains(tc.off, sig) {
+					t.Errorf("signal %s on = %v, want %v", sig, on, !on)
 				}
 			}
 		})

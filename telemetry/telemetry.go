@@ -88,8 +88,9 @@ type Telemetry struct {
 // telemetry is off. The providers are the process's: Setup also makes them
 // OpenTelemetry's global ones and routes the SDK's errors to opts.Warn,
 // once. Errors are the exporters' configuration errors (a malformed
-// endpoint URL in the environment).
-func Setup(ctx context.Context, s Settings, opts Options) (*Telemetry, error) {
+// endpoint URL in the environment); opts.Warn hears them too, as the one
+// warning.
+func Setup(ctx context.Context, s Settings, opts Options) (_ *Telemetry, err error) {
 	_, tracesOn := s.Signals["traces"]
 	_, metricsOn := s.Signals["metrics"]
 	_, logsOn := s.Signals["logs"]
@@ -101,6 +102,11 @@ func Setup(ctx context.Context, s Settings, opts Options) (*Telemetry, error) {
 	}
 	t := &Telemetry{capture: s.CaptureContent, pricer: opts.Pricer, warn: &warnOnce{warn: opts.Warn}}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(t.warn.handle))
+	defer func() {
+		if err != nil { // the one warning, as a failed export would be
+			t.warn.handle(err)
+		}
+	}()
 	res, err := newResource(ctx, s, opts.Version)
 	if err != nil {
 		return nil, err

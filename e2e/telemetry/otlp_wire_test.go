@@ -111,3 +111,42 @@ resource_attributes = { "deployment.environment" = "e2e" }
 		}
 	}
 }
+
+// A command that opens no session (agent sessions list) sets no telemetry
+// up: nothing is sent, nothing is waited for at its end.
+func TestACommandWithoutASessionExportsNothing(t *testing.T) {
+	t.Parallel()
+	r := newReceiver(t, accept)
+	res := e2e.Run(t, e2e.Invocation{Dir: t.TempDir(), Env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.URL()},
+		Args: []string{"sessions", "list", "--db", filepath.Join(t.TempDir(), "agent.db")}})
+	if res.Code != 0 || strings.Contains(res.Stderr, "telemetry") {
+		t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
+	}
+	select {
+	case <-r.arrived:
+		t.Errorf("agent sessions list exported telemetry")
+	default:
+	}
+}
+
+// What the environment asks that agent cannot export (a console exporter
+// set for another program) turns that signal off with one warning; the
+// run and the other signals go on.
+func TestAnExporterAgentLacksIsOneWarning(t *testing.T) {
+	t.Parallel()
+	r := newReceiver(t, accept)
+	srv := scripted.New(t, scripted.Text("fine"))
+	res := e2e.Run(t, e2e.Invocation{Dir: t.TempDir(), Env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.URL(), "OTEL_LOGS_EXPORTER=console"},
+		Args: e2e.AgentArgs(srv, "--db", filepath.Join(t.TempDir(), "agent.db"), "-p", "hi")})
+	if res.Code != 0 || res.Stdout != "fine\n" {
+		t.Fatalf("exit %d, stdout %q: %s", res.Code, res.Stdout, res.Stderr)
+	}
+	if n := strings.Count(res.Stderr, "telemetry"); n != 1 || !strings.Contains(res.Stderr, "OTEL_LOGS_EXPORTER=console") {
+		t.Errorf("stderr %q: want one warning naming OTEL_LOGS_EXPORTER=console", res.Stderr)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.traces) == 0 || len(r.logs) != 0 {
+		t.Errorf("exports: %d of traces, %d of logs; want traces and no logs", len(r.traces), len(r.logs))
+	}
+}

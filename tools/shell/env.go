@@ -23,6 +23,7 @@ var DefaultEnvRemove = []string{
 	"*DATABASE_URL*", "*_DB_URL", "*CONNECTION_STRING*", "REDIS_URL", "MONGO*_URI", "AMQP_URL",
 	"AWS_*", "AZURE_*", "GOOGLE_APPLICATION_CREDENTIALS", "GCP_*", "VAULT_*", "OPENAI_*", "ANTHROPIC_*",
 	"OPENROUTER_*", "GEMINI_*", "MISTRAL_*", "GROQ_*", "DEEPSEEK_*", "XAI_*",
+	"OTEL_EXPORTER_OTLP*HEADERS", // the telemetry backend's credentials (authorization=Bearer ...)
 }
 
 // EnvFilter says which variables of the agent's environment a command does

@@ -29,6 +29,9 @@ func TestEnvFilterRemovesWhatLooksLikeASecret(t *testing.T) {
 		{"HOME", false},
 		{"GOPATH", false},
 		{"PWD", true},
+		{"OTEL_EXPORTER_OTLP_HEADERS", true},        // the telemetry backend's credentials
+		{"OTEL_EXPORTER_OTLP_TRACES_HEADERS", true}, // a signal's
+		{"OTEL_EXPORTER_OTLP_ENDPOINT", false},
 	}
 	for _, c := range cases {
 		if got := f.Removes(c.name); got != c.removed {
