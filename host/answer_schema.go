@@ -26,7 +26,9 @@ type AnswerSchema struct {
 
 // ParseAnswerSchema compiles doc, a JSON Schema document (draft 2020-12,
 // or draft-07 when its $schema says so: tools.CompileSchema). A document
-// that is not JSON or does not compile is a UsageError saying why.
+// that is not JSON or does not compile, is over tools.MaxSchemaSize (it is
+// in every request's system prompt) or has a $ref cycle that never
+// descends into the value is a UsageError saying why.
 func ParseAnswerSchema(doc []byte) (*AnswerSchema, error) {
 	resolved, err := tools.CompileSchema(doc)
 	if err != nil {

@@ -55,11 +55,17 @@ func (r *Registry) add(t Tool) error {
 // document is read as 2020-12, whose keywords tool schemas share. It fails
 // when the document is not JSON or is not a valid schema (an unknown type, a
 // keyword of the wrong shape, a "type" that names no JSON type, a $ref that
-// does not resolve: remote references are never fetched).
+// does not resolve: remote references are never fetched), when it is
+// longer than MaxSchemaSize bytes, and when a cycle of references never
+// descends into the value (`{"$ref": "#"}`), which would recurse without
+// end at every validation (see refCycle).
 //
 // The library is github.com/google/jsonschema-go, which the MCP SDK links
 // anyway; unlike the library before it, it does no work at program start.
 func CompileSchema(schema json.RawMessage) (*jsonschema.Resolved, error) {
+	if len(schema) > MaxSchemaSize {
+		return nil, fmt.Errorf("schema is %d KiB, more than the %d KiB allowed", (len(schema)+1023)/1024, MaxSchemaSize/1024)
+	}
 	var doc any
 	if err := json.Unmarshal(schema, &doc); err != nil {
 		return nil, fmt.Errorf("schema is not JSON: %w", err)
@@ -78,11 +84,19 @@ func CompileSchema(schema json.RawMessage) (*jsonschema.Resolved, error) {
 		s.Schema = ""
 	}
 	rs, err := s.Resolve(nil)
+	if err == nil {
+		err = refCycle(doc, strings.Contains(s.Schema, "draft-07"))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("schema does not compile: %w", err)
 	}
 	return rs, nil
 }
+
+// MaxSchemaSize is the most bytes of JSON a schema compiled by CompileSchema
+// may have: every request carries the schemas of the tools offered, and
+// the --json-schema of structured output in its system prompt.
+const MaxSchemaSize = 256 << 10
 
 // Get returns the tool called name.
 func (r *Registry) Get(name string) (Tool, bool) {
