@@ -229,6 +229,12 @@ func schemaFields(schema any) ([]Field, error) {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, fmt.Errorf("reading the requested schema: %w", err)
 		}
+		// The SDK checks the answer against the schema: one whose
+		// references loop would overflow the validator's stack, which
+		// ends the process, so it is refused before anyone is asked.
+		if _, err := tools.CompileSchema(raw); err != nil {
+			return nil, fmt.Errorf("the requested schema: %w", err)
+		}
 	}
 	var fields []Field
 	for name, p := range s.Properties {
