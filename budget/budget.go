@@ -10,6 +10,7 @@ package budget
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // Limits are a run's caps; a zero field caps nothing.
@@ -24,14 +25,17 @@ type Limits struct {
 // Set reports whether l caps anything.
 func (l Limits) Set() bool { return l.USD > 0 || l.Tokens > 0 }
 
-// Check refuses negative caps; where names them in the error ("--max-budget-usd",
-// a config file).
-func (l Limits) Check(where string) error {
+// Check refuses caps that are no amount to stop at: a negative, NaN or
+// infinite number of US dollars (NaN would never be reached, nor +Inf),
+// a negative number of tokens. usd and tokens name the caps in the error
+// ("--max-budget-usd", "config PATH: max_budget_usd"). Every place a cap
+// is read from checks it here.
+func (l Limits) Check(usd, tokens string) error {
 	switch {
-	case l.USD < 0:
-		return fmt.Errorf("%s: max_budget_usd must be a positive number of US dollars, got %g", where, l.USD)
+	case l.USD < 0 || math.IsNaN(l.USD) || math.IsInf(l.USD, 0):
+		return fmt.Errorf("%s must be a positive number of US dollars, got %g", usd, l.USD)
 	case l.Tokens < 0:
-		return fmt.Errorf("%s: max_tokens_total must be a positive number of tokens, got %d", where, l.Tokens)
+		return fmt.Errorf("%s must be a positive number of tokens, got %d", tokens, l.Tokens)
 	}
 	return nil
 }

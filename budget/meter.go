@@ -26,14 +26,14 @@ type Meter struct {
 	limits Limits
 	first  Limits // the caps as given: a raise adds them again
 
-	asking sync.Mutex // one question at a time
+	asking chan struct{} // one question at a time: holds a token while one is open
 }
 
 // New returns a meter of the caps l, pricing each model with price (nil
 // prices nothing); ask, when not nil, is asked before the run stops at a
 // cap (nil stops it).
 func New(price providers.Pricer, l Limits, ask Ask) *Meter {
-	return &Meter{price: price, ask: ask, spend: providers.NewSpend(price), limits: l, first: l}
+	return &Meter{price: price, ask: ask, spend: providers.NewSpend(price), limits: l, first: l, asking: make(chan struct{}, 1)}
 }
 
 // Child returns a meter of a subagent's own caps l (its definition's):
@@ -109,10 +109,18 @@ func (m *Meter) Allow(ctx context.Context, session string) error {
 }
 
 // raise asks whether to raise the reached cap, one question at a time: a
-// question that waited for another's answer looks again first.
+// question that waited for another's answer looks again first. It returns
+// ctx's error, unasked, once ctx is cancelled while it waits.
 func (m *Meter) raise(ctx context.Context) error {
-	m.asking.Lock()
-	defer m.asking.Unlock()
+	select {
+	case m.asking <- struct{}{}:
+		defer func() { <-m.asking }()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err := ctx.Err(); err != nil {
+		return err // both were ready: a cancelled request is not asked about
+	}
 	r, ok := m.reached()
 	if !ok {
 		return nil // raised while this one waited

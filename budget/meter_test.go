@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/providers"
@@ -141,13 +142,48 @@ func TestACancelledQuestionReturnsTheContextsError(t *testing.T) {
 	}
 }
 
-func TestLimitsRefuseNegativeCaps(t *testing.T) {
-	for _, l := range []budget.Limits{{USD: -1}, {Tokens: -5}} {
-		if err := l.Check("config x"); err == nil {
-			t.Errorf("%+v accepted", l)
+// A request whose context is cancelled while another's question is open
+// stops at once with its context's error: it does not wait for the
+// answer, and is never asked itself.
+func TestACancelledRequestDoesNotWaitForAnothersQuestion(t *testing.T) {
+	asking, answer := make(chan struct{}), make(chan bool)
+	var mu sync.Mutex
+	questions := 0
+	m := budget.New(price, budget.Limits{Tokens: 1}, func(ctx context.Context, _ budget.Reached) bool {
+		mu.Lock()
+		questions++
+		n := questions
+		mu.Unlock()
+		if n > 1 {
+			return false // the second request was asked: the test fails below
 		}
+		close(asking)
+		return <-answer
+	})
+	m.Add("x", usage(1, 0))
+	first := make(chan error, 1)
+	go func() { first <- m.Allow(context.Background(), "") }()
+	<-asking // the first request's question is open
+
+	ctx, cancel := context.WithCancel(context.Background())
+	second := make(chan error, 1)
+	go func() { second <- m.Allow(ctx, "") }()
+	cancel()
+	select {
+	case err := <-second:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the cancelled request: %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second): // a guard: the answer below never came
+		t.Error("the cancelled request still waits for the other's question")
 	}
-	if err := (budget.Limits{USD: 1, Tokens: 10}).Check("x"); err != nil {
-		t.Error(err)
+	answer <- false
+	if err := <-first; !errors.Is(err, budget.ErrReached) {
+		t.Errorf("the first request after a no: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if questions != 1 {
+		t.Errorf("asked %d times, want once", questions)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/sessions"
@@ -27,10 +28,37 @@ func exportSession(ctx context.Context, store *sessions.Store, id, path string) 
 	if err := writeIndentedJSON(&b, exp); err != nil {
 		return fmt.Errorf("--export-session: %w", err)
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+	if err := writePrivate(path, b.Bytes()); err != nil {
 		return fmt.Errorf("--export-session: %w", err)
 	}
 	return nil
+}
+
+// writePrivate writes data to path as a file of mode 0600, whatever was
+// there: it writes a temporary file in path's directory and renames it
+// over path, so an existing file's mode is not kept and a symlink at path
+// is replaced, never followed. On failure the temporary file is removed.
+func writePrivate(path string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp") // mode 0600
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := f.Chmod(0o600); err != nil { // the umask may not loosen it; be explicit anyway
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
 // exportAtEnd writes sess to --export-session's file, when it names one,

@@ -15,6 +15,9 @@ import (
 // the person picks (--resume without an id). Tools that change the world
 // ask the person first, unless --allow-bash or --yolo allowed them.
 func runInteractive(ctx context.Context, o *Options, getenv func(string) string) error {
+	if err := headlessOnly(o); err != nil {
+		return err
+	}
 	mode, err := host.PermissionMode(&o.Flags, true)
 	if err != nil {
 		return err
@@ -107,4 +110,16 @@ func tuiCommands(cmds []host.Command) []tui.CustomCommand {
 		out[i] = tui.CustomCommand{Name: c.Name, ArgumentHint: c.Hint, Description: c.Description}
 	}
 	return out
+}
+
+// headlessOnly refuses, in the interface, the flags that hold only for a
+// headless run and the Claude Agent SDK's protocol (--json-schema,
+// --export-session): a usage error rather than a flag silently ignored.
+func headlessOnly(o *Options) error {
+	for _, f := range []struct{ name, value string }{{"--json-schema", o.JSONSchema}, {"--export-session", o.ExportSession}} {
+		if f.value != "" {
+			return usagef("%s is for a headless run (-p) or the Claude Agent SDK's protocol (--input-format stream-json), not the interface", f.name)
+		}
+	}
+	return nil
 }

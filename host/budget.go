@@ -13,7 +13,8 @@ import (
 // --max-tokens-total, else the profile's max_budget_usd and
 // max_tokens_total, else the config file's. A cap in US dollars on a
 // model without a known price and no token cap is a usage error: its
-// spend could not be counted.
+// spend could not be counted, and so is a cap that is no number of
+// dollars or tokens (negative, NaN, infinite: budget.Limits.Check).
 func (s *Settings) resolveLimits(fc fileConfig, o *Flags, where string) error {
 	p := fc.Profiles[s.Profile]
 	if v := cmp.Or(p.MaxBudgetUSD, fc.MaxBudgetUSD); v != nil {
@@ -22,11 +23,12 @@ func (s *Settings) resolveLimits(fc fileConfig, o *Flags, where string) error {
 	if v := cmp.Or(p.MaxTokensTotal, fc.MaxTokensTotal); v != nil {
 		s.Limits.Tokens = *v
 	}
-	if err := s.Limits.Check(where); err != nil {
+	if err := s.Limits.Check(where+": max_budget_usd", where+": max_tokens_total"); err != nil {
 		return UsageError{Err: err}
 	}
-	if o.MaxBudgetUSD < 0 || o.MaxTokensTotal < 0 {
-		return usagef("--max-budget-usd and --max-tokens-total must be positive, got %g and %d", o.MaxBudgetUSD, o.MaxTokensTotal)
+	flags := budget.Limits{USD: o.MaxBudgetUSD, Tokens: o.MaxTokensTotal}
+	if err := flags.Check("--max-budget-usd", "--max-tokens-total"); err != nil {
+		return UsageError{Err: err}
 	}
 	if o.MaxBudgetUSD > 0 {
 		s.Limits.USD = o.MaxBudgetUSD

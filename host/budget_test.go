@@ -3,6 +3,8 @@ package host_test
 import (
 	"context"
 	"errors"
+	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -146,5 +148,40 @@ func TestARaisedCapLetsTheTurnGoOn(t *testing.T) {
 	r := runTurn(t, s, "List three times.")
 	if r.done.Reason != loop.StopAnswered || asked != 3 {
 		t.Errorf("the turn ended %s (%v) after %d questions, want an answer after 3", r.done.Reason, r.done.Err, asked)
+	}
+}
+
+// NaN and infinities are no cap: in the config file (TOML's nan and inf),
+// a profile or the flags, they are a usage error naming the cap, never a
+// run without one.
+func TestACapThatIsNoNumberIsAUsageError(t *testing.T) {
+	for _, tc := range []struct {
+		name, config string
+		flags        host.Flags
+		want         string
+	}{
+		{"nan in the config", "max_budget_usd = nan\n", host.Flags{}, "max_budget_usd must be a positive number of US dollars, got NaN"},
+		{"inf in a profile", strings.Replace(pricedProfile, "model = \"m\"\n", "model = \"m\"\nmax_budget_usd = inf\n", 1), host.Flags{},
+			"max_budget_usd must be a positive number of US dollars, got +Inf"},
+		{"NaN flag", pricedProfile, host.Flags{MaxBudgetUSD: math.NaN()}, "--max-budget-usd must be a positive number of US dollars, got NaN"},
+		{"Inf flag", pricedProfile, host.Flags{MaxBudgetUSD: math.Inf(1)}, "--max-budget-usd must be a positive number of US dollars, got +Inf"},
+		{"negative token flag", pricedProfile, host.Flags{MaxTokensTotal: -1}, "--max-tokens-total must be a positive number of tokens, got -1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			config := filepath.Join(tmp, "config.toml")
+			write(t, config, tc.config)
+			flags := tc.flags
+			flags.Model, flags.BaseURL, flags.ConfigPath, flags.DB = "m", "http://127.0.0.1:1/v1", config, filepath.Join(tmp, "agent.db")
+			h, err := host.Open(t.Context(), host.Config{Flags: flags, Getenv: func(string) string { return "" }, Provider: fake.New()})
+			if err == nil {
+				defer h.Close()
+				_, err = h.OpenSession(t.Context(), host.Request{Dir: tmp}, host.FrontEnd{})
+			}
+			var ue host.UsageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err %v, want a usage error saying %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -117,6 +117,11 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 			}
 		}
 	}
+	// The session's caps count the child's spend too: a dollar cap needs
+	// its model's price, as it needs the session's own (resolveLimits).
+	if err := checkPriced(s.Limits, model, s.Pricer()); err != nil {
+		return nil, fmt.Errorf("the session's spend cap: %w", err)
+	}
 	var rec conversation.Recorder
 	var lrec loop.Store
 	var finish func()

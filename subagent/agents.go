@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -174,7 +175,10 @@ func Parse(text string) (Agent, error) {
 			a.Tools = splitList(value)
 		case "max_budget_usd":
 			v, err := strconv.ParseFloat(unquote(value), 64)
-			if err != nil || v < 0 {
+			if err == nil {
+				err = budget.Limits{USD: v}.Check("max_budget_usd", "")
+			}
+			if err != nil {
 				return Agent{}, fmt.Errorf("max_budget_usd %q: want a positive number of US dollars", value)
 			}
 			a.MaxBudgetUSD = v
