@@ -72,7 +72,7 @@ func TestAFailedTurnHasAnErrorRecord(t *testing.T) {
 		t.Fatalf("%d agent.error records", len(errs))
 	}
 	if errs[0].Severity() != otellog.SeverityError || errs[0].Body().AsString() != "the server said 500" {
-		t.Errorf("agent.error: severity %v, body %q", errs[0].Severity(), errs[0].Body().Emit())
+		t.Errorf("agent.error: severity %v, body %q", errs[0].Severity(), errs[0].Body().String())
 	}
 	hasAttrs(t, "agent.error", recordAttrs(errs[0]), map[string]any{"agent.stop_reason": "error"})
 	details := r.recordsOf("gen_ai.client.inference.operation.details")

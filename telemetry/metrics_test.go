@@ -72,7 +72,7 @@ func (r *rig) pointWith(t *testing.T, name string, match map[string]string) poin
 	for _, p := range r.points(t, name) {
 		ok := true
 		for k, v := range match {
-			ok = ok && p.attrs[attribute.Key(k)].Emit() == v
+			ok = ok && p.attrs[attribute.Key(k)].String() == v
 		}
 		if ok {
 			found = append(found, p)
@@ -132,8 +132,8 @@ func TestMetricsOfATurn(t *testing.T) {
 
 	for _, c := range []struct{ tool, decision string }{{"echo", "allowed"}, {"rm", "denied"}} {
 		p := r.pointWith(t, "agent.tool.calls", map[string]string{"gen_ai.tool.name": c.tool})
-		if p.value != 1 || p.attrs["agent.tool.decision"].Emit() != c.decision {
-			t.Errorf("%s: %v calls %s, want 1 %s", c.tool, p.value, p.attrs["agent.tool.decision"].Emit(), c.decision)
+		if p.value != 1 || p.attrs["agent.tool.decision"].String() != c.decision {
+			t.Errorf("%s: %v calls %s, want 1 %s", c.tool, p.value, p.attrs["agent.tool.decision"].String(), c.decision)
 		}
 	}
 
@@ -184,7 +184,7 @@ func TestAFailedRequestsDurationHasItsErrorType(t *testing.T) {
 	run(newLoop(t, fake.New(fake.Error(errors.New("boom"))), tr), conversation.New("", nil), "go")
 	r.finish(t)
 	p := r.pointWith(t, "gen_ai.client.operation.duration", map[string]string{"gen_ai.operation.name": "chat"})
-	if p.attrs["error.type"].Emit() == "" {
+	if p.attrs["error.type"].String() == "" {
 		t.Errorf("a failed request's duration has no error.type: %v", p.attrs)
 	}
 }

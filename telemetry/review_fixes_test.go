@@ -42,7 +42,7 @@ func TestCapturedContentIsAlwaysUTF8(t *testing.T) {
 	r.finish(t)
 	for _, s := range r.spans.GetSpans() {
 		for _, a := range s.Attributes {
-			if v := a.Value.Emit(); !utf8.ValidString(v) {
+			if v := a.Value.String(); !utf8.ValidString(v) {
 				t.Errorf("span %s: %s is not UTF-8", s.Name, a.Key)
 			}
 		}

@@ -110,7 +110,7 @@ func (r *rig) everything() string {
 		}
 	}
 	for _, rec := range r.records.all() {
-		b.WriteString(rec.EventName() + " " + rec.Body().Emit() + "\n")
+		b.WriteString(rec.EventName() + " " + rec.Body().String() + "\n")
 		rec.WalkAttributes(func(kv attribute.KeyValue) bool {
 			writeAttrs(&b, []attribute.KeyValue{kv})
 			return true
@@ -121,7 +121,7 @@ func (r *rig) everything() string {
 
 func writeAttrs(b *strings.Builder, kvs []attribute.KeyValue) {
 	for _, kv := range kvs {
-		b.WriteString(string(kv.Key) + "=" + kv.Value.Emit() + "\n")
+		b.WriteString(string(kv.Key) + "=" + kv.Value.String() + "\n")
 	}
 }
 
