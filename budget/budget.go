@@ -57,12 +57,17 @@ func (s Spent) String() string {
 }
 
 // USD formats an amount of US dollars with enough digits for a small cap:
-// "$0.0010", "$2.50".
+// "$2.50", "$0.0010", and below a hundredth of a cent two significant
+// digits ("$0.0000012"), so a tiny cap or spend never reads as nothing.
 func USD(v float64) string {
-	if v < 1 {
-		return fmt.Sprintf("$%.4f", v)
+	if v >= 1 {
+		return fmt.Sprintf("$%.2f", v)
 	}
-	return fmt.Sprintf("$%.2f", v)
+	prec := 4
+	for p := v * 1e4; v > 0 && p < 10 && prec < 12; p *= 10 {
+		prec++
+	}
+	return fmt.Sprintf("$%.*f", prec, v)
 }
 
 // Reached is a cap a meter reached: whose it is, the caps and what was

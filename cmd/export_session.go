@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,14 +35,26 @@ func exportSession(ctx context.Context, store *sessions.Store, id, path string) 
 	return nil
 }
 
-// writePrivate writes data to path as a file of mode 0600, whatever was
-// there: it writes a temporary file in path's directory and renames it
-// over path, so an existing file's mode is not kept and a symlink at path
-// is replaced, never followed. On failure the temporary file is removed.
+// writePrivate writes data to path. A regular file (or nothing, or a
+// symlink) at path becomes a file of mode 0600: a temporary file written
+// in path's directory is renamed over it, so an existing file's mode is
+// not kept and a symlink is replaced, never followed. Anything else at
+// path (a device such as /dev/null, a FIFO, a terminal) is written to as
+// it is: renaming over it would replace a device file (as root, the
+// machine's /dev/null). A directory is an error. Errors name path; on
+// failure the temporary file is removed.
 func writePrivate(path string, data []byte) (err error) {
+	if fi, err := os.Lstat(path); err == nil {
+		switch m := fi.Mode(); {
+		case m.IsDir():
+			return fmt.Errorf("%s is a directory", path)
+		case !m.IsRegular() && m&os.ModeSymlink == 0:
+			return writeInPlace(path, data)
+		}
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp") // mode 0600
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, cause(err))
 	}
 	defer func() {
 		if err != nil {
@@ -50,15 +63,41 @@ func writePrivate(path string, data []byte) (err error) {
 		}
 	}()
 	if err := f.Chmod(0o600); err != nil { // the umask may not loosen it; be explicit anyway
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if _, err := f.Write(data); err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, cause(err))
+	}
+	return nil
+}
+
+// cause is err's own reason, without the temporary file's name that an
+// *os.PathError or *os.LinkError carries.
+func cause(err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
+}
+
+// writeInPlace writes data to the file at path that is not a regular one
+// (a device, a FIFO), without creating or truncating anything.
+func writeInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
 }
 
 // exportAtEnd writes sess to --export-session's file, when it names one,

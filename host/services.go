@@ -109,17 +109,14 @@ func observeTurns(ss []sessionService) func(context.Context, string) (context.Co
 
 // telemetryService traces the session's turns, requests and tool calls,
 // its subagents' included, when telemetry is on (see package telemetry):
-// it counts the session and gives the agent's loops their Tracer. Its
-// front-end hears telemetry's one warning from now on.
+// it counts the session and gives the agent's loops their Tracer (the
+// session's front-end hears telemetry's one warning: OpenSession).
 func telemetryService(env serviceEnv) (sessionService, error) {
 	tel := env.h.telemetry()
 	if tel == nil {
 		return sessionService{}, nil
 	}
 	env.a.trace = tel.Session(env.ctx, telemetry.Session{Frontend: env.fe.Name, Provider: env.a.settings.Provider})
-	if env.fe.Warn != nil {
-		env.h.telWarn.Store(&env.fe.Warn)
-	}
 	return sessionService{}, nil
 }
 

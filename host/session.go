@@ -76,6 +76,9 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 	if h.settingsErr != nil {
 		return nil, h.settingsErr
 	}
+	if fe.Warn != nil { // telemetry's one warning goes to the newest front-end, from its set-up on
+		h.telWarn.Store(&fe.Warn)
+	}
 	h.startTelemetry(ctx)
 	store, err := h.Store(ctx)
 	if err != nil {

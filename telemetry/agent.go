@@ -210,11 +210,11 @@ func (s *sessionTracer) ToolCall(ctx context.Context, c loop.TraceCall) (context
 	if strings.HasPrefix(name, "mcp__") {
 		toolType = "extension" // an MCP server's tool
 	}
-	if !c.Known { // a name the model made up: not a span name or a metric's attribute of its own
+	if !c.Known { // a name the model made up is its words (content), and no name for a span or a metric
 		name = unknownTool
 	}
 	attrs := []attribute.KeyValue{
-		semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(c.Call.Name), semconv.GenAIToolCallID(c.Call.ID),
+		semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(name), semconv.GenAIToolCallID(c.Call.ID),
 		semconv.GenAIToolTypeKey.String(toolType), AttrFrontend.String(s.frontend),
 	}
 	if c.Session != "" {
@@ -242,7 +242,7 @@ func (s *sessionTracer) ToolCall(ctx context.Context, c loop.TraceCall) (context
 		}
 		s.t.inst.toolCalls.Add(ctx, 1, metric.WithAttributes(semconv.GenAIToolName(name), AttrDecision.String(decision), AttrFrontend.String(s.frontend)))
 		rec := s.record("agent.tool.decision", otellog.SeverityInfo, c.Session, "")
-		rec.AddAttributes(attribute.String(string(semconv.GenAIToolNameKey), c.Call.Name), attribute.String(string(semconv.GenAIToolCallIDKey), c.Call.ID),
+		rec.AddAttributes(attribute.String(string(semconv.GenAIToolNameKey), name), attribute.String(string(semconv.GenAIToolCallIDKey), c.Call.ID),
 			attribute.String(string(AttrDecision), decision), attribute.String(string(AttrDecidedBy), e.Why),
 			attribute.Int64(string(AttrApprovalWait), e.Waited.Milliseconds()))
 		s.t.logger.Emit(ctx, rec)

@@ -2,7 +2,10 @@ package telemetry
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
+
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // File is the config file's [telemetry] table. The standard OpenTelemetry
@@ -100,6 +103,17 @@ func Resolve(f File, getenv func(string) string, where string) (Settings, error)
 	if f.Protocol != "" && f.Protocol != ProtocolHTTP && f.Protocol != ProtocolGRPC {
 		return s, fmt.Errorf("%s: telemetry: protocol %q: want %s or %s", where, f.Protocol, ProtocolHTTP, ProtocolGRPC)
 	}
+	if f.Endpoint != "" && !isEndpoint(f.Endpoint) {
+		return s, fmt.Errorf("%s: telemetry: endpoint %q is not a URL (http://host:port)", where, shell.MaskSecrets(f.Endpoint))
+	}
+	// An endpoint in the environment that is no URL would send the
+	// exporter to its default (https://localhost:4318), and the warning
+	// would name that: it is named itself instead, and not used.
+	general := getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
+	if general != "" && !isEndpoint(general) {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("OTEL_EXPORTER_OTLP_ENDPOINT=%s is not a URL (http://host:port): nothing is sent to it", shell.MaskSecrets(general)))
+		general = ""
+	}
 	for _, sig := range Signals {
 		up := strings.ToUpper(sig)
 		switch x := strings.TrimSpace(getenv("OTEL_" + up + "_EXPORTER")); x {
@@ -110,7 +124,12 @@ func Resolve(f File, getenv func(string) string, where string) (Settings, error)
 			s.Warnings = append(s.Warnings, fmt.Sprintf("OTEL_%s_EXPORTER=%s: agent exports otlp or none; %s are not exported", up, x, sig))
 			continue
 		}
-		envEndpoint := getenv("OTEL_EXPORTER_OTLP_"+up+"_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != ""
+		own := getenv("OTEL_EXPORTER_OTLP_" + up + "_ENDPOINT")
+		if own != "" && !isEndpoint(own) {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("OTEL_EXPORTER_OTLP_%s_ENDPOINT=%s is not a URL (http://host:port): %s are not exported", up, shell.MaskSecrets(own), sig))
+			continue
+		}
+		envEndpoint := own != "" || general != ""
 		if !envEndpoint && f.Endpoint == "" {
 			continue
 		}
@@ -131,6 +150,13 @@ func Resolve(f File, getenv func(string) string, where string) (Settings, error)
 		s.Signals[sig] = e
 	}
 	return s, nil
+}
+
+// isEndpoint reports whether v is an OTLP endpoint as the specification
+// writes one, for either protocol: an http or https URL with a host.
+func isEndpoint(v string) bool {
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // first returns the first of vs that is not empty.

@@ -20,9 +20,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	otellog "go.opentelemetry.io/otel/log"
@@ -36,6 +39,7 @@ import (
 
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/telemetry/tracecontext"
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // SemconvVersion is the version of the OpenTelemetry semantic conventions
@@ -100,8 +104,12 @@ func Setup(ctx context.Context, s Settings, opts Options) (_ *Telemetry, err err
 	if !tracesOn && !metricsOn && !logsOn {
 		return nil, nil
 	}
-	t := &Telemetry{capture: s.CaptureContent, pricer: opts.Pricer, warn: &warnOnce{warn: opts.Warn}}
+	t := &Telemetry{capture: s.CaptureContent, pricer: opts.Pricer, warn: &warnOnce{warn: opts.Warn, secrets: headerValues(opts.Getenv)}}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(t.warn.handle))
+	// The SDK's own logger writes to stderr (raw lines in the interface,
+	// a header's value in a CI log): what matters reaches the error
+	// handler, the one warning.
+	otel.SetLogger(logr.Discard())
 	defer func() {
 		if err != nil { // the one warning, as a failed export would be
 			t.warn.handle(err)
@@ -249,16 +257,54 @@ func (t *Telemetry) loggerProvider() otellog.LoggerProvider {
 	return t.lp
 }
 
-// warnOnce passes the first error it hears on as the one warning.
+// warnOnce passes the first error it hears on as the one warning, with
+// the OTLP headers' values (a collector's credentials) and
+// credential-looking values masked.
 type warnOnce struct {
-	once sync.Once
-	warn func(string)
+	once    sync.Once
+	warn    func(string)
+	secrets []string
 }
 
 func (w *warnOnce) handle(err error) {
 	w.once.Do(func() {
-		if w.warn != nil {
-			w.warn(fmt.Sprintf("telemetry: %v (later telemetry errors are not reported; the run is not affected)", err))
+		if w.warn == nil {
+			return
 		}
+		msg := err.Error()
+		for _, s := range w.secrets {
+			msg = strings.ReplaceAll(msg, s, "[secret masked]")
+		}
+		msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ") // one line
+		w.warn(fmt.Sprintf("telemetry: %s (later telemetry errors are not reported; the run is not affected)", shell.MaskSecrets(msg)))
 	})
+}
+
+// headerValues are the values of the OTLP headers the environment sets
+// (OTEL_EXPORTER_OTLP_HEADERS and the signals' own), whole and pair by
+// pair, longest first: what an error must never print.
+func headerValues(getenv func(string) string) []string {
+	if getenv == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_METRICS_HEADERS", "OTEL_EXPORTER_OTLP_LOGS_HEADERS"} {
+		v := getenv(name)
+		if v == "" {
+			continue
+		}
+		out = append(out, v)
+		for _, pair := range strings.Split(v, ",") {
+			out = append(out, strings.TrimSpace(pair))
+			if _, value, ok := strings.Cut(pair, "="); ok {
+				out = append(out, strings.TrimSpace(value))
+			}
+			if _, value, ok := strings.Cut(pair, ":"); ok {
+				out = append(out, strings.TrimSpace(value))
+			}
+		}
+	}
+	out = slices.DeleteFunc(out, func(s string) bool { return len(s) < 4 })
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
 }
