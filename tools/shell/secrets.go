@@ -22,8 +22,25 @@ type secretShape struct {
 	ok func(text string, m []int) bool
 }
 
-// token is the alphabet of an opaque token (RFC 6750's b64token).
-const token = `[A-Za-z0-9._~+/=-]`
+// token is the alphabet of an opaque token (RFC 6750's b64token); quote
+// is a quote that may close a key or open a value, escaped (\", \\\") when
+// the text is JSON that holds the text, or JSON that holds such JSON (a
+// tool's result in a message, as telemetry captures it).
+const (
+	token = `[A-Za-z0-9._~+/=-]`
+	quote = `(?:\\*["'])?`
+)
+
+// wordStart is where a word starts: at \b, or after the escape of a
+// newline, a tab or a return when the text is JSON ("\tpassword = ...",
+// "\nghp_...": the t and the n are letters, so \b is not there).
+const wordStart = `(?:\\[nrt]|\b)`
+
+// word is the shape of a token that starts a word: re, which is the
+// secret (the escape before it is not).
+func word(re string) *regexp.Regexp {
+	return regexp.MustCompile(wordStart + `(?P<s>` + re + `)`)
+}
 
 // secretShapes are the shapes of values that carry credentials whatever
 // their variable is called: URLs with a password, the prefixes of
@@ -35,28 +52,28 @@ const token = `[A-Za-z0-9._~+/=-]`
 var secretShapes = []secretShape{
 	// The password runs to the last @ before the host: it may hold an @.
 	{what: "is a URL with a password", re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:(?P<s>[^/\s"'<>]+)@`)},
-	{what: "is a GitHub token", re: regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`)},
-	{what: "is a GitLab token", re: regexp.MustCompile(`\bgl(pat|dt|rt|ptt|oas|cbt|ft|imt|agent|soat)-[A-Za-z0-9_-]{16,}`)},
-	{what: "is an API key (sk-)", re: regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
-	{what: "is a Slack token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-[0-9]-[A-Za-z0-9-]{10,}`)},
-	{what: "is an AWS access key", re: regexp.MustCompile(`\b(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
+	{what: "is a GitHub token", re: word(`(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`)},
+	{what: "is a GitLab token", re: word(`gl(pat|dt|rt|ptt|oas|cbt|ft|imt|agent|soat)-[A-Za-z0-9_-]{16,}`)},
+	{what: "is an API key (sk-)", re: word(`sk-[A-Za-z0-9_-]{20,}`)},
+	{what: "is a Slack token", re: word(`xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]-[A-Za-z0-9-]{10,}`)},
+	{what: "is an AWS access key", re: word(`(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
 	{what: "is an AWS secret access key", re: regexp.MustCompile(
-		`(?i)aws_secret_access_key["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
-	{what: "is a Google API key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{what: "is a Google OAuth token", re: regexp.MustCompile(`\bya29\.[0-9A-Za-z_-]{20,}`)},
-	{what: "is an npm token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}`)},
-	{what: "is a PyPI token", re: regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_-]{20,}`)},
-	{what: "is a Hugging Face token", re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`)},
-	{what: "is a Stripe key", re: regexp.MustCompile(`\b[sr]k_(live|test)_[A-Za-z0-9]{16,}`)},
-	{what: "is a SendGrid key", re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
-	{what: "is a DigitalOcean token", re: regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}`)},
-	{what: "is a Shopify token", re: regexp.MustCompile(`\bshp(at|ca|pa|ss)_[a-fA-F0-9]{32}`)},
-	{what: "is a Grafana token", re: regexp.MustCompile(`\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)},
-	{what: "is a JWT", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+		`(?i)aws_secret_access_key` + quote + `\s*[:=]\s*` + quote + `(?P<s>[A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
+	{what: "is a Google API key", re: word(`AIza[0-9A-Za-z_-]{35}`)},
+	{what: "is a Google OAuth token", re: word(`ya29\.[0-9A-Za-z_-]{20,}`)},
+	{what: "is an npm token", re: word(`npm_[A-Za-z0-9]{36}`)},
+	{what: "is a PyPI token", re: word(`pypi-AgE[A-Za-z0-9_-]{20,}`)},
+	{what: "is a Hugging Face token", re: word(`hf_[A-Za-z0-9]{30,}`)},
+	{what: "is a Stripe key", re: word(`[sr]k_(live|test)_[A-Za-z0-9]{16,}`)},
+	{what: "is a SendGrid key", re: word(`SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
+	{what: "is a DigitalOcean token", re: word(`do[opr]_v1_[a-f0-9]{64}`)},
+	{what: "is a Shopify token", re: word(`shp(at|ca|pa|ss)_[a-fA-F0-9]{32}`)},
+	{what: "is a Grafana token", re: word(`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)},
+	{what: "is a JWT", re: word(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	// A bearer token: after "Authorization:" any 16 characters of a token;
 	// elsewhere ("the bearer instrument-of-credit") only one with a digit.
 	{what: "is a bearer token", re: regexp.MustCompile(
-		`(?i)(authorization["']?\s*[:=]\s*["']?)?\bbearer\s+(?P<s>` + token + `{16,})`),
+		`(?i)(authorization` + quote + `\s*[:=]\s*` + quote + `)?` + wordStart + `bearer\s+(?P<s>` + token + `{16,})`),
 		ok: func(text string, m []int) bool {
 			return m[2] >= 0 || strings.ContainsAny(text[m[4]:m[5]], "0123456789")
 		}},
@@ -68,8 +85,8 @@ var secretShapes = []secretShape{
 	// and an unquoted value that is called ("password = getpass()") is
 	// code, not a credential.
 	{what: "is a value given to a password, secret, API key or token", textOnly: true, re: regexp.MustCompile(
-		`(?i)\b(?:[a-z0-9]+[_.-])*(?:password|passwd|secret|api[_-]?key|apikey|token)["']?\s*[:=]\s*` +
-			`(?:"(?P<s>[^"\n]{6,})"|'(?P<s>[^'\n]{6,})'|(?P<s>[^\s"'&,;()\[\]{}<>]{6,}))`),
+		`(?i)` + wordStart + `(?:[a-z0-9]+[_.-])*(?:password|passwd|secret|api[_-]?key|apikey|token)` + quote + `\s*[:=]\s*` +
+			`(?:\\*"(?P<s>[^"\\\n]{6,})\\*"|\\*'(?P<s>[^'\\\n]{6,})\\*'|(?P<s>[^\s"'\\&,;()\[\]{}<>]{6,}))`),
 		ok: func(text string, m []int) bool { return m[1] == len(text) || text[m[1]] != '(' }},
 }
 

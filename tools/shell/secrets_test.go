@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,10 @@ func TestMaskSecretsShapes(t *testing.T) {
 		{"api-key", "x-api-key: 0a1b2c3d4e5f", "0a1b2c3d4e5f", "x-api-key: [secret masked]"},
 		{"token", "token: abcdef0123", "abcdef0123", "token: [secret masked]"},
 		{"env password", "DB_PASSWORD=hunter22", "hunter22", "DB_PASSWORD=[secret masked]"},
+		{"password after a tab (a numbered line)", "    14\tpassword = \"CorrectHorse42\"\n", "CorrectHorse42",
+			"14\tpassword = \"[secret masked]\"\n"},
+		{"token at a line's start", "first\nghp_abcdefghijklmnopqrstuvwxyz0123\n\tsk-proj-abcdefghijklmnopqrstuvwx", "abcdefghijklmnop",
+			"first\n[secret masked]\n\t[secret masked]"},
 		{"token key holding a known token", "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 done", "ghp_abc",
 			"GITHUB_TOKEN=[secret masked] done"},
 	}
@@ -50,6 +55,13 @@ func TestMaskSecretsShapes(t *testing.T) {
 			}
 			if again := MaskSecrets(got); again != got {
 				t.Errorf("masking twice: %q, then %q", got, again)
+			}
+			// Telemetry masks messages encoded as JSON, a tool's result
+			// in them as JSON in JSON: quotes escaped, once or more.
+			for enc := jsonString(c.in); len(enc) < 4*len(c.in); enc = jsonString(enc) {
+				if strings.Contains(MaskSecrets(enc), c.leak) {
+					t.Errorf("MaskSecrets(%s) = %s: %q leaks", enc, MaskSecrets(enc), c.leak)
+				}
 			}
 		})
 	}
@@ -78,7 +90,18 @@ func TestMaskSecretsKeepsOrdinaryText(t *testing.T) {
 		if got := MaskSecrets(plain); got != plain {
 			t.Errorf("MaskSecrets(%q) = %q", plain, got)
 		}
+		for enc := jsonString(plain); len(enc) < 4*len(plain); enc = jsonString(enc) {
+			if MaskSecrets(enc) != enc {
+				t.Errorf("MaskSecrets(%s) = %s", enc, MaskSecrets(enc))
+			}
+		}
 	}
+}
+
+// jsonString is s encoded as a JSON string.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // The shapes of credentials withhold an environment variable's value from
