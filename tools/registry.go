@@ -56,7 +56,8 @@ func (r *Registry) add(t Tool) error {
 // when the document is not JSON or is not a valid schema (an unknown type, a
 // keyword of the wrong shape, a "type" that names no JSON type, a $ref that
 // does not resolve: remote references are never fetched), when it is
-// longer than MaxSchemaSize bytes, and when a cycle of references never
+// longer than MaxSchemaSize bytes or nests deeper than MaxSchemaDepth
+// (both checked before the library reads it), and when a cycle of references never
 // descends into the value (`{"$ref": "#"}`), which would recurse without
 // end at every validation (see refCycle).
 //
@@ -65,6 +66,9 @@ func (r *Registry) add(t Tool) error {
 func CompileSchema(schema json.RawMessage) (*jsonschema.Resolved, error) {
 	if len(schema) > MaxSchemaSize {
 		return nil, fmt.Errorf("schema is %d KiB, more than the %d KiB allowed", (len(schema)+1023)/1024, MaxSchemaSize/1024)
+	}
+	if err := schemaDepthError(schema, MaxSchemaDepth); err != nil {
+		return nil, err
 	}
 	var doc any
 	if err := json.Unmarshal(schema, &doc); err != nil {
@@ -146,8 +150,16 @@ func (r *Registry) Validate(name, args string) (json.RawMessage, error) {
 // "validating PATH: " prefix for each level of the schema it descended
 // into; only the innermost, the schema location of the failure, is kept ("at /properties/path: type: 5 has type "integer",
 // want "string""); the root's names no location and is dropped.
+//
+// The library quotes the value that failed, which may be the model's
+// whole answer: each value quoted is cut to 200 bytes and the message to
+// 4 KiB, each cut marked with "…".
 func SchemaMessage(err error) string {
-	msg := err.Error()
+	return flatten(boundMessage(err.Error()))
+}
+
+// flatten keeps the innermost of msg's "validating PATH: " prefixes.
+func flatten(msg string) string {
 	if i := strings.LastIndex(msg, "validating "); i >= 0 {
 		msg = msg[i+len("validating "):]
 		if rest, ok := strings.CutPrefix(msg, "root: "); ok {

@@ -3,7 +3,6 @@ package shell
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -97,79 +96,6 @@ func (f EnvFilter) Removed(env []string) []Removal {
 func LooksSecret(name, value string) bool {
 	return matchAny(DefaultEnvRemove, strings.ToUpper(name)) || SecretValue(value) != ""
 }
-
-// secretValues are the shapes of values that carry credentials whatever
-// their variable is called: URLs with a password, and the prefixes of
-// well-known tokens (GitHub, GitLab, OpenAI, Anthropic, Slack, AWS, Google,
-// npm, PyPI, Hugging Face, Stripe, SendGrid, DigitalOcean, Shopify,
-// Grafana), JWTs and private keys.
-var secretValues = []struct {
-	what string
-	re   *regexp.Regexp
-}{
-	{"is a URL with a password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:[^/\s@]+@`)},
-	{"is a GitHub token", regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`)},
-	{"is a GitLab token", regexp.MustCompile(`\bgl(pat|dt|rt|ptt|oas|cbt|ft|imt|agent|soat)-[A-Za-z0-9_-]{16,}`)},
-	{"is an API key (sk-)", regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
-	{"is a Slack token", regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-[0-9]-[A-Za-z0-9-]{10,}`)},
-	{"is an AWS access key", regexp.MustCompile(`\b(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
-	{"is a Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{"is a Google OAuth token", regexp.MustCompile(`\bya29\.[0-9A-Za-z_-]{20,}`)},
-	{"is an npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}`)},
-	{"is a PyPI token", regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_-]{20,}`)},
-	{"is a Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`)},
-	{"is a Stripe key", regexp.MustCompile(`\b[sr]k_(live|test)_[A-Za-z0-9]{16,}`)},
-	{"is a SendGrid key", regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
-	{"is a DigitalOcean token", regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}`)},
-	{"is a Shopify token", regexp.MustCompile(`\bshp(at|ca|pa|ss)_[a-fA-F0-9]{32}`)},
-	{"is a Grafana token", regexp.MustCompile(`\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)},
-	{"is a JWT", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{"holds a private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`)},
-}
-
-// SecretValue says what credential value carries ("is a GitHub token", "is
-// a URL with a password"), "" when it looks like none.
-func SecretValue(value string) string {
-	if len(value) < 8 {
-		return ""
-	}
-	for _, s := range secretValues {
-		if s.re.MatchString(value) {
-			return s.what
-		}
-	}
-	return ""
-}
-
-// MaskSecrets returns text with every credential-looking value of
-// SecretValue's shapes replaced by "[secret masked]": a URL's password
-// (the user and host kept), a token, a JWT, a private key's whole block
-// (to its END line, or to the text's end when there is none).
-func MaskSecrets(text string) string {
-	if len(text) < 8 {
-		return text
-	}
-	// The first shape is the URL's, the last the private key's.
-	for i, s := range secretValues {
-		switch {
-		case !s.re.MatchString(text):
-		case i == 0:
-			text = urlPassword.ReplaceAllString(text, "${1}[secret masked]@")
-		case i == len(secretValues)-1:
-			text = privateKeyBlock.ReplaceAllString(text, "[secret masked]")
-		default:
-			text = s.re.ReplaceAllString(text, "[secret masked]")
-		}
-	}
-	return text
-}
-
-// urlPassword and privateKeyBlock are what MaskSecrets replaces of a URL
-// with a password and of a private key.
-var (
-	urlPassword     = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)[^/\s@]+@`)
-	privateKeyBlock = regexp.MustCompile(`(?s)-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(-----END [A-Z ]*PRIVATE KEY-----|\z)`)
-)
 
 // matchWhich returns the first of patterns that matches up.
 func matchWhich(patterns []string, up string) (string, bool) {

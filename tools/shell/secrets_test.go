@@ -1,0 +1,135 @@
+package shell
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestMaskSecretsShapes(t *testing.T) {
+	cases := []struct {
+		name, in, leak, want string
+	}{
+		{"pgp private key block", "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBGpgpBody\n=abcd\n-----END PGP PRIVATE KEY BLOCK-----\nafter",
+			"pgpBody", "[secret masked]\nafter"},
+		{"aws secret access key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "bPxRfiCY",
+			"aws_secret_access_key = [secret masked]"},
+		{"aws secret access key, env", "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "bPxRfiCY",
+			"AWS_SECRET_ACCESS_KEY=[secret masked]\n"},
+		{"aws secret access key, yaml", `aws_secret_access_key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"`, "bPxRfiCY",
+			`aws_secret_access_key: "[secret masked]"`},
+		{"opaque bearer token", "Authorization: Bearer opaque-gateway-token-abcdef", "gateway-token",
+			"Authorization: Bearer [secret masked]"},
+		{"bearer token in a header list", "authorization=Bearer abc.DEF_123~xyz+/=-tail", "DEF_123",
+			"authorization=Bearer [secret masked]"},
+		{"bearer token with a digit, no header", "curl -H 'X: bearer 0123456789abcdefXYZ'", "0123456789abcdef",
+			"bearer [secret masked]'"},
+		{"url with @ in its password", "REDIS=https://bob:p@ssW0rdTail@cache.example.com/0", "ssW0rdTail",
+			"https://bob:[secret masked]@cache.example.com/0"},
+		{"url with @s in its password, two urls", "a https://u:x@y@z@h1.example/ b http://v:pw12@h2.example c", "pw12",
+			"a https://u:[secret masked]@h1.example/ b http://v:[secret masked]@h2.example c"},
+		{"password, quoted", `password = "CorrectHorseBatteryStaple42"`, "CorrectHorse", `password = "[secret masked]"`},
+		{"password, yaml", "db:\n  password: hunter2hunter2\n  user: app", "hunter2", "  password: [secret masked]\n  user: app"},
+		{"passwd, single quotes", `passwd='s3cr3t!!'`, "s3cr3t", `passwd='[secret masked]'`},
+		{"json secret", `{"client_secret": "abcdef123456", "id": 1}`, "abcdef123456", `{"client_secret": "[secret masked]", "id": 1}`},
+		{"api_key", "api_key=AbCdEf123456&user=me", "AbCdEf123456", "api_key=[secret masked]&user=me"},
+		{"apikey", "APIKEY: 0a1b2c3d4e5f", "0a1b2c3d4e5f", "APIKEY: [secret masked]"},
+		{"api-key", "x-api-key: 0a1b2c3d4e5f", "0a1b2c3d4e5f", "x-api-key: [secret masked]"},
+		{"token", "token: abcdef0123", "abcdef0123", "token: [secret masked]"},
+		{"env password", "DB_PASSWORD=hunter22", "hunter22", "DB_PASSWORD=[secret masked]"},
+		{"password after a tab (a numbered line)", "    14\tpassword = \"CorrectHorse42\"\n", "CorrectHorse42",
+			"14\tpassword = \"[secret masked]\"\n"},
+		{"token at a line's start", "first\nghp_abcdefghijklmnopqrstuvwxyz0123\n\tsk-proj-abcdefghijklmnopqrstuvwx", "abcdefghijklmnop",
+			"first\n[secret masked]\n\t[secret masked]"},
+		{"token key holding a known token", "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 done", "ghp_abc",
+			"GITHUB_TOKEN=[secret masked] done"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := MaskSecrets(c.in)
+			if strings.Contains(got, c.leak) {
+				t.Errorf("MaskSecrets(%q) = %q: %q leaks", c.in, got, c.leak)
+			}
+			if !strings.Contains(got, c.want) {
+				t.Errorf("MaskSecrets(%q) = %q, want it to contain %q", c.in, got, c.want)
+			}
+			if again := MaskSecrets(got); again != got {
+				t.Errorf("masking twice: %q, then %q", got, again)
+			}
+			// Telemetry masks messages encoded as JSON, a tool's result
+			// in them as JSON in JSON: quotes escaped, once or more.
+			for enc := jsonString(c.in); len(enc) < 4*len(c.in); enc = jsonString(enc) {
+				if strings.Contains(MaskSecrets(enc), c.leak) {
+					t.Errorf("MaskSecrets(%s) = %s: %q leaks", enc, MaskSecrets(enc), c.leak)
+				}
+			}
+		})
+	}
+}
+
+// Ordinary text that names passwords, tokens, keys and bearers is kept.
+func TestMaskSecretsKeepsOrdinaryText(t *testing.T) {
+	for _, plain := range []string{
+		"the token count is 4096",
+		"see the password policy: at least 12 characters",
+		"the key is in the drawer",
+		"max_tokens: 4096, prompt_tokens: 123456",
+		"token_count = 123456",
+		"token: 4096",
+		"password = getpass()",
+		"if password == \"\" {",
+		"the bearer of bad news, bearer authentication",
+		"Bearer tokens are described in RFC 6750",
+		"a secret: keep",
+		"nothing secret here, see https://example.com/a:b and git@github.com:o/r.git",
+		"http://proxy.corp:3128/path?who=a@b",
+		"aws_secret_access_key = short",
+		"-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----",
+		"-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF\n-----END PGP PUBLIC KEY BLOCK-----",
+	} {
+		if got := MaskSecrets(plain); got != plain {
+			t.Errorf("MaskSecrets(%q) = %q", plain, got)
+		}
+		for enc := jsonString(plain); len(enc) < 4*len(plain); enc = jsonString(enc) {
+			if MaskSecrets(enc) != enc {
+				t.Errorf("MaskSecrets(%s) = %s", enc, MaskSecrets(enc))
+			}
+		}
+	}
+}
+
+// jsonString is s encoded as a JSON string.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// The shapes of credentials withhold an environment variable's value from
+// commands; a key named like a secret inside an ordinary variable's value
+// does not (the variable's own name decides).
+func TestSecretValueShapes(t *testing.T) {
+	secret := map[string]string{
+		"pgp":    "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBG\n-----END PGP PRIVATE KEY BLOCK-----",
+		"bearer": "Authorization: Bearer opaque-gateway-token-abcdef",
+		"otel":   "authorization=Bearer 0123456789abcdef0123,x-tenant=a",
+		"aws":    "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+		"url @":  "https://bob:p@ssW0rd@cache.example.com",
+	}
+	for name, v := range secret {
+		if SecretValue(v) == "" {
+			t.Errorf("%s: SecretValue(%q) = \"\"", name, v)
+		}
+	}
+	for _, v := range []string{
+		"-Dtoken=abcdef123456 -Xmx2g",
+		"--password-file=/run/secrets/db",
+		"password = CorrectHorseBatteryStaple42",
+		"bearer authentication",
+		"Bearer tokens are described in RFC 6750",
+		"http://proxy.corp:3128",
+	} {
+		if why := SecretValue(v); why != "" {
+			t.Errorf("SecretValue(%q) = %q, want \"\"", v, why)
+		}
+	}
+}
