@@ -42,10 +42,6 @@ import (
 	"github.com/agent-dev/agent/tools/shell"
 )
 
-// SemconvVersion is the version of the OpenTelemetry semantic conventions
-// the spans, metrics and records follow.
-const SemconvVersion = "1.41.0"
-
 // ShutdownWait is the most Shutdown waits for the last export: after it
 // the process goes on (and ends) whether or not the collector answered.
 const ShutdownWait = time.Second
