@@ -1,7 +1,6 @@
 package host
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -11,12 +10,10 @@ import (
 
 	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/commands"
-	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/skills"
 	"github.com/agent-dev/agent/telemetry/tracecontext"
@@ -397,59 +394,6 @@ func (a *agent) systemPrompt() string {
 		}
 	}
 	return prompt + skills.Prompt(a.ext.skills)
-}
-
-// newLoop builds a loop for model with the session's tool-call recorder
-// (nil records nothing), asking the agent's approval. Its context window
-// is the configured one, else the model's from the table of common models.
-// With an answer schema, every request's system prompt ends with it and
-// the loop checks the final answers against it.
-func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
-	s := a.settings
-	h := a.hooks
-	if err := checkPriced(s.Limits, model, s.Pricer()); err != nil {
-		return nil, err
-	}
-	cfg := loop.Config{
-		Gate:          h.gateFunc(),
-		AfterCall:     h.afterCallFunc(),
-		BeforeStop:    h.stopFunc(hooks.Stop),
-		BeforeCompact: h.compactFunc(),
-		Provider:      &preparingProvider{Provider: a.provider(), prepare: a.sandbox.Prepare},
-		Model:         model,
-		Trace:         a.trace,
-		Catalog:       settledCatalog{a},
-		MaxSteps:      s.MaxSteps,
-		Approve:       a.approve,
-		Store:         rec,
-		Window:        cmp.Or(s.ContextWindow, providers.ContextWindow(model)),
-		AutoCompact:   s.AutoCompact,
-		ReserveOutput: s.OutputReserve(),
-		Budget:        loopBudget(a.meter),
-		Prepare: func(_ context.Context, _ loop.Preparing, req providers.Request) providers.Request {
-			if a.answer != nil {
-				req.System += a.answer.prompt() // before plan mode's, which comes and goes
-			}
-			return a.plan.prepare(req)
-		},
-	}
-	if a.answer != nil {
-		cfg.CheckAnswer, cfg.AnswerCorrections = a.answer.Check, s.StructuredOutputRetries
-	}
-	return loop.New(cfg)
-}
-
-// provider is what the agent's loops send their requests to: the
-// configured server through the session's pool, or Config.Provider.
-func (a *agent) provider() providers.Provider {
-	if a.fixed != nil {
-		return a.fixed
-	}
-	client := a.pool.Client()
-	if a.trace != nil { // the model's server joins the request's trace
-		client.Transport = tracecontext.Transport(client.Transport)
-	}
-	return profile.New(a.settings.Settings, a.settings.Retries(), client)
 }
 
 // approval is the approval composition of the agent for fe: the policy in
