@@ -32,6 +32,9 @@ const (
 	// MetaExitCode: int, a command's exit status, -1 when a signal ended it
 	// (bash).
 	MetaExitCode = "exit_code"
+	// MetaBackgroundID: string, the id of the background process a bash
+	// call started or sent to the background ("bash_1").
+	MetaBackgroundID = "background_id"
 	// MetaDenied: bool, true on the error result of a call that was
 	// refused (by the approval, a gate or the person) rather than run.
 	MetaDenied = "denied"

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agent-dev/agent/telemetry/tracecontext"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/background"
 )
 
 //go:embed bash.md
@@ -79,6 +80,24 @@ type Config struct {
 	// ("Commands run in a sandbox: ..."), so that it does not waste calls
 	// on what will be refused.
 	Confinement string
+	// Background, when not nil, keeps commands running after their call
+	// returns: the schema offers run_in_background, and a running
+	// command may be sent to the background by the person (Ctrl+B). Nil:
+	// every command runs to its end within its call.
+	Background Background
+}
+
+// Background is where commands go that outlive their call (package
+// background's Manager).
+type Background interface {
+	// Start takes over cmd, built but not started, and returns its id.
+	Start(cmd *exec.Cmd, command string, after func(exitCode int) string) (id string, err error)
+	// Adopt takes over a running foreground command and returns its id.
+	Adopt(a background.Adopted) (id string, err error)
+	// Foreground registers a running foreground command: detach is
+	// closed when the person sends it to the background; release
+	// unregisters it.
+	Foreground() (detach <-chan struct{}, release func())
 }
 
 // Tool is the bash tool. It is safe for concurrent use.
@@ -123,6 +142,9 @@ func definition(cfg Config) tools.Definition {
 		"{{max_timeout}}", humanDuration(cfg.MaxTimeout),
 		"{{output_limit}}", fmt.Sprintf("%d bytes", cfg.OutputLimit),
 	).Replace(description)
+	if cfg.Background != nil {
+		desc = strings.Replace(desc, backgroundStopped, backgroundKept, 1)
+	}
 	if cfg.Confinement != "" {
 		desc = strings.TrimRight(desc, "\n") + "\n- " + cfg.Confinement + "\n"
 	}
@@ -144,6 +166,12 @@ func definition(cfg Config) tools.Definition {
 		},
 		"required":             []string{"command"},
 		"additionalProperties": false,
+	}
+	if cfg.Background != nil {
+		schema["properties"].(map[string]any)["run_in_background"] = map[string]any{
+			"type":        "boolean",
+			"description": "Start the command in the background and return at once with its id; read its output with bash_output, stop it with kill_shell.",
+		}
 	}
 	raw, err := json.Marshal(schema)
 	if err != nil {
@@ -194,9 +222,19 @@ func humanDuration(d time.Duration) string {
 func (t *Tool) Definition() tools.Definition { return t.def }
 
 type args struct {
-	Command   string `json:"command"`
-	TimeoutMS int64  `json:"timeout_ms"`
+	Command      string `json:"command"`
+	TimeoutMS    int64  `json:"timeout_ms"`
+	InBackground bool   `json:"run_in_background"`
 }
+
+// The description's line on background jobs, without and with background
+// processes.
+const (
+	backgroundStopped = "- Background processes (`cmd &`) are stopped when the command ends; this tool cannot keep a server running.\n"
+	backgroundKept    = "- To keep a server, watcher or long build running while you work, set `run_in_background`: the call returns at once\n" +
+		"  with the process's id; read its new output with `bash_output`, stop it with `kill_shell`. You are told when one\n" +
+		"  exits; all are stopped when the session ends. Jobs started with `cmd &` are still stopped when the command ends.\n"
+)
 
 // Run implements tools.Tool. It starts the command and waits until it exits,
 // its timeout passes or ctx is cancelled.
@@ -227,6 +265,9 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if ctx.Err() != nil {
 		return tools.Errorf("bash: cancelled before the command started"), nil
 	}
+	if a.InBackground && t.cfg.Background == nil {
+		return tools.Errorf("bash: run_in_background is not available here; run the command in the foreground"), nil
+	}
 	// The guard looks before the command is built: a Builder may take the
 	// time at which the command's changes begin (a sandbox's helper waits
 	// until files' change times are past it).
@@ -239,21 +280,34 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("bash: %v", err), nil
 	}
+	if a.InBackground {
+		return t.startBackground(cmd, a.Command, after), nil
+	}
 	out := newCapture(t.cfg.OutputLimit)
+	sw := &switchWriter{w: out}
 	cmd.Stdin = nil // os/exec connects it to the null device
-	cmd.Stdout = out
-	cmd.Stderr = out // the same writer: os/exec gives the child one pipe for both
+	cmd.Stdout = sw
+	cmd.Stderr = sw // the same writer: os/exec gives the child one pipe for both
 	cmd.WaitDelay = pipeDrain
 	setProcessGroup(cmd)
 
+	var detach <-chan struct{}
+	if t.cfg.Background != nil {
+		var release func()
+		detach, release = t.cfg.Background.Foreground()
+		defer release()
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return tools.Errorf("bash: starting the command: %v", err), nil
 	}
 	stop := reportProgress(call, out)
-	ending, waitErr := t.wait(ctx, cmd, timeout)
+	ending, waitErr, done := t.wait(ctx, cmd, timeout, detach)
 	stop()
 	elapsed := time.Since(start)
+	if ending == detached {
+		return t.adopt(cmd, a.Command, out, sw, done, after, elapsed), nil
+	}
 	if cmd.ProcessState == nil {
 		return tools.Result{}, fmt.Errorf("waiting for bash: %w", waitErr)
 	}
@@ -302,6 +356,7 @@ const (
 	exited ending = iota
 	timedOut
 	cancelled
+	detached // sent to the background while it ran
 )
 
 // wait waits for the started cmd to finish, stopping its process group on
@@ -310,7 +365,11 @@ const (
 // When it returns, the process has been reaped and the output pipe is
 // closed; whatever was left in the group (background jobs) has been sent
 // SIGKILL. It returns the error of cmd.Wait.
-func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration) (ending, error) {
+//
+// When detach is closed first (the person sent the command to the
+// background), it returns at once with ending detached and the channel
+// that will deliver cmd.Wait's error; the command goes on running.
+func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, detach <-chan struct{}) (ending, error, <-chan error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
@@ -324,6 +383,8 @@ func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration) (
 		why = timedOut
 	case <-ctx.Done():
 		why = cancelled
+	case <-detach:
+		return detached, nil, done
 	}
 	if why != exited {
 		terminateGroup(cmd)
@@ -342,7 +403,7 @@ func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration) (
 	// unless the id was recycled in the last instant, which the kernel's
 	// sequential pid allocation makes practically impossible.
 	killGroup(cmd)
-	return why, err
+	return why, err, nil
 }
 
 // result writes the model's view of a finished command.

@@ -1,0 +1,215 @@
+//go:build unix
+
+package background
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/tools"
+)
+
+// hangLimit bounds every wait of these tests: passing it is a failure,
+// never a way to synchronise.
+const hangLimit = 30 * time.Second
+
+func newManager(t *testing.T, s Settings) *Manager {
+	t.Helper()
+	m, err := New(Config{Dir: filepath.Join(t.TempDir(), "bg"), Settings: s, KillGrace: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func start(t *testing.T, m *Manager, command string) string {
+	t.Helper()
+	id, err := m.Start(exec.Command("bash", "-c", command), command, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// waitUntil waits, on the Manager's change signals, until ok holds.
+func waitUntil(t *testing.T, m *Manager, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.NewTimer(hangLimit)
+	defer deadline.Stop()
+	for !ok() {
+		select {
+		case <-m.Changes():
+		case <-deadline.C:
+			t.Fatalf("%s did not happen within %v", what, hangLimit)
+		}
+	}
+}
+
+// poll checks ok every 10 ms until it holds: for what the Manager does not
+// signal (output, a file a command writes).
+func poll(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(hangLimit)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not happen within %v", what, hangLimit)
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition, not timing
+	}
+}
+
+func status(m *Manager, id string) Status {
+	for _, s := range m.List() {
+		if s.ID == id {
+			return s
+		}
+	}
+	return Status{}
+}
+
+func ended(m *Manager, id string) func() bool { return func() bool { return !status(m, id).Running } }
+
+func call(t *testing.T, tool tools.Tool, args map[string]any) tools.Result {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	res, err := tool.Run(context.Background(), tools.Call{Args: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestAProcessThatExitsByItselfIsToldOnceWithItsExitCode(t *testing.T) {
+	m := newManager(t, Settings{})
+	id := start(t, m, "echo built; exit 3")
+	waitUntil(t, m, "the exit", ended(m, id))
+	note := m.Notes()
+	if !strings.Contains(note, id+" (`echo built; exit 3`) exited with exit code 3") || !strings.Contains(note, "unread") {
+		t.Errorf("the note says %q", note)
+	}
+	if again := m.Notes(); again != "" {
+		t.Errorf("the exit was told twice: %q", again)
+	}
+}
+
+func TestBashOutputReturnsOnlyNewOutputAndTheExitCode(t *testing.T) {
+	m := newManager(t, Settings{})
+	out := Tools(m)[0]
+	dir := t.TempDir()
+	gate := filepath.Join(dir, "go")
+	id := start(t, m, "echo first; while [ ! -e "+gate+" ]; do sleep 0.01; done; echo second; echo ERROR bad; exit 1")
+	poll(t, "the first line", func() bool { return status(m, id).OutputBytes >= 6 })
+	res := call(t, out, map[string]any{"bash_id": id})
+	if !strings.Contains(res.Content, "is running") || !strings.Contains(res.Content, "first") {
+		t.Fatalf("first read: %q", res.Content)
+	}
+	os.WriteFile(gate, nil, 0o600)
+	waitUntil(t, m, "the exit", ended(m, id))
+	res = call(t, out, map[string]any{"bash_id": id, "filter": "^ERROR"})
+	if strings.Contains(res.Content, "first") || strings.Contains(res.Content, "second") || !strings.Contains(res.Content, "ERROR bad") {
+		t.Errorf("second read with a filter: %q", res.Content)
+	}
+	if !strings.Contains(res.Content, "exited with exit code 1") || res.Meta[tools.MetaExitCode] != 1 {
+		t.Errorf("the end is not reported: %q %v", res.Content, res.Meta)
+	}
+	if note := m.Notes(); note != "" {
+		t.Errorf("the model saw the end through bash_output, yet a note says %q", note)
+	}
+	if res = call(t, out, map[string]any{"bash_id": id}); !strings.Contains(res.Content, "(no new output)") {
+		t.Errorf("a third read: %q", res.Content)
+	}
+	if res = call(t, out, map[string]any{"bash_id": id, "filter": "("}); !res.IsError {
+		t.Errorf("a bad filter is not an error: %q", res.Content)
+	}
+	if res = call(t, out, map[string]any{"bash_id": "bash_99"}); !res.IsError || !strings.Contains(res.Content, id) {
+		t.Errorf("an unknown id: %q", res.Content)
+	}
+}
+
+func TestKillShellStopsTheWholeProcessGroup(t *testing.T) {
+	m := newManager(t, Settings{})
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child")
+	id := start(t, m, "sleep 600 & echo $! > "+pidFile+".tmp; mv "+pidFile+".tmp "+pidFile+"; wait")
+	var child int
+	poll(t, "the child's pid", func() bool {
+		b, err := os.ReadFile(pidFile)
+		child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil && child > 0
+	})
+	res := call(t, Tools(m)[1], map[string]any{"shell_id": id})
+	if res.IsError || !strings.Contains(res.Content, id+" was stopped") {
+		t.Fatalf("kill_shell: %q", res.Content)
+	}
+	if alive(child) {
+		t.Errorf("the command's child %d outlived kill_shell", child)
+	}
+	if st := status(m, id); st.Running || !st.Stopped {
+		t.Errorf("status after kill_shell: %+v", st)
+	}
+	if note := m.Notes(); note != "" {
+		t.Errorf("the model stopped it itself, yet a note says %q", note)
+	}
+}
+
+func TestCloseStopsEveryProcessAndRemovesTheOutputFiles(t *testing.T) {
+	m := newManager(t, Settings{})
+	a := start(t, m, "exec sleep 600")
+	b := start(t, m, "trap '' TERM; while :; do sleep 0.05; done") // ignores SIGTERM: SIGKILL after the grace
+	pids := []int{status(m, a).PID, status(m, b).PID}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		if alive(pid) {
+			t.Errorf("process %d outlived Close", pid)
+		}
+	}
+	if _, err := os.Stat(m.cfg.Dir); !os.IsNotExist(err) {
+		t.Errorf("the output directory is still there: %v", err)
+	}
+	if _, err := m.Start(exec.Command("true"), "true", nil); err != ErrClosed {
+		t.Errorf("Start after Close: %v", err)
+	}
+}
+
+func TestASessionRunsAtMostItsMaximumOfProcesses(t *testing.T) {
+	m := newManager(t, Settings{MaxProcesses: 2})
+	start(t, m, "exec sleep 600")
+	second := start(t, m, "exec sleep 600")
+	_, err := m.Start(exec.Command("bash", "-c", "true"), "true", nil)
+	if err == nil || !strings.Contains(err.Error(), "max_processes") {
+		t.Fatalf("a third process: %v", err)
+	}
+	m.Stop(context.Background(), second)
+	start(t, m, "true") // room again
+}
+
+func TestRestateListsOnlyTheRunningProcesses(t *testing.T) {
+	m := newManager(t, Settings{})
+	server := start(t, m, "exec sleep 600")
+	done := start(t, m, "true")
+	waitUntil(t, m, "the short one's exit", ended(m, done))
+	r := m.Restate()
+	if !strings.Contains(r, server+" (pid ") || !strings.Contains(r, "exec sleep 600") || strings.Contains(r, done) {
+		t.Errorf("restated: %q", r)
+	}
+}
+
+// alive reports whether pid runs (a zombie is dead).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	return !strings.HasPrefix(strings.TrimSpace(s[strings.LastIndexByte(s, ')')+1:]), "Z")
+}

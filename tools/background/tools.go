@@ -1,0 +1,211 @@
+package background
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/agent-dev/agent/tools"
+)
+
+// The tools' names; Claude Code calls them BashOutput and KillShell.
+const (
+	OutputName = "bash_output"
+	KillName   = "kill_shell"
+)
+
+// Tools returns the session's two tools over m: bash_output and
+// kill_shell.
+func Tools(m *Manager) []tools.Tool { return []tools.Tool{outputTool{m}, killTool{m}} }
+
+type outputTool struct{ m *Manager }
+type killTool struct{ m *Manager }
+
+var (
+	_ tools.Tool = outputTool{}
+	_ tools.Tool = killTool{}
+)
+
+const outputSchema = `{"type":"object","properties":{
+"bash_id":{"type":"string","minLength":1,"description":"the background process's id, as bash returned it (bash_1)"},
+"filter":{"type":"string","description":"a regular expression (RE2): only the new lines that match it are returned; the others are consumed all the same"}},
+"required":["bash_id"],"additionalProperties":false}`
+
+const outputDescription = `Read a background process's output written since the last read, and whether it still runs.
+
+A process started with bash's run_in_background keeps running while you work; call this to see what it printed
+(a server's log, a watcher's results). Each call returns only the new output, at most the newest %d bytes, with
+the process's state: running, or its exit code. Use filter to keep only the lines you need (errors, a URL).`
+
+const killSchema = `{"type":"object","properties":{
+"shell_id":{"type":"string","minLength":1,"description":"the background process's id (bash_1)"}},
+"required":["shell_id"],"additionalProperties":false}`
+
+const killDescription = `Stop a background process and everything it started (SIGTERM, then SIGKILL after a grace period).
+
+Stop a server or watcher when you no longer need it; every background process is stopped when the session ends.`
+
+func (t outputTool) Definition() tools.Definition {
+	return tools.Definition{Name: OutputName, Description: fmt.Sprintf(outputDescription, t.m.cfg.ReadLimit),
+		Schema: json.RawMessage(outputSchema), ReadOnly: true, Effects: tools.ReadsWorkspace, Kind: tools.KindRead,
+		Summarize: t.m.summarize("bash_id")}
+}
+
+// Definition: stopping one of the session's own processes changes nothing
+// the session did not start, so it needs no approval (like todo_write).
+func (t killTool) Definition() tools.Definition {
+	return tools.Definition{Name: KillName, Description: killDescription, Schema: json.RawMessage(killSchema),
+		ReadOnly: true, Effects: tools.ReadsWorkspace, Kind: tools.KindOther, Summarize: t.m.summarize("shell_id")}
+}
+
+// summarize reads a call as its process's id and command.
+func (m *Manager) summarize(key string) func(string) tools.Summary {
+	return func(raw string) tools.Summary {
+		var a map[string]any
+		if json.Unmarshal([]byte(raw), &a) != nil {
+			return tools.DefaultSummary(raw)
+		}
+		id, _ := a[key].(string)
+		if id == "" {
+			return tools.DefaultSummary(raw)
+		}
+		title := id
+		if p := m.find(id); p != nil {
+			title += ": " + tools.OneLine(shortCommand(p.command))
+		}
+		return tools.Summary{Title: title, Full: tools.PrettyJSON(raw)}
+	}
+}
+
+// unknown is the error result for an id the session does not know.
+func (m *Manager) unknown(tool, id string) tools.Result {
+	var ids []string
+	for _, s := range m.List() {
+		ids = append(ids, s.ID)
+	}
+	if len(ids) == 0 {
+		return tools.Errorf("%s: there is no background process %q: none was started in this session (bash with run_in_background starts one)", tool, id)
+	}
+	return tools.Errorf("%s: there is no background process %q; the session's are %s", tool, id, strings.Join(ids, ", "))
+}
+
+// Run returns the new output of the process and its state. Meta holds
+// running, exit_code (when it ended), output_bytes (all it wrote) and
+// dropped/skipped (bytes the cap or the read's limit left out).
+func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error) {
+	var a struct {
+		ID     string `json:"bash_id"`
+		Filter string `json:"filter"`
+	}
+	if err := json.Unmarshal(call.Args, &a); err != nil {
+		return tools.Errorf("bash_output: arguments: %v", err), nil
+	}
+	var re *regexp.Regexp
+	if a.Filter != "" {
+		var err error
+		if re, err = regexp.Compile(a.Filter); err != nil {
+			return tools.Errorf("bash_output: filter: %v", err), nil
+		}
+	}
+	m := t.m
+	p := m.find(a.ID)
+	if p == nil {
+		return m.unknown(OutputName, a.ID), nil
+	}
+	// The state is taken before the output: a process seen ended has
+	// written everything, so nothing it wrote is missed.
+	m.mu.Lock()
+	st := p.status()
+	from := p.read
+	m.mu.Unlock()
+	c, err := p.log.ReadFrom(from, m.cfg.ReadLimit)
+	if err != nil {
+		return tools.Errorf("bash_output: %v", err), nil
+	}
+	m.mu.Lock()
+	p.read = max(p.read, c.next)
+	if !st.Running {
+		p.noted = true // the model sees the end here
+	}
+	m.mu.Unlock()
+
+	var b strings.Builder
+	if st.Running {
+		fmt.Fprintf(&b, "%s is running (pid %d).\n", st.ID, st.PID)
+	} else {
+		fmt.Fprintf(&b, "%s %s.\n", st.ID, ending(st))
+	}
+	if c.dropped > 0 {
+		fmt.Fprintf(&b, "[%s of output before this was dropped: the output file keeps the newest %s]\n", size(c.dropped), size(m.cfg.MaxOutputBytes))
+	}
+	if c.skipped > 0 {
+		fmt.Fprintf(&b, "[%s of new output skipped: showing the newest %s]\n", size(c.skipped), size(int64(m.cfg.ReadLimit)))
+	}
+	data := c.data
+	if c.dropped+c.skipped > 0 { // the first line is cut: start at the next whole one
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	}
+	text := strings.ToValidUTF8(string(data), "\uFFFD")
+	if re != nil {
+		text = matching(text, re)
+	}
+	switch {
+	case text != "":
+		b.WriteString(text)
+	case re != nil && len(data) > 0:
+		b.WriteString("(no new line matches the filter)")
+	default:
+		b.WriteString("(no new output)")
+	}
+	meta := map[string]any{"running": st.Running, "output_bytes": st.OutputBytes, "dropped": c.dropped, "skipped": c.skipped}
+	if !st.Running {
+		meta[tools.MetaExitCode] = st.ExitCode
+	}
+	return tools.Result{Content: b.String(), Meta: meta}, nil
+}
+
+// matching keeps the lines of text that re matches.
+func matching(text string, re *regexp.Regexp) string {
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		if re.MatchString(strings.TrimRight(line, "\n")) {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// Run stops the process and returns how it ended.
+func (t killTool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	var a struct {
+		ID string `json:"shell_id"`
+	}
+	if err := json.Unmarshal(call.Args, &a); err != nil {
+		return tools.Errorf("kill_shell: arguments: %v", err), nil
+	}
+	m := t.m
+	p := m.find(a.ID)
+	if p == nil {
+		return m.unknown(KillName, a.ID), nil
+	}
+	m.mu.Lock()
+	was := p.status()
+	m.mu.Unlock()
+	st, _ := m.Stop(ctx, a.ID)
+	m.mu.Lock()
+	p.noted = true
+	m.mu.Unlock()
+	text := fmt.Sprintf("%s was stopped.", st.ID)
+	if !was.Running {
+		text = fmt.Sprintf("%s had already ended: it %s.", st.ID, ending(was))
+	}
+	if st.Unread > 0 {
+		text += fmt.Sprintf(" %s of its output is unread (bash_output %s).", size(st.Unread), st.ID)
+	}
+	return tools.Result{Content: text, Meta: map[string]any{tools.MetaExitCode: st.ExitCode, "was_running": was.Running}}, nil
+}
