@@ -12,6 +12,7 @@ import (
 	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/telemetry"
+	"github.com/agent-dev/agent/tools/background"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
 	"github.com/agent-dev/agent/tools/web"
@@ -117,6 +118,10 @@ type Flags struct {
 //	max_processes = 1024         # processes (threads) one command may have at once
 //	tmp_size_mb = 1024           # the commands' own temporary directory (TMPDIR)
 //
+//	[background]
+//	max_processes = 8           # bash run_in_background processes a session may run at once
+//	max_output_mb = 4           # each one's output file in the data directory; the oldest output goes first
+//
 //	[memory]
 //	embeddings = "auto"         # or "off": also search past sessions by meaning (OpenAI-compatible /embeddings)
 //	embedding_model = "nomic-embed-text"  # default text-embedding-3-small
@@ -155,6 +160,7 @@ type fileConfig struct {
 	Permissions permissionsConfig `toml:"permissions"`
 	MCP         mcp.File          `toml:"mcp"`
 	Subagents   subagent.File     `toml:"subagents"`
+	Background  background.File   `toml:"background"`
 	Memory      memory.File       `toml:"memory"`
 	// Hooks are the [[hooks.EVENT]] tables (matcher, command, timeout).
 	Hooks    map[string][]hooks.TOML `toml:"hooks"`
@@ -195,6 +201,8 @@ type Settings struct {
 	// working directory when a session opens).
 	MCPServers map[string]mcp.ServerDef
 	Subagents  subagent.Settings
+	// Background bounds the sessions' background processes ([background]).
+	Background background.Settings
 	// Telemetry is where traces, metrics and logs are exported (off when
 	// nothing is configured).
 	Telemetry telemetry.Settings
@@ -252,6 +260,9 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 		return s, UsageError{Err: err}
 	}
 	if s.Subagents, err = subagent.ResolveSettings(fc.Subagents, where); err != nil {
+		return s, UsageError{Err: err}
+	}
+	if s.Background, err = background.ResolveSettings(fc.Background, where); err != nil {
 		return s, UsageError{Err: err}
 	}
 	if s.Telemetry, err = telemetry.Resolve(fc.Telemetry, getenv, where); err != nil {

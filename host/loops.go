@@ -24,9 +24,10 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 	}
 	cfg := loop.Config{
 		Gate:          h.gateFunc(),
-		AfterCall:     h.afterCallFunc(),
+		AfterCall:     a.backgroundNotes(h.afterCallFunc()),
 		BeforeStop:    h.stopFunc(hooks.Stop),
 		BeforeCompact: h.compactFunc(),
+		SummaryNote:   a.backgroundSummaryNote(),
 		Provider:      &preparingProvider{Provider: a.provider(), prepare: a.sandbox.Prepare},
 		Model:         model,
 		Trace:         a.trace,

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agent-dev/agent/tools/background"
+
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/mcp"
@@ -170,3 +172,8 @@ func (a *agent) serviceNotice(notice string) bool {
 	}
 	return false
 }
+
+// Background is the session's background processes (bash's
+// run_in_background): what front-ends list, read, stop, and Ctrl+B's
+// SendToBackground; nil when the session has none.
+func (s *Session) Background() *background.Manager { return s.a.background }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-dev/agent/commands"
@@ -79,6 +80,9 @@ func (a *agent) submit(ctx context.Context, session string, p turn.Prompt) turn.
 		}
 	}
 	p.Message = withContext(p.Message, extra)
+	for _, note := range a.backgroundPromptNotes() {
+		p.Message.Parts = append(slices.Clip(p.Message.Parts), providers.Text{Text: "\n\n" + note})
+	}
 	return turn.Submission{Prompt: p, Notices: notices, Model: model}
 }
 

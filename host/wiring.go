@@ -18,6 +18,7 @@ import (
 	"github.com/agent-dev/agent/skills"
 	"github.com/agent-dev/agent/telemetry/tracecontext"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/background"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
@@ -62,8 +63,10 @@ type agent struct {
 	memory   *memory.Memory    // the project's memory (its service's)
 	// services are the per-session services, opened with the agent.
 	services []sessionService
-	sandbox  *sandbox.Sandbox
-	rules    *rules.Set
+	// background is the session's background processes (its service's).
+	background *background.Manager
+	sandbox    *sandbox.Sandbox
+	rules      *rules.Set
 	// protect is the file tools' guard of protected paths, which the
 	// approval grants single writes through.
 	protect *protect.Guard
@@ -222,7 +225,7 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 	a.buffers = fe.Files
 	task, warnings := newTaskTool(a.dir, s, a.children)
 	a.warnings = append(append(a.warnings, warnings...), a.ext.warnings...)
-	bash := modeBash{normal: newBash(s, a.dir, a.sandbox), readOnly: a.children.bash, plan: a.plan.active}
+	bash := modeBash{normal: newBash(s, a.dir, a.sandbox, a.background), readOnly: a.children.bash, plan: a.plan.active}
 	a.builtins = append(files, bash, task, todo.New(storeTodos{store}), a.plan.tool(), newWebFetch(s))
 	if len(a.ext.skills) > 0 {
 		a.builtins = append(a.builtins, skills.Tool(a.ext.skills))
@@ -245,14 +248,19 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 
 // newBash is the bash tool of a run in dir: commands confined by sb, with
 // its temporary directory as TMPDIR, without the provider's keys and the
-// secrets the settings' filter removes.
-func newBash(s Settings, dir string, sb *sandbox.Sandbox) tools.Tool {
+// secrets the settings' filter removes; with bg (nil: none), commands may
+// run in the background.
+func newBash(s Settings, dir string, sb *sandbox.Sandbox, bg *background.Manager) tools.Tool {
 	var extraEnv []string
 	if t := sb.TempDir(); t != "" {
 		extraEnv = []string{"TMPDIR=" + t}
 	}
-	return shell.New(shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.Sandbox.EnvKeep, EnvRemove: s.Sandbox.EnvRemove,
-		ExtraEnv: extraEnv, Build: sb.Build, Guard: sb.Guard, Confinement: sb.Brief().Confinement()})
+	cfg := shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.Sandbox.EnvKeep, EnvRemove: s.Sandbox.EnvRemove,
+		ExtraEnv: extraEnv, Build: sb.Build, BuildBackground: sb.BuildBackground, Guard: sb.Guard, Confinement: sb.Brief().Confinement()}
+	if bg != nil { // a nil *Manager must not become a non-nil interface
+		cfg.Background = bg
+	}
+	return shell.New(cfg)
 }
 
 // configureMCP resolves the MCP servers of the agent (the config's, the

@@ -53,6 +53,11 @@ type Config struct {
 	// BeforeCompact, when not nil, is told when a compaction starts (a
 	// PreCompact hook), before the summary is asked for.
 	BeforeCompact func(ctx context.Context, c CompactStart)
+	// SummaryNote, when not nil, is asked as a compaction is saved for
+	// what the conversation must still know that its summary may have
+	// lost (the background processes still running); its text, when not
+	// empty, ends the summary message and is stored with it.
+	SummaryNote func() string
 	// Prepare, when not nil, is the public Prepare step, called before
 	// every request (see PrepareFunc).
 	Prepare PrepareFunc

@@ -146,6 +146,11 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 	if summary == "" {
 		return errors.New("the model returned an empty summary")
 	}
+	if t.cfg.SummaryNote != nil {
+		if note := strings.TrimSpace(t.cfg.SummaryNote()); note != "" {
+			summary += "\n\n" + note
+		}
+	}
 	after := t.conv.Estimate(t.compacted(conversation.SummaryMessage(summary), msgs[n:]))
 	if auto && window > 0 {
 		if err := t.freesEnough(before, after, window); err != nil {

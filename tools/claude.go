@@ -26,10 +26,10 @@ var claudeTools = []struct{ claude, own string }{
 	// The provider's own web search (Anthropic's web_search server tool)
 	// runs on the model's side: no call of the agent's to match or allow.
 	{"WebSearch", ""},
-	// Background shells: bash runs every command to its end.
-	{"BashOutput", ""},
-	{"KillShell", ""},
-	{"KillBash", ""}, // KillShell's older name
+	// Background shells (bash's run_in_background).
+	{"BashOutput", "bash_output"},
+	{"KillShell", "kill_shell"},
+	{"KillBash", "kill_shell"}, // KillShell's older name
 	{"NotebookEdit", ""},
 }
 

@@ -2,11 +2,13 @@ package tools_test
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/background"
 	"github.com/agent-dev/agent/tools/fs"
 	"github.com/agent-dev/agent/tools/plan"
 	"github.com/agent-dev/agent/tools/shell"
@@ -35,9 +37,9 @@ func TestFromClaude(t *testing.T) {
 		{"ExitPlanMode", "exit_plan_mode", true},
 		{"WebFetch", "web_fetch", true},
 		{"WebSearch", "", false},
-		{"BashOutput", "", false},
-		{"KillShell", "", false},
-		{"KillBash", "", false},
+		{"BashOutput", "bash_output", true},
+		{"KillShell", "kill_shell", true},
+		{"KillBash", "kill_shell", true},
 		{"NotebookEdit", "", false},
 		{"mcp__github__create_issue", "mcp__github__create_issue", true},
 		{"bash", "", false},
@@ -95,7 +97,12 @@ func TestClaudeTableNamesRealTools(t *testing.T) {
 	defer root.Close()
 	real := []string{shell.New(shell.Config{}).Definition().Name, todo.New(nil).Definition().Name,
 		plan.New(plan.Config{}).Definition().Name, web.New(web.Config{}).Definition().Name, subagent.Name}
-	for _, tool := range fs.ToolsWith(root, fs.Options{}) {
+	bg, err := background.New(background.Config{Dir: filepath.Join(t.TempDir(), "bg")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bg.Close()
+	for _, tool := range append(fs.ToolsWith(root, fs.Options{}), background.Tools(bg)...) {
 		real = append(real, tool.Definition().Name)
 	}
 	claude, own := tools.ClaudeTable()

@@ -22,8 +22,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-dev/agent/tools"
 )
 
 // Config configures a Manager. Zero fields take the defaults.
@@ -197,6 +200,7 @@ func (m *Manager) add(command string, bounded bool) (*proc, error) {
 	}
 	p := &proc{id: id, command: command, log: log, started: time.Now(), done: make(chan struct{})}
 	m.procs = append(m.procs, p)
+	os.WriteFile(m.marker(id), nil, 0o600) // for CountRunning; best effort
 	return p, nil
 }
 
@@ -207,6 +211,7 @@ func (m *Manager) drop(p *proc) {
 	m.procs = slices.DeleteFunc(m.procs, func(q *proc) bool { return q == p })
 	p.ended = time.Now()
 	close(p.done)
+	os.Remove(m.marker(p.id))
 	p.log.Close()
 	os.Remove(filepath.Join(m.cfg.Dir, p.id+".log"))
 }
@@ -264,6 +269,7 @@ func (m *Manager) supervise(p *proc, wait func() error, after func(int) string) 
 	p.exitCode, p.ended, p.guard = code, time.Now(), guard
 	close(p.done)
 	m.mu.Unlock()
+	os.Remove(m.marker(p.id))
 	m.changed()
 }
 
@@ -286,24 +292,8 @@ func (m *Manager) Running() int {
 	return m.running()
 }
 
-// Status is what is known of one process.
-type Status struct {
-	ID, Command string
-	// PID is the process id of its process group's leader.
-	PID     int
-	Started time.Time
-	// Running is true until the process has ended; then ExitCode is its
-	// status (-1: killed by a signal) and Ended when it was seen to end.
-	Running  bool
-	ExitCode int
-	Ended    time.Time
-	// Stopped is true when kill_shell, the person or the session's end
-	// stopped it.
-	Stopped bool
-	// OutputBytes counts everything it wrote; Unread what the model has
-	// not read of it, in bytes.
-	OutputBytes, Unread int64
-}
+// Status is what is known of one process: the front-ends' neutral type.
+type Status = tools.Process
 
 // List returns every process the session knows, in the order they
 // started.
@@ -447,5 +437,24 @@ func (m *Manager) SendToBackground() int {
 		close(ch)
 	}
 	m.fg = nil
+	return n
+}
+
+// runningSuffix names the empty file that marks a running process in the
+// output directory, for CountRunning in another process (agent doctor).
+const runningSuffix = ".running"
+
+func (m *Manager) marker(id string) string { return filepath.Join(m.cfg.Dir, id+runningSuffix) }
+
+// CountRunning returns how many processes a Manager writing to dir has
+// running, from the marks it keeps there; 0 when dir cannot be read.
+func CountRunning(dir string) int {
+	entries, _ := os.ReadDir(dir)
+	n := 0
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), runningSuffix) {
+			n++
+		}
+	}
 	return n
 }

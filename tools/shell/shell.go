@@ -69,6 +69,10 @@ type Config struct {
 	// Build makes the process for a command; nil means BashCommand. A
 	// sandbox replaces it.
 	Build Builder
+	// BuildBackground makes the process for a run_in_background command;
+	// nil means Build. A sandbox's supervises what would run unconfined,
+	// so that nothing outlives the agent.
+	BuildBackground Builder
 	// Guard, when not nil, is called before each command is built; the function it
 	// returns (nil: none) is called with the result after the command and
 	// everything it started have ended, and the text it returns, when not
@@ -127,6 +131,9 @@ func New(cfg Config) *Tool {
 	}
 	if cfg.Build == nil {
 		cfg.Build = BashCommand
+	}
+	if cfg.BuildBackground == nil {
+		cfg.BuildBackground = cfg.Build
 	}
 	base := cfg.Env
 	if base == nil {
@@ -276,7 +283,11 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 		after = t.cfg.Guard()
 	}
 	// The command joins the trace of the call that runs it (TRACEPARENT).
-	cmd, err := t.cfg.Build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env, ctx), KillGrace: t.cfg.KillGrace})
+	build := t.cfg.Build
+	if a.InBackground {
+		build = t.cfg.BuildBackground
+	}
+	cmd, err := build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env, ctx), KillGrace: t.cfg.KillGrace})
 	if err != nil {
 		return tools.Errorf("bash: %v", err), nil
 	}

@@ -170,3 +170,19 @@ func removeStale(dir, prefix string, remove func(string) error) {
 		remove(filepath.Join(dir, e.Name()))
 	}
 }
+
+// BuildBackground is a shell.Builder for commands that outlive their call
+// (bash's run_in_background): as Build, but where the command would run
+// unconfined (the Off mode, or no sandbox enforced) it is started under
+// the helper as a supervisor only, on Linux: a child subreaper that
+// confines nothing and whose parent-death signal is SIGTERM, so that
+// nothing the command starts outlives the agent, even when the agent is
+// killed with SIGKILL (a confined command has that supervisor already).
+// Elsewhere it is Build.
+func (s *Sandbox) BuildBackground(spec shell.Spec) (*exec.Cmd, error) {
+	cmd, err := s.Build(spec)
+	if err != nil {
+		return nil, err
+	}
+	return supervised(cmd, spec), nil
+}

@@ -77,6 +77,12 @@ type Options struct {
 	Grace time.Duration
 	// Probe only sets up and exits 0: used to learn whether namespaces work.
 	Probe bool
+	// SuperviseOnly confines nothing: the helper only supervises the
+	// program (a child subreaper whose parent-death signal is SIGTERM), so
+	// that nothing an unconfined background process starts outlives the
+	// agent, even one killed with SIGKILL. The program keeps the agent's
+	// capabilities and may gain privileges (sudo).
+	SuperviseOnly bool
 	// MaxProcs, when positive, is the RLIMIT_NPROC of the program: the most
 	// processes (threads) it and what it starts may have at once.
 	MaxProcs int
@@ -125,6 +131,9 @@ func (o Options) Args() []string {
 	}
 	if o.Probe {
 		a = append(a, "--probe")
+	}
+	if o.SuperviseOnly {
+		a = append(a, "--supervise-only")
 	}
 	if o.MaxProcs > 0 {
 		a = append(a, "--max-procs="+strconv.Itoa(o.MaxProcs))
@@ -182,6 +191,8 @@ func Parse(args []string) (Options, error) {
 			o.NoUnixSockets = true
 		case a == "--probe":
 			o.Probe = true
+		case a == "--supervise-only":
+			o.SuperviseOnly = true
 		case strings.HasPrefix(a, "--max-procs="), strings.HasPrefix(a, "--cgroup-fd="), strings.HasPrefix(a, "--tmp-fd="):
 			name, val, _ := strings.Cut(a, "=")
 			n, err := strconv.Atoi(val)

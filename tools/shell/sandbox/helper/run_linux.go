@@ -110,6 +110,9 @@ func startConfined(o Options) (int, error) {
 }
 
 func confineThreadAndStart(o Options) (int, error) {
+	if o.SuperviseOnly {
+		return startProgram(o)
+	}
 	if err := dropCapabilities(); err != nil {
 		return 0, err
 	}
@@ -134,6 +137,17 @@ func confineThreadAndStart(o Options) (int, error) {
 	if o.MaxProcs > 0 {
 		if err := limitProcesses(o.MaxProcs); err != nil {
 			return 0, err
+		}
+	}
+	return startProgram(o)
+}
+
+// startProgram starts the program in a session of its own, with only the
+// standard descriptors.
+func startProgram(o Options) (int, error) {
+	if o.SuperviseOnly { // the confined path closed them already
+		if _, _, e := syscall.RawSyscall(sysCloseRange, 3, ^uintptr(0)>>1, closeRangeCloexec); e != 0 {
+			return 0, fmt.Errorf("close_range: %v", e)
 		}
 	}
 	// syscall.ForkExec rather than os.StartProcess: the latter's first use
