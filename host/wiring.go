@@ -256,7 +256,7 @@ func newBash(s Settings, dir string, sb *sandbox.Sandbox, bg *background.Manager
 		extraEnv = []string{"TMPDIR=" + t}
 	}
 	cfg := shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.Sandbox.EnvKeep, EnvRemove: s.Sandbox.EnvRemove,
-		ExtraEnv: extraEnv, Build: sb.Build, BuildBackground: sb.BuildBackground, Guard: sb.Guard, Confinement: sb.Brief().Confinement()}
+		ExtraEnv: extraEnv, Build: sb.Build, BuildBackground: sb.BuildBackground, Start: sb.Start, Guard: sb.Guard, Confinement: sb.Brief().Confinement()}
 	if bg != nil { // a nil *Manager must not become a non-nil interface
 		cfg.Background = bg
 	}

@@ -110,15 +110,16 @@ func (m *Manager) changed() {
 }
 
 // Start starts cmd, built but not started (its program, arguments, Dir,
-// Env and SysProcAttr set, as a shell.Builder makes it), in the
-// background as the session's next process, with its output (stdout and
+// Env and SysProcAttr set, as a shell.Builder makes it), with start (nil:
+// cmd.Start; a sandbox's starts it in the session's network namespace), in
+// the background as the session's next process, with its output (stdout and
 // stderr merged) going to its capped file. command is the command line,
 // for the lists. after, when not nil, is called once the process has
 // ended, with its exit code (-1: killed by a signal); the text it returns
 // is added to the exit's note (a sandbox's guard). Start returns the
 // process's id ("bash_1"); it fails when the session runs its maximum of
 // processes, after Close, or when the program cannot start.
-func (m *Manager) Start(cmd *exec.Cmd, command string, after func(exitCode int) string) (string, error) {
+func (m *Manager) Start(cmd *exec.Cmd, command string, start func(*exec.Cmd) error, after func(exitCode int) string) (string, error) {
 	p, err := m.add(command, true)
 	if err != nil {
 		return "", err
@@ -126,7 +127,10 @@ func (m *Manager) Start(cmd *exec.Cmd, command string, after func(exitCode int) 
 	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = p.log, p.log // one pipe for both, in the order written
 	setProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	if start == nil {
+		start = (*exec.Cmd).Start
+	}
+	if err := start(cmd); err != nil {
 		m.drop(p)
 		return "", fmt.Errorf("starting the command: %w", err)
 	}

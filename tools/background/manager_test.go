@@ -32,7 +32,7 @@ func newManager(t *testing.T, s Settings) *Manager {
 
 func start(t *testing.T, m *Manager, command string) string {
 	t.Helper()
-	id, err := m.Start(exec.Command("bash", "-c", command), command, nil)
+	id, err := m.Start(exec.Command("bash", "-c", command), command, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestCloseStopsEveryProcessAndRemovesTheOutputFiles(t *testing.T) {
 	if _, err := os.Stat(m.cfg.Dir); !os.IsNotExist(err) {
 		t.Errorf("the output directory is still there: %v", err)
 	}
-	if _, err := m.Start(exec.Command("true"), "true", nil); err != ErrClosed {
+	if _, err := m.Start(exec.Command("true"), "true", nil, nil); err != ErrClosed {
 		t.Errorf("Start after Close: %v", err)
 	}
 }
@@ -185,7 +185,7 @@ func TestASessionRunsAtMostItsMaximumOfProcesses(t *testing.T) {
 	m := newManager(t, Settings{MaxProcesses: 2})
 	start(t, m, "exec sleep 600")
 	second := start(t, m, "exec sleep 600")
-	_, err := m.Start(exec.Command("bash", "-c", "true"), "true", nil)
+	_, err := m.Start(exec.Command("bash", "-c", "true"), "true", nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "max_processes") {
 		t.Fatalf("a third process: %v", err)
 	}

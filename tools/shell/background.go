@@ -16,7 +16,7 @@ import (
 // sandbox's guard, told of the end.
 func (t *Tool) startBackground(cmd *exec.Cmd, command string, after func(tools.Result) string) tools.Result {
 	cmd.WaitDelay = pipeDrain
-	id, err := t.cfg.Background.Start(cmd, command, guardOnExit(after))
+	id, err := t.cfg.Background.Start(cmd, command, t.cfg.Start, guardOnExit(after))
 	if err != nil {
 		return tools.Errorf("bash: run_in_background: %v", err)
 	}

@@ -69,6 +69,10 @@ type Config struct {
 	// Build makes the process for a command; nil means BashCommand. A
 	// sandbox replaces it.
 	Build Builder
+	// Start starts a command Build or BuildBackground made; nil means
+	// cmd.Start. A sandbox's starts its commands in the session's network
+	// namespace.
+	Start func(*exec.Cmd) error
 	// BuildBackground makes the process for a run_in_background command;
 	// nil means Build. A sandbox's supervises what would run unconfined,
 	// so that nothing outlives the agent.
@@ -94,8 +98,9 @@ type Config struct {
 // Background is where commands go that outlive their call (package
 // background's Manager).
 type Background interface {
-	// Start takes over cmd, built but not started, and returns its id.
-	Start(cmd *exec.Cmd, command string, after func(exitCode int) string) (id string, err error)
+	// Start takes over cmd, built but not started, starts it with start
+	// and returns its id.
+	Start(cmd *exec.Cmd, command string, start func(*exec.Cmd) error, after func(exitCode int) string) (id string, err error)
 	// Adopt takes over a running foreground command and returns its id.
 	Adopt(a background.Adopted) (id string, err error)
 	// Foreground registers a running foreground command: detach is
@@ -134,6 +139,9 @@ func New(cfg Config) *Tool {
 	}
 	if cfg.BuildBackground == nil {
 		cfg.BuildBackground = cfg.Build
+	}
+	if cfg.Start == nil {
+		cfg.Start = (*exec.Cmd).Start
 	}
 	base := cfg.Env
 	if base == nil {
@@ -309,7 +317,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 		defer release()
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := t.cfg.Start(cmd); err != nil {
 		return tools.Errorf("bash: starting the command: %v", err), nil
 	}
 	stop := reportProgress(call, out)

@@ -79,7 +79,7 @@ func newBox(t *testing.T, edit func(*Policy)) *box {
 		t.Fatalf("the sandbox is not enforced on a kernel with Landlock: %s", st.Reason)
 	}
 	b.sb = sb
-	b.tool = shell.New(shell.Config{Dir: b.work, Build: sb.Build, Guard: sb.Guard, KillGrace: time.Second})
+	b.tool = shell.New(shell.Config{Dir: b.work, Build: sb.Build, Start: sb.Start, Guard: sb.Guard, KillGrace: time.Second})
 	return b
 }
 

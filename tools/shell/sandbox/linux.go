@@ -43,6 +43,8 @@ type linux struct {
 	tmpErr string      // why there is none
 	cg     *pidsCgroup // the session's pids cgroup (nil: none)
 	cgErr  string      // why there is none
+	net    *sharedNet  // the session's network namespace (nil: one per command)
+	netErr string      // why there is none, with the network off
 }
 
 func newPlatform(p Policy) platform {
@@ -118,9 +120,14 @@ func (l *linux) status(full bool) Status {
 	st.Mechanism = fmt.Sprintf("Landlock ABI %d", l.abi)
 	if !l.p.Network {
 		st.NetworkBy = "Landlock TCP rules"
-		if l.ns {
-			st.NetworkBy = "network namespace"
-		} else {
+		switch {
+		case l.ns && l.net != nil:
+			st.NetworkBy = "a network namespace shared by the session's commands"
+		case l.ns:
+			st.NetworkBy = "a network namespace per command"
+			st.Warnings = append(st.Warnings, "a server a background process starts on 127.0.0.1 is not reachable from later commands: "+l.netErr)
+		default:
+			st.Warnings = append(st.Warnings, "with the network off and no network namespace, no command can serve or reach 127.0.0.1 (Landlock's TCP rules cannot tell loopback from the network): set [sandbox] network = true to run servers")
 			st.Warnings = append(st.Warnings, "without a network namespace only TCP is blocked: UDP (DNS) still leaves the machine")
 		}
 		if unixSocketsBlockable() {
@@ -173,6 +180,13 @@ func (l *linux) setup() {
 				l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", err)
 			} else {
 				l.tmp = f
+			}
+		}
+		if l.ns && !l.p.Network {
+			if n, err := l.startSharedNet(); err == nil {
+				l.net = n
+			} else {
+				l.netErr = err.Error()
 			}
 		}
 		if l.p.MaxProcesses > 0 {
@@ -240,7 +254,7 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	o := helper.Options{
 		RulesetFD:     3, // the first of ExtraFiles
 		PrivateMounts: l.ns,
-		Loopback:      l.ns && !l.p.Network,
+		Loopback:      l.ns && !l.p.Network, // already up in the session's namespace
 		NoUnixSockets: !l.p.Network && unixSocketsBlockable(),
 		Grace:         spec.KillGrace / 2, // the helper cleans up before the tool kills it
 		Program:       []string{bash, "-c", spec.Command},
@@ -266,7 +280,22 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 		ExtraFiles:  files,
 		SysProcAttr: l.sysProcAttr(l.ns),
 	}
+	if l.net != nil { // Start starts it in the session's network namespace
+		l.net.adopt(cmd)
+	}
 	return cmd, nil
+}
+
+// start starts cmd, in the session's network namespace when it was built
+// for it.
+func (l *linux) start(cmd *exec.Cmd) error {
+	if l.abi > 0 {
+		l.setup() // done already for a command build confined
+	}
+	if l.net == nil {
+		return cmd.Start()
+	}
+	return l.net.start(cmd)
 }
 
 // unixSocketsBlockable reports whether the helper's seccomp filter is
@@ -391,6 +420,9 @@ func (l *linux) close() error {
 	}
 	if l.tmp != nil {
 		l.tmp.Close()
+	}
+	if l.net != nil {
+		l.net.close()
 	}
 	l.cg.close()
 	if l.ruleset != nil {

@@ -123,6 +123,18 @@ func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
 	return s.impl.build(spec)
 }
 
+// Start starts cmd, which Build or BuildBackground made: on Linux with the
+// network off, in the session's network namespace, shared by its
+// commands so that a server one starts on 127.0.0.1 is reachable from the
+// next (see Status's NetworkBy); elsewhere as cmd.Start does. It returns
+// cmd.Start's error.
+func (s *Sandbox) Start(cmd *exec.Cmd) error {
+	if st, ok := s.impl.(interface{ start(*exec.Cmd) error }); ok {
+		return st.start(cmd)
+	}
+	return cmd.Start()
+}
+
 // TempDir is the commands' own temporary directory (Policy.TempSize), for
 // their TMPDIR; "" when they have none.
 func (s *Sandbox) TempDir() string { return s.policy.sessionTemp }

@@ -171,6 +171,9 @@ func loopbackUp() error {
 	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
 		return fmt.Errorf("loopback flags: %v", e)
 	}
+	if req.flags&syscall.IFF_UP != 0 {
+		return nil // up already: the session's shared namespace
+	}
 	req.flags |= syscall.IFF_UP | syscall.IFF_RUNNING
 	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
 		return fmt.Errorf("loopback up: %v", e)

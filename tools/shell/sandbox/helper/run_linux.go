@@ -2,6 +2,7 @@ package helper
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -23,6 +24,14 @@ const (
 // run sets up the namespaces, starts the program confined, supervises it,
 // and returns the exit status to leave with.
 func run(o Options) int {
+	if o.HoldNet {
+		if err := loopbackUp(); err != nil {
+			fail(err)
+		}
+		os.Stdout.WriteString("ready\n")
+		io.Copy(io.Discard, os.Stdin) // until the agent closes it, or dies
+		return 0
+	}
 	if o.MakeTmp > 0 {
 		if err := makeTmp(o.MakeTmp, 3); err != nil {
 			fail(err)

@@ -1,0 +1,138 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agent-dev/agent/tools/shell/sandbox/helper"
+)
+
+// sharedNet is a session's network namespace when the network is off:
+// one namespace, kept by a helper (helper.Options.HoldNet), in which every
+// command of the session starts, so that a server one command starts on
+// 127.0.0.1 (a background process) is reachable from the next, while
+// nothing outside is. A command joins it by being started from a thread
+// of the agent's that entered the namespace (network namespaces are per
+// thread; a child inherits its thread's): that thread lives as long as
+// the sandbox, since a command's parent-death signal follows the thread
+// that started it. Entering the namespace takes CAP_SYS_ADMIN in the
+// agent's own user namespace: where the agent lacks it, each command has a
+// namespace of its own, as before.
+type sharedNet struct {
+	holder  *exec.Cmd
+	stdin   io.WriteCloser // closing it ends the holder
+	reqs    chan func()    // run on the namespace's thread
+	done    chan struct{}  // closed by close
+	stopped chan struct{}  // closed when the thread's goroutine ended
+	pending sync.Map       // *exec.Cmd built to start in the namespace
+	once    sync.Once
+}
+
+// startSharedNet starts the keeper of the session's network namespace and
+// the thread that enters it.
+func (l *linux) startSharedNet() (*sharedNet, error) {
+	o := helper.Options{RulesetFD: -1, HoldNet: true}
+	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
+	cmd.SysProcAttr = l.sysProcAttr(true)
+	cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the network namespace's keeper: %w", err)
+	}
+	n := &sharedNet{holder: cmd, stdin: stdin, reqs: make(chan func()), done: make(chan struct{}), stopped: make(chan struct{})}
+	fail := func(err error) (*sharedNet, error) {
+		stdin.Close()
+		cmd.Wait()
+		return nil, err
+	}
+	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+		stdin.Close()
+		cmd.Wait()
+		return nil, fmt.Errorf("the network namespace's keeper: %s", strings.TrimSpace(stderr.String()))
+	}
+	ns, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", cmd.Process.Pid))
+	if err != nil {
+		return fail(fmt.Errorf("opening the network namespace: %w", err))
+	}
+	defer ns.Close()
+	entered := make(chan error, 1)
+	go n.serve(int(ns.Fd()), entered)
+	if err := <-entered; err != nil {
+		return fail(fmt.Errorf("entering the network namespace: %w", err))
+	}
+	return n, nil
+}
+
+// serve enters the namespace on a thread of its own and runs the starts
+// sent to it until close. The thread is never unlocked: it ends with the
+// goroutine, so that no other goroutine runs in the namespace.
+func (n *sharedNet) serve(fd int, entered chan<- error) {
+	defer close(n.stopped)
+	runtime.LockOSThread()
+	if err := unix.Setns(fd, unix.CLONE_NEWNET); err != nil {
+		entered <- err
+		return
+	}
+	entered <- nil
+	for {
+		select {
+		case f := <-n.reqs:
+			f()
+		case <-n.done:
+			return
+		}
+	}
+}
+
+// adopt marks cmd, built with a network namespace of its own, to be
+// started in the session's instead by start. Started otherwise (cmd.Start),
+// it keeps a namespace of its own: the network stays off either way.
+func (n *sharedNet) adopt(cmd *exec.Cmd) { n.pending.Store(cmd, true) }
+
+// start starts cmd: in the session's namespace when adopt marked it.
+func (n *sharedNet) start(cmd *exec.Cmd) error {
+	if _, ok := n.pending.LoadAndDelete(cmd); !ok {
+		return cmd.Start()
+	}
+	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNET
+	errc := make(chan error, 1)
+	select {
+	case n.reqs <- func() { errc <- cmd.Start() }:
+		return <-errc
+	case <-n.done:
+		return errors.New("the sandbox is closed")
+	}
+}
+
+// close ends the thread and the keeper. Commands still running in the
+// namespace get their parent-death signal with the thread.
+func (n *sharedNet) close() {
+	n.once.Do(func() {
+		close(n.done)
+		<-n.stopped
+		n.stdin.Close()
+		n.holder.Wait()
+	})
+}
