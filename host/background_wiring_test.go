@@ -147,7 +147,6 @@ func TestClosingTheSessionStopsItsBackgroundProcesses(t *testing.T) {
 	}
 }
 
-
 // running reports whether pid runs (a zombie is dead).
 func running(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
