@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -42,5 +43,13 @@ func ChildFromFIFO(t *testing.T, fifo string) Child {
 func (c Child) Ended() bool {
 	fds := []unix.PollFd{{Fd: int32(c.pidfd), Events: unix.POLLIN}}
 	n, err := unix.Poll(fds, int(HangLimit.Milliseconds()))
+	return err == nil && n == 1
+}
+
+// EndedWithin waits at most d for the process to end and reports whether
+// it did; a d of zero or less only looks.
+func (c Child) EndedWithin(d time.Duration) bool {
+	fds := []unix.PollFd{{Fd: int32(c.pidfd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, int(max(d, 0).Milliseconds()))
 	return err == nil && n == 1
 }

@@ -213,3 +213,23 @@ func alive(pid int) bool {
 	s := string(b)
 	return !strings.HasPrefix(strings.TrimSpace(s[strings.LastIndexByte(s, ')')+1:]), "Z")
 }
+
+func TestAProcessWritingPastTheCapKeepsTheNewestOutputInACappedFile(t *testing.T) {
+	m := newManager(t, Settings{MaxOutputBytes: 1 << 20})
+	id := start(t, m, "head -c 5000000 /dev/zero | tr '\\0' x; echo; echo END")
+	waitUntil(t, m, "the exit", ended(m, id))
+	fi, err := os.Stat(filepath.Join(m.cfg.Dir, id+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 1<<20 {
+		t.Errorf("the output file holds %d bytes, past its cap of %d", fi.Size(), 1<<20)
+	}
+	res := call(t, Tools(m)[0], map[string]any{"bash_id": id})
+	if !strings.HasSuffix(res.Content, "x\nEND\n") || !strings.Contains(res.Content, "of output before this was dropped") {
+		t.Errorf("the read does not end with the newest output or say what was dropped: %q", res.Content[:min(len(res.Content), 200)])
+	}
+	if len(res.Content) > DefaultReadLimit+500 {
+		t.Errorf("one read returned %d bytes, past the read limit %d", len(res.Content), DefaultReadLimit)
+	}
+}

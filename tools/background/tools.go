@@ -145,8 +145,8 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 		fmt.Fprintf(&b, "[%s of new output skipped: showing the newest %s]\n", size(c.skipped), size(int64(m.cfg.ReadLimit)))
 	}
 	data := c.data
-	if c.dropped+c.skipped > 0 { // the first line is cut: start at the next whole one
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+	if c.dropped+c.skipped > 0 { // the first line is cut: start at the next whole one, when near
+		if i := bytes.IndexByte(data, '\n'); i >= 0 && i < 512 {
 			data = data[i+1:]
 		}
 	}
