@@ -85,6 +85,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	failed := false
 	if db, err := h.DB(); err == nil {
 		failed = checkDatabase(ctx, line, db) || failed
+		line("background", "%d processes running in this machine's sessions (bash run_in_background; /shells lists a session's)", host.RunningBackground(db))
 	} else {
 		line("sessions", "%v", err)
 	}
