@@ -233,3 +233,31 @@ func TestAProcessWritingPastTheCapKeepsTheNewestOutputInACappedFile(t *testing.T
 		t.Errorf("one read returned %d bytes, past the read limit %d", len(res.Content), DefaultReadLimit)
 	}
 }
+
+// BenchmarkBashOutput is one bash_output call reading the newest 30,000
+// bytes of a process that wrote 1 MiB (its offset put back each time).
+//
+//	go test -run '^$' -bench BashOutput ./tools/background/
+func BenchmarkBashOutput(b *testing.B) {
+	m, err := New(Config{Dir: filepath.Join(b.TempDir(), "bg")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	id, err := m.Start(exec.Command("bash", "-c", "head -c 1048576 /dev/urandom | base64"), "big", nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := m.find(id)
+	<-p.done
+	out := Tools(m)[0]
+	raw, _ := json.Marshal(map[string]any{"bash_id": id})
+	for b.Loop() {
+		m.mu.Lock()
+		p.read = 0
+		m.mu.Unlock()
+		if res, err := out.Run(context.Background(), tools.Call{Args: raw}); err != nil || res.IsError {
+			b.Fatal(err, res.Content)
+		}
+	}
+}

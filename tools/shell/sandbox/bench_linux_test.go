@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/background"
 	"github.com/agent-dev/agent/tools/shell"
 )
 
@@ -53,7 +54,7 @@ func BenchmarkCommand(b *testing.B) {
 		if l, ok := sb.impl.(*linux); ok && helperExe != "" {
 			l.exe = helperExe // production starts /proc/self/exe: the agent
 		}
-		cfg := shell.Config{Dir: dir, Build: sb.Build}
+		cfg := shell.Config{Dir: dir, Build: sb.Build, Start: sb.Start} // with the session's network namespace
 		if c.bounded {
 			cfg.Guard = sb.Guard
 		}
@@ -69,6 +70,52 @@ func BenchmarkCommand(b *testing.B) {
 				}
 			})
 		}
+		sb.Close()
+	}
+}
+
+// BenchmarkBackgroundStart measures a bash call with run_in_background
+// from the call to a running process (the call returns once the process
+// has started): unsandboxed, where the helper supervises it only, and in
+// workspace-write. Each process is stopped outside the timing.
+//
+//	go test -run '^$' -bench BackgroundStart -benchtime 200x ./tools/shell/sandbox/
+func BenchmarkBackgroundStart(b *testing.B) {
+	helperExe := os.Getenv("AGENT_SANDBOX_HELPER")
+	dir := b.TempDir()
+	exec.Command("git", "-C", dir, "init", "-q").Run()
+	for _, c := range []struct {
+		name string
+		mode Mode
+	}{{"off", Off}, {"workspace-write", WorkspaceWrite}} {
+		sb, err := New(Policy{Mode: c.mode, Dir: dir, MaxProcesses: 1024, TempSize: 1 << 30})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c.mode != Off && !sb.Status().Enforced {
+			b.Skipf("no sandbox here: %s", sb.Status().Reason)
+		}
+		if l, ok := sb.impl.(*linux); ok && helperExe != "" {
+			l.exe = helperExe
+		}
+		m, err := background.New(background.Config{Dir: filepath.Join(b.TempDir(), "bg"), Settings: background.Settings{MaxProcesses: 1 << 20}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tool := shell.New(shell.Config{Dir: dir, Build: sb.Build, BuildBackground: sb.BuildBackground, Start: sb.Start, Guard: sb.Guard, Background: m})
+		raw, _ := json.Marshal(map[string]any{"command": "exec sleep 600", "run_in_background": true})
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := tool.Run(context.Background(), tools.Call{Args: raw})
+				if err != nil || res.IsError {
+					b.Fatalf("%v %s", err, res.Content)
+				}
+				b.StopTimer()
+				m.Stop(context.Background(), res.Meta[tools.MetaBackgroundID].(string))
+				b.StartTimer()
+			}
+		})
+		m.Close()
 		sb.Close()
 	}
 }
