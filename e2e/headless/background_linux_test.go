@@ -140,3 +140,19 @@ func readPid(t *testing.T, path string) int {
 	}
 	return pid
 }
+
+// A headless run's background processes end with the run, even one the
+// model left running.
+func TestAHeadlessRunsBackgroundProcessesEndWithIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := scripted.New(t,
+		scripted.ToolCalls(bg("watch", "echo $$ > watcher.pid; exec sleep 600")),
+		scripted.Text("left it running"),
+	)
+	e2e.RunOK(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, "-p", "watch")})
+	pid := readPid(t, filepath.Join(dir, "watcher.pid"))
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
+		t.Errorf("the watcher (pid %d) outlived the run", pid)
+	}
+}
