@@ -137,7 +137,9 @@ func (m *Model) setShells(procs []tools.Process) {
 			m.shells.noted = map[string]bool{}
 		}
 		m.shells.noted[p.ID] = true
-		m.noteAfterText(fmt.Sprintf("Background shell %s %s: %s", p.ID, shellEnding(p), oneLine(p.Command)))
+		// Appended as the notices are: splitting an answer that streams
+		// (noteAfterText) could cut it inside a code block.
+		m.chat.append(newNoteItem(m.st, fmt.Sprintf("Background shell %s %s: %s", p.ID, shellEnding(p), oneLine(p.Command))))
 	}
 	m.bar.shells = running
 }

@@ -385,3 +385,22 @@ func TestCtrlBSendsARunningCommandToTheBackground(t *testing.T) {
 		t.Errorf("bash_1 after the stop: %+v", p)
 	}
 }
+
+// A question that arrives while the dialog is open closes it: the question
+// takes the keys, and it must be seen.
+func TestAQuestionClosesTheShellsDialog(t *testing.T) {
+	srv := fake.New(fake.ToolCalls(fake.Call{ID: "b1", Name: "bash", Arguments: `{"command":"echo hi"}`}), fake.Text("Done."))
+	cfg := config(t, srv, t.TempDir(), NewApprover())
+	f := newFakeShells()
+	cfg.Shells = f
+	d := newDriver(t, cfg)
+	f.set(devServer())
+	d.until("the processes read", func(string) bool { return len(d.m.shells.procs) == 1 })
+	d.typeAndSend("/shells")
+	d.untilShows("Background shells")
+	d.update(submitMsg{"say hi"}) // a prompt the queue sends as the dialog is open
+	d.untilShows("Allow bash to run this command?")
+	if d.m.shellsView != nil {
+		t.Error("the dialog is still open under the question")
+	}
+}
