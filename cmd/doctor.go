@@ -32,7 +32,8 @@ var errDoctor = errors.New("")
 // newDoctorCmd builds `agent doctor`: what this machine can do for the
 // agent (the sandbox: Landlock ABI, user namespaces, the mode in force),
 // where its config and data live, whether the session database is sound
-// (SQLite's quick_check) and whether the provider's endpoint speaks its API.
+// (SQLite's quick_check), how many background shells the agent's open
+// sessions run, and whether the provider's endpoint speaks its API.
 // It exits 1 when the database is damaged, the provider cannot be reached
 // or does not speak the API, or the sandbox the configuration asks for
 // cannot be enforced.

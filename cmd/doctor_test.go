@@ -50,7 +50,7 @@ func TestDoctor(t *testing.T) {
 	out, code := doctor(t, config, map[string]string{"OPENAI_API_KEY": "sk-doctor"}, "--base-url", url, "--model", "m2")
 	for _, want := range []string{
 		"config             " + config, "sessions", "command rules      2 allow, 1 deny",
-		"yes, 2 models", "model listed", "API key from OPENAI_API_KEY",
+		"yes, 2 models", "model listed", "API key from OPENAI_API_KEY", "background         0 processes running",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out)

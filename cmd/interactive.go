@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/providers/profile"
+	"github.com/agent-dev/agent/tools/background"
 	"github.com/agent-dev/agent/tui"
 )
 
@@ -100,7 +101,18 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		Hooks:             sess.HookListing,
 		Remember:          sess.Remember,
 		MemoryFile:        sess.MemoryFile,
+		Shells:            tuiShells(sess.Background()),
 	}
+}
+
+// tuiShells is the session's background processes as the interface reaches
+// them: nil when the session keeps none (a nil *background.Manager would
+// make an interface value that is not nil).
+func tuiShells(m *background.Manager) tui.Shells {
+	if m == nil {
+		return nil
+	}
+	return m
 }
 
 // tuiCommands are commands as the interface offers them.

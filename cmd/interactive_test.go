@@ -28,3 +28,12 @@ func TestTheInterfaceRefusesTheHeadlessOnlyFlags(t *testing.T) {
 		})
 	}
 }
+
+// A session without background processes gives the interface no Shells at
+// all, not an interface holding a nil *background.Manager (whose methods
+// would panic on the first change the interface waits for).
+func TestASessionWithoutBackgroundProcessesGivesTheInterfaceNoShells(t *testing.T) {
+	if s := tuiShells(nil); s != nil {
+		t.Errorf("tuiShells(nil) = %#v, want nil", s)
+	}
+}

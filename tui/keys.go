@@ -9,8 +9,9 @@ type keyMap struct {
 	PageUp, PageDown, Top, Bottom           key.Binding
 	Cancel, Quit, Help, Complete            key.Binding
 	SelectPrev, SelectNext, Expand          key.Binding
-	Mode, Todo                              key.Binding
+	Mode, Todo, Background                  key.Binding
 	running                                 bool
+	shells                                  bool // Ctrl+B sends a running command to the background
 }
 
 func newKeyMap() keyMap {
@@ -37,6 +38,7 @@ func newKeyMap() keyMap {
 		Expand:      b("ctrl+o", "expand/fold tool", "ctrl+o"),
 		Mode:        b("shift+tab", "ask/auto/plan", "shift+tab"),
 		Todo:        b("ctrl+t", "fold/show todo list", "ctrl+t"),
+		Background:  b("ctrl+b", "run command in background", "ctrl+b"),
 	}
 }
 
@@ -44,6 +46,8 @@ func newKeyMap() keyMap {
 // question shows its own keys in its block.
 func (k keyMap) ShortHelp() []key.Binding {
 	switch {
+	case k.running && k.shells:
+		return []key.Binding{k.Cancel, k.Background, k.PageUp, k.Expand, k.Help}
 	case k.running:
 		return []key.Binding{k.Cancel, k.PageUp, k.Expand, k.Help}
 	}
@@ -52,10 +56,14 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every binding, in columns.
 func (k keyMap) FullHelp() [][]key.Binding {
+	turn := []key.Binding{k.Cancel, k.EditQueued, k.DropQueued, k.Quit, k.Help, k.Mode, k.Todo}
+	if k.shells {
+		turn = append(turn, k.Background)
+	}
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.SelectPrev, k.SelectNext, k.Expand},
-		{k.Cancel, k.EditQueued, k.DropQueued, k.Quit, k.Help, k.Mode, k.Todo},
+		turn,
 	}
 }

@@ -106,6 +106,11 @@ type Config struct {
 	// Turns starts the turns; nil runs them with a runner of Mentions
 	// alone (no session store), as tests do.
 	Turns *turn.Runner
+	// Shells are the session's background processes: their count in the
+	// status line, /shells, and Ctrl+B, which sends a running command to
+	// the background; nil (an interface holding no value) when the session
+	// keeps none.
+	Shells Shells
 }
 
 // quitWindow is how soon a second Ctrl+C must follow the first to quit when
@@ -192,6 +197,9 @@ type Model struct {
 	queue   promptQueue // prompts sent while a turn runs, sent when it ends
 	todos   todoPin     // the session's todo list, pinned while unfinished
 
+	shells     shellsState   // the session's background processes as last read
+	shellsView *shellsDialog // the /shells dialog, when open
+
 	mentionQuery string   // the "@" word whose completions are shown
 	mentionHints []string // its completions, best first
 
@@ -262,6 +270,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
+	m.keys.shells = cfg.Shells != nil
 	if cfg.PermissionMode == "ask" || cfg.PermissionMode == "auto" || cfg.PermissionMode == "plan" {
 		m.bar.mode = cfg.PermissionMode
 	}
@@ -285,6 +294,9 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if m.cfg.Notices != nil {
 		cmds = append(cmds, waitNotice(m.cfg.Notices))
+	}
+	if m.cfg.Shells != nil {
+		cmds = append(cmds, waitShells(m.cfg.Shells))
 	}
 	p := strings.TrimSpace(m.cfg.Prompt)
 	switch {
@@ -368,6 +380,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case mcpLoginMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		m.chat.bottom()
+	case shellsChangedMsg, shellsReadMsg, shellsTickMsg, shellStoppedMsg, backgroundSentMsg:
+		return m, m.onShells(msg)
 	default:
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)

@@ -21,6 +21,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.modelPick != nil {
 		return m.modelPickerKey(msg)
 	}
+	if m.shellsView != nil {
+		return m.shellsDialogKey(msg)
+	}
 	if m.paneKey(msg) {
 		return nil
 	}
@@ -55,6 +58,8 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Cancel):
 		m.cancelTurn()
 		return nil
+	case key.Matches(msg, k.Background) && m.shellsKey():
+		return m.sendToBackground()
 	case key.Matches(msg, k.Complete):
 		if m.completeMention() {
 			return nil
@@ -270,6 +275,7 @@ func (m *Model) questionBlock(req approvalRequest) *toolBlock {
 // askApproval shows a question in the call's block, creating the block if
 // the question arrived before the call's start event.
 func (m *Model) askApproval(req approvalRequest) tea.Cmd {
+	m.shellsView = nil // the question must be seen: it takes the keys
 	m.approving = &pendingApproval{req: req}
 	b := m.questionBlock(req)
 	b.setWaiting(true)

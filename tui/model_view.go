@@ -114,10 +114,13 @@ func (m *Model) fitBottom(b *bottom, room int) {
 }
 
 // paneView is the pane, height rows: the model picker, else the session
-// picker, else the chat. The chat is drawn under a picker too, so that it
-// keeps its place and its caches.
+// picker, else the /shells dialog, else the chat. The chat is drawn under
+// a picker too, so that it keeps its place and its caches.
 func (m *Model) paneView(height int) string {
 	view := m.chat.View(m.width, height)
+	if m.shellsView != nil {
+		view = m.shellsView.View(m.width, height, m.shells.stopping)
+	}
 	if m.picker != nil {
 		view = m.picker.View(m.width, height)
 	}

@@ -15,11 +15,13 @@ import (
 // feeds it through the setters (or sets the fields); Render lays it out.
 //
 // Segments, left to right: the warning (if any), the spinner and elapsed time
-// (while a turn runs), the permission mode (ask or auto), the model, the working directory, the session; on the
-// right the session's tokens and the context used. When the width is short
-// the directory is shortened first (middle cut), then segments are dropped,
-// least useful first: session, tokens and cost, directory, context, model,
-// mode. The warning and the spinner go last.
+// (while a turn runs), the permission mode (ask or auto), how many
+// background shells run (when any), the model, the working directory, the
+// session; on the right the session's tokens and the context used. When the
+// width is short the directory is shortened first (middle cut), then
+// segments are dropped, least useful first: session, tokens and cost,
+// directory, context, shells, model, mode. The warning and the spinner go
+// last.
 type status struct {
 	st *styles
 
@@ -45,6 +47,8 @@ type status struct {
 	mode    string // the permission mode ("ask", "auto"), "" when not shown
 
 	cost string // the session's cost ("$0.0123"), "" when unknown
+
+	shells int // background shells running
 }
 
 // newStatus returns the status line for model (window: its context window in
@@ -136,6 +140,9 @@ func (s *status) segments() []statusSeg {
 	}
 	if s.mode != "" {
 		add(s.mode+" mode", 7)
+	}
+	if s.shells > 0 {
+		add(strconv.Itoa(s.shells)+" "+plural(s.shells, "shell", "shells"), 5)
 	}
 	if s.model != "" {
 		add(s.model, 6)

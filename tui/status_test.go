@@ -25,6 +25,8 @@ func statusCases(st *styles) map[string]*status {
 	warn.setRunning(true, 125*time.Second, 5)
 	mode := full()
 	mode.mode = "auto"
+	shells := full()
+	shells.mode, shells.shells = "ask", 2
 	idle := newStatus(st, "claude-sonnet-4", "/home/ada", "3f9c2a1e", 0)
 	idle.home = "/home/ada"
 	return map[string]*status{
@@ -34,6 +36,7 @@ func statusCases(st *styles) map[string]*status {
 		"warning":   warn,
 		"idle":      idle,
 		"mode":      mode,
+		"shells":    shells,
 	}
 }
 
