@@ -169,6 +169,8 @@ type Adopted struct {
 	Wait <-chan error
 	// After is as in Start.
 	After func(exitCode int) string
+	// Started is when the command started (zero: now).
+	Started time.Time
 }
 
 // Adopt takes over a running foreground command and returns its id. The
@@ -178,6 +180,11 @@ func (m *Manager) Adopt(a Adopted) (string, error) {
 	p, err := m.add(a.Command, false)
 	if err != nil {
 		return "", err
+	}
+	if !a.Started.IsZero() {
+		m.mu.Lock()
+		p.started = a.Started
+		m.mu.Unlock()
 	}
 	a.Redirect(p.log)
 	m.started(p, a.Cmd, func() error { return <-a.Wait }, a.After)

@@ -32,7 +32,7 @@ func (t *Tool) startBackground(cmd *exec.Cmd, command string, after func(tools.R
 func (t *Tool) adopt(cmd *exec.Cmd, command string, out *capture, sw *switchWriter, done <-chan error, after func(tools.Result) string, elapsed time.Duration) tools.Result {
 	var sofar string
 	id, err := t.cfg.Background.Adopt(background.Adopted{
-		Cmd: cmd, Command: command, Wait: done, After: guardOnExit(after),
+		Cmd: cmd, Command: command, Wait: done, After: guardOnExit(after), Started: time.Now().Add(-elapsed),
 		Redirect: func(w io.Writer) {
 			sw.mu.Lock()
 			defer sw.mu.Unlock()
