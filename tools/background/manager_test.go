@@ -261,3 +261,22 @@ func BenchmarkBashOutput(b *testing.B) {
 		}
 	}
 }
+
+// A character whose bytes the process wrote on both sides of a read comes
+// whole in the next read, not as two replacement characters.
+func TestACharacterSplitBetweenTwoReadsIsReadWhole(t *testing.T) {
+	m := newManager(t, Settings{})
+	out := Tools(m)[0]
+	gate := filepath.Join(t.TempDir(), "gate")
+	id := start(t, m, `printf 'caf\xc3'; while [ ! -e `+gate+` ]; do sleep 0.01; done; printf '\xa9 ok\n'`)
+	poll(t, "the first bytes", func() bool { return status(m, id).OutputBytes >= 4 })
+	first := call(t, out, map[string]any{"bash_id": id})
+	os.WriteFile(gate, nil, 0o600)
+	waitUntil(t, m, "the exit", ended(m, id))
+	second := call(t, out, map[string]any{"bash_id": id})
+	_, a, _ := strings.Cut(first.Content, "\n")
+	_, b, _ := strings.Cut(second.Content, "\n")
+	if got := a + b; !strings.Contains(got, "café ok") {
+		t.Errorf("the two reads give %q then %q: é is lost", a, b)
+	}
+}
