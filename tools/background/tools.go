@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agent-dev/agent/tools"
 )
@@ -125,8 +126,15 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	if err != nil {
 		return tools.Errorf("bash_output: %v", err), nil
 	}
+	// A running process may have written part of a character: its last
+	// bytes wait for the next read, which then has it whole.
+	held := 0
+	if st.Running {
+		held = incompleteTail(c.data)
+		c.data = c.data[:len(c.data)-held]
+	}
 	m.mu.Lock()
-	p.read = max(p.read, c.next)
+	p.read = max(p.read, c.next-int64(held))
 	if !st.Running {
 		p.noted = true // the model sees the end here
 	}
@@ -167,6 +175,20 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 		meta[tools.MetaExitCode] = st.ExitCode
 	}
 	return tools.Result{Content: b.String(), Meta: meta}, nil
+}
+
+// incompleteTail is how many bytes at the end of b start a UTF-8
+// character that is not complete (0 to 3).
+func incompleteTail(b []byte) int {
+	for k := 1; k <= min(utf8.UTFMax-1, len(b)); k++ {
+		if c := b[len(b)-k]; utf8.RuneStart(c) {
+			if c >= utf8.RuneSelf && !utf8.FullRune(b[len(b)-k:]) {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // matching keeps the lines of text that re matches.
