@@ -156,3 +156,26 @@ func running(pid int) bool {
 	st := string(b)
 	return !strings.HasPrefix(strings.TrimSpace(st[strings.LastIndexByte(st, ')')+1:]), "Z")
 }
+
+// A resumed session's history names the background processes of its
+// earlier runs (bash_1, stopped when that run ended): a process it starts
+// now must not take one of those ids, or the model's reads of "bash_1"
+// in its history and its new process are the same name for two things.
+func TestAResumedSessionsNewBackgroundProcessDoesNotReuseAnIdItsHistoryNames(t *testing.T) {
+	model := fake.New(
+		fake.ToolCalls(call("c1", "bash", bgArgs("exec sleep 600"))), fake.Text("serving"),
+		fake.ToolCalls(call("c2", "bash", bgArgs("exec sleep 600"))), fake.Text("serving again"),
+	)
+	f := newFixture(t, model, allowSleep)
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	first := runTurn(t, s, "serve it").result(t, "c1").Content
+	s.Close()
+	again := f.open(t, host.Request{Continue: true}, host.FrontEnd{Mode: host.ModeYolo})
+	second := runTurn(t, again, "serve it again").result(t, "c2").Content
+	if !strings.Contains(first, "bash_1") {
+		t.Fatalf("the first run's process: %q", first)
+	}
+	if strings.Contains(second, "bash_1") {
+		t.Errorf("the resumed session's new process takes the id its history gave an earlier one: %q", second)
+	}
+}
