@@ -95,7 +95,8 @@ func (m *Manager) unknown(tool, id string) tools.Result {
 
 // Run returns the new output of the process and its state. Meta holds
 // running, exit_code (when it ended), output_bytes (all it wrote) and
-// dropped/skipped (bytes the cap or the read's limit left out).
+// dropped/skipped/lost (bytes the cap or the read's limit left out, or a
+// failing output file lost).
 func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error) {
 	var a struct {
 		ID     string `json:"bash_id"`
@@ -149,6 +150,9 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	if c.dropped > 0 {
 		fmt.Fprintf(&b, "[%s of output before this was dropped: the output file keeps the newest %s]\n", size(c.dropped), size(m.cfg.MaxOutputBytes))
 	}
+	if c.lost > 0 {
+		fmt.Fprintf(&b, "[%s of output lost: writing the output file failed: %v]\n", size(c.lost), c.lostBy)
+	}
 	if c.skipped > 0 {
 		fmt.Fprintf(&b, "[%s of new output skipped: showing the newest %s]\n", size(c.skipped), size(int64(m.cfg.ReadLimit)))
 	}
@@ -170,7 +174,7 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	default:
 		b.WriteString("(no new output)")
 	}
-	meta := map[string]any{"running": st.Running, "output_bytes": st.OutputBytes, "dropped": c.dropped, "skipped": c.skipped}
+	meta := map[string]any{"running": st.Running, "output_bytes": st.OutputBytes, "dropped": c.dropped, "skipped": c.skipped, "lost": c.lost}
 	if !st.Running {
 		meta[tools.MetaExitCode] = st.ExitCode
 	}
