@@ -280,3 +280,16 @@ func TestACharacterSplitBetweenTwoReadsIsReadWhole(t *testing.T) {
 		t.Errorf("the two reads give %q then %q: é is lost", a, b)
 	}
 }
+
+// A filter looks for lines in everything new the output file holds: a
+// matching line followed by more than one read's worth of other output is
+// found, not skipped unseen with the rest.
+func TestAFilterFindsAMatchingLineFollowedByMuchOtherOutput(t *testing.T) {
+	m := newManager(t, Settings{})
+	id := start(t, m, "echo 'ERROR: the build broke'; for i in $(seq 5000); do echo \"compiled module $i of 5000\"; done")
+	waitUntil(t, m, "the exit", ended(m, id))
+	res := call(t, Tools(m)[0], map[string]any{"bash_id": id, "filter": "^ERROR"})
+	if !strings.Contains(res.Content, "ERROR: the build broke") {
+		t.Errorf("the filtered read misses the one matching line: %q", res.Content)
+	}
+}
