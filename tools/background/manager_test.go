@@ -292,4 +292,11 @@ func TestAFilterFindsAMatchingLineFollowedByMuchOtherOutput(t *testing.T) {
 	if !strings.Contains(res.Content, "ERROR: the build broke") {
 		t.Errorf("the filtered read misses the one matching line: %q", res.Content)
 	}
+	// What a filter keeps is bounded as a read is: the newest lines.
+	many := start(t, m, "for i in $(seq 5000); do echo \"ERROR $i\"; done")
+	waitUntil(t, m, "the exit", ended(m, many))
+	res = call(t, Tools(m)[0], map[string]any{"bash_id": many, "filter": "^ERROR"})
+	if len(res.Content) > DefaultReadLimit+500 || !strings.HasSuffix(res.Content, "\nERROR 5000\n") || !strings.Contains(res.Content, "of matching lines skipped") {
+		t.Errorf("a filtered read of many matching lines returns %d bytes, ending %q", len(res.Content), res.Content[max(len(res.Content)-40, 0):])
+	}
 }

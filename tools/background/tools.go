@@ -39,7 +39,8 @@ const outputDescription = `Read a background process's output written since the 
 
 A process started with bash's run_in_background keeps running while you work; call this to see what it printed
 (a server's log, a watcher's results). Each call returns only the new output, at most the newest %d bytes, with
-the process's state: running, or its exit code. Use filter to keep only the lines you need (errors, a URL).`
+the process's state: running, or its exit code. Use filter to keep only the lines you need (errors, a URL): it looks
+through all the new output the file keeps, not only the newest part.`
 
 const killSchema = `{"type":"object","properties":{
 "shell_id":{"type":"string","minLength":1,"description":"the background process's id (bash_1)"}},
@@ -123,7 +124,13 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	st := p.status()
 	from := p.read
 	m.mu.Unlock()
-	c, err := p.log.ReadFrom(from, m.cfg.ReadLimit)
+	// A filter looks through all the new output the file holds; the lines
+	// it keeps are then bounded as a read is.
+	limit := m.cfg.ReadLimit
+	if re != nil {
+		limit = int(max(m.cfg.MaxOutputBytes, int64(limit)))
+	}
+	c, err := p.log.ReadFrom(from, limit)
 	if err != nil {
 		return tools.Errorf("bash_output: %v", err), nil
 	}
@@ -141,6 +148,24 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	}
 	m.mu.Unlock()
 
+	data := c.data
+	if c.dropped+c.skipped > 0 { // the first line is cut: start at the next whole one, when near
+		if i := bytes.IndexByte(data, '\n'); i >= 0 && i < 512 {
+			data = data[i+1:]
+		}
+	}
+	text := strings.ToValidUTF8(string(data), "\uFFFD")
+	var skippedMatches int
+	if re != nil {
+		text = matching(text, re)
+		if cut := len(text) - m.cfg.ReadLimit; cut > 0 { // the newest matching lines
+			if i := strings.IndexByte(text[cut:], '\n'); text[cut-1] != '\n' && i >= 0 && i < len(text)-cut-1 {
+				cut += i + 1
+			}
+			skippedMatches, text = cut, text[cut:]
+		}
+	}
+
 	var b strings.Builder
 	if st.Running {
 		fmt.Fprintf(&b, "%s is running (pid %d).\n", st.ID, st.PID)
@@ -156,15 +181,8 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	if c.skipped > 0 {
 		fmt.Fprintf(&b, "[%s of new output skipped: showing the newest %s]\n", size(c.skipped), size(int64(m.cfg.ReadLimit)))
 	}
-	data := c.data
-	if c.dropped+c.skipped > 0 { // the first line is cut: start at the next whole one, when near
-		if i := bytes.IndexByte(data, '\n'); i >= 0 && i < 512 {
-			data = data[i+1:]
-		}
-	}
-	text := strings.ToValidUTF8(string(data), "\uFFFD")
-	if re != nil {
-		text = matching(text, re)
+	if skippedMatches > 0 {
+		fmt.Fprintf(&b, "[%s of matching lines skipped: showing the newest %s]\n", size(int64(skippedMatches)), size(int64(len(text))))
 	}
 	switch {
 	case text != "":
