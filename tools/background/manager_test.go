@@ -300,3 +300,25 @@ func TestAFilterFindsAMatchingLineFollowedByMuchOtherOutput(t *testing.T) {
 		t.Errorf("a filtered read of many matching lines returns %d bytes, ending %q", len(res.Content), res.Content[max(len(res.Content)-40, 0):])
 	}
 }
+
+// Filtering all the new output costs the pattern's size times the
+// output's: a pattern past the bound is refused, and a cancelled call
+// stops filtering and leaves the output unread.
+func TestAFilterIsBoundedAndACancelledFilteredReadLeavesTheOutputUnread(t *testing.T) {
+	m := newManager(t, Settings{})
+	out := Tools(m)[0]
+	id := start(t, m, "for i in $(seq 5000); do echo \"line $i\"; done")
+	waitUntil(t, m, "the exit", ended(m, id))
+	if res := call(t, out, map[string]any{"bash_id": id, "filter": strings.Repeat("(a|b)*", 200) + "c"}); !res.IsError {
+		t.Errorf("a 1,200-byte filter is not refused: %q", res.Content[:min(len(res.Content), 200)])
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	raw, _ := json.Marshal(map[string]any{"bash_id": id, "filter": "line 4"})
+	if res, _ := out.Run(ctx, tools.Call{Args: raw}); !res.IsError {
+		t.Errorf("a cancelled filtered read: %q", res.Content[:min(len(res.Content), 200)])
+	}
+	if st := status(m, id); st.Unread != st.OutputBytes {
+		t.Errorf("the cancelled read consumed output: %d of %d unread", st.Unread, st.OutputBytes)
+	}
+}

@@ -32,7 +32,7 @@ var (
 
 const outputSchema = `{"type":"object","properties":{
 "bash_id":{"type":"string","minLength":1,"description":"the background process's id, as bash returned it (bash_1)"},
-"filter":{"type":"string","description":"a regular expression (RE2): only the new lines that match it are returned; the others are consumed all the same"}},
+"filter":{"type":"string","maxLength":1000,"description":"a regular expression (RE2): only the new lines that match it are returned; the others are consumed all the same"}},
 "required":["bash_id"],"additionalProperties":false}`
 
 const outputDescription = `Read a background process's output written since the last read, and whether it still runs.
@@ -98,7 +98,7 @@ func (m *Manager) unknown(tool, id string) tools.Result {
 // running, exit_code (when it ended), output_bytes (all it wrote) and
 // dropped/skipped/lost (bytes the cap or the read's limit left out, or a
 // failing output file lost).
-func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error) {
+func (t outputTool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	var a struct {
 		ID     string `json:"bash_id"`
 		Filter string `json:"filter"`
@@ -107,6 +107,9 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 		return tools.Errorf("bash_output: arguments: %v", err), nil
 	}
 	var re *regexp.Regexp
+	if len(a.Filter) > maxFilter { // matching costs the pattern's size times the output's
+		return tools.Errorf("bash_output: filter: %d bytes, more than the %d a filter may have", len(a.Filter), maxFilter), nil
+	}
 	if a.Filter != "" {
 		var err error
 		if re, err = regexp.Compile(a.Filter); err != nil {
@@ -141,13 +144,6 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 		held = incompleteTail(c.data)
 		c.data = c.data[:len(c.data)-held]
 	}
-	m.mu.Lock()
-	p.read = max(p.read, c.next-int64(held))
-	if !st.Running {
-		p.noted = true // the model sees the end here
-	}
-	m.mu.Unlock()
-
 	data := c.data
 	if c.dropped+c.skipped > 0 { // the first line is cut: start at the next whole one, when near
 		if i := bytes.IndexByte(data, '\n'); i >= 0 && i < 512 {
@@ -157,7 +153,9 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	text := strings.ToValidUTF8(string(data), "\uFFFD")
 	var skippedMatches int
 	if re != nil {
-		text = matching(text, re)
+		if text, err = matching(ctx, text, re); err != nil {
+			return tools.Errorf("bash_output: cancelled while filtering; the output stays unread"), nil
+		}
 		if cut := len(text) - m.cfg.ReadLimit; cut > 0 { // the newest matching lines
 			if i := strings.IndexByte(text[cut:], '\n'); text[cut-1] != '\n' && i >= 0 && i < len(text)-cut-1 {
 				cut += i + 1
@@ -165,6 +163,13 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 			skippedMatches, text = cut, text[cut:]
 		}
 	}
+
+	m.mu.Lock()
+	p.read = max(p.read, c.next-int64(held))
+	if !st.Running {
+		p.noted = true // the model sees the end here
+	}
+	m.mu.Unlock()
 
 	var b strings.Builder
 	if st.Running {
@@ -213,15 +218,23 @@ func incompleteTail(b []byte) int {
 	return 0
 }
 
-// matching keeps the lines of text that re matches.
-func matching(text string, re *regexp.Regexp) string {
+// maxFilter bounds a filter's length, in bytes.
+const maxFilter = 1000
+
+// matching keeps the lines of text that re matches; it stops with ctx's
+// error once ctx is cancelled.
+func matching(ctx context.Context, text string, re *regexp.Regexp) (string, error) {
 	var b strings.Builder
+	n := 0
 	for line := range strings.Lines(text) {
+		if n++; n%1024 == 0 && ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		if re.MatchString(strings.TrimRight(line, "\n")) {
 			b.WriteString(line)
 		}
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // Run stops the process and returns how it ended.
