@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/toolstest"
 )
 
 // hangLimit bounds every wait of these tests: passing it is a failure,
@@ -321,4 +322,15 @@ func TestAFilterIsBoundedAndACancelledFilteredReadLeavesTheOutputUnread(t *testi
 	if st := status(m, id); st.Unread != st.OutputBytes {
 		t.Errorf("the cancelled read consumed output: %d of %d unread", st.Unread, st.OutputBytes)
 	}
+}
+
+func TestConformance(t *testing.T) {
+	m := newManager(t, Settings{})
+	out, kill := Tools(m)[0], Tools(m)[1]
+	toolstest.Run(t, toolstest.Suite{Tool: out,
+		SchemaInvalid: []string{`{}`, `{"bash_id":""}`, `{"bash_id":1}`, `{"bash_id":"bash_1","filter":3}`, `{"bash_id":"bash_1","other":true}`},
+		BadArgs:       []string{`{"bash_id":"bash_9"}`, `{"bash_id":"bash_1","filter":"("}`}})
+	toolstest.Run(t, toolstest.Suite{Tool: kill,
+		SchemaInvalid: []string{`{}`, `{"shell_id":""}`, `{"shell_id":1}`},
+		BadArgs:       []string{`{"shell_id":"bash_9"}`}})
 }
