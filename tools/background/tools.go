@@ -252,14 +252,15 @@ func (t killTool) Run(ctx context.Context, call tools.Call) (tools.Result, error
 	}
 	m.mu.Lock()
 	was := p.status()
+	p.noted = true // this call's result tells the end: no note about it, even to a call beside this one
 	m.mu.Unlock()
 	st, _ := m.Stop(ctx, a.ID)
-	m.mu.Lock()
-	p.noted = true
-	m.mu.Unlock()
 	text := fmt.Sprintf("%s was stopped.", st.ID)
-	if !was.Running {
+	switch {
+	case !was.Running:
 		text = fmt.Sprintf("%s had already ended: it %s.", st.ID, ending(was))
+	case !st.Stopped: // it ended by itself as it was being stopped
+		text = fmt.Sprintf("%s ended before it was stopped: it %s.", st.ID, ending(st))
 	}
 	if st.Unread > 0 {
 		text += fmt.Sprintf(" %s of its output is unread (bash_output %s).", size(st.Unread), st.ID)
