@@ -254,7 +254,10 @@ func (t killTool) Run(ctx context.Context, call tools.Call) (tools.Result, error
 	was := p.status()
 	p.noted = true // this call's result tells the end: no note about it, even to a call beside this one
 	m.mu.Unlock()
-	st, _ := m.Stop(ctx, a.ID)
+	st, ok := m.Stop(ctx, a.ID)
+	if !ok { // it had ended, and a start meanwhile forgot it
+		st = was
+	}
 	text := fmt.Sprintf("%s was stopped.", st.ID)
 	switch {
 	case !was.Running:
