@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/toolstest"
@@ -333,4 +334,16 @@ func TestConformance(t *testing.T) {
 	toolstest.Run(t, toolstest.Suite{Tool: kill,
 		SchemaInvalid: []string{`{}`, `{"shell_id":""}`, `{"shell_id":1}`},
 		BadArgs:       []string{`{"shell_id":"bash_9"}`}})
+}
+
+// One line longer than a read, of characters of several bytes, matched by
+// a filter: what the read shows of it is valid UTF-8.
+func TestAFilteredReadOfAHugeLineIsValidText(t *testing.T) {
+	m := newManager(t, Settings{})
+	id := start(t, m, "for i in $(seq 20000); do printf 'é'; done; echo")
+	waitUntil(t, m, "the exit", ended(m, id))
+	res := call(t, Tools(m)[0], map[string]any{"bash_id": id, "filter": "é"})
+	if !utf8.ValidString(res.Content) || !strings.HasSuffix(res.Content, "éé\n") {
+		t.Errorf("the read is not valid text ending with the line's end: %q", res.Content[max(len(res.Content)-20, 0):])
+	}
 }

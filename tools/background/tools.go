@@ -160,6 +160,9 @@ func (t outputTool) Run(ctx context.Context, call tools.Call) (tools.Result, err
 			if i := strings.IndexByte(text[cut:], '\n'); text[cut-1] != '\n' && i >= 0 && i < len(text)-cut-1 {
 				cut += i + 1
 			}
+			for cut < len(text) && !utf8.RuneStart(text[cut]) { // a line longer than the limit: cut between characters
+				cut++
+			}
 			skippedMatches, text = cut, text[cut:]
 		}
 	}
