@@ -149,6 +149,9 @@ func (t outputTool) Run(ctx context.Context, call tools.Call) (tools.Result, err
 		if i := bytes.IndexByte(data, '\n'); i >= 0 && i < 512 {
 			data = data[i+1:]
 		}
+		for len(data) > 0 && !utf8.RuneStart(data[0]) { // else at least between characters
+			data = data[1:]
+		}
 	}
 	text := strings.ToValidUTF8(string(data), "\uFFFD")
 	var skippedMatches int
