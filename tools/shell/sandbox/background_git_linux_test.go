@@ -71,3 +71,40 @@ func TestThePersonsGitRunsNothingABackgroundCommandPlantedWhileItRuns(t *testing
 		t.Errorf(".git/commondir, written by a confined background command, is still there after a later command ended (its guard ran)")
 	}
 }
+
+// The git guard of a background command looks at what changed in the
+// repositories between the command's start and its end: for a dev server
+// that is hours, in which the person works on too. What the person did
+// meanwhile (a pre-commit hook installed in a nested repository of
+// theirs) is theirs: stopping the server must not move it aside.
+func TestStoppingABackgroundCommandLeavesAloneWhatThePersonDidInTheRepositoryMeanwhile(t *testing.T) {
+	needGit(t)
+	b := newBox(t, func(p *Policy) {
+		os.RemoveAll(filepath.Join(p.Dir, ".git"))
+		gitMust(t, "init", "-q", p.Dir)
+	})
+	b.needNamespaces()
+	m, err := background.New(background.Config{Dir: filepath.Join(t.TempDir(), "bg"), KillGrace: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	tool := shell.New(shell.Config{Dir: b.work, Build: b.sb.Build, BuildBackground: b.sb.BuildBackground, Start: b.sb.Start,
+		Guard: b.sb.Guard, KillGrace: time.Second, Background: m})
+	raw, _ := json.Marshal(map[string]any{"command": "exec sleep 600", "run_in_background": true})
+	if res, err := tool.Run(t.Context(), tools.Call{Args: raw}); err != nil || res.IsError {
+		t.Fatalf("the background command did not start: %v %s", err, res.Content)
+	}
+	// The person, in their own terminal, sets up a repository of theirs
+	// with a hook.
+	sub := filepath.Join(b.work, "mine")
+	gitMust(t, "init", "-q", sub)
+	hook := filepath.Join(sub, ".git", "hooks", "pre-commit")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\nexec lint\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m.Stop(t.Context(), "bash_1") // the model stops the server
+	if _, err := os.Stat(hook); err != nil {
+		t.Errorf("the person's own hook was moved aside when the background command ended: %v; the model is told: %q", err, m.Notes())
+	}
+}
