@@ -11,11 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/fake"
+	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools/background"
+	"github.com/agent-dev/agent/turn"
 )
 
 // bgArgs are bash's arguments for command in the background.
@@ -155,4 +158,61 @@ func running(pid int) bool {
 	}
 	st := string(b)
 	return !strings.HasPrefix(strings.TrimSpace(st[strings.LastIndexByte(st, ')')+1:]), "Z")
+}
+
+// A resumed session's history names the background processes of its
+// earlier runs (bash_1, stopped when that run ended): a process it starts
+// now must not take one of those ids, or the model's reads of "bash_1"
+// in its history and its new process are the same name for two things.
+func TestAResumedSessionsNewBackgroundProcessDoesNotReuseAnIdItsHistoryNames(t *testing.T) {
+	model := fake.New(
+		fake.ToolCalls(call("c1", "bash", bgArgs("exec sleep 600"))), fake.Text("serving"),
+		fake.ToolCalls(call("c2", "bash", bgArgs("exec sleep 600"))), fake.Text("serving again"),
+	)
+	f := newFixture(t, model, allowSleep)
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	first := runTurn(t, s, "serve it").result(t, "c1").Content
+	s.Close()
+	again := f.open(t, host.Request{Continue: true}, host.FrontEnd{Mode: host.ModeYolo})
+	second := runTurn(t, again, "serve it again").result(t, "c2").Content
+	if !strings.Contains(first, "bash_1") {
+		t.Fatalf("the first run's process: %q", first)
+	}
+	if strings.Contains(second, "bash_1") {
+		t.Errorf("the resumed session's new process takes the id its history gave an earlier one: %q", second)
+	}
+}
+
+// In the interface, /new (or /sessions) goes on in another conversation
+// of the same host session: a process the first conversation started
+// that exits meanwhile is that conversation's to hear of, not the new
+// one's, whose model never started it (and whose stored history would
+// keep a note about a process it knows nothing of).
+func TestABackgroundProcessesExitIsNotToldToAnotherConversation(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	model := fake.New(
+		fake.ToolCalls(call("c1", "bash", bgArgs("while [ ! -e "+gate+" ]; do sleep 0.01; done; exit 4"))), fake.Text("started"),
+		fake.Text("hello to the new conversation"),
+	)
+	f := newFixture(t, model, "")
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	runTurn(t, s, "build in the background")
+	// /new: a conversation of its own, with a loop of the same session.
+	rec, err := s.Store().Create(t.Context(), sessions.NewSession{Dir: f.dir, Model: "m", SystemPrompt: "fresh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv := conversation.New("fresh", s.Store().Recorder(rec.ID))
+	l, err := s.NewLoop("m", s.Store().Recorder(rec.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, gate, "")
+	waitEnded(t, s.Background())
+	for range s.Runner().Turn(t.Context(), l, conv, turn.Text("hi")) {
+	}
+	reqs := model.Requests()
+	if got := lastUser(reqs[len(reqs)-1]); strings.Contains(got, "bash_1") {
+		t.Errorf("the new conversation's prompt tells of the other conversation's process: %q", got)
+	}
 }

@@ -18,7 +18,8 @@ type logFile struct {
 	f     *os.File
 	limit int64
 	size  int64 // bytes in the file
-	total int64 // bytes ever written; the file holds [total-size, total)
+	total int64 // bytes ever written
+	end   int64 // the file holds [end-size, end): end is total until a write fails
 	err   error // the first write error; output after it is lost
 }
 
@@ -52,7 +53,7 @@ func (l *logFile) Write(p []byte) (int, error) {
 	} else if l.size+int64(len(p)) > l.limit {
 		keep := max(l.limit-int64(len(p))-l.limit/4, 0)
 		if err := l.shift(keep); err != nil {
-			l.err = err
+			l.err, l.size = err, 0 // the file may be half moved: none of it is read
 			return n, nil
 		}
 	}
@@ -61,6 +62,7 @@ func (l *logFile) Write(p []byte) (int, error) {
 		return n, nil
 	}
 	l.size += int64(len(p))
+	l.end = l.total
 	return n, nil
 }
 
@@ -85,8 +87,10 @@ type chunk struct {
 	data []byte
 	// dropped counts bytes after the offset asked for that the cap
 	// dropped before they were read; skipped those left out because
-	// more than the read's limit was new.
-	dropped, skipped int64
+	// more than the read's limit was new; lost those written after the
+	// file failed (lostBy says why).
+	dropped, skipped, lost int64
+	lostBy                 error
 	// next is the offset to read from next time (everything written so
 	// far).
 	next int64
@@ -98,12 +102,15 @@ func (l *logFile) ReadFrom(offset int64, limit int) (chunk, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	c := chunk{next: l.total}
-	start := l.total - l.size
+	if l.err != nil {
+		c.lost, c.lostBy = l.total-max(offset, l.end), l.err
+	}
+	start := l.end - l.size
 	if offset < start {
 		c.dropped = start - offset
 		offset = start
 	}
-	n := l.total - offset
+	n := l.end - offset
 	if n > int64(limit) {
 		c.skipped = n - int64(limit)
 		offset += c.skipped

@@ -72,3 +72,35 @@ func TestAReadReturnsOnlyTheNewestBytesUpToItsLimit(t *testing.T) {
 		t.Errorf("the next read got %q skipped %d", c.data, c.skipped)
 	}
 }
+
+// Once the output file cannot be written (a full disk), a read must not
+// hand back the old output as if it were the new: the new output is
+// lost, and the read says so.
+func TestAfterTheOutputFileFailsAReadDoesNotReturnOldOutputAsNew(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.log")
+	l, err := createLog(path, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Write([]byte("old line\n"))
+	c, _ := l.ReadFrom(0, 1<<20)
+	// The disk fills up: the file still reads, writes fail.
+	ro, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.f.Close()
+	l.f = ro
+	l.Write([]byte("new line\n"))
+	if l.Err() == nil {
+		t.Fatal("the failed write left no error")
+	}
+	got, err := l.ReadFrom(c.next, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(got.data, []byte("old line")) {
+		t.Errorf("the read after the failure returns the output read before it as new: %q (dropped %d)", got.data, got.dropped)
+	}
+}

@@ -163,8 +163,10 @@ type Adopted struct {
 	// Command is its command line.
 	Command string
 	// Redirect writes the command's output so far to w and makes its
-	// further output go there, with no byte lost in between.
-	Redirect func(w io.Writer)
+	// further output go there, with no byte lost in between. It returns
+	// how many of the bytes it wrote the model has seen already (the
+	// call's result shows them): bash_output starts after them.
+	Redirect func(w io.Writer) (seen int64)
 	// Wait delivers cmd.Wait's error once the command has ended.
 	Wait <-chan error
 	// After is as in Start.
@@ -181,12 +183,13 @@ func (m *Manager) Adopt(a Adopted) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	seen := a.Redirect(p.log)
+	m.mu.Lock()
 	if !a.Started.IsZero() {
-		m.mu.Lock()
 		p.started = a.Started
-		m.mu.Unlock()
 	}
-	a.Redirect(p.log)
+	p.read = seen
+	m.mu.Unlock()
 	m.started(p, a.Cmd, func() error { return <-a.Wait }, a.After)
 	return p.id, nil
 }

@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/toolstest"
 )
 
 // hangLimit bounds every wait of these tests: passing it is a failure,
@@ -259,5 +261,89 @@ func BenchmarkBashOutput(b *testing.B) {
 		if res, err := out.Run(context.Background(), tools.Call{Args: raw}); err != nil || res.IsError {
 			b.Fatal(err, res.Content)
 		}
+	}
+}
+
+// A character whose bytes the process wrote on both sides of a read comes
+// whole in the next read, not as two replacement characters.
+func TestACharacterSplitBetweenTwoReadsIsReadWhole(t *testing.T) {
+	m := newManager(t, Settings{})
+	out := Tools(m)[0]
+	gate := filepath.Join(t.TempDir(), "gate")
+	id := start(t, m, `printf 'caf\xc3'; while [ ! -e `+gate+` ]; do sleep 0.01; done; printf '\xa9 ok\n'`)
+	poll(t, "the first bytes", func() bool { return status(m, id).OutputBytes >= 4 })
+	first := call(t, out, map[string]any{"bash_id": id})
+	os.WriteFile(gate, nil, 0o600)
+	waitUntil(t, m, "the exit", ended(m, id))
+	second := call(t, out, map[string]any{"bash_id": id})
+	_, a, _ := strings.Cut(first.Content, "\n")
+	_, b, _ := strings.Cut(second.Content, "\n")
+	if got := a + b; !strings.Contains(got, "café ok") {
+		t.Errorf("the two reads give %q then %q: é is lost", a, b)
+	}
+}
+
+// A filter looks for lines in everything new the output file holds: a
+// matching line followed by more than one read's worth of other output is
+// found, not skipped unseen with the rest.
+func TestAFilterFindsAMatchingLineFollowedByMuchOtherOutput(t *testing.T) {
+	m := newManager(t, Settings{})
+	id := start(t, m, "echo 'ERROR: the build broke'; for i in $(seq 5000); do echo \"compiled module $i of 5000\"; done")
+	waitUntil(t, m, "the exit", ended(m, id))
+	res := call(t, Tools(m)[0], map[string]any{"bash_id": id, "filter": "^ERROR"})
+	if !strings.Contains(res.Content, "ERROR: the build broke") {
+		t.Errorf("the filtered read misses the one matching line: %q", res.Content)
+	}
+	// What a filter keeps is bounded as a read is: the newest lines.
+	many := start(t, m, "for i in $(seq 5000); do echo \"ERROR $i\"; done")
+	waitUntil(t, m, "the exit", ended(m, many))
+	res = call(t, Tools(m)[0], map[string]any{"bash_id": many, "filter": "^ERROR"})
+	if len(res.Content) > DefaultReadLimit+500 || !strings.HasSuffix(res.Content, "\nERROR 5000\n") || !strings.Contains(res.Content, "of matching lines skipped") {
+		t.Errorf("a filtered read of many matching lines returns %d bytes, ending %q", len(res.Content), res.Content[max(len(res.Content)-40, 0):])
+	}
+}
+
+// Filtering all the new output costs the pattern's size times the
+// output's: a pattern past the bound is refused, and a cancelled call
+// stops filtering and leaves the output unread.
+func TestAFilterIsBoundedAndACancelledFilteredReadLeavesTheOutputUnread(t *testing.T) {
+	m := newManager(t, Settings{})
+	out := Tools(m)[0]
+	id := start(t, m, "for i in $(seq 5000); do echo \"line $i\"; done")
+	waitUntil(t, m, "the exit", ended(m, id))
+	if res := call(t, out, map[string]any{"bash_id": id, "filter": strings.Repeat("(a|b)*", 200) + "c"}); !res.IsError {
+		t.Errorf("a 1,200-byte filter is not refused: %q", res.Content[:min(len(res.Content), 200)])
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	raw, _ := json.Marshal(map[string]any{"bash_id": id, "filter": "line 4"})
+	if res, _ := out.Run(ctx, tools.Call{Args: raw}); !res.IsError {
+		t.Errorf("a cancelled filtered read: %q", res.Content[:min(len(res.Content), 200)])
+	}
+	if st := status(m, id); st.Unread != st.OutputBytes {
+		t.Errorf("the cancelled read consumed output: %d of %d unread", st.Unread, st.OutputBytes)
+	}
+}
+
+func TestConformance(t *testing.T) {
+	m := newManager(t, Settings{})
+	out, kill := Tools(m)[0], Tools(m)[1]
+	toolstest.Run(t, toolstest.Suite{Tool: out,
+		SchemaInvalid: []string{`{}`, `{"bash_id":""}`, `{"bash_id":1}`, `{"bash_id":"bash_1","filter":3}`, `{"bash_id":"bash_1","other":true}`},
+		BadArgs:       []string{`{"bash_id":"bash_9"}`, `{"bash_id":"bash_1","filter":"("}`}})
+	toolstest.Run(t, toolstest.Suite{Tool: kill,
+		SchemaInvalid: []string{`{}`, `{"shell_id":""}`, `{"shell_id":1}`},
+		BadArgs:       []string{`{"shell_id":"bash_9"}`}})
+}
+
+// One line longer than a read, of characters of several bytes, matched by
+// a filter: what the read shows of it is valid UTF-8.
+func TestAFilteredReadOfAHugeLineIsValidText(t *testing.T) {
+	m := newManager(t, Settings{})
+	id := start(t, m, "for i in $(seq 20000); do printf 'é'; done; echo")
+	waitUntil(t, m, "the exit", ended(m, id))
+	res := call(t, Tools(m)[0], map[string]any{"bash_id": id, "filter": "é"})
+	if !utf8.ValidString(res.Content) || !strings.HasSuffix(res.Content, "éé\n") {
+		t.Errorf("the read is not valid text ending with the line's end: %q", res.Content[max(len(res.Content)-20, 0):])
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agent-dev/agent/tools"
 )
@@ -31,14 +32,15 @@ var (
 
 const outputSchema = `{"type":"object","properties":{
 "bash_id":{"type":"string","minLength":1,"description":"the background process's id, as bash returned it (bash_1)"},
-"filter":{"type":"string","description":"a regular expression (RE2): only the new lines that match it are returned; the others are consumed all the same"}},
+"filter":{"type":"string","maxLength":1000,"description":"a regular expression (RE2): only the new lines that match it are returned; the others are consumed all the same"}},
 "required":["bash_id"],"additionalProperties":false}`
 
 const outputDescription = `Read a background process's output written since the last read, and whether it still runs.
 
 A process started with bash's run_in_background keeps running while you work; call this to see what it printed
 (a server's log, a watcher's results). Each call returns only the new output, at most the newest %d bytes, with
-the process's state: running, or its exit code. Use filter to keep only the lines you need (errors, a URL).`
+the process's state: running, or its exit code. Use filter to keep only the lines you need (errors, a URL): it looks
+through all the new output the file keeps, not only the newest part.`
 
 const killSchema = `{"type":"object","properties":{
 "shell_id":{"type":"string","minLength":1,"description":"the background process's id (bash_1)"}},
@@ -94,8 +96,9 @@ func (m *Manager) unknown(tool, id string) tools.Result {
 
 // Run returns the new output of the process and its state. Meta holds
 // running, exit_code (when it ended), output_bytes (all it wrote) and
-// dropped/skipped (bytes the cap or the read's limit left out).
-func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error) {
+// dropped/skipped/lost (bytes the cap or the read's limit left out, or a
+// failing output file lost).
+func (t outputTool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	var a struct {
 		ID     string `json:"bash_id"`
 		Filter string `json:"filter"`
@@ -104,6 +107,9 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 		return tools.Errorf("bash_output: arguments: %v", err), nil
 	}
 	var re *regexp.Regexp
+	if len(a.Filter) > maxFilter { // matching costs the pattern's size times the output's
+		return tools.Errorf("bash_output: filter: %d bytes, more than the %d a filter may have", len(a.Filter), maxFilter), nil
+	}
 	if a.Filter != "" {
 		var err error
 		if re, err = regexp.Compile(a.Filter); err != nil {
@@ -121,12 +127,51 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	st := p.status()
 	from := p.read
 	m.mu.Unlock()
-	c, err := p.log.ReadFrom(from, m.cfg.ReadLimit)
+	// A filter looks through all the new output the file holds; the lines
+	// it keeps are then bounded as a read is.
+	limit := m.cfg.ReadLimit
+	if re != nil {
+		limit = int(max(m.cfg.MaxOutputBytes, int64(limit)))
+	}
+	c, err := p.log.ReadFrom(from, limit)
 	if err != nil {
 		return tools.Errorf("bash_output: %v", err), nil
 	}
+	// A running process may have written part of a character: its last
+	// bytes wait for the next read, which then has it whole.
+	held := 0
+	if st.Running {
+		held = incompleteTail(c.data)
+		c.data = c.data[:len(c.data)-held]
+	}
+	data := c.data
+	if c.dropped+c.skipped > 0 { // the first line is cut: start at the next whole one, when near
+		if i := bytes.IndexByte(data, '\n'); i >= 0 && i < 512 {
+			data = data[i+1:]
+		}
+		for len(data) > 0 && !utf8.RuneStart(data[0]) { // else at least between characters
+			data = data[1:]
+		}
+	}
+	text := strings.ToValidUTF8(string(data), "\uFFFD")
+	var skippedMatches int
+	if re != nil {
+		if text, err = matching(ctx, text, re); err != nil {
+			return tools.Errorf("bash_output: cancelled while filtering; the output stays unread"), nil
+		}
+		if cut := len(text) - m.cfg.ReadLimit; cut > 0 { // the newest matching lines
+			if i := strings.IndexByte(text[cut:], '\n'); text[cut-1] != '\n' && i >= 0 && i < len(text)-cut-1 {
+				cut += i + 1
+			}
+			for cut < len(text) && !utf8.RuneStart(text[cut]) { // a line longer than the limit: cut between characters
+				cut++
+			}
+			skippedMatches, text = cut, text[cut:]
+		}
+	}
+
 	m.mu.Lock()
-	p.read = max(p.read, c.next)
+	p.read = max(p.read, c.next-int64(held))
 	if !st.Running {
 		p.noted = true // the model sees the end here
 	}
@@ -141,18 +186,14 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	if c.dropped > 0 {
 		fmt.Fprintf(&b, "[%s of output before this was dropped: the output file keeps the newest %s]\n", size(c.dropped), size(m.cfg.MaxOutputBytes))
 	}
+	if c.lost > 0 {
+		fmt.Fprintf(&b, "[%s of output lost: writing the output file failed: %v]\n", size(c.lost), c.lostBy)
+	}
 	if c.skipped > 0 {
 		fmt.Fprintf(&b, "[%s of new output skipped: showing the newest %s]\n", size(c.skipped), size(int64(m.cfg.ReadLimit)))
 	}
-	data := c.data
-	if c.dropped+c.skipped > 0 { // the first line is cut: start at the next whole one, when near
-		if i := bytes.IndexByte(data, '\n'); i >= 0 && i < 512 {
-			data = data[i+1:]
-		}
-	}
-	text := strings.ToValidUTF8(string(data), "\uFFFD")
-	if re != nil {
-		text = matching(text, re)
+	if skippedMatches > 0 {
+		fmt.Fprintf(&b, "[%s of matching lines skipped: showing the newest %s]\n", size(int64(skippedMatches)), size(int64(len(text))))
 	}
 	switch {
 	case text != "":
@@ -162,22 +203,44 @@ func (t outputTool) Run(_ context.Context, call tools.Call) (tools.Result, error
 	default:
 		b.WriteString("(no new output)")
 	}
-	meta := map[string]any{"running": st.Running, "output_bytes": st.OutputBytes, "dropped": c.dropped, "skipped": c.skipped}
+	meta := map[string]any{"running": st.Running, "output_bytes": st.OutputBytes, "dropped": c.dropped, "skipped": c.skipped, "lost": c.lost}
 	if !st.Running {
 		meta[tools.MetaExitCode] = st.ExitCode
 	}
 	return tools.Result{Content: b.String(), Meta: meta}, nil
 }
 
-// matching keeps the lines of text that re matches.
-func matching(text string, re *regexp.Regexp) string {
+// incompleteTail is how many bytes at the end of b start a UTF-8
+// character that is not complete (0 to 3).
+func incompleteTail(b []byte) int {
+	for k := 1; k <= min(utf8.UTFMax-1, len(b)); k++ {
+		if c := b[len(b)-k]; utf8.RuneStart(c) {
+			if c >= utf8.RuneSelf && !utf8.FullRune(b[len(b)-k:]) {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// maxFilter bounds a filter's length, in bytes.
+const maxFilter = 1000
+
+// matching keeps the lines of text that re matches; it stops with ctx's
+// error once ctx is cancelled.
+func matching(ctx context.Context, text string, re *regexp.Regexp) (string, error) {
 	var b strings.Builder
+	n := 0
 	for line := range strings.Lines(text) {
+		if n++; n%1024 == 0 && ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		if re.MatchString(strings.TrimRight(line, "\n")) {
 			b.WriteString(line)
 		}
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // Run stops the process and returns how it ended.
@@ -195,14 +258,18 @@ func (t killTool) Run(ctx context.Context, call tools.Call) (tools.Result, error
 	}
 	m.mu.Lock()
 	was := p.status()
+	p.noted = true // this call's result tells the end: no note about it, even to a call beside this one
 	m.mu.Unlock()
-	st, _ := m.Stop(ctx, a.ID)
-	m.mu.Lock()
-	p.noted = true
-	m.mu.Unlock()
+	st, ok := m.Stop(ctx, a.ID)
+	if !ok { // it had ended, and a start meanwhile forgot it
+		st = was
+	}
 	text := fmt.Sprintf("%s was stopped.", st.ID)
-	if !was.Running {
+	switch {
+	case !was.Running:
 		text = fmt.Sprintf("%s had already ended: it %s.", st.ID, ending(was))
+	case !st.Stopped: // it ended by itself as it was being stopped
+		text = fmt.Sprintf("%s ended before it was stopped: it %s.", st.ID, ending(st))
 	}
 	if st.Unread > 0 {
 		text += fmt.Sprintf(" %s of its output is unread (bash_output %s).", size(st.Unread), st.ID)

@@ -33,12 +33,13 @@ func (t *Tool) adopt(cmd *exec.Cmd, command string, out *capture, sw *switchWrit
 	var sofar string
 	id, err := t.cfg.Background.Adopt(background.Adopted{
 		Cmd: cmd, Command: command, Wait: done, After: guardOnExit(after), Started: time.Now().Add(-elapsed),
-		Redirect: func(w io.Writer) {
+		Redirect: func(w io.Writer) int64 {
 			sw.mu.Lock()
 			defer sw.mu.Unlock()
 			sofar, _ = out.String()
-			io.WriteString(w, sofar)
+			n, _ := io.WriteString(w, sofar)
 			sw.w = w
+			return int64(n) // the result below shows them
 		},
 	})
 	if err != nil { // the session is closing: the command ends with the call
