@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/background"
@@ -106,7 +108,7 @@ func (a *agent) backgroundNotes(next loop.AfterCallFunc) loop.AfterCallFunc {
 		if c.Origin.Nested() {
 			return res
 		}
-		if note := a.background.Notes(); note != "" {
+		if note := a.background.Notes(c.Session); note != "" {
 			res.Content += "\n\n" + note
 		}
 		return res
@@ -115,11 +117,11 @@ func (a *agent) backgroundNotes(next loop.AfterCallFunc) loop.AfterCallFunc {
 
 // backgroundPromptNotes is the same notes for the next prompt, when the
 // processes ended between turns.
-func (a *agent) backgroundPromptNotes() []string {
+func (a *agent) backgroundPromptNotes(session string) []string {
 	if a.background == nil {
 		return nil
 	}
-	if note := a.background.Notes(); note != "" {
+	if note := a.background.Notes(session); note != "" {
 		return []string{note}
 	}
 	return nil
@@ -127,9 +129,41 @@ func (a *agent) backgroundPromptNotes() []string {
 
 // backgroundSummaryNote restates the running processes after a
 // compaction (loop.Config.SummaryNote); nil without background processes.
-func (a *agent) backgroundSummaryNote() func() string {
+func (a *agent) backgroundSummaryNote() func(string) string {
 	if a.background == nil {
 		return nil
 	}
 	return a.background.Restate
+}
+
+// bashID finds the ids of background processes ("bash_12") in a
+// conversation's text.
+var bashID = regexp.MustCompile(`\bbash_([0-9]{1,9})\b`)
+
+// reserveBackgroundIDs keeps the ids that msgs, a resumed conversation,
+// names for the processes of earlier runs from being given again.
+func (a *agent) reserveBackgroundIDs(msgs []providers.Message) {
+	if a.background == nil {
+		return
+	}
+	most := 0
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			var text string
+			switch p := p.(type) {
+			case providers.Text:
+				text = p.Text
+			case providers.ToolResult:
+				text = p.Content
+			default:
+				continue
+			}
+			for _, g := range bashID.FindAllStringSubmatch(text, -1) {
+				if n, err := strconv.Atoi(g[1]); err == nil {
+					most = max(most, n)
+				}
+			}
+		}
+	}
+	a.background.Reserve(most)
 }

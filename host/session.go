@@ -115,6 +115,9 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 			return nil, err
 		}
 	}
+	if s.resumed {
+		s.a.reserveBackgroundIDs(s.conv.Messages())
+	}
 	s.turns = s.a.runner(store)
 	if s.loop, err = s.a.newLoop(s.model, store.Recorder(s.id)); err != nil {
 		return nil, err

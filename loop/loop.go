@@ -57,7 +57,8 @@ type Config struct {
 	// what the conversation must still know that its summary may have
 	// lost (the background processes still running); its text, when not
 	// empty, ends the summary message and is stored with it.
-	SummaryNote func() string
+	// It is given the conversation's session id.
+	SummaryNote func(session string) string
 	// Prepare, when not nil, is the public Prepare step, called before
 	// every request (see PrepareFunc).
 	Prepare PrepareFunc

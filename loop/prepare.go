@@ -147,7 +147,7 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 		return errors.New("the model returned an empty summary")
 	}
 	if t.cfg.SummaryNote != nil {
-		if note := strings.TrimSpace(t.cfg.SummaryNote()); note != "" {
+		if note := strings.TrimSpace(t.cfg.SummaryNote(t.conv.SessionID())); note != "" {
 			summary += "\n\n" + note
 		}
 	}

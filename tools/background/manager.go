@@ -58,6 +58,7 @@ type Manager struct {
 // proc is one background process.
 type proc struct {
 	id, command string
+	session     string // the conversation whose call started it ("" outside one)
 	cmd         *exec.Cmd // set with pid once started, under Manager.mu
 	pid         int       // its process group's id; 0 before it started
 	log         *logFile
@@ -110,7 +111,8 @@ func (m *Manager) changed() {
 }
 
 // Start starts cmd, built but not started (its program, arguments, Dir,
-// Env and SysProcAttr set, as a shell.Builder makes it), with start (nil:
+// Env and SysProcAttr set, as a shell.Builder makes it) for the call of
+// conversation session (tools.Call.Session: its model hears of the exit), with start (nil:
 // cmd.Start; a sandbox's starts it in the session's network namespace), in
 // the background as the session's next process, with its output (stdout and
 // stderr merged) going to its capped file. command is the command line,
@@ -119,8 +121,8 @@ func (m *Manager) changed() {
 // is added to the exit's note (a sandbox's guard). Start returns the
 // process's id ("bash_1"); it fails when the session runs its maximum of
 // processes, after Close, or when the program cannot start.
-func (m *Manager) Start(cmd *exec.Cmd, command string, start func(*exec.Cmd) error, after func(exitCode int) string) (string, error) {
-	p, err := m.add(command, true)
+func (m *Manager) Start(cmd *exec.Cmd, command, session string, start func(*exec.Cmd) error, after func(exitCode int) string) (string, error) {
+	p, err := m.add(command, session, true)
 	if err != nil {
 		return "", err
 	}
@@ -173,13 +175,15 @@ type Adopted struct {
 	After func(exitCode int) string
 	// Started is when the command started (zero: now).
 	Started time.Time
+	// Session is the conversation whose call ran the command.
+	Session string
 }
 
 // Adopt takes over a running foreground command and returns its id. The
 // session's maximum does not apply: the person asked. It fails after
 // Close, when the caller keeps the command.
 func (m *Manager) Adopt(a Adopted) (string, error) {
-	p, err := m.add(a.Command, false)
+	p, err := m.add(a.Command, a.Session, false)
 	if err != nil {
 		return "", err
 	}
@@ -196,7 +200,7 @@ func (m *Manager) Adopt(a Adopted) (string, error) {
 
 // add makes the next process's entry and output file, checking the
 // maximum when bounded.
-func (m *Manager) add(command string, bounded bool) (*proc, error) {
+func (m *Manager) add(command, session string, bounded bool) (*proc, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -212,7 +216,7 @@ func (m *Manager) add(command string, bounded bool) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the process's output file: %w", err)
 	}
-	p := &proc{id: id, command: command, log: log, started: time.Now(), done: make(chan struct{})}
+	p := &proc{id: id, command: command, session: session, log: log, started: time.Now(), done: make(chan struct{})}
 	m.procs = append(m.procs, p)
 	os.WriteFile(m.marker(id), nil, 0o600) // for CountRunning; best effort
 	return p, nil
@@ -471,4 +475,13 @@ func CountRunning(dir string) int {
 		}
 	}
 	return n
+}
+
+// Reserve makes the ids given from now on greater than bash_N: a resumed
+// conversation's history names processes of an earlier run up to bash_N,
+// which a new process must not be taken for.
+func (m *Manager) Reserve(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.next = max(m.next, n)
 }

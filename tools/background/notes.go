@@ -7,17 +7,18 @@ import (
 	"unicode/utf8"
 )
 
-// Notes returns what the model has not heard of its processes' ends: a
-// line for each process that ended since (and that it neither stopped with
+// Notes returns what the model of conversation session has not heard of
+// its processes' ends (those its calls started): a line for each process
+// that ended since (and that it neither stopped with
 // kill_shell nor saw end through bash_output), with its exit code and how
 // much of its output is unread; "" when there is nothing new. Each end is
 // told once: a second call returns "" until another process ends.
-func (m *Manager) Notes() string {
+func (m *Manager) Notes(session string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var b strings.Builder
 	for _, p := range m.procs {
-		if p.noted || !p.exited() {
+		if p.noted || !p.exited() || p.session != session {
 			continue
 		}
 		p.noted = true
@@ -38,15 +39,15 @@ func (m *Manager) Notes() string {
 	return "<background-processes>\n" + b.String() + "</background-processes>"
 }
 
-// Restate returns the list of the processes still running, for the start
-// of a compacted conversation, so that the model still knows their ids;
-// "" when none runs.
-func (m *Manager) Restate() string {
+// Restate returns the list of conversation session's processes still
+// running, for the start of its compacted conversation, so that the model
+// still knows their ids; "" when none runs.
+func (m *Manager) Restate(session string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var b strings.Builder
 	for _, p := range m.procs {
-		if p.exited() {
+		if p.exited() || p.session != session {
 			continue
 		}
 		fmt.Fprintf(&b, "- %s (pid %d, started %s): %s\n", p.id, p.pid, p.started.Format("15:04:05"), shortCommand(p.command))

@@ -22,11 +22,11 @@ func TestAProcessTheModelStopsIsNotToldAgainInAParallelCallsNote(t *testing.T) {
 			for {
 				select {
 				case <-stop:
-					all.WriteString(m.Notes())
+					all.WriteString(m.Notes(""))
 					notes <- all.String()
 					return
 				default:
-					all.WriteString(m.Notes())
+					all.WriteString(m.Notes(""))
 				}
 			}
 		}()

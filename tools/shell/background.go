@@ -14,9 +14,9 @@ import (
 // startBackground hands cmd, built but not started, to the session's
 // background processes and returns at once with its id. after is the
 // sandbox's guard, told of the end.
-func (t *Tool) startBackground(cmd *exec.Cmd, command string, after func(tools.Result) string) tools.Result {
+func (t *Tool) startBackground(cmd *exec.Cmd, command, session string, after func(tools.Result) string) tools.Result {
 	cmd.WaitDelay = pipeDrain
-	id, err := t.cfg.Background.Start(cmd, command, t.cfg.Start, guardOnExit(after))
+	id, err := t.cfg.Background.Start(cmd, command, session, t.cfg.Start, guardOnExit(after))
 	if err != nil {
 		return tools.Errorf("bash: run_in_background: %v", err)
 	}
@@ -29,10 +29,10 @@ func (t *Tool) startBackground(cmd *exec.Cmd, command string, after func(tools.R
 // adopt hands a foreground command the person sent to the background over
 // to the session's background processes, with its output so far, and
 // returns the call's result: the output so far and the new id.
-func (t *Tool) adopt(cmd *exec.Cmd, command string, out *capture, sw *switchWriter, done <-chan error, after func(tools.Result) string, elapsed time.Duration) tools.Result {
+func (t *Tool) adopt(cmd *exec.Cmd, command, session string, out *capture, sw *switchWriter, done <-chan error, after func(tools.Result) string, elapsed time.Duration) tools.Result {
 	var sofar string
 	id, err := t.cfg.Background.Adopt(background.Adopted{
-		Cmd: cmd, Command: command, Wait: done, After: guardOnExit(after), Started: time.Now().Add(-elapsed),
+		Cmd: cmd, Command: command, Session: session, Wait: done, After: guardOnExit(after), Started: time.Now().Add(-elapsed),
 		Redirect: func(w io.Writer) int64 {
 			sw.mu.Lock()
 			defer sw.mu.Unlock()

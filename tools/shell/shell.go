@@ -98,9 +98,9 @@ type Config struct {
 // Background is where commands go that outlive their call (package
 // background's Manager).
 type Background interface {
-	// Start takes over cmd, built but not started, starts it with start
-	// and returns its id.
-	Start(cmd *exec.Cmd, command string, start func(*exec.Cmd) error, after func(exitCode int) string) (id string, err error)
+	// Start takes over cmd, built but not started for a call of
+	// conversation session, starts it with start and returns its id.
+	Start(cmd *exec.Cmd, command, session string, start func(*exec.Cmd) error, after func(exitCode int) string) (id string, err error)
 	// Adopt takes over a running foreground command and returns its id.
 	Adopt(a background.Adopted) (id string, err error)
 	// Foreground registers a running foreground command: detach is
@@ -300,7 +300,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 		return tools.Errorf("bash: %v", err), nil
 	}
 	if a.InBackground {
-		return t.startBackground(cmd, a.Command, after), nil
+		return t.startBackground(cmd, a.Command, call.Session, after), nil
 	}
 	out := newCapture(t.cfg.OutputLimit)
 	sw := &switchWriter{w: out}
@@ -325,7 +325,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	stop()
 	elapsed := time.Since(start)
 	if ending == detached {
-		return t.adopt(cmd, a.Command, out, sw, done, after, elapsed), nil
+		return t.adopt(cmd, a.Command, call.Session, out, sw, done, after, elapsed), nil
 	}
 	if cmd.ProcessState == nil {
 		return tools.Result{}, fmt.Errorf("waiting for bash: %w", waitErr)

@@ -105,6 +105,6 @@ func TestStoppingABackgroundCommandLeavesAloneWhatThePersonDidInTheRepositoryMea
 	}
 	m.Stop(t.Context(), "bash_1") // the model stops the server
 	if _, err := os.Stat(hook); err != nil {
-		t.Errorf("the person's own hook was moved aside when the background command ended: %v; the model is told: %q", err, m.Notes())
+		t.Errorf("the person's own hook was moved aside when the background command ended: %v; the model is told: %q", err, m.Notes(""))
 	}
 }
