@@ -58,7 +58,7 @@ type Manager struct {
 // proc is one background process.
 type proc struct {
 	id, command string
-	session     string // the conversation whose call started it ("" outside one)
+	session     string    // the conversation whose call started it ("" outside one)
 	cmd         *exec.Cmd // set with pid once started, under Manager.mu
 	pid         int       // its process group's id; 0 before it started
 	log         *logFile
