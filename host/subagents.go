@@ -57,13 +57,13 @@ func (c *children) close() {
 // everything and write nothing, in a read-only sandbox with the parent's
 // network setting. Where such a sandbox is not enforced (no namespaces,
 // or the sandbox is off), it returns no tool.
-func readOnlyBash(yolo bool, s Settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, tools.Tool, error) {
+func readOnlyBash(yolo bool, s Settings, paths protect.Paths, getenv func(string) string, networkOf *sandbox.Sandbox) (*sandbox.Sandbox, tools.Tool, error) {
 	if s.Sandbox.Mode == sandbox.Off || yolo {
 		return nil, nil, nil
 	}
 	ro := s
 	ro.Sandbox.Mode = sandbox.ReadOnly
-	sb, err := newSandbox(false, ro, paths, getenv)
+	sb, err := newSandbox(false, ro, paths, getenv, networkOf) // the session's servers answer it
 	if err != nil {
 		return nil, nil, err
 	}

@@ -43,7 +43,7 @@ func DefaultConfigPath(getenv func(string) string) string { return defaultConfig
 // what this machine can enforce) and returns its state, the sandbox mode
 // of the settings even when they do not resolve otherwise.
 func (h *Host) SandboxStatus(dir string) (sandbox.Status, error) {
-	sb, err := newSandbox(h.cfg.Yolo || h.cfg.PermissionMode == ModeYolo, h.settings, h.protectedPaths(dir), h.cfg.Getenv)
+	sb, err := newSandbox(h.cfg.Yolo || h.cfg.PermissionMode == ModeYolo, h.settings, h.protectedPaths(dir), h.cfg.Getenv, nil)
 	if err != nil {
 		return sandbox.Status{}, err
 	}

@@ -153,11 +153,11 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	}
 	paths := h.protectedPaths(dir)
 	yolo := fe.Mode == ModeYolo
-	if a.sandbox, err = newSandbox(yolo, s, paths, h.cfg.Getenv); err != nil {
+	if a.sandbox, err = newSandbox(yolo, s, paths, h.cfg.Getenv, nil); err != nil {
 		return nil, err
 	}
 	closers = append(closers, func() { a.sandbox.Close() }) // removes the commands' temporary directory and cgroup
-	childSb, childBash, err := readOnlyBash(yolo, s, paths, h.cfg.Getenv)
+	childSb, childBash, err := readOnlyBash(yolo, s, paths, h.cfg.Getenv, a.sandbox)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func newBash(s Settings, dir string, sb *sandbox.Sandbox, bg *background.Manager
 		extraEnv = []string{"TMPDIR=" + t}
 	}
 	cfg := shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.Sandbox.EnvKeep, EnvRemove: s.Sandbox.EnvRemove,
-		ExtraEnv: extraEnv, Build: sb.Build, BuildBackground: sb.BuildBackground, Start: sb.Start, Guard: sb.Guard, Confinement: sb.Brief().Confinement()}
+		ExtraEnv: extraEnv, Build: sb.Build, BuildBackground: sb.BuildBackground, Start: sb.Start, Guard: sb.Guard, GuardBackground: sb.GuardBackground, Confinement: sb.Brief().Confinement()}
 	if bg != nil { // a nil *Manager must not become a non-nil interface
 		cfg.Background = bg
 	}
@@ -376,7 +376,7 @@ func (a *agent) rebuildCatalog() {
 // settings (off in yolo), the working directory, the temporary directories
 // and the configured roots writable; the agent's own files read-only and
 // the credentials unreadable, from the run's one list of protected paths.
-func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) string) (*sandbox.Sandbox, error) {
+func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) string, networkOf *sandbox.Sandbox) (*sandbox.Sandbox, error) {
 	mode := s.Sandbox.Mode
 	if yolo {
 		mode = sandbox.Off
@@ -385,6 +385,7 @@ func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) 
 		Mode: mode, Network: s.Sandbox.Network, Dir: paths.Dir, WritableRoots: s.Sandbox.WritableRoots,
 		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(os.Lstat),
 		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.Sandbox.MaxProcesses, TempSize: s.Sandbox.TmpSize,
+		NetworkOf: networkOf,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the sandbox: %w", err)

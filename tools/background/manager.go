@@ -132,6 +132,9 @@ func (m *Manager) Start(cmd *exec.Cmd, command, session string, start func(*exec
 	if start == nil {
 		start = (*exec.Cmd).Start
 	}
+	if cmd.WaitDelay == 0 { // a job the command left holding the pipe does not hold the wait
+		cmd.WaitDelay = 250 * time.Millisecond
+	}
 	if err := start(cmd); err != nil {
 		m.drop(p)
 		return "", fmt.Errorf("starting the command: %w", err)
@@ -422,7 +425,11 @@ func (m *Manager) Close() error {
 	m.closed = true
 	ps := slices.Clone(m.procs)
 	m.mu.Unlock()
-	m.stop(context.Background(), ps) // SIGKILL ends them all within the grace period
+	// SIGKILL ends them all within the grace period; a process stuck in
+	// the kernel does not hold the agent's exit beyond a few seconds more.
+	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.KillGrace+5*time.Second)
+	defer cancel()
+	m.stop(ctx, ps)
 	for _, p := range ps {
 		p.log.Close()
 	}

@@ -19,6 +19,10 @@ type Spec struct {
 	// SIGKILL when it stops it; a wrapper that supervises the command must
 	// finish its own clean-up within it.
 	KillGrace time.Duration
+	// Background is true for a command that outlives its call
+	// (run_in_background): a sandbox keeps the repository's git directory
+	// read-only for it, since no guard looks at .git between its calls.
+	Background bool
 }
 
 // Builder turns a Spec into the process to start. It sets the program,

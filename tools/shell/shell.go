@@ -83,6 +83,9 @@ type Config struct {
 	// empty, is added to the result (a sandbox undoing what a command must
 	// not leave behind, or explaining a refusal).
 	Guard func() func(tools.Result) string
+	// GuardBackground is Guard for a run_in_background command; nil means
+	// Guard.
+	GuardBackground func() func(tools.Result) string
 	// Confinement, when not empty, is a sentence added to the tool's
 	// description that tells the model what the sandbox lets commands do
 	// ("Commands run in a sandbox: ..."), so that it does not waste calls
@@ -287,15 +290,20 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	// time at which the command's changes begin (a sandbox's helper waits
 	// until files' change times are past it).
 	var after func(tools.Result) string
-	if t.cfg.Guard != nil {
-		after = t.cfg.Guard()
+	if guard := t.cfg.Guard; a.InBackground && t.cfg.GuardBackground != nil {
+		after = t.cfg.GuardBackground()
+	} else if guard != nil {
+		after = guard()
 	}
 	// The command joins the trace of the call that runs it (TRACEPARENT).
+	// With background processes, every command may end up in the
+	// background (Ctrl+B): each is built to be supervised.
 	build := t.cfg.Build
-	if a.InBackground {
+	if t.cfg.Background != nil {
 		build = t.cfg.BuildBackground
 	}
-	cmd, err := build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env, ctx), KillGrace: t.cfg.KillGrace})
+	cmd, err := build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env, ctx), KillGrace: t.cfg.KillGrace,
+		Background: a.InBackground})
 	if err != nil {
 		return tools.Errorf("bash: %v", err), nil
 	}

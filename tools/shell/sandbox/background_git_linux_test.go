@@ -33,7 +33,7 @@ func TestThePersonsGitRunsNothingABackgroundCommandPlantedWhileItRuns(t *testing
 	}
 	defer m.Close()
 	tool := shell.New(shell.Config{Dir: b.work, Build: b.sb.Build, BuildBackground: b.sb.BuildBackground, Start: b.sb.Start,
-		Guard: b.sb.Guard, KillGrace: time.Second, Background: m})
+		Guard: b.sb.Guard, GuardBackground: b.sb.GuardBackground, KillGrace: time.Second, Background: m})
 	run := func(args map[string]any) tools.Result {
 		raw, _ := json.Marshal(args)
 		res, err := tool.Run(t.Context(), tools.Call{Args: raw})
@@ -45,7 +45,7 @@ func TestThePersonsGitRunsNothingABackgroundCommandPlantedWhileItRuns(t *testing
 	pwned := filepath.Join(b.outside, "pwned")
 	plant := `while [ ! -e go ]; do sleep 0.01; done; mkdir -p evil && cp -r .git/objects .git/refs evil/ && ` +
 		`printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch ` + pwned + `; false"\n' > evil/config && ` +
-		`echo "$PWD/evil" > .git/commondir && touch planted && exec sleep 600`
+		`{ echo "$PWD/evil" > .git/commondir; touch planted; } && exec sleep 600`
 	if res := run(map[string]any{"command": plant, "run_in_background": true}); res.IsError {
 		t.Fatalf("the background command did not start: %s", res.Content)
 	}
@@ -90,7 +90,7 @@ func TestStoppingABackgroundCommandLeavesAloneWhatThePersonDidInTheRepositoryMea
 	}
 	defer m.Close()
 	tool := shell.New(shell.Config{Dir: b.work, Build: b.sb.Build, BuildBackground: b.sb.BuildBackground, Start: b.sb.Start,
-		Guard: b.sb.Guard, KillGrace: time.Second, Background: m})
+		Guard: b.sb.Guard, GuardBackground: b.sb.GuardBackground, KillGrace: time.Second, Background: m})
 	raw, _ := json.Marshal(map[string]any{"command": "exec sleep 600", "run_in_background": true})
 	if res, err := tool.Run(t.Context(), tools.Call{Args: raw}); err != nil || res.IsError {
 		t.Fatalf("the background command did not start: %v %s", err, res.Content)

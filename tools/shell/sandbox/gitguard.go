@@ -455,3 +455,33 @@ func note(done []string) string {
 	return "agent sandbox: the command changed what git would run outside the sandbox; undone: " + strings.Join(done, "; ") +
 		". Do not try this again; tell the user if a git hook or setting is needed."
 }
+
+// GuardBackground is Guard for a command that outlives its call
+// (run_in_background). Where a mount namespace keeps the repository's git
+// directory read-only for such a command (Linux with user namespaces), it
+// repairs nothing in git when the command ends: what changed in the
+// repositories during its life, hours for a dev server, is the person's
+// own work as likely as the command's, and moving it aside would break
+// what the person did. It still says which bounds the command reached.
+// Elsewhere it is Guard.
+func (s *Sandbox) GuardBackground() func(tools.Result) string {
+	ro, ok := s.impl.(interface{ backgroundGitReadOnly() bool })
+	if !ok || !ro.backgroundGitReadOnly() {
+		return s.Guard()
+	}
+	st := s.Brief()
+	if s.policy.Mode == Off || !st.Enforced {
+		return nil
+	}
+	used := s.impl.usage()
+	return func(res tools.Result) string {
+		var notes []string
+		if n := boundNote(res, used, s.impl.usage(), s.policy.sessionTemp); n != "" {
+			notes = append(notes, n)
+		}
+		if n := refusal(res, st); n != "" {
+			notes = append(notes, n)
+		}
+		return strings.Join(notes, "\n")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -45,6 +46,8 @@ type linux struct {
 	cgErr  string      // why there is none
 	net    *sharedNet  // the session's network namespace (nil: one per command)
 	netErr string      // why there is none, with the network off
+	// netBorrowed: net is Policy.NetworkOf's, which closes it.
+	netBorrowed bool
 }
 
 func newPlatform(p Policy) platform {
@@ -183,11 +186,7 @@ func (l *linux) setup() {
 			}
 		}
 		if l.ns && !l.p.Network {
-			if n, err := l.startSharedNet(); err == nil {
-				l.net = n
-			} else {
-				l.netErr = err.Error()
-			}
+			l.net, l.netErr = l.sessionNet()
 		}
 		if l.p.MaxProcesses > 0 {
 			if cg, err := newPidsCgroup(l.p.MaxProcesses); err == nil {
@@ -262,6 +261,11 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	if l.ns {
 		o.Writable, o.ReadOnlyRest = existing(l.p.writable()), true
 		o.Pinned, o.ReadOnly = protectedNow(l.p)
+		if spec.Background && l.p.Mode == WorkspaceWrite {
+			// Nothing looks at .git while it runs: the whole git
+			// directory stays as it is (see GuardBackground).
+			o.Pinned, o.ReadOnly = readOnlyGit(l.p, o.Pinned, o.ReadOnly)
+		}
 		o.Hidden = l.p.hidden()
 		o.MaxProcs = l.p.MaxProcesses // counted in the command's user namespace only
 	}
@@ -296,6 +300,25 @@ func (l *linux) start(cmd *exec.Cmd) error {
 		return cmd.Start()
 	}
 	return l.net.start(cmd)
+}
+
+// readOnlyGit adds the working directory's git and common directories,
+// where they lie in a writable root, to a command's read-only paths (a
+// bind mount of each, its protected files mounted on it already), taking
+// them from the pinned ones, which protectedNow makes of the parents of
+// .git/hooks and .git/config.
+func readOnlyGit(p Policy, pinned, readOnly []string) ([]string, []string) {
+	for _, d := range []string{p.git.gitDir, p.git.common} {
+		if d == "" || p.rootOf(d) == "" || slices.Contains(readOnly, d) {
+			continue
+		}
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			continue // a symlinked git directory: its own directory stays protected
+		}
+		pinned = slices.DeleteFunc(pinned, func(x string) bool { return x == d })
+		readOnly = append(readOnly, d)
+	}
+	return pinned, readOnly
 }
 
 // unixSocketsBlockable reports whether the helper's seccomp filter is
@@ -421,7 +444,7 @@ func (l *linux) close() error {
 	if l.tmp != nil {
 		l.tmp.Close()
 	}
-	if l.net != nil {
+	if l.net != nil && !l.netBorrowed {
 		l.net.close()
 	}
 	l.cg.close()

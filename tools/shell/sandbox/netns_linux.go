@@ -40,6 +40,26 @@ type sharedNet struct {
 	once    sync.Once
 }
 
+// sessionNet is the network namespace the session's commands start in:
+// Policy.NetworkOf's when it keeps one, else one of this sandbox's own;
+// nil, with why, when none can be kept (each command then has its own).
+func (l *linux) sessionNet() (*sharedNet, string) {
+	if of := l.p.NetworkOf; of != nil && !of.policy.Network {
+		if other, ok := of.impl.(*linux); ok {
+			other.setup()
+			if other.net != nil {
+				l.netBorrowed = true
+				return other.net, ""
+			}
+		}
+	}
+	n, err := l.startSharedNet()
+	if err != nil {
+		return nil, err.Error()
+	}
+	return n, ""
+}
+
 // startSharedNet starts the keeper of the session's network namespace and
 // the thread that enters it.
 func (l *linux) startSharedNet() (*sharedNet, error) {
@@ -135,4 +155,14 @@ func (n *sharedNet) close() {
 		n.stdin.Close()
 		n.holder.Wait()
 	})
+}
+
+// backgroundGitReadOnly reports whether a background command's git
+// directory is mounted read-only (see build): it takes a mount namespace.
+func (l *linux) backgroundGitReadOnly() bool {
+	if l.abi == 0 {
+		return false
+	}
+	l.setup()
+	return l.ns
 }

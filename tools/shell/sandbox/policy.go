@@ -83,6 +83,12 @@ type Policy struct {
 	// most TempSize bytes (on Linux with user namespaces, a tmpfs), in
 	// place of TempDirs.
 	TempSize int64
+	// NetworkOf, when not nil and both have the network off, is the
+	// sandbox whose session network namespace commands start in (on Linux,
+	// where it keeps one), so that a server a background process of that
+	// sandbox serves answers these commands too (the read-only sandbox of
+	// plan mode and subagents). That sandbox must be closed after this one.
+	NetworkOf *Sandbox
 
 	// sessionTemp is the temporary directory made for TempSize.
 	sessionTemp string

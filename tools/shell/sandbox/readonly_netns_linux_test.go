@@ -23,7 +23,7 @@ func TestAServerInTheBackgroundAnswersTheSessionsReadOnlyCommands(t *testing.T) 
 	b := newBox(t, nil)
 	b.needNamespaces()
 	needTool(t, "python3")
-	ro, err := New(Policy{Mode: ReadOnly, Dir: b.work, TempDirs: []string{b.tmp}})
+	ro, err := New(Policy{Mode: ReadOnly, Dir: b.work, TempDirs: []string{b.tmp}, NetworkOf: b.sb})
 	if err != nil {
 		t.Fatal(err)
 	}
