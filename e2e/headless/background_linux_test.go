@@ -146,13 +146,21 @@ func readPid(t *testing.T, path string) int {
 func TestAHeadlessRunsBackgroundProcessesEndWithIt(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
+	if err := unix.Mkfifo(filepath.Join(dir, "watcher.fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hold := make(chan struct{})
 	srv := scripted.New(t,
-		scripted.ToolCalls(bg("watch", "echo $$ > watcher.pid; exec sleep 600")),
-		scripted.Text("left it running"),
+		scripted.ToolCalls(bg("watch", "echo $$ > watcher.fifo; exec sleep 600")),
+		scripted.Text("left it running").HoldAfterEvents(0, hold),
 	)
-	e2e.RunOK(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, "-p", "watch")})
-	pid := readPid(t, filepath.Join(dir, "watcher.pid"))
-	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
-		t.Errorf("the watcher (pid %d) outlived the run", pid)
+	cmd, _, stderr := e2e.StartAgent(t, dir, e2e.AgentArgs(srv, "-p", "--output-format", "stream-json", "watch"))
+	watcher := e2e.ChildFromFIFO(t, filepath.Join(dir, "watcher.fifo"))
+	close(hold) // the model answers: the run ends
+	if code := e2e.ExitCodeOf(t, cmd); code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, stderr)
+	}
+	if !watcher.EndedWithin(0) {
+		t.Errorf("the watcher (pid %d) outlived the run", watcher.Pid)
 	}
 }

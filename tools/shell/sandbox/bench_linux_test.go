@@ -16,7 +16,9 @@ import (
 	"github.com/agent-dev/agent/tools/shell"
 )
 
-// BenchmarkCommand measures a whole bash tool call, unsandboxed and
+// BenchmarkCommand measures a whole bash tool call, unsandboxed (also
+// "off-supervised": under the helper that confines nothing, as the agent
+// starts every command since background processes came) and
 // sandboxed (workspace-write, network off: Landlock, user, mount and network
 // namespaces, read-only remounts, the subreaper), for `true` and a short
 // `ls`, in a git repository. "workspace-write" is as the agent runs it: with
@@ -38,7 +40,7 @@ func BenchmarkCommand(b *testing.B) {
 		name    string
 		mode    Mode
 		bounded bool
-	}{{"off", Off, false}, {"workspace-write", WorkspaceWrite, true}, {"workspace-write-bare", WorkspaceWrite, false}} {
+	}{{"off", Off, false}, {"off-supervised", Off, false}, {"workspace-write", WorkspaceWrite, true}, {"workspace-write-bare", WorkspaceWrite, false}} {
 		mode := c.mode
 		p := Policy{Mode: mode, Dir: dir}
 		if c.bounded {
@@ -55,6 +57,9 @@ func BenchmarkCommand(b *testing.B) {
 			l.exe = helperExe // production starts /proc/self/exe: the agent
 		}
 		cfg := shell.Config{Dir: dir, Build: sb.Build, Start: sb.Start} // with the session's network namespace
+		if c.name == "off-supervised" { // as the agent builds every command when background processes are on
+			cfg.Build = sb.BuildBackground
+		}
 		if c.bounded {
 			cfg.Guard = sb.Guard
 		}
