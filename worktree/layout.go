@@ -16,6 +16,14 @@ import (
 // worktree: agent/NAME.
 const BranchPrefix = "agent/"
 
+// DirName is the directory of the data directory that holds the
+// worktrees: DATA/worktrees/KEY/NAME.
+const DirName = "worktrees"
+
+// RepoDir is the directory of the worktrees of the repository whose main
+// working tree is root, in the data directory data: DATA/worktrees/KEY.
+func RepoDir(data, root string) string { return filepath.Join(data, DirName, Key(root)) }
+
 // maxName bounds a worktree's name.
 const maxName = 64
 
