@@ -30,6 +30,7 @@ import (
 	"github.com/agent-dev/agent/tools/todo"
 	"github.com/agent-dev/agent/tools/web"
 	"github.com/agent-dev/agent/turn"
+	"github.com/agent-dev/agent/worktree"
 )
 
 // agent is what a session's front-end opened in a directory, built
@@ -381,8 +382,15 @@ func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) 
 	if yolo {
 		mode = sandbox.Off
 	}
+	roots := s.Sandbox.WritableRoots
+	if common, ok := worktree.CommonDir(paths.Dir); ok {
+		// A linked worktree's git add and commit write its repository's
+		// .git, as they write Dir/.git in a plain one (its hooks and
+		// config stay read-only).
+		roots = append(slices.Clone(roots), common)
+	}
 	sb, err := sandbox.New(sandbox.Policy{
-		Mode: mode, Network: s.Sandbox.Network, Dir: paths.Dir, WritableRoots: s.Sandbox.WritableRoots,
+		Mode: mode, Network: s.Sandbox.Network, Dir: paths.Dir, WritableRoots: roots,
 		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(os.Lstat),
 		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.Sandbox.MaxProcesses, TempSize: s.Sandbox.TmpSize,
 		NetworkOf: networkOf,
