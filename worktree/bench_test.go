@@ -3,6 +3,7 @@ package worktree
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +12,11 @@ import (
 
 // The cost of a session's worktree: making it (git worktree add: a new
 // branch and a checkout) and, at the end of a session that changed
-// nothing, finding it unchanged and removing it. On a clone of this
-// repository and on a generated repository of 10,000 files (100
-// directories of 100 small files). BENCHMARKS.md has the figures:
+// nothing, finding it unchanged and removing it; beside them, as the
+// machine's baseline, a plain copy of the same files (what any checkout
+// costs the file system). On a clone of this repository and on a
+// generated repository of 10,000 files (100 directories of 100 small
+// files). BENCHMARKS.md has the figures:
 //
 //	go test -run '^$' -bench . -benchtime 20x ./worktree/
 func BenchmarkWorktree(b *testing.B) {
@@ -35,6 +38,20 @@ func BenchmarkWorktree(b *testing.B) {
 				}
 				b.StopTimer()
 				if _, err := m.Remove(context.Background(), r); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(files), "files")
+		})
+		b.Run("copy-baseline/"+repo.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				dst := filepath.Join(b.TempDir(), "copy")
+				if err := copyTree(dir, dst); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if err := os.RemoveAll(dst); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
@@ -91,4 +108,29 @@ func manyFiles(b *testing.B) string {
 	gitT(b, dir, "add", ".")
 	gitT(b, dir, "commit", "-q", "-m", "10,000 files")
 	return dir
+}
+
+// copyTree copies the regular files of src, but its .git, to dst.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
 }
