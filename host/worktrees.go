@@ -107,7 +107,7 @@ func (s *Session) enterWorktree(ctx context.Context, req Request, fe FrontEnd) (
 	s.wt = wt
 	s.onClose(func() { s.finishWorktree(ctx, fe) })
 	fe.warn(fmt.Sprintf("working in worktree %s on branch %s", wt.rec.Path, wt.rec.Branch))
-	return wt.rec.Path, nil
+	return worktree.SameSubdir(ctx, req.Dir, wt.rec.Path), nil
 }
 
 // adoptWorktree makes this process the owner of dir's worktree when dir

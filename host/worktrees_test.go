@@ -226,3 +226,17 @@ func TestWorktreeSessionHasTheRepositorysMemory(t *testing.T) {
 		t.Errorf("the worktree's MEMORY.md is %s (%v), want the repository's %s", got, err, want)
 	}
 }
+
+// --worktree from a subdirectory works in the same subdirectory of the
+// worktree, and the session there owns the worktree.
+func TestWorktreeFromASubdirectory(t *testing.T) {
+	f := repoFixture(t, fake.New())
+	write(t, f.path("web/app.js"), "x\n")
+	gitIn(t, f.dir, "add", ".")
+	gitIn(t, f.dir, "commit", "-q", "-m", "web")
+	s := f.open(t, host.Request{Dir: f.path("web"), Worktree: "wt"}, host.FrontEnd{})
+	path, _, _ := s.Worktree()
+	if s.Dir() != filepath.Join(path, "web") {
+		t.Errorf("the session works in %s, want %s", s.Dir(), filepath.Join(path, "web"))
+	}
+}

@@ -2,6 +2,7 @@ package worktree
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -153,4 +154,21 @@ func RepoOf(dir string) (root string, ok bool) {
 		}
 		d = parent
 	}
+}
+
+// SameSubdir is the directory of the worktree at root that stands where
+// dir stands in its own working tree (agent -w in repo/web works in
+// WORKTREE/web), or root when dir is its tree's root, in no repository, or
+// the worktree lacks that directory.
+func SameSubdir(ctx context.Context, dir, root string) string {
+	out, err := git(ctx, dir, "rev-parse", "--show-prefix")
+	prefix := strings.TrimSuffix(strings.TrimSpace(out), "/")
+	if err != nil || prefix == "" || !filepath.IsLocal(prefix) {
+		return root
+	}
+	sub := filepath.Join(root, filepath.FromSlash(prefix))
+	if fi, err := os.Stat(sub); err != nil || !fi.IsDir() {
+		return root
+	}
+	return sub
 }

@@ -1,6 +1,7 @@
 package worktree
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -70,5 +71,38 @@ func TestLayoutFromFiles(t *testing.T) {
 	}
 	if common, _ := CommonDir(wt.Path); common != filepath.Join(repo, ".git") {
 		t.Errorf("CommonDir of the worktree = %s, want %s", common, filepath.Join(repo, ".git"))
+	}
+}
+
+// A worktree made from a subdirectory is entered at the same
+// subdirectory; Find knows the worktree from anywhere inside it.
+func TestSameSubdirAndFindFromInside(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	writeT(t, filepath.Join(repo, "web", "app.js"), "x\n")
+	gitT(t, repo, "add", ".")
+	gitT(t, repo, "commit", "-q", "-m", "web")
+	if err := os.MkdirAll(filepath.Join(repo, "untracked-only"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := newManager(t)
+	r := create(t, m, repo, "wt")
+	for _, c := range []struct{ from, want string }{
+		{repo, r.Path},
+		{filepath.Join(repo, "web"), filepath.Join(r.Path, "web")},
+		{filepath.Join(repo, "untracked-only"), r.Path},
+		{t.TempDir(), r.Path},
+	} {
+		if got := SameSubdir(context.Background(), c.from, r.Path); got != c.want {
+			t.Errorf("SameSubdir(%s) = %s, want %s", c.from, got, c.want)
+		}
+	}
+	for _, dir := range []string{r.Path, filepath.Join(r.Path, "web")} {
+		if got, ok := m.Find(dir); !ok || got.Name != "wt" {
+			t.Errorf("Find(%s) = %+v, %v", dir, got, ok)
+		}
+	}
+	if _, ok := m.Find(filepath.Dir(r.Path)); ok {
+		t.Error("Find of the worktrees' directory found one")
 	}
 }

@@ -194,23 +194,24 @@ func (m *Manager) Get(repo, name string) (Record, error) {
 	return r, err
 }
 
-// Find returns the record of the worktree whose directory is dir, when
-// agent made it (dir is DIR/KEY/NAME with a record); ok false otherwise.
+// Find returns the record of the worktree that holds dir (its root or a
+// directory below it), when agent made it (DIR/KEY/NAME with a record);
+// ok false otherwise. It reads files only.
 func (m *Manager) Find(dir string) (Record, bool) {
 	base, err := filepath.EvalSymlinks(m.Dir)
 	if err != nil {
 		return Record{}, false
 	}
 	rel, err := filepath.Rel(base, filepath.Clean(dir))
-	if err != nil {
+	if err != nil || !filepath.IsLocal(rel) {
 		return Record{}, false
 	}
-	key, name, ok := strings.Cut(filepath.ToSlash(rel), "/")
-	if !ok || strings.Contains(name, "/") || !filepath.IsLocal(rel) {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) < 2 {
 		return Record{}, false
 	}
-	r, err := load(filepath.Join(base, key), name)
-	if err != nil || r.Path != filepath.Clean(dir) {
+	r, err := load(filepath.Join(base, parts[0]), parts[1])
+	if err != nil || r.Path != filepath.Join(base, parts[0], parts[1]) {
 		return Record{}, false
 	}
 	return r, true
