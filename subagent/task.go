@@ -126,11 +126,10 @@ func definition(agents []Agent) tools.Definition {
 		"prompt, and say what its answer must contain. By default it has the read-only tools (list_files, read_file, " +
 		"grep) and cannot start subagents itself. Its answer is the call's result; if it stops early (its step limit, " +
 		"a cancellation) the result is what it found so far, marked incomplete.\n\n" +
-		"With isolation \"worktree\" the subagent works in a git worktree of its own: a new branch agent/NAME from " +
-		"the repository's last commit (this tree's uncommitted changes are not in it), where it may write files and run " +
-		"commands (the file tools and bash) without touching this tree or another subagent's. Its result ends with the " +
-		"worktree's path, its branch and a summary of the diff; a worktree without changes is removed. Nothing is merged: " +
-		"look at the work there, and merge it (git merge agent/NAME) only if the user wants it.\n")
+		"With isolation \"worktree\" the subagent works in a git worktree of its own (a new branch agent/NAME from the " +
+		"last commit; this tree's uncommitted changes are not in it) and may write files and run commands there without " +
+		"touching this tree. Its result ends with the worktree's path, branch and diff stat; an unchanged worktree is " +
+		"removed. Nothing is merged: merge the branch only if the user wants it.\n")
 	if len(agents) > 0 {
 		b.WriteString("\nDefined agents (pass the name as agent):\n")
 		for _, a := range agents {
