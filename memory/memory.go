@@ -80,8 +80,12 @@ type Memory struct {
 func New(store *sessions.Store, dataDir, workDir string) *Memory {
 	root := ProjectRoot(workDir)
 	base := filepath.Join(dataDir, "memory")
+	worktrees := worktree.RepoDir(dataDir, root)
+	if real, err := filepath.EvalSymlinks(worktrees); err == nil {
+		worktrees = real // as the worktrees' sessions name their directories
+	}
 	return &Memory{store: store, base: base, dir: filepath.Join(base, Key(root)), root: root, now: time.Now,
-		queryTimeout: QueryTimeout, worktrees: worktree.RepoDir(dataDir, root)}
+		queryTimeout: QueryTimeout, worktrees: worktrees}
 }
 
 // ProjectRoot returns the root of the project that holds dir: the nearest
