@@ -20,6 +20,7 @@ import (
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell/rules"
 	"github.com/agent-dev/agent/tools/shell/sandbox"
+	"github.com/agent-dev/agent/worktree"
 )
 
 // doctorTimeout bounds the provider check.
@@ -105,6 +106,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	failed = printSandbox(line, ss) || failed
 	failed = printPolicy(line, s) || failed
 	printMCP(ctx, line, h, dir, o.TrustProjectMCP)
+	printWorktrees(ctx, line, h, dir)
 	h.PrintExtensions(line, dir)
 	if serr != nil {
 		line("provider", "%v", serr)
@@ -167,6 +169,38 @@ func printMCP(ctx context.Context, line doctorLine, h *host.Host, dir string, tr
 		}
 		line("  "+st.Name, "%s", state)
 	}
+}
+
+// printWorktrees says how many worktrees agent made for dir's
+// repository, and how many of them a crash left or nobody works in; it
+// prints nothing when there are none.
+func printWorktrees(ctx context.Context, line doctorLine, h *host.Host, dir string) {
+	m, err := h.Worktrees()
+	if err != nil {
+		return
+	}
+	repo, ok := worktree.RepoOf(dir)
+	if !ok {
+		return
+	}
+	entries, _ := m.List(ctx, repo)
+	if len(entries) == 0 {
+		return
+	}
+	inUse, crashed, dirty := 0, 0, 0
+	for _, e := range entries {
+		switch {
+		case e.InUse:
+			inUse++
+		case e.Crashed || e.Owner != nil: // its owner is gone: found or not yet by a start
+			crashed++
+		}
+		if e.Status.Dirty > 0 {
+			dirty++
+		}
+	}
+	line("worktrees", "%d made by agent for this repository: %d in use, %d left by a crash, %d with uncommitted changes (agent worktree list, agent worktree prune)",
+		len(entries), inUse, crashed, dirty)
 }
 
 // checkDatabase runs SQLite's quick_check on the session database and

@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/providers/profile"
@@ -39,7 +41,12 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	mctx, endMCP := context.WithCancel(ctx)
 	defer endMCP()
 	notices := make(chan string, 64)
+	var ended atomic.Bool // the interface is gone: what comes after (a kept worktree) goes to stderr
 	warn := func(msg string) {
+		if ended.Load() {
+			fmt.Fprintln(os.Stderr, "agent: "+msg)
+			return
+		}
 		select {
 		case notices <- msg:
 		default: // 64 unread notices: the interface is gone or stuck
@@ -64,6 +71,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	cfg := interactiveConfig(o, h, sess, ss, first, approver)
 	cfg.AfterFirstFrame, cfg.Notices = func() { sess.StartMCP(mctx) }, notices
 	err = tui.Run(ctx, cfg)
+	ended.Store(true)
 	if cerr := ss.Cleanup(context.WithoutCancel(ctx)); err == nil {
 		err = cerr
 	}
@@ -99,6 +107,7 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		Commands:          tuiCommands(sess.CustomCommands()),
 		MoreCommands:      func() []tui.CustomCommand { return tuiCommands(sess.MCPCommands()) },
 		Hooks:             sess.HookListing,
+		Worktrees:         func(ctx context.Context) string { return worktreeList(ctx, h, sess.Dir()) },
 		Remember:          sess.Remember,
 		MemoryFile:        sess.MemoryFile,
 		Shells:            tuiShells(sess.Background()),
@@ -113,6 +122,25 @@ func tuiShells(m *background.Manager) tui.Shells {
 		return nil
 	}
 	return m
+}
+
+// worktreeList is /worktrees: the table of the worktrees agent made for
+// dir's repository, or why there is none.
+func worktreeList(ctx context.Context, h *host.Host, dir string) string {
+	m, err := h.Worktrees()
+	if err != nil {
+		return err.Error()
+	}
+	repo, err := host.WorktreeRepo(ctx, dir)
+	if err != nil {
+		return err.Error()
+	}
+	entries, errs := m.List(ctx, repo)
+	out := worktreeTable(entries, repo)
+	for _, err := range errs {
+		out += err.Error() + "\n"
+	}
+	return strings.TrimRight(out, "\n")
 }
 
 // tuiCommands are commands as the interface offers them.

@@ -21,6 +21,7 @@ import (
 	"github.com/agent-dev/agent/internal/version"
 	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/worktree"
 )
 
 // Options are the flags and arguments of the root command: the settings'
@@ -56,6 +57,9 @@ type Options struct {
 	// Resume: none; resumePick: choose).
 	Continue bool
 	Resume   string
+	// Worktree is --worktree: the name of the git worktree the session
+	// works in ("" for none; worktreeAuto: a generated name).
+	Worktree string
 	// notices takes what the person should know while the run starts (the
 	// search index being built); errTTY is whether it is a terminal.
 	notices io.Writer
@@ -75,7 +79,7 @@ func openHost(ctx context.Context, o *Options, getenv func(string) string, preco
 // request is the session o's flags name in dir (--continue, --resume; a
 // picker's "?" is a new session until the person picks one).
 func (o *Options) request(dir string) host.Request {
-	r := host.Request{Dir: dir, Continue: o.Continue, Resume: o.Resume}
+	r := host.Request{Dir: dir, Continue: o.Continue, Resume: o.Resume, Worktree: worktreeName(o.Worktree, time.Now())}
 	if r.Resume == resumePick {
 		r.Resume = ""
 	}
@@ -181,7 +185,8 @@ working directory and, when you allow it, runs commands in it.
   agent "Where is the HTTP server started?"    open it and send a prompt
   agent -p "Where is the HTTP server started?" answer once, headless
   git diff | agent -p "review this"
-  agent -c                                     continue this directory's latest session`,
+  agent -c                                     continue this directory's latest session
+  agent -w fix-parser                          work in a git worktree of its own, on branch agent/fix-parser`,
 		Version:       host.Version(),
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
@@ -198,7 +203,7 @@ working directory and, when you allow it, runs commands in it.
 	addRootFlags(c.Flags(), o)
 	addSDKFlags(c.Flags(), &o.SDK)
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
-		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run), newACPCmd(st, getenv, o))
+		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run), newACPCmd(st, getenv, o), newWorktreeCmd(st, getenv, o))
 	completeFlagValues(c)
 	// Only real subcommands may take a first word away from an unquoted
 	// prompt: no "help" command ("agent -p help me fix this" is a prompt;
@@ -225,14 +230,23 @@ func interactive(o *Options, st Streams) bool {
 
 // normalizeArgs lets --resume (-r) stand without an id: when it is the last
 // argument or another flag follows it, it gets resumePick, so that
-// "agent -r" opens the session picker while "agent -r ID" resumes ID.
+// "agent -r" opens the session picker while "agent -r ID" resumes ID. It
+// lets --worktree (-w) take its optional name as the next argument when
+// that is a valid worktree name ("agent -w fix-parser"); otherwise the
+// next argument stays the prompt ("agent -w "fix the parser"").
 func normalizeArgs(args []string) []string {
 	out := make([]string, 0, len(args)+1)
-	for i, a := range args {
-		out = append(out, a)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
-			return append(out, args[i+1:]...)
+			return append(append(out, a), args[i+1:]...)
 		}
+		if (a == "-w" || a == "--worktree") && i+1 < len(args) && worktree.CheckName(args[i+1]) == nil {
+			out = append(out, "--worktree="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
 		if (a == "-r" || a == "--resume") && (i == len(args)-1 || strings.HasPrefix(args[i+1], "-")) {
 			out = append(out, resumePick)
 		}
@@ -254,6 +268,8 @@ func addRootFlags(f *pflag.FlagSet, o *Options) {
 	f.IntVar(&o.MaxSteps, "max-steps", 0, "most model requests in one turn (default 25)")
 	addCapFlags(f, &o.Flags)
 	f.StringVarP(&o.Dir, "cwd", "C", "", "working directory (default the current directory)")
+	f.StringVarP(&o.Worktree, "worktree", "w", "", "work in a git worktree of its own on a new branch agent/NAME (-w NAME; without NAME, or with \"auto\", a generated name), removed at the end unless it holds changes or commits; with -c, go on with its latest session")
+	f.Lookup("worktree").NoOptDefVal = worktreeAuto
 	f.StringVar(&o.Tools, "tools", "", "how tools are offered: pick (briefs, then full schemas of picked tools) or all (default pick)")
 	f.BoolVar(&o.NoStdin, "no-stdin", false, "never read standard input")
 	f.StringArrayVar(&o.Images, "image", nil, "headless: attach an image file (PNG, JPEG, GIF, WebP) to the prompt; repeatable")

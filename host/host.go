@@ -24,6 +24,7 @@ import (
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/telemetry"
 	"github.com/agent-dev/agent/tools/mcp/oauth"
+	"github.com/agent-dev/agent/worktree"
 )
 
 // Config is what Open needs: the flags, the environment, and where the
@@ -69,6 +70,9 @@ type Host struct {
 	pool     *providers.Pool
 	trust    *trustStore  // nil without a data directory
 	oauth    *oauth.Store // nil without a data directory
+	// worktrees makes and tracks the agent's git worktrees, in the data
+	// directory; nil without one.
+	worktrees *worktree.Manager
 	// tel is the process's telemetry (nil: off), set up in the
 	// background as the first session opens (startTelemetry): telReady is
 	// closed once it is (nil when it is off or never started). telWarn is where its one warning goes: the last
@@ -113,6 +117,9 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 		}
 		h.trust = &trustStore{path: filepath.Join(filepath.Dir(h.db), trustFile)}
 		h.oauth = &oauth.Store{Dir: filepath.Join(filepath.Dir(h.db), oauthDir)}
+	}
+	if h.dataDir != "" {
+		h.worktrees = newWorktrees(h.dataDir)
 	}
 	if cfg.Preconnect && h.settingsErr == nil {
 		h.pool.Preconnect(ctx, h.settings.BaseURL)

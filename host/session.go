@@ -42,6 +42,13 @@ type Request struct {
 	// loop.StopStructuredOutput. It holds for this opening only: it is not
 	// stored, so a session continued without it answers freely again.
 	Schema *AnswerSchema
+	// Worktree, when not "", names the git worktree the session works in
+	// (agent --worktree NAME): made from Dir's repository on branch
+	// agent/NAME, or taken up again when agent made it before; Continue
+	// then goes on with its latest session. At Close a worktree the session
+	// made that holds no change and no new commit is removed; any other is
+	// kept, and FrontEnd.Warn says where.
+	Worktree string
 }
 
 // Session is a session a front-end opened: its agent in the session's
@@ -58,6 +65,8 @@ type Session struct {
 	// a fork of one in use, that AGENTS.md changed in the last session.
 	notices []string
 	turns   *turn.Runner
+	// wt is the agent worktree the session works in; nil for none.
+	wt *sessionWorktree
 
 	mu      sync.Mutex
 	loop    *loop.Loop
@@ -90,10 +99,17 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 			s.Close()
 		}
 	}()
+	if req.Worktree != "" {
+		if req.Dir, err = s.enterWorktree(ctx, req, fe); err != nil {
+			return nil, err
+		}
+	}
 	dir, err := s.resume(ctx, req)
 	if err != nil {
 		return nil, err
 	}
+	s.adoptWorktree(dir)
+	s.reportOrphans(dir, fe)
 	if s.a, err = h.newAgent(ctx, dir, fe, req.Schema, store); err != nil {
 		return nil, err
 	}
@@ -118,6 +134,7 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 	if s.resumed {
 		s.a.reserveBackgroundIDs(s.conv.Messages())
 	}
+	s.recordWorktreeSession()
 	s.turns = s.a.runner(store)
 	if s.loop, err = s.a.newLoop(s.model, store.Recorder(s.id)); err != nil {
 		return nil, err

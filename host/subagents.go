@@ -44,6 +44,8 @@ type children struct {
 	store   *sessions.Store
 	approve loop.ApproveFunc // the parent's: children ask as it does
 	hooks   *hookSet
+	// iso is what a child in a worktree of its own needs.
+	iso isolation
 }
 
 // close releases the children's sandbox.
@@ -98,11 +100,27 @@ func newTaskTool(dir string, s Settings, c *children) (*subagent.Tool, []string)
 // spawn builds a child for spec: its session (a subagent's, linked to the
 // parent's), its conversation and its loop, with the tools of its agent
 // (the read-only ones by default; never the task tool).
-func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Child, error) {
+func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.Child, err error) {
 	store, approve, h := c.store, c.approve, c.hooks
 	a, s := c.a, c.a.settings
-	model, system, name := s.Model, a.systemPrompt()+subagentNote, ""
-	reg, err := c.registry(spec.Agent)
+	model, system, name, dir := s.Model, a.systemPrompt()+subagentNote, "", a.dir
+	var ic *isolatedChild
+	var reg *tools.Registry
+	if spec.Isolation == subagent.IsolationWorktree {
+		if ic, err = c.isolate(ctx, spec); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				ic.discard(ctx)
+			}
+		}()
+		dir = ic.rec.Path
+		system = a.systemPromptIn(ic.root, dir) + subagentNote + fmt.Sprintf(worktreeNote, ic.rec.Branch)
+		reg, err = ic.registry(c, spec.Agent)
+	} else {
+		reg, err = c.registry(spec.Agent)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -124,21 +142,40 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 	}
 	var rec conversation.Recorder
 	var lrec loop.Store
-	var finish func()
-	id := ""
+	release := func() {}
 	if store != nil {
-		sess, err := store.Create(ctx, sessions.NewSession{Dir: a.dir, Provider: ProviderName(s.BaseURL), Model: model,
+		sess, err := store.Create(ctx, sessions.NewSession{Dir: dir, Provider: ProviderName(s.BaseURL), Model: model,
 			SystemPrompt: system, Title: spec.Description, Parent: spec.ParentSession, ParentCallID: spec.CallID, Agent: name})
 		if err != nil {
 			return nil, err
 		}
-		id = sess.ID
+		id := sess.ID
 		r := store.Recorder(id)
 		rec, lrec = r, r
-		finish = func() { store.Release(context.WithoutCancel(ctx), id) }
+		release = func() { store.Release(context.WithoutCancel(ctx), id) }
+		if ic != nil {
+			if ic.rec, err = ic.m.SetSession(ic.rec, id); err != nil {
+				release()
+				return nil, err
+			}
+		}
+	}
+	finish := func() string {
+		release()
+		if ic == nil {
+			return ""
+		}
+		return ic.finish(ctx)
+	}
+	prepare := c.prepare(spec.Agent)
+	if ic != nil {
+		prepare = func() {}
+		if slices.Contains(reg.Names(), "bash") {
+			prepare = ic.sandbox.Prepare
+		}
 	}
 	l, err := loop.New(loop.Config{
-		Provider: &preparingProvider{Provider: a.provider(), prepare: c.prepare(spec.Agent)},
+		Provider: &preparingProvider{Provider: a.provider(), prepare: prepare},
 		Model:    model,
 		Trace:    a.trace,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),
@@ -149,9 +186,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (*subagent.Chi
 		Budget: loopBudget(a.childMeter(spec.Agent)),
 	})
 	if err != nil {
-		if finish != nil {
-			finish()
-		}
+		release()
 		return nil, err
 	}
 	return &subagent.Child{Loop: l, Conv: conversation.New(system, rec), Model: model, Finish: finish}, nil

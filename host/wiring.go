@@ -30,6 +30,7 @@ import (
 	"github.com/agent-dev/agent/tools/todo"
 	"github.com/agent-dev/agent/tools/web"
 	"github.com/agent-dev/agent/turn"
+	"github.com/agent-dev/agent/worktree"
 )
 
 // agent is what a session's front-end opened in a directory, built
@@ -161,7 +162,8 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	if err != nil {
 		return nil, err
 	}
-	a.children = &children{a: a, runner: &turn.Runner{Sessions: store}, bash: childBash, sandbox: childSb, store: store}
+	a.children = &children{a: a, runner: &turn.Runner{Sessions: store}, bash: childBash, sandbox: childSb, store: store,
+		iso: isolation{m: h.worktrees, paths: h.protectedPaths, getenv: h.cfg.Getenv, yolo: yolo}}
 	closers = append(closers, a.children.close) // the subagents' read-only sandbox
 	a.protect = protect.NewGuard(paths)
 	a.files = fs.NewSessions(storeJournals{store}.journal)
@@ -381,8 +383,15 @@ func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) 
 	if yolo {
 		mode = sandbox.Off
 	}
+	roots := s.Sandbox.WritableRoots
+	if common, ok := worktree.CommonDir(paths.Dir); ok {
+		// A linked worktree's git add and commit write its repository's
+		// .git, as they write Dir/.git in a plain one (its hooks and
+		// config stay read-only).
+		roots = append(slices.Clone(roots), common)
+	}
 	sb, err := sandbox.New(sandbox.Policy{
-		Mode: mode, Network: s.Sandbox.Network, Dir: paths.Dir, WritableRoots: s.Sandbox.WritableRoots,
+		Mode: mode, Network: s.Sandbox.Network, Dir: paths.Dir, WritableRoots: roots,
 		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(os.Lstat),
 		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.Sandbox.MaxProcesses, TempSize: s.Sandbox.TmpSize,
 		NetworkOf: networkOf,
@@ -395,8 +404,12 @@ func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) 
 
 // systemPrompt is the system prompt of a new session in the agent's
 // directory.
-func (a *agent) systemPrompt() string {
-	prompt := systemPrompt(a.root, a.dir, time.Now(), a.settings.Tools)
+func (a *agent) systemPrompt() string { return a.systemPromptIn(a.root, a.dir) }
+
+// systemPromptIn is the agent's system prompt for work in dir (a
+// subagent's worktree), whose AGENTS.md is read through root.
+func (a *agent) systemPromptIn(root *os.Root, dir string) string {
+	prompt := systemPrompt(root, dir, time.Now(), a.settings.Tools)
 	for _, svc := range a.services {
 		if svc.prompt != nil {
 			prompt += svc.prompt()

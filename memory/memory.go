@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/worktree"
 )
 
 // LongTermFile is the name of the long-term memory file.
@@ -57,8 +58,11 @@ type Memory struct {
 	base  string          // DATA/memory: every project's directory
 	dir   string          // base/KEY: this project's
 	root  string          // the project's root
-	now   func() time.Time
-	mu    sync.Mutex // serialises writes to the files
+	// worktrees is where the project's worktrees live (outside root),
+	// whose sessions are the project's too.
+	worktrees string
+	now       func() time.Time
+	mu        sync.Mutex // serialises writes to the files
 	// embed, when not nil, embeds passages and queries (UseEmbeddings);
 	// indexer is the background indexer (StartEmbedding).
 	embed   *Embedder
@@ -76,17 +80,26 @@ type Memory struct {
 func New(store *sessions.Store, dataDir, workDir string) *Memory {
 	root := ProjectRoot(workDir)
 	base := filepath.Join(dataDir, "memory")
+	worktrees := worktree.RepoDir(dataDir, root)
+	if real, err := filepath.EvalSymlinks(worktrees); err == nil {
+		worktrees = real // as the worktrees' sessions name their directories
+	}
 	return &Memory{store: store, base: base, dir: filepath.Join(base, Key(root)), root: root, now: time.Now,
-		queryTimeout: QueryTimeout}
+		queryTimeout: QueryTimeout, worktrees: worktrees}
 }
 
 // ProjectRoot returns the root of the project that holds dir: the nearest
 // directory from dir upwards that holds a .git entry (a directory, or a
-// worktree's file), else dir itself, cleaned.
+// submodule's file), else dir itself, cleaned. A linked worktree's
+// project is its main repository's (worktree.MainRoot): a session in a
+// worktree agent made has the memory of the repository it came from.
 func ProjectRoot(dir string) string {
 	dir = filepath.Clean(dir)
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			if main, ok := worktree.MainRoot(d); ok {
+				return main
+			}
 			return d
 		}
 		parent := filepath.Dir(d)

@@ -87,7 +87,7 @@ func (m *Memory) Search(ctx context.Context, query string, o SearchOptions) ([]R
 	if m.store != nil {
 		opts := sessions.SearchOptions{Exclude: o.Exclude, Limit: limit * 2}
 		if !o.AllProjects {
-			opts.Root = m.root
+			opts.Root, opts.Also = m.root, []string{m.worktrees}
 		}
 		hits, err := m.store.Search(ctx, query, opts)
 		if err != nil {

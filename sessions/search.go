@@ -16,6 +16,10 @@ type SearchOptions struct {
 	// Root keeps the sessions whose working directory is Root or below it
 	// (an absolute path, as Create stores it); "" keeps every session.
 	Root string
+	// Also are more directories whose sessions (and those below them)
+	// Root keeps beside its own: the project's worktrees, which live
+	// outside it. They count only with a Root.
+	Also []string
 	// Exclude leaves out the session with this id (the one asking); ""
 	// leaves out none.
 	Exclude string
@@ -80,13 +84,9 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Hi
 	// checked against that list rather than joined to its session.
 	scope := `SELECT id FROM sessions WHERE id != ?2`
 	args := []any{matchOf(words), o.Exclude}
-	if o.Root != "" {
-		root := strings.TrimSuffix(o.Root, "/")
-		// Every path below root sorts between root+"/" and root+"0"
-		// ('0' follows '/').
-		scope += ` AND (dir = ?3 OR (dir >= ?4 AND dir < ?5))`
-		args = append(args, root, root+"/", root+"0")
-	}
+	where, more := o.scope(3)
+	scope += where
+	args = append(args, more...)
 	q := `SELECT f.rowid, bm25(messages_fts) AS r FROM messages_fts AS f
 		JOIN messages AS m ON m.id = f.rowid
 		WHERE messages_fts MATCH ?1 AND m.session_id IN (` + scope + `)`
@@ -103,6 +103,29 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Hi
 		out[i] = h.Hit
 	}
 	return out, nil
+}
+
+// scope is the condition on a session's dir that keeps the sessions of
+// o.Root and o.Also (" AND (...)", "" for every session), with its
+// arguments, numbered from ?first on.
+func (o SearchOptions) scope(first int) (string, []any) {
+	if o.Root == "" {
+		return "", nil
+	}
+	var conds []string
+	var args []any
+	for _, d := range append([]string{o.Root}, o.Also...) {
+		d = strings.TrimSuffix(d, "/")
+		if d == "" {
+			continue
+		}
+		// Every path below d sorts between d+"/" and d+"0" ('0' follows
+		// '/').
+		n := first + len(args)
+		conds = append(conds, fmt.Sprintf(`dir = ?%d OR (dir >= ?%d AND dir < ?%d)`, n, n+1, n+2))
+		args = append(args, d, d+"/", d+"0")
+	}
+	return " AND (" + strings.Join(conds, " OR ") + ")", args
 }
 
 // rankedHit is a Hit while Search fills it in.

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 )
 
 // Passage is a message's searchable text, to embed (see Store.Unembedded).
@@ -141,11 +140,9 @@ func (s *Store) NearestMessages(ctx context.Context, model string, q []float32, 
 func (s *Store) scopeSessions(ctx context.Context, o SearchOptions) (map[string]bool, error) {
 	q := `SELECT id FROM sessions WHERE id != ?1`
 	args := []any{o.Exclude}
-	if o.Root != "" {
-		root := strings.TrimSuffix(o.Root, "/")
-		q += ` AND (dir = ?2 OR (dir >= ?3 AND dir < ?4))`
-		args = append(args, root, root+"/", root+"0")
-	}
+	where, more := o.scope(2)
+	q += where
+	args = append(args, more...)
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -185,11 +182,9 @@ func (s *Store) fillLiveHits(ctx context.Context, hits []rankedHit) ([]rankedHit
 func (s *Store) nearestFromDB(ctx context.Context, model string, q []float32, o SearchOptions, limit int) ([]rankedHit, error) {
 	scope := `SELECT id FROM sessions WHERE id != ?2`
 	args := []any{model, o.Exclude}
-	if o.Root != "" {
-		root := strings.TrimSuffix(o.Root, "/")
-		scope += ` AND (dir = ?3 OR (dir >= ?4 AND dir < ?5))`
-		args = append(args, root, root+"/", root+"0")
-	}
+	where, more := o.scope(3)
+	scope += where
+	args = append(args, more...)
 	// CROSS JOIN keeps message_vectors the outer loop, walked by rowid
 	// from the newest, so that no sort of the vectors is needed and the
 	// walk stops at the bound.

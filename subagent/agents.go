@@ -38,6 +38,10 @@ type Agent struct {
 	// (max_budget_usd; 0: no cap of its own): past it the child stops and
 	// its task call's result says so. The session's cap holds as well.
 	MaxBudgetUSD float64
+	// Isolation is IsolationWorktree when it works in a git worktree of
+	// its own (isolation: worktree, as in Claude Code's front matter); ""
+	// when it works in the session's directory.
+	Isolation string
 	// Prompt is its system prompt (the file's body).
 	Prompt string
 	// Path is the file it was read from.
@@ -132,7 +136,8 @@ func readAgent(path string) (Agent, error) {
 
 // Parse reads a definition: front matter between two lines of "---"
 // (key: value lines; tools as a comma-separated list, a [a, b] list or
-// "- item" lines; max_budget_usd a number of US dollars), then the body.
+// "- item" lines; max_budget_usd a number of US dollars; isolation
+// "worktree" or nothing), then the body.
 // Name and description are required.
 func Parse(text string) (Agent, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
@@ -173,6 +178,14 @@ func Parse(text string) (Agent, error) {
 			a.Model = unquote(value)
 		case "tools":
 			a.Tools = splitList(value)
+		case "isolation":
+			switch v := unquote(value); v {
+			case IsolationWorktree:
+				a.Isolation = v
+			case "", "none":
+			default:
+				return Agent{}, fmt.Errorf("isolation %q: the only isolation is %q", value, IsolationWorktree)
+			}
 		case "max_budget_usd":
 			v, err := strconv.ParseFloat(unquote(value), 64)
 			if err == nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,19 @@ func TestLoadSkipsBadDefinitionsAndKeepsTheFirstName(t *testing.T) {
 	}
 	if len(warnings) != 1 {
 		t.Errorf("warnings = %v, want one for bad.md", warnings)
+	}
+}
+
+// isolation: worktree (Claude Code's front matter) is read; any other
+// isolation is refused.
+func TestIsolationInAgentDefinitions(t *testing.T) {
+	for text, want := range map[string]string{"worktree": "worktree", "\"worktree\"": "worktree", "none": ""} {
+		a, err := Parse("---\nname: a\ndescription: d\nisolation: " + text + "\n---\n")
+		if err != nil || a.Isolation != want {
+			t.Errorf("isolation: %s: %q, %v; want %q", text, a.Isolation, err, want)
+		}
+	}
+	if _, err := Parse("---\nname: a\ndescription: d\nisolation: container\n---\n"); err == nil || !strings.Contains(err.Error(), `"worktree"`) {
+		t.Errorf("isolation: container: %v, want an error naming worktree", err)
 	}
 }

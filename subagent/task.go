@@ -31,6 +31,11 @@ const DefaultMaxParallel = 4
 // DefaultMaxResult caps the child's answer in the call's result (32 KiB).
 const DefaultMaxResult = 32 << 10
 
+// IsolationWorktree is the isolation of a child that works in a git
+// worktree of its own (the task call's isolation argument, an agent
+// definition's isolation: worktree).
+const IsolationWorktree = "worktree"
+
 // Spec is what a child is started for.
 type Spec struct {
 	// ParentSession is the session of the call that starts the child;
@@ -41,6 +46,10 @@ type Spec struct {
 	// Agent is the defined agent the child runs as; nil for the default
 	// (read-only tools, the session's model).
 	Agent *Agent
+	// Isolation is IsolationWorktree when the child works in a git
+	// worktree of its own (the call asked, or its agent's definition
+	// does); "" otherwise.
+	Isolation string
 }
 
 // Child is a started child: its loop (with loop.Config.Origin naming the
@@ -52,8 +61,9 @@ type Child struct {
 	// Model is the model it runs on.
 	Model string
 	// Finish, when not nil, is called once the child's turn has ended (its
-	// session's lease given back).
-	Finish func()
+	// session's lease given back, its worktree ended); a line it returns
+	// ends the call's result (where the child's work is).
+	Finish func() string
 }
 
 // SpawnFunc builds a child for s: its session, conversation and loop. It
@@ -102,7 +112,8 @@ func New(cfg Config) *Tool {
 const schema = `{"type":"object","properties":{
 "description":{"type":"string","minLength":1,"description":"3-5 words that say what the subagent does, shown to the user"},
 "prompt":{"type":"string","minLength":1,"description":"the whole task: the subagent sees nothing else of this conversation"},
-"agent":{"type":"string","description":"the name of a defined agent to run as; omit for the default read-only agent"}},
+"agent":{"type":"string","description":"the name of a defined agent to run as; omit for the default read-only agent"},
+"isolation":{"type":"string","enum":["worktree"],"description":"worktree: the subagent works in a git worktree of its own, with tools that change files"}},
 "required":["description","prompt"],"additionalProperties":false}`
 
 // definition is the tool's definition, listing the defined agents.
@@ -114,11 +125,19 @@ func definition(agents []Agent) tools.Definition {
 		"response run in parallel. The subagent sees nothing of this conversation: put everything it needs in " +
 		"prompt, and say what its answer must contain. By default it has the read-only tools (list_files, read_file, " +
 		"grep) and cannot start subagents itself. Its answer is the call's result; if it stops early (its step limit, " +
-		"a cancellation) the result is what it found so far, marked incomplete.\n")
+		"a cancellation) the result is what it found so far, marked incomplete.\n\n" +
+		"With isolation \"worktree\" the subagent works in a git worktree of its own (a new branch agent/NAME from the " +
+		"last commit; this tree's uncommitted changes are not in it) and may write files and run commands there without " +
+		"touching this tree. Its result ends with the worktree's path, branch and diff stat; an unchanged worktree is " +
+		"removed. Nothing is merged: merge the branch only if the user wants it.\n")
 	if len(agents) > 0 {
 		b.WriteString("\nDefined agents (pass the name as agent):\n")
 		for _, a := range agents {
-			fmt.Fprintf(&b, "- %s: %s\n", a.Name, tools.OneLine(a.Description))
+			iso := ""
+			if a.Isolation != "" {
+				iso = " (isolation: " + a.Isolation + ")"
+			}
+			fmt.Fprintf(&b, "- %s: %s%s\n", a.Name, tools.OneLine(a.Description), iso)
 		}
 	}
 	return tools.Definition{
@@ -151,6 +170,7 @@ type args struct {
 	Description string `json:"description"`
 	Prompt      string `json:"prompt"`
 	Agent       string `json:"agent"`
+	Isolation   string `json:"isolation"`
 }
 
 // Run starts the child, waits for it and returns its answer. A child
@@ -163,13 +183,16 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err := json.Unmarshal(call.Args, &a); err != nil {
 		return tools.Errorf("task: %v", err), nil
 	}
-	spec := Spec{ParentSession: call.Session, CallID: call.ID, Description: tools.OneLine(a.Description)}
+	spec := Spec{ParentSession: call.Session, CallID: call.ID, Description: tools.OneLine(a.Description), Isolation: a.Isolation}
 	if a.Agent != "" {
 		def, ok := t.agent(a.Agent)
 		if !ok {
 			return tools.Errorf("task: no agent named %q; %s", a.Agent, t.known()), nil
 		}
 		spec.Agent = &def
+		if spec.Isolation == "" {
+			spec.Isolation = def.Isolation
+		}
 	}
 	select {
 	case t.slots <- struct{}{}:
@@ -186,10 +209,13 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	for ev := range t.cfg.Runner.Turn(ctx, child.Loop, child.Conv, turn.Text(a.Prompt)) {
 		w.see(ev)
 	}
+	res := w.result(t.cfg.MaxResult)
 	if child.Finish != nil {
-		child.Finish()
+		if line := child.Finish(); line != "" {
+			res.Content += "\n\n" + line
+		}
 	}
-	return w.result(t.cfg.MaxResult), nil
+	return res, nil
 }
 
 // agent finds a defined agent by name.

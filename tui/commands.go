@@ -36,6 +36,7 @@ func builtinCommands() []slashCommand {
 		{"/mcp", "[login NAME]", "show the MCP servers; login NAME authorizes one (OAuth)", withArg((*Model).mcpCommand)},
 		{"/hooks", "", "list the hooks and where each comes from", noArg((*Model).hooksCommand)},
 		{"/shells", "[ID | stop ID]", "background shells: list them, show one's output, stop one", withArg((*Model).shellsCommand)},
+		{"/worktrees", "", "list the git worktrees agent made for this repository", noArg((*Model).worktreesCommand)},
 		{"/context", "", "show how the context window is used", noArg((*Model).contextCommand)},
 		{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window", withArg((*Model).startCompact)},
 		{"/cost", "", "show the session's tokens, cache use and cost", noArg((*Model).costCommand)},

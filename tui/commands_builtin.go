@@ -114,6 +114,16 @@ func (m *Model) hooksCommand() tea.Cmd {
 	return m.showNote(note)
 }
 
+// worktreesCommand is /worktrees: the front-end's list, read outside
+// Update (it runs git).
+func (m *Model) worktreesCommand() tea.Cmd {
+	if m.cfg.Worktrees == nil {
+		return m.showNote("No worktrees: agent --worktree NAME works in one, and subagents with isolation: worktree do.")
+	}
+	list := m.cfg.Worktrees
+	return func() tea.Msg { return worktreesMsg{list(context.Background())} }
+}
+
 // contextCommand is /context.
 func (m *Model) contextCommand() tea.Cmd {
 	return m.showNote(contextNote(m.loop.Context(m.session.Conv)))

@@ -103,6 +103,10 @@ type Config struct {
 	// Hooks lists the hooks and their sources for /hooks; nil says there
 	// are none.
 	Hooks func() string
+	// Worktrees lists the git worktrees agent made for the repository
+	// (/worktrees); it runs git, so it is called outside Update. nil says
+	// there are none to list.
+	Worktrees func(context.Context) string
 	// Turns starts the turns; nil runs them with a runner of Mentions
 	// alone (no session store), as tests do.
 	Turns *turn.Runner
@@ -147,6 +151,7 @@ type (
 	approvalMsg   struct{ req approvalRequest }
 	noticeMsg     struct{ text string }
 	mcpLoginMsg   struct{ text string }
+	worktreesMsg  struct{ text string }
 	tickMsg       struct{ turn int }
 	// modelSwitchedMsg carries the loop built for /model NAME, built in a
 	// command because building reads the project's AGENTS.md.
@@ -382,6 +387,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.chat.bottom()
 	case shellsChangedMsg, shellsReadMsg, shellsTickMsg, shellStoppedMsg, backgroundSentMsg:
 		return m, m.onShells(msg)
+	case worktreesMsg:
+		m.chat.append(newNoteItem(m.st, msg.text))
+		m.chat.bottom()
 	default:
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)

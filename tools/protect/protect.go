@@ -182,13 +182,51 @@ func (p Paths) ReadDenied(rel string) bool {
 // writable roots, besides the git metadata it finds itself: the agent's
 // directories (the sandbox makes a missing one), and those of its files and
 // of the project's configuration directories that exist (lstat is os.Lstat
-// outside tests; a missing one is never made up).
+// outside tests; a missing one is never made up). An agent directory that
+// holds Dir (a worktree in the data directory) would make Dir read-only
+// whole: in its place come the entries that exist now beside the way down
+// to Dir, at each level (read with os.ReadDir); what is made in them later
+// is not protected where the directory lies in a writable root (a data
+// directory under /tmp).
 func (p Paths) SandboxProtected(lstat func(string) (os.FileInfo, error)) []string {
-	out := slices.Clone(p.Agent)
+	var out []string
+	for _, a := range p.Agent {
+		if p.Dir == a || !within(p.Dir, a) {
+			out = append(out, a)
+			continue
+		}
+		for _, e := range besideTheWay(a, p.Dir) {
+			if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+	}
 	for _, f := range append(slices.Clone(p.AgentFiles), p.Project...) {
 		if _, err := lstat(f); err == nil && !slices.Contains(out, f) {
 			out = append(out, f)
 		}
+	}
+	return out
+}
+
+// besideTheWay lists the entries of top and of each directory below it
+// on the way down to dir (which top holds), but for the one that leads
+// to dir.
+func besideTheWay(top, dir string) []string {
+	var out []string
+	rel, err := filepath.Rel(top, dir)
+	if err != nil {
+		return nil
+	}
+	cur := top
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		ents, _ := os.ReadDir(cur)
+		for _, e := range ents {
+			if e.Name() != part {
+				out = append(out, filepath.Join(cur, e.Name()))
+			}
+		}
+		cur = filepath.Join(cur, part)
 	}
 	return out
 }
@@ -226,13 +264,27 @@ func DefaultCredentials(home string) []string {
 // and the person's approvals of single calls. It is safe for concurrent
 // use.
 type Guard struct {
-	paths  Paths
+	paths Paths
+	// shared, when not nil, holds the approvals (With); mu and grants
+	// are then unused.
+	shared *Guard
 	mu     sync.Mutex
 	grants map[string]int
 }
 
 // NewGuard returns a guard of paths with no approval given.
 func NewGuard(paths Paths) *Guard { return &Guard{paths: paths, grants: map[string]int{}} }
+
+// With returns a guard of paths that shares g's approvals: a subagent's
+// file tools in a worktree of their own take the approvals the person
+// gives through the session's guard (one write each, by the path the
+// tool's result names).
+func (g *Guard) With(paths Paths) *Guard {
+	if g == nil {
+		return NewGuard(paths)
+	}
+	return &Guard{paths: paths, shared: g}
+}
 
 // Paths returns the guard's protected paths.
 func (g *Guard) Paths() Paths {
@@ -260,6 +312,10 @@ func (g *Guard) Risk(rels ...string) string {
 // Grant records the person's approval of one write to rel (as the tool's
 // result Meta[tools.MetaPath] names it), taken by the next Take of rel.
 func (g *Guard) Grant(rel string) {
+	if g.shared != nil {
+		g.shared.Grant(rel)
+		return
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.grants[rel]++
@@ -270,6 +326,9 @@ func (g *Guard) Grant(rel string) {
 func (g *Guard) Take(rel string) bool {
 	if g == nil {
 		return false
+	}
+	if g.shared != nil {
+		return g.shared.Take(rel)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

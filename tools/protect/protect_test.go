@@ -3,6 +3,7 @@ package protect
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -101,5 +102,50 @@ func TestSandboxProtectedSkipsMissingFiles(t *testing.T) {
 	got := p.SandboxProtected(os.Lstat)
 	if len(got) != 3 || got[0] != filepath.Join(dir, "data") || got[1] != cfg || got[2] != claude {
 		t.Errorf("SandboxProtected = %q", got)
+	}
+}
+
+// An agent directory that holds the working directory (a worktree in the
+// data directory) is protected beside the way down to it, not whole: the
+// working directory stays writable, the database and the other worktrees
+// do not.
+func TestSandboxProtectedAroundAWorkingDirectoryInside(t *testing.T) {
+	data := t.TempDir()
+	wt := filepath.Join(data, "worktrees", "repo-1", "mine")
+	for _, d := range []string{wt, filepath.Join(data, "worktrees", "repo-1", "other"), filepath.Join(data, "worktrees", "repo-2"), filepath.Join(data, "memory")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(data, "agent.db"), filepath.Join(data, "worktrees", "repo-1", "mine.json")} {
+		if err := os.WriteFile(f, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := t.TempDir()
+	p := New(Paths{Dir: wt, Agent: []string{config, data}}, nil)
+	got := p.SandboxProtected(os.Lstat)
+	want := []string{config, filepath.Join(data, "agent.db"), filepath.Join(data, "memory"),
+		filepath.Join(data, "worktrees", "repo-2"), filepath.Join(data, "worktrees", "repo-1", "mine.json"), filepath.Join(data, "worktrees", "repo-1", "other")}
+	if !slices.Equal(got, want) {
+		t.Errorf("SandboxProtected =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// A guard made With other paths shares the approvals of the one it was
+// made from: a grant through either is taken once, by either.
+func TestGuardWithSharesApprovals(t *testing.T) {
+	parent := NewGuard(New(Paths{Dir: "/work"}, nil))
+	child := parent.With(New(Paths{Dir: "/wt"}, nil))
+	if child.Paths().Dir != "/wt" {
+		t.Errorf("the child's paths are %+v", child.Paths())
+	}
+	parent.Grant(".claude/x")
+	if !child.Take(".claude/x") || parent.Take(".claude/x") || child.Take(".claude/x") {
+		t.Error("a grant through the parent should be taken once, by the child")
+	}
+	child.Grant("a")
+	if !parent.Take("a") {
+		t.Error("a grant through the child should reach the parent")
 	}
 }
