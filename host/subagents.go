@@ -73,7 +73,7 @@ func readOnlyBash(yolo bool, s Settings, paths protect.Paths, getenv func(string
 		sb.Close()
 		return nil, nil, nil
 	}
-	return sb, newBash(s, paths.Dir, sb, nil), nil
+	return sb, newBash(s, paths.Dir, sb, nil, false), nil
 }
 
 // agentDirs are the directories agent definitions are read from, the

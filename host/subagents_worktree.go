@@ -82,9 +82,9 @@ func (c *children) isolate(ctx context.Context, spec subagent.Spec) (_ *isolated
 	}
 	ic.tools = fstools.ToolsWith(ic.root, fstools.Options{Sessions: c.a.files, Protect: c.a.protect.With(paths),
 		ReadDirs: skills.Dirs(c.a.ext.skills), ImageLimit: s.ImageLimit()})
-	bash := modeBash{normal: newBash(s, ic.rec.Path, ic.sandbox, nil), plan: c.a.plan.active}
+	bash := modeBash{normal: newBash(s, ic.rec.Path, ic.sandbox, nil, false), plan: c.a.plan.active}
 	if c.sandbox != nil { // plan mode's commands: read-only, in the worktree
-		bash.readOnly = newBash(s, ic.rec.Path, c.sandbox, nil)
+		bash.readOnly = newBash(s, ic.rec.Path, c.sandbox, nil, false)
 	}
 	ic.tools = append(ic.tools, bash)
 	return ic, nil

@@ -227,7 +227,7 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 	a.buffers = fe.Files
 	task, warnings := newTaskTool(a.dir, s, a.children)
 	a.warnings = append(append(a.warnings, warnings...), a.ext.warnings...)
-	bash := modeBash{normal: newBash(s, a.dir, a.sandbox, a.background), readOnly: a.children.bash, plan: a.plan.active}
+	bash := modeBash{normal: newBash(s, a.dir, a.sandbox, a.background, fe.Interactive), readOnly: a.children.bash, plan: a.plan.active}
 	a.builtins = append(files, bash, task, todo.New(storeTodos{store}), a.plan.tool(), newWebFetch(s))
 	if len(a.ext.skills) > 0 {
 		a.builtins = append(a.builtins, skills.Tool(a.ext.skills))
@@ -251,8 +251,9 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 // newBash is the bash tool of a run in dir: commands confined by sb, with
 // its temporary directory as TMPDIR, without the provider's keys and the
 // secrets the settings' filter removes; with bg (nil: none), commands may
-// run in the background.
-func newBash(s Settings, dir string, sb *sandbox.Sandbox, bg *background.Manager) tools.Tool {
+// run in the background, and with detachable (the interface, whose Ctrl+B
+// sends a running command there) every command is started supervised.
+func newBash(s Settings, dir string, sb *sandbox.Sandbox, bg *background.Manager, detachable bool) tools.Tool {
 	var extraEnv []string
 	if t := sb.TempDir(); t != "" {
 		extraEnv = []string{"TMPDIR=" + t}
@@ -260,7 +261,7 @@ func newBash(s Settings, dir string, sb *sandbox.Sandbox, bg *background.Manager
 	cfg := shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.Sandbox.EnvKeep, EnvRemove: s.Sandbox.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, BuildBackground: sb.BuildBackground, Start: sb.Start, Guard: sb.Guard, GuardBackground: sb.GuardBackground, Confinement: sb.Brief().Confinement()}
 	if bg != nil { // a nil *Manager must not become a non-nil interface
-		cfg.Background = bg
+		cfg.Background, cfg.Detachable = bg, detachable
 	}
 	return shell.New(cfg)
 }

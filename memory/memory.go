@@ -22,8 +22,6 @@
 package memory
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -112,20 +110,9 @@ func ProjectRoot(dir string) string {
 
 // Key names a project's memory directory: the root's base name (letters,
 // digits, '.', '-' and '_' kept, anything else '_') and the first 12 hex
-// digits of the SHA-256 of the root's path, "agent-3f2a9c0d1e4b".
-func Key(root string) string {
-	sum := sha256.Sum256([]byte(root))
-	name := []rune(filepath.Base(root))
-	for i, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
-			name[i] = '_'
-		}
-	}
-	if len(name) > 40 {
-		name = name[:40]
-	}
-	return strings.Trim(string(name), ".") + "-" + hex.EncodeToString(sum[:6])
-}
+// digits of the SHA-256 of the root's path, "agent-3f2a9c0d1e4b", as
+// worktree.Key names a repository's worktrees.
+func Key(root string) string { return worktree.Key(root) }
 
 // Dir returns this project's memory directory (it may not exist yet).
 func (m *Memory) Dir() string { return m.dir }

@@ -355,7 +355,7 @@ func TestCtrlBSendsARunningCommandToTheBackground(t *testing.T) {
 		fake.Text("It runs on in the background."),
 	)
 	cfg := config(t, srv, dir, nil)
-	withTools(t, &cfg, srv, shell.New(shell.Config{Dir: dir, Background: bg}))
+	withTools(t, &cfg, srv, shell.New(shell.Config{Dir: dir, Background: bg, Detachable: true}))
 	cfg.Shells = bg
 	d := newDriver(t, cfg)
 	d.typeAndSend("start the server")

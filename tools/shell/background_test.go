@@ -69,7 +69,7 @@ func sendToBackgroundOnce(t *testing.T, tool *Tool, m *background.Manager, comma
 // output a second time.
 func TestOutputShownWhenACommandIsSentToTheBackgroundIsNotReadAgain(t *testing.T) {
 	m := newBackground(t)
-	tool := newTool(t, Config{Background: m})
+	tool := newTool(t, Config{Background: m, Detachable: true})
 	gate := filepath.Join(t.TempDir(), "gate")
 	res := sendToBackgroundOnce(t, tool, m, "echo early-line; while [ ! -e "+gate+" ]; do sleep 0.01; done; echo late-line", "early-line")
 	if !strings.Contains(res.Content, "bash_1") || !strings.Contains(res.Content, "early-line") {

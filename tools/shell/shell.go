@@ -92,10 +92,14 @@ type Config struct {
 	// on what will be refused.
 	Confinement string
 	// Background, when not nil, keeps commands running after their call
-	// returns: the schema offers run_in_background, and a running
-	// command may be sent to the background by the person (Ctrl+B). Nil:
-	// every command runs to its end within its call.
+	// returns: the schema offers run_in_background. Nil: every command
+	// runs to its end within its call.
 	Background Background
+	// Detachable, with Background, lets the person send a running command
+	// to the background (the interface's Ctrl+B): every command is then
+	// built with BuildBackground (supervised, so that it dies with a
+	// killed agent wherever it ends up) and registered while it runs.
+	Detachable bool
 }
 
 // Background is where commands go that outlive their call (package
@@ -236,6 +240,10 @@ func humanDuration(d time.Duration) string {
 	}
 }
 
+// detachable reports whether a running command may be sent to the
+// background.
+func (t *Tool) detachable() bool { return t.cfg.Background != nil && t.cfg.Detachable }
+
 // Definition implements tools.Tool.
 func (t *Tool) Definition() tools.Definition { return t.def }
 
@@ -296,10 +304,10 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 		after = guard()
 	}
 	// The command joins the trace of the call that runs it (TRACEPARENT).
-	// With background processes, every command may end up in the
-	// background (Ctrl+B): each is built to be supervised.
+	// A command the person may send to the background (Ctrl+B) is built
+	// to be supervised, as a background one is.
 	build := t.cfg.Build
-	if t.cfg.Background != nil {
+	if a.InBackground || t.detachable() {
 		build = t.cfg.BuildBackground
 	}
 	cmd, err := build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env, ctx), KillGrace: t.cfg.KillGrace,
@@ -319,7 +327,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	setProcessGroup(cmd)
 
 	var detach <-chan struct{}
-	if t.cfg.Background != nil {
+	if t.detachable() {
 		var release func()
 		detach, release = t.cfg.Background.Foreground()
 		defer release()

@@ -69,7 +69,7 @@ func ctrlBAgent(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool := shell.New(shell.Config{Dir: dir, Build: sb.Build, BuildBackground: sb.BuildBackground, Start: sb.Start, Background: m})
+	tool := shell.New(shell.Config{Dir: dir, Build: sb.Build, BuildBackground: sb.BuildBackground, Start: sb.Start, Background: m, Detachable: true})
 	raw, _ := json.Marshal(map[string]any{"command": "echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 600"})
 	done := make(chan tools.Result, 1)
 	go func() {
