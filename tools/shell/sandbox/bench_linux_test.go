@@ -57,7 +57,7 @@ func BenchmarkCommand(b *testing.B) {
 			l.exe = helperExe // production starts /proc/self/exe: the agent
 		}
 		cfg := shell.Config{Dir: dir, Build: sb.Build, Start: sb.Start} // with the session's network namespace
-		if c.name == "off-supervised" { // as the agent builds every command when background processes are on
+		if c.name == "off-supervised" {                                 // as the agent builds every command when background processes are on
 			cfg.Build = sb.BuildBackground
 		}
 		if c.bounded {
