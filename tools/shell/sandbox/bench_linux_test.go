@@ -56,8 +56,9 @@ func BenchmarkCommand(b *testing.B) {
 		if l, ok := sb.impl.(*linux); ok && helperExe != "" {
 			l.exe = helperExe // production starts /proc/self/exe: the agent
 		}
-		cfg := shell.Config{Dir: dir, Build: sb.Build, Start: sb.Start} // with the session's network namespace
-		if c.name == "off-supervised" {                                 // as the agent builds every command when background processes are on
+		// Started in the session's network namespace, as the agent does.
+		cfg := shell.Config{Dir: dir, Build: sb.Build, Start: sb.Start}
+		if c.name == "off-supervised" { // as the interface builds every command
 			cfg.Build = sb.BuildBackground
 		}
 		if c.bounded {
