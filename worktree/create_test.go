@@ -149,3 +149,25 @@ func TestNames(t *testing.T) {
 		t.Errorf("NewName = %q, want the date, the time and four hex digits", n)
 	}
 }
+
+// Worktrees of one repository made at once (isolated subagents starting
+// together) are all made: `git worktree add` fails on a worktree another
+// one is still making, so the Manager makes them one at a time.
+func TestWorktreesMadeAtOnceAreAllMade(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	m := newManager(t)
+	const n = 8
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := m.Create(context.Background(), repo, Spec{Name: "at-once-" + string(rune('a'+i))})
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("a worktree made beside others: %v", err)
+		}
+	}
+}

@@ -42,7 +42,10 @@ func (m *Manager) Prune(ctx context.Context, repo string, force bool) ([]Pruned,
 		}
 		out = append(out, p)
 	}
-	if _, err := git(ctx, repo, "worktree", "prune"); err != nil {
+	unlock := m.lockGit()
+	_, err := git(ctx, repo, "worktree", "prune")
+	unlock()
+	if err != nil {
 		errs = append(errs, err)
 	}
 	return out, errors.Join(errs...)

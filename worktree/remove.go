@@ -58,6 +58,13 @@ func (m *Manager) removeChecked(ctx context.Context, r Record, force bool) (Remo
 
 // remove removes worktree r without asking its owner or its state.
 func (m *Manager) remove(ctx context.Context, r Record, force bool) (Removed, error) {
+	unlock := m.lockGit()
+	defer unlock()
+	return m.removeLocked(ctx, r, force)
+}
+
+// removeLocked is remove with lockGit held.
+func (m *Manager) removeLocked(ctx context.Context, r Record, force bool) (Removed, error) {
 	out := Removed{Record: r}
 	if _, err := os.Stat(r.Path); err == nil {
 		args := []string{"worktree", "remove", r.Path}

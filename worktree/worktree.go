@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -57,6 +58,8 @@ type Manager struct {
 	Alive func(Owner) bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+
+	gitMu sync.Mutex // see lockGit
 }
 
 // alive reports whether o may still run.
@@ -118,6 +121,8 @@ func (m *Manager) Create(ctx context.Context, dir string, spec Spec) (Record, er
 	if err := CheckName(spec.Name); err != nil {
 		return Record{}, err
 	}
+	unlock := m.lockGit()
+	defer unlock()
 	repo, err := Repo(ctx, dir)
 	if err != nil {
 		return Record{}, err
@@ -143,7 +148,7 @@ func (m *Manager) Create(ctx context.Context, dir string, spec Spec) (Record, er
 		return Record{}, err
 	}
 	if err := save(rdir, r); err != nil {
-		_, _ = m.remove(context.WithoutCancel(ctx), r, true)
+		_, _ = m.removeLocked(context.WithoutCancel(ctx), r, true)
 		return Record{}, err
 	}
 	return r, nil
