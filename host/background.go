@@ -115,16 +115,13 @@ func (a *agent) backgroundNotes(next loop.AfterCallFunc) loop.AfterCallFunc {
 	}
 }
 
-// backgroundPromptNotes is the same notes for the next prompt, when the
-// processes ended between turns.
-func (a *agent) backgroundPromptNotes(session string) []string {
+// backgroundPromptNote is the same note for session's next prompt, when
+// its processes ended between turns; "" when there is none.
+func (a *agent) backgroundPromptNote(session string) string {
 	if a.background == nil {
-		return nil
+		return ""
 	}
-	if note := a.background.Notes(session); note != "" {
-		return []string{note}
-	}
-	return nil
+	return a.background.Notes(session)
 }
 
 // backgroundSummaryNote restates the running processes after a

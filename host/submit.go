@@ -80,7 +80,7 @@ func (a *agent) submit(ctx context.Context, session string, p turn.Prompt) turn.
 		}
 	}
 	p.Message = withContext(p.Message, extra)
-	for _, note := range a.backgroundPromptNotes(session) {
+	if note := a.backgroundPromptNote(session); note != "" {
 		p.Message.Parts = append(slices.Clip(p.Message.Parts), providers.Text{Text: "\n\n" + note})
 	}
 	return turn.Submission{Prompt: p, Notices: notices, Model: model}

@@ -133,20 +133,6 @@ func (l *logFile) Total() int64 {
 	return l.total
 }
 
-// Size is the number of bytes the file holds.
-func (l *logFile) Size() int64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.size
-}
-
-// Err is the first error writing the file, nil when there was none.
-func (l *logFile) Err() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.err
-}
-
 // Close closes the file; later writes are counted and dropped.
 func (l *logFile) Close() error {
 	l.mu.Lock()

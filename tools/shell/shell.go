@@ -337,7 +337,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 		return tools.Errorf("bash: starting the command: %v", err), nil
 	}
 	stop := reportProgress(call, out)
-	ending, waitErr, done := t.wait(ctx, cmd, timeout, detach)
+	ending, done, waitErr := t.wait(ctx, cmd, timeout, detach)
 	stop()
 	elapsed := time.Since(start)
 	if ending == detached {
@@ -403,8 +403,9 @@ const (
 //
 // When detach is closed first (the person sent the command to the
 // background), it returns at once with ending detached and the channel
-// that will deliver cmd.Wait's error; the command goes on running.
-func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, detach <-chan struct{}) (ending, error, <-chan error) {
+// that will deliver cmd.Wait's error (nil otherwise); the command goes on
+// running.
+func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, detach <-chan struct{}) (ending, <-chan error, error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
@@ -419,7 +420,7 @@ func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, d
 	case <-ctx.Done():
 		why = cancelled
 	case <-detach:
-		return detached, nil, done
+		return detached, done, nil
 	}
 	if why != exited {
 		terminateGroup(cmd)
@@ -438,7 +439,7 @@ func (t *Tool) wait(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, d
 	// unless the id was recycled in the last instant, which the kernel's
 	// sequential pid allocation makes practically impossible.
 	killGroup(cmd)
-	return why, err, nil
+	return why, nil, err
 }
 
 // result writes the model's view of a finished command.

@@ -88,8 +88,7 @@ func (l *linux) startSharedNet() (*sharedNet, error) {
 		return nil, err
 	}
 	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
-		stdin.Close()
-		cmd.Wait()
+		fail(nil) // waits for the keeper, whose stderr then says why
 		return nil, fmt.Errorf("the network namespace's keeper: %s", strings.TrimSpace(stderr.String()))
 	}
 	ns, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", cmd.Process.Pid))
