@@ -293,6 +293,20 @@ func (c *Conversation) SavePicks(ctx context.Context) error {
 	return nil
 }
 
+// IndexOf returns the index in Messages() of the stored message seq, or
+// -1 when the request history does not hold it (it was compacted, or is
+// not there).
+func (c *Conversation) IndexOf(seq int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, s := range c.seqs {
+		if s == seq && seq > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 // Compactions returns how many compactions the session has had.
 func (c *Conversation) Compactions() int {
 	c.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/budget"
+	"github.com/agent-dev/agent/checkpoint"
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/memory"
@@ -161,6 +162,7 @@ type fileConfig struct {
 	MCP         mcp.File          `toml:"mcp"`
 	Subagents   subagent.File     `toml:"subagents"`
 	Background  background.File   `toml:"background"`
+	Checkpoints checkpoint.File   `toml:"checkpoints"`
 	Memory      memory.File       `toml:"memory"`
 	// Hooks are the [[hooks.EVENT]] tables (matcher, command, timeout).
 	Hooks    map[string][]hooks.TOML `toml:"hooks"`
@@ -203,6 +205,9 @@ type Settings struct {
 	Subagents  subagent.Settings
 	// Background bounds the sessions' background processes ([background]).
 	Background background.Settings
+	// Checkpoints says whether prompts take checkpoints, and their file
+	// size cap ([checkpoints]).
+	Checkpoints checkpoint.Settings
 	// Telemetry is where traces, metrics and logs are exported (off when
 	// nothing is configured).
 	Telemetry telemetry.Settings
@@ -260,6 +265,9 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 		return s, UsageError{Err: err}
 	}
 	if s.Subagents, err = subagent.ResolveSettings(fc.Subagents, where); err != nil {
+		return s, UsageError{Err: err}
+	}
+	if s.Checkpoints, err = checkpoint.ResolveSettings(fc.Checkpoints, where); err != nil {
 		return s, UsageError{Err: err}
 	}
 	if s.Background, err = background.ResolveSettings(fc.Background, where); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/turn"
 )
 
 // idleNotifier tells the Notification hooks (kind hooks.NotifyIdle) that
@@ -35,11 +36,11 @@ func newIdleNotifier(h *hookSet, after time.Duration) *idleNotifier {
 
 // observe stops the running wait as a turn of session starts, and starts
 // the next once the turn's Done is delivered.
-func (n *idleNotifier) observe(ctx context.Context, session string) (context.Context, func(loop.Event)) {
-	n.watch(session, true)
+func (n *idleNotifier) observe(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
+	n.watch(t.Session, true)
 	return ctx, func(ev loop.Event) {
 		if _, ok := ev.(loop.Done); ok {
-			n.watch(session, false)
+			n.watch(t.Session, false)
 		}
 	}
 }

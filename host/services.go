@@ -9,6 +9,7 @@ import (
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/telemetry"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/turn"
 )
 
 // A service is a capability that lives with each session: the host opens
@@ -24,7 +25,7 @@ type service func(env serviceEnv) (sessionService, error)
 // close in the reverse order). The order is the order of their tools in
 // the catalog and of their sections in the system prompt.
 func services() []service {
-	return []service{telemetryService, backgroundService, memoryService, agentsMDService, idleService}
+	return []service{telemetryService, checkpointService, backgroundService, memoryService, agentsMDService, idleService}
 }
 
 // serviceEnv is what a service may use of the session being opened.
@@ -47,7 +48,7 @@ type sessionService struct {
 	// status its short form for a status line.
 	notice, status string
 	// observe is called as each turn starts; see turn.Runner.Observe.
-	observe func(ctx context.Context, session string) (context.Context, func(loop.Event))
+	observe func(ctx context.Context, t turn.Start) (context.Context, func(loop.Event))
 	// close releases what the service opened.
 	close func()
 }
@@ -78,8 +79,8 @@ func closeServices(ss []sessionService) {
 
 // observeTurns is the turn runner's Observe of the services that observe
 // turns, each in the order they opened; nil when none does.
-func observeTurns(ss []sessionService) func(context.Context, string) (context.Context, func(loop.Event)) {
-	var obs []func(context.Context, string) (context.Context, func(loop.Event))
+func observeTurns(ss []sessionService) func(context.Context, turn.Start) (context.Context, func(loop.Event)) {
+	var obs []func(context.Context, turn.Start) (context.Context, func(loop.Event))
 	for _, s := range ss {
 		if s.observe != nil {
 			obs = append(obs, s.observe)
@@ -88,11 +89,11 @@ func observeTurns(ss []sessionService) func(context.Context, string) (context.Co
 	if len(obs) == 0 {
 		return nil
 	}
-	return func(ctx context.Context, session string) (context.Context, func(loop.Event)) {
+	return func(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
 		var sees []func(loop.Event)
 		for _, o := range obs {
 			var see func(loop.Event)
-			if ctx, see = o(ctx, session); see != nil {
+			if ctx, see = o(ctx, t); see != nil {
 				sees = append(sees, see)
 			}
 		}

@@ -241,8 +241,13 @@ func (s *Session) Close() {
 	}
 }
 
-// ID is the session's id in the store.
-func (s *Session) ID() string { return s.id }
+// ID is the session's id in the store (a rewind of the conversation
+// changes it to the fork's).
+func (s *Session) ID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id
+}
 
 // Dir is the directory the session works in.
 func (s *Session) Dir() string { return s.a.dir }
@@ -253,7 +258,11 @@ func (s *Session) Resumed() bool { return s.resumed }
 
 // Conversation is the session's conversation, the one copy every reader
 // shares.
-func (s *Session) Conversation() *conversation.Conversation { return s.conv }
+func (s *Session) Conversation() *conversation.Conversation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conv
+}
 
 // Notices are what the person should know of the session, one line each:
 // that it is a fork of a session in use, that AGENTS.md changed during
@@ -272,9 +281,9 @@ func (s *Session) Settings() Settings { return s.a.settings }
 // on the loop of the model in force. The channel closes after Done.
 func (s *Session) Turn(ctx context.Context, p turn.Prompt) <-chan loop.Event {
 	s.mu.Lock()
-	l := s.loop
+	l, conv := s.loop, s.conv
 	s.mu.Unlock()
-	return s.turns.Turn(ctx, l, s.conv, p)
+	return s.turns.Turn(ctx, l, conv, p)
 }
 
 // Runner is the session's turn runner, for a front-end that starts turns
@@ -294,7 +303,7 @@ func (s *Session) SetModel(model string) error {
 	if model == "" || model == "default" {
 		model = s.a.settings.Model
 	}
-	l, err := s.a.newLoop(model, s.store.Recorder(s.id))
+	l, err := s.a.newLoop(model, s.store.Recorder(s.ID()))
 	if err != nil {
 		return err
 	}
@@ -325,7 +334,7 @@ func (s *Session) SetMode(mode string) error {
 }
 
 // History is the conversation the next request carries.
-func (s *Session) History() []providers.Message { return s.conv.Messages() }
+func (s *Session) History() []providers.Message { return s.Conversation().Messages() }
 
 // SystemPrompt is the system prompt of a new session in the session's
 // directory (it reads AGENTS.md and the memory).

@@ -66,8 +66,10 @@ type agent struct {
 	services []sessionService
 	// background is the session's background processes (its service's).
 	background *background.Manager
-	sandbox    *sandbox.Sandbox
-	rules      *rules.Set
+	// checkpoints are the session's restore points (nil: off).
+	checkpoints *checkpoints
+	sandbox     *sandbox.Sandbox
+	rules       *rules.Set
 	// protect is the file tools' guard of protected paths, which the
 	// approval grants single writes through.
 	protect *protect.Guard

@@ -119,6 +119,22 @@ func (s *Store) Release(ctx context.Context, id string) error {
 // process (another --continue, which takes the latest session) ever finds
 // it without its history.
 func (s *Store) Fork(ctx context.Context, id string) (*Session, error) {
+	return s.fork(ctx, id, 0)
+}
+
+// ForkAt creates a session whose history is id's before the message seq
+// at (a prompt's: see Checkpoints), as Fork does, with forked_at set to
+// at; the checkpoints of the prompts before at are copied with it, so the
+// fork can rewind to them too. id keeps all of its history: the fork is a
+// branch beside it. at must be at least 1.
+func (s *Store) ForkAt(ctx context.Context, id string, at int) (*Session, error) {
+	if at < 1 {
+		return nil, fmt.Errorf("forking session %s at message %d: no such message", id, at)
+	}
+	return s.fork(ctx, id, at)
+}
+
+func (s *Store) fork(ctx context.Context, id string, at int) (*Session, error) {
 	orig, err := s.Get(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("forking session %s: %w", id, err)
@@ -138,7 +154,7 @@ func (s *Store) Fork(ctx context.Context, id string) (*Session, error) {
 			}
 			if inserted {
 				forkID = candidate
-				return copyHistory(ctx, tx, candidate, orig.ID)
+				return copyHistory(ctx, tx, candidate, orig.ID, at)
 			}
 		}
 		return errors.New("no unused id after 5 tries")
@@ -150,8 +166,8 @@ func (s *Store) Fork(ctx context.Context, id string) (*Session, error) {
 }
 
 // copyHistory copies session from's history into the new session to, in
-// tx (see Fork).
-func copyHistory(ctx context.Context, tx *sql.Tx, to, from string) error {
+// tx (see Fork), the messages before seq at only when at > 0.
+func copyHistory(ctx context.Context, tx *sql.Tx, to, from string, at int) error {
 	// end is one past the last message copied.
 	var status Status
 	var end int
@@ -162,6 +178,19 @@ func copyHistory(ctx context.Context, tx *sql.Tx, to, from string) error {
 	}
 	if status == StatusRunning && holderSeq.Valid && int(holderSeq.Int64) < end {
 		end = int(holderSeq.Int64) + 1
+	}
+	if at > 0 && at < end {
+		end = at
+	}
+	if at > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET forked_at = ? WHERE id = ?`, at, to); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoints (session_id, seq, id, tree, end_tree, changed, skipped,
+			undone, created_at) SELECT ?1, seq, id, tree, end_tree, changed, skipped, undone, created_at
+			FROM checkpoints WHERE session_id = ?2 AND seq < ?3`, to, from, end); err != nil {
+			return err
+		}
 	}
 	for _, q := range []string{
 		`UPDATE sessions SET (message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens,

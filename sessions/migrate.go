@@ -282,6 +282,33 @@ UPDATE sqlite_schema SET sql = replace(sql, '''interrupted''))', '''interrupted'
 	WHERE type = 'table' AND name = 'sessions';
 PRAGMA writable_schema = OFF;
 `,
+	// 14: checkpoints (Store.SaveCheckpoint): one row per prompt of a
+	// session, at the seq its user message has (or will have: a prompt a
+	// hook blocked leaves a row that the next prompt replaces). id is the
+	// prompt's id (a uuid, the Claude Agent SDK's restore point); tree the
+	// checkpoint's git tree in the project's checkpoint store, taken as the
+	// prompt was submitted; end_tree the tree when its turn ended (NULL:
+	// it did not end, or was not seen ending) and changed the JSON list of
+	// paths the turn changed; skipped the JSON list of files the checkpoint
+	// left out, each {"path", "reason"}; undone is set when undo restored
+	// the code to it. forked_at is the seq a fork's history stops before
+	// (Store.ForkAt; NULL for a whole copy).
+	`
+CREATE TABLE checkpoints (
+	session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	seq        INTEGER NOT NULL,
+	id         TEXT NOT NULL,
+	tree       TEXT NOT NULL,
+	end_tree   TEXT,
+	changed    TEXT NOT NULL DEFAULT '[]',
+	skipped    TEXT NOT NULL DEFAULT '[]',
+	undone     INTEGER NOT NULL DEFAULT 0,
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (session_id, seq)
+);
+CREATE INDEX checkpoints_by_id ON checkpoints (id);
+ALTER TABLE sessions ADD COLUMN forked_at INTEGER;
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

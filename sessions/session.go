@@ -56,6 +56,11 @@ type NewSession struct {
 	Parent       string
 	ParentCallID string
 	Agent        string
+	// ForkedFrom is the session this one's history was copied from ("" for
+	// none) and ForkedAt the seq of the first message it left out (0: it
+	// copied the whole history).
+	ForkedFrom string
+	ForkedAt   int
 }
 
 // Summary is a session as List shows it.
@@ -78,6 +83,11 @@ type Summary struct {
 	Parent       string
 	ParentCallID string
 	Agent        string
+	// ForkedFrom is the session this one's history was copied from ("" for
+	// none) and ForkedAt the seq of the first message it left out (0: it
+	// copied the whole history).
+	ForkedFrom string
+	ForkedAt   int
 }
 
 // Session is a session's record: its summary and its system prompt.
@@ -165,14 +175,15 @@ func cleanDir(dir string) (string, error) {
 
 const sessionColumns = `id, title, dir, provider, model, status, created_at, updated_at,
 	message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens, system_prompt, cache_write_tokens,
-	coalesce(parent_id, ''), parent_call_id, agent`
+	coalesce(parent_id, ''), parent_call_id, agent, coalesce(forked_from, ''), coalesce(forked_at, 0)`
 
 func scanSession(sc interface{ Scan(...any) error }) (*Session, error) {
 	var ss Session
 	var created, updated sql.NullInt64
 	err := sc.Scan(&ss.ID, &ss.Title, &ss.Dir, &ss.Provider, &ss.Model, &ss.Status, &created, &updated,
 		&ss.Messages, &ss.Usage.InputTokens, &ss.Usage.OutputTokens, &ss.Usage.CachedInputTokens,
-		&ss.Usage.ReasoningTokens, &ss.SystemPrompt, &ss.Usage.CacheWriteTokens, &ss.Parent, &ss.ParentCallID, &ss.Agent)
+		&ss.Usage.ReasoningTokens, &ss.SystemPrompt, &ss.Usage.CacheWriteTokens, &ss.Parent, &ss.ParentCallID, &ss.Agent,
+		&ss.ForkedFrom, &ss.ForkedAt)
 	if err != nil {
 		return nil, err
 	}

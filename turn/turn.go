@@ -8,6 +8,7 @@ package turn
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,14 +47,23 @@ type Runner struct {
 	// starts (a custom slash command's expansion, UserPromptSubmit hooks):
 	// it returns the prompt to send, or why it is not sent.
 	Submit SubmitFunc
-	// Observe, when not nil, is called with the session's id when a turn
-	// starts, before Submit: the turn runs on the context it returns (a
+	// Observe, when not nil, is called with the session's id and the
+	// prompt's when a turn starts, before Submit: the turn runs on the context it returns (a
 	// service may end the turn by cancelling it), and the func it returns
 	// (nil: none) sees each event the turn delivers, in order, before it
 	// is delivered, Done last. The per-session services observe turns
 	// here: the interface's idle notification counts from Done. Neither
 	// may block for long: a slow observer holds the turn's events.
-	Observe func(ctx context.Context, session string) (context.Context, func(loop.Event))
+	Observe func(ctx context.Context, t Start) (context.Context, func(loop.Event))
+}
+
+// Start is a turn as it starts, for Runner.Observe.
+type Start struct {
+	// Session is the session's id.
+	Session string
+	// PromptID is the prompt's id (Prompt.ID, or the uuid the runner
+	// gave it).
+	PromptID string
 }
 
 // SubmitFunc is asked about a prompt before its turn starts, with the
@@ -84,6 +94,10 @@ type Prompt struct {
 	// message: what the person typed, not data piped beside it. Empty
 	// attaches nothing.
 	Typed string
+	// ID is the prompt's id, a uuid: the restore point its checkpoint is
+	// known by (the Claude Agent SDK's user message uuid). Empty: the
+	// runner makes one.
+	ID string
 }
 
 // Text is a prompt of one typed text.
@@ -106,9 +120,12 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 		defer close(out)
 		id := conv.SessionID()
 		send := func(ev loop.Event) { out <- ev }
+		if p.ID == "" {
+			p.ID = NewID()
+		}
 		if r.Observe != nil {
 			var see func(loop.Event)
-			if ctx, see = r.Observe(ctx, id); see != nil {
+			if ctx, see = r.Observe(ctx, Start{Session: id, PromptID: p.ID}); see != nil {
 				send = func(ev loop.Event) { see(ev); out <- ev }
 			}
 		}
@@ -143,6 +160,15 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 		}
 	}()
 	return out
+}
+
+// NewID is a new random uuid (version 4, RFC 9562), for a prompt.
+func NewID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // expand attaches the files the typed text mentions to the message's last

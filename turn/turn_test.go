@@ -138,7 +138,11 @@ func TestStatusFollowsTheStopReason(t *testing.T) {
 func TestObserveSeesEachTurnAndMayEndIt(t *testing.T) {
 	store, sess, l, _, _ := setup(t, fake.Text("one"))
 	var heard []string
-	r := &turn.Runner{Sessions: store, Observe: func(ctx context.Context, session string) (context.Context, func(loop.Event)) {
+	r := &turn.Runner{Sessions: store, Observe: func(ctx context.Context, st turn.Start) (context.Context, func(loop.Event)) {
+		session := st.Session
+		if len(st.PromptID) != 36 {
+			t.Errorf("the prompt's id is %q, not a uuid", st.PromptID)
+		}
 		heard = append(heard, session+" start")
 		return ctx, func(ev loop.Event) {
 			if d, ok := ev.(loop.Done); ok {
@@ -160,7 +164,7 @@ func TestObserveSeesEachTurnAndMayEndIt(t *testing.T) {
 	never := make(chan struct{})
 	store, sess, l, _, _ = setup(t, fake.Text("a long answer").WithPieceSize(2).HoldAfterEvents(1, never))
 	conv = conversation.New("", store.Recorder(sess.ID))
-	r = &turn.Runner{Sessions: store, Observe: func(ctx context.Context, _ string) (context.Context, func(loop.Event)) {
+	r = &turn.Runner{Sessions: store, Observe: func(ctx context.Context, _ turn.Start) (context.Context, func(loop.Event)) {
 		ctx, cancel := context.WithCancel(ctx)
 		return ctx, func(ev loop.Event) {
 			if _, ok := ev.(loop.TextDelta); ok {

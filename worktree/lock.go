@@ -1,8 +1,9 @@
 package worktree
 
 import (
-	"os"
 	"path/filepath"
+
+	"github.com/agent-dev/agent/gitcmd"
 )
 
 // lockGit serialises the git commands that change or list a repository's
@@ -14,19 +15,9 @@ import (
 // processes. The returned function releases it.
 func (m *Manager) lockGit() (unlock func()) {
 	m.gitMu.Lock()
-	var f *os.File
-	if err := os.MkdirAll(m.Dir, 0o700); err == nil {
-		f, _ = os.OpenFile(filepath.Join(m.Dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	}
-	if f != nil && lockFile(f) != nil {
-		f.Close()
-		f = nil // the in-process lock stands alone
-	}
+	release := gitcmd.LockFile(filepath.Join(m.Dir, ".lock"))
 	return func() {
-		if f != nil {
-			unlockFile(f)
-			f.Close()
-		}
+		release()
 		m.gitMu.Unlock()
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package worktree
+package gitcmd
 
 import (
 	"errors"

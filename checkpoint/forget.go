@@ -1,0 +1,75 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-dev/agent/gitcmd"
+)
+
+// Forget removes session's checkpoints from the store: its refs and its
+// index. The content only they held is pruned when no other session's
+// checkpoint holds it: at once for loose objects older than an hour, and
+// by a later Forget for younger ones (a checkpoint being taken at the
+// same time may still need them).
+func (s *Store) Forget(ctx context.Context, session string) error {
+	if !validName(session) {
+		return fmt.Errorf("forgetting the checkpoints of session %q: not a valid name", session)
+	}
+	s.mu.Lock()
+	delete(s.sessions, session)
+	s.mu.Unlock()
+	g := s.git("")
+	refs, err := g.Run(ctx, "for-each-ref", "--format=delete %(refname)", "refs/agent/"+session+"/")
+	if err != nil {
+		return fmt.Errorf("forgetting the checkpoints of session %s: %w", session, err)
+	}
+	if refs != "" {
+		g.Stdin = strings.NewReader(refs)
+		if _, err := g.Run(ctx, "update-ref", "--stdin"); err != nil {
+			return fmt.Errorf("forgetting the checkpoints of session %s: %w", session, err)
+		}
+	}
+	if err := os.Remove(s.indexOf(session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("forgetting the checkpoints of session %s: %w", session, err)
+	}
+	if _, err := s.git("").Run(ctx, "prune", "--expire=1.hour.ago"); err != nil {
+		return fmt.Errorf("pruning the checkpoint store: %w", err)
+	}
+	return nil
+}
+
+// Size is the bytes the store's objects take on disk.
+func (s *Store) Size() (int64, error) {
+	var n int64
+	err := filepath.WalkDir(filepath.Join(s.gitDir, "objects"), func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += fi.Size()
+		}
+		return nil
+	})
+	return n, err
+}
+
+// withStdin is g reading stdin.
+func withStdin(g gitcmd.Cmd, stdin io.Reader) gitcmd.Cmd {
+	g.Stdin = stdin
+	return g
+}
+
+// userGit is a git command on the user's repository at top, with its own
+// git directory and index (read only: callers run listing commands).
+func userGit(top string) gitcmd.Cmd { return gitcmd.Cmd{Dir: top} }

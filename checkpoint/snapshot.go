@@ -1,0 +1,306 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Snapshot is a checkpoint just taken.
+type Snapshot struct {
+	// Tree is the checkpoint: the id of a git tree in the store (40 hex
+	// digits), the working directory's files as git would see them.
+	Tree string
+	// Skipped are the files left out of it, and why, sorted by path.
+	Skipped []Skipped
+	// Rehashed is how many files were read and stored because they
+	// changed (or were seen for the first time).
+	Rehashed int
+	// Took is how long taking it took.
+	Took time.Duration
+}
+
+// Skipped is a file a checkpoint left out.
+type Skipped struct {
+	Path   string // slash-separated, relative to the working directory
+	Reason string // "larger than N MiB", "a nested git repository"
+}
+
+// Take takes a checkpoint of the working directory for session (an id
+// made of letters, digits, '-' and '_') and keeps it under the ref
+// refs/agent/SESSION/NAME, replacing the tree name held before. It
+// reads what changed since the session's last checkpoint (its first one
+// starts from the index of the project's latest session, so a new
+// session does not read every file again), stores the changed files'
+// content, and writes the tree. Files git ignores, .git and files larger
+// than the size cap are left out. Cancelling ctx stops git; the
+// checkpoint is then not taken.
+func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error) {
+	start := time.Now()
+	if !validName(session) || !validName(name) {
+		return Snapshot{}, fmt.Errorf("checkpoint %q of session %q: not a valid name", name, session)
+	}
+	st := s.state(session)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	index := s.indexOf(session)
+	fresh := false
+	if _, err := os.Stat(index); errors.Is(err, fs.ErrNotExist) {
+		fresh = !s.seedIndex(index)
+	}
+	snap, err := s.take(ctx, session, index, fresh, st)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
+	}
+	if err := s.keep(ctx, session, name, snap.Tree); err != nil {
+		return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
+	}
+	st.tree = snap.Tree
+	snap.Took = time.Since(start)
+	return snap, nil
+}
+
+func (s *Store) take(ctx context.Context, session, index string, fresh bool, st *sessionState) (Snapshot, error) {
+	if err := s.syncExclude(); err != nil {
+		return Snapshot{}, err
+	}
+	g := s.git(index)
+	spec := s.pathspec()
+	// What changed since the index: untracked files that are not ignored,
+	// tracked ones whose size or time changed, tracked ones removed.
+	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	paths := splitZ(out)
+	if fresh && s.userGit != "" {
+		// The repository's tracked files are there even when ignored.
+		tracked, err := s.userTracked(ctx)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		paths = append(paths, tracked...)
+	}
+	if len(paths) == 0 && st.tree != "" {
+		return Snapshot{Tree: st.tree}, nil
+	}
+	var add, drop bytes.Buffer
+	var snap Snapshot
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if strings.HasSuffix(p, "/") {
+			snap.Skipped = append(snap.Skipped, Skipped{Path: s.rel(strings.TrimSuffix(p, "/")), Reason: "a nested git repository"})
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
+		switch {
+		case err == nil && fi.Mode().IsRegular() && fi.Size() > s.maxFile:
+			snap.Skipped = append(snap.Skipped, Skipped{Path: s.rel(p), Reason: fmt.Sprintf("larger than %s", sizeName(s.maxFile))})
+			drop.WriteString(p + "\x00")
+			continue
+		case err == nil && fi.IsDir():
+			continue // a directory git lists is a nested repository's: left out above
+		}
+		add.WriteString(p + "\x00")
+		snap.Rehashed++
+	}
+	if add.Len() > 0 {
+		if _, err := (withStdin(g, &add)).Run(ctx, "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
+			return Snapshot{}, err
+		}
+	}
+	if drop.Len() > 0 {
+		if _, err := (withStdin(g, &drop)).Run(ctx, "update-index", "-z", "--force-remove", "--stdin"); err != nil {
+			return Snapshot{}, err
+		}
+	}
+	tree, err := g.Run(ctx, "write-tree")
+	if err != nil {
+		return Snapshot{}, err
+	}
+	snap.Tree = strings.TrimSpace(tree)
+	return snap, nil
+}
+
+// keep points refs/agent/SESSION/NAME at tree.
+func (s *Store) keep(ctx context.Context, session, name, tree string) error {
+	_, err := s.git("").Run(ctx, "update-ref", "refs/agent/"+session+"/"+name, tree)
+	return err
+}
+
+// Keep keeps trees (from another session's checkpoints: a fork's) under
+// session's refs, name[i] for trees[i], so that they outlive the session
+// they were taken in.
+func (s *Store) Keep(ctx context.Context, session string, names, trees []string) error {
+	if len(names) != len(trees) {
+		return fmt.Errorf("keeping %d checkpoints under %d names", len(trees), len(names))
+	}
+	var in bytes.Buffer
+	for i, t := range trees {
+		if !validName(names[i]) || !validName(session) {
+			return fmt.Errorf("checkpoint %q of session %q: not a valid name", names[i], session)
+		}
+		fmt.Fprintf(&in, "update refs/agent/%s/%s %s\n", session, names[i], t)
+	}
+	if in.Len() == 0 {
+		return nil
+	}
+	if _, err := withStdin(s.git(""), &in).Run(ctx, "update-ref", "--stdin"); err != nil {
+		return fmt.Errorf("keeping the checkpoints of session %s: %w", session, err)
+	}
+	return nil
+}
+
+// seedIndex copies the most recently written index of the store to index,
+// so a new session's first checkpoint reads only what changed since
+// another session's last one. It reports whether it did.
+func (s *Store) seedIndex(index string) bool {
+	dir := filepath.Dir(index)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	var newest string
+	var when time.Time
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || strings.HasSuffix(e.Name(), ".lock") {
+			continue
+		}
+		if fi.ModTime().After(when) {
+			newest, when = e.Name(), fi.ModTime()
+		}
+	}
+	if newest == "" {
+		return false
+	}
+	src, err := os.Open(filepath.Join(dir, newest))
+	if err != nil {
+		return false
+	}
+	defer src.Close()
+	tmp, err := os.CreateTemp(dir, ".seed-*")
+	if err != nil {
+		return false
+	}
+	_, err = io.Copy(tmp, src)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), index)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return false
+	}
+	return true
+}
+
+// userTracked lists the files the user's repository tracks in the
+// working directory, reading its index (never writing it).
+func (s *Store) userTracked(ctx context.Context) ([]string, error) {
+	out, err := userGit(s.top).Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, s.pathspec()...)...)
+	if err != nil {
+		return nil, err
+	}
+	var keep []string
+	for _, p := range splitZ(out) {
+		if fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
+			keep = append(keep, p)
+		}
+	}
+	return keep, nil
+}
+
+// syncExclude copies the user's .git/info/exclude into the store, so the
+// files the person told git to ignore there are left out too.
+func (s *Store) syncExclude() error {
+	var want []byte
+	if s.userGit != "" {
+		b, err := os.ReadFile(filepath.Join(s.userGit, "info", "exclude"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		want = b
+	}
+	p := filepath.Join(s.gitDir, "info", "exclude")
+	have, err := os.ReadFile(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if bytes.Equal(have, want) {
+		return nil
+	}
+	return os.WriteFile(p, want, 0o600)
+}
+
+// pathspec limits git to the working directory.
+func (s *Store) pathspec() []string {
+	if s.prefix == "" {
+		return []string{"."}
+	}
+	return []string{":(literal)" + s.prefix}
+}
+
+// rel is the work-tree path p relative to the working directory.
+func (s *Store) rel(p string) string {
+	if s.prefix == "" {
+		return p
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(p, s.prefix), "/")
+}
+
+// full is the working-directory path p relative to the work tree.
+func (s *Store) full(p string) string {
+	if s.prefix == "" {
+		return p
+	}
+	return path.Join(s.prefix, p)
+}
+
+// splitZ splits git's NUL-terminated output.
+func splitZ(out string) []string {
+	out = strings.TrimSuffix(out, "\x00")
+	if out == "" {
+		return nil
+	}
+	return strings.Split(out, "\x00")
+}
+
+// validName reports whether n can name a session or a checkpoint in a
+// ref.
+func validName(n string) bool {
+	if n == "" || len(n) > 100 {
+		return false
+	}
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// sizeName says n bytes the way a person reads it.
+func sizeName(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

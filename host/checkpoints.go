@@ -1,0 +1,113 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/agent-dev/agent/checkpoint"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/turn"
+)
+
+// checkpoints takes a checkpoint of the session's working directory as
+// each prompt is submitted (the subagents' included: before each child's
+// work), and the tree as each turn ends, so a rewind can tell the files
+// the person changed between turns from the agent's.
+type checkpoints struct {
+	store    *checkpoint.Store
+	sessions *sessions.Store
+	warn     func(string)
+	once     sync.Once // warn of the first failure only
+}
+
+// checkpointService opens the project's checkpoint store when checkpoints
+// are on ([checkpoints] enabled) and the sessions are stored on disk.
+// Without git, or when the store cannot be made, the session runs without
+// checkpoints and its notice says so.
+func checkpointService(env serviceEnv) (sessionService, error) {
+	s := env.a.settings.Checkpoints
+	if !s.Enabled || env.h.dataDir == "" {
+		return sessionService{}, nil
+	}
+	cs, err := checkpoint.Open(env.ctx, env.h.dataDir, env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes})
+	if err != nil {
+		return sessionService{notice: "checkpoints are off: " + err.Error()}, nil
+	}
+	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn}
+	env.a.checkpoints = c
+	env.a.children.runner.Observe = c.observeChild
+	return sessionService{observe: c.observe}, nil
+}
+
+// observe takes the checkpoint of the prompt starting and, when its turn
+// ends, the tree it left. A checkpoint that fails is warned of once and
+// the turn goes on without it.
+func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
+	seq, tree, err := c.begin(ctx, t)
+	if err != nil {
+		c.failed(err)
+		return ctx, nil
+	}
+	return ctx, func(ev loop.Event) {
+		if _, ok := ev.(loop.Done); ok {
+			if err := c.end(context.WithoutCancel(ctx), t.Session, seq, tree); err != nil {
+				c.failed(err)
+			}
+		}
+	}
+}
+
+// observeChild is observe for a subagent's turn, in the same directory
+// only (a child isolated in a worktree of its own has other files).
+func (c *checkpoints) observeChild(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
+	rec, err := c.sessions.Get(ctx, t.Session)
+	if err != nil || rec.Dir != c.store.Dir() {
+		return ctx, nil
+	}
+	return c.observe(ctx, t)
+}
+
+// begin takes and records the checkpoint of prompt t.
+func (c *checkpoints) begin(ctx context.Context, t turn.Start) (seq int, tree string, err error) {
+	if t.Session == "" {
+		return 0, "", errors.New("a turn without a session")
+	}
+	snap, err := c.store.Take(ctx, t.Session, t.PromptID)
+	if err != nil {
+		return 0, "", err
+	}
+	skipped := make([]sessions.SkippedFile, len(snap.Skipped))
+	for i, s := range snap.Skipped {
+		skipped[i] = sessions.SkippedFile{Path: s.Path, Reason: s.Reason}
+	}
+	seq, err = c.sessions.SaveCheckpoint(ctx, t.Session, sessions.NewCheckpoint{ID: t.PromptID, Tree: snap.Tree, Skipped: skipped})
+	return seq, snap.Tree, err
+}
+
+// end records the tree the turn of the prompt at seq left, and what it
+// changed.
+func (c *checkpoints) end(ctx context.Context, session string, seq int, start string) error {
+	snap, err := c.store.Take(ctx, session, fmt.Sprintf("end-%d", seq))
+	if err != nil {
+		return err
+	}
+	var changed []string
+	if snap.Tree != start {
+		if changed, err = c.store.Changed(ctx, start, snap.Tree); err != nil {
+			return err
+		}
+	}
+	return c.sessions.EndCheckpoint(ctx, session, seq, snap.Tree, changed)
+}
+
+// failed warns of the first checkpoint that could not be taken.
+func (c *checkpoints) failed(err error) {
+	c.once.Do(func() {
+		if c.warn != nil {
+			c.warn("checkpoint not taken (rewind cannot restore this prompt's files): " + err.Error())
+		}
+	})
+}
