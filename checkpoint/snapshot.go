@@ -48,6 +48,11 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 	if !validName(session) || !validName(name) {
 		return Snapshot{}, fmt.Errorf("checkpoint %q of session %q: not a valid name", name, session)
 	}
+	if session != warmSession {
+		if err := s.waitWarm(ctx); err != nil {
+			return Snapshot{}, err
+		}
+	}
 	st := s.state(session)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -88,6 +93,9 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 			return Snapshot{}, err
 		}
 		paths = append(paths, tracked...)
+	}
+	if len(paths) > s.maxN {
+		return Snapshot{}, fmt.Errorf("%w: %d new or changed files, more than %d", ErrTooManyFiles, len(paths), s.maxN)
 	}
 	if len(paths) == 0 && st.tree != "" {
 		return Snapshot{Tree: st.tree}, nil

@@ -39,7 +39,19 @@ type Options struct {
 	// larger ones are left out and named in Snapshot.Skipped. Zero means
 	// DefaultMaxFileBytes.
 	MaxFileBytes int64
+	// MaxFiles is the most files one checkpoint reads and stores; a
+	// working directory with more new files (a home directory, a tree
+	// outside any repository with its dependencies) fails with
+	// ErrTooManyFiles. Zero means DefaultMaxFiles.
+	MaxFiles int
 }
+
+// DefaultMaxFiles is the most files a checkpoint reads at once: 200,000.
+const DefaultMaxFiles = 200_000
+
+// ErrTooManyFiles is Take's refusal of a working directory with more new
+// files than Options.MaxFiles.
+var ErrTooManyFiles = errors.New("too many files for a checkpoint")
 
 // DefaultMaxFileBytes is the size cap of a file in a checkpoint: 10 MiB.
 const DefaultMaxFileBytes = 10 << 20
@@ -54,6 +66,9 @@ type Store struct {
 	prefix  string // dir relative to top, slash-separated; "" when they are the same
 	userGit string // the user's git directory (read only: info/exclude), "" for none
 	maxFile int64
+	maxN    int
+	// warm is closed once the warm-up Warm started has ended (nil: none).
+	warm chan struct{}
 
 	mu       sync.Mutex
 	sessions map[string]*sessionState
@@ -93,6 +108,9 @@ func Open(ctx context.Context, dataDir, dir string, opt Options) (*Store, error)
 	}
 	if s.maxFile <= 0 {
 		s.maxFile = DefaultMaxFileBytes
+	}
+	if s.maxN = opt.MaxFiles; s.maxN <= 0 {
+		s.maxN = DefaultMaxFiles
 	}
 	if err := s.init(ctx); err != nil {
 		return nil, fmt.Errorf("opening the checkpoint store %s: %w", s.gitDir, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agent-dev/agent/checkpoint"
 	"github.com/agent-dev/agent/loop"
@@ -20,7 +21,8 @@ type checkpoints struct {
 	store    *checkpoint.Store
 	sessions *sessions.Store
 	warn     func(string)
-	once     sync.Once // warn of the first failure only
+	once     sync.Once   // warn of the first failure only
+	off      atomic.Bool // set when the directory has too many files
 }
 
 // checkpointService opens the project's checkpoint store when checkpoints
@@ -39,15 +41,43 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn}
 	env.a.checkpoints = c
 	env.a.children.runner.Observe = c.observeChild
-	return sessionService{observe: c.observe}, nil
+	ctx, cancel := context.WithCancel(context.WithoutCancel(env.ctx))
+	warmed := cs.Warm(ctx)
+	swept := make(chan struct{})
+	go func() {
+		defer close(swept)
+		c.sweep(ctx)
+	}()
+	return sessionService{observe: c.observe, close: func() { cancel(); warmed(); <-swept }}, nil
+}
+
+// sweep forgets the checkpoints of the project's sessions that were
+// deleted (agent sessions rm, prune, the interface's picker), whichever
+// process deleted them.
+func (c *checkpoints) sweep(ctx context.Context) {
+	ids, err := c.store.Sessions(ctx)
+	if err != nil {
+		return
+	}
+	for _, id := range ids {
+		if _, err := c.sessions.Get(ctx, id); errors.Is(err, sessions.ErrNotFound) {
+			c.store.Forget(ctx, id)
+		}
+	}
 }
 
 // observe takes the checkpoint of the prompt starting and, when its turn
 // ends, the tree it left. A checkpoint that fails is warned of once and
 // the turn goes on without it.
 func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
+	if c.off.Load() {
+		return ctx, nil
+	}
 	seq, tree, err := c.begin(ctx, t)
 	if err != nil {
+		if errors.Is(err, checkpoint.ErrTooManyFiles) {
+			c.off.Store(true) // every prompt would list them all again
+		}
 		c.failed(err)
 		return ctx, nil
 	}

@@ -135,7 +135,7 @@ func rewind(ctx context.Context, store *sessions.Store, cs *checkpoint.Store, pr
 		return res, err
 	}
 	if req.Scope.code() {
-		if err := rewindCode(ctx, cs, protected, id, cp, list, req, &res); err != nil {
+		if err := rewindCode(ctx, store, cs, protected, id, cp, list, req, &res); err != nil {
 			return res, err
 		}
 	}
@@ -155,7 +155,7 @@ func rewind(ctx context.Context, store *sessions.Store, cs *checkpoint.Store, pr
 }
 
 // rewindCode restores the files of cp (or plans it, for a dry run).
-func rewindCode(ctx context.Context, cs *checkpoint.Store, protected func(string) bool, id string, cp sessions.Checkpoint,
+func rewindCode(ctx context.Context, store *sessions.Store, cs *checkpoint.Store, protected func(string) bool, id string, cp sessions.Checkpoint,
 	list []sessions.Checkpoint, req RewindRequest, res *RewindResult) error {
 	name := "preview"
 	if !req.DryRun {
@@ -187,30 +187,52 @@ func rewindCode(ctx context.Context, cs *checkpoint.Store, protected func(string
 	if err != nil {
 		return fmt.Errorf("rewinding the files to prompt %d (the files as they were before are checkpoint tree %s): %w", cp.N, now.Tree, err)
 	}
-	return nil
+	after, err := cs.Take(ctx, id, name+"-after")
+	if err != nil {
+		return err
+	}
+	return store.SaveRewind(ctx, id, sessions.Rewind{Before: now.Tree, After: after.Tree})
 }
 
 // changedOutside lists the files changed outside the agent since cp: those
-// that differ between the end of a turn and the start of the next, and
-// between the end of the last turn and now. Turns whose end was not seen
-// count as the agent's.
+// that differ across a gap between what the agent did (its turns, and the
+// rewinds between them): from a turn's end or a rewind's result to the
+// next rewind or prompt, and from the last of them to now. A rewind that
+// overwrote such a file (the person forced it) settles it. Turns whose
+// end was not seen count as the agent's.
 func changedOutside(ctx context.Context, cs *checkpoint.Store, list []sessions.Checkpoint, cp sessions.Checkpoint, now string) ([]string, error) {
 	set := map[string]bool{}
+	diff := func(from, to string, mark bool) error {
+		if from == "" || from == to {
+			return nil
+		}
+		paths, err := cs.Changed(ctx, from, to)
+		for _, p := range paths {
+			if mark {
+				set[p] = true
+			} else {
+				delete(set, p)
+			}
+		}
+		return err
+	}
 	for i := cp.N - 1; i < len(list); i++ {
-		end := list[i].EndTree
+		from := list[i].EndTree
+		for _, r := range list[i].Rewinds {
+			if err := diff(from, r.Before, true); err != nil {
+				return nil, err
+			}
+			if err := diff(r.Before, r.After, false); err != nil {
+				return nil, err
+			}
+			from = r.After
+		}
 		next := now
 		if i+1 < len(list) {
 			next = list[i+1].Tree
 		}
-		if end == "" || end == next {
-			continue
-		}
-		paths, err := cs.Changed(ctx, end, next)
-		if err != nil {
+		if err := diff(from, next, true); err != nil {
 			return nil, err
-		}
-		for _, p := range paths {
-			set[p] = true
 		}
 	}
 	out := make([]string, 0, len(set))

@@ -37,10 +37,35 @@ type Checkpoint struct {
 	Skipped []SkippedFile `json:"skipped,omitempty"`
 	// Undone is set once undo restored the code to this checkpoint.
 	Undone bool `json:"undone,omitempty"`
+	// Rewinds are the rewinds of the files after this prompt's turn and
+	// before the next prompt, oldest first.
+	Rewinds []Rewind `json:"rewinds,omitempty"`
 	// Prompt is the first line of the prompt's text.
 	Prompt string `json:"prompt"`
 	// At is when the checkpoint was taken.
 	At time.Time `json:"at"`
+}
+
+// Rewind is a rewind of the files between two turns: the trees before
+// and after it.
+type Rewind struct {
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// SaveRewind records a rewind of session id's files between its turns,
+// after the turn of its latest checkpoint.
+func (s *Store) SaveRewind(ctx context.Context, id string, r Rewind) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO checkpoint_rewinds (session_id, after_seq, before_tree, after_tree, created_at)
+			VALUES (?1, coalesce((SELECT max(seq) FROM checkpoints WHERE session_id = ?1), 0), ?2, ?3, ?4)`,
+			id, r.Before, r.After, millis(s.now()))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("saving a rewind of session %s: %w", id, err)
+	}
+	return nil
 }
 
 // SkippedFile is a file a checkpoint left out, and why.
@@ -148,7 +173,35 @@ func (s *Store) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("listing the checkpoints of session %s: %w", id, err)
 	}
+	rows.Close()
+	if err := s.addRewinds(ctx, id, list); err != nil {
+		return nil, fmt.Errorf("listing the checkpoints of session %s: %w", id, err)
+	}
 	return list, nil
+}
+
+// addRewinds fills in the rewinds after each checkpoint of list.
+func (s *Store) addRewinds(ctx context.Context, id string, list []Checkpoint) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT after_seq, before_tree, after_tree FROM checkpoint_rewinds
+		WHERE session_id = ? ORDER BY after_seq, rowid`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int
+		var r Rewind
+		if err := rows.Scan(&seq, &r.Before, &r.After); err != nil {
+			return err
+		}
+		for i := len(list) - 1; i >= 0; i-- { // the last prompt at or before seq
+			if list[i].Seq <= seq {
+				list[i].Rewinds = append(list[i].Rewinds, r)
+				break
+			}
+		}
+	}
+	return rows.Err()
 }
 
 // FindCheckpoint returns the checkpoint of session id that ref names: a

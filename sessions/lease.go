@@ -191,6 +191,11 @@ func copyHistory(ctx context.Context, tx *sql.Tx, to, from string, at int) error
 			FROM checkpoints WHERE session_id = ?2 AND seq < ?3`, to, from, end); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoint_rewinds (session_id, after_seq, before_tree, after_tree,
+			created_at) SELECT ?1, after_seq, before_tree, after_tree, created_at
+			FROM checkpoint_rewinds WHERE session_id = ?2 AND after_seq < ?3 ORDER BY rowid`, to, from, end); err != nil {
+			return err
+		}
 	}
 	for _, q := range []string{
 		`UPDATE sessions SET (message_count, input_tokens, output_tokens, cached_tokens, reasoning_tokens,

@@ -292,7 +292,11 @@ PRAGMA writable_schema = OFF;
 	// paths the turn changed; skipped the JSON list of files the checkpoint
 	// left out, each {"path", "reason"}; undone is set when undo restored
 	// the code to it. forked_at is the seq a fork's history stops before
-	// (Store.ForkAt; NULL for a whole copy).
+	// (Store.ForkAt; NULL for a whole copy). checkpoint_rewinds are the
+	// rewinds of a session's files between its turns (after the turn of the
+	// prompt at after_seq; 0 before any), the trees before and after each:
+	// what changed between a turn's end, the rewinds and the next prompt
+	// was changed outside the agent.
 	`
 CREATE TABLE checkpoints (
 	session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
@@ -307,6 +311,14 @@ CREATE TABLE checkpoints (
 	PRIMARY KEY (session_id, seq)
 );
 CREATE INDEX checkpoints_by_id ON checkpoints (id);
+CREATE TABLE checkpoint_rewinds (
+	session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	after_seq   INTEGER NOT NULL,
+	before_tree TEXT NOT NULL,
+	after_tree  TEXT NOT NULL,
+	created_at  INTEGER NOT NULL
+);
+CREATE INDEX checkpoint_rewinds_by_session ON checkpoint_rewinds (session_id, after_seq);
 ALTER TABLE sessions ADD COLUMN forked_at INTEGER;
 `,
 }
