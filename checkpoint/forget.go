@@ -24,7 +24,11 @@ func (s *Store) Forget(ctx context.Context, session string) error {
 	}
 	s.mu.Lock()
 	delete(s.sessions, session)
+	w := s.watch
 	s.mu.Unlock()
+	if w != nil {
+		w.forget(session)
+	}
 	g := s.git("")
 	refs, err := g.Run(ctx, "for-each-ref", "--format=delete %(refname)", "refs/agent/"+session+"/")
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agent-dev/agent/gitcmd"
 )
 
 // Snapshot is a checkpoint just taken.
@@ -73,19 +75,36 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 	return snap, nil
 }
 
-func (s *Store) take(ctx context.Context, session, index string, fresh bool, st *sessionState) (Snapshot, error) {
+func (s *Store) take(ctx context.Context, session, index string, fresh bool, st *sessionState) (_ Snapshot, err error) {
 	if err := s.syncExclude(); err != nil {
 		return Snapshot{}, err
 	}
 	g := s.git(index)
 	spec := s.pathspec()
-	// What changed since the index: untracked files that are not ignored,
-	// tracked ones whose size or time changed, tracked ones removed.
-	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
-	if err != nil {
-		return Snapshot{}, err
+	var paths []string
+	full := true
+	if st.tree != "" && !fresh {
+		if w := s.watcher(ctx, g, session); w != nil {
+			var changed []string
+			if changed, full = w.changes(ctx, session); full {
+				w.begin(session)
+			} else if len(changed) == 0 {
+				return Snapshot{Tree: st.tree}, nil
+			} else if paths, err = s.sortChanged(ctx, g, changed); err != nil {
+				return Snapshot{}, err
+			}
+		}
 	}
-	paths := splitZ(out)
+	if full {
+		// What changed since the index: untracked files that are not
+		// ignored, tracked ones whose size or time changed, tracked ones
+		// removed.
+		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		paths = splitZ(out)
+	}
 	if fresh && s.userGit != "" {
 		// The repository's tracked files are there even when ignored.
 		tracked, err := s.userTracked(ctx)
@@ -140,6 +159,100 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	}
 	snap.Tree = strings.TrimSpace(tree)
 	return snap, nil
+}
+
+// sortChanged turns the work-tree paths the watch saw change into the
+// paths the index must take again, without reading the whole tree: the
+// files there that git does not ignore (tracked ones are never ignored),
+// and the index's entries at or beneath the paths that are gone.
+// Directories are left out: the watch names the files made in them.
+func (s *Store) sortChanged(ctx context.Context, g gitcmd.Cmd, changed []string) ([]string, error) {
+	var there, gone []string
+	for _, p := range changed {
+		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
+		switch {
+		case err != nil:
+			gone = append(gone, ":(literal)"+p)
+		case !fi.IsDir() && !s.inNested(p):
+			there = append(there, p)
+		}
+	}
+	var paths []string
+	if len(gone) > 0 {
+		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, gone...)...)
+		if err != nil {
+			return nil, err
+		}
+		paths = splitZ(out)
+	}
+	if len(there) > 0 {
+		in := strings.Join(there, "\x00") + "\x00"
+		out, code, err := withStdin(g, strings.NewReader(in)).Status(ctx, "check-ignore", "-z", "--stdin")
+		if err != nil {
+			return nil, err
+		}
+		if code > 1 {
+			return nil, fmt.Errorf("git check-ignore: exit status %d", code)
+		}
+		ignored := map[string]bool{}
+		for _, p := range splitZ(out) {
+			ignored[p] = true
+		}
+		for _, p := range there {
+			if !ignored[p] {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths, nil
+}
+
+// inNested reports whether the work-tree path p lies in a nested git
+// repository (a directory beneath the top level with a .git entry), which
+// checkpoints leave out as a full read does.
+func (s *Store) inNested(p string) bool {
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(d), ".git")); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// watcher returns the store's watch, starting it (with session
+// collecting changes from then on) when there is none yet; nil without
+// Options.Watch or when no watch is possible. g is a git command on
+// session's index, which names the directories git ignores as a whole:
+// those are not watched.
+func (s *Store) watcher(ctx context.Context, g gitcmd.Cmd, session string) *watcher {
+	s.mu.Lock()
+	w, try := s.watch, s.watching && s.watch == nil && !s.watchFailed
+	s.mu.Unlock()
+	if !try {
+		return w
+	}
+	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-standard", "--"}, s.pathspec()...)...)
+	if err != nil {
+		return nil
+	}
+	var ignored []string
+	for _, p := range splitZ(out) {
+		if strings.HasSuffix(p, "/") {
+			ignored = append(ignored, p)
+		}
+	}
+	w = startWatch(s, ignored)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w == nil || s.watch != nil || s.watchFailed {
+		if w != nil {
+			w.close()
+		}
+		s.watchFailed = s.watchFailed || w == nil
+		return s.watch
+	}
+	s.watch = w
+	return w
 }
 
 // keep points refs/agent/SESSION/NAME at tree.

@@ -31,6 +31,12 @@ func (s *Store) Warm(ctx context.Context) (wait func()) {
 	go func() {
 		defer close(done)
 		s.Take(ctx, warmSession, warmSession) // a failure is met again by the first prompt's
+		s.mu.Lock()
+		w := s.watch
+		s.mu.Unlock()
+		if w != nil {
+			w.forget(warmSession)
+		}
 	}()
 	return func() { <-done }
 }

@@ -79,6 +79,26 @@ func (c Cmd) Run(ctx context.Context, args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
+// Status runs git like Run but returns its exit code instead of an error
+// when it ran and exited non-zero (git check-ignore exits 1 when no path
+// is ignored): err is for git that could not run, or ctx ended.
+func (c Cmd) Status(ctx context.Context, args ...string) (string, int, error) {
+	cmd := c.command(ctx, args)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return "", 0, fmt.Errorf("git %s: %w", strings.Join(args, " "), ctx.Err())
+	case errors.As(err, &ee):
+		return stdout.String(), ee.ExitCode(), nil
+	case err != nil:
+		return "", 0, fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+	}
+	return stdout.String(), 0, nil
+}
+
 // OK runs git like Run, reporting only whether it exited 0 (a --verify or
 // --quiet query); an error is returned only when git could not run or ctx
 // ended.

@@ -34,7 +34,7 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	if !s.Enabled || env.h.dataDir == "" {
 		return sessionService{}, nil
 	}
-	cs, err := checkpoint.Open(env.ctx, env.h.dataDir, env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes})
+	cs, err := checkpoint.Open(env.ctx, env.h.dataDir, env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes, Watch: true})
 	if err != nil {
 		return sessionService{notice: "checkpoints are off: " + err.Error()}, nil
 	}
@@ -48,7 +48,7 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 		defer close(swept)
 		c.sweep(ctx)
 	}()
-	return sessionService{observe: c.observe, close: func() { cancel(); warmed(); <-swept }}, nil
+	return sessionService{observe: c.observe, close: func() { cancel(); warmed(); <-swept; cs.Close() }}, nil
 }
 
 // sweep forgets the checkpoints of the project's sessions that were

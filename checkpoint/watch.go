@@ -1,0 +1,269 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// maxWatchedDirs is the most directories a watcher watches; a working
+// directory with more is read in full at each checkpoint.
+const maxWatchedDirs = 20_000
+
+// maxDirty is the most changed paths a checkpoint reads one by one; past
+// it (a formatter that rewrote the tree) it reads the tree in full.
+const maxDirty = 2_000
+
+// syncWait is how long a checkpoint waits for the notifications of the
+// changes made before it; past it, it reads the tree in full.
+const syncWait = 2 * time.Second
+
+// watcher tells which paths of the working directory changed since each
+// session's last checkpoint, from the file system's notifications
+// (inotify on Linux, through fsnotify), so a checkpoint reads and stores
+// those paths only instead of comparing every file. It watches every
+// directory git does not ignore as a whole, and the directories made
+// later. Whatever it cannot vouch for (a notification queue that
+// overflowed, a .gitignore changed, too many changes) sends the session's
+// next checkpoint to read the tree in full.
+type watcher struct {
+	w      *fsnotify.Watcher
+	top    string // the work tree's top level: paths are relative to it
+	dir    string // the directory watched
+	sync   string // a directory of the store watched too: the barrier
+	ignore map[string]bool
+
+	mu    sync.Mutex
+	dirty map[string]map[string]bool // session: work-tree paths changed since its last checkpoint
+	full  map[string]bool            // session: its next checkpoint reads the tree in full
+	dirs  int
+	ticks map[string]chan struct{}
+	tick  int
+	dead  bool // the watch failed: every checkpoint reads in full
+	done  chan struct{}
+}
+
+// startWatch starts watching s's working directory, leaving out the
+// directories ignored lists (work-tree paths); nil when it cannot (no
+// notifications here, or too many directories).
+func startWatch(s *Store, ignored []string) *watcher {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil
+	}
+	w := &watcher{w: fw, top: s.top, dir: s.dir, sync: filepath.Join(s.gitDir, "watch"), ignore: map[string]bool{},
+		dirty: map[string]map[string]bool{}, full: map[string]bool{}, ticks: map[string]chan struct{}{}, done: make(chan struct{})}
+	for _, d := range ignored {
+		w.ignore[strings.TrimSuffix(d, "/")] = true
+	}
+	if err := os.MkdirAll(w.sync, 0o700); err != nil || fw.Add(w.sync) != nil || w.addTree(s.dir, false) != nil {
+		fw.Close()
+		return nil
+	}
+	go w.run()
+	return w
+}
+
+// close stops the watch.
+func (w *watcher) close() {
+	w.w.Close()
+	<-w.done
+}
+
+// addTree watches dir and the directories beneath it that are not
+// ignored; mark marks what it finds changed (a directory made after the
+// watch began: its files were made unseen).
+func (w *watcher) addTree(dir string, mark bool) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			return nil // gone already: its parent's notification marked it
+		}
+		rel := w.rel(p)
+		if mark {
+			w.markAll(rel)
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if d.Name() == ".git" || w.ignore[rel] {
+			return filepath.SkipDir
+		}
+		if _, err := os.Lstat(filepath.Join(p, ".git")); err == nil && p != w.top {
+			return filepath.SkipDir // a nested repository: checkpoints leave it out
+		}
+		w.mu.Lock()
+		w.dirs++
+		over := w.dirs > maxWatchedDirs
+		w.mu.Unlock()
+		if over {
+			return errors.New("too many directories to watch")
+		}
+		if err := w.w.Add(p); err != nil && p == dir {
+			return err
+		}
+		return nil
+	})
+}
+
+// rel is p relative to the work tree, slash-separated.
+func (w *watcher) rel(p string) string {
+	r, err := filepath.Rel(w.top, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(r)
+}
+
+// run reads the notifications until the watch is closed.
+func (w *watcher) run() {
+	defer close(w.done)
+	for {
+		select {
+		case ev, ok := <-w.w.Events:
+			if !ok {
+				return
+			}
+			w.event(ev)
+		case err, ok := <-w.w.Errors:
+			if !ok {
+				return
+			}
+			_ = err // an overflow, or a watch lost: nothing it says can be trusted
+			w.fullAll()
+		}
+	}
+}
+
+// event records one notification.
+func (w *watcher) event(ev fsnotify.Event) {
+	if filepath.Dir(ev.Name) == w.sync {
+		w.mu.Lock()
+		if ch := w.ticks[filepath.Base(ev.Name)]; ch != nil {
+			close(ch)
+			delete(w.ticks, filepath.Base(ev.Name))
+		}
+		w.mu.Unlock()
+		return
+	}
+	rel := w.rel(ev.Name)
+	for _, part := range strings.Split(rel, "/") {
+		if part == ".git" {
+			return
+		}
+	}
+	if filepath.Base(rel) == ".gitignore" {
+		w.fullAll() // what is ignored changed
+		return
+	}
+	w.markAll(rel)
+	if ev.Has(fsnotify.Create) {
+		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+			if err := w.addTree(ev.Name, true); err != nil {
+				w.fullAll()
+			}
+		}
+	}
+}
+
+// markAll marks rel changed for every session.
+func (w *watcher) markAll(rel string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, set := range w.dirty {
+		if len(set) <= maxDirty {
+			set[rel] = true
+		}
+	}
+}
+
+// fullAll sends every session's next checkpoint to read in full.
+func (w *watcher) fullAll() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for s := range w.dirty {
+		w.full[s] = true
+	}
+}
+
+// begin starts collecting session's changes afresh: its checkpoint is
+// about to read the tree in full.
+func (w *watcher) begin(session string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.dirty[session] = map[string]bool{}
+	delete(w.full, session)
+}
+
+// forget stops collecting session's changes.
+func (w *watcher) forget(session string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.dirty, session)
+	delete(w.full, session)
+}
+
+// changes returns the work-tree paths changed since session's last
+// checkpoint, once the notifications of every change made before the
+// call have been read, and starts collecting afresh. full is true when the
+// checkpoint must read the tree in full instead (the session was not
+// watched, the notifications cannot vouch for the changes, or too many
+// changed).
+func (w *watcher) changes(ctx context.Context, session string) (paths []string, full bool) {
+	if err := w.barrier(ctx); err != nil {
+		w.begin(session)
+		return nil, true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	set, watched := w.dirty[session]
+	full = !watched || w.full[session] || len(set) > maxDirty
+	w.dirty[session] = map[string]bool{}
+	delete(w.full, session)
+	if full {
+		return nil, true
+	}
+	for p := range set {
+		paths = append(paths, p)
+	}
+	return paths, false
+}
+
+// barrier returns once the watcher has read every notification queued
+// before the call: it writes a file in the store's watched directory and
+// waits for its own notification, which the queue delivers after them.
+func (w *watcher) barrier(ctx context.Context) error {
+	w.mu.Lock()
+	w.tick++
+	name := fmt.Sprintf("tick-%d", w.tick)
+	ch := make(chan struct{})
+	w.ticks[name] = ch
+	w.mu.Unlock()
+	p := filepath.Join(w.sync, name)
+	if err := os.WriteFile(p, nil, 0o600); err != nil {
+		return err
+	}
+	defer os.Remove(p)
+	t := time.NewTimer(syncWait)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return nil
+	case <-t.C:
+		return errors.New("the file system's notifications did not arrive")
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-w.done:
+		return errors.New("the watch ended")
+	}
+}
