@@ -220,3 +220,21 @@ func treeOf(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+func TestExcludedFilesAreNeverInACheckpoint(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	write(t, dir, ".ssh/id_ed25519", "secret\n")
+	s := open(t, dir, Options{Exclude: func(rel string) bool { return strings.HasPrefix(rel, ".ssh/") }})
+	cp, err := s.Take(ctx, "s1", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := s.git("").Run(ctx, "ls-tree", "-r", "--name-only", cp.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(names, "id_ed25519") || !strings.Contains(names, "a.txt") {
+		t.Fatalf("the checkpoint holds:\n%s", names)
+	}
+}

@@ -127,6 +127,10 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 			continue
 		}
 		seen[p] = true
+		if s.exclude != nil && s.exclude(s.rel(strings.TrimSuffix(p, "/"))) {
+			drop.WriteString(strings.TrimSuffix(p, "/") + "\x00")
+			continue
+		}
 		if strings.HasSuffix(p, "/") {
 			snap.Skipped = append(snap.Skipped, Skipped{Path: s.rel(strings.TrimSuffix(p, "/")), Reason: "a nested git repository"})
 			continue

@@ -44,6 +44,11 @@ type Options struct {
 	// outside any repository with its dependencies) fails with
 	// ErrTooManyFiles. Zero means DefaultMaxFiles.
 	MaxFiles int
+	// Exclude, when not nil, names the paths (slash-separated, relative
+	// to the working directory) a checkpoint never holds, whatever git
+	// says of them: credentials in a working directory that is a home
+	// directory.
+	Exclude func(rel string) bool
 	// Watch has the store watch the working directory's changes through
 	// the file system's notifications from a session's second checkpoint
 	// on, so each checkpoint reads only the paths that changed; Close
@@ -73,6 +78,7 @@ type Store struct {
 	userGit string // the user's git directory (read only: info/exclude), "" for none
 	maxFile int64
 	maxN    int
+	exclude func(rel string) bool
 	// warm is closed once the warm-up Warm started has ended (nil: none).
 	warm chan struct{}
 	// watch is the working directory's watch, started by the second
@@ -116,7 +122,7 @@ func Open(ctx context.Context, dataDir, dir string, opt Options) (*Store, error)
 	s := &Store{
 		gitDir: filepath.Join(dataDir, "checkpoints", worktree.Key(top)), top: top, dir: dir,
 		prefix: filepath.ToSlash(prefix), userGit: userGit, maxFile: opt.MaxFileBytes,
-		sessions: map[string]*sessionState{}, kept: map[string]bool{}, watching: opt.Watch,
+		sessions: map[string]*sessionState{}, kept: map[string]bool{}, watching: opt.Watch, exclude: opt.Exclude,
 	}
 	if s.maxFile <= 0 {
 		s.maxFile = DefaultMaxFileBytes

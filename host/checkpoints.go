@@ -34,7 +34,8 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	if !s.Enabled || env.h.dataDir == "" {
 		return sessionService{}, nil
 	}
-	cs, err := checkpoint.Open(env.ctx, env.h.dataDir, env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes, Watch: true})
+	cs, err := checkpoint.Open(env.ctx, env.h.dataDir, env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes, Watch: true,
+		Exclude: env.a.protect.Paths().ReadDenied})
 	if err != nil {
 		return sessionService{notice: "checkpoints are off: " + err.Error()}, nil
 	}

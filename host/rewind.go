@@ -111,7 +111,8 @@ func (h *Host) openCheckpoints(ctx context.Context, dir string) (*checkpoint.Sto
 	if h.dataDir == "" {
 		return nil, usagef("no checkpoints: the sessions are not stored on disk")
 	}
-	return checkpoint.Open(ctx, h.dataDir, dir, checkpoint.Options{MaxFileBytes: h.settings.Checkpoints.MaxFileBytes})
+	return checkpoint.Open(ctx, h.dataDir, dir, checkpoint.Options{MaxFileBytes: h.settings.Checkpoints.MaxFileBytes,
+		Exclude: h.protectedPaths(dir).ReadDenied})
 }
 
 // rewindPaths says which paths of dir a rewind never writes: the

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-dev/agent/host"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/fake"
 	"github.com/agent-dev/agent/sessions"
 )
@@ -180,5 +181,44 @@ func TestUndoWalksBackThePromptsThatChangedFiles(t *testing.T) {
 	}
 	if _, _, err := f.h.Undo(t.Context(), id, false); err == nil || !strings.Contains(err.Error(), sessions.ErrNothingToUndo.Error()) {
 		t.Fatalf("third undo: %v, want nothing to undo", err)
+	}
+}
+
+// A subagent's work is a checkpoint of its own session too: rewinding the
+// child's only prompt puts back what the child wrote.
+func TestASubagentsWorkStartsWithACheckpoint(t *testing.T) {
+	model := fake.NewFunc(func(req providers.Request) fake.Reply {
+		child := strings.Contains(req.System, "You are a subagent")
+		answered := len(toolResults(req)) > 0
+		switch {
+		case !child && !answered:
+			return fake.ToolCalls(call("task-1", "task", `{"description":"write notes","prompt":"Write notes.txt.","agent":"writer"}`))
+		case child && !answered:
+			return fake.ToolCalls(call("w-1", "write_file", writeArgs("notes.txt", "child notes\n")))
+		case child:
+			return fake.Text("Wrote notes.txt.")
+		}
+		return fake.Text("The subagent wrote the notes.")
+	})
+	f := newFixture(t, model, "")
+	write(t, f.path(".agent/agents/writer.md"), "---\nname: writer\ndescription: Writes files.\ntools: write_file\n---\nYou write files.\n")
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	runTurn(t, s, "have notes written")
+	if read(t, f.path("notes.txt")) != "child notes\n" {
+		t.Fatal("the child did not write the notes")
+	}
+	children, err := s.Store().Children(t.Context(), s.ID())
+	if err != nil || len(children) != 1 {
+		t.Fatalf("children: %v, %v", children, err)
+	}
+	cps, err := s.Store().Checkpoints(t.Context(), children[0].ID)
+	if err != nil || len(cps) != 1 || !slices.Equal(cps[0].Changed, []string{"notes.txt"}) {
+		t.Fatalf("the child's checkpoints: %+v, %v", cps, err)
+	}
+	if _, err := f.h.Rewind(t.Context(), children[0].ID, host.RewindRequest{To: "1", Scope: host.ScopeCode}); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, f.path("notes.txt")) != "<missing>" {
+		t.Error("rewinding the child's prompt left its file")
 	}
 }
