@@ -2,6 +2,8 @@ package checkpoint
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,5 +238,16 @@ func TestExcludedFilesAreNeverInACheckpoint(t *testing.T) {
 	}
 	if strings.Contains(names, "id_ed25519") || !strings.Contains(names, "a.txt") {
 		t.Fatalf("the checkpoint holds:\n%s", names)
+	}
+}
+
+func TestADirectoryOutsideAnyRepositoryWithTooManyFilesIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 5 {
+		write(t, dir, fmt.Sprintf("f%d.txt", i), "x\n")
+	}
+	s := open(t, dir, Options{MaxFiles: 3})
+	if _, err := s.Take(context.Background(), "s1", "p1"); !errors.Is(err, ErrTooManyFiles) {
+		t.Fatalf("Take = %v, want ErrTooManyFiles", err)
 	}
 }

@@ -58,6 +58,9 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 	st := s.state(session)
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if err := s.checkSize(); err != nil {
+		return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
+	}
 	index := s.indexOf(session)
 	fresh := false
 	if _, err := os.Stat(index); errors.Is(err, fs.ErrNotExist) {
@@ -259,6 +262,33 @@ func (s *Store) watcher(ctx context.Context, g gitcmd.Cmd, session string) *watc
 	return w
 }
 
+// checkSize refuses, with ErrTooManyFiles, a working directory outside
+// any git repository that holds more than the file limit (a home
+// directory): git would read all of it before the first checkpoint could
+// refuse it. It counts once per store, stopping at the limit.
+func (s *Store) checkSize() error {
+	if s.userGit != "" {
+		return nil
+	}
+	s.sizeOnce.Do(func() {
+		n := 0
+		filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() && d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			if n++; n > s.maxN {
+				s.sizeErr = fmt.Errorf("%w: more than %d files in %s, outside any git repository", ErrTooManyFiles, s.maxN, s.dir)
+				return filepath.SkipAll
+			}
+			return nil
+		})
+	})
+	return s.sizeErr
+}
+
 // keep points refs/agent/SESSION/NAME at tree.
 func (s *Store) keep(ctx context.Context, session, name, tree string) error {
 	_, err := s.git("").Run(ctx, "update-ref", "refs/agent/"+session+"/"+name, tree)
@@ -337,7 +367,9 @@ func (s *Store) seedIndex(index string) bool {
 // userTracked lists the files the user's repository tracks in the
 // working directory, reading its index (never writing it).
 func (s *Store) userTracked(ctx context.Context) ([]string, error) {
-	out, err := userGit(s.top).Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, s.pathspec()...)...)
+	// Its config is read but may run nothing here (a .git that came in an
+	// archive may name a file system monitor).
+	out, err := userGit(s.top).Run(ctx, append([]string{"-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--"}, s.pathspec()...)...)
 	if err != nil {
 		return nil, err
 	}

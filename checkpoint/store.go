@@ -79,6 +79,10 @@ type Store struct {
 	maxFile int64
 	maxN    int
 	exclude func(rel string) bool
+	// sizeOnce counts the files of a working directory outside any
+	// repository once; sizeErr is its refusal.
+	sizeOnce sync.Once
+	sizeErr  error
 	// warm is closed once the warm-up Warm started has ended (nil: none).
 	warm chan struct{}
 	// watch is the working directory's watch, started by the second

@@ -71,7 +71,7 @@ func (c *checkpoints) sweep(ctx context.Context) {
 // ends, the tree it left. A checkpoint that fails is warned of once and
 // the turn goes on without it.
 func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
-	if c.off.Load() {
+	if c.off.Load() || t.Session == "" {
 		return ctx, nil
 	}
 	seq, tree, err := c.begin(ctx, t)
@@ -103,10 +103,7 @@ func (c *checkpoints) observeChild(ctx context.Context, t turn.Start) (context.C
 
 // begin takes and records the checkpoint of prompt t.
 func (c *checkpoints) begin(ctx context.Context, t turn.Start) (seq int, tree string, err error) {
-	if t.Session == "" {
-		return 0, "", errors.New("a turn without a session")
-	}
-	snap, err := c.store.Take(ctx, t.Session, t.PromptID)
+	snap, err := c.store.Take(ctx, t.Session, sanitizeRef(t.PromptID))
 	if err != nil {
 		return 0, "", err
 	}

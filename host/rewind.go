@@ -271,8 +271,15 @@ func promptText(ctx context.Context, store *sessions.Store, id string, seq int) 
 	return "", nil
 }
 
-// sanitizeRef keeps the characters a checkpoint's ref name may have.
+// sanitizeRef keeps the characters a checkpoint's ref name may have, and
+// its first 64 bytes.
 func sanitizeRef(s string) string {
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	if s == "" {
+		s = "prompt"
+	}
 	b := []byte(s)
 	for i, c := range b {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
