@@ -69,7 +69,10 @@ func TestReadEditVerifyHeadless(t *testing.T) {
 	}
 }
 
-func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
+// TestUndoRestoresTheTreeAndKeepsAnOutsideChange: undo puts the tree back
+// as it was before the last prompt; a file the person changed since is
+// kept and named, and undo --force restores it.
+func TestUndoRestoresTheTreeAndKeepsAnOutsideChange(t *testing.T) {
 	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "a.db")
 	e2e.WriteFile(t, dir, "a.txt", "alpha\n")
@@ -104,7 +107,7 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 		t.Errorf("a second undo: exit %d, stderr %q", again.Code, again.Stderr)
 	}
 
-	// A new turn edits a.txt; the person changes it too; undo refuses and changes nothing.
+	// A new turn edits a.txt; the person changes it too; undo keeps it and changes nothing.
 	srv2 := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "e4", Name: "edit_file", Arguments: `{"path":"a.txt","old_string":"alpha","new_string":"ALPHA"}`}),
 		scripted.Text("Changed."),
@@ -114,12 +117,22 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 	}
 	e2e.WriteFile(t, dir, "a.txt", "the person's own edit\n")
 	changed := treeHash(t, dir)
-	refused := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo"}})
-	if refused.Code != 2 || !strings.Contains(refused.Stderr, "a.txt") {
-		t.Errorf("undo after an outside change: exit %d, stderr %q", refused.Code, refused.Stderr)
+	kept := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo"}})
+	if kept.Code != 0 || !strings.Contains(kept.Stdout, "changed outside the agent since the checkpoint; --force restores them:\n  modify a.txt") {
+		t.Errorf("undo after an outside change: exit %d, stdout %q, stderr %q", kept.Code, kept.Stdout, kept.Stderr)
 	}
 	if treeHash(t, dir) != changed {
-		t.Errorf("a refused undo changed files")
+		t.Errorf("an undo that kept the person's change changed files")
+	}
+	forced := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo", "--force"}})
+	if forced.Code != 0 || !strings.Contains(forced.Stdout, "restored a.txt") {
+		t.Errorf("undo --force: exit %d, stdout %q, stderr %q", forced.Code, forced.Stdout, forced.Stderr)
+	}
+	if treeHash(t, dir) != before {
+		t.Errorf("after undo --force the tree differs from before the two prompts")
+	}
+	if again := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo"}}); again.Code != 2 || !strings.Contains(again.Stderr, "nothing to undo") {
+		t.Errorf("undo with both prompts undone: exit %d, stderr %q", again.Code, again.Stderr)
 	}
 }
 
