@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-dev/agent/checkpoint"
@@ -62,6 +63,8 @@ func writeKept(b *strings.Builder, p checkpoint.Plan) {
 // writeChanges writes one file a line: what restoring does (done: did),
 // its path, and the lines it adds and removes.
 func writeChanges(b *strings.Builder, list []checkpoint.Change, done bool) {
+	list = slices.Clone(list)
+	slices.SortFunc(list, func(x, y checkpoint.Change) int { return strings.Compare(x.Path, y.Path) })
 	for _, c := range list {
 		stat := fmt.Sprintf("+%d −%d", c.Added, c.Removed)
 		if c.Binary {

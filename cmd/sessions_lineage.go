@@ -89,7 +89,7 @@ func renderLineage(id string, l lineage) string {
 			if br.prompt > 0 {
 				at = fmt.Sprintf("before prompt %d", br.prompt)
 			}
-			fmt.Fprintf(&b, "  %s  %s  %s  %d messages\n", br.ID, at, orUntitled(br.Title), br.Messages)
+			fmt.Fprintf(&b, "  %s  %s  %s  %d messages\n", br.ID, at, quoteLine(orUntitled(br.Title)), br.Messages)
 		}
 	}
 	return b.String()
