@@ -70,14 +70,16 @@ func TestReadEditVerifyHeadless(t *testing.T) {
 }
 
 // TestUndoRestoresTheTreeAndKeepsAnOutsideChange: undo puts the tree back
-// as it was before the last prompt; a file the person changed since is
-// kept and named, and undo --force restores it.
+// as it was before the last prompt, what its command changed included; a
+// file the person changed since is kept and named, and undo --force
+// restores it.
 func TestUndoRestoresTheTreeAndKeepsAnOutsideChange(t *testing.T) {
 	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "a.db")
 	e2e.WriteFile(t, dir, "a.txt", "alpha\n")
 	e2e.WriteFile(t, dir, "b.txt", "bravo\n")
 	e2e.WriteFile(t, dir, "c.txt", "charlie\r\nsecond line\r\n")
+	e2e.WriteFile(t, dir, "e.txt", "echo\n")
 	os.Chmod(filepath.Join(dir, "b.txt"), 0o755)
 	before := treeHash(t, dir)
 	srv := scripted.New(t,
@@ -86,10 +88,11 @@ func TestUndoRestoresTheTreeAndKeepsAnOutsideChange(t *testing.T) {
 			scripted.Call{ID: "e2", Name: "edit_file", Arguments: `{"path":"b.txt","old_string":"bravo","new_string":"BRAVO"}`},
 			scripted.Call{ID: "e3", Name: "edit_file", Arguments: `{"path":"c.txt","old_string":"second line","new_string":"2nd line"}`},
 			scripted.Call{ID: "w1", Name: "write_file", Arguments: `{"path":"d.txt","content":"delta\n"}`},
+			scripted.Call{ID: "b1", Name: "bash", Arguments: `{"command":"sed -i s/echo/ECHO/ e.txt"}`},
 		),
-		scripted.Text("Four files changed."),
+		scripted.Text("Five files changed."),
 	)
-	res := e2e.Run(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, "--db", db, "-p", "-v", "change them")})
+	res := e2e.Run(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, "--db", db, "--allow-bash", "-p", "-v", "change them")})
 	if res.Code != 0 || !strings.Contains(res.Stderr, "changed files: a.txt, b.txt, c.txt, d.txt") {
 		t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
@@ -97,7 +100,7 @@ func TestUndoRestoresTheTreeAndKeepsAnOutsideChange(t *testing.T) {
 		t.Fatal("the turn changed nothing")
 	}
 	undo := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo"}})
-	if undo.Code != 0 || !strings.Contains(undo.Stdout, "removed d.txt") {
+	if undo.Code != 0 || !strings.Contains(undo.Stdout, "removed d.txt") || !strings.Contains(undo.Stdout, "restored e.txt") {
 		t.Fatalf("undo: exit %d, stdout %q, stderr %q", undo.Code, undo.Stdout, undo.Stderr)
 	}
 	if treeHash(t, dir) != before {

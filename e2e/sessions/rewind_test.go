@@ -315,6 +315,11 @@ func TestRewindKeepsWhatThePersonChanged(t *testing.T) {
 	if !strings.Contains(again.Stdout, "modify b.txt") {
 		t.Errorf("a second rewind should keep b.txt again:\n%s", again.Stdout)
 	}
+	for _, bad := range [][]string{{"--to", "9"}, {"--to", "1", "--session", "ffff0000ffff"}, {"--to", "1", "--scope", "files"}} {
+		if r := e2e.Run(t, e2e.Invocation{Dir: dir, Args: append([]string{"--db", db, "rewind"}, bad...)}); r.Code != 2 || r.Stderr == "" {
+			t.Errorf("rewind %v: exit %d, stderr %q; want a usage error (2)", bad, r.Code, r.Stderr)
+		}
+	}
 	forced := e2e.RunOK(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "rewind", "--to", "1", "--force"}})
 	if !strings.Contains(forced.Stdout, "restored b.txt") {
 		t.Errorf("rewind --force:\n%s", forced.Stdout)
