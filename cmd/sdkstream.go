@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -34,6 +35,10 @@ type sdkOptions struct {
 	MCPConfig            []string
 	AddDir               []string
 	MaxTurns             int
+	// ReplayUserMessages is --replay-user-messages: each user message is
+	// echoed back with its uuid (the SDK's extraArgs
+	// {"replay-user-messages": null}).
+	ReplayUserMessages bool
 }
 
 // inputStreamJSON is --input-format stream-json: the Claude Agent SDK's
@@ -51,7 +56,8 @@ func addSDKFlags(f *pflag.FlagSet, o *sdkOptions) {
 	f.StringArrayVar(&o.MCPConfig, "mcp-config", nil, "MCP servers as Claude Code's JSON ({\"mcpServers\": {...}}), a file or the JSON itself")
 	f.StringArrayVar(&o.AddDir, "add-dir", nil, "accepted for the SDK; agent's tools stay in the working directory")
 	f.IntVar(&o.MaxTurns, "max-turns", 0, "most model requests in one turn (--max-steps)")
-	for _, n := range []string{"include-partial-messages", "permission-prompt-tool", "allowedTools", "disallowedTools", "add-dir"} {
+	f.BoolVar(&o.ReplayUserMessages, "replay-user-messages", false, "stream-json input: echo each user message back with its uuid, which rewind_files takes")
+	for _, n := range []string{"include-partial-messages", "permission-prompt-tool", "allowedTools", "disallowedTools", "add-dir", "replay-user-messages"} {
 		_ = f.MarkHidden(n)
 	}
 }
@@ -204,7 +210,7 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 	for _, n := range sess.Notices() {
 		warn(n)
 	}
-	srv = newSDKServer(ctx, o, st, h, sess, initModeName(sdkMode, mode), &dontAsk, warn)
+	srv = newSDKServer(ctx, o, st, h, sess, initModeName(sdkMode, mode), &dontAsk, warn, sdkCheckpointing(getenv))
 	var first *turn.Prompt
 	if o.Prompt != "" {
 		p := turn.Text(o.Prompt)
@@ -215,10 +221,18 @@ func runSDKStream(ctx context.Context, o *Options, st Streams, getenv func(strin
 
 // newSDKServer is the protocol's server over sess: system init's message
 // (permissionMode as the SDK named it), turns, and the control requests
-// that switch the mode (dontAsk too), the model and the system prompt.
-func newSDKServer(ctx context.Context, o *Options, st Streams, h *host.Host, sess *host.Session, initMode string, dontAsk *atomic.Bool, warn func(string)) *sdkstream.Server {
+// that switch the mode (dontAsk too), the model and the system prompt,
+// and, with checkpointing (the SDK's enableFileCheckpointing), rewind the
+// files.
+func newSDKServer(ctx context.Context, o *Options, st Streams, h *host.Host, sess *host.Session, initMode string, dontAsk *atomic.Bool,
+	warn func(string), checkpointing bool) *sdkstream.Server {
 	s := sess.Settings()
+	var rewind func(context.Context, string, bool) (sdkstream.FilesRewound, error)
+	if checkpointing {
+		rewind = sdkRewinder(sess)
+	}
 	return sdkstream.New(sdkstream.Config{
+		ReplayUserMessages: o.SDK.ReplayUserMessages, RewindFiles: rewind,
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
 		Init: sdkstream.Init{SessionID: sess.ID(), Model: s.Model, Cwd: sess.Dir(), PermissionMode: initMode,
 			Version: host.Version(), Tools: sess.ToolNames(), MCPServers: sess.MCPServers()},
@@ -332,4 +346,36 @@ func (s sdkAsker) plan(ctx context.Context, callID, text string) (plan.Outcome, 
 		return plan.Outcome{Feedback: v.Message}, nil
 	}
 	return plan.Outcome{Approved: true, Mode: host.ModeAsk}, nil
+}
+
+// sdkCheckpointing reports whether the SDK asked for file checkpointing:
+// its enableFileCheckpointing option sets
+// CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true in the environment.
+func sdkCheckpointing(getenv func(string) string) bool {
+	v := strings.ToLower(strings.TrimSpace(getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING")))
+	return v == "true" || v == "1"
+}
+
+// sdkRewinder answers rewind_files on sess: the code (only) goes back to
+// the checkpoint of the prompt whose uuid is id, the files its commands
+// changed included; files changed outside the agent since are kept. The
+// files are named by absolute path, as Claude Code's file tools name them.
+func sdkRewinder(sess *host.Session) func(context.Context, string, bool) (sdkstream.FilesRewound, error) {
+	return func(ctx context.Context, id string, dryRun bool) (sdkstream.FilesRewound, error) {
+		res, err := sess.Rewind(ctx, host.RewindRequest{To: id, Scope: host.ScopeCode, DryRun: dryRun})
+		if err != nil {
+			return sdkstream.FilesRewound{}, err
+		}
+		changes := res.Restored
+		if dryRun {
+			changes = res.Plan.Changes
+		}
+		var out sdkstream.FilesRewound
+		for _, c := range changes {
+			out.Files = append(out.Files, filepath.Join(sess.Dir(), filepath.FromSlash(c.Path)))
+			out.Insertions += c.Added
+			out.Deletions += c.Removed
+		}
+		return out, nil
+	}
 }

@@ -25,7 +25,11 @@ func newSessionsShowCmd(e *sessionsEnv) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return writeOut(e.out, renderShow(conv, e.now())+renderSubagents(conv))
+				l, err := loadLineage(ctx, s, conv.session)
+				if err != nil {
+					return err
+				}
+				return writeOut(e.out, renderShow(conv, l, e.now())+renderSubagents(conv))
 			})
 		},
 	}
@@ -124,7 +128,7 @@ func (conv *recordedSession) callRecords() callRecords {
 // showLines is how many lines of a tool result show prints.
 const showLines = 20
 
-func renderShow(conv *recordedSession, now time.Time) string {
+func renderShow(conv *recordedSession, l lineage, now time.Time) string {
 	var b strings.Builder
 	ss := conv.session
 	fmt.Fprintf(&b, "session %s: %s\n", ss.ID, orUntitled(ss.Title))
@@ -140,6 +144,7 @@ func renderShow(conv *recordedSession, now time.Time) string {
 		all := conv.totalUsage()
 		fmt.Fprintf(&b, "with its %d subagents: %d/%d tokens in/out\n", len(conv.children), all.InputTokens, all.OutputTokens)
 	}
+	b.WriteString(renderLineage(ss.ID, l))
 	idx := conv.callRecords()
 	lastAssistant := 0
 	for _, m := range conv.messages {

@@ -56,6 +56,10 @@ type RewindRequest struct {
 	// checkpoint too (the result's Plan.Kept); without it they are left
 	// as they are.
 	Force bool
+	// Stay, for Session.Rewind, keeps the session going on as it is when
+	// the conversation is rewound: the fork is made and its lease
+	// released, for another front-end (or a later session/load) to open.
+	Stay bool
 }
 
 // RewindResult is what a rewind did (or, with DryRun, would do).
@@ -98,8 +102,10 @@ func (h *Host) Rewind(ctx context.Context, id string, req RewindRequest) (Rewind
 		return RewindResult{}, SessionError(err)
 	}
 	var cs *checkpoint.Store
-	if req.Scope.code() {
-		if cs, err = h.openCheckpoints(ctx, rec.Dir); err != nil {
+	if req.Scope.code() || !req.DryRun {
+		// A conversation rewind needs the store only to keep the fork's
+		// earlier checkpoints: without it the fork is still made.
+		if cs, err = h.openCheckpoints(ctx, rec.Dir); err != nil && req.Scope.code() {
 			return RewindResult{}, err
 		}
 	}
@@ -146,6 +152,12 @@ func rewind(ctx context.Context, store *sessions.Store, cs *checkpoint.Store, pr
 			return res, err
 		}
 		res.Session = fork.ID
+		// The fork runs nothing yet: not "running" (which the next start
+		// would take for a crash), and the directory's latest session,
+		// which agent -c goes on with.
+		if err := store.SetStatus(ctx, fork.ID, sessions.StatusCompleted); err != nil {
+			return res, err
+		}
 		if cs != nil {
 			if err := keepEarlier(ctx, cs, fork.ID, list, cp); err != nil {
 				return res, err

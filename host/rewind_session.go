@@ -24,7 +24,9 @@ func (s *Session) Checkpoints(ctx context.Context) ([]sessions.Checkpoint, error
 // When the conversation is rewound the session goes on in the fork: ID,
 // Conversation and the next turns are the fork's from then on, and the
 // result's Session names it. The summarize scope asks the session's model
-// for the summary (see summarizeFrom). Checkpoints off is a UsageError.
+// for the summary (see summarizeFrom). With req.Stay (the conversation and
+// both scopes) the session stays as it is and the fork is left for others
+// to open. Checkpoints off is a UsageError.
 func (s *Session) Rewind(ctx context.Context, req RewindRequest) (RewindResult, error) {
 	if s.a.checkpoints == nil && req.Scope.code() {
 		return RewindResult{}, usagef("checkpoints are off in this session ([checkpoints] enabled, or git missing)")
@@ -39,6 +41,9 @@ func (s *Session) Rewind(ctx context.Context, req RewindRequest) (RewindResult, 
 	res, err := rewind(ctx, s.store, cs, protectedFn(s.a.protect.Paths()), s.id, req)
 	if err != nil || res.Session == s.id {
 		return res, err
+	}
+	if req.Stay {
+		return res, s.store.Release(context.WithoutCancel(ctx), res.Session)
 	}
 	return res, s.switchTo(ctx, res.Session)
 }
@@ -71,10 +76,12 @@ func (s *Session) switchTo(ctx context.Context, id string) error {
 // Undo restores the files to the checkpoint of the latest prompt whose
 // turn changed files and that undo has not restored yet, and marks it
 // restored: repeated undos walk back prompt by prompt. Files changed
-// outside the agent since are kept unless force. A session without
-// checkpoints (taken before they existed, or with them off) undoes its
-// last turn's edit tool changes from the undo journal instead:
-// sessions.Store.Undo, whose result and errors it returns as they are.
+// outside the agent since are kept unless force; a prompt whose undo kept
+// files is not marked, so the next undo (with force) comes back to it. A
+// session without checkpoints (taken before they existed, or with them
+// off) undoes its last turn's edit tool changes from the undo journal
+// instead: sessions.Store.Undo, whose result and errors it returns as they
+// are.
 func (h *Host) Undo(ctx context.Context, id string, force bool) (RewindResult, *sessions.UndoResult, error) {
 	store, err := h.Store(ctx)
 	if err != nil {
@@ -118,6 +125,10 @@ func (h *Host) Undo(ctx context.Context, id string, force bool) (RewindResult, *
 		RewindRequest{To: strconv.Itoa(list[target].N), Scope: ScopeCode, Force: force})
 	if err != nil {
 		return res, nil, err
+	}
+	if len(res.Plan.Kept) > 0 && !force {
+		// Not undone yet: the next undo (--force) comes back to it.
+		return res, nil, nil
 	}
 	if err := store.SetCheckpointUndone(ctx, rec.ID, list[target].Seq, true); err != nil {
 		return res, nil, err

@@ -56,6 +56,14 @@ type Config struct {
 	// Price is the price of a model's tokens, for total_cost_usd and
 	// modelUsage (ok false, or a nil Price: the model's use costs 0).
 	Price providers.Pricer
+	// ReplayUserMessages echoes each user message read back on Out with
+	// its uuid (--replay-user-messages: the SDK's SDKUserMessageReplay).
+	ReplayUserMessages bool
+	// RewindFiles, when not nil, answers rewind_files (the SDK's
+	// enableFileCheckpointing): the files go back to the checkpoint of the
+	// prompt whose uuid is userMessageID; a dry run only says what would
+	// change. Nil: rewind_files answers that checkpointing is off.
+	RewindFiles func(ctx context.Context, userMessageID string, dryRun bool) (FilesRewound, error)
 }
 
 // Init is the system init message's description of the session.
@@ -210,6 +218,9 @@ type inbound struct {
 	Request   json.RawMessage `json:"request"`
 	Response  json.RawMessage `json:"response"`
 	Message   json.RawMessage `json:"message"`
+	// UUID is a user message's id (the SDK's SDKUserMessage.uuid), which
+	// its prompt's checkpoint is known by.
+	UUID string `json:"uuid"`
 }
 
 // handle dispatches one line.
@@ -226,9 +237,13 @@ func (s *Server) handle(ctx context.Context, line []byte) {
 			s.cfg.Warn("ignoring a user message: " + err.Error())
 			return
 		}
+		p.ID = promptID(in.UUID)
+		if s.cfg.ReplayUserMessages {
+			_ = s.write(s.replay(in.Message, p.ID))
+		}
 		s.enqueue(p)
 	case "control_request":
-		s.control(in.RequestID, in.Request)
+		s.control(ctx, in.RequestID, in.Request)
 	case "control_response":
 		s.deliver(in.Response)
 	case "control_cancel_request", "keep_alive", "update_environment_variables":
@@ -238,7 +253,7 @@ func (s *Server) handle(ctx context.Context, line []byte) {
 }
 
 // control answers one of the host's control requests.
-func (s *Server) control(id string, raw json.RawMessage) {
+func (s *Server) control(ctx context.Context, id string, raw json.RawMessage) {
 	var req struct {
 		Subtype string `json:"subtype"`
 		Mode    string `json:"mode"`
@@ -247,6 +262,9 @@ func (s *Server) control(id string, raw json.RawMessage) {
 		// parts) and the preset's append.
 		SystemPrompt       json.RawMessage `json:"systemPrompt"`
 		AppendSystemPrompt string          `json:"appendSystemPrompt"`
+		// rewind_files'.
+		UserMessageID string `json:"user_message_id"`
+		DryRun        bool   `json:"dry_run"`
 	}
 	if err := json.Unmarshal(raw, &req); err != nil {
 		s.respondErr(id, "bad control request: "+err.Error())
@@ -265,6 +283,8 @@ func (s *Server) control(id string, raw json.RawMessage) {
 			"available_output_styles": []string{"default"}, "models": []any{}, "account": map[string]any{}}
 	case "interrupt":
 		s.interrupt()
+	case "rewind_files":
+		resp = s.rewindFiles(ctx, req.UserMessageID, req.DryRun)
 	case "set_permission_mode":
 		err = s.cfg.SetMode(req.Mode)
 	case "set_model":

@@ -149,7 +149,7 @@ func TestControlRequests(t *testing.T) {
 		{`{"subtype":"set_permission_mode","mode":"acceptEdits"}`, "success", ""},
 		{`{"subtype":"set_permission_mode","mode":"bogus"}`, "error", "unknown permission mode"},
 		{`{"subtype":"set_model","model":"big"}`, "success", ""},
-		{`{"subtype":"rewind_files"}`, "error", "unsupported control request: rewind_files"},
+		{`{"subtype":"get_context_usage"}`, "error", "unsupported control request: get_context_usage"},
 		{`{"subtype":"interrupt"}`, "success", ""},
 	} {
 		h.send(`{"type":"control_request","request_id":"r1","request":` + tc.req + `}`)

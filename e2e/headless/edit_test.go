@@ -69,12 +69,17 @@ func TestReadEditVerifyHeadless(t *testing.T) {
 	}
 }
 
-func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
+// TestUndoRestoresTheTreeAndKeepsAnOutsideChange: undo puts the tree back
+// as it was before the last prompt, what its command changed included; a
+// file the person changed since is kept and named, and undo --force
+// restores it.
+func TestUndoRestoresTheTreeAndKeepsAnOutsideChange(t *testing.T) {
 	t.Parallel()
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "a.db")
 	e2e.WriteFile(t, dir, "a.txt", "alpha\n")
 	e2e.WriteFile(t, dir, "b.txt", "bravo\n")
 	e2e.WriteFile(t, dir, "c.txt", "charlie\r\nsecond line\r\n")
+	e2e.WriteFile(t, dir, "e.txt", "echo\n")
 	os.Chmod(filepath.Join(dir, "b.txt"), 0o755)
 	before := treeHash(t, dir)
 	srv := scripted.New(t,
@@ -83,10 +88,11 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 			scripted.Call{ID: "e2", Name: "edit_file", Arguments: `{"path":"b.txt","old_string":"bravo","new_string":"BRAVO"}`},
 			scripted.Call{ID: "e3", Name: "edit_file", Arguments: `{"path":"c.txt","old_string":"second line","new_string":"2nd line"}`},
 			scripted.Call{ID: "w1", Name: "write_file", Arguments: `{"path":"d.txt","content":"delta\n"}`},
+			scripted.Call{ID: "b1", Name: "bash", Arguments: `{"command":"sed -i s/echo/ECHO/ e.txt"}`},
 		),
-		scripted.Text("Four files changed."),
+		scripted.Text("Five files changed."),
 	)
-	res := e2e.Run(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, "--db", db, "-p", "-v", "change them")})
+	res := e2e.Run(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, "--db", db, "--allow-bash", "-p", "-v", "change them")})
 	if res.Code != 0 || !strings.Contains(res.Stderr, "changed files: a.txt, b.txt, c.txt, d.txt") {
 		t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
 	}
@@ -94,7 +100,7 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 		t.Fatal("the turn changed nothing")
 	}
 	undo := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo"}})
-	if undo.Code != 0 || !strings.Contains(undo.Stdout, "removed d.txt") {
+	if undo.Code != 0 || !strings.Contains(undo.Stdout, "removed d.txt") || !strings.Contains(undo.Stdout, "restored e.txt") {
 		t.Fatalf("undo: exit %d, stdout %q, stderr %q", undo.Code, undo.Stdout, undo.Stderr)
 	}
 	if treeHash(t, dir) != before {
@@ -104,7 +110,7 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 		t.Errorf("a second undo: exit %d, stderr %q", again.Code, again.Stderr)
 	}
 
-	// A new turn edits a.txt; the person changes it too; undo refuses and changes nothing.
+	// A new turn edits a.txt; the person changes it too; undo keeps it and changes nothing.
 	srv2 := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "e4", Name: "edit_file", Arguments: `{"path":"a.txt","old_string":"alpha","new_string":"ALPHA"}`}),
 		scripted.Text("Changed."),
@@ -114,12 +120,22 @@ func TestUndoRestoresTheTreeAndRefusesAfterAnOutsideChange(t *testing.T) {
 	}
 	e2e.WriteFile(t, dir, "a.txt", "the person's own edit\n")
 	changed := treeHash(t, dir)
-	refused := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo"}})
-	if refused.Code != 2 || !strings.Contains(refused.Stderr, "a.txt") {
-		t.Errorf("undo after an outside change: exit %d, stderr %q", refused.Code, refused.Stderr)
+	kept := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo"}})
+	if kept.Code != 0 || !strings.Contains(kept.Stdout, "changed outside the agent since the checkpoint; --force restores them:\n  modify a.txt") {
+		t.Errorf("undo after an outside change: exit %d, stdout %q, stderr %q", kept.Code, kept.Stdout, kept.Stderr)
 	}
 	if treeHash(t, dir) != changed {
-		t.Errorf("a refused undo changed files")
+		t.Errorf("an undo that kept the person's change changed files")
+	}
+	forced := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo", "--force"}})
+	if forced.Code != 0 || !strings.Contains(forced.Stdout, "restored a.txt") {
+		t.Errorf("undo --force: exit %d, stdout %q, stderr %q", forced.Code, forced.Stdout, forced.Stderr)
+	}
+	if treeHash(t, dir) != before {
+		t.Errorf("after undo --force the tree differs from before the two prompts")
+	}
+	if again := e2e.Run(t, e2e.Invocation{Dir: dir, Args: []string{"--db", db, "undo"}}); again.Code != 2 || !strings.Contains(again.Stderr, "nothing to undo") {
+		t.Errorf("undo with both prompts undone: exit %d, stderr %q", again.Code, again.Stderr)
 	}
 }
 

@@ -23,9 +23,16 @@
 //            "edit"; fs/read_text_file answers from an in-memory buffer
 //            of AGENT_BUFFER's text and fs/write_text_file records what
 //            it is given (printed as fs steps).
+//   rewind:  initialize, session/new, prompts "edit" and "again", then
+//            _agent/checkpoints, _agent/rewind to prompt 1 (code) as a
+//            dry run and for real (the file read after each), a rewind
+//            to checkpoint 9 (none), _agent/rewind to prompt 2 (the
+//            conversation), and session/load of the fork it answers.
 //
 // It waits for the agent to exit before it exits itself.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 
@@ -130,6 +137,31 @@ try {
         await settled();
         out({ step: name, stopReason: resp.stopReason, updates });
       }
+    } else if (scenario === "rewind") {
+      const sess = await cx.request(methods.agent.session.new, { cwd, mcpServers: [] });
+      const sessionId = sess.sessionId;
+      for (const text of ["edit", "again"]) {
+        updates = [];
+        const resp = await cx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+        await settled();
+        out({ step: text, stopReason: resp.stopReason });
+      }
+      const read = () => readFileSync(join(cwd, process.env.AGENT_FILE), "utf8");
+      out({ step: "checkpoints", response: await cx.request("_agent/checkpoints", { sessionId }) });
+      out({ step: "dry", response: await cx.request("_agent/rewind", { sessionId, to: 1, scope: "code", dryRun: true }), file: read() });
+      out({ step: "code", response: await cx.request("_agent/rewind", { sessionId, to: "1", scope: "code" }), file: read() });
+      try {
+        await cx.request("_agent/rewind", { sessionId, to: 9, scope: "code" });
+        out({ step: "none", error: null });
+      } catch (e) {
+        out({ step: "none", error: { code: e.code, message: String(e.message), data: e.data } });
+      }
+      const conv = await cx.request("_agent/rewind", { sessionId, to: 2, scope: "conversation" });
+      out({ step: "conversation", response: conv });
+      updates = [];
+      const loaded = await cx.request(methods.agent.session.load, { sessionId: conv.forkedSessionId, cwd, mcpServers: [] });
+      await settled();
+      out({ step: "load", response: loaded, updates });
     } else if (scenario === "load") {
       updates = [];
       const resp = await cx.request(methods.agent.session.load, { sessionId: process.env.AGENT_SESSION, cwd, mcpServers: [] });
