@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -12,11 +13,11 @@ import (
 )
 
 // tuiRewinder is the interface's /rewind and /undo: the host's rewinds of
-// the session the interface shows. The session the host opened rewinds
-// through its Session (which follows the conversation into the fork, and
-// can summarize with its model); one the interface switched to since
-// (/new, /sessions) through the Host, which has no model to summarize
-// with.
+// the session the interface shows. The conversation the host opened (and
+// the forks rewinds made of it) rewinds through the host's Session, which
+// goes on in the fork and can summarize with its model; a session the
+// interface switched to since (/new, /sessions) through the Host, which
+// has no model to summarize with.
 type tuiRewinder struct {
 	h    *host.Host
 	sess *host.Session
@@ -30,19 +31,20 @@ func (r *tuiRewinder) Checkpoints(ctx context.Context, id string) ([]sessions.Ch
 	return r.sess.Store().Checkpoints(ctx, id)
 }
 
-// Rewind rewinds session id; a fork it makes is opened as the interface's
-// next session.
-func (r *tuiRewinder) Rewind(ctx context.Context, id string, req tui.RewindRequest) (tui.Rewound, error) {
+// Rewind rewinds the interface's session; a fork it makes is opened as
+// the interface's next session.
+func (r *tuiRewinder) Rewind(ctx context.Context, ts *tui.Session, req tui.RewindRequest) (tui.Rewound, error) {
 	hreq := host.RewindRequest{To: strconv.Itoa(req.To), Scope: hostScope(req.Scope), DryRun: req.Preview, Force: req.Force}
-	own := id == r.sess.ID()
+	id := ts.ID
+	own := ts.Conv == r.sess.Conversation()
 	var res host.RewindResult
 	var err error
 	switch {
 	case own:
 		res, err = r.sess.Rewind(ctx, hreq)
 	case req.Scope == tui.RewindSummarize:
-		return tui.Rewound{}, fmt.Errorf("summarizing works in the session this run started with (%s): "+
-			"rewind the conversation of this one instead", r.sess.ID())
+		return tui.Rewound{}, errors.New("summarizing from a prompt works in the conversation this run started with " +
+			"(and those rewound from it), not in one opened since: rewind the conversation instead")
 	default:
 		res, err = r.h.Rewind(ctx, id, hreq)
 	}

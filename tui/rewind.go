@@ -14,13 +14,14 @@ type Rewinder interface {
 	// Checkpoints lists session id's checkpoints, one per prompt, oldest
 	// first (none when checkpoints are off or the session predates them).
 	Checkpoints(ctx context.Context, id string) ([]sessions.Checkpoint, error)
-	// Rewind takes session id back to the checkpoint of prompt req.To as
-	// req.Scope says; with req.Preview it changes nothing and the result's
-	// plan is what a rewind of the code would do. When the conversation
-	// was rewound (or summarized) the result's Session is the fork to go
-	// on with. Cancelling ctx abandons a preview or a summary; a restore
-	// of the files under way is not abandoned.
-	Rewind(ctx context.Context, id string, req RewindRequest) (Rewound, error)
+	// Rewind takes sess, the session the interface shows, back to the
+	// checkpoint of prompt req.To as req.Scope says; with req.Preview it
+	// changes nothing and the result's plan is what a rewind of the code
+	// would do. When the conversation was rewound (or summarized) the
+	// result's Session is the fork to go on with. Cancelling ctx abandons
+	// a preview or a summary; a restore of the files under way is not
+	// abandoned. It reads sess's ID and Conv only.
+	Rewind(ctx context.Context, sess *Session, req RewindRequest) (Rewound, error)
 	// Undo takes the files back to before the latest prompt of session id
 	// that changed files and was not undone yet, leaving those changed
 	// outside the agent since as they are. A session without checkpoints

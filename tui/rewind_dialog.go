@@ -52,12 +52,13 @@ type rewindDialog struct {
 	choice  int // the entry chosen in the stage's menu
 	scope   RewindScope
 	plan    *Rewound // the preview, once read
-	// busy says what is under way; cancel, when not nil, abandons it
-	// (a preview, a summary: Esc), and cancelled says Esc did.
-	busy      string
-	back      rewindStage // the stage Esc returns to from busy
-	cancel    context.CancelFunc
-	cancelled bool
+	// busy says what is under way, previewing whether it is the preview;
+	// cancel, when not nil, abandons it (a preview, a summary: Esc), and
+	// cancelled says Esc did.
+	busy       string
+	previewing bool
+	cancel     context.CancelFunc
+	cancelled  bool
 }
 
 // chosen is the checkpoint of the prompt the cursor is on.

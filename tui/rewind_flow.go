@@ -176,10 +176,10 @@ func (m *Model) rewindBack() {
 	}
 }
 
-// wait shows what the dialog waits for; cancel, when not nil, abandons it
-// on Esc.
-func (d *rewindDialog) wait(what string, cancel context.CancelFunc) {
-	d.back, d.stage, d.busy, d.cancel, d.cancelled = d.stage, rewindBusy, what, cancel, false
+// wait shows what the dialog waits for, a preview or a rewind; cancel,
+// when not nil, abandons it on Esc.
+func (d *rewindDialog) wait(what string, preview bool, cancel context.CancelFunc) {
+	d.stage, d.busy, d.previewing, d.cancel, d.cancelled = rewindBusy, what, preview, cancel, false
 }
 
 // startPreview asks what a restore of the files to the chosen prompt
@@ -188,10 +188,10 @@ func (m *Model) startPreview() tea.Cmd {
 	d := m.rewind
 	cp, _ := d.chosen()
 	ctx, cancel := context.WithCancel(context.Background())
-	d.wait("Reading the files…", cancel)
-	rw, id := m.cfg.Rewind, d.session
+	d.wait("Reading the files…", true, cancel)
+	rw, sess := m.cfg.Rewind, m.session
 	return func() tea.Msg {
-		res, err := rw.Rewind(ctx, id, RewindRequest{To: cp.N, Scope: RewindCode, Preview: true})
+		res, err := rw.Rewind(ctx, sess, RewindRequest{To: cp.N, Scope: RewindCode, Preview: true})
 		return rewindPreviewMsg{res: res, err: err}
 	}
 }
@@ -200,7 +200,7 @@ func (m *Model) startPreview() tea.Cmd {
 // when Esc abandoned it, goes back to the menu of scopes.
 func (m *Model) previewArrived(msg rewindPreviewMsg) {
 	d := m.rewind
-	if d == nil || d.stage != rewindBusy || d.back != rewindScopes {
+	if d == nil || d.stage != rewindBusy || !d.previewing {
 		return
 	}
 	d.cancel()
@@ -227,10 +227,10 @@ func (m *Model) startRewind(scope RewindScope, force bool) tea.Cmd {
 		ctx, cancel = context.WithCancel(ctx)
 		what = fmt.Sprintf("Summarizing the conversation from prompt %d on…", cp.N)
 	}
-	d.wait(what, cancel)
-	rw, id := m.cfg.Rewind, d.session
+	d.wait(what, false, cancel)
+	rw, sess := m.cfg.Rewind, m.session
 	return func() tea.Msg {
-		res, err := rw.Rewind(ctx, id, RewindRequest{To: cp.N, Scope: scope, Force: force})
+		res, err := rw.Rewind(ctx, sess, RewindRequest{To: cp.N, Scope: scope, Force: force})
 		if res.Prompt == 0 {
 			res.Prompt = cp.N
 		}

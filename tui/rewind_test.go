@@ -44,9 +44,9 @@ func (f *fakeRewinder) Checkpoints(_ context.Context, id string) ([]sessions.Che
 	return slices.Clone(f.items), nil
 }
 
-func (f *fakeRewinder) Rewind(ctx context.Context, id string, req RewindRequest) (Rewound, error) {
+func (f *fakeRewinder) Rewind(ctx context.Context, sess *Session, req RewindRequest) (Rewound, error) {
 	f.mu.Lock()
-	f.reqs, f.session = append(f.reqs, req), append(f.session, id)
+	f.reqs, f.session = append(f.reqs, req), append(f.session, sess.ID)
 	hold, preview, rewind := f.hold, f.preview, f.rewind
 	f.mu.Unlock()
 	if req.Preview {
