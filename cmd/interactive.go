@@ -62,7 +62,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 	defer sess.Close()
 	defer endMCP()
 	s := sess.Settings()
-	ss := &tui.StoreSessions{Store: sess.Store(), Root: sess.Root(), Dir: sess.Dir(), Model: s.Model, Provider: host.ProviderName(s.BaseURL),
+	ss := &tui.StoreSessions{Store: sess.Store(), Dir: sess.Dir(), Model: s.Model, Provider: host.ProviderName(s.BaseURL),
 		System: sess.SystemPrompt, NewLoop: sess.NewLoop}
 	first, err := ss.Adopt(ctx, sess.ID(), sess.Conversation(), !sess.Resumed())
 	if err != nil {
@@ -111,6 +111,7 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		Remember:          sess.Remember,
 		MemoryFile:        sess.MemoryFile,
 		Shells:            tuiShells(sess.Background()),
+		Rewind:            &tuiRewinder{h: h, sess: sess, ss: ss},
 	}
 }
 

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -132,10 +131,10 @@ func (m *Model) contextCommand() tea.Cmd {
 // costCommand is /cost.
 func (m *Model) costCommand() tea.Cmd { return m.showNote(m.cost.report()) }
 
-// undoCommand is /undo: the store puts back the files the session's last
-// turn changed, outside Update.
+// undoCommand is /undo: the files go back to before the last prompt that
+// changed them (Rewinder.Undo, in a command).
 func (m *Model) undoCommand() tea.Cmd {
-	if m.cfg.Sessions == nil {
+	if m.cfg.Rewind == nil {
 		m.chat.append(newNoteItem(m.st, "Sessions are not saved in this run, so there is nothing to undo."))
 		return nil
 	}
@@ -143,13 +142,10 @@ func (m *Model) undoCommand() tea.Cmd {
 		m.chat.append(newNoteItem(m.st, "Cancel the running turn (Esc) before undoing."))
 		return nil
 	}
-	sessions, id := m.cfg.Sessions, m.session.ID
+	rw, id := m.cfg.Rewind, m.session.ID
 	return func() tea.Msg {
-		text, err := sessions.Undo(context.Background(), id)
-		if err != nil {
-			return storeErrMsg{fmt.Errorf("undo: %w", err)}
-		}
-		return undoneMsg{text}
+		res, journal, err := rw.Undo(context.Background(), id)
+		return undoneMsg{res: res, journal: journal, err: err}
 	}
 }
 

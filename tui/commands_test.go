@@ -22,7 +22,7 @@ func TestHelpAndCompletionComeFromTheCommandTable(t *testing.T) {
 	cmds := d.m.commands()
 	out := commandHelp(cmds) + "\n---\n" + strings.Join(completionHints(goldenStyles(), completions(cmds, "/"), 100), "\n") +
 		"\n---\n" + strings.Join(completionHints(goldenStyles(), completions(cmds, "/co"), 60), "\n") +
-		"\n---\n" + complete(cmds, "/re") + "|" + complete(cmds, "/mc") + "|" + complete(cmds, "/he")
+		"\n---\n" + complete(cmds, "/rev") + "|" + complete(cmds, "/mc") + "|" + complete(cmds, "/he")
 	requireGolden(t, "commands_help_and_completion", out)
 }
 

@@ -10,6 +10,7 @@ type keyMap struct {
 	Cancel, Quit, Help, Complete            key.Binding
 	SelectPrev, SelectNext, Expand          key.Binding
 	Mode, Todo, Background                  key.Binding
+	Rewind                                  key.Binding // help only: Esc Esc is promptKey's
 	running                                 bool
 	shells                                  bool // Ctrl+B sends a running command to the background
 }
@@ -39,6 +40,7 @@ func newKeyMap() keyMap {
 		Mode:        b("shift+tab", "ask/auto/plan", "shift+tab"),
 		Todo:        b("ctrl+t", "fold/show todo list", "ctrl+t"),
 		Background:  b("ctrl+b", "run command in background", "ctrl+b"),
+		Rewind:      b("esc esc", "rewind (empty input)", "esc"),
 	}
 }
 
@@ -56,7 +58,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every binding, in columns.
 func (k keyMap) FullHelp() [][]key.Binding {
-	turn := []key.Binding{k.Cancel, k.EditQueued, k.DropQueued, k.Quit, k.Help, k.Mode, k.Todo}
+	turn := []key.Binding{k.Cancel, k.Rewind, k.EditQueued, k.DropQueued, k.Quit, k.Help, k.Mode, k.Todo}
 	if k.shells {
 		turn = append(turn, k.Background)
 	}

@@ -110,6 +110,11 @@ type Config struct {
 	// Turns starts the turns; nil runs them with a runner of Mentions
 	// alone (no session store), as tests do.
 	Turns *turn.Runner
+	// Rewind takes the session back to a prompt's checkpoint (/rewind,
+	// Esc Esc on an empty input) and undoes the last prompt's changes
+	// (/undo); nil: the run keeps no sessions, and there is nothing to
+	// rewind.
+	Rewind Rewinder
 	// Shells are the session's background processes: their count in the
 	// status line, /shells, and Ctrl+B, which sends a running command to
 	// the background; nil (an interface holding no value) when the session
@@ -173,7 +178,6 @@ type (
 	storeErrMsg struct{ err error }
 	// gitStatusMsg is `git status --short` after a turn that ran bash.
 	gitStatusMsg struct{ out string }
-	undoneMsg    struct{ text string }
 )
 
 // Model is the one top-level Bubble Tea model of the interface.
@@ -204,6 +208,8 @@ type Model struct {
 
 	shells     shellsState   // the session's background processes as last read
 	shellsView *shellsDialog // the /shells dialog, when open
+	rewind     *rewindDialog // the /rewind dialog, when open
+	escArmed   time.Time     // when Esc on an empty, idle input armed Esc Esc
 
 	mentionQuery string   // the "@" word whose completions are shown
 	mentionHints []string // its completions, best first
@@ -373,8 +379,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.sendPending()
 	case memorySavedMsg, memoryEditMsg, memoryEditedMsg:
 		return m, m.onMemory(msg)
-	case undoneMsg, gitStatusMsg, storeErrMsg:
+	case gitStatusMsg, storeErrMsg:
 		m.reported(msg)
+	case checkpointsMsg, rewindPreviewMsg, rewoundMsg, undoneMsg, escExpiredMsg:
+		m.onRewind(msg)
 	case quitExpiredMsg:
 		m.quitExpired(msg)
 	case approvalMsg:

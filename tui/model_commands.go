@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/conversation"
+	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
@@ -26,10 +27,23 @@ func sessionLabel(s *Session) string {
 	return s.ID
 }
 
-// showHistory puts an earlier conversation in the pane: prompts, answers as
-// markdown, a finished tool block per call with its result, and the summary
-// of a compaction as a note.
+// showHistory puts an earlier conversation in the pane (showMessages) and
+// says that it goes with the next prompt.
 func (m *Model) showHistory(msgs []providers.Message) {
+	m.showMessages(msgs)
+	if len(msgs) > 0 {
+		m.chat.append(newNoteItem(m.st, "Resumed: the conversation above is sent with your next prompt."))
+	}
+}
+
+// rewoundSummaryNote opens the note that shows the summary a rewind put in
+// place of the conversation that followed a prompt.
+const rewoundSummaryNote = "The conversation from here on was rewound and summarized. The summary:\n"
+
+// showMessages puts an earlier conversation in the pane: prompts, answers
+// as markdown, a finished tool block per call with its result, and the
+// summary of a compaction or of a rewind as a note.
+func (m *Model) showMessages(msgs []providers.Message) {
 	for _, msg := range msgs {
 		switch msg.Role {
 		case providers.RoleUser:
@@ -37,12 +51,23 @@ func (m *Model) showHistory(msgs []providers.Message) {
 				m.chat.append(newNoteItem(m.st, "Earlier conversation, compacted. Its summary:\n"+summary))
 				break
 			}
-			prompt, attached := mention.Strip(msg.Text())
+			text, summary, summarized := strings.Cut(msg.Text(), loop.SummaryFromPrefix)
+			if summarized && strings.TrimSpace(text) == "" {
+				m.chat.append(newNoteItem(m.st, rewoundSummaryNote+summary))
+				break
+			}
+			if summarized {
+				text = strings.TrimSpace(text)
+			}
+			prompt, attached := mention.Strip(text)
 			m.chat.append(newUserItem(m.st, prompt))
 			if len(attached) > 0 {
 				m.chat.append(newNoteItem(m.st, "Attached "+strings.Join(attached, ", ")+"."))
 			}
 			m.prompts = append(m.prompts, prompt)
+			if summarized { // the summary joined a prompt whose turn had failed
+				m.chat.append(newNoteItem(m.st, rewoundSummaryNote+summary))
+			}
 		case providers.RoleAssistant:
 			for _, p := range msg.Parts {
 				switch p := p.(type) {
@@ -81,9 +106,6 @@ func (m *Model) showHistory(msgs []providers.Message) {
 		m.current = nil
 	}
 	m.recall = len(m.prompts)
-	if len(msgs) > 0 {
-		m.chat.append(newNoteItem(m.st, "Resumed: the conversation above is sent with your next prompt."))
-	}
 }
 
 // openPicker opens the session picker and asks for the list.
@@ -105,12 +127,14 @@ func (m *Model) openPicker() tea.Cmd {
 }
 
 // switchSession shows sess in place of the current conversation and goes
-// on with it.
-func (m *Model) switchSession(sess *Session) {
+// on with it. notes, when there are any, are shown under its messages in
+// place of the one that says it was resumed (or is new). It reports
+// whether it switched: a session whose loop cannot be built is not.
+func (m *Model) switchSession(sess *Session, notes ...string) bool {
 	l, err := sess.NewLoop(m.cfg.Model)
 	if err != nil {
 		m.chat.append(newErrorItem(m.st, err.Error()))
-		return
+		return false
 	}
 	m.session, m.loop = sess, l
 	m.chat.clear()
@@ -123,12 +147,20 @@ func (m *Model) switchSession(sess *Session) {
 		m.cfg.Approver.reset()
 	}
 	msgs := sess.Conv.Messages()
-	m.showHistory(msgs)
-	if len(msgs) == 0 {
+	m.showMessages(msgs)
+	switch {
+	case len(notes) > 0:
+		for _, n := range notes {
+			m.chat.append(newNoteItem(m.st, n))
+		}
+	case len(msgs) > 0:
+		m.chat.append(newNoteItem(m.st, "Resumed: the conversation above is sent with your next prompt."))
+	default:
 		m.chat.append(newNoteItem(m.st, "New conversation."))
 	}
 	m.showWaitingQuestion()
 	m.chat.bottom()
+	return true
 }
 
 // submit is the one path a prompt takes, whatever sent it (Enter, the

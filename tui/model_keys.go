@@ -24,6 +24,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.shellsView != nil {
 		return m.shellsDialogKey(msg)
 	}
+	if m.rewind != nil {
+		return m.rewindKey(msg)
+	}
 	if m.paneKey(msg) {
 		return nil
 	}
@@ -52,9 +55,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // promptKey handles the keys of the turn and the input.
 func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	idle := !m.running && m.input.Value() == ""
+	if !key.Matches(msg, k.Cancel) {
+		m.escArmed = time.Time{}
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.ctrlC()
+	case key.Matches(msg, k.Cancel) && idle:
+		return m.escIdle()
+	case msg.String() == "alt+esc" && idle && m.cfg.Rewind != nil:
+		// Esc Esc typed faster than the terminal tells two keys apart.
+		return m.openRewind()
 	case key.Matches(msg, k.Cancel):
 		m.cancelTurn()
 		return nil
@@ -276,6 +288,7 @@ func (m *Model) questionBlock(req approvalRequest) *toolBlock {
 // the question arrived before the call's start event.
 func (m *Model) askApproval(req approvalRequest) tea.Cmd {
 	m.shellsView = nil // the question must be seen: it takes the keys
+	m.closeRewind()
 	m.approving = &pendingApproval{req: req}
 	b := m.questionBlock(req)
 	b.setWaiting(true)

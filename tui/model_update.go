@@ -150,16 +150,12 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 	}
 }
 
-// reported shows the outcome of work done outside a turn in the chat: what
-// /undo did, the git status after commands /undo does not cover, or a
-// session store's error.
+// reported shows the outcome of work done outside a turn in the chat: the
+// git status after commands, or a session store's error.
 func (m *Model) reported(msg tea.Msg) {
 	switch msg := msg.(type) {
-	case undoneMsg:
-		m.chat.append(newNoteItem(m.st, msg.text))
-		m.chat.bottom()
 	case gitStatusMsg:
-		m.chat.append(newNoteItem(m.st, "Commands ran, and /undo does not cover them. git status --short:\n"+msg.out))
+		m.chat.append(newNoteItem(m.st, "Commands ran. git status --short:\n"+msg.out))
 		m.chat.bottom()
 	case storeErrMsg:
 		m.chat.append(newErrorItem(m.st, "Session: "+msg.err.Error()))

@@ -73,8 +73,11 @@ func (m *Model) bottomRows() bottom {
 		hints = m.mentionHintLines()
 	}
 	help := m.help.View(m.keys)
-	if !m.quitArmed.IsZero() {
+	switch {
+	case !m.quitArmed.IsZero():
 		help = m.st.Approval.Render("Press Ctrl+C again to quit.")
+	case !m.escArmed.IsZero():
+		help = m.st.Approval.Render("Press Esc again to rewind to an earlier prompt.")
 	}
 	b := bottom{
 		hints:  hints,
@@ -114,12 +117,16 @@ func (m *Model) fitBottom(b *bottom, room int) {
 }
 
 // paneView is the pane, height rows: the model picker, else the session
-// picker, else the /shells dialog, else the chat. The chat is drawn under
-// a picker too, so that it keeps its place and its caches.
+// picker, else the /rewind dialog, else the /shells dialog, else the chat.
+// The chat is drawn under a picker too, so that it keeps its place and its
+// caches.
 func (m *Model) paneView(height int) string {
 	view := m.chat.View(m.width, height)
 	if m.shellsView != nil {
 		view = m.shellsView.View(m.width, height, m.shells.stopping)
+	}
+	if m.rewind != nil {
+		view = m.rewind.View(m.width, height)
 	}
 	if m.picker != nil {
 		view = m.picker.View(m.width, height)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -51,17 +49,12 @@ type Sessions interface {
 	Open(ctx context.Context, id string) (*Session, error)
 	// List returns the sessions of the working directory, newest first.
 	List(ctx context.Context) ([]SessionInfo, error)
-	// Undo puts back the files the session's last turn changed and says
-	// what it did; it changes nothing when a file was changed since.
-	Undo(ctx context.Context, id string) (string, error)
 }
 
 // StoreSessions adapts the session database to Sessions. It remembers the
 // sessions it created so that Cleanup can remove the ones left empty.
 type StoreSessions struct {
-	Store *sessions.Store
-	// Root is the working directory, through which undo restores files.
-	Root     *os.Root
+	Store    *sessions.Store
 	Dir      string
 	Model    string
 	Provider string
@@ -187,21 +180,4 @@ func (s *StoreSessions) Cleanup(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// Undo restores the files of the session's last turn with changes.
-func (s *StoreSessions) Undo(ctx context.Context, id string) (string, error) {
-	res, err := s.Store.Undo(ctx, s.Root, id)
-	switch {
-	case errors.Is(err, sessions.ErrNothingToUndo):
-		return "Nothing to undo: no turn of this session changed files (commands run by bash are not tracked).", nil
-	case err != nil:
-		return "", err
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Undid turn %d:", res.Turn)
-	for _, f := range res.Restored {
-		fmt.Fprintf(&b, "\n  %s %s", f.Action, f.Path)
-	}
-	return b.String(), nil
 }
