@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/agent-dev/agent/checkpoint"
 	"github.com/agent-dev/agent/loop"
@@ -21,8 +22,9 @@ type checkpoints struct {
 	store    *checkpoint.Store
 	sessions *sessions.Store
 	warn     func(string)
-	once     sync.Once   // warn of the first failure only
-	off      atomic.Bool // set when the directory has too many files
+	once     sync.Once    // warn of the first failure only
+	off      atomic.Bool  // set when the directory has too many files
+	taken    atomic.Int64 // the checkpoints taken: their refs' names are unique
 }
 
 // checkpointService opens the project's checkpoint store when checkpoints
@@ -103,7 +105,11 @@ func (c *checkpoints) observeChild(ctx context.Context, t turn.Start) (context.C
 
 // begin takes and records the checkpoint of prompt t.
 func (c *checkpoints) begin(ctx context.Context, t turn.Start) (seq int, tree string, err error) {
-	snap, err := c.store.Take(ctx, t.Session, sanitizeRef(t.PromptID))
+	// The prompt's id may come twice (a client's user message uuid): the
+	// ref of each prompt's checkpoint is its own, so none is replaced
+	// and pruned.
+	name := fmt.Sprintf("%s-%x-%d", sanitizeRef(t.PromptID), time.Now().UnixNano(), c.taken.Add(1))
+	snap, err := c.store.Take(ctx, t.Session, name)
 	if err != nil {
 		return 0, "", err
 	}
