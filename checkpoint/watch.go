@@ -39,6 +39,7 @@ type watcher struct {
 	top    string // the work tree's top level: paths are relative to it
 	dir    string // the directory watched
 	sync   string // a directory of the store watched too: the barrier
+	prefix string // dir relative to top, slash-separated; "" when they are the same
 	ignore map[string]bool
 
 	mu      sync.Mutex
@@ -69,6 +70,20 @@ func startWatch(s *Store, ignored []string) *watcher {
 	if err := os.MkdirAll(w.sync, 0o700); err != nil || fw.Add(w.sync) != nil || w.addTree(s.dir, false) != nil {
 		fw.Close()
 		return nil
+	}
+	// The directories between the top level and a working directory
+	// beneath it hold .gitignore files that apply to it: watched for
+	// those alone.
+	if w.prefix = s.prefix; w.prefix != "" {
+		for d := filepath.Dir(s.dir); ; d = filepath.Dir(d) {
+			if err := fw.Add(d); err != nil {
+				fw.Close()
+				return nil
+			}
+			if d == s.top || d == filepath.Dir(d) {
+				break
+			}
+		}
 	}
 	go w.run()
 	return w
@@ -165,6 +180,14 @@ func (w *watcher) event(ev fsnotify.Event) {
 		return
 	}
 	rel := w.rel(ev.Name)
+	if w.prefix != "" && !strings.HasPrefix(rel, w.prefix+"/") {
+		// Above the working directory (or the directory itself): only
+		// what git ignores matters there.
+		if filepath.Base(rel) == ".gitignore" {
+			w.ignoreChanged()
+		}
+		return
+	}
 	for _, part := range strings.Split(rel, "/") {
 		if part == ".git" {
 			return

@@ -169,3 +169,20 @@ func TestAWatchedStoreWatchesADirectoryNoLongerIgnored(t *testing.T) {
 		func() { write(t, dir, "build/out.bin", "rebuilt\n"); write(t, dir, "build/new.bin", "new\n") },
 	)
 }
+
+// A session in a directory beneath the repository's top level is under
+// the .gitignore files above it too: a change of them is seen.
+func TestAWatchedStoreInASubdirectorySeesTheIgnoreRulesAboveIt(t *testing.T) {
+	top := repo(t)
+	write(t, top, ".gitignore", "build/\n*.log\nsub/notes.txt\n")
+	write(t, top, "sub/notes.txt", "the person's notes\n")
+	dir := filepath.Join(top, "sub")
+	takeAfter(t, dir, Options{Watch: true},
+		func() { write(t, top, ".gitignore", "build/\n*.log\n") },
+		func() {
+			write(t, top, "outside.txt", "above the working directory\n")
+			write(t, dir, "inside.txt", "in it\n")
+		},
+		func() { os.Chmod(dir, 0o700) },
+	)
+}
