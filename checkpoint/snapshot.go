@@ -408,7 +408,9 @@ func (s *Store) seedIndex(index string) bool {
 	var when time.Time
 	for _, e := range entries {
 		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || strings.HasSuffix(e.Name(), ".lock") {
+		// A lock is git's index being written; a dot file another
+		// session's copy being made.
+		if err != nil || !fi.Mode().IsRegular() || strings.HasSuffix(e.Name(), ".lock") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		if fi.ModTime().After(when) {

@@ -238,3 +238,28 @@ func TestASessionSeededFromAForgottenOneStillTakesCheckpoints(t *testing.T) {
 		t.Errorf("a.txt = %q after restoring the new session's checkpoint", read(t, dir, "a.txt"))
 	}
 }
+
+// A new session copies the project's newest index; another session's copy
+// being written at that moment (a subagent starting beside another) is
+// no index to start from.
+func TestANewSessionDoesNotStartFromAnotherSessionsIndexBeingCopied(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	s := open(t, dir, Options{})
+	if _, err := s.Take(ctx, "first", "p1"); err != nil {
+		t.Fatal(err)
+	}
+	half := filepath.Join(filepath.Dir(s.indexOf("first")), ".seed-123")
+	if err := os.WriteFile(half, []byte("DIRC\x00\x00"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(half, later, later)
+	snap, err := s.Take(ctx, "second", "p1")
+	if err != nil {
+		t.Fatalf("the second session's first checkpoint: %v", err)
+	}
+	if want, _ := freshRead(t, dir); snap.Tree != want {
+		t.Errorf("the second session's checkpoint holds\n%s", listing(t, s, snap.Tree))
+	}
+}
