@@ -54,14 +54,35 @@ func (s *Store) PlanRestore(ctx context.Context, from, to string, outside []stri
 	for _, p := range outside {
 		out[p] = true
 	}
-	p := Plan{From: from, To: to}
-	for _, c := range changes {
+	// Where each change goes on its own account, then a file coming back
+	// where something else stands now goes where what stands there goes:
+	// a directory whose files the restore removes (or a file or link in
+	// its way, for one beneath it) is cleared only with them; anything
+	// else there is out of the view, and stays.
+	bucket := make([]int, len(changes))
+	deleted := map[string]int{} // the Delete changes' indexes by path
+	for i, c := range changes {
 		switch {
 		case protected != nil && protected(c.Path):
-			p.Protected = append(p.Protected, c)
-		case c.Action == Create && s.exists(c.Path):
-			p.Protected = append(p.Protected, c) // there but not in view: ignored, too large
+			bucket[i] = inProtected
 		case out[c.Path]:
+			bucket[i] = inKept
+		}
+		if c.Action == Delete {
+			deleted[c.Path] = i
+		}
+	}
+	for i, c := range changes {
+		if c.Action == Create {
+			bucket[i] = max(bucket[i], s.blocked(c.Path, changes, deleted, bucket))
+		}
+	}
+	p := Plan{From: from, To: to}
+	for i, c := range changes {
+		switch bucket[i] {
+		case inProtected:
+			p.Protected = append(p.Protected, c)
+		case inKept:
 			p.Kept = append(p.Kept, c)
 		default:
 			p.Changes = append(p.Changes, c)
@@ -70,10 +91,63 @@ func (s *Store) PlanRestore(ctx context.Context, from, to string, outside []stri
 	return p, nil
 }
 
-// exists reports whether the working directory has something at rel.
-func (s *Store) exists(rel string) bool {
-	_, err := os.Lstat(filepath.Join(s.dir, filepath.FromSlash(rel)))
-	return err == nil
+// The plan's lists, in the order a change's reasons override each other.
+const (
+	inChanges = iota
+	inKept
+	inProtected
+)
+
+// blocked says which of the plan's lists a file coming back at rel must
+// go to because of what stands at rel, or at a directory above it, now
+// (inChanges: nothing). It reads the working directory one component at a
+// time, never following a symbolic link.
+func (s *Store) blocked(rel string, changes []Change, deleted map[string]int, bucket []int) int {
+	parts := strings.Split(rel, "/")
+	p := s.dir
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return inChanges // nothing there: the file can be made
+		}
+		at := strings.Join(parts[:i+1], "/")
+		if !fi.IsDir() {
+			if j, ok := deleted[at]; ok && i < len(parts)-1 {
+				return bucket[j] // a file in the way that the restore removes
+			}
+			return inProtected // there but out of the view: ignored, too large
+		}
+		if i < len(parts)-1 {
+			continue
+		}
+		// A directory where the file comes back: cleared only when the
+		// restore removes every file beneath it, and only with them (one
+		// it would leave, ignored or a nested repository's, keeps the
+		// directory there).
+		worst, removed, stays := inChanges, false, false
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			r, err := filepath.Rel(s.dir, q)
+			if err != nil {
+				return err
+			}
+			j, ok := deleted[filepath.ToSlash(r)]
+			if !ok {
+				stays = true
+				return fs.SkipAll
+			}
+			worst, removed = max(worst, bucket[j]), true
+			return nil
+		})
+		if err != nil || stays || !removed {
+			return inProtected
+		}
+		return worst
+	}
+	return inChanges
 }
 
 // Apply restores p's Changes (and its Kept files when force) through
@@ -188,7 +262,9 @@ func writeEntry(root *os.Root, p, mode string, data []byte) error {
 	old, err := root.Lstat(name)
 	exists := err == nil
 	if exists && old.IsDir() {
-		if err := root.RemoveAll(name); err != nil {
+		// Emptied by the removals before it; one that is not (an ignored
+		// file in it) stays, and the restore stops here.
+		if err := root.Remove(name); err != nil {
 			return err
 		}
 		exists = false

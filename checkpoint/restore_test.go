@@ -251,3 +251,103 @@ func TestADirectoryOutsideAnyRepositoryWithTooManyFilesIsRefused(t *testing.T) {
 		t.Fatalf("Take = %v, want ErrTooManyFiles", err)
 	}
 }
+
+// restore plans restoring tree over dir as it is now (outside: the paths
+// changed outside the agent) and applies the plan, unforced.
+func restore(t *testing.T, s *Store, dir, tree string, outside ...string) (Plan, error) {
+	t.Helper()
+	ctx := context.Background()
+	now, err := s.Take(ctx, "s1", "now")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := s.PlanRestore(ctx, now.Tree, tree, outside, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	_, err = s.Apply(ctx, root, plan, false)
+	return plan, err
+}
+
+func TestRestoringPutsBackAFileADirectoryReplaced(t *testing.T) {
+	dir := repo(t)
+	s := open(t, dir, Options{})
+	cp, err := s.Take(context.Background(), "s1", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "a.txt"))
+	write(t, dir, "a.txt/deep/inside.txt", "the turn's\n")
+	if _, err := restore(t, s, dir, cp.Tree); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, dir, "a.txt"); got != "one\ntwo\n" {
+		t.Fatalf("a.txt = %q, want the checkpoint's file", got)
+	}
+}
+
+// A directory the checkpoint had, which the model replaced with a link to
+// a directory outside: the link goes, the directory comes back, and
+// nothing is written where the link pointed.
+func TestRestoringPutsBackADirectoryALinkReplacedWithoutWritingWhereItPointed(t *testing.T) {
+	dir := repo(t)
+	elsewhere := t.TempDir()
+	write(t, elsewhere, "b.txt", "not the project's\n")
+	s := open(t, dir, Options{})
+	cp, err := s.Take(context.Background(), "s1", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(dir, "sub"))
+	if err := os.Symlink(elsewhere, filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := restore(t, s, dir, cp.Tree); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "sub")); err != nil || !fi.IsDir() {
+		t.Fatalf("sub is not a directory again: %v", err)
+	}
+	if read(t, dir, "sub/b.txt") != "bee\n" || read(t, elsewhere, "b.txt") != "not the project's\n" {
+		t.Fatalf("sub/b.txt = %q, the file outside = %q", read(t, dir, "sub/b.txt"), read(t, elsewhere, "b.txt"))
+	}
+}
+
+// What stands where a file comes back and that the restore may not
+// remove stays: a file the person put in place of a directory (changed
+// outside the agent), an ignored file in a directory that replaced a file.
+func TestWhatStandsInTheWayOfARestoredFileIsKept(t *testing.T) {
+	dir := repo(t)
+	s := open(t, dir, Options{})
+	cp, err := s.Take(context.Background(), "s1", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(dir, "sub"))
+	write(t, dir, "sub", "the person's file\n")
+	os.Remove(filepath.Join(dir, "a.txt"))
+	write(t, dir, "a.txt/made.txt", "the turn's\n")
+	write(t, dir, "a.txt/debug.log", "ignored\n")
+	plan, err := restore(t, s, dir, cp.Tree, "sub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(t, dir, "sub") != "the person's file\n" || read(t, dir, "a.txt/debug.log") != "ignored\n" {
+		t.Fatalf("sub = %q, a.txt/debug.log = %q", read(t, dir, "sub"), read(t, dir, "a.txt/debug.log"))
+	}
+	var kept, protected []string
+	for _, c := range plan.Kept {
+		kept = append(kept, c.Path)
+	}
+	for _, c := range plan.Protected {
+		protected = append(protected, c.Path)
+	}
+	if !slices.Equal(kept, []string{"sub", "sub/b.txt"}) || !slices.Equal(protected, []string{"a.txt"}) {
+		t.Errorf("kept %v, protected %v", kept, protected)
+	}
+}

@@ -36,6 +36,10 @@ type Skipped struct {
 	Reason string // "larger than N MiB", "a nested git repository"
 }
 
+// errBrokenIndex is take's failure to write the tree of a session's
+// index: Take reads the tree afresh once.
+var errBrokenIndex = errors.New("the session's index cannot be written as a tree")
+
 // Take takes a checkpoint of the working directory for session (an id
 // made of letters, digits, '-' and '_') and keeps it under the ref
 // refs/agent/SESSION/NAME, replacing the tree name held before. It
@@ -67,6 +71,14 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 		fresh = !s.seedIndex(index)
 	}
 	snap, err := s.take(ctx, session, index, fresh, st)
+	if errors.Is(err, errBrokenIndex) && !fresh {
+		// The index names content the store no longer has (it was
+		// seeded from a session forgotten meanwhile, whose content was
+		// pruned): the tree is read afresh.
+		if rerr := os.Remove(index); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
+			snap, err = s.take(ctx, session, index, true, st)
+		}
+	}
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
 	}
@@ -88,6 +100,14 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	full := true
 	if st.tree != "" && !fresh {
 		if w := s.watcher(ctx, g, session); w != nil {
+			// The changes the watch hands over are gone from it: a
+			// checkpoint that fails (cancelled, a file git refused) leaves
+			// the next one to read the tree in full.
+			defer func() {
+				if err != nil {
+					w.setFull(session)
+				}
+			}()
 			var changed []string
 			if changed, full = w.changes(ctx, session); full {
 				w.begin(session)
@@ -125,6 +145,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	var add, drop bytes.Buffer
 	var snap Snapshot
 	seen := map[string]bool{}
+	dirs := map[string]bool{}
 	for _, p := range paths {
 		if seen[p] {
 			continue
@@ -138,6 +159,13 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 			snap.Skipped = append(snap.Skipped, Skipped{Path: s.rel(strings.TrimSuffix(p, "/")), Reason: "a nested git repository"})
 			continue
 		}
+		if s.beyondLink(p, dirs) {
+			// A directory the index had is a symbolic link (or a file)
+			// now: what was beneath it is gone from the view, and git
+			// refuses the path.
+			drop.WriteString(p + "\x00")
+			continue
+		}
 		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
 		switch {
 		case err == nil && fi.Mode().IsRegular() && fi.Size() > s.maxFile:
@@ -145,13 +173,26 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 			drop.WriteString(p + "\x00")
 			continue
 		case err == nil && fi.IsDir():
-			continue // a directory git lists is a nested repository's: left out above
+			// A file the index holds that is a directory now (its files
+			// are listed on their own): its entry goes. A nested
+			// repository's was left out above.
+			drop.WriteString(p + "\x00")
+			continue
+		case err == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0:
+			// A FIFO, a socket, a device (the watch names them): git
+			// cannot store one, and a full read never lists one.
+			drop.WriteString(p + "\x00")
+			continue
+		case err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o444 != 0o444 && !readable(filepath.Join(s.top, filepath.FromSlash(p))):
+			snap.Skipped = append(snap.Skipped, Skipped{Path: s.rel(p), Reason: "unreadable"})
+			drop.WriteString(p + "\x00")
+			continue
 		}
 		add.WriteString(p + "\x00")
 		snap.Rehashed++
 	}
 	if add.Len() > 0 {
-		if _, err := (withStdin(g, &add)).Run(ctx, "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
+		if _, err := (withStdin(g, &add)).Run(ctx, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
 			return Snapshot{}, err
 		}
 	}
@@ -162,6 +203,9 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	}
 	tree, err := g.Run(ctx, "write-tree")
 	if err != nil {
+		if ctx.Err() == nil {
+			err = fmt.Errorf("%w: %w", errBrokenIndex, err)
+		}
 		return Snapshot{}, err
 	}
 	snap.Tree = strings.TrimSpace(tree)
@@ -171,26 +215,31 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 // sortChanged turns the work-tree paths the watch saw change into the
 // paths the index must take again, without reading the whole tree: the
 // files there that git does not ignore (tracked ones are never ignored),
-// and the index's entries at or beneath the paths that are gone.
-// Directories are left out: the watch names the files made in them.
+// and the index's entries at or beneath the paths that are gone or are
+// directories (made, moved or removed as a whole: what the index had
+// there may be gone, and a file a directory replaced is); the watch names
+// the files made in them.
 func (s *Store) sortChanged(ctx context.Context, g gitcmd.Cmd, changed []string) ([]string, error) {
-	var there, gone []string
+	var there, gone, beyond []string
+	dirs := map[string]bool{}
 	for _, p := range changed {
 		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
 		switch {
-		case err != nil:
+		case s.beyondLink(p, dirs):
+			beyond = append(beyond, p) // take drops it
+		case err != nil || fi.IsDir():
 			gone = append(gone, ":(literal)"+p)
-		case !fi.IsDir() && !s.inNested(p):
+		case !s.inNested(p):
 			there = append(there, p)
 		}
 	}
-	var paths []string
+	paths := beyond
 	if len(gone) > 0 {
 		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, gone...)...)
 		if err != nil {
 			return nil, err
 		}
-		paths = splitZ(out)
+		paths = append(paths, splitZ(out)...)
 	}
 	if len(there) > 0 {
 		in := strings.Join(there, "\x00") + "\x00"
@@ -214,6 +263,24 @@ func (s *Store) sortChanged(ctx context.Context, g gitcmd.Cmd, changed []string)
 	return paths, nil
 }
 
+// beyondLink reports whether a directory above the work-tree path p is
+// not a directory now (a symbolic link, a file); dirs caches the answers
+// for the directories seen (true: a real directory).
+func (s *Store) beyondLink(p string, dirs map[string]bool) bool {
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		ok, known := dirs[d]
+		if !known {
+			fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(d)))
+			ok = err != nil || fi.IsDir() // a missing one: p is gone, which git takes
+			dirs[d] = ok
+		}
+		if !ok {
+			return true
+		}
+	}
+	return false
+}
+
 // inNested reports whether the work-tree path p lies in a nested git
 // repository (a directory beneath the top level with a .git entry), which
 // checkpoints leave out as a full read does.
@@ -233,10 +300,20 @@ func (s *Store) inNested(p string) bool {
 // those are not watched.
 func (s *Store) watcher(ctx context.Context, g gitcmd.Cmd, session string) *watcher {
 	s.mu.Lock()
-	w, try := s.watch, s.watching && s.watch == nil && !s.watchFailed
+	w := s.watch
+	if w != nil && w.isStale() {
+		s.watch = nil // what git ignores changed: watched again from scratch
+	} else {
+		w = nil
+	}
+	try := s.watching && s.watch == nil && !s.watchFailed
+	cur := s.watch
 	s.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
 	if !try {
-		return w
+		return cur
 	}
 	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-standard", "--"}, s.pathspec()...)...)
 	if err != nil {
@@ -331,7 +408,9 @@ func (s *Store) seedIndex(index string) bool {
 	var when time.Time
 	for _, e := range entries {
 		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || strings.HasSuffix(e.Name(), ".lock") {
+		// A lock is git's index being written; a dot file another
+		// session's copy being made.
+		if err != nil || !fi.Mode().IsRegular() || strings.HasSuffix(e.Name(), ".lock") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		if fi.ModTime().After(when) {
@@ -383,7 +462,9 @@ func (s *Store) userTracked(ctx context.Context) ([]string, error) {
 }
 
 // syncExclude copies the user's .git/info/exclude into the store, so the
-// files the person told git to ignore there are left out too.
+// files the person told git to ignore there are left out too. A change
+// since this store last read it is a change of what git ignores to the
+// watch.
 func (s *Store) syncExclude() error {
 	var want []byte
 	if s.userGit != "" {
@@ -392,6 +473,14 @@ func (s *Store) syncExclude() error {
 			return err
 		}
 		want = b
+	}
+	s.mu.Lock()
+	changed := s.excludeRead && !bytes.Equal(s.excludeSeen, want)
+	s.excludeSeen, s.excludeRead = want, true
+	w := s.watch
+	s.mu.Unlock()
+	if changed && w != nil {
+		w.ignoreChanged()
 	}
 	p := filepath.Join(s.gitDir, "info", "exclude")
 	have, err := os.ReadFile(p)
@@ -448,6 +537,18 @@ func validName(n string) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// readable reports whether the file at p can be opened for reading (git
+// would fail the whole checkpoint on one it cannot read: a file root made
+// in the project). Take asks only of files not readable by everyone.
+func readable(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist) // gone: update-index removes it
+	}
+	f.Close()
 	return true
 }
 

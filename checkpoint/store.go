@@ -91,6 +91,10 @@ type Store struct {
 	watching    bool
 	watch       *watcher
 	watchFailed bool
+	// excludeSeen is the user's info/exclude as this store last read it
+	// (excludeRead: it did).
+	excludeSeen []byte
+	excludeRead bool
 
 	mu       sync.Mutex
 	sessions map[string]*sessionState

@@ -39,16 +39,19 @@ type watcher struct {
 	top    string // the work tree's top level: paths are relative to it
 	dir    string // the directory watched
 	sync   string // a directory of the store watched too: the barrier
+	prefix string // dir relative to top, slash-separated; "" when they are the same
 	ignore map[string]bool
 
-	mu    sync.Mutex
-	dirty map[string]map[string]bool // session: work-tree paths changed since its last checkpoint
-	full  map[string]bool            // session: its next checkpoint reads the tree in full
-	dirs  int
-	ticks map[string]chan struct{}
-	tick  int
-	dead  bool // the watch failed: every checkpoint reads in full
-	done  chan struct{}
+	mu      sync.Mutex
+	watched map[string]bool            // the directories watched (absolute paths)
+	stale   bool                       // what git ignores changed: the directories left out may be wrong
+	dirty   map[string]map[string]bool // session: work-tree paths changed since its last checkpoint
+	full    map[string]bool            // session: its next checkpoint reads the tree in full
+	dirs    int
+	ticks   map[string]chan struct{}
+	tick    int
+	dead    bool // the watch failed: every checkpoint reads in full
+	done    chan struct{}
 }
 
 // startWatch starts watching s's working directory, leaving out the
@@ -60,13 +63,27 @@ func startWatch(s *Store, ignored []string) *watcher {
 		return nil
 	}
 	w := &watcher{w: fw, top: s.top, dir: s.dir, sync: filepath.Join(s.gitDir, "watch"), ignore: map[string]bool{},
-		dirty: map[string]map[string]bool{}, full: map[string]bool{}, ticks: map[string]chan struct{}{}, done: make(chan struct{})}
+		watched: map[string]bool{}, dirty: map[string]map[string]bool{}, full: map[string]bool{}, ticks: map[string]chan struct{}{}, done: make(chan struct{})}
 	for _, d := range ignored {
 		w.ignore[strings.TrimSuffix(d, "/")] = true
 	}
 	if err := os.MkdirAll(w.sync, 0o700); err != nil || fw.Add(w.sync) != nil || w.addTree(s.dir, false) != nil {
 		fw.Close()
 		return nil
+	}
+	// The directories between the top level and a working directory
+	// beneath it hold .gitignore files that apply to it: watched for
+	// those alone.
+	if w.prefix = s.prefix; w.prefix != "" {
+		for d := filepath.Dir(s.dir); ; d = filepath.Dir(d) {
+			if err := fw.Add(d); err != nil {
+				fw.Close()
+				return nil
+			}
+			if d == s.top || d == filepath.Dir(d) {
+				break
+			}
+		}
 	}
 	go w.run()
 	return w
@@ -109,9 +126,15 @@ func (w *watcher) addTree(dir string, mark bool) error {
 		if over {
 			return errors.New("too many directories to watch")
 		}
-		if err := w.w.Add(p); err != nil && p == dir {
-			return err
+		if err := w.w.Add(p); err != nil {
+			if p == dir {
+				return err
+			}
+			return nil
 		}
+		w.mu.Lock()
+		w.watched[p] = true
+		w.mu.Unlock()
 		return nil
 	})
 }
@@ -157,16 +180,27 @@ func (w *watcher) event(ev fsnotify.Event) {
 		return
 	}
 	rel := w.rel(ev.Name)
+	if w.prefix != "" && !strings.HasPrefix(rel, w.prefix+"/") {
+		// Above the working directory (or the directory itself): only
+		// what git ignores matters there.
+		if filepath.Base(rel) == ".gitignore" {
+			w.ignoreChanged()
+		}
+		return
+	}
 	for _, part := range strings.Split(rel, "/") {
 		if part == ".git" {
 			return
 		}
 	}
 	if filepath.Base(rel) == ".gitignore" {
-		w.fullAll() // what is ignored changed
+		w.ignoreChanged()
 		return
 	}
 	w.markAll(rel)
+	if ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Remove) {
+		w.unwatch(ev.Name)
+	}
 	if ev.Has(fsnotify.Create) {
 		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
 			if err := w.addTree(ev.Name, true); err != nil {
@@ -174,6 +208,57 @@ func (w *watcher) event(ev fsnotify.Event) {
 			}
 		}
 	}
+}
+
+// unwatch stops watching p and the directories beneath it, which was
+// moved or removed: fsnotify would go on naming a moved tree's events by
+// their old paths (or drop the watch of the tree where it went, when it
+// sees the move after the new name was watched). The directory where it
+// went, or one made in its place, is watched anew as its creation is
+// seen.
+func (w *watcher) unwatch(p string) {
+	w.mu.Lock()
+	if !w.watched[p] {
+		w.mu.Unlock()
+		return // a file, or a directory not watched: nothing beneath is
+	}
+	var gone []string
+	for d := range w.watched {
+		if d == p || strings.HasPrefix(d, p+string(filepath.Separator)) {
+			gone = append(gone, d)
+			delete(w.watched, d)
+			w.dirs--
+		}
+	}
+	w.mu.Unlock()
+	for _, d := range gone {
+		w.w.Remove(d) // gone already, or watched no more
+	}
+}
+
+// ignoreChanged is a change of what git ignores: every session's next
+// checkpoint reads the tree in full, and the watch is started again (a
+// directory no longer ignored must be watched).
+func (w *watcher) ignoreChanged() {
+	w.fullAll()
+	w.mu.Lock()
+	w.stale = true
+	w.mu.Unlock()
+}
+
+// isStale reports whether the watch must be started again.
+func (w *watcher) isStale() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stale
+}
+
+// setFull sends session's next checkpoint to read the tree in full: the
+// changes it was given were not all taken in (a checkpoint that failed).
+func (w *watcher) setFull(session string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.full[session] = true
 }
 
 // markAll marks rel changed for every session.

@@ -3,7 +3,10 @@ package cmd
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agent-dev/agent/checkpoint"
 	"github.com/agent-dev/agent/host"
@@ -70,8 +73,24 @@ func writeChanges(b *strings.Builder, list []checkpoint.Change, done bool) {
 		if c.Binary {
 			stat = "binary"
 		}
-		fmt.Fprintf(b, "  %s %s  %s\n", changeVerb(c.Action, done), c.Path, stat)
+		fmt.Fprintf(b, "  %s %s  %s\n", changeVerb(c.Action, done), showPath(c.Path), stat)
 	}
+}
+
+// showPath is a file's path as the summaries show it: as it is, or quoted
+// with Go's escapes when it holds what a terminal would act on or could
+// not show (control characters, bytes that are not UTF-8, bidirectional
+// overrides): the model chooses file names.
+func showPath(p string) string {
+	if !utf8.ValidString(p) {
+		return strconv.Quote(p)
+	}
+	for _, r := range p {
+		if !unicode.IsPrint(r) && r != ' ' || unicode.Is(unicode.Bidi_Control, r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }
 
 // changeVerb names what restoring does to a file, or did.

@@ -99,13 +99,19 @@ func renderLineage(id string, l lineage) string {
 // few of them.
 func changedFiles(cp sessions.Checkpoint) string {
 	const most = 5
-	switch n := len(cp.Changed); {
+	n := len(cp.Changed)
+	switch {
 	case n == 0 && cp.EndTree == "":
 		return "files changed: unknown (the turn's end was not recorded)"
 	case n == 0:
 		return "no files changed"
-	case n > most:
-		return "files changed: " + strings.Join(cp.Changed[:most], ", ") + fmt.Sprintf(" and %d more", n-most)
 	}
-	return "files changed: " + strings.Join(cp.Changed, ", ")
+	shown := make([]string, min(n, most))
+	for i := range shown {
+		shown[i] = showPath(cp.Changed[i])
+	}
+	if n > most {
+		return "files changed: " + strings.Join(shown, ", ") + fmt.Sprintf(" and %d more", n-most)
+	}
+	return "files changed: " + strings.Join(shown, ", ")
 }

@@ -98,7 +98,7 @@ func undoSummary(id string, res host.RewindResult, force bool) string {
 func journalSummary(id string, res sessions.UndoResult) string {
 	s := fmt.Sprintf("Undid turn %d of session %s:\n", res.Turn, id)
 	for _, f := range res.Restored {
-		s += fmt.Sprintf("  %s %s\n", f.Action, f.Path)
+		s += fmt.Sprintf("  %s %s\n", f.Action, showPath(f.Path))
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/agent-dev/agent/checkpoint"
 	"github.com/agent-dev/agent/loop"
@@ -21,8 +22,10 @@ type checkpoints struct {
 	store    *checkpoint.Store
 	sessions *sessions.Store
 	warn     func(string)
-	once     sync.Once   // warn of the first failure only
-	off      atomic.Bool // set when the directory has too many files
+	once     sync.Once     // warn of the first failure only
+	off      atomic.Bool   // set when the directory has too many files
+	taken    atomic.Int64  // the checkpoints taken: their refs' names are unique
+	swept    chan struct{} // closed once the sweep as the session opened ended
 }
 
 // checkpointService opens the project's checkpoint store when checkpoints
@@ -39,17 +42,16 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	if err != nil {
 		return sessionService{notice: "checkpoints are off: " + err.Error()}, nil
 	}
-	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn}
+	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn, swept: make(chan struct{})}
 	env.a.checkpoints = c
 	env.a.children.runner.Observe = c.observeChild
 	ctx, cancel := context.WithCancel(context.WithoutCancel(env.ctx))
 	warmed := cs.Warm(ctx)
-	swept := make(chan struct{})
 	go func() {
-		defer close(swept)
+		defer close(c.swept)
 		c.sweep(ctx)
 	}()
-	return sessionService{observe: c.observe, close: func() { cancel(); warmed(); <-swept; cs.Close() }}, nil
+	return sessionService{observe: c.observe, close: func() { cancel(); warmed(); <-c.swept; cs.Close() }}, nil
 }
 
 // sweep forgets the checkpoints of the project's sessions that were
@@ -103,7 +105,11 @@ func (c *checkpoints) observeChild(ctx context.Context, t turn.Start) (context.C
 
 // begin takes and records the checkpoint of prompt t.
 func (c *checkpoints) begin(ctx context.Context, t turn.Start) (seq int, tree string, err error) {
-	snap, err := c.store.Take(ctx, t.Session, sanitizeRef(t.PromptID))
+	// The prompt's id may come twice (a client's user message uuid): the
+	// ref of each prompt's checkpoint is its own, so none is replaced
+	// and pruned.
+	name := fmt.Sprintf("%s-%x-%d", sanitizeRef(t.PromptID), time.Now().UnixNano(), c.taken.Add(1))
+	snap, err := c.store.Take(ctx, t.Session, name)
 	if err != nil {
 		return 0, "", err
 	}

@@ -6,3 +6,11 @@ import "context"
 // or when ctx is done: the event a test of FrontEnd.MCP.Later waits for
 // after StartMCP.
 func (s *Session) WaitMCP(ctx context.Context) { s.a.mcp.Wait(ctx) }
+
+// WaitSweep returns once the checkpoints' sweep as the session opened
+// (the store's sessions its database lacks forgotten) ended.
+func (s *Session) WaitSweep() {
+	if c := s.a.checkpoints; c != nil {
+		<-c.swept
+	}
+}

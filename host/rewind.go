@@ -261,7 +261,9 @@ func changedOutside(ctx context.Context, cs *checkpoint.Store, list []sessions.C
 func keepEarlier(ctx context.Context, cs *checkpoint.Store, fork string, list []sessions.Checkpoint, cp sessions.Checkpoint) error {
 	var names, trees []string
 	for _, c := range list[:cp.N-1] {
-		names, trees = append(names, sanitizeRef(c.ID)), append(trees, c.Tree)
+		// Named by seq: prompts' ids may repeat, a ref may be updated
+		// once.
+		names, trees = append(names, fmt.Sprintf("start-%d", c.Seq)), append(trees, c.Tree)
 		if c.EndTree != "" {
 			names, trees = append(names, fmt.Sprintf("end-%d", c.Seq)), append(trees, c.EndTree)
 		}
