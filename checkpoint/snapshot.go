@@ -128,6 +128,12 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 		}
 		paths = splitZ(out)
 	}
+	var leave []string
+	if full && !fresh {
+		if leave, err = s.leftView(ctx, g, spec); err != nil {
+			return Snapshot{}, err
+		}
+	}
 	if fresh && s.userGit != "" {
 		// The repository's tracked files are there even when ignored.
 		tracked, err := s.userTracked(ctx)
@@ -139,11 +145,14 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	if len(paths) > s.maxN {
 		return Snapshot{}, fmt.Errorf("%w: %d new or changed files, more than %d", ErrTooManyFiles, len(paths), s.maxN)
 	}
-	if len(paths) == 0 && st.tree != "" {
+	if len(paths) == 0 && len(leave) == 0 && st.tree != "" {
 		return Snapshot{Tree: st.tree}, nil
 	}
 	var add, drop bytes.Buffer
 	var snap Snapshot
+	for _, p := range leave {
+		drop.WriteString(p + "\x00")
+	}
 	seen := map[string]bool{}
 	dirs := map[string]bool{}
 	for _, p := range paths {
@@ -210,6 +219,54 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	}
 	snap.Tree = strings.TrimSpace(tree)
 	return snap, nil
+}
+
+// leftView lists the files the session's index holds that a fresh read
+// would leave out: those git now ignores that the user's repository does
+// not track, and those in a directory that became a nested repository.
+func (s *Store) leftView(ctx context.Context, g gitcmd.Cmd, spec []string) ([]string, error) {
+	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--ignored", "--exclude-standard", "--"}, spec...)...)
+	if err != nil {
+		return nil, err
+	}
+	var leave []string
+	if ignored := splitZ(out); len(ignored) > 0 {
+		tracked := map[string]bool{}
+		if s.userGit != "" {
+			out, err := userGit(s.top).Run(ctx, append([]string{"-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--"}, spec...)...)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range splitZ(out) {
+				tracked[p] = true
+			}
+		}
+		for _, p := range ignored {
+			if !tracked[p] {
+				leave = append(leave, p)
+			}
+		}
+	}
+	out, err = g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, spec...)...)
+	if err != nil {
+		return nil, err
+	}
+	nested := map[string]bool{}
+	for _, p := range splitZ(out) {
+		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+			is, ok := nested[d]
+			if !ok {
+				_, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(d), ".git"))
+				is = err == nil
+				nested[d] = is
+			}
+			if is {
+				leave = append(leave, p)
+				break
+			}
+		}
+	}
+	return leave, nil
 }
 
 // sortChanged turns the work-tree paths the watch saw change into the

@@ -109,12 +109,13 @@ type sessionState struct {
 }
 
 // Open opens, making it when missing, the store of the project of dir
-// (absolute) under dataDir/checkpoints. The project is the git repository
+// (absolute) in root, the directory of a session database's stores. The
+// project is the git repository
 // dir lies in (its top level is the work tree, so the repository's
 // .gitignore files all apply), or dir itself outside a repository. It
 // fails with ErrNoGit when git cannot run, and with an error naming the
 // path when the store cannot be made.
-func Open(ctx context.Context, dataDir, dir string, opt Options) (*Store, error) {
+func Open(ctx context.Context, root, dir string, opt Options) (*Store, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, ErrNoGit
 	}
@@ -128,7 +129,7 @@ func Open(ctx context.Context, dataDir, dir string, opt Options) (*Store, error)
 		prefix = ""
 	}
 	s := &Store{
-		gitDir: filepath.Join(dataDir, "checkpoints", worktree.Key(top)), top: top, dir: dir,
+		gitDir: filepath.Join(root, worktree.Key(top)), top: top, dir: dir,
 		prefix: filepath.ToSlash(prefix), userGit: userGit, maxFile: opt.MaxFileBytes,
 		sessions: map[string]*sessionState{}, kept: map[string]bool{}, watching: opt.Watch, exclude: opt.Exclude,
 	}

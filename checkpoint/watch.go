@@ -188,8 +188,13 @@ func (w *watcher) event(ev fsnotify.Event) {
 		}
 		return
 	}
-	for _, part := range strings.Split(rel, "/") {
+	for i, part := range strings.Split(rel, "/") {
 		if part == ".git" {
+			if i == strings.Count(rel, "/") {
+				// A .git made or removed: a nested repository begins
+				// or ends there, which changes what the view holds.
+				w.ignoreChanged()
+			}
 			return
 		}
 	}

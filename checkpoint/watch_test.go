@@ -143,11 +143,6 @@ func TestAWatchedStoreSeesTheRepositorysExcludeChange(t *testing.T) {
 // (git ignores it, or a nested repository is made around it) leaves the
 // checkpoints, as a fresh read leaves it out.
 func TestAFileLeavingTheViewLeavesTheCheckpoints(t *testing.T) {
-	t.Skip("BUG: the session's index keeps a file once held when .gitignore or info/exclude later ignores it, " +
-		"or a nested repository is made around it (git treats a directory with index entries as its own): its " +
-		"checkpoints differ from a fresh read's (watched ones from full ones too, for the nested repository), " +
-		"and a rewind writes or removes the ignored file or the nested repository's; dropping such entries needs " +
-		"the user's tracked files and the nested repositories at each full read")
 	for _, watch := range []bool{false, true} {
 		dir := repo(t)
 		write(t, dir, "notes.txt", "the person's notes\n")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,7 +39,7 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	if !s.Enabled || env.h.dataDir == "" {
 		return sessionService{}, nil
 	}
-	cs, err := checkpoint.Open(env.ctx, env.h.dataDir, env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes, Watch: true,
+	cs, err := checkpoint.Open(env.ctx, checkpointsRoot(env.store), env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes, Watch: true,
 		Exclude: env.a.protect.Paths().ReadDenied})
 	if err != nil {
 		return sessionService{notice: "checkpoints are off: " + err.Error()}, nil
@@ -67,6 +69,15 @@ func (c *checkpoints) sweep(ctx context.Context) {
 			c.store.Forget(ctx, id)
 		}
 	}
+}
+
+// checkpointsRoot is the directory of the checkpoint stores of the
+// sessions in store: DATA/checkpoints/NAME beside the database NAME.db,
+// so that a second database (--db) in the same directory keeps its own,
+// and one's sweep never forgets the other's sessions.
+func checkpointsRoot(store *sessions.Store) string {
+	db := store.Path()
+	return filepath.Join(filepath.Dir(db), "checkpoints", strings.TrimSuffix(filepath.Base(db), filepath.Ext(db)))
 }
 
 // observe takes the checkpoint of the prompt starting and, when its turn

@@ -117,7 +117,11 @@ func (h *Host) openCheckpoints(ctx context.Context, dir string) (*checkpoint.Sto
 	if h.dataDir == "" {
 		return nil, usagef("no checkpoints: the sessions are not stored on disk")
 	}
-	return checkpoint.Open(ctx, h.dataDir, dir, checkpoint.Options{MaxFileBytes: h.settings.Checkpoints.MaxFileBytes,
+	store, err := h.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return checkpoint.Open(ctx, checkpointsRoot(store), dir, checkpoint.Options{MaxFileBytes: h.settings.Checkpoints.MaxFileBytes,
 		Exclude: h.protectedPaths(dir).ReadDenied})
 }
 
