@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-dev/agent/gitcmd"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -356,4 +357,50 @@ func (w *watcher) barrier(ctx context.Context) error {
 	case <-w.done:
 		return errors.New("the watch ended")
 	}
+}
+
+// watcher returns the store's watch, starting it (with session
+// collecting changes from then on) when there is none yet; nil without
+// Options.Watch or when no watch is possible. g is a git command on
+// session's index, which names the directories git ignores as a whole:
+// those are not watched.
+func (s *Store) watcher(ctx context.Context, g gitcmd.Cmd, session string) *watcher {
+	s.mu.Lock()
+	w := s.watch
+	if w != nil && w.isStale() {
+		s.watch = nil // what git ignores changed: watched again from scratch
+	} else {
+		w = nil
+	}
+	try := s.watching && s.watch == nil && !s.watchFailed
+	cur := s.watch
+	s.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
+	if !try {
+		return cur
+	}
+	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-standard", "--"}, s.pathspec()...)...)
+	if err != nil {
+		return nil
+	}
+	var ignored []string
+	for _, p := range splitZ(out) {
+		if strings.HasSuffix(p, "/") {
+			ignored = append(ignored, p)
+		}
+	}
+	w = startWatch(s, ignored)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w == nil || s.watch != nil || s.watchFailed {
+		if w != nil {
+			w.close()
+		}
+		s.watchFailed = s.watchFailed || w == nil
+		return s.watch
+	}
+	s.watch = w
+	return w
 }

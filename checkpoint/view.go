@@ -1,0 +1,224 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-dev/agent/gitcmd"
+)
+
+// What a checkpoint holds: the files git would see, read from the
+// repository, the watch and the file system.
+
+// leftView lists the files the session's index holds that a fresh read
+// would leave out: those git now ignores that the user's repository does
+// not track, and those in a directory that became a nested repository.
+func (s *Store) leftView(ctx context.Context, g gitcmd.Cmd, spec []string) ([]string, error) {
+	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--ignored", "--exclude-standard", "--"}, spec...)...)
+	if err != nil {
+		return nil, err
+	}
+	var leave []string
+	if ignored := splitZ(out); len(ignored) > 0 {
+		tracked := map[string]bool{}
+		if s.userGit != "" {
+			out, err := userGit(s.top).Run(ctx, append([]string{"-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--"}, spec...)...)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range splitZ(out) {
+				tracked[p] = true
+			}
+		}
+		for _, p := range ignored {
+			if !tracked[p] {
+				leave = append(leave, p)
+			}
+		}
+	}
+	out, err = g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, spec...)...)
+	if err != nil {
+		return nil, err
+	}
+	nested := map[string]bool{}
+	for _, p := range splitZ(out) {
+		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+			is, ok := nested[d]
+			if !ok {
+				_, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(d), ".git"))
+				is = err == nil
+				nested[d] = is
+			}
+			if is {
+				leave = append(leave, p)
+				break
+			}
+		}
+	}
+	return leave, nil
+}
+
+// sortChanged turns the work-tree paths the watch saw change into the
+// paths the index must take again, without reading the whole tree: the
+// files there that git does not ignore (tracked ones are never ignored),
+// and the index's entries at or beneath the paths that are gone or are
+// directories (made, moved or removed as a whole: what the index had
+// there may be gone, and a file a directory replaced is); the watch names
+// the files made in them.
+func (s *Store) sortChanged(ctx context.Context, g gitcmd.Cmd, changed []string) ([]string, error) {
+	var there, gone, beyond []string
+	dirs := map[string]bool{}
+	for _, p := range changed {
+		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
+		switch {
+		case s.beyondLink(p, dirs):
+			beyond = append(beyond, p) // take drops it
+		case err != nil || fi.IsDir():
+			gone = append(gone, ":(literal)"+p)
+		case !s.inNested(p):
+			there = append(there, p)
+		}
+	}
+	paths := beyond
+	if len(gone) > 0 {
+		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, gone...)...)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, splitZ(out)...)
+	}
+	if len(there) > 0 {
+		in := strings.Join(there, "\x00") + "\x00"
+		out, code, err := withStdin(g, strings.NewReader(in)).Status(ctx, "check-ignore", "-z", "--stdin")
+		if err != nil {
+			return nil, err
+		}
+		if code > 1 {
+			return nil, fmt.Errorf("git check-ignore: exit status %d", code)
+		}
+		ignored := map[string]bool{}
+		for _, p := range splitZ(out) {
+			ignored[p] = true
+		}
+		for _, p := range there {
+			if !ignored[p] {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths, nil
+}
+
+// beyondLink reports whether a directory above the work-tree path p is
+// not a directory now (a symbolic link, a file); dirs caches the answers
+// for the directories seen (true: a real directory).
+func (s *Store) beyondLink(p string, dirs map[string]bool) bool {
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		ok, known := dirs[d]
+		if !known {
+			fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(d)))
+			ok = err != nil || fi.IsDir() // a missing one: p is gone, which git takes
+			dirs[d] = ok
+		}
+		if !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// inNested reports whether the work-tree path p lies in a nested git
+// repository (a directory beneath the top level with a .git entry), which
+// checkpoints leave out as a full read does.
+func (s *Store) inNested(p string) bool {
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(d), ".git")); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// userTracked lists the files the user's repository tracks in the
+// working directory, reading its index (never writing it).
+func (s *Store) userTracked(ctx context.Context) ([]string, error) {
+	// Its config is read but may run nothing here (a .git that came in an
+	// archive may name a file system monitor).
+	out, err := userGit(s.top).Run(ctx, append([]string{"-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--"}, s.pathspec()...)...)
+	if err != nil {
+		return nil, err
+	}
+	var keep []string
+	for _, p := range splitZ(out) {
+		if fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
+			keep = append(keep, p)
+		}
+	}
+	return keep, nil
+}
+
+// syncExclude copies the user's .git/info/exclude into the store, so the
+// files the person told git to ignore there are left out too. A change
+// since this store last read it is a change of what git ignores to the
+// watch.
+func (s *Store) syncExclude() error {
+	var want []byte
+	if s.userGit != "" {
+		b, err := os.ReadFile(filepath.Join(s.userGit, "info", "exclude"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		want = b
+	}
+	s.mu.Lock()
+	changed := s.excludeRead && !bytes.Equal(s.excludeSeen, want)
+	s.excludeSeen, s.excludeRead = want, true
+	w := s.watch
+	s.mu.Unlock()
+	if changed && w != nil {
+		w.ignoreChanged()
+	}
+	p := filepath.Join(s.gitDir, "info", "exclude")
+	have, err := os.ReadFile(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if bytes.Equal(have, want) {
+		return nil
+	}
+	return os.WriteFile(p, want, 0o600)
+}
+
+// checkSize refuses, with ErrTooManyFiles, a working directory outside
+// any git repository that holds more than the file limit (a home
+// directory): git would read all of it before the first checkpoint could
+// refuse it. It counts once per store, stopping at the limit.
+func (s *Store) checkSize() error {
+	if s.userGit != "" {
+		return nil
+	}
+	s.sizeOnce.Do(func() {
+		n := 0
+		filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() && d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			if n++; n > s.maxN {
+				s.sizeErr = fmt.Errorf("%w: more than %d files in %s, outside any git repository", ErrTooManyFiles, s.maxN, s.dir)
+				return filepath.SkipAll
+			}
+			return nil
+		})
+	})
+	return s.sizeErr
+}
