@@ -94,7 +94,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	spec := s.pathspec()
 	var paths []string
 	full := true
-	if st.tree != "" && !fresh {
+	if !fresh {
 		if w := s.watcher(ctx, g, session); w != nil {
 			// The changes the watch hands over are gone from it: a
 			// checkpoint that fails (cancelled, a file git refused) leaves

@@ -50,8 +50,10 @@ type Options struct {
 	// directory.
 	Exclude func(rel string) bool
 	// Watch has the store watch the working directory's changes through
-	// the file system's notifications from a session's second checkpoint
-	// on, so each checkpoint reads only the paths that changed; Close
+	// the file system's notifications once a session's index holds the
+	// project's files (its first checkpoint when the index started from
+	// another session's, else its second), so each later checkpoint reads
+	// only the paths that changed; Close
 	// stops it. Without it every checkpoint compares every file's size and
 	// time (tens of milliseconds in a 10,000-file tree).
 	Watch bool

@@ -26,9 +26,10 @@ type tuiRewinder struct {
 
 var _ tui.Rewinder = (*tuiRewinder)(nil)
 
-// Checkpoints lists session id's checkpoints.
+// Checkpoints lists session id's checkpoints (its last turn's end
+// recorded).
 func (r *tuiRewinder) Checkpoints(ctx context.Context, id string) ([]sessions.Checkpoint, error) {
-	return r.sess.Store().Checkpoints(ctx, id)
+	return r.h.Checkpoints(ctx, id)
 }
 
 // Rewind rewinds the interface's session; a fork it makes is opened as

@@ -17,7 +17,16 @@ import (
 // Checkpoints lists the session's checkpoints, oldest first (none when
 // checkpoints are off).
 func (s *Session) Checkpoints(ctx context.Context) ([]sessions.Checkpoint, error) {
-	return s.store.Checkpoints(ctx, s.id)
+	return s.h.Checkpoints(ctx, s.ID())
+}
+
+// Checkpoints lists session id's checkpoints, oldest first.
+func (h *Host) Checkpoints(ctx context.Context, id string) ([]sessions.Checkpoint, error) {
+	store, err := h.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return store.Checkpoints(ctx, id)
 }
 
 // Rewind rewinds the session to one of its checkpoints (see RewindScope).

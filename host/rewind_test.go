@@ -211,7 +211,7 @@ func TestASubagentsWorkStartsWithACheckpoint(t *testing.T) {
 	if err != nil || len(children) != 1 {
 		t.Fatalf("children: %v, %v", children, err)
 	}
-	cps, err := s.Store().Checkpoints(t.Context(), children[0].ID)
+	cps, err := f.h.Checkpoints(t.Context(), children[0].ID)
 	if err != nil || len(cps) != 1 || !slices.Equal(cps[0].Changed, []string{"notes.txt"}) {
 		t.Fatalf("the child's checkpoints: %+v, %v", cps, err)
 	}

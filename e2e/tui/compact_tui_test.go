@@ -26,6 +26,7 @@ func TestCompactInTheInterface(t *testing.T) {
 	s.WaitFor("Ask about this repository")
 	s.Send("tell me about zebras")
 	s.WaitFor("Zebras have stripes.")
+	s.Idle() // the answer shows before the turn ends
 
 	s.Send("/compact keep the animal names")
 	s.WaitFor("Compacted: about")

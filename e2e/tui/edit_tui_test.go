@@ -34,6 +34,7 @@ func TestReadEditVerifyInTheInterface(t *testing.T) {
 	}
 	s.AllowOnce()
 	s.WaitFor("It says howdy now.")
+	s.Idle() // the answer shows before the turn ends
 	if data, _ := os.ReadFile(filepath.Join(dir, "greet.go")); !strings.Contains(string(data), "howdy") {
 		t.Errorf("greet.go was not edited: %s", data)
 	}
