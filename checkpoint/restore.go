@@ -35,7 +35,7 @@ type Plan struct {
 	Protected []Change
 }
 
-// Apply's result.
+// Applied is what Apply did.
 type Applied struct {
 	// Changes are the files written or removed.
 	Changes []Change

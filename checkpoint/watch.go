@@ -51,7 +51,6 @@ type watcher struct {
 	dirs    int
 	ticks   map[string]chan struct{}
 	tick    int
-	dead    bool // the watch failed: every checkpoint reads in full
 	done    chan struct{}
 }
 
