@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agent-dev/agent/gitcmd"
@@ -47,25 +46,6 @@ func (s *Store) Forget(ctx context.Context, session string) error {
 		return fmt.Errorf("pruning the checkpoint store: %w", err)
 	}
 	return nil
-}
-
-// Size is the bytes the store's objects take on disk.
-func (s *Store) Size() (int64, error) {
-	var n int64
-	err := filepath.WalkDir(filepath.Join(s.gitDir, "objects"), func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			n += fi.Size()
-		}
-		return nil
-	})
-	return n, err
 }
 
 // withStdin is g reading stdin.

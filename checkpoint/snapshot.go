@@ -8,8 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"time"
 )
 
 // Snapshot is a checkpoint just taken.
@@ -19,11 +19,6 @@ type Snapshot struct {
 	Tree string
 	// Skipped are the files left out of it, and why, sorted by path.
 	Skipped []Skipped
-	// Rehashed is how many files were read and stored because they
-	// changed (or were seen for the first time).
-	Rehashed int
-	// Took is how long taking it took.
-	Took time.Duration
 }
 
 // Skipped is a file a checkpoint left out.
@@ -46,7 +41,6 @@ var errBrokenIndex = errors.New("the session's index cannot be written as a tree
 // than the size cap are left out. Cancelling ctx stops git; the
 // checkpoint is then not taken.
 func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error) {
-	start := time.Now()
 	if !validName(session) || !validName(name) {
 		return Snapshot{}, fmt.Errorf("checkpoint %q of session %q: not a valid name", name, session)
 	}
@@ -82,7 +76,6 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 		return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
 	}
 	st.tree = snap.Tree
-	snap.Took = time.Since(start)
 	return snap, nil
 }
 
@@ -194,7 +187,6 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 			continue
 		}
 		add.WriteString(p + "\x00")
-		snap.Rehashed++
 	}
 	if add.Len() > 0 {
 		if _, err := (withStdin(g, &add)).Run(ctx, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
@@ -214,6 +206,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 		return Snapshot{}, err
 	}
 	snap.Tree = strings.TrimSpace(tree)
+	slices.SortFunc(snap.Skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return snap, nil
 }
 

@@ -161,10 +161,6 @@ func (s *Store) Close() {
 // Dir is the working directory the store's checkpoints cover.
 func (s *Store) Dir() string { return s.dir }
 
-// Path is the store's directory (a git repository without a work tree of
-// its own).
-func (s *Store) Path() string { return s.gitDir }
-
 // attributes make git store every file's bytes as they are: no line-ending
 // conversion, no filter driver (git-lfs), no ident or encoding rewrite,
 // whatever the project's .gitattributes say ($GIT_DIR/info/attributes

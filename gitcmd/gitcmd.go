@@ -49,22 +49,15 @@ type Cmd struct {
 	Env []string
 	// Stdin, when not nil, is git's standard input.
 	Stdin io.Reader
-	// Stdout, when not nil, receives git's standard output instead of
-	// Run's result.
-	Stdout io.Writer
 }
 
-// Run runs git with args and returns its standard output (empty when
-// c.Stdout is set). A failure is an error naming the command with the
+// Run runs git with args and returns its standard output. A failure is an error naming the command with the
 // last lines git wrote on stderr. Cancelling ctx interrupts git, then
 // kills it after Wait; the error then wraps ctx.Err().
 func (c Cmd) Run(ctx context.Context, args ...string) (string, error) {
 	cmd := c.command(ctx, args)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if c.Stdout != nil {
-		cmd.Stdout = c.Stdout
-	}
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), ctx.Err())
