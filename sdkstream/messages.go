@@ -2,9 +2,7 @@ package sdkstream
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,19 +13,10 @@ import (
 	"github.com/agent-dev/agent/turn"
 )
 
-// uuid is a random version-4 UUID, each message's uuid.
-func uuid() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
 // initMessage is the system init message, sent once before the first turn.
 func (s *Server) initMessage() map[string]any {
 	in := s.cfg.Init
-	return map[string]any{"type": "system", "subtype": "init", "session_id": in.SessionID, "uuid": uuid(),
+	return map[string]any{"type": "system", "subtype": "init", "session_id": in.SessionID, "uuid": turn.NewID(),
 		"cwd": in.Cwd, "model": in.Model, "tools": nonNil(in.Tools), "mcp_servers": mcpStatus(in.MCPServers),
 		"permissionMode": in.PermissionMode, "apiKeySource": "none", "slash_commands": []string{},
 		"output_style": "default", "agents": []string{}, "skills": []string{}, "plugins": []any{},
@@ -168,7 +157,7 @@ func (s *Server) result(d loop.Done) map[string]any {
 	subtype := Subtype(d.Reason)
 	isErr := subtype != SubtypeSuccess
 	obj := map[string]any{"type": "result", "subtype": subtype, "is_error": isErr, "result": d.Answer,
-		"session_id": s.cfg.Init.SessionID, "uuid": uuid(), "num_turns": d.Steps,
+		"session_id": s.cfg.Init.SessionID, "uuid": turn.NewID(), "num_turns": d.Steps,
 		"duration_ms": d.Duration.Milliseconds(), "duration_api_ms": d.Duration.Milliseconds(),
 		"total_cost_usd": s.totalCost(), "usage": usage(d.Usage), "modelUsage": s.modelUsage(), "permission_denials": []any{},
 		"stop_reason": stopReason(d.Reason)}

@@ -3,6 +3,8 @@ package sdkstream
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/agent-dev/agent/turn"
 )
 
 // FilesRewound is what a rewind of the files did, or would do: the files
@@ -44,7 +46,7 @@ func promptID(sent string) string {
 	if isUUID(sent) {
 		return sent
 	}
-	return uuid()
+	return turn.NewID()
 }
 
 func isUUID(s string) bool {

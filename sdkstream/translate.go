@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/turn"
 )
 
 // translator turns one agent's loop events (the session's, or a
@@ -61,7 +62,7 @@ func (t *translator) event(ev loop.Event) error {
 	case loop.ToolCallFinished:
 		block := map[string]any{"type": "tool_result", "tool_use_id": ev.ID, "content": ev.Content, "is_error": ev.IsError}
 		return t.s.write(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{block}},
-			"parent_tool_use_id": t.parentID(), "session_id": t.s.cfg.Init.SessionID, "uuid": uuid()})
+			"parent_tool_use_id": t.parentID(), "session_id": t.s.cfg.Init.SessionID, "uuid": turn.NewID()})
 	case loop.Usage:
 		return t.flush()
 	}
@@ -116,7 +117,7 @@ func (t *translator) closeBlock() error {
 // partial writes a stream_event.
 func (t *translator) partial(ev map[string]any) error {
 	return t.s.write(map[string]any{"type": "stream_event", "event": ev, "parent_tool_use_id": t.parentID(),
-		"session_id": t.s.cfg.Init.SessionID, "uuid": uuid()})
+		"session_id": t.s.cfg.Init.SessionID, "uuid": turn.NewID()})
 }
 
 // flush ends the step's stream: its text and thinking as an assistant
@@ -144,7 +145,7 @@ func (t *translator) assistant(blocks []map[string]any) error {
 	msg := map[string]any{"id": t.msgID(), "type": "message", "role": "assistant", "model": t.s.cfg.Init.Model,
 		"content": blocks, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 0, "output_tokens": 0}}
 	return t.s.write(map[string]any{"type": "assistant", "message": msg, "parent_tool_use_id": t.parentID(),
-		"session_id": t.s.cfg.Init.SessionID, "uuid": uuid()})
+		"session_id": t.s.cfg.Init.SessionID, "uuid": turn.NewID()})
 }
 
 // input is a call's arguments as a JSON object (an object holding the

@@ -162,7 +162,7 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 	return out
 }
 
-// NewID is a new random uuid (version 4, RFC 9562), for a prompt.
+// NewID is a new random uuid (version 4, RFC 9562): a prompt's id, and each stream-json message's.
 func NewID() string {
 	var b [16]byte
 	rand.Read(b[:])
