@@ -24,10 +24,10 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 	}
 	cfg := loop.Config{
 		Gate:          h.gateFunc(),
-		AfterCall:     a.backgroundNotes(h.afterCallFunc()),
+		AfterCall:     a.instructions.notes(a.dir, a.backgroundNotes(h.afterCallFunc())),
 		BeforeStop:    h.stopFunc(hooks.Stop),
 		BeforeCompact: h.compactFunc(),
-		SummaryNote:   a.backgroundSummaryNote(),
+		SummaryNote:   a.instructions.forget(a.backgroundSummaryNote()),
 		Provider:      &preparingProvider{Provider: a.provider(), prepare: a.sandbox.Prepare},
 		Model:         model,
 		Trace:         a.trace,

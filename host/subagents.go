@@ -116,7 +116,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 			}
 		}()
 		dir = ic.rec.Path
-		system = a.systemPromptIn(ic.root, dir) + subagentNote + fmt.Sprintf(worktreeNote, ic.rec.Branch)
+		system = a.systemPromptIn(dir) + subagentNote + fmt.Sprintf(worktreeNote, ic.rec.Branch)
 		reg, err = ic.registry(c, spec.Agent)
 	} else {
 		reg, err = c.registry(spec.Agent)
@@ -182,7 +182,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
 		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.OutputReserve(),
 		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
-		Gate:   h.gateFunc(), AfterCall: h.afterCallFunc(), BeforeStop: h.stopFunc(hooks.SubagentStop),
+		Gate:   h.gateFunc(), AfterCall: a.instructions.notes(dir, h.afterCallFunc()), BeforeStop: h.stopFunc(hooks.SubagentStop),
 		Budget: loopBudget(a.childMeter(spec.Agent)),
 	})
 	if err != nil {

@@ -92,9 +92,12 @@ type agent struct {
 	// ext are the hooks, custom commands and skills read at start; hooks
 	// runs the hooks (nil: none configured); commands are the custom
 	// slash commands the turn runner expands.
-	ext      extensions
-	hooks    *hookSet
-	commands *commands.Set
+	ext extensions
+	// instructions are the project instructions (AGENTS.md, CLAUDE.md,
+	// rules) of each directory the session's loops work in.
+	instructions *instructionSets
+	hooks        *hookSet
+	commands     *commands.Set
 	// approve is the approval composition every loop of the session
 	// asks, its subagents' too.
 	approve loop.ApproveFunc
@@ -170,6 +173,8 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	a.protect = protect.NewGuard(paths)
 	a.files = fs.NewSessions(storeJournals{store}.journal)
 	a.ext = loadExtensions(dir, s)
+	a.instructions = newInstructionSets(paths.Credentials)
+	a.ext.warnings = append(a.ext.warnings, a.instructions.of(dir).Warnings...)
 	a.plan.set(fe.Mode)
 	if a.plan.decide = fe.Plan; a.plan.decide == nil {
 		a.plan.decide = headlessPlan
@@ -407,12 +412,12 @@ func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) 
 
 // systemPrompt is the system prompt of a new session in the agent's
 // directory.
-func (a *agent) systemPrompt() string { return a.systemPromptIn(a.root, a.dir) }
+func (a *agent) systemPrompt() string { return a.systemPromptIn(a.dir) }
 
 // systemPromptIn is the agent's system prompt for work in dir (a
-// subagent's worktree), whose AGENTS.md is read through root.
-func (a *agent) systemPromptIn(root *os.Root, dir string) string {
-	prompt := systemPrompt(root, dir, time.Now(), a.settings.Tools)
+// subagent's worktree), with dir's project instructions.
+func (a *agent) systemPromptIn(dir string) string {
+	prompt := systemPrompt(a.instructions.of(dir), dir, time.Now(), a.settings.Tools)
 	for _, svc := range a.services {
 		if svc.prompt != nil {
 			prompt += svc.prompt()

@@ -1,0 +1,45 @@
+package host_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/host"
+	"github.com/agent-dev/agent/providers/fake"
+)
+
+// A repository that keeps Claude Code's CLAUDE.md and path-scoped rules:
+// the system prompt carries CLAUDE.md, and a rule reaches the model with
+// the first tool result that touches a file it matches, once.
+func TestClaudeMDAndRulesReachTheModel(t *testing.T) {
+	model := fake.New(
+		fake.ToolCalls(call("r1", "read_file", `{"path":"main.go"}`)),
+		fake.ToolCalls(call("r2", "read_file", `{"path":"util.go"}`), call("r3", "read_file", `{"path":"README.md"}`)),
+		fake.Text("done"),
+	)
+	f := newFixture(t, model, "")
+	write(t, f.path("CLAUDE.md"), "Build with make.")
+	write(t, f.path(".claude/rules/go.md"), "---\npaths:\n  - \"**/*.go\"\n---\nWrap errors with %w.")
+	write(t, f.path("main.go"), "package main\n")
+	write(t, f.path("util.go"), "package main\n")
+	write(t, f.path("README.md"), "# readme\n")
+	s := f.open(t, host.Request{}, host.FrontEnd{})
+	if r := runTurn(t, s, "look"); r.done.Err != nil {
+		t.Fatal(r.done.Err)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if !strings.Contains(reqs[0].System, "Build with make.") || strings.Contains(reqs[0].System, "Wrap errors") {
+		t.Errorf("system prompt:\n%s", reqs[0].System)
+	}
+	got := toolResults(reqs[2])
+	if !strings.Contains(got["r1"].Content, "Wrap errors with %w.") || !strings.Contains(got["r1"].Content, filepath.ToSlash(".claude/rules/go.md")) {
+		t.Errorf("the first .go file's result lacks the rule: %q", got["r1"].Content)
+	}
+	if strings.Contains(got["r2"].Content, "Wrap errors") || strings.Contains(got["r3"].Content, "Wrap errors") {
+		t.Errorf("the rule was told again: %q / %q", got["r2"].Content, got["r3"].Content)
+	}
+}
