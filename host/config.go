@@ -1,12 +1,15 @@
 package host
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/checkpoint"
+	"github.com/agent-dev/agent/claudesettings"
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/memory"
@@ -199,6 +202,9 @@ type Settings struct {
 	Sandbox                 sandbox.Settings
 	// Allow and Deny are the rules of [permissions].
 	Allow, Deny []string
+	// CommandEnv are variables (KEY=VALUE) set in every command's and
+	// hook's environment: Claude Code settings' env, per session.
+	CommandEnv []string
 	// MCPServers is the [mcp.servers] tables, as written (resolved for a
 	// working directory when a session opens).
 	MCPServers map[string]mcp.ServerDef
@@ -276,10 +282,30 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 	if s.Telemetry, err = telemetry.Resolve(fc.Telemetry, getenv, where); err != nil {
 		return s, UsageError{Err: err}
 	}
+	if s.Model == "" && s.Provider == profile.Anthropic {
+		s.Model = claudeSettingsModel(home)
+	}
 	if err := s.Ready(path); err != nil {
 		return s, UsageError{Err: err}
 	}
 	return s, nil
+}
+
+// claudeSettingsModel is the model Claude Code's settings name for work
+// in the current directory (the last file that sets one: the user's, the
+// repository's, its local file), for an Anthropic profile that names
+// none; "" when none does.
+func claudeSettingsModel(home string) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	files, _ := claudesettings.Load(home, dir)
+	model := ""
+	for _, f := range files {
+		model = cmp.Or(strings.TrimSpace(f.Model), model)
+	}
+	return model
 }
 
 // resolveTurns resolves what bounds and shapes a turn: how tools are

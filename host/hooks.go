@@ -75,6 +75,7 @@ func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store,
 			env = append(env, kv)
 		}
 	}
+	env = append(env, s.CommandEnv...)
 	h := &hookSet{all: a.ext.hooks, dir: a.dir, headless: !fe.Interactive, env: env, mode: a.plan.get, warn: fe.warn, started: make(chan struct{}), tel: tel,
 		store: store, transcripts: filepath.Join(filepath.Dir(store.Path()), "transcripts")}
 	close(h.started) // until a SessionStart runs

@@ -86,6 +86,9 @@ type policy struct {
 	planSandbox bool
 	// domains are the rules that name web_fetch's domains.
 	domains domainRules
+	// asks are the Claude Code settings' ask rules and path-scoped deny
+	// rules.
+	asks askRules
 }
 
 // decide rules on a call of the tool def with its JSON arguments, from the
@@ -103,6 +106,9 @@ func (p policy) decideGated(def tools.Definition, arguments string, gate loop.Ga
 	if pat, ok := matchTool(p.toolDeny, def.Name); ok {
 		return ruling{verdict: deny, why: fmt.Sprintf("denied by rule %q", pat),
 			reason: fmt.Sprintf("%s was not run: the rule %q in the user's config denies it. Do not try to get around the rule; find another way or ask the user.", def.Name, pat)}
+	}
+	if r, ok := p.asks.judge(def, arguments, p.mode); ok {
+		return r
 	}
 	if def.Name == mcp.ResourceToolName {
 		if r, ok := p.judgeResource(arguments); ok {

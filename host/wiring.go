@@ -93,6 +93,8 @@ type agent struct {
 	// runs the hooks (nil: none configured); commands are the custom
 	// slash commands the turn runner expands.
 	ext extensions
+	// claude is what the session takes from Claude Code\'s settings files.
+	claude claudeSettings
 	// instructions are the project instructions (AGENTS.md, CLAUDE.md,
 	// rules) of each directory the session's loops work in.
 	instructions *instructionSets
@@ -116,8 +118,8 @@ type agent struct {
 
 // policy is the permission policy of the agent in mode.
 func (a *agent) policy(mode string, allowBash bool) policy {
-	return policy{mode: mode, allowBash: allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny,
-		planSandbox: a.children.bash != nil, domains: a.domains}
+	return policy{mode: mode, allowBash: allowBash || a.claude.allowBash, rules: a.rules, sandbox: a.sandbox.Brief(), toolAllow: a.toolAllow, toolDeny: a.toolDeny,
+		planSandbox: a.children.bash != nil, domains: a.domains, asks: a.claude.asks}
 }
 
 // storeJournals gives each session's undo journal from the session
@@ -154,10 +156,17 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 		return nil, usagef("working directory: %w", err)
 	}
 	closers = append(closers, func() { a.root.Close() })
+	home, _ := os.UserHomeDir()
+	a.claude = loadClaudeSettings(home, dir, fe.Trust.Hooks, s.ProviderKeyEnvs)
+	s.CommandEnv = a.claude.env
+	s.Allow = append(slices.Clone(s.Allow), a.claude.allowDomains...)
+	s.Deny = append(slices.Clone(s.Deny), a.claude.denyDomains...)
+	a.settings = s
 	if err := a.compileRules(s, fe.Rules); err != nil {
 		return nil, err
 	}
 	paths := h.protectedPaths(dir)
+	paths.Credentials = append(paths.Credentials, a.claude.hidden...)
 	yolo := fe.Mode == ModeYolo
 	if a.sandbox, err = newSandbox(yolo, s, paths, h.cfg.Getenv, nil); err != nil {
 		return nil, err
@@ -174,7 +183,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	a.files = fs.NewSessions(storeJournals{store}.journal)
 	a.ext = loadExtensions(dir, s)
 	a.instructions = newInstructionSets(paths.Credentials)
-	a.ext.warnings = append(a.ext.warnings, a.instructions.of(dir).Warnings...)
+	a.ext.warnings = append(append(a.ext.warnings, a.claude.warnings...), a.instructions.of(dir).Warnings...)
 	a.plan.set(fe.Mode)
 	if a.plan.decide = fe.Plan; a.plan.decide == nil {
 		a.plan.decide = headlessPlan
@@ -212,6 +221,8 @@ func (a *agent) compileRules(s Settings, fe Rules) error {
 	}
 	allowCmds, allowTools := splitRules(allowRest)
 	denyCmds, denyTools := splitRules(denyRest)
+	allowCmds, allowTools = append(allowCmds, a.claude.allow.AllowCommands...), append(allowTools, a.claude.allow.AllowTools...)
+	denyCmds, denyTools = append(denyCmds, a.claude.deny.DenyCommands...), append(denyTools, a.claude.deny.DenyTools...)
 	a.toolAllow, a.toolDeny = append(allowTools, fe.AllowTools...), append(denyTools, fe.DenyTools...)
 	if a.rules, err = rules.Compile(append(allowCmds, fe.AllowCommands...), append(denyCmds, fe.DenyCommands...)); err != nil {
 		if len(fe.AllowCommands)+len(fe.DenyCommands) > 0 {
@@ -261,9 +272,9 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 // run in the background, and with detachable (the interface, whose Ctrl+B
 // sends a running command there) every command is started supervised.
 func newBash(s Settings, dir string, sb *sandbox.Sandbox, bg *background.Manager, detachable bool) tools.Tool {
-	var extraEnv []string
+	extraEnv := slices.Clone(s.CommandEnv)
 	if t := sb.TempDir(); t != "" {
-		extraEnv = []string{"TMPDIR=" + t}
+		extraEnv = append(extraEnv, "TMPDIR="+t)
 	}
 	cfg := shell.Config{Dir: dir, StripEnv: s.ProviderKeyEnvs, EnvKeep: s.Sandbox.EnvKeep, EnvRemove: s.Sandbox.EnvRemove,
 		ExtraEnv: extraEnv, Build: sb.Build, BuildBackground: sb.BuildBackground, Start: sb.Start, Guard: sb.Guard, GuardBackground: sb.GuardBackground, Confinement: sb.Brief().Confinement()}
@@ -418,6 +429,9 @@ func (a *agent) systemPrompt() string { return a.systemPromptIn(a.dir) }
 // subagent's worktree), with dir's project instructions.
 func (a *agent) systemPromptIn(dir string) string {
 	prompt := systemPrompt(a.instructions.of(dir), dir, time.Now(), a.settings.Tools)
+	if c := a.claude.coAuthor; c != nil && *c {
+		prompt += coAuthorNote
+	}
 	for _, svc := range a.services {
 		if svc.prompt != nil {
 			prompt += svc.prompt()

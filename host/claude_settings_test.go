@@ -1,0 +1,91 @@
+package host_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agent-dev/agent/host"
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers/fake"
+)
+
+// claudeSettingsJSON is a repository's .claude/settings.json in Claude
+// Code's format.
+const claudeSettingsJSON = `{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "permissions": {
+    "allow": ["Bash(echo:*)", "Edit"],
+    "ask": ["Bash(touch:*)"],
+    "deny": ["Bash(git push:*)", "Read(./.env)", "Edit(./locked/**)"]
+  },
+  "env": {"GREETING": "from-settings", "ANTHROPIC_API_KEY": "planted"},
+  "includeCoAuthoredBy": true,
+  "spinnerTipsEnabled": false
+}`
+
+// A repository's Claude Code settings: deny and ask rules hold at once,
+// in every mode; its allow rules and env only once the repository is
+// trusted; a provider key is never set from it; what agent does not
+// honour is named.
+func TestClaudeSettingsPermissionsAndEnv(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		trusted bool
+		mode    string
+		call    fake.Call
+		asked   int
+		denied  bool
+		says    []string
+	}{
+		{name: "a deny rule of a command holds in yolo", mode: host.ModeYolo, call: call("c1", "bash", `{"command":"git push origin main"}`), denied: true, says: []string{"git push"}},
+		{name: "a Read deny rule keeps the file from read_file", mode: host.ModeYolo, call: call("c1", "read_file", `{"path":".env"}`), denied: true},
+		{name: "an Edit deny rule keeps the folder from write_file", mode: host.ModeAuto, call: call("c1", "write_file", `{"path":"locked/a.txt","content":"x"}`), denied: true, says: []string{"locked"}},
+		{name: "an ask rule asks in auto mode", mode: host.ModeAuto, call: call("c1", "bash", `{"command":"touch made"}`), asked: 1, denied: true},
+		{name: "an untrusted repository's allow rule does not allow", mode: host.ModeAsk, call: call("c1", "bash", `{"command":"echo $GREETING"}`), asked: 1, denied: true},
+		{name: "a trusted repository's allow rule and env apply", trusted: true, mode: host.ModeAsk, call: call("c1", "bash", `{"command":"echo $GREETING-${ANTHROPIC_API_KEY:-unset}"}`), says: []string{"from-settings-unset"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := fake.New(fake.ToolCalls(tc.call), fake.Text("done"))
+			f := newFixture(t, model, "")
+			write(t, f.path(".claude/settings.json"), claudeSettingsJSON)
+			write(t, f.path(".env"), "SECRET=1\n")
+			a := &asker{answer: loop.Decision{Reason: "no", Why: "person: denied"}}
+			var warnings []string
+			s := f.open(t, host.Request{}, host.FrontEnd{Mode: tc.mode, Asker: a, Trust: host.Trust{Hooks: tc.trusted},
+				Warn: func(w string) { warnings = append(warnings, w) }})
+			if r := runTurn(t, s, "go"); r.done.Reason != loop.StopAnswered {
+				t.Fatalf("turn ended %s: %v", r.done.Reason, r.done.Err)
+			}
+			if n := len(a.questions()); n != tc.asked {
+				t.Errorf("asked %d times, want %d", n, tc.asked)
+			}
+			read := toolResults(model.Requests()[1])[tc.call.ID]
+			if read.IsError != tc.denied {
+				t.Errorf("the model read %q (error %v), want denied %v", read.Content, read.IsError, tc.denied)
+			}
+			for _, w := range tc.says {
+				if !strings.Contains(read.Content, w) {
+					t.Errorf("the model read %q, want %q", read.Content, w)
+				}
+			}
+			if strings.Contains(read.Content, "SECRET=1") {
+				t.Errorf("read .env: %q", read.Content)
+			}
+			if exists(f.path("made")) || exists(f.path("locked/a.txt")) {
+				t.Error("a denied or unanswered call ran")
+			}
+			if !strings.Contains(model.Requests()[0].System, "Co-Authored-By") {
+				t.Error("includeCoAuthoredBy: true did not reach the system prompt")
+			}
+			all := strings.Join(append(warnings, s.Warnings()...), "\n")
+			for _, w := range []string{"spinnerTipsEnabled: not honoured", "env ANTHROPIC_API_KEY not applied"} {
+				if tc.trusted && !strings.Contains(all, w) {
+					t.Errorf("warnings lack %q:\n%s", w, all)
+				}
+			}
+			if !tc.trusted && !strings.Contains(all, "not applied until you trust the repository") {
+				t.Errorf("no warning that the allow rules wait for trust:\n%s", all)
+			}
+		})
+	}
+}
