@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -32,6 +33,24 @@ const (
 	SessionEnd       = "SessionEnd"
 	PreCompact       = "PreCompact"
 	Notification     = "Notification"
+	// PermissionRequest runs where a person would be asked about a call:
+	// its hooks may allow or deny it for them.
+	PermissionRequest = "PermissionRequest"
+	// PostToolUseFailure runs after a call whose result is an error
+	// (PostToolUse runs after the others).
+	PostToolUseFailure = "PostToolUseFailure"
+	// SubagentStart runs as a subagent starts; its context goes into the
+	// subagent's first message.
+	SubagentStart = "SubagentStart"
+	// PostCompact runs after a compaction was saved.
+	PostCompact = "PostCompact"
+)
+
+// Types of hook: a command run with the event's JSON on standard input,
+// or a prompt the session's model judges (Claude Code's "prompt" hooks).
+const (
+	TypeCommand = "command"
+	TypePrompt  = "prompt"
 )
 
 // The kinds of Notification (Input.NotificationType, which its matcher
@@ -46,7 +65,8 @@ const (
 
 // Events lists every event, in the order a session meets them.
 func Events() []string {
-	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Notification, PreCompact, Stop, SubagentStop, SessionEnd}
+	return []string{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Notification,
+		SubagentStart, SubagentStop, PreCompact, PostCompact, Stop, SessionEnd}
 }
 
 // DefaultTimeout is how long a hook may run when its definition gives no
@@ -62,8 +82,13 @@ type Hook struct {
 	// clear, compact), the trigger of PreCompact (manual, auto); "" or
 	// "*" matches everything.
 	Matcher string
+	// Type is TypeCommand ("" too) or TypePrompt.
+	Type string
 	// Command is the shell command (run with bash -c, else sh -c).
 	Command string
+	// Prompt is a prompt hook's question to the model: $ARGUMENTS in it
+	// becomes the event's JSON (which is appended when it has none).
+	Prompt string
 	// Timeout bounds one run; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// Source is the file the hook was read from, for /hooks, agent
@@ -80,16 +105,44 @@ func (h Hook) Definition() string {
 	b, _ := json.Marshal(struct {
 		Event   string `json:"event"`
 		Matcher string `json:"matcher,omitempty"`
+		Type    string `json:"type,omitempty"`
 		Command string `json:"command"`
+		Prompt  string `json:"prompt,omitempty"`
 		Timeout int64  `json:"timeout,omitempty"`
-	}{h.Event, h.Matcher, h.Command, int64(h.Timeout / time.Second)})
+	}{h.Event, h.Matcher, h.typeIfPrompt(), h.Command, h.Prompt, int64(h.Timeout / time.Second)})
 	return string(b)
 }
 
+// Runs is what the hook runs, for a listing or a question: its command,
+// or "prompt: " and its prompt.
+func (h Hook) Runs() string {
+	if h.Type == TypePrompt {
+		return "prompt: " + strings.Join(strings.Fields(h.Prompt), " ")
+	}
+	return h.Command
+}
+
+// typeIfPrompt is TypePrompt for a prompt hook, "" for a command hook
+// (so that the definitions of command hooks trusted before prompt hooks
+// existed stay the same).
+func (h Hook) typeIfPrompt() string {
+	if h.Type == TypePrompt {
+		return TypePrompt
+	}
+	return ""
+}
+
+// DefaultPromptTimeout bounds a prompt hook's judgement when its
+// definition gives no timeout (Claude Code's 30 s).
+const DefaultPromptTimeout = 30 * time.Second
+
 // timeout is the hook's bound.
 func (h Hook) timeout() time.Duration {
-	if h.Timeout > 0 {
+	switch {
+	case h.Timeout > 0:
 		return h.Timeout
+	case h.Type == TypePrompt:
+		return DefaultPromptTimeout
 	}
 	return DefaultTimeout
 }
@@ -103,6 +156,7 @@ type claudeSettings struct {
 		Hooks   []struct {
 			Type    string  `json:"type"`
 			Command string  `json:"command"`
+			Prompt  string  `json:"prompt"`
 			Timeout float64 `json:"timeout"` // seconds
 		} `json:"hooks"`
 	} `json:"hooks"`
@@ -110,8 +164,8 @@ type claudeSettings struct {
 
 // LoadClaude reads the hooks of a Claude Code settings file (path); a
 // missing file has none. Hooks of an unknown event or of a type other than
-// "command" (Claude Code's "prompt" hooks ask a model) are skipped and
-// named among the warnings; a file that is not valid JSON is an error.
+// "command" and "prompt" (Claude Code's "http" and "agent") are skipped
+// and named among the warnings; a file that is not valid JSON is an error.
 // project marks the hooks as a repository's.
 func LoadClaude(path string, project bool) (hs []Hook, warnings []string, err error) {
 	data, err := os.ReadFile(path)
@@ -132,14 +186,21 @@ func LoadClaude(path string, project bool) (hs []Hook, warnings []string, err er
 		}
 		for _, group := range s.Hooks[event] {
 			for _, h := range group.Hooks {
-				if h.Type != "" && h.Type != "command" {
-					warnings = append(warnings, fmt.Sprintf("%s: a %s hook of type %q skipped: agent runs command hooks only", path, event, h.Type))
+				switch h.Type {
+				case "", TypeCommand:
+					if h.Command == "" {
+						continue
+					}
+				case TypePrompt:
+					if strings.TrimSpace(h.Prompt) == "" {
+						warnings = append(warnings, fmt.Sprintf("%s: a %s prompt hook without a prompt skipped", path, event))
+						continue
+					}
+				default:
+					warnings = append(warnings, fmt.Sprintf("%s: a %s hook of type %q skipped: agent runs command and prompt hooks", path, event, h.Type))
 					continue
 				}
-				if h.Command == "" {
-					continue
-				}
-				hs = append(hs, Hook{Event: event, Matcher: group.Matcher, Command: h.Command,
+				hs = append(hs, Hook{Event: event, Matcher: group.Matcher, Type: h.Type, Command: h.Command, Prompt: h.Prompt,
 					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: path, Project: project})
 			}
 		}

@@ -8,7 +8,7 @@ import (
 
 // Describe names a hook in a message: its event, command and source.
 func Describe(h Hook) string {
-	cmd := h.Command
+	cmd := h.Runs()
 	if len(cmd) > 80 {
 		cmd = cmd[:77] + "..."
 	}
@@ -188,4 +188,56 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// PermissionVerdict sums up PermissionRequest's hooks for one question.
+type PermissionVerdict struct {
+	// Behavior is "allow", "deny", or "" when no hook decided (the person
+	// is asked).
+	Behavior string
+	// Message is a denial's words for the model; UpdatedInput, when not
+	// nil, replaces an allowed call's arguments.
+	Message      string
+	UpdatedInput json.RawMessage
+	// Notes are shown to the person; Why says which hook decided.
+	Notes []string
+	Why   string
+}
+
+// DecidePermission sums up the results of PermissionRequest's hooks: a
+// deny (exit 2, or hookSpecificOutput.decision.behavior "deny") wins over
+// an allow; a hook that gave no answer decides nothing (the person is
+// asked, as without hooks).
+func DecidePermission(results []Result) PermissionVerdict {
+	var v PermissionVerdict
+	for _, r := range results {
+		if r.Failure != "" {
+			v.Notes = append(v.Notes, Describe(r.Hook)+" "+r.Failure)
+			continue
+		}
+		v.Notes = append(v.Notes, notes(r)...)
+		switch {
+		case r.Exit == 2:
+			v.Behavior, v.Why = "deny", "hook: "+r.Hook.Source
+			v.Message = joinReason(v.Message, orDefault(strings.TrimSpace(r.Stderr), "denied by a PermissionRequest hook"))
+		case r.Exit == 0 && r.Output != nil && r.Output.Specific.Decision != nil:
+			d := r.Output.Specific.Decision
+			switch strings.ToLower(d.Behavior) {
+			case "deny":
+				v.Behavior, v.Why = "deny", "hook: "+r.Hook.Source
+				v.Message = joinReason(v.Message, orDefault(d.Message, "denied by a PermissionRequest hook"))
+			case "allow":
+				if v.Behavior == "" {
+					v.Behavior, v.Why = "allow", "hook: "+r.Hook.Source
+				}
+				if v.Behavior == "allow" && d.UpdatedInput != nil {
+					v.UpdatedInput = d.UpdatedInput
+				}
+			}
+		}
+	}
+	if v.Behavior != "allow" {
+		v.UpdatedInput = nil
+	}
+	return v
 }

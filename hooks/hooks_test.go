@@ -55,25 +55,32 @@ func TestLoadClaudeReadsTheSettingsShape(t *testing.T) {
 	path := filepath.Join(dir, "settings.json")
 	os.WriteFile(path, []byte(`{"permissions": {"allow": []}, "hooks": {
 	  "PreToolUse": [{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "check.sh", "timeout": 5}]}],
-	  "Stop": [{"hooks": [{"type": "command", "command": "done.sh"}, {"type": "prompt", "prompt": "ok?"}]}],
-	  "PermissionRequest": [{"hooks": [{"type": "command", "command": "x"}]}]
+	  "Stop": [{"hooks": [{"type": "command", "command": "done.sh"}, {"type": "prompt", "prompt": "Is the task done? $ARGUMENTS", "timeout": 20}, {"type": "http", "url": "http://127.0.0.1:9/hook"}]}],
+	  "PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}],
+	  "ConfigChange": [{"hooks": [{"type": "command", "command": "y"}]}]
 	}}`), 0o644)
 	hs, warnings, err := LoadClaude(path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hs) != 2 {
-		t.Fatalf("hooks = %+v, want 2", hs)
+	if len(hs) != 4 {
+		t.Fatalf("hooks = %+v, want 4", hs)
 	}
-	pre := hs[0]
+	perm, pre, stop, judged := hs[0], hs[1], hs[2], hs[3]
+	if perm.Event != PermissionRequest || perm.Matcher != "Bash" || perm.Command != "x" {
+		t.Errorf("PermissionRequest hook = %+v", perm)
+	}
 	if pre.Event != PreToolUse || pre.Matcher != "Bash|Edit" || pre.Command != "check.sh" || pre.Timeout != 5*time.Second || !pre.Project || pre.Source != path {
 		t.Errorf("PreToolUse hook = %+v", pre)
 	}
-	if hs[1].Event != Stop || hs[1].Command != "done.sh" {
-		t.Errorf("Stop hook = %+v", hs[1])
+	if stop.Event != Stop || stop.Command != "done.sh" {
+		t.Errorf("Stop hook = %+v", stop)
 	}
-	if len(warnings) != 2 || !strings.Contains(strings.Join(warnings, "\n"), "PermissionRequest") || !strings.Contains(strings.Join(warnings, "\n"), `"prompt"`) {
-		t.Errorf("warnings = %q, want the unknown event and the prompt hook named", warnings)
+	if judged.Event != Stop || judged.Type != TypePrompt || judged.Prompt != "Is the task done? $ARGUMENTS" || judged.Timeout != 20*time.Second {
+		t.Errorf("prompt hook = %+v", judged)
+	}
+	if w := strings.Join(warnings, "\n"); len(warnings) != 2 || !strings.Contains(w, "ConfigChange") || !strings.Contains(w, `"http"`) {
+		t.Errorf("warnings = %q, want the unknown event and the http hook named", warnings)
 	}
 	if hs, _, err := LoadClaude(filepath.Join(dir, "missing.json"), true); err != nil || hs != nil {
 		t.Errorf("a missing file: %v, %v", hs, err)

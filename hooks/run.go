@@ -51,6 +51,15 @@ type Input struct {
 	// (NotifyPermission, NotifyIdle).
 	Message          string `json:"message,omitempty"`
 	NotificationType string `json:"notification_type,omitempty"`
+	// Error and IsInterrupt are PostToolUseFailure's: the failed call's
+	// error text, and whether the call was cancelled.
+	Error       string `json:"error,omitempty"`
+	IsInterrupt *bool  `json:"is_interrupt,omitempty"`
+	// AgentID and AgentType are SubagentStart's: the id of the task call
+	// that starts the subagent, and the name of its agent definition
+	// ("general-purpose" without one).
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
 }
 
 // Output is the JSON object a hook may print on standard output (Claude
@@ -72,7 +81,19 @@ type Output struct {
 		PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
 		UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 		AdditionalContext        string          `json:"additionalContext,omitempty"`
+		// Decision is PermissionRequest's answer for the person.
+		Decision *PermissionDecision `json:"decision,omitempty"`
 	} `json:"hookSpecificOutput"`
+}
+
+// PermissionDecision is a PermissionRequest hook's answer (Claude Code's
+// hookSpecificOutput.decision): behavior "allow" or "deny", the arguments
+// to run an allowed call with instead, the message a denial gives the
+// model.
+type PermissionDecision struct {
+	Behavior     string          `json:"behavior"`
+	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
+	Message      string          `json:"message,omitempty"`
 }
 
 // Result is what one hook did.
@@ -110,6 +131,9 @@ type Runner struct {
 	// Shell is the program that runs a command with "-c"; "" finds bash,
 	// else sh.
 	Shell string
+	// Judge asks the session's model a prompt hook's question and returns
+	// its answer's text; nil leaves prompt hooks unanswered (a Failure).
+	Judge func(ctx context.Context, prompt string) (string, error)
 }
 
 // maxOutput caps what is kept of a hook's stdout and of its stderr.
@@ -124,10 +148,11 @@ func (r *Runner) Selected(event, value string) []Hook {
 	var out []Hook
 	seen := map[string]bool{}
 	for _, h := range r.Hooks {
-		if h.Event != event || seen[h.Command] || !matches(h, value) {
+		key := h.Command + "\x00" + h.Prompt
+		if h.Event != event || seen[key] || !matches(h, value) {
 			continue
 		}
-		seen[h.Command] = true
+		seen[key] = true
 		out = append(out, h)
 	}
 	return out
@@ -137,7 +162,7 @@ func (r *Runner) Selected(event, value string) []Hook {
 // others (UserPromptSubmit, Stop, ...) run whatever the matcher says.
 func matches(h Hook, value string) bool {
 	switch h.Event {
-	case PreToolUse, PostToolUse, SessionStart, PreCompact, Notification:
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, SessionStart, PreCompact, PostCompact, Notification, SubagentStart:
 		return Match(h.Matcher, value)
 	}
 	return true
@@ -172,6 +197,9 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 	res := Result{Hook: h, Exit: -1}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout())
 	defer cancel()
+	if h.Type == TypePrompt {
+		return r.judge(ctx, h, stdin)
+	}
 	cmd := exec.CommandContext(ctx, r.shell(), "-c", h.Command)
 	cmd.Dir = r.Dir
 	// The hook joins the trace of what runs it (its execute_hook span).

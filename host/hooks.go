@@ -52,6 +52,8 @@ type hookSet struct {
 
 	// tel traces each event's hooks (execute_hook); nil: off.
 	tel *telemetry.Telemetry
+	// judge asks the session's model a prompt hook's question.
+	judge func(ctx context.Context, prompt string) (string, error)
 
 	mu       sync.Mutex
 	started  chan struct{} // closed once SessionStart's hooks ran
@@ -79,6 +81,7 @@ func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store,
 	h := &hookSet{all: a.ext.hooks, dir: a.dir, headless: !fe.Interactive, env: env, mode: a.plan.get, warn: fe.warn, started: make(chan struct{}), tel: tel,
 		store: store, transcripts: filepath.Join(filepath.Dir(store.Path()), "transcripts")}
 	close(h.started) // until a SessionStart runs
+	h.judge = a.judge
 	if fe.Trust.Ask != nil && trust != nil {
 		h.trusted = askHookTrust(trust, a.dir, fe.Trust.Ask, fe.warn)
 	} else {
@@ -109,7 +112,7 @@ func (h *hookSet) active(ctx context.Context) *hooks.Runner {
 		trusted, _ := h.trusted(ctx, project)
 		run = append(run, trusted...)
 	}
-	r := &hooks.Runner{Hooks: run, Dir: h.dir, Env: h.env, Transcript: h.transcript}
+	r := &hooks.Runner{Hooks: run, Dir: h.dir, Env: h.env, Transcript: h.transcript, Judge: h.judge}
 	if ctx.Err() == nil {
 		h.runner = r
 	}
@@ -143,7 +146,7 @@ func (h *hookSet) summarize(ctx context.Context, value string, in hooks.Input) h
 	o := hooks.Summarize(in.HookEventName, h.run(ctx, value, in))
 	h.show(o.Notes)
 	switch in.HookEventName {
-	case hooks.PreCompact, hooks.SessionStart, hooks.SessionEnd, hooks.Notification:
+	case hooks.PreCompact, hooks.PostCompact, hooks.SessionStart, hooks.SessionEnd, hooks.Notification, hooks.SubagentStart:
 		// Nothing to block: exit 2's stderr is for the person (Claude
 		// Code's "shows stderr to user only").
 		if o.Blocked {
@@ -218,30 +221,74 @@ func (h *hookSet) gate(ctx context.Context, c loop.GateCall) loop.GateDecision {
 	return out
 }
 
-// afterCallFunc is the loop's AfterCall: PostToolUse (nil without such
-// hooks).
+// afterCallFunc is the loop's AfterCall: PostToolUse and
+// PostToolUseFailure (nil without such hooks).
 func (h *hookSet) afterCallFunc() loop.AfterCallFunc {
-	if !h.has(hooks.PostToolUse) {
+	if !h.has(hooks.PostToolUse) && !h.has(hooks.PostToolUseFailure) {
 		return nil
 	}
 	return h.afterCall
 }
 
-// afterCall runs PostToolUse's hooks on a call that ran: a block (exit 2,
-// decision block) and additionalContext reach the model after the result.
+// afterCall runs the hooks of a call that ran: PostToolUse's when its
+// result is not an error, PostToolUseFailure's when it is (as Claude
+// Code). A block (exit 2, decision block) and additionalContext reach the
+// model after the result.
 func (h *hookSet) afterCall(ctx context.Context, c loop.AfterCall) tools.Result {
 	in := hooks.Input{SessionID: c.Session, HookEventName: hooks.PostToolUse, ToolName: tools.ClaudeName(c.Call.Name),
 		AgentToolName: c.Call.Name, ToolInput: claudeInput(c.Call.Arguments, h.dir), ToolUseID: c.Call.ID,
 		ToolResponse: map[string]any{"content": c.Result.Content, "is_error": c.Result.IsError}}
+	if c.Result.IsError {
+		interrupted := ctx.Err() != nil
+		in.HookEventName, in.ToolResponse, in.Error, in.IsInterrupt = hooks.PostToolUseFailure, nil, c.Result.Content, &interrupted
+	}
 	o := h.summarize(ctx, c.Call.Name, in)
 	res := c.Result
 	if o.Blocked {
-		res.Content += "\n\nPostToolUse hook: " + o.Reason
+		res.Content += "\n\n" + in.HookEventName + " hook: " + o.Reason
 	}
 	for _, extra := range o.Context {
-		res.Content += "\n\nPostToolUse hook context: " + extra
+		res.Content += "\n\n" + in.HookEventName + " hook context: " + extra
 	}
 	return res
+}
+
+// permission runs PermissionRequest's hooks on a question about a call
+// before a person sees it: their allow or deny answers it ("" behavior:
+// the person is asked).
+func (h *hookSet) permission(ctx context.Context, q Question) hooks.PermissionVerdict {
+	c := q.Req.Call
+	in := hooks.Input{SessionID: q.Req.Session, HookEventName: hooks.PermissionRequest, ToolName: tools.ClaudeName(c.Name),
+		AgentToolName: c.Name, ToolInput: claudeInput(c.Arguments, h.dir), ToolUseID: c.ID}
+	v := hooks.DecidePermission(h.run(ctx, c.Name, in))
+	h.show(v.Notes)
+	return v
+}
+
+// subagentStart runs SubagentStart's hooks for a child of session (the
+// task call that starts it, its agent's name) and returns the context
+// they give it.
+func (h *hookSet) subagentStart(ctx context.Context, session, callID, agentType string) []string {
+	if !h.has(hooks.SubagentStart) {
+		return nil
+	}
+	o := h.summarize(ctx, agentType, hooks.Input{SessionID: session, HookEventName: hooks.SubagentStart, AgentID: callID, AgentType: agentType})
+	return o.Context
+}
+
+// afterCompactFunc is the loop's AfterCompact: PostCompact (nil without
+// such hooks).
+func (h *hookSet) afterCompactFunc() func(context.Context, loop.CompactEnd) {
+	if !h.has(hooks.PostCompact) {
+		return nil
+	}
+	return func(ctx context.Context, c loop.CompactEnd) {
+		trigger := "manual"
+		if c.Auto {
+			trigger = "auto"
+		}
+		h.summarize(ctx, trigger, hooks.Input{SessionID: c.Session, HookEventName: hooks.PostCompact, Trigger: trigger})
+	}
 }
 
 // stopFunc is the loop's BeforeStop for event (Stop, or SubagentStop for

@@ -23,7 +23,7 @@ func hookListing(a *agent, store *trustStore) string {
 		if h.Matcher != "" {
 			what += " " + h.Matcher
 		}
-		fmt.Fprintf(&b, "  %s: %s (%s", what, h.Command, h.Source)
+		fmt.Fprintf(&b, "  %s: %s (%s", what, h.Runs(), h.Source)
 		if h.Timeout > 0 {
 			fmt.Fprintf(&b, ", timeout %s", h.Timeout)
 		}

@@ -102,7 +102,7 @@ func askHookTrust(store *trustStore, dir string, ask func(ctx context.Context, c
 				if h.Matcher != "" {
 					m += " (" + h.Matcher + ")"
 				}
-				shown = append(shown, m+": "+h.Command)
+				shown = append(shown, m+": "+h.Runs())
 			}
 			args, _ := json.Marshal(map[string]any{"from": src, "runs": shown, "in": dir})
 			question := fmt.Sprintf("Run the hooks of %s? They run this repository's commands as you, outside the sandbox, on every matching event (answer remembered).", rel)

@@ -27,6 +27,7 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 		AfterCall:     a.instructions.notes(a.dir, a.backgroundNotes(h.afterCallFunc())),
 		BeforeStop:    h.stopFunc(hooks.Stop),
 		BeforeCompact: h.compactFunc(),
+		AfterCompact:  h.afterCompactFunc(),
 		SummaryNote:   a.instructions.forget(a.backgroundSummaryNote()),
 		Provider:      &preparingProvider{Provider: a.provider(), prepare: a.sandbox.Prepare},
 		Model:         model,

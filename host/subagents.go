@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/conversation"
@@ -134,6 +135,9 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 				return nil, fmt.Errorf("agent %s's max_budget_usd: %w", ag.Name, err)
 			}
 		}
+	}
+	if extra := h.subagentStart(ctx, spec.ParentSession, spec.CallID, cmp.Or(name, "general-purpose")); len(extra) > 0 {
+		system += "\n\n<hook-context>\n" + strings.Join(extra, "\n") + "\n</hook-context>"
 	}
 	// The session's caps count the child's spend too: a dollar cap needs
 	// its model's price, as it needs the session's own (resolveLimits).

@@ -451,6 +451,7 @@ func (a *agent) approval(fe FrontEnd) loop.ApproveFunc {
 	if fe.Interactive {
 		ask = notifyingAsker{asker: ask, hooks: a.hooks}
 	}
+	ask = a.withPermissionHooks(ask)
 	ap := newApproval(a.policy(fe.Mode, fe.AllowBash), a.plan.get, ask)
 	ap.guard = a.protect
 	return ap.approve

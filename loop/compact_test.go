@@ -309,3 +309,25 @@ func TestPausedResponsesGoOnAndRefusalsStop(t *testing.T) {
 		t.Errorf("after a refusal: done %+v", done)
 	}
 }
+
+// AfterCompact hears a compaction once it is saved (a PostCompact hook),
+// after its Compacted event; a compaction that fails is not heard.
+func TestAfterCompactHearsASavedCompaction(t *testing.T) {
+	var heard []loop.CompactEnd
+	var sawCompacted bool
+	cfg := loop.Config{AfterCompact: func(_ context.Context, c loop.CompactEnd) { heard = append(heard, c) }}
+	f := measuredFixture(t, cfg, []tools.Tool{bulky(100)}, model(2))
+	collect(f.loop.Compact(context.Background(), f.conv, ""))
+	if len(heard) != 0 {
+		t.Fatalf("heard %+v with nothing to compact", heard)
+	}
+	collect(f.loop.Run(context.Background(), f.conv, providers.UserText("look twice")))
+	evs, done := collect(f.loop.Compact(context.Background(), f.conv, ""))
+	for _, ev := range evs {
+		_, ok := ev.(loop.Compacted)
+		sawCompacted = sawCompacted || ok
+	}
+	if done.Reason != loop.StopAnswered || !sawCompacted || len(heard) != 1 || heard[0].Auto {
+		t.Fatalf("done %+v, compacted %v, heard %+v", done, sawCompacted, heard)
+	}
+}

@@ -158,6 +158,14 @@ func (t *turn) afterCall(p prepared, res tools.Result) tools.Result {
 	return t.cfg.AfterCall(p.ctx, AfterCall{Call: p.call, Def: p.tool.Definition(), Session: t.conv.SessionID(), Origin: t.cfg.Origin, Result: res})
 }
 
+// CompactEnd says which compaction was saved, for Config.AfterCompact.
+type CompactEnd struct {
+	// Session is the conversation's session id ("" when it has none).
+	Session string
+	// Auto is true for a compaction the window's fill started.
+	Auto bool
+}
+
 // CompactStart says which compaction starts, for Config.BeforeCompact.
 type CompactStart struct {
 	// Session is the conversation's session id ("" when it has none).

@@ -53,6 +53,9 @@ type Config struct {
 	// BeforeCompact, when not nil, is told when a compaction starts (a
 	// PreCompact hook), before the summary is asked for.
 	BeforeCompact func(ctx context.Context, c CompactStart)
+	// AfterCompact, when not nil, is told when a compaction was saved (a
+	// PostCompact hook).
+	AfterCompact func(ctx context.Context, c CompactEnd)
 	// SummaryNote, when not nil, is asked as a compaction is saved for
 	// what the conversation must still know that its summary may have
 	// lost (the background processes still running); its text, when not

@@ -163,6 +163,9 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 	}
 	applied = true
 	t.emit(Compacted{BeforeTokens: before, AfterTokens: after, Summary: summary, Auto: auto})
+	if t.cfg.AfterCompact != nil {
+		t.cfg.AfterCompact(t.ctx, CompactEnd{Session: t.conv.SessionID(), Auto: auto})
+	}
 	return nil
 }
 
