@@ -11,16 +11,53 @@ import (
 // its output; an error is put in the output's place.
 type RunFunc func(ctx context.Context, command string) (string, error)
 
+// Verdict is what may become of a snippet's command.
+type Verdict int
+
+// The verdicts of a JudgeFunc.
+const (
+	// SnippetAsk: nothing decides; the person is asked (Set.Ask), and
+	// without one it is not run.
+	SnippetAsk Verdict = iota
+	// SnippetAllowed: the command's allowed-tools or the person's rules
+	// allow it; a repository's command runs it once trusted.
+	SnippetAllowed
+	// SnippetReadOnly: every simple command of it only reads; it runs in
+	// the read-only sandbox (Set.RunReadOnly), trusted or not.
+	SnippetReadOnly
+	// SnippetDenied: a deny rule denies it.
+	SnippetDenied
+)
+
+// JudgeFunc decides a snippet's command of c; why says what decided (for
+// a denial, the reason the person reads).
+type JudgeFunc func(c Command, command string) (v Verdict, why string)
+
+// AskFunc asks the person whether c's snippet may run command; it
+// returns when ctx is cancelled.
+type AskFunc func(ctx context.Context, c Command, command string) bool
+
 // Set is the commands of a run and how their snippets run. Its zero value
 // has no commands.
 type Set struct {
 	Commands []Command
-	// Run runs the snippets allowed-tools allows; nil runs none.
+	// Run runs the snippets that are allowed or that the person allowed;
+	// nil runs none.
 	Run RunFunc
+	// RunReadOnly runs read-only snippets in the read-only sandbox; nil
+	// (none is enforced) takes them for allowed ones.
+	RunReadOnly RunFunc
+	// Judge decides each snippet; nil decides by allowed-tools alone
+	// (Allows: SnippetAllowed, else SnippetAsk).
+	Judge JudgeFunc
+	// Ask asks the person about a snippet nothing decides; nil runs none
+	// of them (headless).
+	Ask AskFunc
 	// Trust says whether the person trusts a repository's command
-	// (Project) to run snippets, the ones its allowed-tools allow: asked
-	// once per expansion of a command that has some; nil trusts none. A
-	// repository's snippets run only once trusted, as its hooks.
+	// (Project) to run snippets, the ones allowed: asked once per
+	// expansion of a command that has some; nil trusts none. A
+	// repository's snippets run only once trusted, as its hooks; read-only
+	// ones run in the read-only sandbox all the same.
 	Trust func(ctx context.Context, c Command, snippets []string) bool
 }
 
@@ -75,20 +112,29 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	words := SplitWords(args)
 	matches := snippet.FindAllStringSubmatchIndex(c.Body, -1)
 	commands := make([]string, len(matches))
+	verdicts, whys := make([]Verdict, len(matches)), make([]string, len(matches))
 	uses := false
+	var allowed []string
 	for i, m := range matches {
 		var u bool
 		commands[i], u = substitute(c.Body[m[2]:m[3]], args, words)
 		uses = uses || u
+		verdicts[i], whys[i] = s.judge(c, commands[i])
+		if verdicts[i] == SnippetReadOnly && s.RunReadOnly == nil {
+			verdicts[i] = SnippetAllowed // no read-only sandbox: as any allowed one
+		}
+		if verdicts[i] == SnippetAllowed {
+			allowed = append(allowed, commands[i])
+		}
 	}
-	untrusted := c.Project && !s.trusts(ctx, c, commands)
+	untrusted := c.Project && len(allowed) > 0 && (s.Trust == nil || !s.Trust(ctx, c, allowed))
 	var b strings.Builder
 	last := 0
 	for i, m := range matches {
 		text, u := substitute(c.Body[last:m[0]], args, words)
 		uses = uses || u
 		b.WriteString(text)
-		b.WriteString(s.snippetOutput(ctx, c, commands[i], untrusted, &e))
+		b.WriteString(s.snippetOutput(ctx, c, commands[i], verdicts[i], whys[i], untrusted, &e))
 		last = m[1]
 	}
 	text, u := substitute(c.Body[last:], args, words)
@@ -101,32 +147,46 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 }
 
 // snippetOutput is what takes the place of the snippet running command,
-// noting in e what the person should know.
-func (s *Set) snippetOutput(ctx context.Context, c Command, command string, untrusted bool, e *Expansion) string {
-	if untrusted && Allows(c.AllowedTools, command) {
-		e.Notes = append(e.Notes, fmt.Sprintf("/%s: !`%s` was not run: it is the repository's command (%s) and you have not trusted it to run commands", c.Name, command, c.Path))
+// judged v (why), noting in e what the person should know.
+func (s *Set) snippetOutput(ctx context.Context, c Command, command string, v Verdict, why string, untrusted bool, e *Expansion) string {
+	notRun := func(note string) string {
+		e.Notes = append(e.Notes, fmt.Sprintf("/%s: !`%s` was not run: %s", c.Name, command, note))
 		return fmt.Sprintf("(not run: %s)", command)
 	}
-	out, note := s.runSnippet(ctx, c, command)
-	if note != "" {
-		e.Notes = append(e.Notes, note)
+	run := s.Run
+	switch {
+	case v == SnippetDenied:
+		return notRun(why)
+	case v == SnippetReadOnly:
+		run = s.RunReadOnly
+	case v == SnippetAllowed && untrusted:
+		return notRun(fmt.Sprintf("it is the repository's command (%s) and you have not trusted it to run commands", c.Path))
+	case v == SnippetAllowed:
+	case s.Ask == nil:
+		return notRun(fmt.Sprintf("neither its allowed-tools nor your rules allow it, and nobody can be asked here (add Bash(%s:*) to its allowed-tools)", firstWords(command)))
+	case !s.Ask(ctx, c, command):
+		return notRun("you did not allow it")
 	}
-	return out
+	if run == nil {
+		return notRun("commands cannot run here")
+	}
+	out, err := run(ctx, command)
+	if err != nil {
+		e.Notes = append(e.Notes, fmt.Sprintf("/%s: !`%s`: %v", c.Name, command, err))
+		return fmt.Sprintf("(%s failed: %v)", command, err)
+	}
+	return strings.TrimRight(out, "\n")
 }
 
-// trusts asks s.Trust about the commands c's allowed-tools allow; true
-// when there are none.
-func (s *Set) trusts(ctx context.Context, c Command, commands []string) bool {
-	var allowed []string
-	for _, command := range commands {
-		if Allows(c.AllowedTools, command) {
-			allowed = append(allowed, command)
-		}
+// judge is s.Judge's verdict on command, or without one, allowed-tools'.
+func (s *Set) judge(c Command, command string) (Verdict, string) {
+	if s.Judge != nil {
+		return s.Judge(c, command)
 	}
-	if len(allowed) == 0 {
-		return true
+	if Allows(c.AllowedTools, command) {
+		return SnippetAllowed, "allowed-tools"
 	}
-	return s.Trust != nil && s.Trust(ctx, c, allowed)
+	return SnippetAsk, ""
 }
 
 // snippet is a !`command` in a body.
@@ -189,24 +249,6 @@ func SplitWords(args string) []string {
 		words = append(words, cur.String())
 	}
 	return words
-}
-
-// runSnippet runs one snippet of c when its allowed-tools allow it, and
-// returns what takes its place and a note for the person ("" when it ran
-// well).
-func (s *Set) runSnippet(ctx context.Context, c Command, command string) (string, string) {
-	if !Allows(c.AllowedTools, command) {
-		note := fmt.Sprintf("/%s: !`%s` was not run: the command's allowed-tools do not allow it (add Bash(%s:*))", c.Name, command, firstWords(command))
-		return fmt.Sprintf("(not run: %s)", command), note
-	}
-	if s.Run == nil {
-		return fmt.Sprintf("(not run: %s)", command), fmt.Sprintf("/%s: !`%s` was not run: commands cannot run here", c.Name, command)
-	}
-	out, err := s.Run(ctx, command)
-	if err != nil {
-		return fmt.Sprintf("(%s failed: %v)", command, err), fmt.Sprintf("/%s: !`%s`: %v", c.Name, command, err)
-	}
-	return strings.TrimRight(out, "\n"), ""
 }
 
 // Allows reports whether allowed-tools entries let command run: "Bash"

@@ -81,3 +81,45 @@ func TestArgumentsDoNotBecomeSnippets(t *testing.T) {
 		t.Errorf("text %q, want %q", e.Text, want)
 	}
 }
+
+// Each snippet goes its own way: a read-only one runs in the read-only
+// runner whether or not the repository is trusted, an allowed one only
+// once trusted, a denied one never, one nothing decides only when the
+// person says yes.
+func TestSnippetsFollowTheirVerdicts(t *testing.T) {
+	var ran, ranReadOnly, asked []string
+	s := &Set{
+		Commands: []Command{{Name: "commit", Path: "/repo/.claude/commands/commit.md", Project: true,
+			Body: "diff: !`git diff HEAD` add: !`git add -A` push: !`git push` build: !`make`"}},
+		Run:         func(_ context.Context, c string) (string, error) { ran = append(ran, c); return "ran " + c, nil },
+		RunReadOnly: func(_ context.Context, c string) (string, error) { ranReadOnly = append(ranReadOnly, c); return "read " + c, nil },
+		Judge: func(_ Command, c string) (Verdict, string) {
+			switch c {
+			case "git diff HEAD":
+				return SnippetReadOnly, "read-only"
+			case "git add -A":
+				return SnippetAllowed, "allowed-tools"
+			case "git push":
+				return SnippetDenied, "denied by a rule in your config"
+			}
+			return SnippetAsk, ""
+		},
+		Ask:   func(_ context.Context, _ Command, c string) bool { asked = append(asked, c); return true },
+		Trust: func(context.Context, Command, []string) bool { return false },
+	}
+	e, _ := s.Expand(context.Background(), "/commit")
+	want := "diff: read git diff HEAD add: (not run: git add -A) push: (not run: git push) build: ran make"
+	if e.Text != want {
+		t.Errorf("text %q, want %q", e.Text, want)
+	}
+	if len(ranReadOnly) != 1 || len(ran) != 1 || len(asked) != 1 || asked[0] != "make" {
+		t.Errorf("read-only %q, ran %q, asked %q", ranReadOnly, ran, asked)
+	}
+	if notes := strings.Join(e.Notes, "\n"); !strings.Contains(notes, "not trusted") && !strings.Contains(notes, "have not trusted") || !strings.Contains(notes, "denied by a rule") {
+		t.Errorf("notes %q", e.Notes)
+	}
+	s.Ask = nil
+	if e, _ := s.Expand(context.Background(), "/commit"); !strings.Contains(e.Text, "build: (not run: make)") || !strings.Contains(strings.Join(e.Notes, "\n"), "nobody can be asked") {
+		t.Errorf("headless: %q, %q", e.Text, e.Notes)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-dev/agent/claudesettings"
 	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -103,13 +104,13 @@ func commandModel(provider, model string) (use, note string) {
 	return strings.TrimSpace(model), "model " + strings.TrimSpace(model) + " answers this command"
 }
 
-// snippetRunner runs a custom command's !`command` snippets (those its
-// allowed-tools allow) with the bash tool, in the sandbox; a command the
-// user's deny rules deny is not run, nor any where no sandbox confines
-// commands (unless the sandbox is off by choice).
-func (a *agent) snippetRunner() commands.RunFunc {
+// snippetRunner runs a custom command's !`command` snippets (those
+// allowed, or that the person allowed) with the bash tool of builtins, in
+// the sandbox; where no sandbox confines commands (unless it is off by
+// choice), none.
+func (a *agent) snippetRunner(builtins []tools.Tool) commands.RunFunc {
 	var bash tools.Tool
-	for _, t := range a.builtins {
+	for _, t := range builtins {
 		if t.Definition().Effects.Has(tools.RunsCommands) {
 			bash = t
 		}
@@ -118,17 +119,84 @@ func (a *agent) snippetRunner() commands.RunFunc {
 		return nil
 	}
 	return func(ctx context.Context, command string) (string, error) {
-		if r := a.rules.Check(command); r.Verdict == rules.Deny {
-			return "", fmt.Errorf("denied by a rule in the config: %s", r.Reason)
-		}
 		if st := a.sandbox.Brief(); !st.Enforced && st.Mode != sandbox.Off {
 			return "", errors.New("no sandbox confines commands here (agent doctor says why)")
 		}
-		args, _ := json.Marshal(map[string]string{"command": command})
-		res, err := bash.Run(ctx, tools.Call{ID: "command-snippet", Args: args})
-		if err != nil {
-			return "", err
+		return runSnippet(ctx, bash, command)
+	}
+}
+
+// readOnlySnippetRunner runs read-only snippets in the subagents'
+// read-only sandbox; nil where none is enforced.
+func (a *agent) readOnlySnippetRunner() commands.RunFunc {
+	if a.children == nil || a.children.bash == nil {
+		return nil
+	}
+	bash := a.children.bash
+	return func(ctx context.Context, command string) (string, error) { return runSnippet(ctx, bash, command) }
+}
+
+// runSnippet runs command with bash and returns its output (a failed
+// command's output says so).
+func runSnippet(ctx context.Context, bash tools.Tool, command string) (string, error) {
+	args, _ := json.Marshal(map[string]string{"command": command})
+	res, err := bash.Run(ctx, tools.Call{ID: "command-snippet", Args: args})
+	if err != nil {
+		return "", err
+	}
+	return res.Content, nil
+}
+
+// snippetJudge decides a custom command's snippet: a deny rule denies it
+// (the config's, Claude Code settings'); an ask rule asks; a command line
+// whose every simple command only reads (rules.ReadOnly, as plan mode)
+// runs in the read-only sandbox; one whose every simple command the
+// command's allowed-tools or the person's allow rules allow runs in the
+// sandbox; anything else is asked about.
+func (a *agent) snippetJudge() commands.JudgeFunc {
+	return func(c commands.Command, command string) (commands.Verdict, string) {
+		if r := a.rules.Check(command); r.Verdict == rules.Deny {
+			return commands.SnippetDenied, "denied by a rule in your config: " + r.Reason
 		}
-		return res.Content, nil // a failed command's output says so
+		if a.claude.asks.allBash {
+			return commands.SnippetAsk, "an ask rule"
+		}
+		if q := a.claude.asks.commands; q != nil && q.Check(command).Verdict == rules.Deny {
+			return commands.SnippetAsk, "an ask rule"
+		}
+		if rules.ReadOnly().Check(command).Verdict == rules.Allow {
+			return commands.SnippetReadOnly, "read-only"
+		}
+		allow := slices.Clone(a.allowCommands)
+		for _, t := range c.AllowedTools {
+			r, _, ok := claudesettings.Translate(t, a.dir, a.dir, "", false)
+			switch {
+			case !ok:
+			case r.Kind == claudesettings.KindAllBash:
+				return commands.SnippetAllowed, "allowed-tools: " + t
+			case r.Kind == claudesettings.KindCommand:
+				allow = append(allow, r.Value)
+			}
+		}
+		if set, err := rules.Compile(allow, a.denyCommands); err == nil && set.Check(command).Verdict == rules.Allow {
+			return commands.SnippetAllowed, "allowed-tools and rules"
+		}
+		return commands.SnippetAsk, ""
+	}
+}
+
+// snippetAsk asks fe's person about a snippet nothing decides, as about a
+// bash call; nil without an Asker (headless: not run).
+func snippetAsk(fe FrontEnd) commands.AskFunc {
+	if fe.Asker == nil {
+		return nil
+	}
+	return func(ctx context.Context, c commands.Command, command string) bool {
+		args, _ := json.Marshal(map[string]string{"command": command})
+		call := providers.ToolCall{ID: "command-snippet", Name: "bash", Arguments: string(args)}
+		def := tools.Definition{Name: "bash", Effects: tools.RunsCommands}
+		d := fe.Asker.Ask(ctx, Question{Req: loop.Approval{Call: call, Def: def}, Def: def,
+			Reason: fmt.Sprintf("/%s runs !`%s` before its prompt is sent; neither its allowed-tools nor your rules allow it", c.Name, command)})
+		return d.Allow
 	}
 }

@@ -76,6 +76,10 @@ type agent struct {
 	// toolAllow and toolDeny are the permission rules naming tools
 	// (mcp__...).
 	toolAllow, toolDeny []string
+	// allowCommands and denyCommands are the command rules rules holds,
+	// as written (a custom command's snippets are judged with its
+	// allowed-tools added).
+	allowCommands, denyCommands []string
 	// domains are web_fetch's domain rules; webTrust keeps the domains
 	// the person allowed always (nil without a data directory).
 	domains  domainRules
@@ -203,7 +207,8 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 		return nil, err
 	}
 	closers = append(closers, a.closeMCP)
-	a.commands = &commands.Set{Commands: a.ext.commands, Run: a.snippetRunner(), Trust: h.commandTrust(dir, fe)}
+	a.commands = &commands.Set{Commands: a.ext.commands, Run: a.snippetRunner(a.builtins), RunReadOnly: a.readOnlySnippetRunner(),
+		Judge: a.snippetJudge(), Ask: snippetAsk(fe), Trust: h.commandTrust(dir, fe)}
 	return a, nil
 }
 
@@ -224,7 +229,8 @@ func (a *agent) compileRules(s Settings, fe Rules) error {
 	allowCmds, allowTools = append(allowCmds, a.claude.allow.AllowCommands...), append(allowTools, a.claude.allow.AllowTools...)
 	denyCmds, denyTools = append(denyCmds, a.claude.deny.DenyCommands...), append(denyTools, a.claude.deny.DenyTools...)
 	a.toolAllow, a.toolDeny = append(allowTools, fe.AllowTools...), append(denyTools, fe.DenyTools...)
-	if a.rules, err = rules.Compile(append(allowCmds, fe.AllowCommands...), append(denyCmds, fe.DenyCommands...)); err != nil {
+	a.allowCommands, a.denyCommands = append(allowCmds, fe.AllowCommands...), append(denyCmds, fe.DenyCommands...)
+	if a.rules, err = rules.Compile(a.allowCommands, a.denyCommands); err != nil {
 		if len(fe.AllowCommands)+len(fe.DenyCommands) > 0 {
 			return usagef("--allowedTools/--disallowedTools: %w", err)
 		}

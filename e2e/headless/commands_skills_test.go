@@ -2,6 +2,7 @@ package headless
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -137,5 +138,58 @@ func TestCustomCommandModel(t *testing.T) {
 	}
 	if want := []string{"small-model", "scripted-model", "scripted-model"}; strings.Join(models, " ") != strings.Join(want, " ") {
 		t.Errorf("the requests asked %q, want %q", models, want)
+	}
+}
+
+// commitCommand is the shape of Anthropic's /commit (anthropics/claude-code,
+// plugins/commit-commands): its allowed-tools list git add, status and
+// commit, and its context comes from read-only snippets, git diff HEAD and
+// git log among them, which it does not list.
+const commitCommand = `---
+allowed-tools: Bash(git add:*), Bash(git status:*), Bash(git commit:*)
+description: Create a git commit
+---
+
+## Context
+
+- Current git status: !` + "`git status --short`" + `
+- Current git diff (staged and unstaged changes): !` + "`git diff HEAD`" + `
+- Current branch: !` + "`git branch --show-current`" + `
+- Recent commits: !` + "`git log --oneline -10 | head -5`" + `
+- Not read-only, not allowed: !` + "`touch planted`" + `
+
+## Your task
+
+Based on the above changes, create a single git commit.
+`
+
+// Anthropic's /commit gets its context: the read-only snippets it does
+// not list in allowed-tools run in the read-only sandbox (a repository's
+// command, not trusted), the diff reaches the model, and a snippet that
+// is neither read-only nor allowed does not run headless.
+func TestAnthropicsCommitCommandSeesTheDiff(t *testing.T) {
+	t.Parallel()
+	dir := e2e.ExtProject(t, map[string]string{".claude/commands/commit.md": commitCommand})
+	for _, args := range [][]string{{"init", "-q", "-b", "trunk"}, {"add", "main.go"}, {"-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "first commit"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() { println(\"CHANGED-LINE\") }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := scripted.New(t, scripted.Text("Committed."))
+	res := e2e.Run(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, "-p", "/commit")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d, stderr %q", res.Code, res.Stderr)
+	}
+	got := e2e.LastUserText(srv.Requests()[0])
+	for _, want := range []string{"M main.go", `+func main() { println("CHANGED-LINE") }`, "Current branch: trunk", "first commit", "(not run: touch planted)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the model's prompt lacks %q:\n%s", want, got)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "planted")); err == nil {
+		t.Error("a snippet nothing allowed ran")
 	}
 }
