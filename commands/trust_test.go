@@ -91,8 +91,11 @@ func TestSnippetsFollowTheirVerdicts(t *testing.T) {
 	s := &Set{
 		Commands: []Command{{Name: "commit", Path: "/repo/.claude/commands/commit.md", Project: true,
 			Body: "diff: !`git diff HEAD` add: !`git add -A` push: !`git push` build: !`make`"}},
-		Run:         func(_ context.Context, c string) (string, error) { ran = append(ran, c); return "ran " + c, nil },
-		RunReadOnly: func(_ context.Context, c string) (string, error) { ranReadOnly = append(ranReadOnly, c); return "read " + c, nil },
+		Run: func(_ context.Context, c string) (string, error) { ran = append(ran, c); return "ran " + c, nil },
+		RunReadOnly: func(_ context.Context, c string) (string, error) {
+			ranReadOnly = append(ranReadOnly, c)
+			return "read " + c, nil
+		},
 		Judge: func(_ Command, c string) (Verdict, string) {
 			switch c {
 			case "git diff HEAD":
