@@ -111,6 +111,7 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		Remember:          sess.Remember,
 		MemoryFile:        sess.MemoryFile,
 		Shells:            tuiShells(sess.Background()),
+		Shell:             sess.Shell,
 		Rewind:            &tuiRewinder{h: h, sess: sess, ss: ss},
 	}
 }

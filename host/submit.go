@@ -80,6 +80,9 @@ func (a *agent) submit(ctx context.Context, session string, p turn.Prompt) turn.
 			notices = append(notices, loop.Notice{Source: "commands", Text: note})
 		}
 	}
+	if ran := a.shells.take(session); ran != "" {
+		extra = append([]string{"The user ran these commands in the interface before this prompt:\n" + ran}, extra...)
+	}
 	p.Message = withContext(p.Message, extra)
 	if note := a.backgroundPromptNote(session); note != "" {
 		p.Message.Parts = append(slices.Clip(p.Message.Parts), providers.Text{Text: "\n\n" + note})

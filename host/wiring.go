@@ -97,8 +97,10 @@ type agent struct {
 	// runs the hooks (nil: none configured); commands are the custom
 	// slash commands the turn runner expands.
 	ext extensions
-	// claude is what the session takes from Claude Code\'s settings files.
+	// claude is what the session takes from Claude Code's settings files.
 	claude claudeSettings
+	// shells are the person's "!" commands not yet told to the model.
+	shells personShells
 	// instructions are the project instructions (AGENTS.md, CLAUDE.md,
 	// rules) of each directory the session's loops work in.
 	instructions *instructionSets

@@ -45,6 +45,7 @@ func builtinCommands() []slashCommand {
 		{"/memory", "", "edit MEMORY.md, what new sessions start with (# NOTE adds a line)", noArg((*Model).editMemory)},
 		{"/clear", "", "clear the screen, keep the conversation", noArg((*Model).clearCommand)},
 		{"/quit", "", "quit", noArg((*Model).quitCommand)},
+		{"/exit", "", "quit (as /quit)", noArg((*Model).quitCommand)},
 	}
 }
 

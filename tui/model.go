@@ -115,6 +115,9 @@ type Config struct {
 	// (/undo); nil: the run keeps no sessions, and there is nothing to
 	// rewind.
 	Rewind Rewinder
+	// Shell runs a command the person typed after "!" (Claude Code's bash
+	// mode); nil: "!" text is sent as a prompt.
+	Shell ShellFunc
 	// Shells are the session's background processes: their count in the
 	// status line, /shells, and Ctrl+B, which sends a running command to
 	// the background; nil (an interface holding no value) when the session
@@ -206,10 +209,12 @@ type Model struct {
 	queue   promptQueue // prompts sent while a turn runs, sent when it ends
 	todos   todoPin     // the session's todo list, pinned while unfinished
 
-	shells     shellsState   // the session's background processes as last read
-	shellsView *shellsDialog // the /shells dialog, when open
-	rewind     *rewindDialog // the /rewind dialog, when open
-	escArmed   time.Time     // when Esc on an empty, idle input armed Esc Esc
+	shells shellsState // the session's background processes as last read
+	// personShells counts the "!" commands run, for their blocks' ids.
+	personShells int
+	shellsView   *shellsDialog // the /shells dialog, when open
+	rewind       *rewindDialog // the /rewind dialog, when open
+	escArmed     time.Time     // when Esc on an empty, idle input armed Esc Esc
 
 	mentionQuery string   // the "@" word whose completions are shown
 	mentionHints []string // its completions, best first
@@ -390,6 +395,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		return m, waitNotice(m.cfg.Notices)
+	case shellDoneMsg:
+		m.shellDone(msg)
 	case mcpLoginMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		m.chat.bottom()

@@ -172,6 +172,9 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.remember(text)
 		return m.command(text)
 	}
+	if strings.HasPrefix(text, "!") && m.cfg.Shell != nil {
+		return m.shellCommand(text)
+	}
 	if cmd, ok := m.rememberNote(text); ok {
 		return cmd
 	}
