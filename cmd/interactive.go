@@ -82,7 +82,7 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 // servers' start and notices.
 func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.StoreSessions, first *tui.Session, approver *tui.Approver) tui.Config {
 	s := sess.Settings()
-	return tui.Config{
+	cfg := tui.Config{
 		Model: s.Model, Dir: sess.Dir(), Session: first, Sessions: ss, PickSession: o.Resume == resumePick,
 		Tools:    sess.Tools,
 		Approver: approver,
@@ -114,6 +114,14 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		Shell:             sess.Shell,
 		Rewind:            &tuiRewinder{h: h, sess: sess, ss: ss},
 	}
+	if ok, padding := sess.StatusLine(); ok {
+		cfg.StatusLinePadding = padding
+		cfg.StatusLine = func(ctx context.Context, st tui.StatusState) (string, error) {
+			return sess.RunStatusLine(ctx, host.StatusLineInput{SessionID: st.SessionID, Model: st.Model, CostUSD: st.CostUSD,
+				InputTokens: st.InputTokens, OutputTokens: st.OutputTokens, ContextTokens: st.Context})
+		}
+	}
+	return cfg
 }
 
 // tuiShells is the session's background processes as the interface reaches

@@ -264,3 +264,20 @@ func (c *capped) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Exec runs command as a hook runs (the shell, the project directory and
+// CLAUDE_PROJECT_DIR, r's environment, its own process group) with stdin,
+// bounded by timeout, and returns its standard output (at most 256 KiB).
+// It is what Claude Code's statusLine command runs through. An error says
+// it could not start, timed out, was cancelled or exited non-zero (its
+// stderr then ends the error).
+func (r *Runner) Exec(ctx context.Context, command string, stdin []byte, timeout time.Duration) (string, error) {
+	res := r.run(ctx, Hook{Command: command, Timeout: timeout}, stdin)
+	switch {
+	case res.Failure != "":
+		return res.Stdout, errors.New(res.Failure)
+	case res.Exit != 0:
+		return res.Stdout, fmt.Errorf("exit status %d: %s", res.Exit, strings.TrimSpace(res.Stderr))
+	}
+	return res.Stdout, nil
+}

@@ -1,6 +1,8 @@
 package host_test
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -87,5 +89,41 @@ func TestClaudeSettingsPermissionsAndEnv(t *testing.T) {
 				t.Errorf("no warning that the allow rules wait for trust:\n%s", all)
 			}
 		})
+	}
+}
+
+// A trusted repository's statusLine runs as Claude Code runs it: the
+// session's state as JSON on standard input, the first line of its output
+// the line; an untrusted repository's does not run.
+func TestStatusLineCommandGetsTheSessionsState(t *testing.T) {
+	for _, trusted := range []bool{true, false} {
+		f := newFixture(t, fake.New(), "")
+		write(t, f.path(".claude/settings.json"), `{"statusLine": {"type": "command", "command": "cat > status.json; echo \"on $(basename \"$PWD\")\"; echo more", "padding": 1}}`)
+		s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeAuto, Trust: host.Trust{Hooks: trusted}})
+		ok, padding := s.StatusLine()
+		if ok != trusted {
+			t.Fatalf("trusted %v: a status line: %v", trusted, ok)
+		}
+		if !trusted {
+			continue
+		}
+		line, err := s.RunStatusLine(t.Context(), host.StatusLineInput{SessionID: s.ID(), Model: "m", CostUSD: 0.25})
+		if err != nil || line != "on work" || padding != 1 {
+			t.Fatalf("line %q, padding %d, err %v", line, padding, err)
+		}
+		var in struct {
+			SessionID string `json:"session_id"`
+			Cwd       string `json:"cwd"`
+			Model     struct {
+				ID string `json:"id"`
+			} `json:"model"`
+			Cost struct {
+				Total float64 `json:"total_cost_usd"`
+			} `json:"cost"`
+		}
+		data, _ := os.ReadFile(f.path("status.json"))
+		if err := json.Unmarshal(data, &in); err != nil || in.SessionID != s.ID() || in.Cwd != f.dir || in.Model.ID != "m" || in.Cost.Total != 0.25 {
+			t.Errorf("the command read %s (%v)", data, err)
+		}
 	}
 }

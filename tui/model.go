@@ -115,6 +115,12 @@ type Config struct {
 	// (/undo); nil: the run keeps no sessions, and there is nothing to
 	// rewind.
 	Rewind Rewinder
+	// StatusLine runs the person's status line command (Claude Code's
+	// statusLine setting) at the start and after each turn, and its line
+	// is shown under the status bar, StatusLinePadding columns in; nil:
+	// none.
+	StatusLine        StatusLineFunc
+	StatusLinePadding int
 	// Shell runs a command the person typed after "!" (Claude Code's bash
 	// mode); nil: "!" text is sent as a prompt.
 	Shell ShellFunc
@@ -212,9 +218,13 @@ type Model struct {
 	shells shellsState // the session's background processes as last read
 	// personShells counts the "!" commands run, for their blocks' ids.
 	personShells int
-	shellsView   *shellsDialog // the /shells dialog, when open
-	rewind       *rewindDialog // the /rewind dialog, when open
-	escArmed     time.Time     // when Esc on an empty, idle input armed Esc Esc
+	// statusLine is the person's status line as last shown; one command
+	// runs at a time, and statusLineAgain runs one more after it.
+	statusLine                         string
+	statusLineRunning, statusLineAgain bool
+	shellsView                         *shellsDialog // the /shells dialog, when open
+	rewind                             *rewindDialog // the /rewind dialog, when open
+	escArmed                           time.Time     // when Esc on an empty, idle input armed Esc Esc
 
 	mentionQuery string   // the "@" word whose completions are shown
 	mentionHints []string // its completions, best first
@@ -314,6 +324,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.cfg.Shells != nil {
 		cmds = append(cmds, waitShells(m.cfg.Shells))
 	}
+	cmds = append(cmds, m.refreshStatusLine())
 	p := strings.TrimSpace(m.cfg.Prompt)
 	switch {
 	case m.cfg.PickSession:
@@ -397,6 +408,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitNotice(m.cfg.Notices)
 	case shellDoneMsg:
 		m.shellDone(msg)
+	case statusLineMsg:
+		return m, m.onStatusLine(msg)
 	case mcpLoginMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		m.chat.bottom()

@@ -296,6 +296,7 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 		m.ranCommands = false
 		cmds = append(cmds, gitStatus(m.cfg.Dir))
 	}
+	cmds = append(cmds, m.refreshStatusLine())
 	cmd := tea.Batch(cmds...)
 	m.bar.setRunning(false, 0, 0)
 	switch d.Reason {

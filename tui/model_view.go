@@ -85,6 +85,9 @@ func (m *Model) bottomRows() bottom {
 		status: []string{m.bar.Render(m.width)},
 		help:   fitWidth(strings.Split(help, "\n"), m.width),
 	}
+	if row := m.statusLineRow(); row != "" {
+		b.status = append(b.status, row)
+	}
 	if t := m.todos.Render(m.width); t != "" {
 		b.queued = strings.Split(t, "\n")
 	}
