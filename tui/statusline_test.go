@@ -40,8 +40,8 @@ func TestStatusLineShowsAndRefreshes(t *testing.T) {
 func TestSanitizeStatusLine(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain":                    "plain\x1b[m",
-		"\x1b[1;31mred\x1b[m":       "\x1b[1;31mred\x1b[m\x1b[m",
-		"a\x1b[Hb\x07c\td":          "abcd\x1b[m",
+		"\x1b[1;31mred\x1b[m":      "\x1b[1;31mred\x1b[m\x1b[m",
+		"a\x1b[Hb\x07c\td":         "abcd\x1b[m",
 		"\x1b]8;;http://x\x07link": "link\x1b[m",
 		"one\r\ntwo":               "one\x1b[m",
 	} {
