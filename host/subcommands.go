@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agent-dev/agent/tools/protect"
+
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell"
@@ -182,6 +184,31 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 	line("commands", "%d %s", len(ext.commands), names(len(ext.commands), func(i int) string { return "/" + ext.commands[i].Name }))
 	line("skills", "%d %s", len(ext.skills), names(len(ext.skills), func(i int) string { return ext.skills[i].Name }))
 	for _, w := range ext.warnings {
+		line("", "%s", w)
+	}
+	home, _ := os.UserHomeDir()
+	instr := newInstructionSets(protect.DefaultCredentials(home)).of(dir)
+	if n := instr.Names(); len(n) > 0 {
+		line("instructions", "%d: %s", len(n), strings.Join(n, ", "))
+	} else {
+		line("instructions", "none (AGENTS.md, CLAUDE.md, CLAUDE.local.md, .claude/rules)")
+	}
+	for _, w := range instr.Warnings {
+		line("", "%s", w)
+	}
+	cs := loadClaudeSettings(home, dir, false, h.settings.ProviderKeyEnvs)
+	var read []string
+	for _, f := range cs.files {
+		if _, err := os.Stat(f.Path); err == nil {
+			read = append(read, f.Path)
+		}
+	}
+	if len(read) == 0 {
+		line("claude settings", "none")
+	} else {
+		line("claude settings", "%s (a repository's allow rules and env wait for --trust-project)", strings.Join(read, ", "))
+	}
+	for _, w := range cs.warnings {
 		line("", "%s", w)
 	}
 }
