@@ -124,7 +124,7 @@ func TestFieldsReadsTheFrontMatterTheseFilesUse(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, v)
 		}
 	}
-	for _, bad := range []string{"key: [never closed", "no colon here", "a: 1\na: 2"} {
+	for _, bad := range []string{"no colon here", "a: 1\na: 2", "- a list"} {
 		if _, err := Fields(bad); err == nil {
 			t.Errorf("Fields(%q) accepted it", bad)
 		}

@@ -112,11 +112,13 @@ func scalar(v any) (string, bool) {
 // topKey is a top-level "key: value" line of front matter.
 var topKey = regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*))?$`)
 
-// quotePlainValues rewrites front so that each top-level plain value that
-// holds a colon, with its continuation lines (more indented, or blank
+// quotePlainValues rewrites front so that each top-level value YAML
+// refuses on its own (a plain value holding ": ", an argument-hint of
+// "[file] [line]"), with its continuation lines (more indented, or blank
 // between such lines), becomes one double-quoted string: lines joined with
 // a space, a blank line kept as a line break (YAML's folding of a plain
-// scalar). changed is false when nothing needed it.
+// scalar). Block scalars, anchors, tags and values YAML takes are left as
+// they are. changed is false when nothing needed it.
 func quotePlainValues(front string) (string, bool) {
 	lines := strings.Split(front, "\n")
 	var out []string
@@ -127,7 +129,7 @@ func quotePlainValues(front string) (string, bool) {
 		if m != nil {
 			value = strings.TrimSpace(m[2])
 		}
-		if m == nil || value == "" || strings.ContainsRune(`"'|>[{&*!#`, rune(value[0])) {
+		if m == nil || value == "" || strings.ContainsRune("|>&*!#", rune(value[0])) {
 			out = append(out, lines[i])
 			continue
 		}
@@ -142,17 +144,17 @@ func quotePlainValues(front string) (string, bool) {
 			}
 			j = k + 1
 		}
-		parts := []string{value}
-		for _, l := range lines[i+1 : j] {
-			parts = append(parts, strings.TrimSpace(l))
-		}
-		text := fold(parts)
-		if !strings.Contains(text, ":") && !strings.ContainsRune("@%`", rune(text[0])) { // what YAML refuses in a plain value
+		var probe any
+		if yaml.Unmarshal([]byte(strings.Join(lines[i:j], "\n")), &probe) == nil {
 			out = append(out, lines[i:j]...)
 			i = j - 1
 			continue
 		}
-		out = append(out, m[1]+": "+quoted(text))
+		parts := []string{value}
+		for _, l := range lines[i+1 : j] {
+			parts = append(parts, strings.TrimSpace(l))
+		}
+		out = append(out, m[1]+": "+quoted(fold(parts)))
 		changed = true
 		i = j - 1
 	}

@@ -111,3 +111,12 @@ func TestFrontMatterSplits(t *testing.T) {
 		t.Error("an unclosed front matter was accepted")
 	}
 }
+
+// Claude Code's documented hint "[pr-number] [priority]" is no YAML: it
+// is read as the text written.
+func TestFieldsTakesClaudeCodesArgumentHint(t *testing.T) {
+	f, err := Fields("argument-hint: [pr-number] [priority] [assignee]\ndescription: Review a PR\n")
+	if err != nil || Hint(f) != "[pr-number] [priority] [assignee]" || String(f, "description") != "Review a PR" {
+		t.Errorf("%v, %v", f, err)
+	}
+}
