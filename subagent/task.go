@@ -60,6 +60,9 @@ type Child struct {
 	Conv *conversation.Conversation
 	// Model is the model it runs on.
 	Model string
+	// Note, when not "", is a line the call's result carries after the
+	// child's answer: what became of its definition's model, say.
+	Note string
 	// Finish, when not nil, is called once the child's turn has ended (its
 	// session's lease given back, its worktree ended); a line it returns
 	// ends the call's result (where the child's work is).
@@ -204,12 +207,15 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("task: starting the subagent: %v", err), nil
 	}
-	w := watch{spec: spec, session: child.Conv.SessionID(), call: call, start: time.Now()}
+	w := watch{spec: spec, session: child.Conv.SessionID(), call: call, start: time.Now(), model: child.Model}
 	w.report(loop.ChildEvent{Start: true, Model: child.Model})
 	for ev := range t.cfg.Runner.Turn(ctx, child.Loop, child.Conv, turn.Text(a.Prompt)) {
 		w.see(ev)
 	}
 	res := w.result(t.cfg.MaxResult)
+	if child.Note != "" {
+		res.Content += "\n\n" + child.Note
+	}
 	if child.Finish != nil {
 		if line := child.Finish(); line != "" {
 			res.Content += "\n\n" + line
