@@ -96,7 +96,9 @@ func cmpTool(a, b tools.Tool) tools.Tool {
 }
 
 // isPlan reports whether ag's definition says permissionMode: plan.
-func isPlan(ag *subagent.Agent) bool { return ag != nil && ag.PermissionMode == subagent.PermissionPlan }
+func isPlan(ag *subagent.Agent) bool {
+	return ag != nil && ag.PermissionMode == subagent.PermissionPlan
+}
 
 // strictness orders the permission modes, the strictest first.
 var strictness = []string{ModePlan, ModeAsk, ModeAuto, ModeYolo}
