@@ -227,7 +227,7 @@ func (c *children) childModel(ag *subagent.Agent) (model, note string) {
 	s := c.a.settings
 	use, why := s.ResolveModel(ag.Model)
 	if why != "" {
-		note = fmt.Sprintf("(agent %s: %s (%s))", ag.Name, why, s.Model)
+		note = fmt.Sprintf("(agent %s asks for model %s, %s: it ran on the session's model, %s)", ag.Name, ag.Model, why, s.Model)
 	}
 	return cmp.Or(use, s.Model), note
 }

@@ -93,9 +93,9 @@ func (a *agent) submit(ctx context.Context, session string, p turn.Prompt) turn.
 // provider other than anthropic), so a repository's commands written for
 // Claude Code still run.
 func commandModel(s Settings, model string) (use, note string) {
-	use, note = s.ResolveModel(model)
-	if note != "" {
-		return "", "the command asks for " + note
+	use, why := s.ResolveModel(model)
+	if why != "" {
+		return "", "the command asks for model " + strings.TrimSpace(model) + ", " + why + ": the session's model answers"
 	}
 	if use != "" {
 		note = "model " + use + " answers this command"

@@ -43,8 +43,9 @@ func (s *Settings) aliases(f File, p Profile, getenv func(string) string) {
 }
 
 // ResolveModel is the model a file of Claude Code's names (an agent
-// definition's, a command's or a skill's model field) for this run, and a
-// note saying what was done with it when that is not the name as written.
+// definition's, a command's or a skill's model field) for this run; when
+// the session's model answers instead of the one named, why says why
+// ("a Claude model, which this provider does not serve (openai)").
 // use is "" for the session's model: for "", "inherit" and "default"; for
 // an alias this provider has no model for (sonnet with an OpenAI
 // protocol); and for a Claude model with a provider other than anthropic
@@ -52,7 +53,7 @@ func (s *Settings) aliases(f File, p Profile, getenv func(string) string) {
 // its model_aliases entry; a Claude model's display name becomes its id
 // ("Claude Sonnet 4.5" is claude-sonnet-4-5); any other name is used as
 // written.
-func (s Settings) ResolveModel(name string) (use, note string) {
+func (s Settings) ResolveModel(name string) (use, why string) {
 	name = strings.TrimSpace(name)
 	lower := strings.ToLower(name)
 	switch {
@@ -63,8 +64,7 @@ func (s Settings) ResolveModel(name string) (use, note string) {
 	}
 	for _, a := range claudeAliases {
 		if lower == a {
-			return "", "model " + name + " is an alias of Claude Code's with no model on provider " + s.Provider +
-				" (map it with model_aliases in the config): the session's model answers"
+			return "", "an alias of Claude Code's with no model on provider " + s.Provider + " (map it with model_aliases in the config)"
 		}
 	}
 	if strings.HasPrefix(lower, "claude") && strings.ContainsAny(lower, " .") {
@@ -75,7 +75,7 @@ func (s Settings) ResolveModel(name string) (use, note string) {
 		}
 	}
 	if strings.HasPrefix(lower, "claude") && s.Provider != Anthropic {
-		return "", "model " + name + " is a Claude model, which provider " + s.Provider + " does not serve: the session's model answers"
+		return "", "a Claude model, which this provider does not serve (" + s.Provider + ")"
 	}
 	return name, ""
 }
