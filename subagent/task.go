@@ -127,7 +127,8 @@ func definition(agents []Agent) tools.Definition {
 		"(where is X used, how does Y work): only the subagent's answer comes back. Several task calls in one " +
 		"response run in parallel. The subagent sees nothing of this conversation: put everything it needs in " +
 		"prompt, and say what its answer must contain. By default it has the read-only tools (list_files, read_file, " +
-		"grep) and cannot start subagents itself. Its answer is the call's result; if it stops early (its step limit, " +
+		"grep); a defined agent has the tools its definition names, or all of this conversation's but task. No subagent " +
+		"starts subagents itself. Its answer is the call's result; if it stops early (its step limit, " +
 		"a cancellation) the result is what it found so far, marked incomplete.\n\n" +
 		"With isolation \"worktree\" the subagent works in a git worktree of its own (a new branch agent/NAME from the " +
 		"last commit; this tree's uncommitted changes are not in it) and may write files and run commands there without " +
