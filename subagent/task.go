@@ -225,10 +225,16 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	return res, nil
 }
 
-// agent finds a defined agent by name.
+// agent finds a defined agent by its name as written, else in another
+// case.
 func (t *Tool) agent(name string) (Agent, bool) {
 	for _, a := range t.cfg.Agents {
 		if a.Name == name {
+			return a, true
+		}
+	}
+	for _, a := range t.cfg.Agents {
+		if strings.EqualFold(a.Name, strings.TrimSpace(name)) {
 			return a, true
 		}
 	}
