@@ -213,7 +213,8 @@ func Get(fields map[string]any, name string) (any, bool) {
 func SameField(a, b string) bool { return key(a) == key(b) }
 
 // String returns field name as one string, trimmed: a number or a bool
-// as written, a list's items joined with ", ", "" when missing or a map.
+// as written, a list's items joined with ", " (a one-key map in a list as
+// "key: value"), "" when missing or a map.
 func String(fields map[string]any, name string) string {
 	v, _ := Get(fields, name)
 	switch v := v.(type) {
@@ -224,6 +225,12 @@ func String(fields map[string]any, name string) string {
 		for _, e := range v {
 			if s, ok := scalar(e); ok {
 				parts = append(parts, s)
+			}
+			if m, ok := e.(map[string]any); ok { // [topic: foo | bar] holds a map
+				for k, mv := range m {
+					s, _ := scalar(mv)
+					parts = append(parts, k+": "+s)
+				}
 			}
 		}
 		return strings.Join(parts, ", ")

@@ -92,6 +92,9 @@ func TestFieldsValues(t *testing.T) {
 	if got := Hint(map[string]any{"argument-hint": []string{"file"}}); got != "[file]" {
 		t.Errorf("Hint = %q", got)
 	}
+	if got := Hint(map[string]any{"argument-hint": f["hint"]}); got != "[topic: foo | bar]" {
+		t.Errorf("Hint of a list holding a map = %q", got)
+	}
 }
 
 func TestFrontMatterSplits(t *testing.T) {
