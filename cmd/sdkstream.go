@@ -235,7 +235,8 @@ func newSDKServer(ctx context.Context, o *Options, st Streams, h *host.Host, ses
 		ReplayUserMessages: o.SDK.ReplayUserMessages, RewindFiles: rewind,
 		In: st.In, Out: st.Out, Warn: warn, Partial: o.SDK.PartialMessages,
 		Init: sdkstream.Init{SessionID: sess.ID(), Model: s.Model, Cwd: sess.Dir(), PermissionMode: initMode,
-			Version: host.Version(), Tools: sess.ToolNames(), MCPServers: sess.MCPServers()},
+			Version: host.Version(), Tools: sess.ToolNames(), MCPServers: sess.MCPServers(),
+			SlashCommands: commandNames(sess.Commands()), Agents: sess.Agents(), Skills: sess.Skills()},
 		Turn: sess.Turn,
 		SetMode: func(m string) error {
 			mode, err := sdkPermissionMode(m)
@@ -378,4 +379,13 @@ func sdkRewinder(sess *host.Session) func(context.Context, string, bool) (sdkstr
 		}
 		return out, nil
 	}
+}
+
+// commandNames are the names of cmds, without their slash.
+func commandNames(cmds []host.Command) []string {
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = c.Name
+	}
+	return out
 }

@@ -2,9 +2,11 @@
 // is the command (review.md is /review; a sub-folder gives a namespace,
 // frontend/component.md is /frontend:component), in Claude Code's format
 // (docs.claude.com, "Slash commands"): optional front matter
-// (description, argument-hint, allowed-tools, model) and a body that is
-// the prompt, with $ARGUMENTS, $1 to $9, @path mentions and !`command`
-// snippets whose output is put in their place before the prompt is sent.
+// (description, argument-hint, allowed-tools, model, arguments), read as
+// YAML (Fields), and a body that is the prompt, with $ARGUMENTS,
+// $ARGUMENTS[N], $N and named arguments (Substitute), @path mentions and
+// !`command` snippets whose output is put in their place before the
+// prompt is sent. Skills (package skills) are invoked through the same Set.
 package commands
 
 import (
@@ -32,6 +34,13 @@ type Command struct {
 	AllowedTools []string
 	// Model is the front matter's model: the one turn the command starts asks it (see README).
 	Model string
+	// ArgumentNames are the front matter's arguments: a name for each
+	// position, so that $name is that word of the arguments (Substitute).
+	ArgumentNames []string
+	// Dir is a skill's folder (${CLAUDE_SKILL_DIR}); "" for a command.
+	Dir string
+	// Skill is true for a skill invoked as a command (package skills).
+	Skill bool
 	// Body is the prompt before expansion.
 	Body string
 	// Path is the file it was read from; Project is true for a
@@ -48,6 +57,9 @@ type Dir struct {
 	// lie in, symlinks resolved (the working directory); "" takes Path.
 	// A file that is a symlink out of it is skipped with a warning.
 	Within string
+	// Namespace, when not "", starts the name of each command of Path
+	// ("plugin" makes review.md /plugin:review): a plugin's commands.
+	Namespace string
 }
 
 // maxFile caps a command file's size (64 KiB).
@@ -76,6 +88,9 @@ func Load(dirs ...Dir) (cmds []Command, warnings []string) {
 			}
 			rel, _ := filepath.Rel(d.Path, path)
 			name := strings.ReplaceAll(filepath.ToSlash(strings.TrimSuffix(rel, ".md")), "/", ":")
+			if d.Namespace != "" {
+				name = d.Namespace + ":" + name
+			}
 			if seen[name] {
 				return nil
 			}
@@ -141,8 +156,9 @@ func read(path string) (Command, error) {
 }
 
 // Parse reads a command file: front matter between two lines of "---"
-// (see Fields; allowed-tools a comma-separated string or a list), then the
-// body. A file without front matter is all body.
+// (see Fields; allowed-tools a list, or a string of names separated by
+// commas or spaces), then the body. A file without front matter is all
+// body.
 func Parse(text string) (Command, error) {
 	raw, body, err := FrontMatter(text)
 	if err != nil {
@@ -152,8 +168,9 @@ func Parse(text string) (Command, error) {
 	if err != nil {
 		return Command{}, err
 	}
-	c := Command{Description: String(front, "description"), ArgumentHint: hint(front["argument-hint"]),
-		AllowedTools: list(front["allowed-tools"]), Model: String(front, "model"), Body: strings.TrimSpace(body)}
+	c := Command{Description: String(front, "description"), ArgumentHint: Hint(front),
+		AllowedTools: ToolList(front, "allowed-tools"), Model: String(front, "model"),
+		ArgumentNames: List(front, "arguments"), Body: strings.TrimSpace(body)}
 	if c.Description == "" {
 		first, _, _ := strings.Cut(c.Body, "\n")
 		c.Description = strings.TrimSpace(strings.TrimLeft(first, "# "))
@@ -165,65 +182,35 @@ func Parse(text string) (Command, error) {
 }
 
 // FrontMatter splits text into its front matter (the lines between a first
-// line of "---" and the next such line; "" when text does not start with
-// one) and the rest.
+// line of "---" and the next such line, trailing blanks allowed; "" when
+// text does not start with one) and the rest.
 func FrontMatter(text string) (front, body string, err error) {
 	text = strings.ReplaceAll(strings.TrimPrefix(text, "\ufeff"), "\r\n", "\n")
-	rest, ok := strings.CutPrefix(text, "---\n")
-	if !ok {
+	first, rest, _ := strings.Cut(text, "\n")
+	if strings.TrimRight(first, " \t") != "---" {
 		return "", text, nil
 	}
-	if strings.HasPrefix(rest, "---\n") || rest == "---" {
-		return "", strings.TrimPrefix(rest, "---"), nil
-	}
-	i := strings.Index(rest, "\n---\n")
-	if i < 0 {
-		if strings.HasSuffix(rest, "\n---") {
-			return rest[:len(rest)-4], "", nil
+	var lines []string
+	for {
+		line, more, found := strings.Cut(rest, "\n")
+		if strings.TrimRight(line, " \t") == "---" {
+			return strings.Join(lines, "\n"), more, nil
 		}
-		return "", "", errors.New("the front matter does not end (no closing line of ---)")
+		if !found {
+			break
+		}
+		lines, rest = append(lines, line), more
 	}
-	return rest[:i], rest[i+5:], nil
+	return "", "", errors.New("the front matter does not end (no closing line of ---)")
 }
 
-// hint is argument-hint as written ("[file]" is read as a list of one).
-func hint(v any) string {
-	if items, ok := v.([]string); ok {
-		return "[" + strings.Join(items, ", ") + "]"
+// Hint is the front matter's argument-hint as the person reads it:
+// "[file]", which YAML reads as a list of one, keeps its brackets.
+func Hint(front map[string]any) string {
+	v, _ := Get(front, "argument-hint")
+	switch v.(type) {
+	case []string, []any:
+		return "[" + String(front, "argument-hint") + "]"
 	}
-	s, _ := v.(string)
-	return s
-}
-
-// list is a front matter value that is a comma-separated string or a
-// list. Commas inside parentheses ("Bash(a, b)") do not split.
-func list(v any) []string {
-	var out []string
-	switch v := v.(type) {
-	case string:
-		depth, start := 0, 0
-		for i, r := range v {
-			switch r {
-			case '(':
-				depth++
-			case ')':
-				depth--
-			case ',':
-				if depth == 0 {
-					out = append(out, v[start:i])
-					start = i + 1
-				}
-			}
-		}
-		out = append(out, v[start:])
-	case []string:
-		out = v
-	}
-	var clean []string
-	for _, s := range out {
-		if s = strings.TrimSpace(s); s != "" {
-			clean = append(clean, s)
-		}
-	}
-	return clean
+	return String(front, "argument-hint")
 }

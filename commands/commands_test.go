@@ -46,12 +46,12 @@ func TestLoadNamesCommandsByFileAndFolder(t *testing.T) {
 func TestExpandSubstitutesArguments(t *testing.T) {
 	s := &Set{Commands: []Command{
 		{Name: "review", Body: "Review @$ARGUMENTS carefully."},
-		{Name: "pair", Body: "Compare $1 with $2 ($3)."},
+		{Name: "pair", Body: "Compare $0 with $1 ($2)."},
 		{Name: "plain", Body: "Explain the build."},
 	}}
 	cases := []struct{ prompt, want string }{
 		{"/review main.go", "Review @main.go carefully."},
-		{"/pair a.go 'b c.go'", "Compare a.go with b c.go ()."},
+		{"/pair a.go 'b c.go'", "Compare a.go with b c.go ($2)."}, // 0-based; past the last word: as written
 		{"/plain the Makefile", "Explain the build.\n\nARGUMENTS: the Makefile"},
 		{"/plain", "Explain the build."},
 	}
@@ -124,7 +124,7 @@ func TestFieldsReadsTheFrontMatterTheseFilesUse(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, v)
 		}
 	}
-	for _, bad := range []string{"  indented: first", "no colon here"} {
+	for _, bad := range []string{"no colon here", "a: 1\na: 2", "- a list"} {
 		if _, err := Fields(bad); err == nil {
 			t.Errorf("Fields(%q) accepted it", bad)
 		}

@@ -87,11 +87,10 @@ type Expansion struct {
 
 // Expand expands prompt when it starts with a custom command ("/review
 // main.go"); ok is false for any other prompt, which is sent as it is.
-// The body's $ARGUMENTS becomes the words after the command, $1 to $9 each
-// word (quotes group words); a body without either gets the arguments
-// appended on a line "ARGUMENTS: ...". Each !`command` snippet is run
-// when the command's allowed-tools allow it, and its output takes its
-// place; @path mentions are left for the turn runner to attach.
+// The arguments (the text after the command) go into the body as
+// Substitute puts them; each !`command` snippet is run when the command's
+// allowed-tools allow it, and its output takes its place; @path mentions
+// are left for the turn runner to attach.
 func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	trimmed := strings.TrimSpace(prompt)
 	if !strings.HasPrefix(trimmed, "/") {
@@ -109,16 +108,16 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	e := Expansion{Command: c}
 	// The snippets are the body's: the arguments go into their commands
 	// and around them, and a !`command` in the arguments stays text.
-	words := SplitWords(args)
+	a := newArguments(c, args)
 	matches := snippet.FindAllStringSubmatchIndex(c.Body, -1)
 	commands := make([]string, len(matches))
 	verdicts, whys := make([]Verdict, len(matches)), make([]string, len(matches))
-	uses := false
+	received := false
 	var allowed []string
 	for i, m := range matches {
-		var u bool
-		commands[i], u = substitute(c.Body[m[2]:m[3]], args, words)
-		uses = uses || u
+		var r bool
+		commands[i], r = a.substitute(c.Body[m[2]:m[3]])
+		received = received || r
 		verdicts[i], whys[i] = s.judge(c, commands[i])
 		if verdicts[i] == SnippetReadOnly && s.RunReadOnly == nil {
 			verdicts[i] = SnippetAllowed // no read-only sandbox: as any allowed one
@@ -131,15 +130,15 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	var b strings.Builder
 	last := 0
 	for i, m := range matches {
-		text, u := substitute(c.Body[last:m[0]], args, words)
-		uses = uses || u
+		text, r := a.substitute(c.Body[last:m[0]])
+		received = received || r
 		b.WriteString(text)
 		b.WriteString(s.snippetOutput(ctx, c, commands[i], verdicts[i], whys[i], untrusted, &e))
 		last = m[1]
 	}
-	text, u := substitute(c.Body[last:], args, words)
+	text, r := a.substitute(c.Body[last:])
 	b.WriteString(text)
-	if !uses && !u && args != "" {
+	if !received && !r && args != "" {
 		b.WriteString("\n\nARGUMENTS: " + args)
 	}
 	e.Text = b.String()
@@ -191,65 +190,6 @@ func (s *Set) judge(c Command, command string) (Verdict, string) {
 
 // snippet is a !`command` in a body.
 var snippet = regexp.MustCompile("!`([^`\n]+)`")
-
-// Substitute puts args in body: $ARGUMENTS whole, $1 to $9 word by word;
-// appended on an ARGUMENTS line when the body names neither.
-func Substitute(body, args string) string {
-	out, uses := substitute(body, args, SplitWords(args))
-	if !uses && args != "" {
-		out += "\n\nARGUMENTS: " + args
-	}
-	return out
-}
-
-// substitute puts args (and their words) in text, and reports whether
-// text names them.
-func substitute(text, args string, words []string) (string, bool) {
-	uses := strings.Contains(text, "$ARGUMENTS")
-	out := strings.ReplaceAll(text, "$ARGUMENTS", args)
-	for i := 9; i >= 1; i-- {
-		ref := fmt.Sprintf("$%d", i)
-		if strings.Contains(out, ref) {
-			uses = true
-			w := ""
-			if i <= len(words) {
-				w = words[i-1]
-			}
-			out = strings.ReplaceAll(out, ref, w)
-		}
-	}
-	return out, uses
-}
-
-// SplitWords splits args at white space, keeping groups in double or
-// single quotes together (without their quotes): how a command's
-// arguments are numbered ($1, $2), and an MCP prompt's too.
-func SplitWords(args string) []string {
-	var words []string
-	var cur strings.Builder
-	quote, in := rune(0), false
-	for _, r := range args {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote == 0 && (r == '"' || r == '\''):
-			quote, in = r, true
-		case quote == 0 && (r == ' ' || r == '\t' || r == '\n'):
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteRune(r)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words
-}
 
 // Allows reports whether allowed-tools entries let command run: "Bash"
 // allows every command, "Bash(git status:*)" those that start with "git

@@ -1,103 +1,330 @@
 package commands
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
-// Fields reads the top-level keys of front matter written as the files of
-// Claude Code's commands, skills and agents are: "key: value" lines, a
-// value continued on more indented lines (joined with a space), a block
-// scalar ("key: |" keeps the lines, "key: >" joins them), a list as
-// "[a, b]" or as "- item" lines under the key, and quoted values. A value
-// is a string, or a []string for a list. Comment lines (#) are skipped; a
-// line that is none of these is an error naming it. It is the subset of
-// YAML these files use, read leniently as Claude Code reads them: an
-// unquoted value may hold ": " ("description: Use when: the build
-// fails"), which a YAML parser refuses.
+// Fields reads front matter as Claude Code does: as YAML (code.claude.com,
+// "Slash commands", "Agent Skills", "Subagents"), a mapping of keys to
+// values. A value is a string, a number (int or float64), a bool, a
+// []string (a list of scalars), a []any (a list holding lists or maps),
+// a map[string]any (hooks), or nil (a key without a value). Block
+// scalars ("description: >" folds its lines, "|" keeps them) are their
+// text.
+//
+// Where YAML refuses the text, Fields retries leniently, as Claude Code
+// loads such files: each top-level plain value that holds a colon
+// ("description: Use when: the build fails", very common in published
+// agents), with the more indented lines that continue it, is quoted, and
+// the text parsed again. The error, when that fails too, is YAML's for
+// the text as written (it names the line). Text that is no mapping (a
+// lone word) is an error.
 func Fields(front string) (map[string]any, error) {
-	out := map[string]any{}
+	if strings.TrimSpace(front) == "" {
+		return map[string]any{}, nil
+	}
+	out, err := parseYAML(front)
+	if err == nil {
+		return out, nil
+	}
+	if fixed, changed := quotePlainValues(front); changed {
+		if out, err2 := parseYAML(fixed); err2 == nil {
+			return out, nil
+		}
+	}
+	return nil, err
+}
+
+// parseYAML decodes front as a YAML mapping, its values normalised (see
+// Fields).
+func parseYAML(front string) (map[string]any, error) {
+	var raw any
+	if err := yaml.Unmarshal([]byte(front), &raw); err != nil {
+		return nil, fmt.Errorf("front matter: %w", err)
+	}
+	if raw == nil {
+		return map[string]any{}, nil
+	}
+	m, ok := normalise(raw).(map[string]any)
+	if !ok {
+		return nil, errors.New("front matter: not a set of key: value lines")
+	}
+	return m, nil
+}
+
+// normalise turns what the YAML decoder gives into Fields' shapes: maps
+// keyed by strings, lists of scalars as []string.
+func normalise(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = normalise(e)
+		}
+		return v
+	case map[any]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[fmt.Sprint(k)] = normalise(e)
+		}
+		return m
+	case []any:
+		strs := make([]string, 0, len(v))
+		for i, e := range v {
+			v[i] = normalise(e)
+			s, ok := scalar(v[i])
+			if !ok {
+				return v
+			}
+			strs = append(strs, s)
+		}
+		return strs
+	}
+	return v
+}
+
+// scalar is v as text when it is a string, a number or a bool.
+func scalar(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case int:
+		return strconv.Itoa(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case uint64:
+		return strconv.FormatUint(v, 10), true
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	case bool:
+		return strconv.FormatBool(v), true
+	}
+	return "", false
+}
+
+// topKey is a top-level "key: value" line of front matter.
+var topKey = regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*))?$`)
+
+// quotePlainValues rewrites front so that each top-level value YAML
+// refuses on its own (a plain value holding ": ", an argument-hint of
+// "[file] [line]"), with its continuation lines (more indented, or blank
+// between such lines), becomes one double-quoted string: lines joined with
+// a space, a blank line kept as a line break (YAML's folding of a plain
+// scalar). Block scalars, anchors, tags and values YAML takes are left as
+// they are. changed is false when nothing needed it.
+func quotePlainValues(front string) (string, bool) {
 	lines := strings.Split(front, "\n")
+	var out []string
+	changed := false
 	for i := 0; i < len(lines); i++ {
-		line := strings.TrimRight(lines[i], " \t\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+		m := topKey.FindStringSubmatch(strings.TrimRight(lines[i], " \t\r"))
+		value := ""
+		if m != nil {
+			value = strings.TrimSpace(m[2])
+		}
+		if m == nil || value == "" || strings.ContainsRune("|>&*!#", rune(value[0])) {
+			out = append(out, lines[i])
 			continue
 		}
-		if line[0] == ' ' || line[0] == '\t' {
-			return nil, fmt.Errorf("front matter line %d: an indented line outside a value: %q", i+1, line)
-		}
-		key, value, ok := strings.Cut(line, ":")
-		if !ok {
-			return nil, fmt.Errorf("front matter line %d: not a key: value line: %q", i+1, line)
-		}
-		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-		// The lines that belong to this key: more indented ones.
-		var more []string
-		for i+1 < len(lines) && (strings.TrimSpace(lines[i+1]) == "" || lines[i+1][0] == ' ' || lines[i+1][0] == '\t') {
-			i++
-			more = append(more, strings.TrimRight(lines[i], " \t\r"))
-		}
-		out[key] = fieldValue(value, more)
-	}
-	return out, nil
-}
-
-// fieldValue is a key's value from the rest of its line and its more
-// indented lines.
-func fieldValue(value string, more []string) any {
-	var items []string
-	for _, m := range more {
-		if item, ok := strings.CutPrefix(strings.TrimSpace(m), "- "); ok {
-			items = append(items, unquote(item))
-		}
-	}
-	switch {
-	case value == "" && len(items) > 0:
-		return items
-	case strings.HasPrefix(value, "[") && strings.HasSuffix(value, "]"):
-		var list []string
-		for _, f := range strings.Split(value[1:len(value)-1], ",") {
-			if f = unquote(strings.TrimSpace(f)); f != "" {
-				list = append(list, f)
+		j := i + 1
+		for k := i + 1; k < len(lines); k++ {
+			l := lines[k]
+			if strings.TrimSpace(l) == "" {
+				continue
 			}
+			if l[0] != ' ' && l[0] != '\t' {
+				break
+			}
+			j = k + 1
 		}
-		return list
-	case strings.HasPrefix(value, "|") || strings.HasPrefix(value, ">"):
-		var kept []string
-		for _, m := range more {
-			kept = append(kept, strings.TrimSpace(m))
+		var probe any
+		if yaml.Unmarshal([]byte(strings.Join(lines[i:j], "\n")), &probe) == nil {
+			out = append(out, lines[i:j]...)
+			i = j - 1
+			continue
 		}
-		sep := " "
-		if value[0] == '|' {
-			sep = "\n"
+		parts := []string{value}
+		for _, l := range lines[i+1 : j] {
+			parts = append(parts, strings.TrimSpace(l))
 		}
-		return strings.TrimSpace(strings.Join(kept, sep))
+		out = append(out, m[1]+": "+quoted(fold(parts)))
+		changed = true
+		i = j - 1
 	}
-	parts := []string{unquote(value)}
-	for _, m := range more {
-		if m = strings.TrimSpace(m); m != "" {
-			parts = append(parts, m)
-		}
-	}
-	return strings.Join(parts, " ")
+	return strings.Join(out, "\n"), changed
 }
 
-// unquote strips one pair of matching quotes.
-func unquote(s string) string {
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
-		return s[1 : len(s)-1]
+// fold joins the lines of a plain scalar: a space between lines, a line
+// break for each blank line.
+func fold(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		switch {
+		case l == "":
+			b.WriteString("\n")
+		case i > 0 && lines[i-1] != "":
+			b.WriteString(" " + l)
+		default:
+			b.WriteString(l)
+		}
 	}
-	return s
+	return strings.TrimSpace(b.String())
 }
 
-// String returns fields[key] as one string ("" when missing; a list's
-// items joined with ", ").
-func String(fields map[string]any, key string) string {
-	switch v := fields[key].(type) {
-	case string:
-		return v
+// quoted is s as a double-quoted scalar (JSON's escapes are YAML's).
+func quoted(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// key is k made comparable across Claude Code's spellings of one field:
+// lower case, without "-" and "_" (disallowedTools, disallowed-tools and
+// disallowed_tools are one).
+func key(k string) string {
+	return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(k))
+}
+
+// Get returns the value of field name in fields, whatever its spelling
+// (see key), and whether it is there.
+func Get(fields map[string]any, name string) (any, bool) {
+	if v, ok := fields[name]; ok {
+		return v, true
+	}
+	want := key(name)
+	for k, v := range fields {
+		if key(k) == want {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// SameField reports whether a and b name one field (see Get).
+func SameField(a, b string) bool { return key(a) == key(b) }
+
+// String returns field name as one string, trimmed: a number or a bool
+// as written, a list's items joined with ", " (a one-key map in a list as
+// "key: value"), "" when missing or a map.
+func String(fields map[string]any, name string) string {
+	v, _ := Get(fields, name)
+	switch v := v.(type) {
 	case []string:
 		return strings.Join(v, ", ")
+	case []any:
+		var parts []string
+		for _, e := range v {
+			if s, ok := scalar(e); ok {
+				parts = append(parts, s)
+			}
+			if m, ok := e.(map[string]any); ok { // [topic: foo | bar] holds a map
+				for k, mv := range m {
+					s, _ := scalar(mv)
+					parts = append(parts, k+": "+s)
+				}
+			}
+		}
+		return strings.Join(parts, ", ")
 	}
-	return ""
+	s, _ := scalar(v)
+	return strings.TrimSpace(s)
+}
+
+// List returns field name as a list: a YAML list, or a string split at
+// commas outside parentheses ("Bash(a, b), Read" is two); items trimmed,
+// empty ones dropped.
+func List(fields map[string]any, name string) []string {
+	v, _ := Get(fields, name)
+	return split(v, false)
+}
+
+// ToolList returns field name as a list of tools: as List, and a string
+// is also split at white space outside parentheses, since Claude Code's
+// skills take "allowed-tools: Read Grep Bash(git diff *)" too.
+func ToolList(fields map[string]any, name string) []string {
+	v, _ := Get(fields, name)
+	return split(v, true)
+}
+
+// split is List's and ToolList's reading of v.
+func split(v any, spaces bool) []string {
+	var out []string
+	switch v := v.(type) {
+	case string:
+		depth, start := 0, 0
+		for i, r := range v {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')':
+				depth--
+			case depth == 0 && (r == ',' || spaces && (r == ' ' || r == '\t' || r == '\n')):
+				out = append(out, v[start:i])
+				start = i + 1
+			}
+		}
+		out = append(out, v[start:])
+	case []string:
+		out = v
+	case []any:
+		for _, e := range v {
+			if s, ok := scalar(e); ok {
+				out = append(out, s)
+			}
+		}
+	default:
+		if s, ok := scalar(v); ok {
+			out = []string{s}
+		}
+	}
+	var clean []string
+	for _, s := range out {
+		if s = strings.TrimSpace(s); s != "" {
+			clean = append(clean, s)
+		}
+	}
+	return clean
+}
+
+// Bool returns field name as a bool: YAML's true and false, and, as
+// Claude Code takes them, yes/no, on/off and 1/0 in any case. set is false
+// when the field is missing; a value of another kind is an error naming
+// the field.
+func Bool(fields map[string]any, name string) (value, set bool, err error) {
+	v, ok := Get(fields, name)
+	if !ok || v == nil {
+		return false, false, nil
+	}
+	s, _ := scalar(v)
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes", "on", "1":
+		return true, true, nil
+	case "false", "no", "off", "0":
+		return false, true, nil
+	}
+	return false, true, fmt.Errorf("%s: %q is not true or false", name, s)
+}
+
+// Int returns field name as a whole number; set is false when it is
+// missing, and a value that is not one is an error naming the field.
+func Int(fields map[string]any, name string) (value int, set bool, err error) {
+	v, ok := Get(fields, name)
+	if !ok || v == nil {
+		return 0, false, nil
+	}
+	s, _ := scalar(v)
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, true, fmt.Errorf("%s: %q is not a whole number", name, s)
+	}
+	return n, true, nil
 }

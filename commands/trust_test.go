@@ -67,7 +67,7 @@ func TestAPrefixRuleAllowsNoProcessSubstitution(t *testing.T) {
 func TestArgumentsDoNotBecomeSnippets(t *testing.T) {
 	var ran []string
 	s := &Set{
-		Commands: []Command{{Name: "explain", AllowedTools: []string{"Bash"}, Body: "Explain $ARGUMENTS; status: !`git status $1`"}},
+		Commands: []Command{{Name: "explain", AllowedTools: []string{"Bash"}, Body: "Explain $ARGUMENTS; status: !`git status $0`"}},
 		Run: func(_ context.Context, c string) (string, error) {
 			ran = append(ran, c)
 			return "clean", nil

@@ -83,6 +83,7 @@ type Flags struct {
 //	structured_output_retries = 3  # corrections of a final answer that does not match --json-schema
 //	max_budget_usd = 5.0        # stop a run once it spent $5, its subagents' included (a profile's own wins)
 //	max_tokens_total = 2000000  # or once it used 2M input + output tokens (for a model without a price)
+//	model_aliases = { sonnet = "claude-sonnet-4-5" }  # the models Claude Code's files name (a profile's own win)
 //
 //	[profiles.ollama]
 //	base_url = "http://localhost:11434/v1"
@@ -283,7 +284,7 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 		return s, UsageError{Err: err}
 	}
 	if s.Model == "" && s.Provider == profile.Anthropic {
-		s.Model = claudeSettingsModel(home)
+		s.Model, _ = s.ResolveModel(claudeSettingsModel(home)) // "sonnet" is an alias, as in an agent definition
 	}
 	if err := s.Ready(path); err != nil {
 		return s, UsageError{Err: err}

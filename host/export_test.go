@@ -14,3 +14,7 @@ func (s *Session) WaitSweep() {
 		<-c.swept
 	}
 }
+
+// BuiltinToolNames are the built-in tools agent doctor checks agent
+// definitions against.
+var BuiltinToolNames = builtinToolNames

@@ -1,8 +1,10 @@
 package host
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/BurntSushi/toml"
 
@@ -28,7 +30,8 @@ type extensions struct {
 
 // loadExtensions reads the hooks, commands and skills of a run in dir
 // with settings s: the project's first (.agent, then .claude), then the
-// user's (the agent's config directory, then ~/.claude). Hooks come from
+// user's (the agent's config directory, then ~/.claude). The skills the
+// person may invoke join the commands (mergeCommands). Hooks come from
 // the config file's [[hooks.EVENT]], ~/.claude/settings.json, and the
 // project's .claude/settings.json, .claude/settings.local.json and
 // .agent/hooks.toml (the project's run only once trusted).
@@ -77,12 +80,33 @@ func loadExtensions(dir string, s Settings) extensions {
 		cdirs = append(cdirs, commands.Dir{Path: filepath.Join(home, ".claude", "commands")})
 		sdirs = append(sdirs, skills.Dir{Path: filepath.Join(home, ".claude", "skills")})
 	}
-	var warnings []string
-	e.commands, warnings = commands.Load(cdirs...)
+	cmds, warnings := commands.Load(cdirs...)
 	e.warnings = append(e.warnings, warnings...)
 	e.skills, warnings = skills.Load(sdirs...)
 	e.warnings = append(e.warnings, warnings...)
+	skillCmds, warnings := skills.Commands(e.skills)
+	e.warnings = append(e.warnings, warnings...)
+	e.commands, warnings = mergeCommands(skillCmds, cmds)
+	e.warnings = append(e.warnings, warnings...)
 	return e
+}
+
+// mergeCommands are the slash commands of a run: the skills' first, since
+// a skill wins over a command of the same name as in Claude Code
+// (code.claude.com, "Agent Skills"), then the commands; a command a skill
+// hides is named among the warnings.
+func mergeCommands(skillCmds, cmds []commands.Command) ([]commands.Command, []string) {
+	out := slices.Clone(skillCmds)
+	var warnings []string
+	for _, c := range cmds {
+		i := slices.IndexFunc(skillCmds, func(s commands.Command) bool { return s.Name == c.Name })
+		if i >= 0 {
+			warnings = append(warnings, fmt.Sprintf("command /%s (%s) is not used: skill %s (%s) has its name, and a skill wins", c.Name, c.Path, c.Name, skillCmds[i].Path))
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, warnings
 }
 
 // loadProjectHooks reads a repository's .agent/hooks.toml; a missing file

@@ -55,7 +55,30 @@ func (s *Session) Commands() []Command { return append(s.CustomCommands(), s.MCP
 func (s *Session) CustomCommands() []Command {
 	var out []Command
 	for _, c := range s.a.ext.commands {
-		out = append(out, Command{Name: c.Name, Hint: c.ArgumentHint, Description: c.Description})
+		d := c.Description
+		if c.Skill {
+			d += " (skill)"
+		}
+		out = append(out, Command{Name: c.Name, Hint: c.ArgumentHint, Description: d})
+	}
+	return out
+}
+
+// Agents are the names of the agent definitions the task tool may run,
+// in the order they were found.
+func (s *Session) Agents() []string {
+	var out []string
+	for _, a := range s.a.agents {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// Skills are the names of the session's skills.
+func (s *Session) Skills() []string {
+	var out []string
+	for _, sk := range s.a.ext.skills {
+		out = append(out, sk.Name)
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/skills"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/picker"
@@ -44,7 +45,12 @@ type children struct {
 
 	store   *sessions.Store
 	approve loop.ApproveFunc // the parent's: children ask as it does
-	hooks   *hookSet
+	// approveIn is the parent's approval in the mode mode returns at each
+	// call, asking ask (a definition's permissionMode); asker the parent's
+	// asker. Both are set with approve.
+	approveIn func(mode func() string, ask Asker) loop.ApproveFunc
+	asker     Asker
+	hooks     *hookSet
 	// iso is what a child in a worktree of its own needs.
 	iso isolation
 }
@@ -79,32 +85,54 @@ func readOnlyBash(yolo bool, s Settings, paths protect.Paths, getenv func(string
 
 // agentDirs are the directories agent definitions are read from, the
 // project's first: .agent/agents, .claude/agents, then the user's config
-// directory's agents and ~/.claude/agents.
-func agentDirs(dir string, s Settings) []string {
-	dirs := []string{filepath.Join(dir, ".agent", "agents"), filepath.Join(dir, ".claude", "agents")}
+// directory's agents and ~/.claude/agents (sub-folders included).
+func agentDirs(dir string, s Settings) []subagent.Dir {
+	dirs := []subagent.Dir{{Path: filepath.Join(dir, ".agent", "agents")}, {Path: filepath.Join(dir, ".claude", "agents")}}
 	if s.ConfigPath != "" {
-		dirs = append(dirs, filepath.Join(filepath.Dir(s.ConfigPath), "agents"))
+		dirs = append(dirs, subagent.Dir{Path: filepath.Join(filepath.Dir(s.ConfigPath), "agents")})
 	}
 	if home, err := os.UserHomeDir(); err == nil {
-		dirs = append(dirs, filepath.Join(home, ".claude", "agents"))
+		dirs = append(dirs, subagent.Dir{Path: filepath.Join(home, ".claude", "agents")})
 	}
 	return dirs
 }
 
-// newTaskTool returns the task tool of the agent in dir, whose children c
+// loadAgents reads the agent definitions of a run in dir and names their
+// problems, one line each: the files' own (subagent.LoadDirs), then per
+// definition what of its tools has no counterpart among have (the tools
+// a child may get) and the skills it names that are not among sk.
+func loadAgents(dir string, s Settings, have []string, sk []skills.Skill) ([]subagent.Agent, []string) {
+	agents, warnings := subagent.LoadDirs(agentDirs(dir, s)...)
+	for _, ag := range agents {
+		_, notes := ag.Toolset(have)
+		for _, name := range ag.Skills {
+			if _, ok := findSkill(sk, name); !ok {
+				notes = append(notes, "skills: "+name+" is no skill here")
+			}
+		}
+		if len(notes) > 0 {
+			warnings = append(warnings, fmt.Sprintf("agent definition %s (%s): %s", ag.Name, ag.Path, strings.Join(notes, "; ")))
+		}
+	}
+	return agents, warnings
+}
+
+// newTaskTool returns the task tool of the agent, whose children c
 // builds, with the agent definitions' problems, one line each.
-func newTaskTool(dir string, s Settings, c *children) (*subagent.Tool, []string) {
-	agents, warnings := subagent.Load(agentDirs(dir, s)...)
-	return subagent.New(subagent.Config{Spawn: c.spawn, Runner: c.runner, Agents: agents, MaxParallel: s.Subagents.MaxParallel}), warnings
+func (a *agent) newTaskTool(c *children) (*subagent.Tool, []string) {
+	agents, warnings := loadAgents(a.dir, a.settings, childToolNames(a.builtins), a.ext.skills)
+	a.agents = agents
+	return subagent.New(subagent.Config{Spawn: c.spawn, Runner: c.runner, Agents: agents, MaxParallel: a.settings.Subagents.MaxParallel}), warnings
 }
 
 // spawn builds a child for spec: its session (a subagent's, linked to the
 // parent's), its conversation and its loop, with the tools of its agent
-// (the read-only ones by default; never the task tool).
+// (see registry; never the task tool), the approval of its permission
+// mode (childApproval) and the model of its definition (childModel).
 func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.Child, err error) {
-	store, approve, h := c.store, c.approve, c.hooks
+	store, h := c.store, c.hooks
 	a, s := c.a, c.a.settings
-	model, system, name, dir := s.Model, a.systemPrompt()+subagentNote, "", a.dir
+	model, system, name, dir, note := s.Model, a.systemPrompt()+subagentNote, "", a.dir, ""
 	var ic *isolatedChild
 	var reg *tools.Registry
 	if spec.Isolation == subagent.IsolationWorktree {
@@ -118,17 +146,22 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 		}()
 		dir = ic.rec.Path
 		system = a.systemPromptIn(dir) + subagentNote + fmt.Sprintf(worktreeNote, ic.rec.Branch)
-		reg, err = ic.registry(c, spec.Agent)
+		reg, err = c.registry(spec.Agent, ic.tools)
 	} else {
-		reg, err = c.registry(spec.Agent)
+		reg, err = c.registry(spec.Agent, nil)
 	}
 	if err != nil {
 		return nil, err
 	}
+	steps := s.MaxSteps
 	if ag := spec.Agent; ag != nil {
-		name, system = ag.Name, ag.Prompt+"\n\n"+system
-		if !ag.InheritsModel() {
-			model = ag.Model
+		name, system = ag.Name, ag.Prompt+"\n\n"+system+c.preloadSkills(ag)
+		if isPlan(ag) {
+			system += planChildNote
+		}
+		model, note = c.childModel(ag)
+		if ag.MaxTurns > 0 && (steps <= 0 || ag.MaxTurns < steps) {
+			steps = ag.MaxTurns
 		}
 		if ag.MaxBudgetUSD > 0 {
 			if err := checkPriced(budget.Limits{USD: ag.MaxBudgetUSD}, model, s.Pricer()); err != nil {
@@ -171,19 +204,12 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 		}
 		return ic.finish(ctx)
 	}
-	prepare := c.prepare(spec.Agent)
-	if ic != nil {
-		prepare = func() {}
-		if slices.Contains(reg.Names(), "bash") {
-			prepare = ic.sandbox.Prepare
-		}
-	}
 	l, err := loop.New(loop.Config{
-		Provider: &preparingProvider{Provider: a.provider(), prepare: prepare},
+		Provider: &preparingProvider{Provider: a.provider(), prepare: c.prepare(spec.Agent, reg, ic)},
 		Model:    model,
 		Trace:    a.trace,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),
-		MaxSteps: s.MaxSteps, Approve: approve, Store: lrec,
+		MaxSteps: steps, Approve: c.childApproval(spec.Agent), Store: lrec,
 		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.OutputReserve(),
 		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
 		Gate:   h.gateFunc(), AfterCall: a.instructions.notes(dir, h.afterCallFunc()), BeforeStop: h.stopFunc(hooks.SubagentStop),
@@ -193,51 +219,35 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 		release()
 		return nil, err
 	}
-	return &subagent.Child{Loop: l, Conv: conversation.New(system, rec), Model: model, Finish: finish}, nil
+	return &subagent.Child{Loop: l, Conv: conversation.New(system, rec), Model: model, Note: note, Finish: finish}, nil
 }
 
-// prepare is what begins the set-up of the sandbox a child's commands
-// run in, at its first tool call: the parent's for a definition that
-// names bash, else the children's read-only one (nothing when it has
-// none).
-func (c *children) prepare(ag *subagent.Agent) func() {
+// childModel is the model a child of agent ag runs on (its definition's
+// model through the run's model aliases, else the session's) and the
+// line its task result ends with when the definition's model was not
+// used as written.
+func (c *children) childModel(ag *subagent.Agent) (model, note string) {
+	s := c.a.settings
+	use, why := s.ResolveModel(ag.Model)
+	if why != "" {
+		note = fmt.Sprintf("(agent %s asks for model %s, %s: it ran on the session's model, %s)", ag.Name, ag.Model, why, s.Model)
+	}
+	return cmp.Or(use, s.Model), note
+}
+
+// prepare is what begins the set-up of the sandbox a child's commands run
+// in, at its first tool call: its worktree's for an isolated child, the
+// children's read-only one for a child whose bash is read-only (the
+// default child, a plan mode child), else the session's; nothing when it
+// has no bash.
+func (c *children) prepare(ag *subagent.Agent, reg *tools.Registry, ic *isolatedChild) func() {
 	switch {
-	case ag != nil && ag.Tools != nil:
-		if slices.Contains(ag.ToolNames(), "bash") {
-			return c.a.sandbox.Prepare
-		}
-	case c.sandbox != nil:
+	case !slices.Contains(reg.Names(), "bash"):
+		return func() {}
+	case ic != nil:
+		return ic.sandbox.Prepare
+	case (ag == nil || isPlan(ag)) && c.sandbox != nil:
 		return c.sandbox.Prepare
 	}
-	return func() {}
-}
-
-// childTools are the tools of a child without a defined agent: the
-// read-only file tools, and bash in a read-only sandbox where there is one.
-var childTools = []string{"list_files", "read_file", "grep"}
-
-// registry is the toolset of a child: the agent's named built-in tools,
-// or the read-only file tools; never the task tool (no chains of
-// subagents).
-func (c *children) registry(ag *subagent.Agent) (*tools.Registry, error) {
-	names := childTools
-	var ts []tools.Tool
-	if ag != nil && ag.Tools != nil {
-		names = ag.ToolNames()
-	} else if c.bash != nil {
-		ts = append(ts, c.bash) // the read-only one
-	}
-	for _, t := range c.a.builtins {
-		def := t.Definition()
-		if def.Name == subagent.Name {
-			continue
-		}
-		if slices.Contains(names, def.Name) {
-			ts = append(ts, t)
-		}
-	}
-	if len(ts) == 0 {
-		return nil, fmt.Errorf("the agent definition names no tool this agent has (%v)", names)
-	}
-	return tools.NewRegistry(ts...)
+	return c.a.sandbox.Prepare
 }

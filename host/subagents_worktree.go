@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/agent-dev/agent/skills"
@@ -88,32 +87,6 @@ func (c *children) isolate(ctx context.Context, spec subagent.Spec) (_ *isolated
 	}
 	ic.tools = append(ic.tools, bash)
 	return ic, nil
-}
-
-// registry is the toolset of the child: its agent's named tools, those
-// bound to a directory its own, or by default the file tools (reading and
-// writing) and bash of its worktree; never the task tool.
-func (ic *isolatedChild) registry(c *children, ag *subagent.Agent) (*tools.Registry, error) {
-	names := dirTools
-	if ag != nil && ag.Tools != nil {
-		names = ag.ToolNames()
-	}
-	var ts []tools.Tool
-	for _, t := range ic.tools {
-		if slices.Contains(names, t.Definition().Name) {
-			ts = append(ts, t)
-		}
-	}
-	for _, t := range c.a.builtins {
-		n := t.Definition().Name
-		if n != subagent.Name && !slices.Contains(dirTools, n) && slices.Contains(names, n) {
-			ts = append(ts, t)
-		}
-	}
-	if len(ts) == 0 {
-		return nil, fmt.Errorf("the agent definition names no tool this agent has (%v)", names)
-	}
-	return tools.NewRegistry(ts...)
 }
 
 // maxStatLines bounds the lines of the diff's stat in a child's result.

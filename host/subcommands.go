@@ -181,9 +181,28 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 		}
 		return strings.Join(out, ", ")
 	}
-	line("commands", "%d %s", len(ext.commands), names(len(ext.commands), func(i int) string { return "/" + ext.commands[i].Name }))
-	line("skills", "%d %s", len(ext.skills), names(len(ext.skills), func(i int) string { return ext.skills[i].Name }))
+	var cmds []string
+	for _, c := range ext.commands {
+		if !c.Skill {
+			cmds = append(cmds, "/"+c.Name)
+		}
+	}
+	line("commands", "%d %s", len(cmds), strings.Join(cmds, ", "))
+	line("skills", "%d %s", len(ext.skills), names(len(ext.skills), func(i int) string {
+		if ext.skills[i].UserInvocable {
+			return ext.skills[i].Name + " (/" + ext.skills[i].Command + ")"
+		}
+		return ext.skills[i].Name
+	}))
 	for _, w := range ext.warnings {
+		line("", "%s", w)
+	}
+	agents, warnings := loadAgents(dir, h.settings, builtinToolNames, ext.skills)
+	line("agents", "%d", len(agents))
+	for _, a := range agents {
+		line("", "%s  %s", a.Name, a.Path)
+	}
+	for _, w := range warnings {
 		line("", "%s", w)
 	}
 	home, _ := os.UserHomeDir()
@@ -212,3 +231,10 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 		line("", "%s", w)
 	}
 }
+
+// builtinToolNames are the names of the built-in tools a child may get in
+// a session with skills, memory and background shells, which agent doctor
+// checks agent definitions against without building a session
+// (TestBuiltinToolNames keeps the list true).
+var builtinToolNames = []string{"list_files", "read_file", "grep", "edit_file", "write_file", "bash", "todo_write",
+	"web_fetch", "skill", "memory_search", "memory_get", "memory_write", "bash_output", "kill_shell"}

@@ -12,7 +12,6 @@ import (
 	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
-	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/shell/rules"
@@ -75,7 +74,7 @@ func (a *agent) submit(ctx context.Context, session string, p turn.Prompt) turn.
 			notices = append(notices, loop.Notice{Source: "commands", Text: n})
 		}
 		var note string
-		model, note = commandModel(a.settings.Provider, e.Command.Model)
+		model, note = commandModel(a.settings, e.Command.Model)
 		if note != "" {
 			notices = append(notices, loop.Notice{Source: "commands", Text: note})
 		}
@@ -90,21 +89,22 @@ func (a *agent) submit(ctx context.Context, session string, p turn.Prompt) turn.
 	return turn.Submission{Prompt: p, Notices: notices, Model: model}
 }
 
-// commandModel is the model a custom command's front matter names, for
-// its one turn, and a note saying what was done with it. A name this
-// provider cannot serve is not used, and the session's model answers:
-// Claude Code's aliases (haiku, sonnet, opus) and a Claude model with a
-// provider other than anthropic, so a repository's commands written for
+// commandModel is the model a custom command's or a skill's front
+// matter names, for its one turn, and a note saying what was done with it
+// (profile.Settings.ResolveModel): an alias is its model_aliases entry,
+// and a name this provider cannot serve is not used (the session's model
+// answers: Claude Code's aliases without an entry, a Claude model with a
+// provider other than anthropic), so a repository's commands written for
 // Claude Code still run.
-func commandModel(provider, model string) (use, note string) {
-	m := strings.ToLower(strings.TrimSpace(model))
-	switch {
-	case m == "" || m == "inherit" || m == "default":
-		return "", ""
-	case m == "haiku" || m == "sonnet" || m == "opus" || (strings.HasPrefix(m, "claude") && provider != profile.Anthropic):
-		return "", "the command asks for model " + model + ", which this provider does not serve: the session's model answers"
+func commandModel(s Settings, model string) (use, note string) {
+	use, why := s.ResolveModel(model)
+	if why != "" {
+		return "", "the command asks for model " + strings.TrimSpace(model) + ", " + why + ": the session's model answers"
 	}
-	return strings.TrimSpace(model), "model " + strings.TrimSpace(model) + " answers this command"
+	if use != "" {
+		note = "model " + use + " answers this command"
+	}
+	return use, note
 }
 
 // snippetRunner runs a custom command's !`command` snippets (those

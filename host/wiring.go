@@ -16,6 +16,7 @@ import (
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/skills"
+	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/telemetry/tracecontext"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/background"
@@ -87,9 +88,11 @@ type agent struct {
 	// pool holds the connections to the model's server, shared by the
 	// session's loop and its subagents.
 	pool *providers.Pool
-	// children builds the task tool's subagents; warnings are the
-	// problems of the agent definitions and extensions, one line each.
+	// children builds the task tool's subagents, agents are the agent
+	// definitions it may run; warnings are the problems of the agent
+	// definitions and extensions, one line each.
 	children *children
+	agents   []subagent.Agent
 	warnings []string
 	// plan is the permission mode in force and plan mode's question.
 	plan *planState
@@ -251,16 +254,17 @@ func (a *agent) buildTools(fe FrontEnd, store *sessions.Store) error {
 	files := fs.ToolsWith(a.root, fs.Options{Sessions: a.files, Protect: a.protect, ReadDirs: skills.Dirs(a.ext.skills),
 		Buffers: fe.Files, ImageLimit: s.ImageLimit()})
 	a.buffers = fe.Files
-	task, warnings := newTaskTool(a.dir, s, a.children)
-	a.warnings = append(append(a.warnings, warnings...), a.ext.warnings...)
 	bash := modeBash{normal: newBash(s, a.dir, a.sandbox, a.background, fe.Interactive), readOnly: a.children.bash, plan: a.plan.active}
-	a.builtins = append(files, bash, task, todo.New(storeTodos{store}), a.plan.tool(), newWebFetch(s))
-	if len(a.ext.skills) > 0 {
+	a.builtins = append(files, bash, todo.New(storeTodos{store}), a.plan.tool(), newWebFetch(s))
+	if skills.ModelInvocable(a.ext.skills) {
 		a.builtins = append(a.builtins, skills.Tool(a.ext.skills))
 	}
 	for _, svc := range a.services {
 		a.builtins = append(a.builtins, svc.tools...)
 	}
+	task, warnings := a.newTaskTool(a.children) // its definitions' tools are checked against the others
+	a.builtins = slices.Insert(a.builtins, len(files)+1, tools.Tool(task))
+	a.warnings = append(append(a.warnings, a.ext.warnings...), warnings...)
 	reg, err := tools.NewRegistry(a.builtins...)
 	if err != nil {
 		return fmt.Errorf("building the tools: %w", err)
@@ -460,8 +464,15 @@ func (a *agent) approval(fe FrontEnd) loop.ApproveFunc {
 		ask = notifyingAsker{asker: ask, hooks: a.hooks}
 	}
 	ask = a.withPermissionHooks(ask)
-	ap := newApproval(a.policy(fe.Mode, fe.AllowBash), a.plan.get, ask)
+	pol := a.policy(fe.Mode, fe.AllowBash)
+	ap := newApproval(pol, a.plan.get, ask)
 	ap.guard = a.protect
+	a.children.asker = ask
+	a.children.approveIn = func(mode func() string, ask Asker) loop.ApproveFunc {
+		ap := newApproval(pol, mode, ask)
+		ap.guard = a.protect
+		return ap.approve
+	}
 	return ap.approve
 }
 

@@ -18,8 +18,8 @@ func (s *Server) initMessage() map[string]any {
 	in := s.cfg.Init
 	return map[string]any{"type": "system", "subtype": "init", "session_id": in.SessionID, "uuid": turn.NewID(),
 		"cwd": in.Cwd, "model": in.Model, "tools": nonNil(in.Tools), "mcp_servers": mcpStatus(in.MCPServers),
-		"permissionMode": in.PermissionMode, "apiKeySource": "none", "slash_commands": []string{},
-		"output_style": "default", "agents": []string{}, "skills": []string{}, "plugins": []any{},
+		"permissionMode": in.PermissionMode, "apiKeySource": "none", "slash_commands": nonNil(in.SlashCommands),
+		"output_style": "default", "agents": nonNil(in.Agents), "skills": nonNil(in.Skills), "plugins": []any{},
 		"claude_code_version": in.Version}
 }
 

@@ -70,6 +70,10 @@ type Config struct {
 type Init struct {
 	SessionID, Model, Cwd, PermissionMode, Version string
 	Tools, MCPServers                              []string
+	// SlashCommands are the custom commands and the skills the person may
+	// invoke, without their slash; Agents the agent definitions' names;
+	// Skills the skills' names.
+	SlashCommands, Agents, Skills []string
 }
 
 // Server is one run of the protocol. Its methods are safe for concurrent

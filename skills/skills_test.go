@@ -25,8 +25,7 @@ func fixture(t *testing.T) []Skill {
 	write(t, filepath.Join(project, "pdf", "forms.py"), "print(1)\n")
 	write(t, filepath.Join(user, "pdf", "SKILL.md"), "---\nname: pdf\ndescription: the user's pdf\n---\nother")
 	write(t, filepath.Join(user, "release", "SKILL.md"), "---\ndescription: Cut a release.\n---\nTag it.")
-	write(t, filepath.Join(user, "nodesc", "SKILL.md"), "---\nname: nodesc\n---\nbody")
-	write(t, filepath.Join(user, "Bad_Name", "SKILL.md"), "---\ndescription: x\n---\n")
+	write(t, filepath.Join(user, "broken", "SKILL.md"), "---\ndescription: x\ndescription: y\n---\nbody")
 	write(t, filepath.Join(user, "notes", "README.md"), "not a skill")
 	skills, warnings := Load(Dir{Path: project, Project: true}, Dir{Path: user}, Dir{Path: filepath.Join(user, "missing")})
 	if len(skills) != 2 || skills[0].Name != "pdf" || !skills[0].Project || skills[1].Name != "release" {
@@ -35,8 +34,8 @@ func fixture(t *testing.T) []Skill {
 	if skills[0].Description != "Fill PDF forms. Use for any .pdf file." {
 		t.Errorf("description = %q", skills[0].Description)
 	}
-	if len(warnings) != 2 {
-		t.Errorf("warnings = %q, want the skill without description and the bad name", warnings)
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "broken") {
+		t.Errorf("warnings = %q, want the skill whose front matter is broken", warnings)
 	}
 	return skills
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -60,29 +61,55 @@ func (t tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err := json.Unmarshal(call.Args, &a); err != nil {
 		return tools.Errorf("invalid arguments: %v", err), nil
 	}
+	s, ok := t.find(a.Name)
+	switch {
+	case !ok:
+		return tools.Errorf("no skill %q; the skills are: %s", a.Name, strings.Join(t.names(), ", ")), nil
+	case !s.ModelInvocable:
+		return tools.Errorf("skill %s is the user's to run (disable-model-invocation): do not do its work yourself; ask the user to run /%s", s.Name, s.Command), nil
+	}
+	body, err := s.Body()
+	if err != nil {
+		return tools.Errorf("reading skill %s: %v", s.Name, err), nil
+	}
+	body = commands.Substitute(s.command(), body, "")
+	var b strings.Builder
+	fmt.Fprintf(&b, "Skill %s (folder %s):\n\n%s\n", s.Name, s.Dir, body)
+	if files := listFiles(ctx, s.Dir); len(files) > 0 {
+		b.WriteString("\nFiles of the skill (read them with read_file):\n")
+		for _, f := range files {
+			b.WriteString("- " + f + "\n")
+		}
+	}
+	return tools.Result{Content: b.String(), Meta: map[string]any{"skill": s.Name, "dir": s.Dir}}, nil
+}
+
+// find returns the skill called name: by its name as written, else by its
+// name in another case or its slash command's name.
+func (t tool) find(name string) (Skill, bool) {
+	name = strings.TrimSpace(name)
 	for _, s := range t.skills {
-		if s.Name != strings.TrimSpace(a.Name) {
-			continue
+		if s.Name == name {
+			return s, true
 		}
-		body, err := s.Body()
-		if err != nil {
-			return tools.Errorf("reading skill %s: %v", s.Name, err), nil
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "Skill %s (folder %s):\n\n%s\n", s.Name, s.Dir, body)
-		if files := listFiles(ctx, s.Dir); len(files) > 0 {
-			b.WriteString("\nFiles of the skill (read them with read_file):\n")
-			for _, f := range files {
-				b.WriteString("- " + f + "\n")
-			}
-		}
-		return tools.Result{Content: b.String(), Meta: map[string]any{"skill": s.Name, "dir": s.Dir}}, nil
 	}
-	names := make([]string, len(t.skills))
-	for i, s := range t.skills {
-		names[i] = s.Name
+	for _, s := range t.skills {
+		if strings.EqualFold(s.Name, name) || strings.EqualFold(s.Command, strings.TrimPrefix(name, "/")) {
+			return s, true
+		}
 	}
-	return tools.Errorf("no skill %q; the skills are: %s", a.Name, strings.Join(names, ", ")), nil
+	return Skill{}, false
+}
+
+// names are the names of the skills the model may load.
+func (t tool) names() []string {
+	var out []string
+	for _, s := range t.skills {
+		if s.ModelInvocable {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 // listFiles lists the files of dir but SKILL.md, absolute, at most

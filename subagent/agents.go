@@ -1,7 +1,6 @@
 package subagent
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,31 +11,49 @@ import (
 	"strings"
 
 	"github.com/agent-dev/agent/budget"
-	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/commands"
 )
 
-// Agent is a defined agent: a Markdown file whose front matter gives its
-// name, description, tools, model and spend cap (max_budget_usd, ours),
-// and whose body is its system prompt.
-// The format is Claude Code's (docs.claude.com, "Subagents": name,
-// description, tools as a comma-separated list, model), so the files of
-// .claude/agents work as they are.
+// Agent is a defined agent: a Markdown file whose front matter says what
+// it is and may do, and whose body is its system prompt. The format is
+// Claude Code's (code.claude.com, "Subagents"), read as YAML
+// (commands.Fields), so the files of .claude/agents work as they are; a
+// field this agent cannot honour is named among Warnings.
 type Agent struct {
-	// Name is how the task tool's agent parameter names it: lowercase
-	// letters, digits and hyphens.
+	// Name is how the task tool's agent parameter names it, as written
+	// (capitals and dots too), after a directory's namespace
+	// ("plugin:name").
 	Name string
 	// Description says when to use it; the task tool's description lists
 	// it.
 	Description string
-	// Tools are the names of the tools it gets, as the agent's own names
-	// (read_file) or Claude Code's (Read); nil gives the read-only tools.
+	// Tools are the front matter's tools as written (Claude Code's names,
+	// the agent's own, mcp__SERVER__TOOL, Bash(git:*)); nil when the
+	// field is missing, which gives the parent's tools but task (see
+	// Toolset).
 	Tools []string
-	// Model is the model it runs on; "" (or Claude Code's "inherit",
-	// "sonnet", "opus", "haiku") runs it on the session's.
+	// DisallowedTools are removed from the tools (disallowedTools).
+	DisallowedTools []string
+	// Model is the model it runs on as written: "" or "inherit" for the
+	// session's, an alias (sonnet, opus, haiku) or a model's id or name,
+	// which the host resolves for its provider.
 	Model string
+	// PermissionMode is Claude Code's permissionMode: PermissionDefault
+	// (""), PermissionPlan, PermissionAcceptEdits,
+	// PermissionBypass or PermissionDontAsk. It never widens what the
+	// session allows (see the README).
+	PermissionMode string
+	// MaxTurns caps the child's steps (model requests) when above 0.
+	MaxTurns int
+	// Skills are the names of the skills whose instructions it starts
+	// with, and the only ones its skill tool offers.
+	Skills []string
+	// Color is how Claude Code colours it; cosmetic, kept but unused.
+	Color string
 	// MaxBudgetUSD caps what one run of it may spend, in US dollars
-	// (max_budget_usd; 0: no cap of its own): past it the child stops and
-	// its task call's result says so. The session's cap holds as well.
+	// (max_budget_usd, ours; 0: no cap of its own): past it the child
+	// stops and its task call's result says so. The session's cap holds
+	// as well.
 	MaxBudgetUSD float64
 	// Isolation is IsolationWorktree when it works in a git worktree of
 	// its own (isolation: worktree, as in Claude Code's front matter); ""
@@ -46,65 +63,85 @@ type Agent struct {
 	Prompt string
 	// Path is the file it was read from.
 	Path string
+	// Warnings name, one phrase each, what of the definition this agent
+	// does not honour (a field, a tool with no counterpart).
+	Warnings []string
 }
 
-// ToolNames returns the agent's tools as the agent's own names, each once,
-// Claude Code's names translated (tools.FromClaude: Read is read_file,
-// WebFetch web_fetch); names of neither kind are kept as they are (an MCP
-// tool, a Claude Code tool the agent lacks, or one the caller will report
-// as unknown).
-func (a Agent) ToolNames() []string {
-	var out []string
-	for _, n := range a.Tools {
-		if own, ok := tools.FromClaude(n); ok {
-			n = own
-		}
-		if !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
+// Claude Code's permission modes, as permissionMode names them.
+const (
+	PermissionDefault     = "default"
+	PermissionPlan        = "plan"
+	PermissionAcceptEdits = "acceptEdits"
+	PermissionBypass      = "bypassPermissions"
+	PermissionDontAsk     = "dontAsk"
+)
 
-// InheritsModel reports whether the agent runs on the session's model.
+// InheritsModel reports whether the agent runs on the session's model
+// ("" or "inherit").
 func (a Agent) InheritsModel() bool {
-	switch strings.ToLower(a.Model) {
-	case "", "inherit", "sonnet", "opus", "haiku":
-		return true
-	}
-	return false
+	m := strings.ToLower(strings.TrimSpace(a.Model))
+	return m == "" || m == "inherit"
 }
 
-// Load reads the agent definitions (*.md) of dirs, in order; a name
+// Dir is a directory of agent definitions; Namespace, when not "", starts
+// the names of its agents ("plugin:reviewer").
+type Dir struct {
+	Path      string
+	Namespace string
+}
+
+// Load reads the agent definitions (*.md, in sub-folders too) of dirs, in
+// order; see LoadDirs.
+func Load(dirs ...string) (agents []Agent, warnings []string) {
+	ds := make([]Dir, len(dirs))
+	for i, d := range dirs {
+		ds[i] = Dir{Path: d}
+	}
+	return LoadDirs(ds...)
+}
+
+// LoadDirs reads the agent definitions of dirs, in order: every *.md file
+// of each, its sub-folders' included, as Claude Code reads them. A name
 // defined twice keeps its first definition, so list the project's
 // directories before the user's. A directory that does not exist is
 // skipped. A file that cannot be read or parsed is skipped, and its
-// problem is returned among the warnings (one line each).
-func Load(dirs ...string) (agents []Agent, warnings []string) {
+// problem is returned among the warnings (one line each); so is what an
+// agent's definition asks that this agent cannot honour (its Warnings,
+// one line per agent).
+func LoadDirs(dirs ...Dir) (agents []Agent, warnings []string) {
 	seen := map[string]bool{}
-	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				warnings = append(warnings, fmt.Sprintf("agent definitions in %s: %v", dir, err))
+	for _, d := range dirs {
+		err := filepath.WalkDir(d.Path, func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					warnings = append(warnings, fmt.Sprintf("agent definitions in %s: %v", path, err))
+				}
+				return nil
 			}
-			continue
-		}
-		for _, e := range entries {
 			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
-				continue
+				return nil
 			}
-			path := filepath.Join(dir, e.Name())
 			a, err := readAgent(path)
 			if err != nil {
 				warnings = append(warnings, fmt.Sprintf("agent definition %s: %v", path, err))
-				continue
+				return nil
+			}
+			if d.Namespace != "" {
+				a.Name = d.Namespace + ":" + a.Name
 			}
 			if seen[a.Name] {
-				continue
+				return nil
 			}
 			seen[a.Name] = true
+			if len(a.Warnings) > 0 {
+				warnings = append(warnings, fmt.Sprintf("agent definition %s (%s): %s", a.Name, path, strings.Join(a.Warnings, "; ")))
+			}
 			agents = append(agents, a)
+			return nil
+		})
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("agent definitions in %s: %v", d.Path, err))
 		}
 	}
 	return agents, warnings
@@ -134,115 +171,124 @@ func readAgent(path string) (Agent, error) {
 	return a, err
 }
 
-// Parse reads a definition: front matter between two lines of "---"
-// (key: value lines; tools as a comma-separated list, a [a, b] list or
-// "- item" lines; max_budget_usd a number of US dollars; isolation
-// "worktree" or nothing), then the body.
-// Name and description are required.
+// Parse reads a definition: YAML front matter between two lines of "---"
+// (Claude Code's fields: name, description, tools and disallowedTools as
+// a list or a comma-separated string, model, permissionMode, maxTurns,
+// skills, color, isolation "worktree"; and ours, max_budget_usd, a
+// number of US dollars), then the body, its system prompt. Name and
+// description are required; a bad isolation or max_budget_usd is an
+// error; every other field it cannot honour, and a bad value of one it
+// can, is named in the agent's Warnings.
 func Parse(text string) (Agent, error) {
-	text = strings.TrimPrefix(text, "\ufeff")
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 0, 64<<10), maxDefinition+1)
-	if !sc.Scan() || strings.TrimSpace(sc.Text()) != "---" {
-		return Agent{}, errors.New("no front matter (the file must start with a line of ---)")
-	}
-	var a Agent
-	var body strings.Builder
-	inFront, listKey := true, ""
-	for sc.Scan() {
-		line := sc.Text()
-		if !inFront {
-			body.WriteString(line + "\n")
-			continue
-		}
-		if strings.TrimSpace(line) == "---" {
-			inFront = false
-			continue
-		}
-		if item, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok && listKey == "tools" {
-			a.Tools = append(a.Tools, unquote(item))
-			continue
-		}
-		key, value, ok := strings.Cut(line, ":")
-		if !ok || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-		listKey = key
-		switch key {
-		case "name":
-			a.Name = unquote(value)
-		case "description":
-			a.Description = unquote(value)
-		case "model":
-			a.Model = unquote(value)
-		case "tools":
-			a.Tools = splitList(value)
-		case "isolation":
-			switch v := unquote(value); v {
-			case IsolationWorktree:
-				a.Isolation = v
-			case "", "none":
-			default:
-				return Agent{}, fmt.Errorf("isolation %q: the only isolation is %q", value, IsolationWorktree)
-			}
-		case "max_budget_usd":
-			v, err := strconv.ParseFloat(unquote(value), 64)
-			if err == nil {
-				err = budget.Limits{USD: v}.Check("max_budget_usd", "")
-			}
-			if err != nil {
-				return Agent{}, fmt.Errorf("max_budget_usd %q: want a positive number of US dollars", value)
-			}
-			a.MaxBudgetUSD = v
-		}
-	}
-	if err := sc.Err(); err != nil {
+	raw, body, err := commands.FrontMatter(text)
+	if err != nil {
 		return Agent{}, err
 	}
-	if inFront {
-		return Agent{}, errors.New("the front matter does not end (no closing line of ---)")
+	if raw == "" && !strings.HasPrefix(strings.TrimPrefix(text, "\ufeff"), "---") {
+		return Agent{}, errors.New("no front matter (the file must start with a line of ---)")
 	}
-	a.Prompt = strings.TrimSpace(body.String())
+	f, err := commands.Fields(raw)
+	if err != nil {
+		return Agent{}, err
+	}
+	a := Agent{Name: strings.TrimSpace(commands.String(f, "name")), Description: commands.String(f, "description"),
+		Model: commands.String(f, "model"), Color: commands.String(f, "color"), Skills: commands.List(f, "skills"),
+		Prompt: strings.TrimSpace(body)}
+	if _, ok := commands.Get(f, "tools"); ok {
+		a.Tools = commands.ToolList(f, "tools")
+		if a.Tools == nil {
+			a.Tools = []string{} // tools: [] is no tools at all
+		}
+	}
+	a.DisallowedTools = commands.ToolList(f, "disallowedTools")
+	if err := a.readLimits(f); err != nil {
+		return a, err
+	}
+	a.readPermissionMode(f)
+	for k := range f {
+		if w := unsupported(k); w != "" {
+			a.Warnings = append(a.Warnings, w)
+		}
+	}
+	slices.Sort(a.Warnings)
 	switch {
 	case a.Name == "":
 		return a, errors.New("no name in the front matter")
-	case !validName(a.Name):
-		return a, fmt.Errorf("name %q: use lowercase letters, digits and hyphens", a.Name)
+	case strings.ContainsAny(a.Name, "\n\r\t"):
+		return a, fmt.Errorf("name %q: a name is one line", a.Name)
 	case a.Description == "":
 		return a, errors.New("no description in the front matter")
 	}
 	return a, nil
 }
 
-// splitList reads "a, b" or "[a, b]".
-func splitList(v string) []string {
-	v = strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
-	var out []string
-	for _, f := range strings.Split(v, ",") {
-		if f = unquote(strings.TrimSpace(f)); f != "" {
-			out = append(out, f)
-		}
+// readLimits reads isolation, max_budget_usd and maxTurns.
+func (a *Agent) readLimits(f map[string]any) error {
+	switch v := commands.String(f, "isolation"); v {
+	case IsolationWorktree:
+		a.Isolation = v
+	case "", "none":
+	default:
+		return fmt.Errorf("isolation %q: the only isolation is %q", v, IsolationWorktree)
 	}
-	return out
+	if v := commands.String(f, "max_budget_usd"); v != "" {
+		usd, err := strconv.ParseFloat(v, 64)
+		if err == nil {
+			err = budget.Limits{USD: usd}.Check("max_budget_usd", "")
+		}
+		if err != nil {
+			return fmt.Errorf("max_budget_usd %q: want a positive number of US dollars", v)
+		}
+		a.MaxBudgetUSD = usd
+	}
+	n, set, err := commands.Int(f, "maxTurns")
+	switch {
+	case err != nil:
+		a.Warnings = append(a.Warnings, err.Error()+": the session's step limit holds")
+	case set && n < 1:
+		a.Warnings = append(a.Warnings, fmt.Sprintf("maxTurns: %d is not a number of turns: the session's step limit holds", n))
+	case set:
+		a.MaxTurns = n
+	}
+	return nil
 }
 
-// unquote strips one pair of matching quotes.
-func unquote(s string) string {
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
-		return s[1 : len(s)-1]
-	}
-	return s
-}
-
-func validName(s string) bool {
-	if len(s) > 64 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
+// readPermissionMode reads permissionMode; an unknown one is a warning.
+func (a *Agent) readPermissionMode(f map[string]any) {
+	v := commands.String(f, "permissionMode")
+	for _, m := range []string{PermissionDefault, PermissionPlan, PermissionAcceptEdits, PermissionBypass, PermissionDontAsk} {
+		if strings.EqualFold(v, m) {
+			a.PermissionMode = m
+			return
 		}
 	}
-	return true
+	if v != "" {
+		a.Warnings = append(a.Warnings, fmt.Sprintf("permissionMode %q is none of Claude Code's (default, plan, acceptEdits, bypassPermissions, dontAsk): the session's mode holds", v))
+	}
+}
+
+// read are the fields Parse reads; unsupported names the others.
+var read = []string{"name", "description", "tools", "disallowedTools", "model", "permissionMode", "maxTurns",
+	"skills", "color", "isolation", "max_budget_usd"}
+
+// unsupported says what becomes of field k, which this agent does not
+// honour; "" for a field it reads.
+func unsupported(k string) string {
+	if slices.ContainsFunc(read, func(r string) bool { return commands.SameField(r, k) }) {
+		return ""
+	}
+	why := map[string]string{
+		"hooks":         "the session's hooks run for its calls (PreToolUse, PostToolUse, SubagentStop), not the definition's",
+		"mcpServers":    "it gets the session's MCP servers' tools (name them in tools)",
+		"memory":        "it has no memory scope of its own (the session's memory tools, when its tools include them)",
+		"background":    "task calls wait for their subagent",
+		"effort":        "it runs at the session's effort",
+		"initialPrompt": "the task call's prompt is its first turn",
+	}
+	for name, w := range why {
+		if commands.SameField(name, k) {
+			return fmt.Sprintf("field %s not supported: %s", k, w)
+		}
+	}
+	return fmt.Sprintf("field %s not supported", k)
 }

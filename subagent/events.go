@@ -1,6 +1,7 @@
 package subagent
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ type watch struct {
 	spec    Spec
 	session string
 	call    tools.Call
+	model   string // the model the child runs on
 
 	mu       sync.Mutex
 	step     strings.Builder // the current step's text
@@ -143,6 +145,9 @@ func (w *watch) result(max int) tools.Result {
 		if d.Err != nil {
 			why += ": " + d.Err.Error()
 		}
+		if m := w.modelRefused(d.Err); m != "" {
+			why += ". " + m
+		}
 	}
 	answer := strings.TrimSpace(d.Answer)
 	if answer == "" {
@@ -169,6 +174,20 @@ func (w *watch) result(max int) tools.Result {
 		meta["agent"] = w.spec.Agent.Name
 	}
 	return tools.Result{Content: b.String(), IsError: status == "failed", Meta: meta}
+}
+
+// modelRefused says, for a child whose agent definition names a model
+// that the provider refused (HTTP 404, or 400 about the model), which
+// model and definition it was and what to do; "" otherwise.
+func (w *watch) modelRefused(err error) string {
+	var api *providers.APIError
+	ag := w.spec.Agent
+	if ag == nil || ag.InheritsModel() || !errors.As(err, &api) ||
+		!(api.StatusCode == 404 || api.StatusCode == 400 && strings.Contains(strings.ToLower(api.Message), "model")) {
+		return ""
+	}
+	return fmt.Sprintf("The model %q (model: %s in agent %s's definition, %s) could not be served by this provider; "+
+		"set model: inherit there, or map %q to a model this provider serves with model_aliases in the config", w.model, ag.Model, ag.Name, ag.Path, ag.Model)
 }
 
 // cut returns s, or its first max bytes (at a rune boundary) with a note

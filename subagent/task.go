@@ -60,6 +60,9 @@ type Child struct {
 	Conv *conversation.Conversation
 	// Model is the model it runs on.
 	Model string
+	// Note, when not "", is a line the call's result carries after the
+	// child's answer: what became of its definition's model, say.
+	Note string
 	// Finish, when not nil, is called once the child's turn has ended (its
 	// session's lease given back, its worktree ended); a line it returns
 	// ends the call's result (where the child's work is).
@@ -124,7 +127,8 @@ func definition(agents []Agent) tools.Definition {
 		"(where is X used, how does Y work): only the subagent's answer comes back. Several task calls in one " +
 		"response run in parallel. The subagent sees nothing of this conversation: put everything it needs in " +
 		"prompt, and say what its answer must contain. By default it has the read-only tools (list_files, read_file, " +
-		"grep) and cannot start subagents itself. Its answer is the call's result; if it stops early (its step limit, " +
+		"grep); a defined agent has the tools its definition names, or all of this conversation's but task. No subagent " +
+		"starts subagents itself. Its answer is the call's result; if it stops early (its step limit, " +
 		"a cancellation) the result is what it found so far, marked incomplete.\n\n" +
 		"With isolation \"worktree\" the subagent works in a git worktree of its own (a new branch agent/NAME from the " +
 		"last commit; this tree's uncommitted changes are not in it) and may write files and run commands there without " +
@@ -204,12 +208,15 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("task: starting the subagent: %v", err), nil
 	}
-	w := watch{spec: spec, session: child.Conv.SessionID(), call: call, start: time.Now()}
+	w := watch{spec: spec, session: child.Conv.SessionID(), call: call, start: time.Now(), model: child.Model}
 	w.report(loop.ChildEvent{Start: true, Model: child.Model})
 	for ev := range t.cfg.Runner.Turn(ctx, child.Loop, child.Conv, turn.Text(a.Prompt)) {
 		w.see(ev)
 	}
 	res := w.result(t.cfg.MaxResult)
+	if child.Note != "" {
+		res.Content += "\n\n" + child.Note
+	}
 	if child.Finish != nil {
 		if line := child.Finish(); line != "" {
 			res.Content += "\n\n" + line
@@ -218,10 +225,16 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	return res, nil
 }
 
-// agent finds a defined agent by name.
+// agent finds a defined agent by its name as written, else in another
+// case.
 func (t *Tool) agent(name string) (Agent, bool) {
 	for _, a := range t.cfg.Agents {
 		if a.Name == name {
+			return a, true
+		}
+	}
+	for _, a := range t.cfg.Agents {
+		if strings.EqualFold(a.Name, strings.TrimSpace(name)) {
 			return a, true
 		}
 	}

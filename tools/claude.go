@@ -20,6 +20,8 @@ var claudeTools = []struct{ claude, own string }{
 	{"Glob", "list_files"},
 	{"LS", "list_files"}, // list_files lists a directory, or the files a glob matches
 	{"Task", "task"},
+	{"Agent", "task"}, // Task's newer name
+	{"Skill", "skill"},
 	{"TodoWrite", "todo_write"},
 	{"ExitPlanMode", "exit_plan_mode"},
 	{"WebFetch", "web_fetch"},
@@ -31,6 +33,9 @@ var claudeTools = []struct{ claude, own string }{
 	{"KillShell", "kill_shell"},
 	{"KillBash", "kill_shell"}, // KillShell's older name
 	{"NotebookEdit", ""},
+	{"NotebookRead", ""},
+	{"SlashCommand", ""},
+	{"AskUserQuestion", ""},
 }
 
 // mcpPrefix starts an MCP tool's name, the same in Claude Code and here.

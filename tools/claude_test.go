@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-dev/agent/skills"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/background"
@@ -69,7 +70,7 @@ func TestClaudeName(t *testing.T) {
 		{"edit_file", "Edit", []string{"Edit", "MultiEdit"}},
 		{"grep", "Grep", []string{"Grep"}},
 		{"list_files", "Glob", []string{"Glob", "LS"}},
-		{"task", "Task", []string{"Task"}},
+		{"task", "Task", []string{"Task", "Agent"}},
 		{"todo_write", "TodoWrite", []string{"TodoWrite"}},
 		{"exit_plan_mode", "ExitPlanMode", []string{"ExitPlanMode"}},
 		{"web_fetch", "WebFetch", []string{"WebFetch"}},
@@ -96,7 +97,7 @@ func TestClaudeTableNamesRealTools(t *testing.T) {
 	}
 	defer root.Close()
 	real := []string{shell.New(shell.Config{}).Definition().Name, todo.New(nil).Definition().Name,
-		plan.New(plan.Config{}).Definition().Name, web.New(web.Config{}).Definition().Name, subagent.Name}
+		plan.New(plan.Config{}).Definition().Name, web.New(web.Config{}).Definition().Name, subagent.Name, skills.ToolName}
 	bg, err := background.New(background.Config{Dir: filepath.Join(t.TempDir(), "bg")})
 	if err != nil {
 		t.Fatal(err)

@@ -193,3 +193,20 @@ func TestAnthropicsCommitCommandSeesTheDiff(t *testing.T) {
 		t.Error("a snippet nothing allowed ran")
 	}
 }
+
+// agent -p "/start foo" runs the skill in .claude/skills/start (a skill
+// is a slash command named after its folder): the model gets its body
+// with the arguments put in, not the text typed.
+func TestSkillAsCommandHeadless(t *testing.T) {
+	t.Parallel()
+	dir := e2e.ExtProject(t, map[string]string{".claude/skills/start/SKILL.md": "---\nname: Start Work\ndescription: Use when: a ticket is picked up\nargument-hint: [ticket] [branch]\n---\nStart ticket $ARGUMENTS[0] on branch $1; it costs \\$0.\n"})
+	srv := scripted.New(t, scripted.Text("Started."))
+	res := e2e.Run(t, e2e.Invocation{Dir: dir, Env: []string{"HOME=" + t.TempDir()}, Args: e2e.AgentArgs(srv, "-p", `/start foo "feature/x y"`)})
+	if res.Code != 0 || res.Stdout != "Started.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
+	}
+	got := e2e.LastUserText(srv.Requests()[0])
+	if !strings.Contains(got, "Start ticket foo on branch feature/x y; it costs $0.") || strings.HasPrefix(got, "/start") {
+		t.Errorf("the model got %q, want the skill's body with its arguments", got)
+	}
+}

@@ -68,6 +68,10 @@ type File struct {
 	// resolves them (package budget).
 	MaxBudgetUSD   *float64 `toml:"max_budget_usd"`
 	MaxTokensTotal *int     `toml:"max_tokens_total"`
+	// ModelAliases map the model names Claude Code's files use (sonnet,
+	// opus, haiku; any name) to this run's models; a profile's own entries
+	// win (see Settings.ResolveModel).
+	ModelAliases map[string]string `toml:"model_aliases"`
 }
 
 // Profile is a [profiles.NAME] table: one model server and how to
@@ -105,6 +109,8 @@ type Profile struct {
 	// for this profile (see File).
 	MaxBudgetUSD   *float64 `toml:"max_budget_usd"`
 	MaxTokensTotal *int     `toml:"max_tokens_total"`
+	// ModelAliases override the top-level model_aliases for this profile.
+	ModelAliases map[string]string `toml:"model_aliases"`
 }
 
 // Price is a [profiles.NAME.price] table: US dollars per million tokens.
@@ -163,6 +169,9 @@ type Settings struct {
 	WebSearch       bool
 	// Images is the profile's images setting; nil asks the table.
 	Images *bool
+	// ModelAliases map a lower-case model name of Claude Code's files
+	// (sonnet) to the model of this run (see ResolveModel).
+	ModelAliases map[string]string
 }
 
 // Resolve applies the precedence flag > environment > config file >
@@ -184,7 +193,11 @@ func Resolve(f File, path string, o Overrides, getenv func(string) string) (Sett
 	if err := s.requests(f, p, o, path); err != nil {
 		return s, err
 	}
-	return s, s.responses(o, p)
+	if err := s.responses(o, p); err != nil {
+		return s, err
+	}
+	s.aliases(f, p, getenv)
+	return s, nil
 }
 
 // pick chooses the profile: the flag's, AGENT_PROFILE's, the file's, or
