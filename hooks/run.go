@@ -175,7 +175,7 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 	cmd := exec.CommandContext(ctx, r.shell(), "-c", h.Command)
 	cmd.Dir = r.Dir
 	// The hook joins the trace of what runs it (its execute_hook span).
-	cmd.Env = append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir)
+	cmd.Env = append(append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir), h.Env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
