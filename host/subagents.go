@@ -94,6 +94,7 @@ func agentDirs(dir string, s Settings) []string {
 // builds, with the agent definitions' problems, one line each.
 func newTaskTool(dir string, s Settings, c *children) (*subagent.Tool, []string) {
 	agents, warnings := subagent.Load(agentDirs(dir, s)...)
+	agents = append(agents, pluginAgents(c.a.plugins)...)
 	return subagent.New(subagent.Config{Spawn: c.spawn, Runner: c.runner, Agents: agents, MaxParallel: s.Subagents.MaxParallel}), warnings
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/plugin"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/skills"
@@ -92,8 +93,12 @@ type agent struct {
 	// ext are the hooks, custom commands and skills read at start; hooks
 	// runs the hooks (nil: none configured); commands are the custom
 	// slash commands the turn runner expands.
-	ext      extensions
-	hooks    *hookSet
+	ext   extensions
+	hooks *hookSet
+	// plugins are the installed plugins enabled in dir: their hooks,
+	// commands and skills are in ext, their agents join the task tool's
+	// and their MCP servers the session's.
+	plugins  []plugin.Plugin
 	commands *commands.Set
 	// approve is the approval composition every loop of the session
 	// asks, its subagents' too.
@@ -170,6 +175,9 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	a.protect = protect.NewGuard(paths)
 	a.files = fs.NewSessions(storeJournals{store}.journal)
 	a.ext = loadExtensions(dir, s)
+	var notes []string
+	a.plugins, notes = h.enabledPlugins(dir)
+	a.ext.addPlugins(a.plugins, notes)
 	a.plan.set(fe.Mode)
 	if a.plan.decide = fe.Plan; a.plan.decide == nil {
 		a.plan.decide = headlessPlan
@@ -279,6 +287,11 @@ func (a *agent) configureMCP(ctx context.Context, h *Host, fe FrontEnd) error {
 	if err != nil {
 		return err
 	}
+	more, lines := pluginServers(a.plugins, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv, cfgs)
+	for _, l := range lines {
+		fe.warn(l)
+	}
+	cfgs = append(cfgs, more...)
 	if len(fe.MCP.Servers) > 0 {
 		more, err := mcpServers(fe.MCP.Servers, fe.MCP.Where, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv)
 		if err != nil {
