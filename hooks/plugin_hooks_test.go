@@ -61,3 +61,15 @@ func TestParseClaudeNamesWhatItCannotHonour(t *testing.T) {
 		t.Errorf("invalid JSON: %v", err)
 	}
 }
+
+// Two plugins' hooks with the same command (${CLAUDE_PLUGIN_ROOT} left
+// to the shell) run once each, in their own environment.
+func TestTheSameCommandOfTwoPluginsRunsForEach(t *testing.T) {
+	res := run(t, SessionStart, "startup", Input{},
+		Hook{Command: `printf '%s' "$CLAUDE_PLUGIN_ROOT"`, Plugin: "a@m", Env: []string{"CLAUDE_PLUGIN_ROOT=/a"}},
+		Hook{Command: `printf '%s' "$CLAUDE_PLUGIN_ROOT"`, Plugin: "b@m", Env: []string{"CLAUDE_PLUGIN_ROOT=/b"}},
+		Hook{Command: `printf '%s' "$CLAUDE_PLUGIN_ROOT"`, Plugin: "b@m", Env: []string{"CLAUDE_PLUGIN_ROOT=/b"}})
+	if len(res) != 2 || res[0].Stdout != "/a" || res[1].Stdout != "/b" {
+		t.Errorf("results = %+v, want /a and /b once each", res)
+	}
+}

@@ -116,7 +116,8 @@ type Runner struct {
 const maxOutput = 256 << 10
 
 // Selected returns the hooks of event whose matcher selects value, each
-// command once (Claude Code runs a command defined twice once).
+// command once (Claude Code runs a command defined twice once); the same
+// command of two plugins, each with its own environment, runs for each.
 func (r *Runner) Selected(event, value string) []Hook {
 	if r == nil {
 		return nil
@@ -124,10 +125,11 @@ func (r *Runner) Selected(event, value string) []Hook {
 	var out []Hook
 	seen := map[string]bool{}
 	for _, h := range r.Hooks {
-		if h.Event != event || seen[h.Command] || !matches(h, value) {
+		key := h.Command + "\x00" + strings.Join(h.Env, "\x00")
+		if h.Event != event || seen[key] || !matches(h, value) {
 			continue
 		}
-		seen[h.Command] = true
+		seen[key] = true
 		out = append(out, h)
 	}
 	return out

@@ -124,6 +124,9 @@ func clone(ctx context.Context, repo, ref, sha, dest string) (string, error) {
 // .git; a symlink is left out and named in notes (followed, it could
 // bring in files from anywhere). A tree past the limits is an error.
 func copyTree(src, dest string) (notes []string, err error) {
+	if src, err = filepath.EvalSymlinks(src); err != nil {
+		return nil, err
+	}
 	files, total := 0, int64(0)
 	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

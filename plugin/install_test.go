@@ -232,3 +232,36 @@ func TestStageRefusals(t *testing.T) {
 		t.Errorf("installed %+v", recs)
 	}
 }
+
+// A symlink inside a plugin is left out of its copy (followed, it could
+// bring in any file) and said so; a source that is itself a symlink to
+// the plugin's directory is copied.
+func TestInstallLeavesSymlinksOut(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "greet")
+	writeTree(t, src, greetFiles())
+	secret := filepath.Join(dir, "secret.txt")
+	writeTree(t, dir, map[string]string{"secret.txt": "SECRET\n"})
+	if err := os.Symlink(secret, filepath.Join(src, "commands", "leak.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(src, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(t.TempDir())
+	st, err := s.Stage(context.Background(), filepath.Join(dir, "link"), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "commands/leak.md: a symlink, left out") {
+		t.Errorf("notes %q", st.Notes)
+	}
+	rec, err := st.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, _, _ := names(s.Load(rec))
+	if !slices.Equal(cmds, []string{"greet:hello", "greet:shout"}) {
+		t.Errorf("commands %q", cmds)
+	}
+}
