@@ -183,14 +183,18 @@ func TestADisabledPluginContributesNothing(t *testing.T) {
 // A broken plugin does not wedge the session: its hook whose script is
 // missing is not loaded (run, python3 would exit 2 and block every
 // prompt), its PreToolUse hook that cannot start lets calls run, and each
-// problem is a warning that names the plugin.
+// problem is a warning that names the plugin. Its hooks' exit 2 blocks
+// only what Claude Code says: a SessionStart's is shown to the person, a
+// PostToolUse's goes to the model after the result.
 func TestABrokenPluginDoesNotWedgeTheSession(t *testing.T) {
 	model := fake.New(fake.ToolCalls(call("b1", "bash", `{"command":"echo ran"}`)), fake.Text("done"))
 	f := newFixture(t, model, "[permissions]\nallow = [\"echo\"]\n")
 	installPlugin(t, f, "broken", map[string]string{
 		"hooks/hooks.json": `{"hooks": {
   "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/gone.py"}]}],
-  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/guard"}]}]
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/guard"}]}],
+  "SessionStart": [{"hooks": [{"type": "command", "command": "echo start-complaint >&2; exit 2"}]}],
+  "PostToolUse": [{"hooks": [{"type": "command", "command": "echo post-note >&2; exit 2"}]}]
 }}`,
 		"hooks/guard":       "#!/bin/sh\nexit 0\n", // not executable: the shell cannot start it
 		"commands/bad.md":   "---\ndescription: never closed\n",
@@ -206,14 +210,17 @@ func TestABrokenPluginDoesNotWedgeTheSession(t *testing.T) {
 	if res := r.result(t, "b1"); res.IsError || !strings.Contains(res.Content, "ran") {
 		t.Errorf("bash answered %q (error %v), want it run", res.Content, res.IsError)
 	}
+	if got := toolResults(model.Requests()[1])["b1"].Content; !strings.Contains(got, "PostToolUse hook: post-note") {
+		t.Errorf("the model read %q, want the PostToolUse hook's stderr after the result", got)
+	}
 	loaded := strings.Join(s.Warnings(), "\n")
 	for _, want := range []string{"plugin broken@local: UserPromptSubmit hook `python3 ${CLAUDE_PLUGIN_ROOT}/hooks/gone.py` skipped", "plugin broken@local: command", "bad.md", "plugin broken@local: skill"} {
 		if !strings.Contains(loaded, want) {
 			t.Errorf("the session's warnings lack %q:\n%s", want, loaded)
 		}
 	}
-	if told := w.all(); !strings.Contains(told, "(plugin broken@local,") || !strings.Contains(told, "could not start") {
-		t.Errorf("the front-end was told %q, want the guard that could not start named with its plugin", told)
+	if told := w.all(); !strings.Contains(told, "(plugin broken@local,") || !strings.Contains(told, "could not start") || !strings.Contains(told, "start-complaint") {
+		t.Errorf("the front-end was told %q, want the guard that could not start named with its plugin, and SessionStart's stderr", told)
 	}
 }
 
