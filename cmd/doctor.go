@@ -108,6 +108,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	printMCP(ctx, line, h, dir, o.TrustProjectMCP)
 	printWorktrees(ctx, line, h, dir)
 	h.PrintExtensions(line, dir)
+	h.PrintPlugins(line, dir)
 	if serr != nil {
 		line("provider", "%v", serr)
 		failed = true

@@ -203,7 +203,7 @@ working directory and, when you allow it, runs commands in it.
 	addRootFlags(c.Flags(), o)
 	addSDKFlags(c.Flags(), &o.SDK)
 	c.AddCommand(newSessionsCmd(st, getenv, o), newUndoCmd(st, getenv, o, nil), newRewindCmd(st, getenv, o, nil), newDoctorCmd(st, getenv, o), newMCPCmd(st, getenv, o),
-		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run), newACPCmd(st, getenv, o), newWorktreeCmd(st, getenv, o))
+		newMemoryCmd(st, getenv, o), newCompletionCmd(c, run), newACPCmd(st, getenv, o), newWorktreeCmd(st, getenv, o), newPluginCmd(st, getenv, o))
 	completeFlagValues(c)
 	// Only real subcommands may take a first word away from an unquoted
 	// prompt: no "help" command ("agent -p help me fix this" is a prompt;

@@ -35,12 +35,112 @@ func Fields(front string) (map[string]any, error) {
 	if err == nil {
 		return out, nil
 	}
+	var quotedOut map[string]any
 	if fixed, changed := quotePlainValues(front); changed {
+		if out, err2 := parseYAML(fixed); err2 == nil {
+			if allKnown(out) {
+				return out, nil
+			}
+			quotedOut = out // lines of a value may have become keys: try the known keys first
+		}
+	}
+	if fixed, changed := recoverKnownKeys(front); changed {
 		if out, err2 := parseYAML(fixed); err2 == nil {
 			return out, nil
 		}
 	}
+	if quotedOut != nil {
+		return quotedOut, nil
+	}
 	return nil, err
+}
+
+// isKnownKey reports whether k is a documented field as Claude Code's
+// files spell them: starting in lower case ("Context:" in a description's
+// example is prose, not the context field).
+func isKnownKey(k string) bool {
+	return knownKeys[key(k)] && k[0] >= 'a' && k[0] <= 'z'
+}
+
+// readable reports whether a field's lines read as YAML, as written or
+// with their plain value quoted: a key line after them starts a field of
+// its own, while after lines that do not read it is more of their text.
+func readable(lines []string) bool {
+	text := strings.Join(lines, "\n")
+	var probe any
+	if yaml.Unmarshal([]byte(text), &probe) == nil {
+		return true
+	}
+	fixed, changed := quotePlainValues(text)
+	return changed && yaml.Unmarshal([]byte(fixed), &probe) == nil
+}
+
+// allKnown reports whether every key of fields is one Claude Code
+// documents.
+func allKnown(fields map[string]any) bool {
+	for k := range fields {
+		if !isKnownKey(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// knownKeys are the fields Claude Code documents for commands, skills,
+// agents, rules and output styles (compared as key does).
+var knownKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range []string{"name", "description", "tools", "disallowedTools", "model", "permissionMode", "skills", "hooks",
+		"memory", "color", "maxTurns", "mcpServers", "isolation", "max_budget_usd", "allowed-tools", "argument-hint", "arguments",
+		"user-invocable", "disable-model-invocation", "context", "agent", "paths", "version", "license", "when_to_use",
+		"effort", "keep-coding-instructions", "metadata", "compatibility"} {
+		m[key(k)] = true
+	}
+	return m
+}()
+
+// recoverKnownKeys is the last lenient reading, for front matter whose
+// value runs over lines that look like keys of their own or like nothing
+// YAML knows (Anthropic's published agents give a description with blank
+// lines, "<example>" tags and "user: ..." lines, unindented): a top-level
+// line of a key Claude Code documents starts a field, and so does one of
+// another key after a field that reads (see readable); every other line
+// belongs to the field before it. A field YAML does not take as
+// written becomes one double-quoted string of its lines. changed is false
+// when the text starts with no known key or nothing needed quoting.
+func recoverKnownKeys(front string) (string, bool) {
+	type field struct {
+		lines []string
+	}
+	var fields []field
+	for _, l := range strings.Split(front, "\n") {
+		m := topKey.FindStringSubmatch(strings.TrimRight(l, " \t\r"))
+		if m != nil && (isKnownKey(m[1]) || len(fields) > 0 && readable(fields[len(fields)-1].lines)) {
+			fields = append(fields, field{lines: []string{l}})
+			continue
+		}
+		if len(fields) == 0 {
+			if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+				continue
+			}
+			return "", false
+		}
+		fields[len(fields)-1].lines = append(fields[len(fields)-1].lines, l)
+	}
+	var out []string
+	changed := false
+	for _, f := range fields {
+		var probe any
+		if yaml.Unmarshal([]byte(strings.Join(f.lines, "\n")), &probe) == nil {
+			out = append(out, f.lines...)
+			continue
+		}
+		m := topKey.FindStringSubmatch(strings.TrimRight(f.lines[0], " \t\r"))
+		text := strings.TrimSpace(strings.Join(append([]string{m[2]}, f.lines[1:]...), "\n"))
+		out = append(out, m[1]+": "+quoted(text))
+		changed = true
+	}
+	return strings.Join(out, "\n"), changed
 }
 
 // parseYAML decodes front as a YAML mapping, its values normalised (see

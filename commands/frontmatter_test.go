@@ -123,3 +123,25 @@ func TestFieldsTakesClaudeCodesArgumentHint(t *testing.T) {
 		t.Errorf("%v, %v", f, err)
 	}
 }
+
+// Anthropic's published agents give a description that runs over
+// unindented lines YAML cannot read ("<example>", "user: ..."): Claude Code
+// loads them, and so does Fields, the description whole and the fields
+// after it intact.
+func TestFieldsReadsADescriptionOverUnindentedLines(t *testing.T) {
+	front := "name: agent-creator\ndescription: Use this agent when asked to \"create an agent\". Examples:\n\n<example>\nContext: a first draft\nuser: \"Please create an agent\"\nassistant: \"I will use the agent-creator agent.\"\n</example>\n\nmodel: inherit\ncolor: magenta\ntools: [\"Write\", \"Read\"]"
+	f, err := Fields(front)
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := String(f, "description")
+	if !strings.HasPrefix(desc, "Use this agent when asked to \"create an agent\". Examples:") || !strings.Contains(desc, "user: \"Please create an agent\"") || !strings.HasSuffix(desc, "</example>") {
+		t.Errorf("description = %q", desc)
+	}
+	if String(f, "model") != "inherit" || String(f, "color") != "magenta" || String(f, "tools") != "Write, Read" || String(f, "name") != "agent-creator" {
+		t.Errorf("fields = %v", f)
+	}
+	if _, ok := f["user"]; ok {
+		t.Error("a line of the description became a field")
+	}
+}

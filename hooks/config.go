@@ -12,6 +12,7 @@
 package hooks
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,6 +98,15 @@ type Hook struct {
 	// Project is true for a hook a repository defines: it runs only once
 	// the person trusts it.
 	Project bool
+	// Plugin names the installed plugin (name@marketplace) the hook comes
+	// from; "" for a settings file's. A plugin was trusted as a whole when
+	// the person installed it; its hook that gives no answer is a warning
+	// naming the plugin, never a denial (Claude Code's semantics for a
+	// hook that fails).
+	Plugin string
+	// Env are variables (NAME=value) the hook's process gets beside the
+	// runner's: a plugin's CLAUDE_PLUGIN_ROOT.
+	Env []string
 }
 
 // Definition is the canonical text of what the hook runs, the key of the
@@ -147,26 +157,36 @@ func (h Hook) timeout() time.Duration {
 	return DefaultTimeout
 }
 
-// claudeSettings is the part of Claude Code's settings.json that holds
-// hooks: {"hooks": {"EVENT": [{"matcher": "...", "hooks": [{"type":
-// "command", "command": "...", "timeout": 60}]}]}}.
+// claudeSettings is the part of Claude Code's settings.json (and of a
+// plugin's hooks/hooks.json) that holds hooks: {"hooks": {"EVENT":
+// [{"matcher": "...", "hooks": [{"type": "command", "command": "...",
+// "timeout": 60}]}]}}. A hook's fields are kept raw so that those agent
+// does not read can be named.
 type claudeSettings struct {
 	Hooks map[string][]struct {
-		Matcher string `json:"matcher"`
-		Hooks   []struct {
-			Type    string  `json:"type"`
-			Command string  `json:"command"`
-			Prompt  string  `json:"prompt"`
-			Timeout float64 `json:"timeout"` // seconds
-		} `json:"hooks"`
+		Matcher string                       `json:"matcher"`
+		Hooks   []map[string]json.RawMessage `json:"hooks"`
 	} `json:"hooks"`
 }
 
+// skippedFields are the fields of a command hook that change when or how
+// it runs in ways agent does not follow: such a hook is skipped with a
+// warning, since running it on every call, or in the foreground, would
+// do what its author did not mean.
+var skippedFields = map[string]string{
+	"if":          "its if condition is not read by agent (the hook would run on every call its matcher selects)",
+	"async":       "agent does not run hooks in the background",
+	"asyncRewake": "agent does not run hooks in the background",
+}
+
+// readFields are the fields of a command hook agent reads, and those that
+// come with a skipped field (named once, with it).
+var readFields = []string{"type", "command", "prompt", "timeout", "rewakeMessage", "rewakeSummary"}
+
 // LoadClaude reads the hooks of a Claude Code settings file (path); a
-// missing file has none. Hooks of an unknown event or of a type other than
-// "command" and "prompt" (Claude Code's "http" and "agent") are skipped
-// and named among the warnings; a file that is not valid JSON is an error.
-// project marks the hooks as a repository's.
+// missing file has none. See ParseClaude (command and prompt hooks are
+// read; "http" and "agent" hooks are skipped and named); a file that is
+// not valid JSON is an error.
 func LoadClaude(path string, project bool) (hs []Hook, warnings []string, err error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -175,17 +195,41 @@ func LoadClaude(path string, project bool) (hs []Hook, warnings []string, err er
 	if err != nil {
 		return nil, nil, err
 	}
+	return ParseClaude(data, path, project)
+}
+
+// ParseClaude reads the hooks of data, a JSON object with Claude Code's
+// "hooks" key (a settings file, a plugin's hooks/hooks.json), read from
+// source. Hooks of an unknown event or of a type other than "command"
+// (Claude Code's "prompt" hooks ask a model) are skipped and named among
+// the warnings, as are hooks with a field that changes when or how they
+// run (if, async, asyncRewake); any other field agent does not read is
+// named once per file. Data that is not a JSON object of that shape is an
+// error naming source. project marks the hooks as a repository's.
+func ParseClaude(data []byte, source string, project bool) (hs []Hook, warnings []string, err error) {
 	var s claudeSettings
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", source, err)
 	}
+	unread := map[string]bool{}
 	for _, event := range sortedKeys(s.Hooks) {
 		if !slices.Contains(Events(), event) {
-			warnings = append(warnings, fmt.Sprintf("%s: hooks of event %q skipped: agent does not have that event", path, event))
+			warnings = append(warnings, fmt.Sprintf("%s: hooks of event %q skipped: agent does not have that event", source, event))
 			continue
 		}
 		for _, group := range s.Hooks[event] {
-			for _, h := range group.Hooks {
+			for _, raw := range group.Hooks {
+				var h struct {
+					Type    string  `json:"type"`
+					Command string  `json:"command"`
+					Prompt  string  `json:"prompt"`
+					Timeout float64 `json:"timeout"` // seconds
+				}
+				b, _ := json.Marshal(raw)
+				if err := json.Unmarshal(b, &h); err != nil {
+					warnings = append(warnings, fmt.Sprintf("%s: a %s hook skipped: %v", source, event, err))
+					continue
+				}
 				switch h.Type {
 				case "", TypeCommand:
 					if h.Command == "" {
@@ -193,19 +237,46 @@ func LoadClaude(path string, project bool) (hs []Hook, warnings []string, err er
 					}
 				case TypePrompt:
 					if strings.TrimSpace(h.Prompt) == "" {
-						warnings = append(warnings, fmt.Sprintf("%s: a %s prompt hook without a prompt skipped", path, event))
+						warnings = append(warnings, fmt.Sprintf("%s: a %s prompt hook without a prompt skipped", source, event))
 						continue
 					}
 				default:
-					warnings = append(warnings, fmt.Sprintf("%s: a %s hook of type %q skipped: agent runs command and prompt hooks", path, event, h.Type))
+					warnings = append(warnings, fmt.Sprintf("%s: a %s hook of type %q skipped: agent runs command and prompt hooks", source, event, h.Type))
 					continue
 				}
+				if why := skipped(raw); why != "" {
+					warnings = append(warnings, fmt.Sprintf("%s: %s hook `%s` skipped: %s", source, event, short(cmp.Or(h.Command, h.Prompt)), why))
+					continue
+				}
+				for k := range raw {
+					if _, honoured := skippedFields[k]; !honoured && !slices.Contains(readFields, k) { // false: what agent does
+						unread[k] = true
+					}
+				}
 				hs = append(hs, Hook{Event: event, Matcher: group.Matcher, Type: h.Type, Command: h.Command, Prompt: h.Prompt,
-					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: path, Project: project})
+					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: source, Project: project})
 			}
 		}
 	}
+	if len(unread) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%s: hooks' fields not read by agent: %s", source, strings.Join(sortedKeys(unread), ", ")))
+	}
 	return hs, warnings, nil
+}
+
+// skipped says why a hook with raw's fields is skipped ("" when it runs).
+func skipped(raw map[string]json.RawMessage) string {
+	for _, k := range sortedKeys(raw) {
+		why, ok := skippedFields[k]
+		if !ok {
+			continue
+		}
+		if string(raw[k]) == "false" || string(raw[k]) == "null" || string(raw[k]) == `""` {
+			continue
+		}
+		return k + ": " + why
+	}
+	return ""
 }
 
 // TOML is one [[hooks.EVENT]] entry of the agent's configuration file:

@@ -6,13 +6,21 @@ import (
 	"strings"
 )
 
-// Describe names a hook in a message: its event, command and source.
+// Describe names a hook in a message: its event, command and source (and
+// its plugin, for a plugin's).
 func Describe(h Hook) string {
-	cmd := h.Runs()
-	if len(cmd) > 80 {
-		cmd = cmd[:77] + "..."
+	if h.Plugin != "" {
+		return fmt.Sprintf("%s hook `%s` (plugin %s, %s)", h.Event, short(h.Runs()), h.Plugin, h.Source)
 	}
-	return fmt.Sprintf("%s hook `%s` (%s)", h.Event, cmd, h.Source)
+	return fmt.Sprintf("%s hook `%s` (%s)", h.Event, short(h.Runs()), h.Source)
+}
+
+// short is a command cut to 80 bytes for a message.
+func short(cmd string) string {
+	if len(cmd) > 80 {
+		return cmd[:77] + "..."
+	}
+	return cmd
 }
 
 // ToolVerdict is what PreToolUse's hooks say of a call.
@@ -51,7 +59,10 @@ type ToolDecision struct {
 // verdict wins (deny, then ask, then allow), exit 2 denies with the hook's
 // stderr, JSON output decides through hookSpecificOutput.permissionDecision
 // (or the older decision approve | block), and the last updatedInput given
-// with allow (or without a verdict) replaces the arguments.
+// with allow (or without a verdict) replaces the arguments. A plugin's hook
+// that gave no answer is a note, as Claude Code treats a failed hook, not
+// among Failed: an installed plugin's broken script must not stop every
+// call.
 func DecideTool(results []Result) ToolDecision {
 	var d ToolDecision
 	set := func(v ToolVerdict, reason string, h Hook) {
@@ -60,6 +71,10 @@ func DecideTool(results []Result) ToolDecision {
 		}
 	}
 	for _, r := range results {
+		if r.Failure != "" && r.Hook.Plugin != "" {
+			d.Notes = append(d.Notes, Describe(r.Hook)+" "+r.Failure)
+			continue
+		}
 		if r.Failure != "" {
 			d.Failed = append(d.Failed, Describe(r.Hook)+" "+r.Failure)
 			continue

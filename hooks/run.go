@@ -140,7 +140,8 @@ type Runner struct {
 const maxOutput = 256 << 10
 
 // Selected returns the hooks of event whose matcher selects value, each
-// command once (Claude Code runs a command defined twice once).
+// command once (Claude Code runs a command defined twice once); the same
+// command of two plugins, each with its own environment, runs for each.
 func (r *Runner) Selected(event, value string) []Hook {
 	if r == nil {
 		return nil
@@ -148,7 +149,7 @@ func (r *Runner) Selected(event, value string) []Hook {
 	var out []Hook
 	seen := map[string]bool{}
 	for _, h := range r.Hooks {
-		key := h.Command + "\x00" + h.Prompt
+		key := h.Command + "\x00" + h.Prompt + "\x00" + strings.Join(h.Env, "\x00")
 		if h.Event != event || seen[key] || !matches(h, value) {
 			continue
 		}
@@ -203,7 +204,7 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 	cmd := exec.CommandContext(ctx, r.shell(), "-c", h.Command)
 	cmd.Dir = r.Dir
 	// The hook joins the trace of what runs it (its execute_hook span).
-	cmd.Env = append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir)
+	cmd.Env = append(append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir), h.Env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

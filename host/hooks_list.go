@@ -27,7 +27,10 @@ func hookListing(a *agent, store *trustStore) string {
 		if h.Timeout > 0 {
 			fmt.Fprintf(&b, ", timeout %s", h.Timeout)
 		}
-		if h.Project {
+		switch {
+		case h.Plugin != "":
+			b.WriteString("; plugin " + h.Plugin)
+		case h.Project:
 			rel := relSource(a.dir, h.Source)
 			switch store.get(trustHooks, a.dir, rel, hooksDefinition(by[h.Source])) {
 			case trustAllowed:
@@ -39,7 +42,7 @@ func hookListing(a *agent, store *trustStore) string {
 			default:
 				b.WriteString("; the project's, not trusted yet")
 			}
-		} else {
+		default:
 			b.WriteString("; yours")
 		}
 		b.WriteString(")\n")

@@ -20,6 +20,9 @@ import (
 const (
 	asMCPServer = "AGENT_HOST_TEST_MCP_SERVER"
 	asHolder    = "AGENT_HOST_TEST_HOLD"
+	// mcpRecord, beside asMCPServer, names a file where the server writes
+	// its arguments and its CLAUDE_PLUGIN_ROOT as it starts.
+	mcpRecord = "AGENT_HOST_TEST_MCP_RECORD"
 )
 
 // TestMain runs the tests with HOME in a directory of their own, so that
@@ -46,6 +49,9 @@ func TestMain(m *testing.M) {
 // serveMCP is a stdio MCP server with one tool, echo, which answers
 // "echo: TEXT". It ends when its client closes stdin.
 func serveMCP() int {
+	if rec := os.Getenv(mcpRecord); rec != "" {
+		_ = os.WriteFile(rec, []byte(strings.Join(os.Args[1:], " ")+"\n"+os.Getenv("CLAUDE_PLUGIN_ROOT")), 0o644)
+	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "probe", Version: "1"}, nil)
 	schema := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}
 	s.AddTool(&sdk.Tool{Name: "echo", Description: "Echo the text.", InputSchema: schema},

@@ -23,6 +23,7 @@ func TestSnippetJudge(t *testing.T) {
 	}
 	a := &agent{rules: set, allowCommands: []string{"make"}, denyCommands: []string{"git push"}, dir: t.TempDir(),
 		claude: claudeSettings{asks: askRules{commands: ask}}}
+	plugin := commands.Command{Name: "p:hello", AllowedTools: []string{"Bash(/opt/p/scripts/name.sh:*)"}}
 	commit := commands.Command{Name: "commit", AllowedTools: []string{"Bash(git add:*)", "Bash(git status:*)", "Bash(git commit:*)"}}
 	for _, tc := range []struct {
 		cmd  commands.Command
@@ -41,6 +42,8 @@ func TestSnippetJudge(t *testing.T) {
 		{commit, "git tag v1", commands.SnippetAsk},
 		{commands.Command{Name: "any", AllowedTools: []string{"Bash"}}, "rm -rf build", commands.SnippetAllowed},
 		{commands.Command{Name: "none"}, "touch x", commands.SnippetAsk},
+		{plugin, "/opt/p/scripts/name.sh --short", commands.SnippetAllowed},
+		{plugin, "/opt/p/scripts/name.sh; rm -rf x", commands.SnippetAsk},
 	} {
 		if got, why := a.snippetJudge()(tc.cmd, tc.line); got != tc.want {
 			t.Errorf("/%s !`%s`: verdict %d (%s), want %d", tc.cmd.Name, tc.line, got, why, tc.want)

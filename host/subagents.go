@@ -121,6 +121,7 @@ func loadAgents(dir string, s Settings, have []string, sk []skills.Skill) ([]sub
 // builds, with the agent definitions' problems, one line each.
 func (a *agent) newTaskTool(c *children) (*subagent.Tool, []string) {
 	agents, warnings := loadAgents(a.dir, a.settings, childToolNames(a.builtins), a.ext.skills)
+	agents = append(agents, pluginAgents(a.plugins)...)
 	a.agents = agents
 	return subagent.New(subagent.Config{Spawn: c.spawn, Runner: c.runner, Agents: agents, MaxParallel: a.settings.Subagents.MaxParallel}), warnings
 }

@@ -91,14 +91,17 @@ func (h *Host) keyEnvs() []string {
 
 // mcpConfigs are the MCP servers of the config file and of dir's
 // .mcp.json (the config's win a name both define), a project's started
-// only when trusted before or with trustProject. It needs no model or key.
+// only when trusted before or with trustProject, then those of the
+// plugins enabled in dir. It needs no model or key.
 func (h *Host) mcpConfigs(dir string, trustProject bool) ([]mcp.Config, error) {
 	cfgs, project, err := resolveMCP(h.file.MCP.Servers, dir, h.keyEnvs(), h.cfg.Getenv)
 	if err != nil {
 		return nil, err
 	}
 	gateProject(cfgs, project, h.trust, dir, trustProject)
-	return cfgs, nil
+	plugins, _ := h.enabledPlugins(dir)
+	more, _ := pluginServers(plugins, dir, h.keyEnvs(), h.cfg.Getenv, cfgs)
+	return append(cfgs, more...), nil
 }
 
 // MCPStatus starts dir's MCP servers (see mcpConfigs), waits for each (up
@@ -164,6 +167,11 @@ func (h *Host) MCPLogin(ctx context.Context, dir, name string, trustProject bool
 // arguments).
 func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 	ext := loadExtensions(dir, h.settings)
+	ps, _ := h.enabledPlugins(dir)
+	for i := range ps {
+		ps[i].Warnings = nil // PrintPlugins shows them
+	}
+	ext.addPlugins(ps, nil)
 	a := &agent{dir: dir, ext: ext}
 	store := h.trust
 	if len(ext.hooks) == 0 {

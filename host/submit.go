@@ -184,6 +184,13 @@ func (a *agent) snippetJudge() commands.JudgeFunc {
 		if set, err := rules.Compile(allow, a.denyCommands); err == nil && set.Check(command).Verdict == rules.Allow {
 			return commands.SnippetAllowed, "allowed-tools and rules"
 		}
+		if commands.Allows(c.AllowedTools, command) {
+			// An entry naming a program by its path (a plugin's
+			// ${CLAUDE_PLUGIN_ROOT}/scripts/x.sh), which command rules,
+			// matching bare names, cannot: the line is that program
+			// with arguments, nothing chained to it.
+			return commands.SnippetAllowed, "allowed-tools"
+		}
 		return commands.SnippetAsk, ""
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
+	"github.com/agent-dev/agent/plugin"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/skills"
@@ -108,7 +109,11 @@ type agent struct {
 	// rules) of each directory the session's loops work in.
 	instructions *instructionSets
 	hooks        *hookSet
-	commands     *commands.Set
+	// plugins are the installed plugins enabled in dir: their hooks,
+	// commands and skills are in ext, their agents join the task tool's
+	// and their MCP servers the session's.
+	plugins  []plugin.Plugin
+	commands *commands.Set
 	// approve is the approval composition every loop of the session
 	// asks, its subagents' too.
 	approve loop.ApproveFunc
@@ -193,6 +198,9 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	a.ext = loadExtensions(dir, s)
 	a.instructions = newInstructionSets(paths.Credentials)
 	a.ext.warnings = append(append(a.ext.warnings, a.claude.warnings...), a.instructions.of(dir).Warnings...)
+	var notes []string
+	a.plugins, notes = h.enabledPlugins(dir)
+	a.ext.addPlugins(a.plugins, notes)
 	a.plan.set(fe.Mode)
 	if a.plan.decide = fe.Plan; a.plan.decide == nil {
 		a.plan.decide = headlessPlan
@@ -307,6 +315,11 @@ func (a *agent) configureMCP(ctx context.Context, h *Host, fe FrontEnd) error {
 	if err != nil {
 		return err
 	}
+	more, lines := pluginServers(a.plugins, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv, cfgs)
+	for _, l := range lines {
+		fe.warn(l)
+	}
+	cfgs = append(cfgs, more...)
 	if len(fe.MCP.Servers) > 0 {
 		more, err := mcpServers(fe.MCP.Servers, fe.MCP.Where, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv)
 		if err != nil {

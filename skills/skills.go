@@ -143,6 +143,28 @@ func loadOne(d Dir, name string) (s Skill, warnings []string, ok bool) {
 	return s, warnings, true
 }
 
+// ReadFolder reads the skill in folder dir (its SKILL.md) as a plugin's
+// skill named name (both its name and its slash command: Claude Code
+// names a plugin's skills "PLUGIN:FOLDER"); ok is false when dir holds no
+// SKILL.md or it cannot be read, which the warnings then say.
+func ReadFolder(dir, name string) (s Skill, warnings []string, ok bool) {
+	path := filepath.Join(dir, "SKILL.md")
+	s, _, unsupported, err := read(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil, false
+	}
+	if err != nil {
+		return s, []string{fmt.Sprintf("skill %s: %v", path, err)}, false
+	}
+	s.Name, s.Command = name, name
+	if len(unsupported) > 0 {
+		warnings = append(warnings, fmt.Sprintf("skill %s (%s): %s", s.Name, path, strings.Join(unsupported, "; ")))
+	}
+	abs, _ := filepath.Abs(dir)
+	s.Dir, s.Path = abs, filepath.Join(abs, "SKILL.md")
+	return s, warnings, true
+}
+
 // read reads a SKILL.md: its skill, its body, and what of its front
 // matter this agent does not honour (one phrase per field).
 func read(path string) (s Skill, body string, unsupported []string, err error) {

@@ -1,0 +1,3 @@
+#!/bin/bash
+# Fixture: checks a hooks.json parses.
+jq empty "$1"
