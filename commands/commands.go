@@ -62,8 +62,9 @@ type Dir struct {
 	Namespace string
 }
 
-// maxFile caps a command file's size (64 KiB).
-const maxFile = 64 << 10
+// maxFile caps a command file's size (256 KiB, as a skill's: published
+// commands run past 64 KiB).
+const maxFile = 256 << 10
 
 // Load reads the commands (*.md, sub-folders as namespaces) of dirs in
 // order; a name defined twice keeps its first definition, so list the
