@@ -116,7 +116,7 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	var allowed []string
 	for i, m := range matches {
 		var r bool
-		commands[i], r = a.substitute(c.Body[m[2]:m[3]])
+		commands[i], r = a.substitute(snippetCommand(c.Body, m))
 		received = received || r
 		verdicts[i], whys[i] = s.judge(c, commands[i])
 		if verdicts[i] == SnippetReadOnly && s.RunReadOnly == nil {
@@ -188,14 +188,25 @@ func (s *Set) judge(c Command, command string) (Verdict, string) {
 	return SnippetAsk, ""
 }
 
-// snippet is a !`command` in a body.
-var snippet = regexp.MustCompile("!`([^`\n]+)`")
+// snippet is a !`command` in a body, or a fenced block of commands
+// opened with ```! (Claude Code's two forms of dynamic context).
+var snippet = regexp.MustCompile("(?m)^```![ \t]*\n((?s:.*?))\n```[ \t]*$|!`([^`\n]+)`")
+
+// snippetCommand is the command of the snippet match m (of
+// snippet.FindAllStringSubmatchIndex) in body: the fenced block's lines,
+// or the inline snippet's text.
+func snippetCommand(body string, m []int) string {
+	if m[2] >= 0 {
+		return body[m[2]:m[3]]
+	}
+	return body[m[4]:m[5]]
+}
 
 // Allows reports whether allowed-tools entries let command run: "Bash"
 // allows every command, "Bash(git status:*)" those that start with "git
 // status" (as a word), "Bash(git diff)" exactly that command.
 func Allows(allowed []string, command string) bool {
-	command = strings.TrimSpace(command)
+	command = unquoteProgram(strings.TrimSpace(command))
 	for _, a := range allowed {
 		a = strings.TrimSpace(a)
 		if a == "Bash" || a == "bash" || a == "Bash(*)" {
@@ -218,6 +229,24 @@ func Allows(allowed []string, command string) bool {
 		}
 	}
 	return false
+}
+
+// unquoteProgram takes the quotes off command's first word when they
+// hold a plain path (`"/plugins/x/setup.sh" --flag`, as a plugin quotes
+// ${CLAUDE_PLUGIN_ROOT}), so that allowed-tools' prefix names it.
+func unquoteProgram(command string) string {
+	if command == "" || (command[0] != '"' && command[0] != '\'') {
+		return command
+	}
+	end := strings.IndexByte(command[1:], command[0])
+	if end < 0 {
+		return command
+	}
+	word := command[1 : 1+end]
+	if word == "" || strings.ContainsAny(word, "$`\\ \t\n;&|<>()*?[]{}~'\"") {
+		return command
+	}
+	return word + command[2+end:]
 }
 
 // chained reports whether the rest of an allowed command line starts

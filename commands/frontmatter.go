@@ -62,19 +62,6 @@ func isKnownKey(k string) bool {
 	return knownKeys[key(k)] && k[0] >= 'a' && k[0] <= 'z'
 }
 
-// readable reports whether a field's lines read as YAML, as written or
-// with their plain value quoted: a key line after them starts a field of
-// its own, while after lines that do not read it is more of their text.
-func readable(lines []string) bool {
-	text := strings.Join(lines, "\n")
-	var probe any
-	if yaml.Unmarshal([]byte(text), &probe) == nil {
-		return true
-	}
-	fixed, changed := quotePlainValues(text)
-	return changed && yaml.Unmarshal([]byte(fixed), &probe) == nil
-}
-
 // allKnown reports whether every key of fields is one Claude Code
 // documents.
 func allKnown(fields map[string]any) bool {
@@ -103,20 +90,24 @@ var knownKeys = func() map[string]bool {
 // value runs over lines that look like keys of their own or like nothing
 // YAML knows (Anthropic's published agents give a description with blank
 // lines, "<example>" tags and "user: ..." lines, unindented): a top-level
-// line of a key Claude Code documents starts a field, and so does one of
-// another key after a field that reads (see readable); every other line
-// belongs to the field before it. A field YAML does not take as
-// written becomes one double-quoted string of its lines. changed is false
-// when the text starts with no known key or nothing needed quoting.
+// line of a key Claude Code documents starts a field, and so does any
+// key line that ends a block value (a "|" or ">" scalar, a list or a map
+// under its key: their lines are indented); every other line belongs to
+// the plain value before it. A field YAML does not take as written becomes
+// one double-quoted string of its lines. changed is false when the text
+// starts with no known key or nothing needed quoting.
 func recoverKnownKeys(front string) (string, bool) {
 	type field struct {
 		lines []string
+		block bool // its value is a block: it ends at an unindented line
 	}
 	var fields []field
 	for _, l := range strings.Split(front, "\n") {
 		m := topKey.FindStringSubmatch(strings.TrimRight(l, " \t\r"))
-		if m != nil && (isKnownKey(m[1]) || len(fields) > 0 && readable(fields[len(fields)-1].lines)) {
-			fields = append(fields, field{lines: []string{l}})
+		ends := len(fields) > 0 && fields[len(fields)-1].block && l != "" && l[0] != ' ' && l[0] != '\t'
+		if m != nil && (isKnownKey(m[1]) || ends) {
+			v := strings.TrimSpace(m[2])
+			fields = append(fields, field{lines: []string{l}, block: v == "" || v[0] == '|' || v[0] == '>'})
 			continue
 		}
 		if len(fields) == 0 {

@@ -126,3 +126,25 @@ func TestSnippetsFollowTheirVerdicts(t *testing.T) {
 		t.Errorf("headless: %q, %q", e.Text, e.Notes)
 	}
 }
+
+// Claude Code's fenced form of a snippet (```! ... ```) runs as the
+// inline form does, the block replaced by its output; a program named by
+// a quoted path is allowed by an allowed-tools entry naming that path
+// (Anthropic's ralph-loop), and the arguments cannot chain another
+// command to it.
+func TestFencedSnippetsAndQuotedPrograms(t *testing.T) {
+	var ran []string
+	s := &Set{
+		Commands: []Command{{Name: "loop", AllowedTools: []string{"Bash(/opt/p/scripts/setup.sh:*)"},
+			Body: "Set up:\n\n```!\n\"/opt/p/scripts/setup.sh\" $ARGUMENTS\n```\n\nNow work."}},
+		Run: func(_ context.Context, c string) (string, error) { ran = append(ran, c); return "SET UP", nil },
+	}
+	e, _ := s.Expand(context.Background(), "/loop fix the tests")
+	if want := "Set up:\n\nSET UP\n\nNow work."; e.Text != want || len(ran) != 1 || ran[0] != `"/opt/p/scripts/setup.sh" fix the tests` {
+		t.Errorf("text %q, ran %q", e.Text, ran)
+	}
+	ran = nil
+	if e, _ := s.Expand(context.Background(), "/loop x; rm -rf ~"); len(ran) != 0 || !strings.Contains(e.Text, "(not run:") {
+		t.Errorf("a chained command ran: %q, %q", ran, e.Text)
+	}
+}

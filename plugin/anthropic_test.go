@@ -30,11 +30,9 @@ var anthropicCounts = map[string]string{
 
 // anthropicWarnings are the warnings those plugins may give, each what
 // agent does not do (the README's "Plugins" section lists them):
-// ralph-loop's ```! block is not run, and security-guidance's hooks that
-// run in the background (asyncRewake, some with an if condition) are
-// skipped.
+// security-guidance's hooks that run in the background (asyncRewake,
+// some with an if condition) are skipped.
 var anthropicWarnings = []*regexp.Regexp{
-	regexp.MustCompile("^plugin ralph-wiggum@claude-code-plugins: command /ralph-wiggum:ralph-loop: its ```! block is sent as text"),
 	regexp.MustCompile(`^plugin security-guidance@claude-code-plugins: \S+/hooks/hooks\.json: (PostToolUse|Stop) hook .* skipped: asyncRewake: agent does not run hooks in the background$`),
 }
 

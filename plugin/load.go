@@ -123,9 +123,6 @@ func (p *Plugin) loadCommands(m Manifest) {
 			for i := range c.AllowedTools {
 				c.AllowedTools[i] = p.expand(c.AllowedTools[i])
 			}
-			if strings.Contains(c.Body, "```!") {
-				p.warn("command /%s: its ```! block is sent as text: agent runs !`command` snippets only", c.Name)
-			}
 			p.Commands = append(p.Commands, c)
 		}
 	}

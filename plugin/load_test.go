@@ -53,7 +53,6 @@ func TestLoadWarnsAndKeepsTheRest(t *testing.T) {
 		`path "./../escape": must stay inside the plugin`,
 		`"./missing"`,
 		"broken.md",
-		"/mixed:block: its ```! block is sent as text",
 		"noname.md: no name",
 		"PreToolUse hook `python3 ${CLAUDE_PLUGIN_ROOT}/hooks/gone.py` skipped: it runs ${CLAUDE_PLUGIN_ROOT}/hooks/gone.py, which the plugin does not have",
 		"async: agent does not run hooks in the background",
