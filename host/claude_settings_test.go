@@ -127,3 +127,35 @@ func TestStatusLineCommandGetsTheSessionsState(t *testing.T) {
 		}
 	}
 }
+
+// A Read deny rule with a glob (Read(./keys/*.pem)) keeps the files it
+// matches from the file tools whichever way the model asks: read_file by
+// a symlink to one, grep over the working directory or the folder.
+func TestClaudeSettingsReadDenyGlobHoldsForGrepAndSymlinks(t *testing.T) {
+	calls := []fake.Call{
+		call("c1", "read_file", `{"path":"keylink"}`),
+		call("c2", "grep", `{"pattern":"KEYDATA"}`),
+		call("c3", "grep", `{"pattern":"KEYDATA","path":"keys"}`),
+		call("c4", "read_file", `{"path":"keys/a.pem"}`),
+		call("c5", "grep", `{"pattern":"PUBLIC"}`),
+	}
+	model := fake.New(fake.ToolCalls(calls...), fake.Text("done"))
+	f := newFixture(t, model, "")
+	write(t, f.path(".claude/settings.json"), `{"permissions": {"deny": ["Read(./keys/*.pem)"]}}`)
+	write(t, f.path("keys/a.pem"), "KEYDATA\n")
+	write(t, f.path("keys/readme.txt"), "PUBLIC\n")
+	if err := os.Symlink("keys/a.pem", f.path("keylink")); err != nil {
+		t.Fatal(err)
+	}
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	runTurn(t, s, "go")
+	res := toolResults(model.Requests()[1])
+	for _, c := range calls[:4] {
+		if got := res[c.ID].Content; strings.Contains(got, ":1:KEYDATA") || strings.Contains(got, "1\tKEYDATA") {
+			t.Errorf("%s %s read the denied file: %q", c.Name, c.Arguments, res[c.ID].Content)
+		}
+	}
+	if got := res["c5"].Content; !strings.Contains(got, "keys/readme.txt") {
+		t.Errorf("grep of a file no rule denies: %q", got)
+	}
+}

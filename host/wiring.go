@@ -181,6 +181,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	}
 	paths := h.protectedPaths(dir)
 	paths.Credentials = append(paths.Credentials, a.claude.hidden...)
+	paths.DeniedReads = a.claude.asks.denyRead // the file tools hold the patterns on every path they read
 	yolo := fe.Mode == ModeYolo
 	if a.sandbox, err = newSandbox(yolo, s, paths, h.cfg.Getenv, nil); err != nil {
 		return nil, err
