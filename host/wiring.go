@@ -197,7 +197,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	a.protect = protect.NewGuard(paths)
 	a.files = fs.NewSessions(storeJournals{store}.journal)
 	a.ext = loadExtensions(dir, s)
-	a.instructions = newInstructionSets(paths.Credentials)
+	a.instructions = newInstructionSets(paths)
 	a.ext.warnings = append(append(a.ext.warnings, a.claude.warnings...), a.instructions.of(dir).Warnings...)
 	var notes []string
 	a.plugins, notes = h.enabledPlugins(dir)

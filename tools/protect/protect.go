@@ -281,7 +281,7 @@ func DefaultCredentials(home string) []string {
 		".netrc", ".git-credentials", ".config/git/credentials", ".config/gh", ".config/hub", ".config/glab-cli",
 		".npmrc", ".yarnrc.yml", ".pypirc", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml",
 		".terraform.d/credentials.tfrc.json", ".pgpass", ".my.cnf", ".password-store", ".config/op",
-		".local/share/keyrings", ".vault-token",
+		".local/share/keyrings", ".vault-token", ".claude/.credentials.json", ".claude.json",
 	} {
 		out = append(out, filepath.Join(home, rel))
 	}
