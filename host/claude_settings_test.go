@@ -159,3 +159,28 @@ func TestClaudeSettingsReadDenyGlobHoldsForGrepAndSymlinks(t *testing.T) {
 		t.Errorf("grep of a file no rule denies: %q", got)
 	}
 }
+
+// The env of a settings file passes the filter the agent's own
+// environment passes: a variable whose name or value looks like a
+// secret's (Claude Code's AWS_BEARER_TOKEN_BEDROCK, a GitHub token) does
+// not reach the commands the model runs, and a warning names it; the
+// others do.
+func TestClaudeSettingsEnvKeepsSecretsFromCommands(t *testing.T) {
+	model := fake.New(fake.ToolCalls(call("c1", "bash", `{"command":"echo \"[$GREETING][$AWS_BEARER_TOKEN_BEDROCK][$NOTES]\""}`)), fake.Text("done"))
+	f := newFixture(t, model, "")
+	write(t, f.path(".claude/settings.json"), `{"env": {"GREETING": "hi", "AWS_BEARER_TOKEN_BEDROCK": "bedrock-secret", "NOTES": "ghp_0123456789abcdefghijklmnopqrstuvwxyz"}}`)
+	var warnings []string
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo, Trust: host.Trust{Hooks: true},
+		Warn: func(w string) { warnings = append(warnings, w) }})
+	runTurn(t, s, "go")
+	got := toolResults(model.Requests()[1])["c1"].Content
+	if !strings.Contains(got, "[hi][][]") {
+		t.Errorf("the command printed %q, want [hi][][]", got)
+	}
+	all := strings.Join(append(warnings, s.Warnings()...), "\n")
+	for _, name := range []string{"AWS_BEARER_TOKEN_BEDROCK", "NOTES"} {
+		if !strings.Contains(all, "env "+name+" not applied") {
+			t.Errorf("no warning names %s:\n%s", name, all)
+		}
+	}
+}

@@ -221,7 +221,7 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 	for _, w := range instr.Warnings {
 		line("", "%s", w)
 	}
-	cs := loadClaudeSettings(home, dir, false, h.settings.ProviderKeyEnvs)
+	cs := loadClaudeSettings(home, dir, false, h.settings.EnvFilter())
 	var read []string
 	for _, f := range cs.files {
 		if _, err := os.Stat(f.Path); err == nil {
