@@ -36,10 +36,14 @@ func newInstructionSets(paths protect.Paths) *instructionSets {
 }
 
 // denied reports whether abs may not be read for instructions in dir: a
-// credentials path, or the agent's own outside dir (a subagent's worktree
-// lies in the data directory).
+// path the file tools do not read (credentials, a Read deny rule's), or
+// the agent's own outside dir (a subagent's worktree lies in the data
+// directory).
 func (s *instructionSets) denied(dir, abs string) bool {
-	for _, c := range s.paths.Credentials {
+	if rel, err := filepath.Rel(s.paths.Dir, abs); err == nil && s.paths.ReadDenied(filepath.ToSlash(rel)) {
+		return true
+	}
+	for _, c := range s.paths.Credentials { // on another volume than paths.Dir
 		if isWithin(abs, c) {
 			return true
 		}

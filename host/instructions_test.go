@@ -76,3 +76,21 @@ func TestImportsReachNoTokens(t *testing.T) {
 		}
 	}
 }
+
+// A Read deny rule of the Claude Code settings holds for imports too: a
+// CLAUDE.md that imports a file the rule covers does not bring it into
+// the system prompt.
+func TestImportsHoldReadDenyRules(t *testing.T) {
+	model := fake.New(fake.Text("done"))
+	f := newFixture(t, model, "")
+	write(t, f.path(".claude/settings.json"), `{"permissions": {"deny": ["Read(./config/*.key)"]}}`)
+	write(t, f.path("config/master.key"), "MASTER-KEY")
+	write(t, f.path("CLAUDE.md"), "Build with make. Key: @config/master.key")
+	s := f.open(t, host.Request{}, host.FrontEnd{})
+	if r := runTurn(t, s, "go"); r.done.Err != nil {
+		t.Fatal(r.done.Err)
+	}
+	if sys := model.Requests()[0].System; !strings.Contains(sys, "Build with make.") || strings.Contains(sys, "MASTER-KEY") {
+		t.Errorf("system prompt:\n%s", sys)
+	}
+}
