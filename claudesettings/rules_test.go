@@ -63,7 +63,7 @@ func TestTranslate(t *testing.T) {
 // Every key of a settings file that agent does not honour is named.
 func TestReadNamesWhatItDoesNotHonour(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	if err := os.WriteFile(path, []byte(`{"apiKeyHelper":"/bin/get-key","permissions":{"defaultMode":"acceptEdits"},"statusLine":{"type":"text"},"frobnicate":1,"env":{"A":"1"}}`), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(`{"apiKeyHelper":"/bin/get-key","permissions":{"defaultMode":"acceptEdits"},"statusLine":{"type":"text"},"frobnicate":1,"env":{"A":"1"},"extraKnownMarketplaces":{"team":{"source":{"source":"github","repo":"o/r"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f, err := claudesettings.Read(path, true)
@@ -71,7 +71,7 @@ func TestReadNamesWhatItDoesNotHonour(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(f.Unsupported, "\n")
-	for _, want := range []string{"apiKeyHelper: not honoured", "frobnicate: not a setting agent knows", "permissions.defaultMode", `statusLine: type "text"`} {
+	for _, want := range []string{"apiKeyHelper: not honoured", "frobnicate: not a setting agent knows", "permissions.defaultMode", `statusLine: type "text"`, "extraKnownMarketplaces: not honoured"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("unsupported lacks %q:\n%s", want, got)
 		}

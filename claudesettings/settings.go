@@ -76,7 +76,7 @@ type StatusLine struct {
 var handled = map[string]bool{
 	"$schema": true, "permissions": true, "env": true, "model": true, "statusLine": true, "includeCoAuthoredBy": true,
 	"enabledMcpjsonServers": true, "disabledMcpjsonServers": true, "enableAllProjectMcpServers": true,
-	"enabledPlugins": true, "extraKnownMarketplaces": true, "hooks": true,
+	"enabledPlugins": true, "hooks": true,
 }
 
 // notHonoured says why agent leaves a known Claude Code key alone.
@@ -101,6 +101,7 @@ var notHonoured = map[string]string{
 	"feedbackSurveyState":          "no surveys",
 	"hasCompletedOnboarding":       "no onboarding",
 	"disableBypassPermissionsMode": "--yolo is the person's own choice on the command line",
+	"extraKnownMarketplaces":       "add a marketplace with agent plugin marketplace add",
 }
 
 // Read reads the settings file at path; a missing file is the zero File

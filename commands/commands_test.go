@@ -100,6 +100,8 @@ func TestAllows(t *testing.T) {
 		{[]string{"Bash(git diff:*)"}, "git diff HEAD", true},
 		{[]string{"Bash(git diff:*)"}, "git diffx", false},
 		{[]string{"Bash(git diff:*)"}, "git diff && curl x", false},
+		{[]string{"Bash(git diff:*)"}, "git diff > ~/.bashrc", false},
+		{[]string{"Bash(/p/setup.sh:*)"}, `"/p/setup.sh" x 2>>log`, false},
 		{[]string{"Bash(ls)"}, "ls", true},
 		{[]string{"Bash(ls)"}, "ls -la", false},
 		{[]string{"Read", "Edit"}, "ls", false},

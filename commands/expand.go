@@ -250,10 +250,11 @@ func unquoteProgram(command string) string {
 }
 
 // chained reports whether the rest of an allowed command line starts
-// other commands (a prefix rule allows one command's arguments, not
-// "git status; rm -rf x", nor a process substitution "<(cmd)", ">(cmd)").
+// other commands or writes a file (a prefix rule allows one command's
+// arguments, not "git status; rm -rf x", a process substitution "<(cmd)",
+// ">(cmd)", nor a redirection "> ~/.bashrc").
 func chained(rest string) bool {
-	return strings.ContainsAny(rest, ";&|`\n") || strings.Contains(rest, "$(") ||
+	return strings.ContainsAny(rest, ";&|`\n>") || strings.Contains(rest, "$(") ||
 		strings.Contains(rest, "<(") || strings.Contains(rest, ">(")
 }
 

@@ -122,7 +122,7 @@ func recoverKnownKeys(front string) (string, bool) {
 	changed := false
 	for _, f := range fields {
 		var probe any
-		if yaml.Unmarshal([]byte(strings.Join(f.lines, "\n")), &probe) == nil {
+		if decodeYAML(strings.Join(f.lines, "\n"), &probe) == nil {
 			out = append(out, f.lines...)
 			continue
 		}
@@ -138,7 +138,7 @@ func recoverKnownKeys(front string) (string, bool) {
 // Fields).
 func parseYAML(front string) (map[string]any, error) {
 	var raw any
-	if err := yaml.Unmarshal([]byte(front), &raw); err != nil {
+	if err := decodeYAML(front, &raw); err != nil {
 		return nil, fmt.Errorf("front matter: %w", err)
 	}
 	if raw == nil {
@@ -149,6 +149,62 @@ func parseYAML(front string) (map[string]any, error) {
 		return nil, errors.New("front matter: not a set of key: value lines")
 	}
 	return m, nil
+}
+
+// maxKeys bounds the keys of one mapping of front matter (Claude Code's
+// files have a few dozen at most).
+const maxKeys = 256
+
+// decodeYAML decodes text into out as yaml.Unmarshal does, but first
+// refuses a mapping with more than maxKeys keys or with a key written
+// twice: the decoder compares each key of a mapping with every other and
+// words an error for each pair that is the same, so that a file of a few
+// thousand "a: b" lines would take minutes and gigabytes to be refused.
+func decodeYAML(text string, out *any) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return err
+	}
+	if doc.Kind == 0 { // no document: empty, or comments alone
+		*out = nil
+		return nil
+	}
+	if err := checkMappings(&doc); err != nil {
+		return err
+	}
+	return doc.Decode(out)
+}
+
+// checkMappings returns an error naming the first mapping below n (an
+// alias's target is checked where it is written) that has too many keys
+// or a key written twice.
+func checkMappings(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		if len(n.Content)/2 > maxKeys {
+			return fmt.Errorf("line %d: a mapping of more than %d keys", n.Line, maxKeys)
+		}
+		type keyOf struct {
+			kind  yaml.Kind
+			value string
+		}
+		seen := make(map[keyOf]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if first, ok := seen[keyOf{k.Kind, k.Value}]; ok {
+				return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, k.Value, first)
+			}
+			seen[keyOf{k.Kind, k.Value}] = k.Line
+		}
+	}
+	if n.Kind == yaml.AliasNode {
+		return nil
+	}
+	for _, c := range n.Content {
+		if err := checkMappings(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // normalise turns what the YAML decoder gives into Fields' shapes: maps
@@ -236,7 +292,7 @@ func quotePlainValues(front string) (string, bool) {
 			j = k + 1
 		}
 		var probe any
-		if yaml.Unmarshal([]byte(strings.Join(lines[i:j], "\n")), &probe) == nil {
+		if decodeYAML(strings.Join(lines[i:j], "\n"), &probe) == nil {
 			out = append(out, lines[i:j]...)
 			i = j - 1
 			continue

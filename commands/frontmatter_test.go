@@ -1,9 +1,11 @@
 package commands
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The front matter of published agents and skills, as Claude Code reads
@@ -143,5 +145,47 @@ func TestFieldsReadsADescriptionOverUnindentedLines(t *testing.T) {
 	}
 	if _, ok := f["user"]; ok {
 		t.Error("a line of the description became a field")
+	}
+}
+
+// Front matter a repository may hold to stall agent's start: thousands of
+// keys of one name (YAML's decoder compares every pair and words an error
+// for each, minutes and gigabytes), thousands of keys, aliases that
+// expand a billion times, nesting past YAML's depth. Each is read or
+// refused quickly; those that are no YAML mapping are refused.
+func TestFieldsRefusesPathologicalFrontMatterQuickly(t *testing.T) {
+	laughs := "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+	for i, prev := 0, "a"; i < 8; i, prev = i+1, string(rune('b'+i)) {
+		n := string(rune('b' + i))
+		laughs += n + ": &" + n + " [*" + strings.Repeat(prev+", *", 8) + prev + "]\n"
+	}
+	var many strings.Builder
+	for i := range 6000 {
+		fmt.Fprintf(&many, "k%d: v\n", i)
+	}
+	for _, tc := range []struct {
+		name, front string
+		refused     bool
+	}{
+		{"one key 6000 times", strings.Repeat("a: b\n", 6000), true},
+		{"lines under a description", "description: x\n" + strings.Repeat("a: b: c\n", 6000), false},
+		{"6000 keys", many.String(), true},
+		{"a billion laughs", laughs, true},
+		{"nesting", strings.Repeat("[", 20000), true},
+		{"a key twice", "name: x\ntools: a\nname: y\n", true},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Fields(tc.front)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if (err != nil) != tc.refused {
+				t.Errorf("%s: error %v, want refused %v", tc.name, err, tc.refused)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Fields still runs after 10 s", tc.name)
+		}
 	}
 }

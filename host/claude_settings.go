@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-dev/agent/claudesettings"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/rules"
 )
 
@@ -58,8 +59,10 @@ type askRules struct {
 
 // loadClaudeSettings reads the Claude Code settings for work in dir;
 // trusted says the repository's own files may widen what is allowed;
-// providerKeys are the variables never set from a settings file.
-func loadClaudeSettings(home, dir string, trusted bool, providerKeys []string) claudeSettings {
+// filter is the one the agent's environment passes to reach commands: a
+// settings file's variable passes it too (its Strip, the provider keys,
+// are never set from a settings file).
+func loadClaudeSettings(home, dir string, trusted bool, filter shell.EnvFilter) claudeSettings {
 	c := claudeSettings{asks: askRules{dir: dir}}
 	c.files, c.warnings = claudesettings.Load(home, dir)
 	var askCmds []string
@@ -134,7 +137,7 @@ func loadClaudeSettings(home, dir string, trusted bool, providerKeys []string) c
 					c.allowDomains = append(c.allowDomains, r.Value)
 				}
 			})
-			c.env = mergeEnv(c.env, f, providerKeys, &c.warnings)
+			c.env = mergeEnv(c.env, f, filter, &c.warnings)
 		}
 		if f.StatusLine != nil && f.StatusLine.Command != "" && widen {
 			c.statusLine = f.StatusLine
@@ -165,16 +168,21 @@ func validCommandRule(rule, path string, warnings *[]string) bool {
 }
 
 // mergeEnv adds f's env to env (a later file's value wins), leaving out
-// the provider keys, which a settings file never sets.
-func mergeEnv(env []string, f claudesettings.File, providerKeys []string, warnings *[]string) []string {
+// the provider keys, which a settings file never sets, and what filter
+// keeps from commands (a name or value that looks like a secret's).
+func mergeEnv(env []string, f claudesettings.File, filter shell.EnvFilter, warnings *[]string) []string {
 	names := make([]string, 0, len(f.Env))
 	for k := range f.Env {
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if slices.Contains(providerKeys, k) || strings.HasPrefix(k, "ANTHROPIC_") || strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "AGENT_") {
+		if slices.Contains(filter.Strip, k) || strings.HasPrefix(k, "ANTHROPIC_") || strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "AGENT_") {
 			*warnings = append(*warnings, fmt.Sprintf("settings %s: env %s not applied: a settings file does not set the provider's or agent's variables", f.Path, k))
+			continue
+		}
+		if why := filter.Why(k, f.Env[k]); why != "" {
+			*warnings = append(*warnings, fmt.Sprintf("settings %s: env %s not applied: %s, and commands get no secrets (env_passthrough in [sandbox] passes it)", f.Path, k, why))
 			continue
 		}
 		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })

@@ -127,3 +127,60 @@ func TestStatusLineCommandGetsTheSessionsState(t *testing.T) {
 		}
 	}
 }
+
+// A Read deny rule with a glob (Read(./keys/*.pem)) keeps the files it
+// matches from the file tools whichever way the model asks: read_file by
+// a symlink to one, grep over the working directory or the folder.
+func TestClaudeSettingsReadDenyGlobHoldsForGrepAndSymlinks(t *testing.T) {
+	calls := []fake.Call{
+		call("c1", "read_file", `{"path":"keylink"}`),
+		call("c2", "grep", `{"pattern":"KEYDATA"}`),
+		call("c3", "grep", `{"pattern":"KEYDATA","path":"keys"}`),
+		call("c4", "read_file", `{"path":"keys/a.pem"}`),
+		call("c5", "grep", `{"pattern":"PUBLIC"}`),
+	}
+	model := fake.New(fake.ToolCalls(calls...), fake.Text("done"))
+	f := newFixture(t, model, "")
+	write(t, f.path(".claude/settings.json"), `{"permissions": {"deny": ["Read(./keys/*.pem)"]}}`)
+	write(t, f.path("keys/a.pem"), "KEYDATA\n")
+	write(t, f.path("keys/readme.txt"), "PUBLIC\n")
+	if err := os.Symlink("keys/a.pem", f.path("keylink")); err != nil {
+		t.Fatal(err)
+	}
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	runTurn(t, s, "go")
+	res := toolResults(model.Requests()[1])
+	for _, c := range calls[:4] {
+		if got := res[c.ID].Content; strings.Contains(got, ":1:KEYDATA") || strings.Contains(got, "1\tKEYDATA") {
+			t.Errorf("%s %s read the denied file: %q", c.Name, c.Arguments, res[c.ID].Content)
+		}
+	}
+	if got := res["c5"].Content; !strings.Contains(got, "keys/readme.txt") {
+		t.Errorf("grep of a file no rule denies: %q", got)
+	}
+}
+
+// The env of a settings file passes the filter the agent's own
+// environment passes: a variable whose name or value looks like a
+// secret's (Claude Code's AWS_BEARER_TOKEN_BEDROCK, a GitHub token) does
+// not reach the commands the model runs, and a warning names it; the
+// others do.
+func TestClaudeSettingsEnvKeepsSecretsFromCommands(t *testing.T) {
+	model := fake.New(fake.ToolCalls(call("c1", "bash", `{"command":"echo \"[$GREETING][$AWS_BEARER_TOKEN_BEDROCK][$NOTES]\""}`)), fake.Text("done"))
+	f := newFixture(t, model, "")
+	write(t, f.path(".claude/settings.json"), `{"env": {"GREETING": "hi", "AWS_BEARER_TOKEN_BEDROCK": "bedrock-secret", "NOTES": "ghp_0123456789abcdefghijklmnopqrstuvwxyz"}}`)
+	var warnings []string
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo, Trust: host.Trust{Hooks: true},
+		Warn: func(w string) { warnings = append(warnings, w) }})
+	runTurn(t, s, "go")
+	got := toolResults(model.Requests()[1])["c1"].Content
+	if !strings.Contains(got, "[hi][][]") {
+		t.Errorf("the command printed %q, want [hi][][]", got)
+	}
+	all := strings.Join(append(warnings, s.Warnings()...), "\n")
+	for _, name := range []string{"AWS_BEARER_TOKEN_BEDROCK", "NOTES"} {
+		if !strings.Contains(all, "env "+name+" not applied") {
+			t.Errorf("no warning names %s:\n%s", name, all)
+		}
+	}
+}

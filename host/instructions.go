@@ -5,38 +5,61 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/agent-dev/agent/instructions"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/protect"
 )
 
 // instructionSets are the project instructions of each directory the
 // session's loops work in (its own, a subagent's worktree), read once per
 // directory, and which path-scoped rules each conversation was told.
 type instructionSets struct {
-	home   string
-	denied func(string) bool
-	mu     sync.Mutex
-	sets   map[string]instructions.Set
-	told   map[string]map[string]bool // session id -> rule paths told
+	home  string
+	paths protect.Paths // credentials and the agent's own files are never read
+	mu    sync.Mutex
+	sets  map[string]instructions.Set
+	told  map[string]map[string]bool // session id -> rule paths told
 }
 
-// newInstructionSets reads instructions with the user's home and the
-// credentials paths (never read, imported or not).
-func newInstructionSets(credentials []string) *instructionSets {
+// newInstructionSets reads instructions with the user's home; no file of
+// paths' credentials, nor of the agent's own directories and files (its
+// config, the data directory and the MCP servers' tokens there), is read,
+// imported or not.
+func newInstructionSets(paths protect.Paths) *instructionSets {
 	home, _ := os.UserHomeDir()
-	return &instructionSets{home: home, sets: map[string]instructions.Set{}, told: map[string]map[string]bool{},
-		denied: func(abs string) bool {
-			for _, c := range credentials {
-				if rel, err := filepath.Rel(c, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-					return true
-				}
-			}
-			return false
-		}}
+	return &instructionSets{home: home, paths: paths, sets: map[string]instructions.Set{}, told: map[string]map[string]bool{}}
+}
+
+// denied reports whether abs may not be read for instructions in dir: a
+// path the file tools do not read (credentials, a Read deny rule's), or
+// the agent's own outside dir (a subagent's worktree lies in the data
+// directory).
+func (s *instructionSets) denied(dir, abs string) bool {
+	if rel, err := filepath.Rel(s.paths.Dir, abs); err == nil && s.paths.ReadDenied(filepath.ToSlash(rel)) {
+		return true
+	}
+	for _, c := range s.paths.Credentials { // on another volume than paths.Dir
+		if isWithin(abs, c) {
+			return true
+		}
+	}
+	for _, a := range append(slices.Clone(s.paths.Agent), s.paths.AgentFiles...) {
+		if isWithin(abs, a) && !isWithin(abs, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// isWithin reports whether path is root or lies below it.
+func isWithin(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // of returns dir's instructions, read at the first ask.
@@ -46,7 +69,7 @@ func (s *instructionSets) of(dir string) instructions.Set {
 	if set, ok := s.sets[dir]; ok {
 		return set
 	}
-	set := instructions.Load(instructions.Options{Dir: dir, Home: s.home, Denied: s.denied})
+	set := instructions.Load(instructions.Options{Dir: dir, Home: s.home, Denied: func(abs string) bool { return s.denied(dir, abs) }})
 	s.sets[dir] = set
 	return set
 }

@@ -44,6 +44,14 @@ func TestSnippetJudge(t *testing.T) {
 		{commands.Command{Name: "none"}, "touch x", commands.SnippetAsk},
 		{plugin, "/opt/p/scripts/name.sh --short", commands.SnippetAllowed},
 		{plugin, "/opt/p/scripts/name.sh; rm -rf x", commands.SnippetAsk},
+		// A prefix of allowed-tools allows a command's arguments, not a
+		// write the checker sees (a redirection, find -delete, git's
+		// --output), nor, for a program named by its path, a redirection
+		// to a file.
+		{commit, "git status > notes.txt", commands.SnippetAsk},
+		{commands.Command{Name: "clean", AllowedTools: []string{"Bash(find:*)"}}, "find . -name '*.o' -delete", commands.SnippetAsk},
+		{plugin, "/opt/p/scripts/name.sh > README.md", commands.SnippetAsk},
+		{plugin, "/opt/p/scripts/name.sh 2> errors.log", commands.SnippetAsk},
 	} {
 		if got, why := a.snippetJudge()(tc.cmd, tc.line); got != tc.want {
 			t.Errorf("/%s !`%s`: verdict %d (%s), want %d", tc.cmd.Name, tc.line, got, why, tc.want)

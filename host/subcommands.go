@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agent-dev/agent/tools/protect"
-
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools/mcp"
 	"github.com/agent-dev/agent/tools/shell"
@@ -214,7 +212,7 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 		line("", "%s", w)
 	}
 	home, _ := os.UserHomeDir()
-	instr := newInstructionSets(protect.DefaultCredentials(home)).of(dir)
+	instr := newInstructionSets(h.protectedPaths(dir)).of(dir)
 	if n := instr.Names(); len(n) > 0 {
 		line("instructions", "%d: %s", len(n), strings.Join(n, ", "))
 	} else {
@@ -223,7 +221,7 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 	for _, w := range instr.Warnings {
 		line("", "%s", w)
 	}
-	cs := loadClaudeSettings(home, dir, false, h.settings.ProviderKeyEnvs)
+	cs := loadClaudeSettings(home, dir, false, h.settings.EnvFilter())
 	var read []string
 	for _, f := range cs.files {
 		if _, err := os.Stat(f.Path); err == nil {

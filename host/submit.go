@@ -184,7 +184,7 @@ func (a *agent) snippetJudge() commands.JudgeFunc {
 		if set, err := rules.Compile(allow, a.denyCommands); err == nil && set.Check(command).Verdict == rules.Allow {
 			return commands.SnippetAllowed, "allowed-tools and rules"
 		}
-		if commands.Allows(c.AllowedTools, command) {
+		if programPath(command) && commands.Allows(c.AllowedTools, command) {
 			// An entry naming a program by its path (a plugin's
 			// ${CLAUDE_PLUGIN_ROOT}/scripts/x.sh), which command rules,
 			// matching bare names, cannot: the line is that program
@@ -193,6 +193,14 @@ func (a *agent) snippetJudge() commands.JudgeFunc {
 		}
 		return commands.SnippetAsk, ""
 	}
+}
+
+// programPath reports whether command's program is named by a path
+// (quoted or not), which command rules cannot name; one named bare is
+// the rules' to judge alone, a write they see included.
+func programPath(command string) bool {
+	f := strings.Fields(strings.TrimSpace(command))
+	return len(f) > 0 && strings.Contains(f[0], "/")
 }
 
 // snippetAsk asks fe's person about a snippet nothing decides, as about a

@@ -171,7 +171,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	}
 	closers = append(closers, func() { a.root.Close() })
 	home, _ := os.UserHomeDir()
-	a.claude = loadClaudeSettings(home, dir, fe.Trust.Hooks, s.ProviderKeyEnvs)
+	a.claude = loadClaudeSettings(home, dir, fe.Trust.Hooks, s.EnvFilter())
 	s.CommandEnv = a.claude.env
 	s.Allow = append(slices.Clone(s.Allow), a.claude.allowDomains...)
 	s.Deny = append(slices.Clone(s.Deny), a.claude.denyDomains...)
@@ -181,6 +181,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	}
 	paths := h.protectedPaths(dir)
 	paths.Credentials = append(paths.Credentials, a.claude.hidden...)
+	paths.DeniedReads = a.claude.asks.denyRead // the file tools hold the patterns on every path they read
 	yolo := fe.Mode == ModeYolo
 	if a.sandbox, err = newSandbox(yolo, s, paths, h.cfg.Getenv, nil); err != nil {
 		return nil, err
@@ -196,7 +197,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	a.protect = protect.NewGuard(paths)
 	a.files = fs.NewSessions(storeJournals{store}.journal)
 	a.ext = loadExtensions(dir, s)
-	a.instructions = newInstructionSets(paths.Credentials)
+	a.instructions = newInstructionSets(paths)
 	a.ext.warnings = append(append(a.ext.warnings, a.claude.warnings...), a.instructions.of(dir).Warnings...)
 	var notes []string
 	a.plugins, notes = h.enabledPlugins(dir)

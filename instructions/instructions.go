@@ -193,7 +193,11 @@ func (r *reader) read(abs string, named bool) (text, name string, ok bool) {
 		}
 		return "", "", false
 	}
-	if r.o.Denied != nil && r.o.Denied(abs) {
+	real := abs
+	if p, err := filepath.EvalSymlinks(abs); err == nil {
+		real = p
+	}
+	if r.o.Denied != nil && (r.o.Denied(abs) || r.o.Denied(r.underRoots(real))) {
 		if named {
 			r.set.Warnings = append(r.set.Warnings, fmt.Sprintf("instructions: import %s skipped: it holds credentials", name))
 		}
@@ -205,10 +209,6 @@ func (r *reader) read(abs string, named bool) (text, name string, ok bool) {
 			r.set.Warnings = append(r.set.Warnings, fmt.Sprintf("instructions: import %s: %v", name, err))
 		}
 		return "", "", false
-	}
-	real := abs
-	if p, err := filepath.EvalSymlinks(abs); err == nil {
-		real = p
 	}
 	if r.seen[real] {
 		return "", "", false
@@ -234,6 +234,26 @@ func (r *reader) read(abs string, named bool) (text, name string, ok bool) {
 	}
 	r.texts[text] = true
 	return text, name, true
+}
+
+// underRoots is real (a path with its symlinks resolved) named from the
+// repository's top or the home directory as Options give them, so that
+// Denied, which names paths so, knows it where the roots are themselves
+// reached through a symlink (macOS's /var); real itself elsewhere.
+func (r *reader) underRoots(real string) string {
+	for _, root := range []string{r.o.Top, r.o.Home} {
+		if root == "" {
+			continue
+		}
+		resolved, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(resolved, real); err == nil && within(real, resolved) {
+			return filepath.Join(root, rel)
+		}
+	}
+	return real
 }
 
 // rootOf returns the root abs lies in (the repository's top first), its

@@ -148,6 +148,26 @@ func TestLoadFollowsImports(t *testing.T) {
 	}
 }
 
+// An import that reaches credentials through a symlink (a dotfiles
+// folder linked to ~/.ssh, a link in the repository's own tree) is
+// skipped as the credentials path itself is.
+func TestImportsReachNoCredentialsThroughSymlinks(t *testing.T) {
+	home, top, _ := layout(t)
+	write(t, filepath.Join(home, ".ssh", "id_rsa"), "PRIVATE KEY")
+	if err := os.Symlink(".ssh", filepath.Join(home, "dotfiles")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(top, "CLAUDE.md"), "Read @~/dotfiles/id_rsa first.")
+	denied := func(abs string) bool { return strings.HasPrefix(abs, filepath.Join(home, ".ssh")) }
+	s := instructions.Load(instructions.Options{Dir: top, Home: home, Denied: denied})
+	if strings.Contains(s.Prompt(), "PRIVATE KEY") {
+		t.Errorf("the prompt holds the key, read through ~/dotfiles (files %q)", names(s))
+	}
+	if w := strings.Join(s.Warnings, "\n"); !strings.Contains(w, "~/dotfiles/id_rsa skipped: it holds credentials") {
+		t.Errorf("warnings = %q", s.Warnings)
+	}
+}
+
 // A rule with paths: applies to the files its patterns match, relative to
 // the directory holding its .claude/rules; its text is not in the prompt.
 func TestRulesWithPathsMatchTheirFiles(t *testing.T) {

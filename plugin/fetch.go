@@ -192,7 +192,7 @@ func fetch(ctx context.Context, o origin, ref, sha, sub, dest string) (commit st
 		}
 	}
 	if sub != "" {
-		if from, err = resolve(from, "./"+strings.TrimPrefix(sub, "./")); err != nil {
+		if from, err = resolveInside(from, "./"+strings.TrimPrefix(sub, "./")); err != nil {
 			return "", nil, err
 		}
 		if fi, err := os.Stat(from); err != nil || !fi.IsDir() {

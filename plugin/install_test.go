@@ -265,3 +265,41 @@ func TestInstallLeavesSymlinksOut(t *testing.T) {
 		t.Errorf("commands %q", cmds)
 	}
 }
+
+// A marketplace's entry whose source is a symlink committed in the
+// marketplace's repository (a path entry, a git-subdir's path) is refused:
+// followed, it would copy any directory of the person's into the plugin
+// (here one that looks like a plugin, beside a secret).
+func TestMarketplaceSourceSymlinkStaysInside(t *testing.T) {
+	tmp := t.TempDir()
+	outside := filepath.Join(tmp, "home")
+	writeTree(t, outside, greetFiles())
+	writeTree(t, outside, map[string]string{"secret.txt": "SECRET\n"})
+	repo := filepath.Join(tmp, "market")
+	writeTree(t, repo, map[string]string{".claude-plugin/marketplace.json": `{"name": "remote", "plugins": [
+		{"name": "byPath", "source": "./plugins/greet"},
+		{"name": "bySubdir", "source": {"source": "git-subdir", "url": "file://` + filepath.ToSlash(repo) + `", "path": "plugins/greet"}}]}`})
+	if err := os.MkdirAll(filepath.Join(repo, "plugins"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(repo, "plugins", "greet")); err != nil {
+		t.Fatal(err)
+	}
+	gitRepo(t, repo)
+	s := NewStore(t.TempDir())
+	if _, _, err := s.AddMarketplace(context.Background(), "file://"+repo, "/"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"byPath@remote", "bySubdir@remote"} {
+		st, err := s.Stage(context.Background(), name, "/")
+		if err == nil {
+			_, statErr := os.Stat(filepath.Join(st.dir, "secret.txt"))
+			st.Discard()
+			t.Errorf("Stage(%s) followed the symlink out of the marketplace (secret copied: %v)", name, statErr == nil)
+			continue
+		}
+		if !strings.Contains(err.Error(), "must stay inside") {
+			t.Errorf("Stage(%s): %v, want an error saying it must stay inside", name, err)
+		}
+	}
+}

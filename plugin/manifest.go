@@ -163,3 +163,26 @@ func resolve(root, p string) (string, error) {
 	}
 	return filepath.Join(root, filepath.FromSlash(clean)), nil
 }
+
+// resolveInside is resolve for a directory to copy: the path its symlinks
+// lead to must lie in root's too, since the copy follows them (a
+// marketplace's repository may commit a link to any directory of the
+// person's).
+func resolveInside(root, p string) (string, error) {
+	dir, err := resolve(root, p)
+	if err != nil {
+		return "", err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return dir, nil // missing: the caller says so
+	}
+	if rel, err := filepath.Rel(realRoot, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("path %q: must stay inside (a symlink leads it out to %s)", p, real)
+	}
+	return dir, nil
+}

@@ -273,7 +273,7 @@ func entryOrigin(rec MarketplaceRecord, m Marketplace, e Entry) (origin, string,
 		if !strings.HasPrefix(rel, "./") {
 			rel = "./" + rel
 		}
-		dir, err := resolve(rec.Root, rel)
+		dir, err := resolveInside(rec.Root, rel)
 		if err != nil {
 			return origin{}, "", fmt.Errorf("plugin %s's source: %w", e.Name, err)
 		}

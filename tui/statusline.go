@@ -84,12 +84,22 @@ func sanitizeStatusLine(out string) string {
 		switch {
 		case width > 0:
 			b.WriteString(seq)
-		case strings.HasPrefix(seq, "\x1b[") && strings.HasSuffix(seq, "m"):
+		case sgr(seq):
 			b.WriteString(seq)
 		}
 		state, line = newState, line[n:]
 	}
 	return b.String() + "\x1b[m"
+}
+
+// sgr reports whether seq is a colour sequence (SGR): CSI, parameters of
+// digits, ";" and ":" alone, then m. "\x1b[>4;2m" also ends in m, but
+// sets how the terminal sends keys.
+func sgr(seq string) bool {
+	if !strings.HasPrefix(seq, "\x1b[") || !strings.HasSuffix(seq, "m") || len(seq) < 3 {
+		return false
+	}
+	return strings.Trim(seq[2:len(seq)-1], "0123456789;:") == ""
 }
 
 // statusLineRow is the person's status line cut to width, "" for none.

@@ -44,6 +44,13 @@ func TestSanitizeStatusLine(t *testing.T) {
 		"a\x1b[Hb\x07c\td":         "abcd\x1b[m",
 		"\x1b]8;;http://x\x07link": "link\x1b[m",
 		"one\r\ntwo":               "one\x1b[m",
+		// Sequences that end in m but are no colour: xterm's
+		// modifyOtherKeys (which changes what the keys send), a private
+		// mode, and one with an intermediate byte.
+		"\x1b[>4;2mkeys":    "keys\x1b[m",
+		"\x1b[?1049mscreen": "screen\x1b[m",
+		"\x1b[1 mspace":     "space\x1b[m",
+		"\x1b[38:5:208mo":   "\x1b[38:5:208mo\x1b[m",
 	} {
 		if got := sanitizeStatusLine(in); got != want {
 			t.Errorf("sanitizeStatusLine(%q) = %q, want %q", in, got, want)

@@ -28,6 +28,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // The risks a write to a protected path carries, as the person and the
@@ -66,6 +68,11 @@ type Paths struct {
 	// Credentials are the files and directories commands may not read (see
 	// DefaultCredentials).
 	Credentials []string
+	// DeniedReads are absolute, slash-separated glob patterns (doublestar's:
+	// "/work/**/*.pem") of files the file tools do not read either, though
+	// the sandbox cannot hide them (the Read deny rules of Claude Code's
+	// settings). A path matches when it or a directory holding it does.
+	DeniedReads []string
 	// GitDirs are the working directory's git and common directories when a
 	// .git file names them (a linked worktree, a submodule, a
 	// --separate-git-dir); each counts as git metadata.
@@ -160,16 +167,37 @@ func (p Paths) WriteRisk(rel string) string {
 			return RiskProject
 		}
 	}
-	if p.ReadDenied(rel) {
+	if p.credential(abs) {
 		return RiskCredentials
 	}
 	return ""
 }
 
 // ReadDenied reports whether rel (relative to Dir) is or lies in a
-// credentials path: the file tools do not read it.
+// credentials path, or matches DeniedReads: the file tools do not read
+// it.
 func (p Paths) ReadDenied(rel string) bool {
 	abs := filepath.Join(p.Dir, filepath.FromSlash(path.Clean(rel)))
+	if p.credential(abs) {
+		return true
+	}
+	for d := filepath.ToSlash(abs); len(p.DeniedReads) > 0; {
+		for _, pat := range p.DeniedReads {
+			if ok, _ := doublestar.Match(pat, d); ok {
+				return true
+			}
+		}
+		parent := path.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return false
+}
+
+// credential reports whether abs is or lies in a credentials path.
+func (p Paths) credential(abs string) bool {
 	for _, c := range p.Credentials {
 		if within(abs, c) {
 			return true
@@ -253,7 +281,7 @@ func DefaultCredentials(home string) []string {
 		".netrc", ".git-credentials", ".config/git/credentials", ".config/gh", ".config/hub", ".config/glab-cli",
 		".npmrc", ".yarnrc.yml", ".pypirc", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml",
 		".terraform.d/credentials.tfrc.json", ".pgpass", ".my.cnf", ".password-store", ".config/op",
-		".local/share/keyrings", ".vault-token",
+		".local/share/keyrings", ".vault-token", ".claude/.credentials.json", ".claude.json",
 	} {
 		out = append(out, filepath.Join(home, rel))
 	}

@@ -214,6 +214,10 @@ var programs = map[string]func(args []arg) map[string]effect{
 	// and SYSTEM addresses, nc -e): what they run cannot be checked.
 	"ed": runsOwn("ed"), "ex": runsOwn("ex"), "vi": runsOwn("vi"), "vim": runsOwn("vim"), "nvim": runsOwn("nvim"),
 	"view": runsOwn("view"), "emacs": runsOwn("emacs"), "socat": socatEffects,
+	"go": goEffects,
+	"ag": tableEffects("ag", optTable{shortArg: "ABCGgmW", long: map[string]effect{"pager": runsCommands},
+		longArg: []string{"after", "before", "context", "file-search-regex", "max-count", "pager", "path-to-ignore", "ignore", "ignore-dir", "depth", "width"}, dynamicRuns: true}),
+	"tree":   tableEffects("tree", optTable{shortArg: "LPIoH", short: map[byte]effect{'o': writesFiles}, longArg: []string{"filelimit", "timefmt", "sort", "charset", "fromfile"}}),
 	"nc":     tableEffects("nc", optTable{shortArg: "ecpswWiqIOTVX", short: map[byte]effect{'e': runsCommands, 'c': runsCommands}, long: map[string]effect{"exec": runsCommands, "sh-exec": runsCommands, "lua-exec": runsCommands}}),
 	"ncat":   tableEffects("ncat", optTable{shortArg: "ecpswWiqIOTVX", short: map[byte]effect{'e': runsCommands, 'c': runsCommands}, long: map[string]effect{"exec": runsCommands, "sh-exec": runsCommands, "lua-exec": runsCommands}}),
 	"netcat": tableEffects("netcat", optTable{shortArg: "ecpswWiqIOTVX", short: map[byte]effect{'e': runsCommands, 'c': runsCommands}, long: map[string]effect{"exec": runsCommands, "sh-exec": runsCommands}}),
@@ -295,6 +299,46 @@ func fdEffects(args []arg) map[string]effect {
 		long:    map[string]effect{"exec": runsCommands, "exec-batch": runsCommands},
 		longArg: []string{"max-depth", "min-depth", "exact-depth", "exclude", "extension", "type", "size", "changed-within", "changed-before", "owner", "color", "threads", "base-directory", "path-separator", "search-path", "max-results", "ignore-file", "format"}}
 	_, _, found := t.scan("fd", args)
+	return found
+}
+
+// goEffects: go's build flags that run a program instead of the
+// toolchain's (-toolexec, -exec, -vettool) or rewrite go.mod (-mod=mod,
+// -modfile), in any subcommand; and, for the subcommands that only read
+// (list, doc, version), a word known only at run time, which may be such
+// a flag. Go takes a flag with one dash or two, its value after = or as
+// the next word.
+func goEffects(args []arg) map[string]effect {
+	found := map[string]effect{}
+	sub := ""
+	for i, a := range args {
+		if !a.exact {
+			if sub == "" || sub == "list" || sub == "doc" || sub == "version" {
+				found[fmt.Sprintf("go with the argument %s, which is not a static word, may run commands (-toolexec)", a.text)] = runsCommands
+			}
+			continue
+		}
+		if !strings.HasPrefix(a.val, "-") {
+			if sub == "" {
+				sub = a.val
+			}
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a.val, "-"), "=")
+		switch name {
+		case "toolexec", "exec", "vettool":
+			found["go -"+name+" runs commands"] = runsCommands
+		case "modfile":
+			found["go -modfile writes files"] = writesFiles
+		case "mod":
+			if !hasVal && i+1 < len(args) {
+				val = args[i+1].val
+			}
+			if val == "mod" {
+				found["go -mod=mod writes go.mod"] = writesFiles
+			}
+		}
+	}
 	return found
 }
 

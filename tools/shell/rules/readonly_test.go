@@ -24,6 +24,11 @@ func TestReadOnlyAllowsReading(t *testing.T) {
 		"grep foo x 2>/dev/null || echo none",
 		"sed -n 1,20p main.go",
 		"git branch --show-current",
+		"go list -m -json all",
+		"go list -f '{{.Dir}}' ./...",
+		"go doc fmt.Println",
+		"tree -a -L 2",
+		"tree -I node_modules",
 	} {
 		if r := ro.Check(cmd); r.Verdict != Allow {
 			t.Errorf("%q: %v (%s), want allow", cmd, r.Verdict, r.Reason)
@@ -65,6 +70,19 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		"go env -w GOFLAGS=x",
 		"go build ./...",
 		"echo x | sh",
+		// Options of the read-only programs that run a program or write a
+		// file: go's build flags -toolexec and -exec, -mod=mod (which
+		// rewrites go.mod), ag's --pager, tree's -o.
+		"go list -toolexec 'sh -c id' ./...",
+		"go list -toolexec=./evil.sh .",
+		"go list --toolexec ./evil.sh .",
+		"go list -mod=mod ./...",
+		"go list -modfile=x.mod ./...",
+		"go list $FLAGS ./...",
+		"ag --pager 'sh -c id' foo",
+		"ag --pager='sh -c id' foo",
+		"tree -o out.txt",
+		"tree -ao out.txt",
 	} {
 		if r := ro.Check(cmd); r.Verdict == Allow {
 			t.Errorf("%q: allowed, want it refused (%s)", cmd, r.Reason)
