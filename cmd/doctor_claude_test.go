@@ -30,7 +30,7 @@ func TestDoctorListsInstructionsAndClaudeSettings(t *testing.T) {
 		"claude settings    " + filepath.Join(dir, ".claude", "settings.json"),
 		"outputStyle: not honoured (no output styles)",
 		"frobnicate: not a setting agent knows",
-		"its allow rules and env are not applied until you trust the repository",
+		"its allow rules, env and status line are not applied until you trust the file",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, out)

@@ -52,10 +52,11 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		default: // 64 unread notices: the interface is gone or stuck
 		}
 	}
-	sess, err := h.OpenSession(ctx, o.request(dir), host.FrontEnd{Name: "tui", Interactive: true, Mode: mode, AllowBash: o.AllowBash,
+	fe := host.FrontEnd{Name: "tui", Interactive: true, Mode: mode, AllowBash: o.AllowBash,
 		Asker: tuiAsker{approver: approver, host: h}, Plan: tuiPlan{approver}.decide, Warn: warn,
 		Trust: host.Trust{Ask: trustAsk(approver)}, Budget: tuiBudget(approver),
-		MCP: host.MCPStart{Later: true, Elicit: tuiElicit(approver), ElicitURL: true}})
+		MCP: host.MCPStart{Later: true, Elicit: tuiElicit(approver), ElicitURL: true}}
+	sess, err := h.OpenSession(ctx, o.request(dir), fe)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,10 @@ func runInteractive(ctx context.Context, o *Options, getenv func(string) string)
 		return err
 	}
 	cfg := interactiveConfig(o, h, sess, ss, first, approver)
-	cfg.AfterFirstFrame, cfg.Notices = func() { sess.StartMCP(mctx) }, notices
+	cfg.AfterFirstFrame, cfg.Notices = func() {
+		sess.StartMCP(mctx)
+		go sess.AskSettingsTrust(mctx, fe) // a repository's Claude Code settings, from the next session on
+	}, notices
 	err = tui.Run(ctx, cfg)
 	ended.Store(true)
 	if cerr := ss.Cleanup(context.WithoutCancel(ctx)); err == nil {

@@ -62,15 +62,15 @@ type askRules struct {
 // filter is the one the agent's environment passes to reach commands: a
 // settings file's variable passes it too (its Strip, the provider keys,
 // are never set from a settings file).
-func loadClaudeSettings(home, dir string, trusted bool, filter shell.EnvFilter) claudeSettings {
+func loadClaudeSettings(home, dir string, trusted func(claudesettings.File) bool, filter shell.EnvFilter) claudeSettings {
 	c := claudeSettings{asks: askRules{dir: dir}}
 	c.files, c.warnings = claudesettings.Load(home, dir)
 	var askCmds []string
 	for _, f := range c.files {
 		base := filepath.Dir(filepath.Dir(f.Path)) // the directory holding .claude
-		widen := !f.Project || trusted
-		if f.Project && !trusted && (len(f.Permissions.Allow) > 0 || len(f.Env) > 0) {
-			c.warnings = append(c.warnings, fmt.Sprintf("settings %s: its allow rules and env are not applied until you trust the repository (--trust-project)", f.Path))
+		widen := !f.Project || trusted(f)
+		if !widen && widens(f) {
+			c.warnings = append(c.warnings, fmt.Sprintf("settings %s: its allow rules, env and status line are not applied until you trust the file (the interface asks; headless: --trust-project)", f.Path))
 		}
 		each := func(list []string, deny bool, take func(claudesettings.Rule)) {
 			for _, text := range list {

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/fake"
 )
 
@@ -85,7 +87,7 @@ func TestClaudeSettingsPermissionsAndEnv(t *testing.T) {
 					t.Errorf("warnings lack %q:\n%s", w, all)
 				}
 			}
-			if !tc.trusted && !strings.Contains(all, "not applied until you trust the repository") {
+			if !tc.trusted && !strings.Contains(all, "not applied until you trust the file") {
 				t.Errorf("no warning that the allow rules wait for trust:\n%s", all)
 			}
 		})
@@ -182,5 +184,42 @@ func TestClaudeSettingsEnvKeepsSecretsFromCommands(t *testing.T) {
 		if !strings.Contains(all, "env "+name+" not applied") {
 			t.Errorf("no warning names %s:\n%s", name, all)
 		}
+	}
+}
+
+// In the interface a repository's widening settings are asked about once:
+// the answer is remembered, holds from the next session on, and a change
+// to the file asks again.
+func TestRepositorySettingsTrustIsAskedAndRemembered(t *testing.T) {
+	model := fake.NewFunc(func(providers.Request) fake.Reply { return fake.Text("ok") })
+	f := newFixture(t, model, "")
+	write(t, f.path(".claude/settings.json"), `{"permissions": {"allow": ["Bash(make:*)"]}, "env": {"STAGE": "dev"}}`)
+	var asked []string
+	answer := true
+	fe := host.FrontEnd{Mode: host.ModeAsk, Trust: host.Trust{Ask: func(_ context.Context, call providers.ToolCall, q string) (bool, bool) {
+		asked = append(asked, q+" "+call.Arguments)
+		return answer, true
+	}}}
+	first := f.open(t, host.Request{}, fe)
+	if !strings.Contains(strings.Join(first.Warnings(), "\n"), "not applied until you trust the file") {
+		t.Errorf("the first session applied the repository's settings: %q", first.Warnings())
+	}
+	first.AskSettingsTrust(t.Context(), fe)
+	first.AskSettingsTrust(t.Context(), fe)
+	if len(asked) != 1 || !strings.Contains(asked[0], "Bash(make:*)") || !strings.Contains(asked[0], "STAGE") || strings.Contains(asked[0], "dev") {
+		t.Fatalf("asked %q, want once, showing the rules and the env's names (not values)", asked)
+	}
+	second := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeAsk})
+	if strings.Contains(strings.Join(second.Warnings(), "\n"), "not applied until you trust the file") {
+		t.Errorf("the next session did not apply the trusted settings: %q", second.Warnings())
+	}
+	write(t, f.path(".claude/settings.json"), `{"permissions": {"allow": ["Bash"]}, "env": {"STAGE": "dev"}}`)
+	third := f.open(t, host.Request{}, fe)
+	if !strings.Contains(strings.Join(third.Warnings(), "\n"), "not applied until you trust the file") {
+		t.Errorf("a changed file was applied: %q", third.Warnings())
+	}
+	third.AskSettingsTrust(t.Context(), fe)
+	if len(asked) != 2 || !strings.Contains(asked[1], "CHANGED") {
+		t.Errorf("a changed file was not asked again: %q", asked)
 	}
 }

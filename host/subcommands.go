@@ -221,7 +221,7 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 	for _, w := range instr.Warnings {
 		line("", "%s", w)
 	}
-	cs := loadClaudeSettings(home, dir, false, h.settings.EnvFilter())
+	cs := loadClaudeSettings(home, dir, settingsTrust(h.trust, dir, false), h.settings.EnvFilter())
 	var read []string
 	for _, f := range cs.files {
 		if _, err := os.Stat(f.Path); err == nil {
@@ -231,7 +231,7 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 	if len(read) == 0 {
 		line("claude settings", "none")
 	} else {
-		line("claude settings", "%s (a repository's allow rules and env wait for --trust-project)", strings.Join(read, ", "))
+		line("claude settings", "%s (a repository's allow rules, env and status line wait for your trust)", strings.Join(read, ", "))
 	}
 	for _, w := range cs.warnings {
 		line("", "%s", w)

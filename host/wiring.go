@@ -171,7 +171,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	}
 	closers = append(closers, func() { a.root.Close() })
 	home, _ := os.UserHomeDir()
-	a.claude = loadClaudeSettings(home, dir, fe.Trust.Hooks, s.EnvFilter())
+	a.claude = loadClaudeSettings(home, dir, settingsTrust(h.trust, dir, fe.Trust.Hooks), s.EnvFilter())
 	s.CommandEnv = a.claude.env
 	s.Allow = append(slices.Clone(s.Allow), a.claude.allowDomains...)
 	s.Deny = append(slices.Clone(s.Deny), a.claude.denyDomains...)

@@ -117,17 +117,17 @@ func Load(o Options) Set {
 		}
 	}
 	if o.Home != "" {
-		r.add(filepath.Join(o.Home, ".claude", "CLAUDE.md"), "", 0)
+		r.add(filepath.Join(o.Home, ".claude", "CLAUDE.md"), "", 0, false)
 		r.rules(filepath.Join(o.Home, ".claude", "rules"), o.Dir)
 	}
 	for _, d := range levels(o.Top, o.Dir) {
 		if d == o.Dir {
-			r.add(filepath.Join(d, "AGENTS.md"), "", 0)
+			r.add(filepath.Join(d, "AGENTS.md"), "", 0, true)
 		}
-		r.add(filepath.Join(d, "CLAUDE.md"), "", 0)
-		r.add(filepath.Join(d, ".claude", "CLAUDE.md"), "", 0)
+		r.add(filepath.Join(d, "CLAUDE.md"), "", 0, true)
+		r.add(filepath.Join(d, ".claude", "CLAUDE.md"), "", 0, true)
 		r.rules(filepath.Join(d, ".claude", "rules"), d)
-		r.add(filepath.Join(d, "CLAUDE.local.md"), "", 0)
+		r.add(filepath.Join(d, "CLAUDE.local.md"), "", 0, true)
 	}
 	if len(r.leftOver) > 0 {
 		r.set.Warnings = append(r.set.Warnings, fmt.Sprintf("instructions: left out past %d KiB in all: %s", MaxTotalBytes>>10, strings.Join(r.leftOver, ", ")))
@@ -162,8 +162,14 @@ func levels(top, dir string) []string {
 }
 
 // add reads abs, imported by the file named by (depth hops down), and the
-// files it imports.
-func (r *reader) add(abs, by string, depth int) {
+// files it imports. repo says the chain started at a repository's file:
+// such a chain imports from the home directory only the person's own
+// instruction files (userInstructions), never their dotfiles or history.
+func (r *reader) add(abs, by string, depth int, repo bool) {
+	if repo && by != "" && !within(filepath.Clean(abs), r.o.Top) && r.o.Home != "" && within(filepath.Clean(abs), r.o.Home) && !userInstructions(abs, r.o.Home) {
+		r.set.Warnings = append(r.set.Warnings, fmt.Sprintf("instructions: import %s (in %s) skipped: a repository's file imports from your home only ~/.claude/**/*.md", abs, by))
+		return
+	}
 	text, name, ok := r.read(abs, by != "")
 	if !ok {
 		return
@@ -176,7 +182,7 @@ func (r *reader) add(abs, by string, depth int) {
 	r.set.Files = append(r.set.Files, File{Path: abs, Name: name, Text: text, ImportedBy: by})
 	if depth < MaxImportDepth {
 		for _, imp := range r.imports(text, filepath.Dir(abs)) {
-			r.add(imp, name, depth+1)
+			r.add(imp, name, depth+1, repo)
 		}
 	}
 }
@@ -269,6 +275,13 @@ func (r *reader) rootOf(abs string) (*os.Root, string, string) {
 		return r.home, rel, "~/" + filepath.ToSlash(rel)
 	}
 	return nil, "", abs
+}
+
+// userInstructions reports whether abs is a Markdown file under
+// ~/.claude, where Claude Code's documentation has a repository's
+// CLAUDE.md import a person's own instructions from.
+func userInstructions(abs, home string) bool {
+	return strings.HasSuffix(abs, ".md") && within(filepath.Clean(abs), filepath.Join(home, ".claude"))
 }
 
 // within reports whether path is root or lies below it.

@@ -101,16 +101,21 @@ func TestLoadReadsALinkOrACopyOnce(t *testing.T) {
 
 // @path imports are followed relative to the importing file, from the
 // home directory, five hops deep; not inside code; not outside the
-// repository and home; never into credentials.
+// repository and home; never into credentials. A repository's file
+// imports from the home directory only the person's own instructions
+// (~/.claude/**/*.md), never their dotfiles.
 func TestLoadFollowsImports(t *testing.T) {
 	home, top, _ := layout(t)
 	outside := filepath.Join(filepath.Dir(top), "outside.md")
 	write(t, outside, "OUTSIDE")
 	write(t, filepath.Join(home, ".ssh", "notes.md"), "SECRET")
-	write(t, filepath.Join(home, "prefs.md"), "PREFS")
+	write(t, filepath.Join(home, ".claude", "prefs.md"), "PREFS")
+	write(t, filepath.Join(home, ".bash_history"), "HISTORY")
+	write(t, filepath.Join(home, ".claude", "CLAUDE.md"), "My keys: @~/.ssh/notes.md")
 	write(t, filepath.Join(top, "CLAUDE.md"), strings.Join([]string{
 		"See @docs/arch.md for the design.",
-		"Mine: @~/prefs.md",
+		"Mine: @~/.claude/prefs.md",
+		"History: @~/.bash_history",
 		"Not an import: `@docs/code.md` nor:",
 		"```",
 		"@docs/fenced.md",
@@ -134,13 +139,14 @@ func TestLoadFollowsImports(t *testing.T) {
 			t.Errorf("prompt lacks %s (files %q)", in, names(s))
 		}
 	}
-	for _, out := range []string{"CODE", "FENCED", "OUTSIDE", "SECRET", "CHAIN6"} {
+	for _, out := range []string{"CODE", "FENCED", "OUTSIDE", "SECRET", "CHAIN6", "HISTORY"} {
 		if strings.Contains(p, out) {
 			t.Errorf("prompt holds %s (files %q)", out, names(s))
 		}
 	}
 	w := strings.Join(s.Warnings, "\n")
-	if !strings.Contains(w, "outside.md skipped: it lies outside") || !strings.Contains(w, "~/.ssh/notes.md skipped: it holds credentials") {
+	if !strings.Contains(w, "outside.md skipped: it lies outside") || !strings.Contains(w, "~/.ssh/notes.md skipped: it holds credentials") ||
+		!strings.Contains(w, ".bash_history (in CLAUDE.md) skipped: a repository's file imports from your home only ~/.claude/**/*.md") {
 		t.Errorf("warnings = %q", s.Warnings)
 	}
 	if strings.Contains(w, "missing.md") || strings.Contains(w, "example.com") {
@@ -157,7 +163,7 @@ func TestImportsReachNoCredentialsThroughSymlinks(t *testing.T) {
 	if err := os.Symlink(".ssh", filepath.Join(home, "dotfiles")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(top, "CLAUDE.md"), "Read @~/dotfiles/id_rsa first.")
+	write(t, filepath.Join(home, ".claude", "CLAUDE.md"), "Read @~/dotfiles/id_rsa first.")
 	denied := func(abs string) bool { return strings.HasPrefix(abs, filepath.Join(home, ".ssh")) }
 	s := instructions.Load(instructions.Options{Dir: top, Home: home, Denied: denied})
 	if strings.Contains(s.Prompt(), "PRIVATE KEY") {
