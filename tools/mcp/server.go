@@ -156,7 +156,10 @@ func (s *server) transport() (sdk.Transport, error) {
 	s.m.mu.Lock()
 	s.cmd = cmd
 	s.m.mu.Unlock()
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+	warn := func(line string) {
+		s.m.warn("MCP server %s printed a line that is not JSON-RPC on its standard output before its first message, skipped with any others before it: %q", s.cfg.Name, line)
+	}
+	return &stdioTransport{cmd: cmd, terminate: 2 * time.Second, warn: warn}, nil
 }
 
 // reason is err with the end of the server's stderr, which usually says
