@@ -29,6 +29,7 @@ func (s *server) start(ctx context.Context) {
 			s.markReady()
 			return
 		}
+		s.passGate()
 	}
 	go func() {
 		select {
@@ -55,9 +56,11 @@ func (s *server) start(ctx context.Context) {
 				return
 			}
 			if restarts == 0 || s.isClosing() {
+				s.failedToStart(reason)
 				s.setFailed(reason)
 				s.m.warn("MCP server %s failed: %s", s.cfg.Name, reason)
 				s.markReady()
+				s.m.changed() // its last known tools, offered while it started, go
 				return
 			}
 			if restarts >= s.m.maxRestarts() {

@@ -40,6 +40,18 @@ type server struct {
 	skipped   map[string]bool // tools skipped for their schema, warned about
 	closing   bool
 	listing   sync.Mutex // one tool listing at a time
+
+	// listed is the server's latest tool list as it sent it; known the
+	// list kept for its definition (loaded when configured, kept anew as
+	// it changes; nil: none yet), provisional its tools, offered while
+	// the server starts once offerKnown (its gate passed, or it has
+	// none). began says Start started it; arrived that it ran once.
+	listed      []*sdk.Tool
+	known       *knownList
+	provisional []*tool
+	offerKnown  bool
+	began       bool
+	arrived     bool
 }
 
 // connect starts the server, connects, lists its tools, prompts and
@@ -102,6 +114,7 @@ func (s *server) handshake(ctx, sctx context.Context) (cs *sdk.ClientSession, re
 	}
 	s.m.mu.Lock()
 	s.state, s.err = StateRunning, ""
+	s.arriveLocked(cs)
 	s.m.mu.Unlock()
 	return cs, ""
 }
@@ -258,11 +271,23 @@ func (s *server) list(ctx context.Context) error {
 	taken := map[string]bool{}
 	for _, o := range s.m.servers {
 		if o != s {
-			for _, t := range o.tools {
+			for _, t := range o.offered() {
 				taken[t.name] = true
 			}
 		}
 	}
+	s.tools, s.listed = s.build(all, taken, true), all
+	if s.state == StateRunning { // a list_changed: the start's list is kept by arrived
+		s.keepLocked()
+	}
+	return nil
+}
+
+// build makes the tools of the server's list all, named apart from the
+// names taken (which it extends), sorted by name. A tool whose schema does
+// not compile is skipped, with a warning when warn is set (once per tool).
+// m.mu is held, or the manager is not yet shared.
+func (s *server) build(all []*sdk.Tool, taken map[string]bool, warn bool) []*tool {
 	var ts []*tool
 	for _, st := range all {
 		schema, err := json.Marshal(st.InputSchema)
@@ -273,7 +298,7 @@ func (s *server) list(ctx context.Context) error {
 			if err == nil {
 				err = fmt.Errorf("no input schema")
 			}
-			if !s.skipped[st.Name] { // once, not again at each list_changed
+			if warn && !s.skipped[st.Name] { // once, not again at each list_changed
 				if s.skipped == nil {
 					s.skipped = map[string]bool{}
 				}
@@ -287,8 +312,7 @@ func (s *server) list(ctx context.Context) error {
 		ts = append(ts, newTool(s, name, st, schema))
 	}
 	slices.SortFunc(ts, func(a, b *tool) int { return strings.Compare(a.name, b.name) })
-	s.tools = ts
-	return nil
+	return ts
 }
 
 // headerTransport adds headers to every request.
