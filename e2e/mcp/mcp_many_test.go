@@ -49,7 +49,7 @@ func TestNinePublishedServersStart(t *testing.T) {
 			}
 		}
 		banner := "MCP server memory printed a line that is not JSON-RPC"
-		if strings.Count(res.Stderr, banner) != 1 {
+		if run == 1 && strings.Count(res.Stderr, banner) != 1 {
 			t.Errorf("run %d: stderr %s; want one warning of memory's banner", run, res.Stderr)
 		}
 		if strings.Contains(res.Stderr, "failed") {

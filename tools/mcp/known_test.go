@@ -251,3 +251,20 @@ func TestStartupTimeoutCountsFromTheServersOwnStart(t *testing.T) {
 		t.Errorf("late: %s (%s), want running: its timeout starts with it", st[1].State, st[1].Error)
 	}
 }
+
+// Close stops a server still starting at once: an agent done before its
+// servers came up does not wait for their start.
+func TestCloseStopsAServerStillStarting(t *testing.T) {
+	env, _ := gate(t) // never opened
+	cfg := stdioServer(t, "stuck", env)
+	cfg.StartupTimeout = time.Hour
+	m := NewManager([]Config{cfg}, Options{})
+	m.Start(t.Context())
+	closed := make(chan struct{})
+	go func() { m.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(time.Minute): // far beyond what stopping takes; the start's timeout is an hour
+		t.Fatal("Close waited for a server still starting")
+	}
+}

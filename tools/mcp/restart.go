@@ -55,7 +55,12 @@ func (s *server) start(ctx context.Context) {
 				s.setFailed(reason)
 				return
 			}
-			if restarts == 0 || s.isClosing() {
+			if s.isClosing() { // agent is stopping: nothing to report
+				s.setFailed(reason)
+				s.markReady()
+				return
+			}
+			if restarts == 0 {
 				s.failedToStart(reason)
 				s.setFailed(reason)
 				s.m.warn("MCP server %s failed: %s", s.cfg.Name, reason)

@@ -63,7 +63,11 @@ type server struct {
 // when connect returns.
 func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, end func(), reason string) {
 	sctx, cancel := s.startContext(ctx)
+	// Close cuts a start short (the server's process group is killed):
+	// an agent that is done never waits for a server slow to start.
+	unquit := context.AfterFunc(s.m.quit, cancel)
 	cs, reason = s.handshake(ctx, sctx)
+	unquit()
 	if cs == nil {
 		cancel()
 		return nil, nil, reason
