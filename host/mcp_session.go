@@ -54,7 +54,7 @@ func (a *agent) configureMCP(ctx context.Context, h *Host, fe FrontEnd) error {
 	a.mcpCfgs = cfgs
 	a.awaitNewMCP = !fe.MCP.Later
 	attachOAuth(a.mcpCfgs, a.oauth, fe.warn, a.settings.EnvFilter(), true)
-	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: fe.warn, Version: Version(),
+	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.mcpChanged, Warn: fe.warn, Version: Version(),
 		Roots: []string{a.dir}, Elicit: a.elicit(fe), ElicitURL: fe.MCP.ElicitURL, HideResources: a.resourcesDenied,
 		CacheDir: h.mcpToolsDir()})
 	a.rebuildCatalog() // the last known tools of the servers that will start
@@ -186,6 +186,18 @@ func (a *agent) mcpPromptNote() string {
 func (a *agent) closeMCP() {
 	if a.mcp != nil {
 		a.mcp.Close()
+	}
+}
+
+// mcpChanged is the servers' OnChange: the catalog is built anew and the
+// front-end's watchers are told (Session.OnMCPChange).
+func (a *agent) mcpChanged() {
+	a.rebuildCatalog()
+	a.mcpWatchMu.Lock()
+	watch := slices.Clone(a.mcpWatch)
+	a.mcpWatchMu.Unlock()
+	for _, fn := range watch {
+		fn()
 	}
 }
 

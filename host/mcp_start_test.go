@@ -136,3 +136,23 @@ func TestProjectServersExpandDefaults(t *testing.T) {
 		t.Errorf("warnings %q, want one naming needy and its missing variable", warned)
 	}
 }
+
+// OnMCPChange hears a server that started after the session opened (ACP
+// then lists its prompts again).
+func TestOnMCPChangeHearsALateServer(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf("[mcp.servers.probe]\ncommand = %s\nenv = { %s = \"1\" }\nstartup_timeout = \"60s\"\n", strconv.Quote(exe), asMCPServer)
+	f := newFixture(t, fake.New(), config)
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeAuto, MCP: host.MCPStart{Later: true}})
+	heard := make(chan struct{}, 8)
+	s.OnMCPChange(func() { heard <- struct{}{} })
+	s.StartMCP(t.Context())
+	<-heard
+	s.WaitMCP(t.Context())
+	if st := s.MCPStatus()[0]; st.State != mcp.StateRunning {
+		t.Errorf("server %s", st.State)
+	}
+}

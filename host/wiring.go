@@ -56,6 +56,9 @@ type agent struct {
 	// seen before (see settledCatalog): the servers start with the
 	// session (not FrontEnd.MCP.Later).
 	awaitNewMCP bool
+	// mcpWatch are called after the servers changed (Session.OnMCPChange).
+	mcpWatchMu sync.Mutex
+	mcpWatch   []func()
 	// mcpWarn is where the servers' problems go, /mcp login's notices
 	// too; oauth keeps their authorizations (nil: none kept).
 	mcpWarn func(string)

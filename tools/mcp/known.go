@@ -152,6 +152,28 @@ func (m *Manager) AwaitUnknown(ctx context.Context) {
 	}
 }
 
+// awaitStarting waits for the servers that Start started and that are
+// still starting, of those match names, each bounded by its own start, or
+// until ctx is done: a prompt or a resource is asked of a server as soon as
+// it runs.
+func (m *Manager) awaitStarting(ctx context.Context, match func(name string) bool) {
+	m.mu.Lock()
+	var wait []chan struct{}
+	for _, s := range m.servers {
+		if s.began && s.state == StateStarting && match(s.cfg.Name) {
+			wait = append(wait, s.ready)
+		}
+	}
+	m.mu.Unlock()
+	for _, ready := range wait {
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
 // Baseline says that a request took the tools as they are: from now on a
 // server's arrival that changes them, or a start that fails after its
 // tools were offered, becomes a note for the model (Notes).
