@@ -43,6 +43,11 @@ func (a *agent) configureMCP(ctx context.Context, h *Host, fe FrontEnd) error {
 		}
 		cfgs = append(cfgs, more...)
 	}
+	for _, c := range cfgs {
+		if _, ok := project[c.Name]; !ok && c.Skipped != "" { // the project's are told below
+			fe.warn(fmt.Sprintf("MCP server %s skipped: %s", c.Name, c.Skipped))
+		}
+	}
 	for _, l := range decideProject(cfgs, project, h.trust, a.dir, fe.Trust) {
 		fe.warn(l)
 	}
