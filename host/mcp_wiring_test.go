@@ -70,7 +70,9 @@ func TestMCPServersOfTheConfigStartWithTheSession(t *testing.T) {
 				return strings.Contains(d.Name+" "+d.Description, tool)
 			})
 			if !offered {
-				t.Errorf("the first request does not offer %s", tool)
+				mu.Lock()
+				defer mu.Unlock()
+				t.Errorf("the first request does not offer %s (server %+v, warnings %q)", tool, s.MCPStatus()[0], warned)
 			}
 		})
 	}

@@ -78,8 +78,11 @@ const (
 // timeout or startup_timeout takes $MCP_TOOL_TIMEOUT or $MCP_TIMEOUT
 // (milliseconds, as Claude Code reads them), else DefaultTimeout or
 // DefaultStartupTimeout; a variable that is no positive number of
-// milliseconds is an error.
+// milliseconds is an error (when there are servers).
 func Resolve(servers map[string]ServerDef, where, dir string, keyEnvs []string, getenv func(string) string) ([]Config, error) {
+	if len(servers) == 0 {
+		return nil, nil // the variables matter only to servers
+	}
 	call, err := envMillis(MCPToolTimeoutEnv, getenv)
 	if err != nil {
 		return nil, err

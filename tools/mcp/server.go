@@ -171,12 +171,23 @@ func (s *server) transport() (sdk.Transport, error) {
 	cmd.Stderr = s.tail
 	setProcessGroup(cmd)
 	s.m.mu.Lock()
-	s.cmd = cmd
+	s.cmd = nil // the last connection's; this one's once it started
 	s.m.mu.Unlock()
 	warn := func(line string) {
 		s.m.warn("MCP server %s printed a line that is not JSON-RPC on its standard output before its first message, skipped with any others before it: %q", s.cfg.Name, line)
 	}
-	return &stdioTransport{cmd: cmd, terminate: 2 * time.Second, warn: warn}, nil
+	// The process is the server's from its start on (not before: its
+	// Process is set by Start), and a start Close overtook is undone.
+	started := func() {
+		s.m.mu.Lock()
+		s.cmd = cmd
+		closing := s.closing
+		s.m.mu.Unlock()
+		if closing {
+			killGroup(cmd)
+		}
+	}
+	return &stdioTransport{cmd: cmd, terminate: 2 * time.Second, warn: warn, started: started}, nil
 }
 
 // reason is err with the end of the server's stderr, which usually says

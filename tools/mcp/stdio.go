@@ -29,6 +29,8 @@ type stdioTransport struct {
 	cmd       *exec.Cmd
 	terminate time.Duration
 	warn      func(line string)
+	// started, when not nil, is called once the process started.
+	started func()
 }
 
 var _ sdk.Transport = (*stdioTransport)(nil)
@@ -45,6 +47,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	}
 	if err := t.cmd.Start(); err != nil {
 		return nil, err
+	}
+	if t.started != nil {
+		t.started()
 	}
 	r := &bannerReader{r: bufio.NewReaderSize(stdout, 64*1024), warn: t.warn}
 	w := &processInput{stdin: stdin, cmd: t.cmd, terminate: t.terminate}
