@@ -62,7 +62,7 @@ func (s *server) passGate() {
 func (s *server) arriveLocked(cs *sdk.ClientSession) {
 	first := !s.arrived
 	s.arrived = true
-	wasOffered := s.known != nil && s.offerKnown
+	wasOffered := s.wasKnown && s.offerKnown
 	before := s.provisional
 	s.keepLocked()
 	if !first || !s.m.baselined {
@@ -97,7 +97,7 @@ func (s *server) keepLocked() {
 // it was offered from the server's last known list are gone.
 func (s *server) failedToStart(reason string) {
 	s.m.mu.Lock()
-	if s.m.baselined && s.known != nil && s.offerKnown && len(s.provisional) > 0 {
+	if s.m.baselined && s.wasKnown && s.offerKnown && len(s.provisional) > 0 {
 		s.m.notes = append(s.m.notes, fmt.Sprintf("MCP server %s did not start (%s); its tools are no longer offered.", s.cfg.Name, reason))
 	}
 	s.m.mu.Unlock()
@@ -138,7 +138,7 @@ func (m *Manager) AwaitUnknown(ctx context.Context) {
 	m.mu.Lock()
 	var wait []chan struct{}
 	for _, s := range m.servers {
-		if s.began && s.known == nil {
+		if s.began && !s.wasKnown { // not s.known: its arrival sets it before its tools are offered
 			wait = append(wait, s.ready)
 		}
 	}

@@ -101,6 +101,7 @@ func NewManager(cfgs []Config, opts Options) *Manager {
 		}
 		if s.state == StateStarting {
 			s.known, s.offerKnown = m.loadKnown(s.cfg), c.Gate == nil
+			s.wasKnown = s.known != nil
 		}
 		m.servers = append(m.servers, s)
 	}

@@ -45,9 +45,11 @@ type server struct {
 	// list kept for its definition (loaded when configured, kept anew as
 	// it changes; nil: none yet), provisional its tools, offered while
 	// the server starts once offerKnown (its gate passed, or it has
-	// none). began says Start started it; arrived that it ran once.
+	// none). began says Start started it; arrived that it ran once;
+	// wasKnown that its list was known when it was configured.
 	listed      []*sdk.Tool
 	known       *knownList
+	wasKnown    bool
 	provisional []*tool
 	offerKnown  bool
 	began       bool
