@@ -39,6 +39,13 @@ type Commander interface {
 	Commands() []Command
 }
 
+// CommandWatcher is a Commander whose commands may change while it lives
+// (an MCP server's prompts join when it starts): it calls fn, from any
+// goroutine, after they may have changed.
+type CommandWatcher interface {
+	WatchCommands(fn func())
+}
+
 // availableCommands is the commands session s takes (its custom commands;
 // the interface's own slash commands do not run over ACP).
 func availableCommands(s Session) sdk.SessionUpdate {

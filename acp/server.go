@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -159,11 +160,28 @@ func (s *server) sessionRequest(cwd string, servers []sdk.McpServer) (SessionReq
 }
 
 // afterSetup tells the client the commands a session takes, once it
-// knows the session.
+// knows the session, and again whenever they change (a CommandWatcher's
+// MCP server that started after the session did brings its prompts).
 func (s *server) afterSetup(ls *liveSession) {
-	go func() {
-		_ = s.update(context.Background(), ls.ID(), availableCommands(ls.Session))
-	}()
+	var mu sync.Mutex // one update at a time, each with the list as it is then
+	last := ""
+	send := func() {
+		go func() {
+			mu.Lock()
+			defer mu.Unlock()
+			u := availableCommands(ls.Session)
+			key, _ := json.Marshal(u)
+			if string(key) == last {
+				return
+			}
+			last = string(key)
+			_ = s.update(context.Background(), ls.ID(), u)
+		}()
+	}
+	if w, ok := ls.Session.(CommandWatcher); ok {
+		w.WatchCommands(send)
+	}
+	send()
 }
 
 // add registers a session; after the connection closed it is closed at

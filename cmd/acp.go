@@ -149,6 +149,12 @@ var _ acp.Session = (*acpSession)(nil)
 // client's buffers when it reads files (Session.ReadText).
 func (s *acpSession) ReadFile(rel string) (string, bool) { return s.ReadText(rel) }
 
+// WatchCommands calls fn after the session's MCP servers changed (their
+// prompts are commands).
+func (s *acpSession) WatchCommands(fn func()) { s.Session.OnMCPChange(fn) }
+
+var _ acp.CommandWatcher = (*acpSession)(nil)
+
 // Commands are the session's custom slash commands and its MCP servers'
 // prompts, for available_commands_update.
 func (s *acpSession) Commands() []acp.Command {

@@ -18,12 +18,20 @@ func EverythingServer(bin string) string {
 }
 
 // The MCP servers the tests run, as .ci/run installs them: npm install
-// --no-save --prefix out/mcp-servers PACKAGES. The reference servers, and
-// mcp-hub, a hub of servers whose tool list changes with its config file.
-var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31", "mcp-hub@4.2.1"}
+// --no-save --prefix out/mcp-servers PACKAGES. The reference servers;
+// mcp-hub, a hub of servers whose tool list changes with its config file;
+// and published servers that start without network or credentials (a
+// placeholder key where one is asked for), for a .mcp.json of many
+// (ManyServers).
+var mcpPackages = []string{"@modelcontextprotocol/server-everything@2026.8.31", "@modelcontextprotocol/server-filesystem@2026.8.31", "mcp-hub@4.2.1",
+	"@modelcontextprotocol/server-memory@2026.8.31", "@modelcontextprotocol/server-sequential-thinking@2026.8.31",
+	"@modelcontextprotocol/server-github@2025.4.8", "@modelcontextprotocol/server-brave-search@0.6.2",
+	"@modelcontextprotocol/server-postgres@0.6.2", "@upstash/context7-mcp@4.1.1", "@antv/mcp-server-chart@0.9.10"}
 
 // mcpBinaries are the binaries mcpPackages install.
-var mcpBinaries = []string{"mcp-server-everything", "mcp-server-filesystem", "mcp-hub"}
+var mcpBinaries = []string{"mcp-server-everything", "mcp-server-filesystem", "mcp-hub",
+	"mcp-server-memory", "mcp-server-sequential-thinking", "mcp-server-github", "mcp-server-brave-search",
+	"mcp-server-postgres", "context7-mcp", "mcp-server-chart"}
 
 // MCPBin returns the directory of the reference servers' binaries:
 // $AGENT_E2E_MCP_BIN, else out/mcp-servers/node_modules/.bin of the

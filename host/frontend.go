@@ -78,9 +78,12 @@ type Trust struct {
 // questions reach a person.
 type MCPStart struct {
 	// Later leaves the servers stopped until Session.StartMCP (the
-	// interface starts them after its first frame); otherwise OpenSession
-	// starts them and waits for each, up to its startup_timeout, so that
-	// their tools are offered from the first prompt.
+	// interface starts them after its first frame) and has no request
+	// wait for them; otherwise OpenSession starts them, waits for none,
+	// and the first request waits only for the servers never seen before
+	// (no tool list of theirs is known), each up to its startup_timeout,
+	// so that their tools are offered from the first prompt (the others
+	// are offered by their last known tools while they start).
 	Later bool
 	// Servers are servers the front-end adds to the configured ones (an
 	// ACP client's, the SDK's --mcp-config); Where names them in errors.

@@ -23,6 +23,9 @@ const (
 	// mcpRecord, beside asMCPServer, names a file where the server writes
 	// its arguments and its CLAUDE_PLUGIN_ROOT as it starts.
 	mcpRecord = "AGENT_HOST_TEST_MCP_RECORD"
+	// mcpGate names a FIFO the MCP server opens before it speaks: it
+	// starts once the test opens the other end.
+	mcpGate = "AGENT_HOST_TEST_MCP_GATE"
 )
 
 // TestMain runs the tests with HOME in a directory of their own, so that
@@ -46,11 +49,21 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// serveMCP is a stdio MCP server with one tool, echo, which answers
-// "echo: TEXT". It ends when its client closes stdin.
+// serveMCP is a stdio MCP server with two tools: echo, which answers
+// "echo: TEXT", and getenv, which answers the value of the environment
+// variable TEXT. With mcpGate set, it speaks only once the test opened
+// that FIFO. It ends when its client closes stdin.
 func serveMCP() int {
 	if rec := os.Getenv(mcpRecord); rec != "" {
 		_ = os.WriteFile(rec, []byte(strings.Join(os.Args[1:], " ")+"\n"+os.Getenv("CLAUDE_PLUGIN_ROOT")), 0o644)
+	}
+	if gate := os.Getenv(mcpGate); gate != "" {
+		f, err := os.Open(gate) // blocks until the test opens it for writing
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gate:", err)
+			return 1
+		}
+		f.Close()
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "probe", Version: "1"}, nil)
 	schema := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}
@@ -59,6 +72,12 @@ func serveMCP() int {
 			var in struct{ Text string }
 			_ = json.Unmarshal(req.Params.Arguments, &in)
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + in.Text}}}, nil
+		})
+	s.AddTool(&sdk.Tool{Name: "getenv", Description: "The value of an environment variable.", InputSchema: schema},
+		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			var in struct{ Text string }
+			_ = json.Unmarshal(req.Params.Arguments, &in)
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Text + "=" + os.Getenv(in.Text)}}}, nil
 		})
 	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil && !strings.Contains(err.Error(), "EOF") {
 		fmt.Fprintln(os.Stderr, "mcp server:", err)

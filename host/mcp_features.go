@@ -32,10 +32,11 @@ func (r mcpResources) Read(ctx context.Context, server, uri string) (string, []t
 	return c.Text, c.Images, err
 }
 
-// Server reports whether name is a running server's.
+// Server reports whether name is a server's that runs or is starting (a
+// read waits for its start).
 func (r mcpResources) Server(name string) bool {
 	for _, s := range r.m.Status() {
-		if s.Name == name && s.State == mcp.StateRunning {
+		if s.Name == name && (s.State == mcp.StateRunning || s.State == mcp.StateStarting) {
 			return true
 		}
 	}

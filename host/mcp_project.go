@@ -216,13 +216,15 @@ func gateProject(cfgs []mcp.Config, project map[string]projectServer, store *tru
 }
 
 // projectKeyRefs returns the provider key variables (keyEnvs) that a
-// project server's env or headers name as ${VAR}.
+// project server's command, args, env, url or headers name as ${VAR} (or
+// ${VAR:-default}).
 func projectKeyRefs(c mcp.ServerDef, keyEnvs []string) []string {
+	values := append(append([]string{c.Command, c.URL}, c.Args...), slices.Collect(maps.Values(c.Env))...)
 	var refs []string
-	for _, v := range append(slices.Collect(maps.Values(c.Env)), slices.Collect(maps.Values(c.Headers))...) {
-		for _, m := range mcp.VarRef.FindAllStringSubmatch(v, -1) {
-			if slices.Contains(keyEnvs, m[1]) && !slices.Contains(refs, m[1]) {
-				refs = append(refs, m[1])
+	for _, v := range append(values, slices.Collect(maps.Values(c.Headers))...) {
+		for _, n := range mcp.RefNames(v) {
+			if slices.Contains(keyEnvs, n) && !slices.Contains(refs, n) {
+				refs = append(refs, n)
 			}
 		}
 	}

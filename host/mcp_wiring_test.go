@@ -17,8 +17,9 @@ import (
 )
 
 // An MCP server of the config file (a stdio server: this test binary as
-// serveMCP) starts with OpenSession, which waits for it, so that its
-// tools are offered from the first prompt (headless, ACP, the SDK); with
+// serveMCP) starts with OpenSession, whose first request waits for it (it
+// never ran before: no tool list of it is known), so that its tools are
+// offered from the first prompt (headless, ACP, the SDK); with
 // FrontEnd.MCP.Later (the interface) it starts only at StartMCP. Either
 // way its tool runs when the model calls it, and Close stops it.
 func TestMCPServersOfTheConfigStartWithTheSession(t *testing.T) {
@@ -52,11 +53,11 @@ func TestMCPServersOfTheConfigStartWithTheSession(t *testing.T) {
 				}
 				s.StartMCP(t.Context())
 				s.WaitMCP(t.Context())
-			}
-			if st := s.MCPStatus()[0]; st.State != mcp.StateRunning || !slices.Contains(s.ToolNames(), tool) {
-				mu.Lock()
-				defer mu.Unlock()
-				t.Fatalf("server %s (%s), tools %q; want %s offered (warnings: %q)", st.State, st.Error, s.ToolNames(), tool, warned)
+				if st := s.MCPStatus()[0]; st.State != mcp.StateRunning || !slices.Contains(s.ToolNames(), tool) {
+					mu.Lock()
+					defer mu.Unlock()
+					t.Fatalf("server %s (%s), tools %q; want %s offered (warnings: %q)", st.State, st.Error, s.ToolNames(), tool, warned)
+				}
 			}
 			r := runTurn(t, s, "echo hi")
 			if r.done.Reason != loop.StopAnswered {
@@ -69,7 +70,9 @@ func TestMCPServersOfTheConfigStartWithTheSession(t *testing.T) {
 				return strings.Contains(d.Name+" "+d.Description, tool)
 			})
 			if !offered {
-				t.Errorf("the first request does not offer %s", tool)
+				mu.Lock()
+				defer mu.Unlock()
+				t.Errorf("the first request does not offer %s (server %+v, warnings %q)", tool, s.MCPStatus()[0], warned)
 			}
 		})
 	}

@@ -76,8 +76,8 @@ type Session struct {
 
 // OpenSession opens the session req names (or a new one) for front-end
 // fe: the store (it waits for it), the agent built complete in the
-// session's directory, its MCP servers started and waited for (unless
-// fe.MCP.Later), the session's lease, its SessionStart hooks (SessionEnd's
+// session's directory, its MCP servers started (unless fe.MCP.Later; not
+// waited for, see settledCatalog), the session's lease, its SessionStart hooks (SessionEnd's
 // at Close), and a loop on the configured model. Settings that do not
 // resolve, an unknown or ambiguous session, nothing to continue, or a
 // directory that is gone are UsageErrors.
@@ -117,9 +117,10 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 	if !fe.MCP.Later {
 		// The servers live as long as the session (Close stops them), not
 		// as ctx: ACP's library cancels a request's context once it is
-		// answered.
+		// answered. Nothing waits for them here: the first request waits
+		// for those never seen before (settledCatalog), the others are
+		// offered by their last known tools.
 		s.a.mcp.Start(context.WithoutCancel(ctx))
-		s.a.mcp.Wait(ctx)
 	}
 	for _, svc := range s.a.services {
 		if svc.notice != "" {

@@ -91,6 +91,15 @@ func (s *Session) MCPCommands() []Command { return s.a.mcpCommands() }
 // Cancelling ctx stops what waits on a person (a trust question).
 func (s *Session) StartMCP(ctx context.Context) { s.a.mcp.Start(ctx) }
 
+// OnMCPChange has fn called, from any goroutine, after the session's MCP
+// servers changed what they offer (one started, stopped or listed anew):
+// their tools, prompts or resources may differ.
+func (s *Session) OnMCPChange(fn func()) {
+	s.a.mcpWatchMu.Lock()
+	defer s.a.mcpWatchMu.Unlock()
+	s.a.mcpWatch = append(s.a.mcpWatch, fn)
+}
+
 // MCPServers are the names of the session's MCP servers, configured and
 // added by the front-end, sorted as configured.
 func (s *Session) MCPServers() []string {

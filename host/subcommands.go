@@ -96,7 +96,7 @@ func (h *Host) mcpConfigs(dir string, trustProject bool) ([]mcp.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	gateProject(cfgs, project, h.trust, dir, trustProject)
+	decideProject(cfgs, project, h.trust, dir, Trust{MCP: trustProject})
 	plugins, _ := h.enabledPlugins(dir)
 	more, _ := pluginServers(plugins, dir, h.keyEnvs(), h.cfg.Getenv, cfgs)
 	return append(cfgs, more...), nil
@@ -111,7 +111,7 @@ func (h *Host) MCPStatus(ctx context.Context, dir string, trustProject bool) ([]
 		return nil, err
 	}
 	attachOAuth(cfgs, h.oauth, nil, shell.EnvFilter{Strip: h.keyEnvs()}, false)
-	m := mcp.NewManager(cfgs, mcp.Options{Version: Version(), Roots: []string{dir}})
+	m := mcp.NewManager(cfgs, mcp.Options{Version: Version(), Roots: []string{dir}, CacheDir: h.mcpToolsDir()})
 	m.Start(ctx)
 	m.Wait(ctx)
 	defer m.Close()

@@ -83,8 +83,10 @@ func (a *agent) submit(ctx context.Context, session string, p turn.Prompt) turn.
 		extra = append([]string{"The user ran these commands in the interface before this prompt:\n" + ran}, extra...)
 	}
 	p.Message = withContext(p.Message, extra)
-	if note := a.backgroundPromptNote(session); note != "" {
-		p.Message.Parts = append(slices.Clip(p.Message.Parts), providers.Text{Text: "\n\n" + note})
+	for _, note := range []string{a.backgroundPromptNote(session), a.mcpPromptNote()} {
+		if note != "" {
+			p.Message.Parts = append(slices.Clip(p.Message.Parts), providers.Text{Text: "\n\n" + note})
+		}
 	}
 	return turn.Submission{Prompt: p, Notices: notices, Model: model}
 }

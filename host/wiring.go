@@ -18,7 +18,6 @@ import (
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/skills"
 	"github.com/agent-dev/agent/subagent"
-	"github.com/agent-dev/agent/telemetry/tracecontext"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/background"
 	"github.com/agent-dev/agent/tools/fs"
@@ -55,6 +54,13 @@ type agent struct {
 	// is built from the latest tools.
 	rebuild sync.Mutex
 	mcpCfgs []mcp.Config
+	// awaitNewMCP has the first request wait for the MCP servers never
+	// seen before (see settledCatalog): the servers start with the
+	// session (not FrontEnd.MCP.Later).
+	awaitNewMCP bool
+	// mcpWatch are called after the servers changed (Session.OnMCPChange).
+	mcpWatchMu sync.Mutex
+	mcpWatch   []func()
 	// mcpWarn is where the servers' problems go, /mcp login's notices
 	// too; oauth keeps their authorizations (nil: none kept).
 	mcpWarn func(string)
@@ -303,120 +309,6 @@ func newBash(s Settings, dir string, sb *sandbox.Sandbox, bg *background.Manager
 		cfg.Background, cfg.Detachable = bg, detachable
 	}
 	return shell.New(cfg)
-}
-
-// configureMCP resolves the MCP servers of the agent (the config's, the
-// project's .mcp.json, the front-end's) and builds their manager, which
-// starts nothing before its Start: a project's servers start once trusted
-// (fe.Trust), their problems go to fe.Warn once each, a server's form goes
-// to fe.MCP.Elicit.
-func (a *agent) configureMCP(ctx context.Context, h *Host, fe FrontEnd) error {
-	s := a.settings
-	cfgs, project, err := resolveMCP(s.MCPServers, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv)
-	if err != nil {
-		return err
-	}
-	more, lines := pluginServers(a.plugins, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv, cfgs)
-	for _, l := range lines {
-		fe.warn(l)
-	}
-	cfgs = append(cfgs, more...)
-	if len(fe.MCP.Servers) > 0 {
-		more, err := mcpServers(fe.MCP.Servers, fe.MCP.Where, a.dir, s.ProviderKeyEnvs, h.cfg.Getenv)
-		if err != nil {
-			return err
-		}
-		cfgs = append(cfgs, more...)
-	}
-	if fe.Trust.Ask != nil && h.trust != nil {
-		for i, c := range cfgs {
-			if ps, ok := project[c.Name]; ok {
-				cfgs[i].Gate = askTrust(h.trust, a.dir, c.Name, ps, fe.Trust.Ask)
-			}
-		}
-	} else {
-		for _, l := range gateProject(cfgs, project, h.trust, a.dir, fe.Trust.MCP) {
-			fe.warn(l)
-		}
-	}
-	for i, c := range cfgs {
-		if c.Command != "" && c.Env != nil { // a server process joins the trace the session opens in (TRACEPARENT)
-			cfgs[i].Env = tracecontext.WithEnv(c.Env, h.telemetry().Context(ctx))
-		}
-	}
-	a.mcpCfgs = cfgs
-	attachOAuth(a.mcpCfgs, a.oauth, fe.warn, a.settings.EnvFilter(), true)
-	a.mcp = mcp.NewManager(a.mcpCfgs, mcp.Options{OnChange: a.rebuildCatalog, Warn: fe.warn, Version: Version(),
-		Roots: []string{a.dir}, Elicit: a.elicit(fe), ElicitURL: fe.MCP.ElicitURL, HideResources: a.resourcesDenied})
-	a.mentions.UseResources(mcpResources{a.mcp})
-	return nil
-}
-
-// elicit is the servers' question to the person: fe.MCP.Elicit, which, for
-// a server's page to open (URL mode), says whether the person agreed; the
-// page then opens in the browser, with the environment bash gets and none
-// of the servers' OAuth secrets (a failure to open is a warning: the
-// person has the URL). nil without fe.MCP.Elicit.
-func (a *agent) elicit(fe FrontEnd) mcp.ElicitFunc {
-	ask := fe.MCP.Elicit
-	if ask == nil {
-		return nil
-	}
-	return func(ctx context.Context, e mcp.Elicitation) (mcp.ElicitAnswer, error) {
-		ans, err := ask(ctx, e)
-		if err == nil && e.URL != "" && ans.Action == mcp.ElicitAccept {
-			if oerr := oauth.OpenBrowser(e.URL, os.Getenv, browserEnv(a.mcpCfgs, a.settings.EnvFilter())); oerr != nil {
-				fe.warn(fmt.Sprintf("%v; open %s yourself", oerr, e.URL))
-			}
-		}
-		return ans, err
-	}
-}
-
-// settledCatalog is the loop's catalog source. Before each snapshot it
-// takes for a request or a step's calls, the loop calls Settle with the
-// turn's context, which waits for the MCP tool lists announced as changed
-// to arrive (each fetch bounded by its server's startup_timeout), so that
-// the next request carries a change the servers announced before it.
-// Current itself never waits: loop.New calls it, in the interface's Update
-// too (/new, a picked session).
-type settledCatalog struct{ a *agent }
-
-// Current returns the catalog in force.
-func (c settledCatalog) Current() *picker.Catalog { return c.a.catalog.Current() }
-
-// Settle returns once no MCP tool list announced as changed is still
-// being fetched, or when ctx (the turn's) is done.
-func (c settledCatalog) Settle(ctx context.Context) {
-	if c.a.mcp != nil {
-		c.a.mcp.Settle(ctx)
-	}
-}
-
-// closeMCP stops the MCP servers, each with its process group.
-func (a *agent) closeMCP() {
-	if a.mcp != nil {
-		a.mcp.Close()
-	}
-}
-
-// rebuildCatalog publishes a new catalog of the built-in tools (one pick
-// group, offered as briefs in pick mode) and the MCP servers' current
-// tools (picked one by one, listed by name in pick_tools' index until
-// picked: a brief each would cost more than all the built-in tools).
-func (a *agent) rebuildCatalog() {
-	a.rebuild.Lock()
-	defer a.rebuild.Unlock()
-	ts := append(slices.Clone(a.builtins), denyByRules(guardGit(a.mcp.Tools(), a.sandbox), a.toolDeny)...)
-	reg, err := tools.NewRegistry(ts...)
-	if err != nil {
-		return // names are unique by construction; keep the current catalog
-	}
-	var external []string
-	for _, t := range ts[len(a.builtins):] {
-		external = append(external, t.Definition().Name)
-	}
-	a.catalog.Set(picker.New(reg, a.mode, a.toolGroups()...).WithIndex(external...))
 }
 
 // newSandbox builds the sandbox of a run in paths.Dir: the mode of the

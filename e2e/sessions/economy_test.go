@@ -8,7 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/agent-dev/agent/e2e"
@@ -164,20 +167,42 @@ func (e economy) String() string {
 		e.requests, e.bytes, 100*float64(e.cached)/float64(e.bytes), e.billable())
 }
 
+// The MCP servers of an economy session.
+const (
+	noMCP   = iota
+	refMCP  // the two reference servers
+	slowMCP // the same, each held at its start until the test lets it go (slowServers)
+)
+
 // runEconomy runs the three-turn session (-p, then -c -p twice) in a tools
 // mode and measures it; with mcp, the two reference MCP servers are
-// configured (their tools offered, none called).
-func runEconomy(t *testing.T, turns []economyTurn, mode string, mcp bool) economy {
+// configured (their tools offered, none called). Every request offers the
+// same tools, whenever the servers come up. With slowMCP the servers start
+// only in the first turn, whose first request waits for them (agent never
+// saw them); in the later turns they never get past their start, so those
+// turns show that no request waits for a server whose tools are known, and
+// that the tools it is offered by are the same.
+func runEconomy(t *testing.T, turns []economyTurn, mode string, mcp int) economy {
 	dir, db := economyRepo(t), filepath.Join(t.TempDir(), "agent.db")
 	srv := scripted.NewWithOptions(t, scripted.Options{Respond: economyModel(turns)})
 	var extra []string
-	if mcp {
+	var afterFirst func()
+	switch mcp {
+	case refMCP:
 		// The servers' startup timeout is generous (e2e.ReferenceServers):
-		// a server that missed it in one turn would change that turn's
-		// tools and measure the load, not the mode.
+		// the first request of the first turn waits for them.
 		extra = []string{"--config", e2e.MCPConfig(t, e2e.ReferenceServers(e2e.MCPBin(t), dir))}
+	case slowMCP:
+		cfg, release := slowServers(t, e2e.MCPBin(t), dir)
+		extra = []string{"--config", cfg}
+		done := release() // the first turn's servers start; the later turns' never do
+		defer done()
+		afterFirst = done
 	}
 	for i, turn := range turns {
+		if i == 1 && afterFirst != nil {
+			afterFirst()
+		}
 		args := append(slices.Clone(extra), "--db", db, "--tools", mode, "-p", turn.prompt)
 		if i > 0 {
 			args = append([]string{"-c"}, args...)
@@ -189,9 +214,13 @@ func runEconomy(t *testing.T, turns []economyTurn, mode string, mcp bool) econom
 	}
 	var e economy
 	var prev []byte
-	for i, r := range srv.Requests() {
-		if mcp && !strings.Contains(string(r.Body), "mcp__fs__") {
+	reqs := srv.Requests()
+	for i, r := range reqs {
+		if mcp != noMCP && !strings.Contains(string(r.Body), "mcp__fs__") {
 			t.Fatalf("%s mode, request %d lacks the MCP servers' tools", mode, i+1)
+		}
+		if mcp != noMCP && e2e.ToolsJSON(r) != e2e.ToolsJSON(reqs[0]) {
+			t.Errorf("%s mode, request %d offers other tools than the first: a server that came late changed them", mode, i+1)
 		}
 		cur := scripted.ProviderOrder(r.Chat)
 		e.requests++
@@ -211,10 +240,12 @@ const crushBillable = 127740
 // and with the two reference MCP servers configured. Run it with -v (or
 // bench/economy.sh) for the figures that BENCHMARKS.md records. It holds
 // pick mode to issue 29's goals: at most all mode's billable bytes and at
-// most half of Crush's; with the MCP servers, at most 0.65x all mode's.
-// To keep the suite short it runs pick and all mode, and of the MCP
-// sessions the reading one; $AGENT_ECONOMY_FULL (bench/economy.sh) adds
-// swap mode and the editing session with MCP servers.
+// most half of Crush's; with the MCP servers, at most 0.65x all mode's,
+// and every request of a session offers the same tools. To keep the suite
+// short it runs pick and all mode, and of the MCP sessions the reading one
+// with servers that take seconds to start (a late server must not change
+// the tools: issue 39); $AGENT_ECONOMY_FULL (bench/economy.sh) adds swap
+// mode and the sessions with the servers starting at their own pace.
 // $AGENT_ECONOMY_MODES lists the modes to run ("all pick swap"), for
 // bench/economy.sh measuring an older build.
 func TestRequestEconomyOfAThreeTurnSession(t *testing.T) {
@@ -222,12 +253,13 @@ func TestRequestEconomyOfAThreeTurnSession(t *testing.T) {
 	for _, sc := range []struct {
 		name  string
 		turns []economyTurn
-		mcp   bool
+		mcp   int
 		goal  float64 // pick mode's billable bytes at most goal x all mode's
-	}{{"reading", readingTurns, false, 1}, {"editing", editingTurns, false, 1},
-		{"reading+mcp", readingTurns, true, 0.65}, {"editing+mcp", editingTurns, true, 0.65}} {
+	}{{"reading", readingTurns, noMCP, 1}, {"editing", editingTurns, noMCP, 1},
+		{"reading+mcp", readingTurns, refMCP, 0.65}, {"editing+mcp", editingTurns, refMCP, 0.65},
+		{"reading+slow-mcp", readingTurns, slowMCP, 0.65}} {
 		full := os.Getenv("AGENT_ECONOMY_FULL") != "" // bench/economy.sh
-		if sc.mcp && (testing.Short() || !full && sc.name != "reading+mcp") {
+		if sc.mcp != noMCP && (testing.Short() || !full && sc.name != "reading+slow-mcp") {
 			continue
 		}
 		e := map[string]economy{}
@@ -250,5 +282,60 @@ func TestRequestEconomyOfAThreeTurnSession(t *testing.T) {
 			t.Errorf("%s session: pick mode bills %d bytes; the goals are at most %.2fx all mode's %d and half of Crush's %d",
 				sc.name, pick, sc.goal, all, crushBillable)
 		}
+	}
+}
+
+// slowServers is the config of the two reference servers, each started by
+// a shell that first waits for a line from a FIFO of its own. release lets
+// the next start of each go on; the function it returns gives up on a
+// start that has not come (unblocking the writes) and returns once the
+// writes ended.
+func slowServers(t *testing.T, bin, dir string) (cfg string, release func() (done func())) {
+	t.Helper()
+	var b strings.Builder
+	var gates []string
+	for _, s := range []struct{ name, bin, arg string }{{"everything", "mcp-server-everything", ""}, {"fs", "mcp-server-filesystem", dir}} {
+		gate := filepath.Join(t.TempDir(), s.name+".gate")
+		if err := syscall.Mkfifo(gate, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		gates = append(gates, gate)
+		args := []string{"-c", fmt.Sprintf("read _ < '%s'; exec \"$0\" \"$@\"", gate), filepath.Join(bin, s.bin)}
+		if s.arg != "" {
+			args = append(args, s.arg)
+		}
+		quoted := make([]string, len(args))
+		for i, a := range args {
+			quoted[i] = strconv.Quote(a)
+		}
+		fmt.Fprintf(&b, "[mcp.servers.%s]\ncommand = \"sh\"\nargs = [%s]\nstartup_timeout = \"180s\"\n", s.name, strings.Join(quoted, ", "))
+	}
+	return e2e.MCPConfig(t, b.String()), func() func() {
+		var wg sync.WaitGroup
+		for _, gate := range gates {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f, err := os.OpenFile(gate, os.O_WRONLY, 0) // until a reader opens it
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				f.WriteString("go\n")
+				f.Close()
+			}()
+		}
+		return sync.OnceFunc(func() {
+			var readers []*os.File
+			for _, gate := range gates { // a write still waiting for its server opens now
+				if r, err := os.OpenFile(gate, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+					readers = append(readers, r)
+				}
+			}
+			wg.Wait()
+			for _, r := range readers {
+				r.Close()
+			}
+		})
 	}
 }

@@ -3,9 +3,10 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
-	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,18 +50,47 @@ type ServerDef struct {
 	// Elicitation "defaults" accepts the server's forms with their
 	// defaults where nobody can be asked (headless); "" declines them.
 	Elicitation string `toml:"elicitation"`
+	// Vars are variables its ${VAR} references see before the
+	// environment (a plugin's ${CLAUDE_PLUGIN_ROOT}); never read from a
+	// file.
+	Vars map[string]string `toml:"-"`
 }
 
-// VarRef matches a ${VAR} reference of a header, an env value or an
-// OAuth secret; its group is the variable's name.
-var VarRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+// The environment variables Claude Code reads for MCP servers' timeouts,
+// in milliseconds: MCPTimeoutEnv bounds a server's start (its
+// StartupTimeout), MCPToolTimeoutEnv one call (its Timeout), for every
+// server that sets none of its own.
+const (
+	MCPTimeoutEnv     = "MCP_TIMEOUT"
+	MCPToolTimeoutEnv = "MCP_TOOL_TIMEOUT"
+)
 
 // Resolve resolves servers (the [mcp.servers] tables, a .mcp.json) into
-// server configs,
-// sorted by name. Header values expand ${VAR} from the environment; a
-// stdio server gets this process's environment without the provider keys'
-// variables (keyEnvs), plus its env table, and runs in dir.
+// server configs, sorted by name. The ${VAR} and ${VAR:-default}
+// references of a server's command, args, env, url and headers (and of
+// its OAuth secrets) are expanded (see Expand, with its Vars); a server
+// that refers to a variable that is not set and has no default is
+// skipped, with a reason that names the variable. The provider keys'
+// variables (keyEnvs) are never expanded into a command, an argument or a
+// URL, which show in process lists, errors and logs: such a server is
+// skipped too. A stdio server gets this process's environment without
+// keyEnvs, plus its env table, and runs in dir. A server that sets no
+// timeout or startup_timeout takes $MCP_TOOL_TIMEOUT or $MCP_TIMEOUT
+// (milliseconds, as Claude Code reads them), else DefaultTimeout or
+// DefaultStartupTimeout; a variable that is no positive number of
+// milliseconds is an error (when there are servers).
 func Resolve(servers map[string]ServerDef, where, dir string, keyEnvs []string, getenv func(string) string) ([]Config, error) {
+	if len(servers) == 0 {
+		return nil, nil // the variables matter only to servers
+	}
+	call, err := envMillis(MCPToolTimeoutEnv, getenv)
+	if err != nil {
+		return nil, err
+	}
+	startup, err := envMillis(MCPTimeoutEnv, getenv)
+	if err != nil {
+		return nil, err
+	}
 	names := make([]string, 0, len(servers))
 	for n := range servers {
 		names = append(names, n)
@@ -68,20 +98,85 @@ func Resolve(servers map[string]ServerDef, where, dir string, keyEnvs []string, 
 	slices.Sort(names)
 	var out []Config
 	for _, name := range names {
-		c, err := resolveOne(name, servers[name], where, dir, getenv)
+		sc := servers[name]
+		c, err := resolveOne(name, sc, where, dir, getenv)
 		if err != nil {
 			return nil, err
 		}
-		c.Env = serverEnv(servers[name], keyEnvs, getenv)
+		if c.Timeout == 0 {
+			c.Timeout = call
+		}
+		if c.StartupTimeout == 0 {
+			c.StartupTimeout = startup
+		}
+		var missing []string
+		expand := func(v string) string {
+			x, m := Expand(v, sc.Vars, getenv)
+			for _, n := range m {
+				if !slices.Contains(missing, n) {
+					missing = append(missing, n)
+				}
+			}
+			return x
+		}
+		c.Command, c.URL, c.Args = expand(sc.Command), expand(sc.URL), nil
+		for _, a := range sc.Args {
+			c.Args = append(c.Args, expand(a))
+		}
+		if keys := commandKeyRefs(sc, keyEnvs); len(keys) > 0 {
+			c.Command, c.Args, c.URL = sc.Command, sc.Args, sc.URL // as written: the key's value stays out
+			c.Skipped = fmt.Sprintf("its command, arguments or URL name the provider key $%s, which is never expanded there (they show in process lists and logs)", strings.Join(keys, ", $"))
+		}
+		if len(sc.Headers) > 0 {
+			c.Headers = map[string]string{}
+			for k, v := range sc.Headers {
+				c.Headers[k] = expand(v)
+			}
+		}
+		c.Env = serverEnv(sc, keyEnvs, expand)
+		c.EnvNames = slices.Sorted(maps.Keys(sc.Env))
+		if len(missing) > 0 && c.Skipped == "" {
+			slices.Sort(missing)
+			c.Skipped = fmt.Sprintf("it needs $%s, which is not set (give a default with ${VAR:-default})", strings.Join(missing, ", $"))
+		}
 		out = append(out, c)
 	}
 	return out, nil
 }
 
-// resolveOne checks server name's definition sc and resolves all of it
-// but its environment.
+// commandKeyRefs are the provider keys' variables (keyEnvs) that sc's
+// command, arguments or URL refer to, sorted.
+func commandKeyRefs(sc ServerDef, keyEnvs []string) []string {
+	var refs []string
+	for _, v := range append([]string{sc.Command, sc.URL}, sc.Args...) {
+		for _, n := range RefNames(v) {
+			if slices.Contains(keyEnvs, n) && !slices.Contains(refs, n) {
+				refs = append(refs, n)
+			}
+		}
+	}
+	slices.Sort(refs)
+	return refs
+}
+
+// envMillis reads the environment variable name as a number of
+// milliseconds; 0 when it is not set.
+func envMillis(name string, getenv func(string) string) (time.Duration, error) {
+	v := strings.TrimSpace(getenv(name))
+	if v == "" {
+		return 0, nil
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || ms <= 0 {
+		return 0, fmt.Errorf("$%s=%q: want a positive number of milliseconds", name, v)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// resolveOne checks server name's definition sc and resolves its
+// transport, timeouts, elicitation, enabled and OAuth table.
 func resolveOne(name string, sc ServerDef, where, dir string, getenv func(string) string) (Config, error) {
-	c := Config{Name: name, Command: sc.Command, Args: sc.Args, URL: sc.URL, Dir: dir}
+	c := Config{Name: name, Dir: dir}
 	switch {
 	case (sc.Command == "") == (sc.URL == ""):
 		return c, fmt.Errorf("%s: mcp server %s: set either command or url", where, name)
@@ -92,6 +187,7 @@ func resolveOne(name string, sc ServerDef, where, dir string, getenv func(string
 	case sc.Elicitation != "" && sc.Elicitation != "defaults" && sc.Elicitation != "decline":
 		return c, fmt.Errorf("%s: mcp server %s: elicitation %q: use defaults or decline", where, name, sc.Elicitation)
 	}
+	c.URL = sc.URL // applyOAuth asks whether it is an HTTP server
 	c.SSE = sc.Transport == "sse"
 	c.ElicitDefaults = sc.Elicitation == "defaults"
 	var err error
@@ -105,30 +201,13 @@ func resolveOne(name string, sc ServerDef, where, dir string, getenv func(string
 	if err := applyOAuth(&c, sc, where, getenv); err != nil {
 		return c, err
 	}
-	if len(sc.Headers) > 0 {
-		c.Headers = map[string]string{}
-		for k, v := range sc.Headers {
-			var missing []string
-			c.Headers[k] = VarRef.ReplaceAllStringFunc(v, func(ref string) string {
-				n := VarRef.FindStringSubmatch(ref)[1]
-				val := getenv(n)
-				if val == "" {
-					missing = append(missing, n)
-				}
-				return val
-			})
-			if len(missing) > 0 {
-				c.Skipped = fmt.Sprintf("header %s needs $%s, which is not set", k, strings.Join(missing, ", $"))
-			}
-		}
-	}
 	return c, nil
 }
 
 // serverEnv is a stdio server's environment: this process's without the
-// provider keys' variables (keyEnvs), then its env table with ${VAR}
-// expanded; nil for an HTTP server.
-func serverEnv(sc ServerDef, keyEnvs []string, getenv func(string) string) []string {
+// provider keys' variables (keyEnvs), then its env table with its
+// references expanded (expand); nil for an HTTP server.
+func serverEnv(sc ServerDef, keyEnvs []string, expand func(string) string) []string {
 	if sc.Command == "" {
 		return nil
 	}
@@ -138,8 +217,8 @@ func serverEnv(sc ServerDef, keyEnvs []string, getenv func(string) string) []str
 			env = append(env, kv)
 		}
 	}
-	for k, v := range sc.Env {
-		env = append(env, k+"="+VarRef.ReplaceAllStringFunc(v, func(ref string) string { return getenv(VarRef.FindStringSubmatch(ref)[1]) }))
+	for _, k := range slices.Sorted(maps.Keys(sc.Env)) {
+		env = append(env, k+"="+expand(sc.Env[k]))
 	}
 	return env
 }
@@ -193,14 +272,9 @@ type OAuthDef struct {
 func (c *OAuthDef) resolve(getenv func(string) string) (*oauth.Config, []string, error) {
 	var missing []string
 	expand := func(v string) string {
-		return VarRef.ReplaceAllStringFunc(v, func(ref string) string {
-			n := VarRef.FindStringSubmatch(ref)[1]
-			val := getenv(n)
-			if val == "" {
-				missing = append(missing, n)
-			}
-			return val
-		})
+		x, m := Expand(v, nil, getenv)
+		missing = append(missing, m...)
+		return x
 	}
 	out := &oauth.Config{ClientID: expand(c.ClientID), ClientSecret: expand(c.ClientSecret), PrivateKeyPEM: expand(c.PrivateKeyPEM),
 		SigningAlgorithm: c.SigningAlgorithm, GrantType: c.GrantType, ClientMetadataURL: c.ClientMetadataURL, Scopes: c.Scopes,
@@ -234,7 +308,10 @@ func applyOAuth(c *Config, sc ServerDef, where string, getenv func(string) strin
 
 // ParseClaudeJSON parses Claude Code's MCP JSON (a project's .mcp.json,
 // the SDK's --mcp-config): {"mcpServers": {NAME: {command, args, env} |
-// {type: http|sse, url, headers}}}.
+// {type: http|sse, url, headers}}}, each with an optional "timeout", one
+// tool call's limit in milliseconds, as Claude Code reads it (a server's
+// start is bounded by $MCP_TIMEOUT, as there). Its ${VAR} and
+// ${VAR:-default} references are kept as written: Resolve expands them.
 func ParseClaudeJSON(data []byte) (map[string]ServerDef, error) {
 	var f struct {
 		ServerDefs map[string]struct {
@@ -244,6 +321,9 @@ func ParseClaudeJSON(data []byte) (map[string]ServerDef, error) {
 			Env     map[string]string `json:"env"`
 			URL     string            `json:"url"`
 			Headers map[string]string `json:"headers"`
+			// Timeout is Claude Code's per-server timeout of one tool
+			// call, in milliseconds.
+			Timeout *float64 `json:"timeout"`
 		} `json:"mcpServers"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -252,6 +332,12 @@ func ParseClaudeJSON(data []byte) (map[string]ServerDef, error) {
 	out := map[string]ServerDef{}
 	for name, s := range f.ServerDefs {
 		c := ServerDef{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		if s.Timeout != nil {
+			if *s.Timeout <= 0 {
+				return nil, fmt.Errorf("mcpServers.%s.timeout: %v: want a positive number of milliseconds", name, *s.Timeout)
+			}
+			c.Timeout = (time.Duration(*s.Timeout * float64(time.Millisecond))).String()
+		}
 		if s.Type == "sse" || s.Type == InProcess {
 			c.Transport = s.Type
 		}

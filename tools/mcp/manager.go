@@ -38,6 +38,14 @@ type Options struct {
 	// DefaultMaxRestarts).
 	RestartDelay time.Duration
 	MaxRestarts  int
+	// CacheDir, when set, is where each server definition's last tool
+	// list is kept (a file per definition, named by a hash of its
+	// command, arguments, env names and URL): a server still starting is
+	// offered by it from the first request, so that the tools of the
+	// requests stay the same when it arrives late (the prompt cache
+	// keeps its prefix); a call of one of those tools waits for the
+	// server. "" keeps none: a server's tools join when it runs.
+	CacheDir string
 	// HideResources reports whether the named server's resources are
 	// left out of mcp_resource's listing and of the servers it guesses
 	// for a URI read without a server (a deny rule names that server's
@@ -64,6 +72,10 @@ type Manager struct {
 	endQuit context.CancelFunc
 	// progress routes progress notifications to the calls that run.
 	progress progressRoutes
+	// baselined is set once the first request took the tools (Baseline):
+	// from then on, what changes for the model becomes notes (Notes).
+	baselined bool
+	notes     []string
 }
 
 // NewManager returns a manager of the servers cfgs; nothing starts before
@@ -87,7 +99,20 @@ func NewManager(cfgs []Config, opts Options) *Manager {
 		if s.cfg.StartupTimeout <= 0 {
 			s.cfg.StartupTimeout = DefaultStartupTimeout
 		}
+		if s.state == StateStarting {
+			s.known, s.offerKnown = m.loadKnown(s.cfg), c.Gate == nil
+			s.wasKnown = s.known != nil
+		}
 		m.servers = append(m.servers, s)
+	}
+	taken := map[string]bool{}
+	for _, s := range m.servers {
+		if s.known != nil {
+			s.provisional = s.build(s.known.Tools, taken, false)
+			for _, t := range s.provisional {
+				t.provisional = true
+			}
+		}
 	}
 	return m
 }
@@ -102,9 +127,10 @@ func (m *Manager) Start(ctx context.Context) {
 		return
 	}
 	for _, s := range m.servers {
-		if s.state != StateStarting {
+		if s.state != StateStarting || s.began {
 			continue
 		}
+		s.began = true
 		m.wg.Add(1)
 		go func() {
 			defer m.wg.Done()
@@ -166,22 +192,20 @@ func (m *Manager) endRefresh() {
 	}
 }
 
-// Tools returns the tools of the running servers, sorted by name; a
-// snapshot.
+// Tools returns the tools of the running servers, and of those still
+// starting whose last tool list is known (see Options.CacheDir), sorted by
+// name; a snapshot. mcp_resource is among them while a server that
+// declares resources runs, or starts and declared them last time.
 func (m *Manager) Tools() []tools.Tool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var ts []tools.Tool
 	resources := false
 	for _, s := range m.servers {
-		for _, t := range s.tools {
+		for _, t := range s.offered() {
 			ts = append(ts, t)
 		}
-		if s.state == StateRunning && s.session != nil {
-			if ir := s.session.InitializeResult(); ir != nil && ir.Capabilities.Resources != nil {
-				resources = true
-			}
-		}
+		resources = resources || s.offersResources()
 	}
 	if resources {
 		ts = append(ts, resourceTool{m})

@@ -31,7 +31,7 @@ import (
 // Default timeouts of a server.
 const (
 	DefaultTimeout        = 60 * time.Second
-	DefaultStartupTimeout = 10 * time.Second
+	DefaultStartupTimeout = 30 * time.Second
 )
 
 // Config describes one server. Exactly one of Command and URL is set,
@@ -46,6 +46,11 @@ type Config struct {
 	Args    []string
 	Env     []string
 	Dir     string
+	// EnvNames are the names of the variables its definition's env table
+	// sets (Env holds all of the process's): with Command, Args and URL
+	// they name the definition whose tool list is kept (see
+	// Options.CacheDir).
+	EnvNames []string
 	// URL and Headers reach a streamable HTTP server; Headers are sent
 	// with every request. With SSE, URL is the event stream of a server
 	// that speaks the older HTTP+SSE transport (MCP 2024-11-05).
@@ -62,7 +67,8 @@ type Config struct {
 	AuthTimeout time.Duration
 	// Timeout bounds one call (0: DefaultTimeout); StartupTimeout the
 	// start, the handshake and the first tool list (0:
-	// DefaultStartupTimeout).
+	// DefaultStartupTimeout), counted from this server's own start (after
+	// its Gate), whatever the others do.
 	Timeout        time.Duration
 	StartupTimeout time.Duration
 	// ElicitDefaults accepts the server's forms with their defaults when

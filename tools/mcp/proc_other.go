@@ -2,7 +2,10 @@
 
 package mcp
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func setProcessGroup(*exec.Cmd) {}
 
@@ -12,3 +15,7 @@ func killGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// terminateSignal asks a server to end before it is killed (Windows has
+// no SIGTERM: the Kill after it ends the server).
+var terminateSignal = os.Interrupt

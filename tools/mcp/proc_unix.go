@@ -19,3 +19,6 @@ func killGroup(cmd *exec.Cmd) {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// terminateSignal asks a server to end before it is killed.
+const terminateSignal = syscall.SIGTERM

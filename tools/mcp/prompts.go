@@ -79,7 +79,9 @@ type PromptText struct {
 }
 
 // GetPrompt expands the command line "/mcp__SERVER__PROMPT ARGS": ok is
-// false when the line names no prompt of a running server. The arguments
+// false when the line names no prompt of a running server (a server the
+// line may name that is still starting is waited for, as long as its start
+// may take, or until ctx is done). The arguments
 // are words (quotes keep spaces, see commands.SplitWords), each NAME=VALUE for the argument
 // of that name or else the next argument in order; the last argument takes
 // the rest of the line. The messages' text is joined (an assistant's
@@ -91,6 +93,8 @@ func (m *Manager) GetPrompt(ctx context.Context, line string) (PromptText, bool,
 	if !strings.HasPrefix(name, Prefix) {
 		return PromptText{}, false, nil
 	}
+	// A server still starting may have the prompt: it is asked once it runs.
+	m.awaitStarting(ctx, func(server string) bool { return strings.HasPrefix(name, Prefix+sanitize(server)+"__") })
 	var s *server
 	var p *sdk.Prompt
 	m.mu.Lock()

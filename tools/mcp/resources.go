@@ -57,10 +57,12 @@ type Contents struct {
 var ErrNoServer = errors.New("no running MCP server of that name")
 
 // ReadResource reads the resource uri of server (resources/read), bounded
-// by the server's timeout. Text is capped at MaxResultBytes; images the
+// by the server's timeout, once the server runs (one still starting is
+// waited for, as long as its start may take, or until ctx is done). Text is capped at MaxResultBytes; images the
 // agent reads (PNG, JPEG, GIF, WebP) are scaled to media.Default. Errors:
 // ErrNoServer, or the server's.
 func (m *Manager) ReadResource(ctx context.Context, name, uri string) (Contents, error) {
+	m.awaitStarting(ctx, func(server string) bool { return server == name }) // a server still starting is read once it runs
 	var cs *sdk.ClientSession
 	timeout := DefaultTimeout
 	m.mu.Lock()

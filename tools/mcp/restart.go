@@ -29,6 +29,7 @@ func (s *server) start(ctx context.Context) {
 			s.markReady()
 			return
 		}
+		s.passGate()
 	}
 	go func() {
 		select {
@@ -54,10 +55,17 @@ func (s *server) start(ctx context.Context) {
 				s.setFailed(reason)
 				return
 			}
-			if restarts == 0 || s.isClosing() {
+			if s.isClosing() { // agent is stopping: nothing to report
+				s.setFailed(reason)
+				s.markReady()
+				return
+			}
+			if restarts == 0 {
+				s.failedToStart(reason)
 				s.setFailed(reason)
 				s.m.warn("MCP server %s failed: %s", s.cfg.Name, reason)
 				s.markReady()
+				s.m.changed() // its last known tools, offered while it started, go
 				return
 			}
 			if restarts >= s.m.maxRestarts() {

@@ -40,6 +40,20 @@ type server struct {
 	skipped   map[string]bool // tools skipped for their schema, warned about
 	closing   bool
 	listing   sync.Mutex // one tool listing at a time
+
+	// listed is the server's latest tool list as it sent it; known the
+	// list kept for its definition (loaded when configured, kept anew as
+	// it changes; nil: none yet), provisional its tools, offered while
+	// the server starts once offerKnown (its gate passed, or it has
+	// none). began says Start started it; arrived that it ran once;
+	// wasKnown that its list was known when it was configured.
+	listed      []*sdk.Tool
+	known       *knownList
+	wasKnown    bool
+	provisional []*tool
+	offerKnown  bool
+	began       bool
+	arrived     bool
 }
 
 // connect starts the server, connects, lists its tools, prompts and
@@ -51,7 +65,11 @@ type server struct {
 // when connect returns.
 func (s *server) connect(ctx context.Context) (cs *sdk.ClientSession, end func(), reason string) {
 	sctx, cancel := s.startContext(ctx)
+	// Close cuts a start short (the server's process group is killed):
+	// an agent that is done never waits for a server slow to start.
+	unquit := context.AfterFunc(s.m.quit, cancel)
 	cs, reason = s.handshake(ctx, sctx)
+	unquit()
 	if cs == nil {
 		cancel()
 		return nil, nil, reason
@@ -102,6 +120,7 @@ func (s *server) handshake(ctx, sctx context.Context) (cs *sdk.ClientSession, re
 	}
 	s.m.mu.Lock()
 	s.state, s.err = StateRunning, ""
+	s.arriveLocked(cs)
 	s.m.mu.Unlock()
 	return cs, ""
 }
@@ -154,9 +173,23 @@ func (s *server) transport() (sdk.Transport, error) {
 	cmd.Stderr = s.tail
 	setProcessGroup(cmd)
 	s.m.mu.Lock()
-	s.cmd = cmd
+	s.cmd = nil // the last connection's; this one's once it started
 	s.m.mu.Unlock()
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+	warn := func(line string) {
+		s.m.warn("MCP server %s printed a line that is not JSON-RPC on its standard output before its first message, skipped with any others before it: %q", s.cfg.Name, line)
+	}
+	// The process is the server's from its start on (not before: its
+	// Process is set by Start), and a start Close overtook is undone.
+	started := func() {
+		s.m.mu.Lock()
+		s.cmd = cmd
+		closing := s.closing
+		s.m.mu.Unlock()
+		if closing {
+			killGroup(cmd)
+		}
+	}
+	return &stdioTransport{cmd: cmd, terminate: 2 * time.Second, warn: warn, started: started}, nil
 }
 
 // reason is err with the end of the server's stderr, which usually says
@@ -255,11 +288,23 @@ func (s *server) list(ctx context.Context) error {
 	taken := map[string]bool{}
 	for _, o := range s.m.servers {
 		if o != s {
-			for _, t := range o.tools {
+			for _, t := range o.offered() {
 				taken[t.name] = true
 			}
 		}
 	}
+	s.tools, s.listed = s.build(all, taken, true), all
+	if s.state == StateRunning { // a list_changed: the start's list is kept by arrived
+		s.keepLocked()
+	}
+	return nil
+}
+
+// build makes the tools of the server's list all, named apart from the
+// names taken (which it extends), sorted by name. A tool whose schema does
+// not compile is skipped, with a warning when warn is set (once per tool).
+// m.mu is held, or the manager is not yet shared.
+func (s *server) build(all []*sdk.Tool, taken map[string]bool, warn bool) []*tool {
 	var ts []*tool
 	for _, st := range all {
 		schema, err := json.Marshal(st.InputSchema)
@@ -270,7 +315,7 @@ func (s *server) list(ctx context.Context) error {
 			if err == nil {
 				err = fmt.Errorf("no input schema")
 			}
-			if !s.skipped[st.Name] { // once, not again at each list_changed
+			if warn && !s.skipped[st.Name] { // once, not again at each list_changed
 				if s.skipped == nil {
 					s.skipped = map[string]bool{}
 				}
@@ -284,8 +329,7 @@ func (s *server) list(ctx context.Context) error {
 		ts = append(ts, newTool(s, name, st, schema))
 	}
 	slices.SortFunc(ts, func(a, b *tool) int { return strings.Compare(a.name, b.name) })
-	s.tools = ts
-	return nil
+	return ts
 }
 
 // headerTransport adds headers to every request.

@@ -19,6 +19,10 @@ type tool struct {
 	name string // the name offered: mcp__SERVER__TOOL
 	orig string // the server's name for it
 	def  tools.Definition
+	// provisional marks a tool of the server's last known list, offered
+	// while it starts: a call waits for the server and runs its tool of
+	// that name.
+	provisional bool
 }
 
 var _ tools.Tool = (*tool)(nil)
@@ -50,7 +54,18 @@ func (t *tool) Server() (server, tool string) { return t.s.cfg.Name, t.orig }
 // notifications reach it.
 // Cancelling ctx cancels the call (MCP's cancellation notification) and
 // returns ctx's error; every other problem is an error result.
+//
+// A tool of a server still starting (offered by its last known list)
+// waits for the server first, as long as its start may take, and is an
+// error result when it did not start or no longer has the tool.
 func (t *tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	if t.provisional {
+		real, res, err := t.s.whenStarted(ctx, t.orig)
+		if real == nil {
+			return res, err
+		}
+		return real.Run(ctx, call)
+	}
 	t.s.m.mu.Lock()
 	cs, state := t.s.session, t.s.state
 	t.s.m.mu.Unlock()
