@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -44,10 +45,23 @@ func definitions(m *Manager) []tools.Definition {
 	return defs
 }
 
+// sameDefinitions reports whether a and b offer the same tools as the
+// model reads them: names, descriptions, schemas and effects, in order.
 func sameDefinitions(a, b []tools.Definition) bool {
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
+	type seen struct {
+		Name, Description string
+		Schema            json.RawMessage
+		ReadOnly          bool
+		Effects           tools.Effects
+	}
+	view := func(defs []tools.Definition) []seen {
+		out := make([]seen, len(defs))
+		for i, d := range defs {
+			out[i] = seen{d.Name, d.Description, d.Schema, d.ReadOnly, d.Effects}
+		}
+		return out
+	}
+	return reflect.DeepEqual(view(a), view(b))
 }
 
 // runOnce starts cfg with cache as its CacheDir, waits for it and returns
