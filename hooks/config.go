@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -212,7 +213,7 @@ func ParseClaude(data []byte, source string, project bool) (hs []Hook, warnings 
 		return nil, nil, fmt.Errorf("%s: %w", source, err)
 	}
 	unread := map[string]bool{}
-	for _, event := range sortedKeys(s.Hooks) {
+	for _, event := range slices.Sorted(maps.Keys(s.Hooks)) {
 		if !slices.Contains(Events(), event) {
 			warnings = append(warnings, fmt.Sprintf("%s: hooks of event %q skipped: agent does not have that event", source, event))
 			continue
@@ -259,14 +260,14 @@ func ParseClaude(data []byte, source string, project bool) (hs []Hook, warnings 
 		}
 	}
 	if len(unread) > 0 {
-		warnings = append(warnings, fmt.Sprintf("%s: hooks' fields not read by agent: %s", source, strings.Join(sortedKeys(unread), ", ")))
+		warnings = append(warnings, fmt.Sprintf("%s: hooks' fields not read by agent: %s", source, strings.Join(slices.Sorted(maps.Keys(unread)), ", ")))
 	}
 	return hs, warnings, nil
 }
 
 // skipped says why a hook with raw's fields is skipped ("" when it runs).
 func skipped(raw map[string]json.RawMessage) string {
-	for _, k := range sortedKeys(raw) {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		why, ok := skippedFields[k]
 		if !ok {
 			continue
@@ -292,7 +293,7 @@ type TOML struct {
 // error that names it.
 func FromTOML(tables map[string][]TOML, source string, project bool) ([]Hook, error) {
 	var hs []Hook
-	for _, event := range sortedKeys(tables) {
+	for _, event := range slices.Sorted(maps.Keys(tables)) {
 		if !slices.Contains(Events(), event) {
 			return nil, fmt.Errorf("hooks.%s: unknown event; the events are %v", event, Events())
 		}
@@ -305,13 +306,4 @@ func FromTOML(tables map[string][]TOML, source string, project bool) ([]Hook, er
 		}
 	}
 	return hs, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

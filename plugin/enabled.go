@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,7 +78,7 @@ func readSettings(paths []string) (out []setting, notes []string) {
 			continue
 		}
 		s := setting{path: p, by: p, on: map[string]bool{}}
-		for _, id := range sortedKeys(f.Enabled) {
+		for _, id := range slices.Sorted(maps.Keys(f.Enabled)) {
 			var on bool
 			if err := json.Unmarshal(f.Enabled[id], &on); err != nil {
 				notes = append(notes, fmt.Sprintf("plugins: %s: enabledPlugins[%q] is not true or false", p, id))

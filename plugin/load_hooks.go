@@ -3,9 +3,11 @@ package plugin
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agent-dev/agent/hooks"
@@ -126,7 +128,7 @@ func (p *Plugin) addServers(data []byte, source string) {
 	if p.MCPServers == nil {
 		p.MCPServers = map[string]mcp.ServerDef{}
 	}
-	for _, name := range sortedKeys(servers) {
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		s := servers[name]
 		s.Command = p.expand(s.Command)
 		s.URL = p.expand(s.URL)

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -246,7 +248,7 @@ func (s *Store) RemoveMarketplace(name string) ([]string, error) {
 			return fmt.Errorf("no marketplace %s", name)
 		}
 		delete(r.Marketplaces, name)
-		for _, id := range sortedKeys(r.Plugins) {
+		for _, id := range slices.Sorted(maps.Keys(r.Plugins)) {
 			if r.Plugins[id].Marketplace == name {
 				kept = append(kept, id)
 			}

@@ -21,6 +21,7 @@ package plugin
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -117,7 +118,7 @@ func (p Plugin) Contents() []string {
 	}
 	if len(p.MCPServers) > 0 {
 		out = append(out, "  MCP servers (run as you, outside the sandbox):")
-		for _, name := range sortedKeys(p.MCPServers) {
+		for _, name := range slices.Sorted(maps.Keys(p.MCPServers)) {
 			s := p.MCPServers[name]
 			what := s.URL
 			if s.Command != "" {
@@ -175,13 +176,4 @@ func CheckName(name string) error {
 func SplitID(id string) (name, marketplace string) {
 	name, marketplace, _ = strings.Cut(id, "@")
 	return name, marketplace
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -149,7 +150,7 @@ func (s *Store) Installed() ([]Record, error) {
 		return nil, err
 	}
 	out := make([]Record, 0, len(r.Plugins))
-	for _, id := range sortedKeys(r.Plugins) {
+	for _, id := range slices.Sorted(maps.Keys(r.Plugins)) {
 		out = append(out, r.Plugins[id])
 	}
 	return out, nil
@@ -162,7 +163,7 @@ func (s *Store) Marketplaces() ([]MarketplaceRecord, error) {
 		return nil, err
 	}
 	out := make([]MarketplaceRecord, 0, len(r.Marketplaces))
-	for _, n := range sortedKeys(r.Marketplaces) {
+	for _, n := range slices.Sorted(maps.Keys(r.Marketplaces)) {
 		out = append(out, r.Marketplaces[n])
 	}
 	return out, nil

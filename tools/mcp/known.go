@@ -135,21 +135,9 @@ func (s *server) whenStarted(ctx context.Context, orig string) (*tool, tools.Res
 // front-end that cannot show a tool joining later calls it before its
 // first request; servers with a known list never hold it.
 func (m *Manager) AwaitUnknown(ctx context.Context) {
-	m.mu.Lock()
-	var wait []chan struct{}
-	for _, s := range m.servers {
-		if s.began && !s.wasKnown { // not s.known: its arrival sets it before its tools are offered
-			wait = append(wait, s.ready)
-		}
-	}
-	m.mu.Unlock()
-	for _, ready := range wait {
-		select {
-		case <-ready:
-		case <-ctx.Done():
-			return
-		}
-	}
+	m.await(ctx, func(s *server) bool {
+		return s.began && !s.wasKnown // not s.known: its arrival sets it before its tools are offered
+	})
 }
 
 // awaitStarting waits for the servers that Start started and that are
@@ -157,10 +145,16 @@ func (m *Manager) AwaitUnknown(ctx context.Context) {
 // until ctx is done: a prompt or a resource is asked of a server as soon as
 // it runs.
 func (m *Manager) awaitStarting(ctx context.Context, match func(name string) bool) {
+	m.await(ctx, func(s *server) bool { return s.began && s.state == StateStarting && match(s.cfg.Name) })
+}
+
+// await waits until every server pick chose (under m.mu) is ready, or
+// until ctx is done.
+func (m *Manager) await(ctx context.Context, pick func(*server) bool) {
 	m.mu.Lock()
 	var wait []chan struct{}
 	for _, s := range m.servers {
-		if s.began && s.state == StateStarting && match(s.cfg.Name) {
+		if pick(s) {
 			wait = append(wait, s.ready)
 		}
 	}
