@@ -151,10 +151,10 @@ type Source struct {
 	Project bool
 }
 
-// Paths are the settings files Claude Code reads for work in dir, lowest
+// paths are the settings files Claude Code reads for work in dir, lowest
 // precedence first: the user's (home "" has none), the repository's
 // shared file, its local file.
-func Paths(home, dir string) []Source {
+func paths(home, dir string) []Source {
 	var out []Source
 	if home != "" {
 		out = append(out, Source{filepath.Join(home, ".claude", "settings.json"), false})
@@ -163,11 +163,11 @@ func Paths(home, dir string) []Source {
 		Source{filepath.Join(dir, ".claude", "settings.local.json"), true})
 }
 
-// Load reads the files of Paths(home, dir), lowest precedence first; a
+// Load reads the files of paths(home, dir), lowest precedence first; a
 // file that cannot be read is left out and its problem returned among the
 // warnings, as is each key a file holds that agent does not honour.
 func Load(home, dir string) (files []File, warnings []string) {
-	for _, p := range Paths(home, dir) {
+	for _, p := range paths(home, dir) {
 		f, err := Read(p.Path, p.Project)
 		if err != nil {
 			warnings = append(warnings, "settings: "+err.Error())

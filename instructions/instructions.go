@@ -316,7 +316,11 @@ func (s Set) Prompt() string {
 func (s Set) Names() []string {
 	var out []string
 	for _, f := range s.Files {
-		out = append(out, cmp.Or(f.Name, f.Path))
+		name := cmp.Or(f.Name, f.Path)
+		if f.ImportedBy != "" {
+			name += " (imported by " + f.ImportedBy + ")"
+		}
+		out = append(out, name)
 	}
 	for _, r := range s.Rules {
 		out = append(out, r.Name+" (paths: "+strings.Join(r.Paths, ", ")+")")
