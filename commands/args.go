@@ -46,9 +46,21 @@ func Substitute(c Command, text, args string) string {
 
 // substitute puts a in text (see Substitute) and reports whether any
 // placeholder received an argument.
-func (a arguments) substitute(text string) (string, bool) {
+func (a arguments) substitute(text string) (string, bool) { return a.put(text, false) }
+
+// substituteShell puts a in a snippet's command line, each argument
+// quoted for the shell where it lands (outside quotes, each word in
+// single quotes; inside double quotes, ", \, $ and ` escaped; inside
+// single quotes, ' closed and reopened): an argument is data, and cannot
+// add a command, a redirection or an option-taking word boundary to the
+// line ("/review 'a.go >.envrc'" diffs a file of that name).
+func (a arguments) substituteShell(text string) (string, bool) { return a.put(text, true) }
+
+// put is substitute, and with shell substituteShell.
+func (a arguments) put(text string, shell bool) (string, bool) {
 	var b strings.Builder
 	received := false
+	var quote byte // the shell quote the scan is in (shell only)
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c == '\\' && i+1 < len(text) && text[i+1] == '$' {
@@ -59,6 +71,18 @@ func (a arguments) substitute(text string) (string, bool) {
 			}
 		}
 		if c != '$' {
+			if shell {
+				switch {
+				case c == '\\' && quote != '\'' && i+1 < len(text):
+					b.WriteString(text[i : i+2])
+					i += 2
+					continue
+				case (c == '\'' || c == '"') && quote == 0:
+					quote = c
+				case c == quote:
+					quote = 0
+				}
+			}
 			b.WriteByte(c)
 			i++
 			continue
@@ -70,9 +94,14 @@ func (a arguments) substitute(text string) (string, bool) {
 			i++
 			continue
 		case ok:
+			isArg := !strings.HasPrefix(text[i:], "${") // ${CLAUDE_SKILL_DIR} is no argument
+			whole := strings.HasPrefix(text[i:], "$ARGUMENTS") && !strings.HasPrefix(text[i:], "$ARGUMENTS[")
+			if shell && isArg {
+				value = shellValue(value, whole, a.words, quote)
+			}
 			b.WriteString(value)
-			if !strings.HasPrefix(text[i:], "${") { // ${CLAUDE_SKILL_DIR} is no argument
-				received = received || value != "" || strings.HasPrefix(text[i:], "$ARGUMENTS")
+			if isArg {
+				received = received || value != "" || whole
 			}
 		default:
 			b.WriteString(text[i : i+n]) // past the last word: as written
@@ -80,6 +109,31 @@ func (a arguments) substitute(text string) (string, bool) {
 		i += n
 	}
 	return b.String(), received
+}
+
+// shellValue is an argument's value quoted for the shell quote it lands in
+// (0 for none): whole ($ARGUMENTS) outside quotes is its words, each
+// quoted.
+func shellValue(value string, whole bool, words []string, quote byte) string {
+	switch quote {
+	case '\'':
+		return strings.ReplaceAll(value, "'", `'\''`)
+	case '"':
+		return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(value)
+	}
+	if !whole {
+		return singleQuoted(value)
+	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = singleQuoted(w)
+	}
+	return strings.Join(quoted, " ")
+}
+
+// singleQuoted is s in single quotes, a ' in it closed and reopened.
+func singleQuoted(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // placeholder reads the placeholder s starts with ("$..."): its length (0

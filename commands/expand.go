@@ -116,7 +116,7 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	var allowed []string
 	for i, m := range matches {
 		var r bool
-		commands[i], r = a.substitute(snippetCommand(c.Body, m))
+		commands[i], r = a.substituteShell(snippetCommand(c.Body, m))
 		received = received || r
 		verdicts[i], whys[i] = s.judge(c, commands[i])
 		if verdicts[i] == SnippetReadOnly && s.RunReadOnly == nil {
