@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/tools"
@@ -27,13 +28,31 @@ func (h *Host) protectedPaths(dir string) protect.Paths {
 			dirs, files = append(dirs, filepath.Dir(p)), append(files, p)
 		}
 	}
+	creds := s.Sandbox.Credentials
 	if h.dbErr == nil {
 		if p, err := filepath.Abs(h.db); err == nil {
 			dirs, files = append(dirs, filepath.Dir(p)), append(files, filepath.Join(filepath.Dir(p), trustFile))
+			creds = append(slices.Clone(creds), dataSecrets(p)...)
 		}
 	}
 	project := []string{filepath.Join(dir, ".claude"), filepath.Join(dir, ".agent")}
-	return protect.New(protect.Paths{Dir: dir, Agent: dirs, AgentFiles: files, Project: project, Credentials: s.Sandbox.Credentials}, os.ReadFile)
+	return protect.New(protect.Paths{Dir: dir, Agent: dirs, AgentFiles: files, Project: project, Credentials: creds}, os.ReadFile)
+}
+
+// dataSecrets are the files of the data directory beside the session
+// database db that commands may not read, like ~/.ssh: the MCP servers'
+// OAuth tokens, the database with its journal (every project's sessions,
+// as they were said), the hooks' transcripts, the trust stores, the
+// checkpoints (other projects' files). The sandbox hides those that
+// exist; the file tools never reach them (they lie outside the working
+// directory).
+func dataSecrets(db string) []string {
+	data := filepath.Dir(db)
+	out := []string{db, db + "-wal", db + "-shm", db + "-journal"}
+	for _, name := range []string{oauthDir, "transcripts", trustFile, "checkpoints"} {
+		out = append(out, filepath.Join(data, name))
+	}
+	return out
 }
 
 // protectedWrite returns the risk and the path of a call whose preview says

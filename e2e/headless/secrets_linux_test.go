@@ -116,3 +116,49 @@ func TestSandboxedCommandsGetNoSecrets(t *testing.T) {
 		})
 	}
 }
+
+// Sandboxed commands cannot read the agent's own data (the MCP servers'
+// OAuth tokens, the session database with every project's sessions) nor
+// other coding agents' logins (issue 42's fourth and tenth).
+func TestSandboxedCommandsCannotReadAgentData(t *testing.T) {
+	t.Parallel()
+	dir, home := t.TempDir(), t.TempDir()
+	data := filepath.Join(home, "data")
+	for rel, content := range map[string]string{
+		"data/agent/mcp-oauth/docs.json": `{"access_token":"oauth-secret-5e1d"}`,
+		".codex/auth.json":               `{"tokens":{"access_token":"codex-secret-77aa"}}`,
+	} {
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	attacks := []string{
+		"cat $XDG_DATA_HOME/agent/mcp-oauth/docs.json",
+		"cat ~/.codex/auth.json",
+		"grep -a -o 'PROMPT-MARK-3c9.' $XDG_DATA_HOME/agent/agent.db* ; echo end",
+		"ls $XDG_DATA_HOME/agent",
+	}
+	var calls []scripted.Call
+	for i, a := range attacks {
+		calls = append(calls, scripted.Call{ID: fmt.Sprintf("a%d", i), Name: "bash", Arguments: jsonCommand(a)})
+	}
+	srv := scripted.New(t, scripted.ToolCalls(calls...), scripted.Text("done"))
+	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + data}
+	res := e2e.Run(t, e2e.Invocation{Dir: dir, Env: env, Args: e2e.AgentArgs(srv, "-p", "--permission-mode", "auto", "note PROMPT-MARK-3c9f")})
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s", res.Code, res.Stderr)
+	}
+	results := e2e.ToolResults(srv.Requests()[1])
+	for _, secret := range []string{"oauth-secret-5e1d", "codex-secret-77aa", "PROMPT-MARK-3c9f"} {
+		if all := fmt.Sprint(results); strings.Contains(all, secret) {
+			t.Errorf("%s reached a command's output: %v", secret, results)
+		}
+	}
+	if !strings.Contains(results["a3"], "agent.db") {
+		t.Errorf("the data directory itself should stay listable (its worktrees live there): %q", results["a3"])
+	}
+}

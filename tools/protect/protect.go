@@ -282,6 +282,8 @@ func DefaultCredentials(home string) []string {
 		".npmrc", ".yarnrc.yml", ".pypirc", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml",
 		".terraform.d/credentials.tfrc.json", ".pgpass", ".my.cnf", ".password-store", ".config/op",
 		".local/share/keyrings", ".vault-token", ".claude/.credentials.json", ".claude.json",
+		// Other coding agents' logins: Codex CLI's, Gemini CLI's, opencode's.
+		".codex/auth.json", ".gemini/oauth_creds.json", ".local/share/opencode/auth.json",
 	} {
 		out = append(out, filepath.Join(home, rel))
 	}
