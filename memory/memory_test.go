@@ -215,3 +215,17 @@ func TestGet(t *testing.T) {
 		t.Errorf("other project's file: %q, %v", text, err)
 	}
 }
+
+// A passage or a cut is masked before it is cut: the cut could otherwise
+// keep a token's tail without the prefix that makes masking find it, or a
+// private key's last lines without its BEGIN line (issue 42's fifth).
+func TestPassagesAreMaskedBeforeTheCut(t *testing.T) {
+	token := "ghp_" + strings.Repeat("A1b2C3d4E5", 4)[:36]
+	key := "-----BEGIN OPENSSH PRIVATE KEY-----\n" + strings.Repeat("b3BlbnNzaC1rZXktdjEAAAAA\n", 40) + "-----END OPENSSH PRIVATE KEY-----"
+	text := strings.Repeat("filler words here. ", 25) + "deploy token " + token + " then " + key + " needle needle"
+	for name, got := range map[string]string{"passage": passage(text, stems([]string{"needle"})), "cut": cut(strings.Repeat("x", 570)+" "+token, 600)} {
+		if strings.Contains(got, token[10:25]) || strings.Contains(got, "b3BlbnNzaC1rZXktdjEAAAAA") {
+			t.Errorf("%s kept a secret's piece: %q", name, got)
+		}
+	}
+}

@@ -291,9 +291,11 @@ func splitChunks(text string) []chunk {
 }
 
 // passage returns about passageChars of text around the place where most
-// of the query's terms occur, with "…" where it was cut.
+// of the query's terms occur, with "…" where it was cut. Secrets are
+// masked before the cut, which could leave a token without the prefix
+// that makes it one (a ghp_ token's tail).
 func passage(text string, terms []string) string {
-	text = strings.TrimSpace(text)
+	text = strings.TrimSpace(shell.MaskSecrets(text))
 	if len(text) <= passageChars {
 		return text
 	}
@@ -342,8 +344,11 @@ func passage(text string, terms []string) string {
 
 func utf8Start(b byte) bool { return b&0xc0 != 0x80 }
 
-// cut shortens s to about n bytes at a character boundary, with "…".
+// cut shortens s to about n bytes at a character boundary, with "…",
+// its secrets masked first (a cut could leave a private key's last lines
+// or a token without its prefix, which masking no longer knows).
 func cut(s string, n int) string {
+	s = shell.MaskSecrets(s)
 	if len(s) <= n {
 		return s
 	}
