@@ -133,6 +133,14 @@ func (p policy) decideGated(def tools.Definition, arguments string, gate loop.Ga
 // run, commands by the command rules and the sandbox, the rest by the
 // mode.
 func (p policy) decideUngated(def tools.Definition, arguments string) ruling {
+	if p.mode == ModePlan && def.ReadOnly && strings.HasPrefix(def.Name, mcp.Prefix) {
+		// An MCP tool is read-only by its server's word (readOnlyHint),
+		// which plan mode does not take: a rule allows it, or a person.
+		if pat, ok := matchTool(p.toolAllow, def.Name); ok {
+			return ruling{verdict: allow, why: fmt.Sprintf("plan mode: rule: allow %q", pat)}
+		}
+		return ruling{verdict: askPerson, reason: "plan mode: " + def.Name + " is read-only by its MCP server's word only (readOnlyHint), which plan mode does not take"}
+	}
 	if p.mode == ModePlan && !def.ReadOnly {
 		if def.Effects.Has(tools.RunsCommands) && def.Name == "bash" {
 			return p.judgePlanCommand(arguments)
