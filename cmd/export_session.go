@@ -11,11 +11,12 @@ import (
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // exportSession writes session id of store to path as agent sessions
-// export writes it (exportOf, indented JSON), readable by its owner
-// only: a session holds what the tools read.
+// export writes it (exportOf, indented JSON, credentials masked), readable
+// by its owner only: a session holds what the tools read.
 func exportSession(ctx context.Context, store *sessions.Store, id, path string) error {
 	conv, err := loadRecorded(ctx, store, id)
 	if err != nil {
@@ -29,7 +30,7 @@ func exportSession(ctx context.Context, store *sessions.Store, id, path string) 
 	if err := writeIndentedJSON(&b, exp); err != nil {
 		return fmt.Errorf("--export-session: %w", err)
 	}
-	if err := writePrivate(path, b.Bytes()); err != nil {
+	if err := writePrivate(path, []byte(shell.MaskSecrets(b.String()))); err != nil {
 		return fmt.Errorf("--export-session: %w", err)
 	}
 	return nil

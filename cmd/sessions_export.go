@@ -9,11 +9,18 @@ import (
 
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools/shell"
 	"github.com/spf13/cobra"
 )
 
 // exportOptions are the flags of "agent sessions export".
-type exportOptions struct{ Format string }
+type exportOptions struct {
+	Format string
+	// Unmasked writes credentials as the store holds them (--unmasked);
+	// otherwise they are masked (shell.MaskSecrets), as everywhere text
+	// leaves the store.
+	Unmasked bool
+}
 
 // Formats of export.
 const formatMarkdown = "markdown"
@@ -34,18 +41,27 @@ func newSessionsExportCmd(e *sessionsEnv) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				var b bytes.Buffer
 				if opts.Format == formatJSON {
 					exp, err := exportOf(conv)
 					if err != nil {
 						return err
 					}
-					return writeIndentedJSON(e.out, exp)
+					if err := writeIndentedJSON(&b, exp); err != nil {
+						return err
+					}
+				} else {
+					b.WriteString(renderMarkdown(conv) + markdownChildren(conv))
 				}
-				return writeOut(e.out, renderMarkdown(conv)+markdownChildren(conv))
+				if opts.Unmasked {
+					return writeOut(e.out, b.String())
+				}
+				return writeOut(e.out, shell.MaskSecrets(b.String()))
 			})
 		},
 	}
-	c.Flags().StringVar(&opts.Format, "format", formatJSON, "json (one lossless object) or markdown")
+	c.Flags().StringVar(&opts.Format, "format", formatJSON, "json (one object, everything but masked credentials) or markdown")
+	c.Flags().BoolVar(&opts.Unmasked, "unmasked", false, "write credentials as the store holds them (they are masked otherwise)")
 	return c
 }
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-dev/agent/tools/shell"
+
 	"github.com/agent-dev/agent/sessions"
 )
 
@@ -58,7 +60,7 @@ func (h *hookSet) transcript(ctx context.Context, session string) string {
 		}
 		line, _ := json.Marshal(map[string]any{"type": string(r.Message.Role), "timestamp": r.CreatedAt,
 			"message": map[string]any{"role": string(r.Message.Role), "content": json.RawMessage(parts)}})
-		b.Write(line)
+		b.WriteString(shell.MaskSecrets(string(line))) // a hook is another program: credentials stay in the store
 		b.WriteByte('\n')
 	}
 	if h.written == nil {

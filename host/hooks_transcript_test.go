@@ -81,6 +81,12 @@ func TestHookTranscriptAppendsWhatWasRecordedSince(t *testing.T) {
 	if _, got = export(); strings.Join(got, ",") != "one,two,three,four" {
 		t.Errorf("after the file was changed: %v", got)
 	}
+	// A hook is another program: what the session holds of a credential
+	// reaches it masked (issue 42: masking wherever text leaves the store).
+	say(providers.RoleUser, "deploy with GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 please")
+	if _, got = export(); got[len(got)-1] != "deploy with GITHUB_TOKEN=[secret masked] please" {
+		t.Errorf("the credential reached the transcript: %q", got[len(got)-1])
+	}
 }
 
 // BenchmarkHookTranscript is a hook's export in a session of 500

@@ -70,6 +70,24 @@ var secretShapes = []secretShape{
 	{what: "is a Shopify token", re: word(`shp(at|ca|pa|ss)_[a-fA-F0-9]{32}`)},
 	{what: "is a Grafana token", re: word(`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)},
 	{what: "is a JWT", re: word(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	// More of gitleaks' rules (github.com/gitleaks/gitleaks, config/gitleaks.toml):
+	// tokens whose prefix names them, and webhook URLs whose path is the key.
+	{what: "is a HashiCorp Vault token", re: word(`hv[sbr]\.[A-Za-z0-9_-]{24,}`)},
+	{what: "is a Databricks token", re: word(`dapi[a-f0-9]{32}(-[0-9])?`)},
+	{what: "is a Linear API key", re: word(`lin_api_[A-Za-z0-9]{40}`)},
+	{what: "is a Postman API key", re: word(`PMAK-[a-f0-9]{24}-[a-f0-9]{34}`)},
+	{what: "is a Doppler token", re: word(`dp\.(pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}`)},
+	{what: "is a Pulumi token", re: word(`pul-[a-f0-9]{40}`)},
+	{what: "is a Sentry token", re: word(`sntry[su]_[A-Za-z0-9_=+/-]{40,}`)},
+	{what: "is a Figma token", re: word(`figd_[A-Za-z0-9_-]{40}`)},
+	{what: "is a New Relic key", re: word(`NRAK-[A-Z0-9]{27}`)},
+	{what: "is a Square token", re: word(`(sq0atp|sq0csp|EAAA)[A-Za-z0-9_-]{22,60}`)},
+	{what: "is a Twilio key", re: word(`SK[0-9a-fA-F]{32}\b`)},
+	{what: "is a Mailgun key", re: word(`key-[0-9a-zA-Z]{32}\b`)},
+	{what: "is a Telegram bot token", re: word(`[0-9]{8,10}:AA[A-Za-z0-9_-]{33}`)},
+	{what: "is a webhook URL", re: regexp.MustCompile(
+		`https://(?:hooks\.slack\.com/(?:services|workflows|triggers)/|(?:discord|discordapp)\.com/api/webhooks/[0-9]+/|[a-z0-9.-]*webhook\.office\.com/webhookb2/)(?P<s>[A-Za-z0-9/_@.-]{16,})`)},
+	{what: "is an Azure storage key", re: regexp.MustCompile(`(?i)AccountKey=(?P<s>[A-Za-z0-9+/=]{40,})`)},
 	// A bearer token: after "Authorization:" any 16 characters of a token;
 	// elsewhere ("the bearer instrument-of-credit") only one with a digit.
 	{what: "is a bearer token", re: regexp.MustCompile(
@@ -79,15 +97,35 @@ var secretShapes = []secretShape{
 		}},
 	{what: "holds a private key", re: regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----`),
 		mask: regexp.MustCompile(`(?s)-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----.*?(-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|\z)`)},
-	// password = "...", "api_key": "...", DB_PASSWORD=..., token: ...: the
-	// value, quoted or not, of 6 characters or more. A key must end the
-	// word ("token count", "password policy", "max_tokens: 4096" are kept)
+	// password = "...", "api_key": "...", DB_PASSWORD=..., token: ...,
+	// SECRET_KEY_BASE=...: the value, quoted or not, of 6 characters or
+	// more. The key's secret word may be followed only by _WORDs (an
+	// identifier's; "token count", "password policy", "max_tokens: 4096"
+	// are kept)
 	// and an unquoted value that is called ("password = getpass()") is
 	// code, not a credential.
 	{what: "is a value given to a password, secret, API key or token", textOnly: true, re: regexp.MustCompile(
-		`(?i)` + wordStart + `(?:[a-z0-9]+[_.-])*(?:password|passwd|secret|api[_-]?key|apikey|token)` + quote + `\s*[:=]\s*` +
+		`(?i)` + wordStart + `(?:[a-z0-9]+[_.-])*(?:password|passwd|secret|api[_-]?key|apikey|token|private[_-]?key|credentials?)(_[a-z0-9]+(?:_[a-z0-9]+)*)?` + quote + `\s*[:=]\s*` +
 			`(?:\\*"(?P<s>[^"\\\n]{6,})\\*"|\\*'(?P<s>[^'\\\n]{6,})\\*'|(?P<s>[^\s"'\\&,;()\[\]{}<>]{6,}))`),
-		ok: func(text string, m []int) bool { return m[1] == len(text) || text[m[1]] != '(' }},
+		ok: func(text string, m []int) bool {
+			if m[2] >= 0 { // the key goes on after its secret word: TOKEN_COUNT is no secret
+				words := strings.Split(strings.ToLower(text[m[2]:m[3]]), "_")
+				if notSecretSuffix[words[len(words)-1]] {
+					return false
+				}
+			}
+			return m[1] == len(text) || text[m[1]] != '('
+		}},
+}
+
+// notSecretSuffix are the last words of a key that say its value is about
+// a secret, not one: token_count, password_policy, secret_name, api_key_id.
+var notSecretSuffix = map[string]bool{
+	"count": true, "counts": true, "limit": true, "limits": true, "length": true, "len": true, "size": true,
+	"type": true, "usage": true, "policy": true, "min": true, "max": true, "ttl": true, "expiry": true,
+	"expires": true, "expire": true, "name": true, "id": true, "file": true, "path": true, "dir": true,
+	"env": true, "var": true, "header": true, "field": true, "endpoint": true, "url": true, "uri": true,
+	"hint": true, "prompt": true, "reset": true, "rotation": true, "version": true, "budget": true,
 }
 
 // SecretValue says what credential value carries ("is a GitHub token", "is

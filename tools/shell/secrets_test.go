@@ -43,6 +43,18 @@ func TestMaskSecretsShapes(t *testing.T) {
 			"first\n[secret masked]\n\t[secret masked]"},
 		{"token key holding a known token", "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 done", "ghp_abc",
 			"GITHUB_TOKEN=[secret masked] done"},
+		// Issue 42's ninth: shapes a careful user expects masked.
+		{"slack webhook", "notify https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefghijklmnopqrstuvwx now", "abcdefghijklmnop",
+			"https://hooks.slack.com/services/[secret masked] now"},
+		{"discord webhook", "https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdefghijklmnopqrstuv", "AbCdEfGhIjKl",
+			"https://discord.com/api/webhooks/123456789012345678/[secret masked]"},
+		{"a secret word inside a key", "SECRET_KEY_BASE=9f8e7d6c5b4a39281706f5e4d3c2b1a0", "9f8e7d6c", "SECRET_KEY_BASE=[secret masked]"},
+		{"a password key with a suffix", "DB_PASSWORD_PROD: hunter2hunter2", "hunter2", "DB_PASSWORD_PROD: [secret masked]"},
+		{"private key variable", "PRIVATE_KEY=0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "4c0883a6",
+			"PRIVATE_KEY=[secret masked]"},
+		{"vault token", "VAULT=hvs.CAESIJlWh7fDs2Nl9fPq1Gx7KxX0", "CAESIJlWh7", "VAULT=[secret masked]"},
+		{"azure storage key", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFy==;EndpointSuffix=core.windows.net",
+			"Zm9vYmFyYmF6", "AccountKey=[secret masked];EndpointSuffix"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -75,6 +87,9 @@ func TestMaskSecretsKeepsOrdinaryText(t *testing.T) {
 		"the key is in the drawer",
 		"max_tokens: 4096, prompt_tokens: 123456",
 		"token_count = 123456",
+		"TOKEN_LIMIT=1000000",
+		"password_policy: strict-enough",
+		"secret_name: prod-database",
 		"token: 4096",
 		"password = getpass()",
 		"if password == \"\" {",
