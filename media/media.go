@@ -10,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/gif" // registers GIF with image.Decode
 	"image/jpeg"
 	"image/png"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // registers WebP with image.Decode
@@ -114,6 +116,34 @@ func IsImagePath(name string) bool {
 // file may claim to be enormous, and decoding allocates 4 bytes a pixel.
 const MaxPixels = 64_000_000
 
+// MaxDecodedBytes bounds the memory one decoded image may take (256 MiB),
+// from its pixels and its colour model's bytes a pixel: a 16-bit PNG takes
+// 8 bytes a pixel, twice an 8-bit one's.
+const MaxDecodedBytes = 256 << 20
+
+// decoding lets one image be decoded and scaled at a time: six calls at
+// once of images just under the caps would otherwise hold six decoded
+// images (issue 42: 3 GiB resident).
+var decoding sync.Mutex
+
+// bytesPerPixel is what the decoder allocates a pixel for model.
+func bytesPerPixel(model color.Model) int {
+	switch model {
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8
+	case color.Gray16Model:
+		return 2
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.YCbCrModel:
+		return 3
+	}
+	if _, ok := model.(color.Palette); ok {
+		return 1
+	}
+	return 4
+}
+
 // ErrNotImage is Fit's error for data that is no image it reads.
 var ErrNotImage = errors.New("not a PNG, JPEG, GIF or WebP image")
 
@@ -138,6 +168,11 @@ func Fit(data []byte, lim Limit) (Image, error) {
 	if cfg.Width*cfg.Height > MaxPixels {
 		return Image{}, fmt.Errorf("the %s image is %dx%d, more than %d megapixels: too large to scale here", mt, cfg.Width, cfg.Height, MaxPixels/1_000_000)
 	}
+	if n := cfg.Width * cfg.Height * bytesPerPixel(cfg.ColorModel); n > MaxDecodedBytes {
+		return Image{}, fmt.Errorf("the %s image is %dx%d with %d bytes a pixel, more than %d MiB decoded: too large to scale here", mt, cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel), MaxDecodedBytes>>20)
+	}
+	decoding.Lock()
+	defer decoding.Unlock()
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return Image{}, fmt.Errorf("reading the %s image: %w", mt, err)

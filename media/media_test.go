@@ -2,11 +2,14 @@ package media
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +68,33 @@ func TestSniffAndPaths(t *testing.T) {
 	}
 	if !IsImagePath("shots/Screen.PNG") || IsImagePath("main.go") {
 		t.Error("IsImagePath")
+	}
+}
+
+// pngHeader is the start of a PNG (signature and IHDR) claiming w x h
+// pixels of bit depth depth and colour type ctype: what DecodeConfig
+// reads, and nothing of the pixels.
+func pngHeader(w, h uint32, depth, ctype byte) []byte {
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
+	ihdr[8], ihdr[9] = depth, ctype
+	chunk := append([]byte("IHDR"), ihdr...)
+	out := append([]byte("\x89PNG\r\n\x1a\n"), 0, 0, 0, 13)
+	out = append(out, chunk...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(chunk))
+}
+
+// A 16-bit image under the pixel cap would take 8 bytes a pixel decoded:
+// it is refused from its header, before any decoding (issue 42: six such
+// images at once took the process to 3 GiB); an 8-bit one of the same
+// size would pass the byte cap.
+func TestFitRefusesWhatWouldDecodeTooLarge(t *testing.T) {
+	_, err := Fit(pngHeader(6000, 6000, 16, 6), Limit{MaxEdge: 1568, MaxBytes: 5 << 20})
+	if err == nil || !strings.Contains(err.Error(), "8 bytes a pixel") {
+		t.Fatalf("a 36-megapixel 16-bit PNG: %v", err)
+	}
+	if n := 6000 * 6000 * bytesPerPixel(color.NRGBAModel); n > MaxDecodedBytes {
+		t.Fatalf("an 8-bit image of the same size would be refused too (%d bytes): the test shows nothing", n)
 	}
 }
