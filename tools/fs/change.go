@@ -12,7 +12,7 @@ import (
 	"github.com/agent-dev/agent/media"
 	"io/fs"
 	"os"
-		"strings"
+	"strings"
 
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/protect"

@@ -134,4 +134,3 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
-
