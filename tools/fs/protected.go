@@ -83,3 +83,13 @@ func (w *workdir) readDenied(rel string) bool {
 	p := w.protect.Paths()
 	return p.ReadDenied(rel) || p.ReadDenied(w.resolve(rel))
 }
+
+// deniedAt is readDenied of rel as given and of real, the path one
+// resolution (target) reached and the read then goes through.
+func (w *workdir) deniedAt(rel, real string) bool {
+	if w.protect == nil {
+		return false
+	}
+	p := w.protect.Paths()
+	return p.ReadDenied(rel) || p.ReadDenied(real)
+}

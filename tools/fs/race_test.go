@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -133,4 +134,39 @@ func mapsEqual(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// The same race against reads: with the home directory as the working
+// directory, a symlink swapped between a plain folder and ~/.ssh never lets
+// read_file or grep return a key.
+func TestSymlinkSwapRaceNeverReadsCredentials(t *testing.T) {
+	const rounds = 1000
+	root, dir := tree(t, map[string]string{".ssh/id_ed25519": "KEY-SECRET\n", "pub/id_ed25519": "public\n"})
+	symlink(t, "pub", filepath.Join(dir, "k"))
+	guard := protect.NewGuard(protect.New(protect.Paths{Dir: dir, Credentials: protect.DefaultCredentials(dir)}, nil))
+	ts := ToolsWith(root, Options{Protect: guard})
+	read, grep := ts[1], ts[2]
+	stop := make(chan struct{})
+	wait := swapper(t, filepath.Join(dir, "k"), []string{"pub", ".ssh"}, 50*rounds, stop)
+	var reads int
+	for range rounds {
+		res := call(t, read, `{"path":"k/id_ed25519"}`)
+		if strings.Contains(res.Content, "KEY-SECRET") {
+			t.Errorf("read_file returned a key: %s", res.Content)
+			break
+		}
+		if !res.IsError {
+			reads++
+		}
+		for _, args := range []string{`{"pattern":"SECRET|public","path":"k"}`, `{"pattern":"SECRET|public","path":"k/id_ed25519"}`} {
+			if res := call(t, grep, args); strings.Contains(res.Content, "KEY-SECRET") {
+				t.Errorf("grep %s returned a key: %s", args, res.Content)
+			}
+		}
+	}
+	close(stop)
+	wait()
+	if reads == 0 {
+		t.Fatal("no read went through the plain side: the test did not exercise the race")
+	}
 }
