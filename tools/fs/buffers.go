@@ -18,17 +18,6 @@ type Buffers interface {
 	WriteFile(ctx context.Context, rel string, data []byte) (handled bool, err error)
 }
 
-// readFile reads rel's text through the buffers when they take it, else
-// from the root.
-func (w *workdir) readFile(ctx context.Context, rel string) ([]byte, error) {
-	if w.buffers != nil {
-		if data, ok, err := w.buffers.ReadFile(ctx, rel); ok {
-			return data, err
-		}
-	}
-	return w.root.ReadFile(native(rel))
-}
-
 // writeBuffer writes c through the buffers when they take it (never a
 // symlink: its target is resolved on disk, inside the root).
 func (e editor) writeBuffer(ctx context.Context, c *change) (bool, error) {
@@ -39,8 +28,8 @@ func (e editor) writeBuffer(ctx context.Context, c *change) (bool, error) {
 }
 
 // openText opens rel for read_file: through the buffers when they take
-// it, else from the root.
-func (w *workdir) openText(ctx context.Context, rel string) (io.ReadCloser, error) {
+// it, else through the directory handle of tg, rel's one resolution.
+func (w *workdir) openText(ctx context.Context, rel string, tg *target) (io.ReadCloser, error) {
 	if w.buffers != nil {
 		if data, ok, err := w.buffers.ReadFile(ctx, rel); ok {
 			if err != nil {
@@ -49,5 +38,5 @@ func (w *workdir) openText(ctx context.Context, rel string) (io.ReadCloser, erro
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}
 	}
-	return w.root.Open(native(rel))
+	return tg.open()
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/agent-dev/agent/media"
 	"io/fs"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/agent-dev/agent/tools"
@@ -27,7 +26,8 @@ const editMax = 64 << 20
 type change struct {
 	rel     string      // slash path relative to the working directory
 	existed bool        // the file exists (else it is created)
-	link    bool        // rel is a symlink, written through in place
+	link    bool        // rel is a symlink, written through to its target
+	t       *target     // rel resolved once: its check and its write go through it
 	mode    fs.FileMode // mode to keep; 0 for a new file
 	before  []byte      // content before, nil for a new file
 	after   []byte      // content after
@@ -64,9 +64,10 @@ func (e editor) preview(ctx context.Context, call tools.Call, plan planFunc) (to
 	if err != nil || bad != nil {
 		return deref(bad), err
 	}
+	defer c.t.close()
 	res := c.result()
 	res.Content = "(preview) " + res.Content
-	if risk := e.risk(c.rel); risk != "" {
+	if risk := e.risk(c); risk != "" {
 		res.Meta[tools.MetaProtected] = risk
 	}
 	return res, nil
@@ -85,10 +86,11 @@ func (e editor) run(ctx context.Context, call tools.Call, plan planFunc) (tools.
 	if err != nil || bad != nil {
 		return deref(bad), err
 	}
+	defer c.t.close()
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
 	}
-	if risk := e.risk(c.rel); risk != "" && !e.protect.Take(c.rel) {
+	if risk := e.risk(c); risk != "" && !e.protect.Take(c.rel) {
 		return tools.Errorf("%s was not changed: it is protected (%s). The file tools write there only when the user approves that one call; do not try another way (bash, a symlink, a copy): tell the user what you wanted to change and why.", c.rel, risk), nil
 	}
 	res := c.result()
@@ -165,35 +167,48 @@ func (c *change) lineEdits() []lineEdit {
 	return lineDiff(string(c.before), string(c.after))
 }
 
-// stat looks at rel for a change: its info (nil when nothing is there) and
-// whether it is a symlink. Problems are error results for the model.
-func (w *workdir) stat(p, rel string) (fs.FileInfo, bool, *tools.Result) {
+// stat looks at rel for a change through one resolution (target): the
+// target, whose fi is nil when nothing is there, and which the caller
+// closes. Problems are error results for the model (and no target).
+func (w *workdir) stat(p, rel string) (*target, *tools.Result) {
 	if rel == "." {
 		r := tools.Errorf("%s is the working directory, not a file", p)
-		return nil, false, &r
+		return nil, &r
 	}
-	lfi, lerr := w.root.Lstat(native(rel))
-	fi, err := w.root.Stat(native(rel))
-	switch {
-	case errors.Is(err, fs.ErrNotExist) && lerr == nil && lfi.Mode()&fs.ModeSymlink != 0:
-		r := tools.Errorf("%s is a symlink to a file that does not exist; write to a path inside the working directory instead", p)
-		return nil, false, &r
-	case errors.Is(err, fs.ErrNotExist) && errors.Is(lerr, fs.ErrNotExist):
-		return nil, false, nil
-	case err != nil:
-		r := tools.Errorf("%s", describe(p, err))
-		return nil, false, &r
+	t, err := w.target(rel)
+	if err != nil {
+		r := tools.Errorf("%s", describeTarget(p, err))
+		return nil, &r
+	}
+	var msg string
+	switch fi := t.fi; {
+	case fi == nil && t.link:
+		msg = fmt.Sprintf("%s is a symlink to a file that does not exist; write to a path inside the working directory instead", p)
+	case fi == nil:
+		return t, nil
 	case fi.IsDir():
-		r := tools.Errorf("%s is a directory, not a file", p)
-		return nil, false, &r
+		msg = fmt.Sprintf("%s is a directory, not a file", p)
 	case !fi.Mode().IsRegular():
-		r := tools.Errorf("%s is not a regular file", p)
-		return nil, false, &r
+		msg = fmt.Sprintf("%s is not a regular file", p)
 	case fi.Size() > editMax:
-		r := tools.Errorf("%s is %s, more than the editing tools change (%s)", p, media.Size(int(fi.Size())), media.Size(editMax))
-		return nil, false, &r
+		msg = fmt.Sprintf("%s is %s, more than the editing tools change (%s)", p, media.Size(int(fi.Size())), media.Size(editMax))
+	default:
+		return t, nil
 	}
-	return fi, lerr == nil && lfi.Mode()&fs.ModeSymlink != 0, nil
+	t.close()
+	r := tools.Errorf("%s", msg)
+	return nil, &r
+}
+
+// readBefore reads the content of the file t a change starts from: through
+// the buffers when they take rel, else through t's directory handle.
+func (w *workdir) readBefore(ctx context.Context, rel string, t *target) ([]byte, error) {
+	if w.buffers != nil {
+		if data, ok, err := w.buffers.ReadFile(ctx, rel); ok {
+			return data, err
+		}
+	}
+	return t.readAll()
 }
 
 // keptMode is the part of a file's mode that a rewrite keeps.
@@ -201,36 +216,23 @@ func keptMode(fi fs.FileInfo) fs.FileMode {
 	return fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 }
 
-// write makes change c on disk. A regular file is replaced by a temporary
-// file written beside it and renamed over it, so a reader sees the old or
-// the new content, never half of it; the temporary file gets the kept mode
-// before the rename. A symlink is written through in place (the root keeps
-// it inside the working directory), so the link stays a link. Missing
-// parent directories of a new file are created.
+// write makes change c on disk, through the directory handle of c.t (the
+// resolution its risk was judged on): the file, or a symlink's target, is
+// replaced by a temporary file written beside it and renamed over it, so a
+// reader sees the old or the new content, never half of it, and a symlink
+// stays a link; the temporary file gets the kept mode before the rename.
+// Missing parent directories of a new file are created one by one from
+// the held handle.
 func (e editor) write(c *change) error {
-	name := native(c.rel)
-	if c.link {
-		f, err := e.wd.root.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(c.after)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	if err := c.t.mkdirs(); err != nil {
 		return err
 	}
-	dir := path.Dir(c.rel)
-	if !c.existed && dir != "." {
-		if err := e.wd.root.MkdirAll(native(dir), 0o755); err != nil {
-			return err
-		}
-	}
+	dir := c.t.dir
 	perm := fs.FileMode(0o644) // for a new file, subject to the umask
 	if c.existed {
 		perm = 0o600
 	}
-	tmp, f, err := e.createTemp(dir, path.Base(c.rel), perm)
+	tmp, f, err := createTemp(dir, c.t.base, perm)
 	if err != nil {
 		return err
 	}
@@ -238,28 +240,29 @@ func (e editor) write(c *change) error {
 	if err == nil {
 		err = f.Sync()
 	}
+	if err == nil && c.existed {
+		err = f.Chmod(c.mode)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && c.existed {
-		err = e.wd.root.Chmod(native(tmp), c.mode)
-	}
 	if err == nil {
-		err = e.wd.root.Rename(native(tmp), name)
+		err = dir.Rename(tmp, c.t.base)
 	}
 	if err != nil {
-		e.wd.root.Remove(native(tmp))
+		dir.Remove(tmp)
 	}
 	return err
 }
 
-// createTemp creates a new hidden file beside base in dir.
-func (e editor) createTemp(dir, base string, perm fs.FileMode) (string, *os.File, error) {
+// createTemp creates a new hidden file beside base in dir (never through a
+// symlink: O_EXCL).
+func createTemp(dir *os.Root, base string, perm fs.FileMode) (string, *os.File, error) {
 	for range 10 {
 		var r [6]byte
 		rand.Read(r[:])
-		tmp := join(dir, "."+base+".agent-"+hex.EncodeToString(r[:])+".tmp")
-		f, err := e.wd.root.OpenFile(native(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		tmp := "." + base + ".agent-" + hex.EncodeToString(r[:]) + ".tmp"
+		f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

@@ -50,6 +50,21 @@ func openStart(root *os.Root, start string) (*dirRef, error) {
 	return newDirRef(fd, start), nil
 }
 
+// openTarget opens the directory tg names through its held directory,
+// checked to be the one the resolution looked at.
+func openTarget(tg *target) (*dirRef, error) {
+	f, err := tg.open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fd, err := openat(int(f.Fd()), ".", syscall.O_DIRECTORY)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: tg.real, Err: err}
+	}
+	return newDirRef(fd, tg.real), nil
+}
+
 func (d *dirRef) entries() ([]fs.DirEntry, error) { return d.f.ReadDir(-1) }
 
 // sub opens the sub-directory name, held once.

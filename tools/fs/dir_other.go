@@ -32,6 +32,19 @@ func openStart(root *os.Root, start string) (*dirRef, error) {
 	return newDirRef(r), nil
 }
 
+// openTarget opens the directory tg names through its held directory,
+// checked to be the one the resolution looked at.
+func openTarget(tg *target) (*dirRef, error) {
+	if tg.fi == nil || len(tg.missing) > 0 {
+		return nil, &fs.PathError{Op: "open", Path: tg.real, Err: fs.ErrNotExist}
+	}
+	r, err := openDirAs(tg.dir, tg.base, tg.fi)
+	if err != nil {
+		return nil, err
+	}
+	return newDirRef(r), nil
+}
+
 func (d *dirRef) entries() ([]fs.DirEntry, error) {
 	f, err := d.root.Open(".")
 	if err != nil {

@@ -65,7 +65,7 @@ func (t *editFile) Preview(ctx context.Context, call tools.Call) (tools.Result, 
 	return t.preview(ctx, call, t.plan)
 }
 
-func (t *editFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessage) (*change, *tools.Result, error) {
+func (t *editFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessage) (c *change, bad *tools.Result, err error) {
 	var args editFileArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return refuse("invalid arguments: %v", err)
@@ -80,14 +80,20 @@ func (t *editFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessa
 	if err != nil {
 		return refuse("%v", err)
 	}
-	fi, link, bad := t.wd.stat(args.Path, rel)
+	tg, bad := t.wd.stat(args.Path, rel)
 	if bad != nil {
 		return nil, bad, nil
 	}
+	defer func() {
+		if c == nil {
+			tg.close()
+		}
+	}()
+	fi, link := tg.fi, tg.link
 	if fi == nil {
 		return refuse("%s does not exist; edit_file changes existing files, create it with write_file", args.Path)
 	}
-	data, err := t.wd.readFile(ctx, rel)
+	data, err := t.wd.readBefore(ctx, rel, tg)
 	if err != nil {
 		return refuse("%s", describe(args.Path, err))
 	}
@@ -131,7 +137,7 @@ func (t *editFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessa
 			}
 		}
 		after, edits := replaceAt(s, at, len(p.old), p.new)
-		c := &change{rel: rel, existed: true, link: link, mode: keptMode(fi), before: data, after: []byte(after), edits: edits, verb: "Edited"}
+		c = &change{rel: rel, t: tg, existed: true, link: link, mode: keptMode(fi), before: data, after: []byte(after), edits: edits, verb: "Edited"}
 		if len(at) > 1 {
 			c.note = fmt.Sprintf("%d replacements", len(at))
 		}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
 	"strings"
@@ -79,17 +80,30 @@ func (t *grep) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if err != nil {
 		return tools.Errorf("%v", err), nil
 	}
-	if t.wd.readDenied(start) {
-		return tools.Errorf(errCredentials, args.Path), nil
-	}
-	fi, err := t.wd.root.Stat(native(start))
-	if err != nil {
-		return tools.Errorf("%s", describe(args.Path, err)), nil
+	// One resolution of start: the denied check reads the path it
+	// reached, and the search opens it from the directory it holds.
+	var tg *target
+	var fi fs.FileInfo
+	if start == "." {
+		if fi, err = t.wd.root.Stat("."); err != nil {
+			return tools.Errorf("%s", describe(args.Path, err)), nil
+		}
+	} else {
+		if tg, err = t.wd.target(start); err != nil {
+			return tools.Errorf("%s", describeTarget(args.Path, err)), nil
+		}
+		defer tg.close()
+		if t.wd.deniedAt(start, tg.real) {
+			return tools.Errorf(errCredentials, args.Path), nil
+		}
+		if fi = tg.fi; fi == nil {
+			return tools.Errorf("%s does not exist", args.Path), nil
+		}
 	}
 	c := newCollector(grepLimit)
 	switch {
 	case fi.Mode().IsRegular():
-		fm, msg := t.searchOne(ctx, m, start, args.Path)
+		fm, msg := t.searchOne(ctx, m, start, args.Path, tg)
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()
 		}
@@ -100,7 +114,7 @@ func (t *grep) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	case !fi.IsDir():
 		return tools.Errorf("%s is not a regular file or directory", args.Path), nil
 	default:
-		if err := t.searchTree(ctx, m, start, glob, c); err != nil {
+		if err := t.searchTree(ctx, m, start, glob, c, tg); err != nil {
 			if ctx.Err() != nil {
 				return tools.Result{}, ctx.Err()
 			}
@@ -112,8 +126,8 @@ func (t *grep) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 
 // searchOne searches the single file rel (asked is what the model sent);
 // the message says what went wrong, if anything did.
-func (t *grep) searchOne(ctx context.Context, m *matcher, rel, asked string) (fileMatches, string) {
-	f, err := t.wd.root.Open(native(rel))
+func (t *grep) searchOne(ctx context.Context, m *matcher, rel, asked string, tg *target) (fileMatches, string) {
+	f, err := tg.open()
 	if err != nil {
 		return fileMatches{}, describe(asked, err)
 	}
@@ -128,14 +142,32 @@ func (t *grep) searchOne(ctx context.Context, m *matcher, rel, asked string) (fi
 	return fm, ""
 }
 
-// searchTree searches the files below the directory start with one walker
-// feeding GOMAXPROCS searchers.
-func (t *grep) searchTree(ctx context.Context, m *matcher, start, glob string, c *collector) error {
+// searchTree searches the files below the directory start (tg, its one
+// resolution; nil for the root) with one walker feeding GOMAXPROCS
+// searchers.
+func (t *grep) searchTree(ctx context.Context, m *matcher, start, glob string, c *collector, tg *target) error {
+	if tg != nil {
+		// Below a start reached through symlinks, the files are named by
+		// the path the resolution reached: the one checked.
+		start = tg.real
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	files := make(chan walkFile, 256)
 	g.Go(func() error {
 		defer close(files)
-		return walk(ctx, t.wd.root, start, func(f walkFile) error {
+		var d *dirRef
+		if tg == nil {
+			var err error
+			if d, err = openStart(t.wd.root, start); err != nil {
+				return err
+			}
+		} else {
+			var err error
+			if d, err = openTarget(tg); err != nil {
+				return err
+			}
+		}
+		return walkOpened(ctx, t.wd.root, start, d, func(f walkFile) error {
 			if glob != "" && !matchGlob(glob, below(start, f.rel), true) || t.wd.readDenied(f.rel) {
 				return nil
 			}

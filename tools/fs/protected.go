@@ -12,14 +12,15 @@ import (
 // kernel's ELOOP does.
 const maxLinks = 40
 
-// risk is the risk of writing rel, as given and with its symlinks
-// resolved inside the working directory: a link named notes.txt that
-// points at .git/config is git metadata. "" when neither is protected.
-func (e editor) risk(rel string) string {
+// risk is the risk of change c, judged on its path as given and as the
+// one resolution its write goes through reached it (c.t.real): a link
+// named notes.txt that points at .git/config is git metadata. "" when
+// neither is protected.
+func (e editor) risk(c *change) string {
 	if e.protect == nil {
 		return ""
 	}
-	return e.protect.Risk(rel, e.wd.resolve(rel))
+	return e.protect.Risk(c.rel, c.t.real)
 }
 
 // resolve follows the symlinks of rel (a clean slash path relative to the
@@ -81,4 +82,14 @@ func (w *workdir) readDenied(rel string) bool {
 	}
 	p := w.protect.Paths()
 	return p.ReadDenied(rel) || p.ReadDenied(w.resolve(rel))
+}
+
+// deniedAt is readDenied of rel as given and of real, the path one
+// resolution (target) reached and the read then goes through.
+func (w *workdir) deniedAt(rel, real string) bool {
+	if w.protect == nil {
+		return false
+	}
+	p := w.protect.Paths()
+	return p.ReadDenied(rel) || p.ReadDenied(real)
 }

@@ -104,12 +104,23 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 		defer extra.root.Close()
 		wd, rel, inRoot = extra, extraRel, false
 	}
-	if wd.readDenied(rel) {
+	if rel == "." {
+		return tools.Errorf("%s is a directory; use list_files to see its files", args.Path), nil
+	}
+	// One resolution: the denied check reads the path it reached, and the
+	// file is opened from the directory it holds (no symlink swapped in
+	// between can lead the read to credentials).
+	tg, err := wd.target(rel)
+	if err != nil {
+		return tools.Errorf("%s", describeTarget(args.Path, err)), nil
+	}
+	defer tg.close()
+	if wd.deniedAt(rel, tg.real) {
 		return tools.Errorf(errCredentials, args.Path), nil
 	}
-	fi, err := wd.root.Stat(native(rel))
-	if err != nil {
-		return tools.Errorf("%s", describe(args.Path, err)), nil
+	fi := tg.fi
+	if fi == nil {
+		return tools.Errorf("%s does not exist", args.Path), nil
 	}
 	if fi.IsDir() {
 		return tools.Errorf("%s is a directory; use list_files to see its files", args.Path), nil
@@ -117,7 +128,7 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 	if !fi.Mode().IsRegular() {
 		return tools.Errorf("%s is not a regular file", args.Path), nil
 	}
-	f, err := wd.openText(ctx, rel)
+	f, err := wd.openText(ctx, rel, tg)
 	if err != nil {
 		return tools.Errorf("%s", describe(args.Path, err)), nil
 	}

@@ -36,6 +36,17 @@ type walkFile struct {
 // it. walk returns ctx.Err() once ctx is cancelled, the first error visit
 // returns, or the error opening start.
 func walk(ctx context.Context, root *os.Root, start string, visit func(f walkFile) error) error {
+	d, err := openStart(root, start)
+	if err != nil {
+		return err
+	}
+	return walkOpened(ctx, root, start, d, visit)
+}
+
+// walkOpened is walk from the directory start already opened as d (its
+// one resolution, see target), which it releases.
+func walkOpened(ctx context.Context, root *os.Root, start string, d *dirRef, visit func(f walkFile) error) error {
+	defer d.release()
 	ign := rootIgnores(root)
 	if start != "." {
 		parts := strings.Split(start, "/")
@@ -44,11 +55,6 @@ func walk(ctx context.Context, root *os.Root, start string, visit func(f walkFil
 			ign = ign.push(base, readIgnore(root, base+"/.gitignore"))
 		}
 	}
-	d, err := openStart(root, start)
-	if err != nil {
-		return err
-	}
-	defer d.release()
 	return walkDir(ctx, d, start, ign, visit)
 }
 

@@ -63,7 +63,7 @@ func (t *writeFile) Preview(ctx context.Context, call tools.Call) (tools.Result,
 	return t.preview(ctx, call, t.plan)
 }
 
-func (t *writeFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessage) (*change, *tools.Result, error) {
+func (t *writeFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessage) (c *change, bad *tools.Result, err error) {
 	var args writeFileArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return refuse("invalid arguments: %v", err)
@@ -72,14 +72,20 @@ func (t *writeFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMess
 	if err != nil {
 		return refuse("%v", err)
 	}
-	fi, link, bad := t.wd.stat(args.Path, rel)
+	tg, bad := t.wd.stat(args.Path, rel)
 	if bad != nil {
 		return nil, bad, nil
 	}
+	defer func() {
+		if c == nil {
+			tg.close()
+		}
+	}()
+	fi, link := tg.fi, tg.link
 	if fi == nil {
-		return &change{rel: rel, after: []byte(args.Content)}, nil, nil
+		return &change{rel: rel, t: tg, after: []byte(args.Content)}, nil, nil
 	}
-	data, err := t.wd.readFile(ctx, rel)
+	data, err := t.wd.readBefore(ctx, rel, tg)
 	if err != nil {
 		return refuse("%s", describe(args.Path, err))
 	}
@@ -97,5 +103,5 @@ func (t *writeFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMess
 	if usesCRLF(string(data)) && !strings.Contains(content, "\r\n") {
 		content = toCRLF(content)
 	}
-	return &change{rel: rel, existed: true, link: link, mode: keptMode(fi), before: data, after: []byte(content), verb: "Wrote"}, nil, nil
+	return &change{rel: rel, t: tg, existed: true, link: link, mode: keptMode(fi), before: data, after: []byte(content), verb: "Wrote"}, nil, nil
 }

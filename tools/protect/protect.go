@@ -138,6 +138,17 @@ func IsGitName(name string) bool {
 	return strings.EqualFold(strings.TrimRight(name, ". "), ".git")
 }
 
+// IsProjectConfigName reports whether a path component names a project's
+// agent configuration directory (.claude, Claude Code's; .agent, agent's),
+// folded as IsGitName folds: hooks and the scripts they run there execute
+// as the person when a session starts in the directory that holds it, so
+// one is protected at any depth of the working tree (a monorepo's
+// packages/app/.claude).
+func IsProjectConfigName(name string) bool {
+	n := strings.TrimRight(name, ". ")
+	return strings.EqualFold(n, ".claude") || strings.EqualFold(n, ".agent")
+}
+
 // WriteRisk says why writing rel (a slash path relative to Dir, as the file
 // tools clean it) is dangerous: one of the Risk constants, or "" when rel is
 // not protected.
@@ -165,6 +176,13 @@ func (p Paths) WriteRisk(rel string) string {
 	for _, d := range p.Project {
 		if within(abs, d) {
 			return RiskProject
+		}
+	}
+	if r, err := filepath.Rel(p.Dir, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		for _, part := range strings.Split(filepath.ToSlash(r), "/") {
+			if IsProjectConfigName(part) {
+				return RiskProject
+			}
 		}
 	}
 	if p.credential(abs) {
@@ -210,7 +228,9 @@ func (p Paths) credential(abs string) bool {
 // writable roots, besides the git metadata it finds itself: the agent's
 // directories (the sandbox makes a missing one), and those of its files and
 // of the project's configuration directories that exist (lstat is os.Lstat
-// outside tests; a missing one is never made up). An agent directory that
+// outside tests; a missing one is never made up), with the .claude and
+// .agent directories found at any depth of Dir (NestedProject, a bounded
+// walk). An agent directory that
 // holds Dir (a worktree in the data directory) would make Dir read-only
 // whole: in its place come the entries that exist now beside the way down
 // to Dir, at each level (read with os.ReadDir); what is made in them later
@@ -232,6 +252,46 @@ func (p Paths) SandboxProtected(lstat func(string) (os.FileInfo, error)) []strin
 	for _, f := range append(slices.Clone(p.AgentFiles), p.Project...) {
 		if _, err := lstat(f); err == nil && !slices.Contains(out, f) {
 			out = append(out, f)
+		}
+	}
+	for _, d := range NestedProject(p.Dir, MaxNestedWalk) {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// MaxNestedWalk is the most directories NestedProject lists: a walk of a
+// working tree of that many directories costs a few tens of milliseconds
+// once per session.
+const MaxNestedWalk = 20_000
+
+// NestedProject lists the project configuration directories (.claude,
+// .agent: IsProjectConfigName) at any depth below dir, dir's own ones
+// included, listing at most limit directories breadth first (shallow ones
+// first). It does not follow symlinks nor descend into .git entries or
+// the configuration directories themselves; a symlink so named is listed
+// (its directory is what the sandbox keeps read-only).
+func NestedProject(dir string, limit int) []string {
+	var out []string
+	queue := []string{dir}
+	for listed := 0; len(queue) > 0 && listed < limit; listed++ {
+		cur := queue[0]
+		queue = queue[1:]
+		ents, err := os.ReadDir(cur)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			p := filepath.Join(cur, e.Name())
+			switch {
+			case IsProjectConfigName(e.Name()):
+				out = append(out, p)
+			case IsGitName(e.Name()):
+			case e.IsDir():
+				queue = append(queue, p)
+			}
 		}
 	}
 	return out

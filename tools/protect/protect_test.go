@@ -25,28 +25,32 @@ func TestWriteRisk(t *testing.T) {
 		return nil, os.ErrNotExist
 	})
 	for rel, want := range map[string]string{
-		".git":                       RiskGit,
-		".git/config":                RiskGit,
-		".git/hooks/pre-commit":      RiskGit,
-		"sub/.git":                   RiskGit,
-		"vendor/x/.git/config":       RiskGit,
-		".GIT/config":                RiskGit,
-		".git./config":               RiskGit,
-		"a/../.git/hooks/x":          RiskGit,
-		".bare/worktrees/w/gitdir":   RiskGit, // the .git file's git directory
-		".bare/config":               RiskGit, // its common directory
-		"agent.toml":                 RiskAgent,
-		".claude/hooks/fmt.sh":       RiskProject, // a hook's script runs outside the sandbox
-		".claude/settings.json":      RiskProject,
-		"x/../.agent/hooks.toml":     RiskProject,
-		".claudette/notes.md":        "",
-		".data/agent/mcp-trust.json": RiskAgent,
-		".ssh/authorized_keys":       RiskCredentials,
-		"src/main.go":                "",
-		".gitignore":                 "",
-		".github/workflows/ci.yml":   "",
-		"docs/.git-notes.md":         "",
-		"agent.toml.example":         "",
+		".git":                              RiskGit,
+		".git/config":                       RiskGit,
+		".git/hooks/pre-commit":             RiskGit,
+		"sub/.git":                          RiskGit,
+		"vendor/x/.git/config":              RiskGit,
+		".GIT/config":                       RiskGit,
+		".git./config":                      RiskGit,
+		"a/../.git/hooks/x":                 RiskGit,
+		".bare/worktrees/w/gitdir":          RiskGit, // the .git file's git directory
+		".bare/config":                      RiskGit, // its common directory
+		"agent.toml":                        RiskAgent,
+		".claude/hooks/fmt.sh":              RiskProject, // a hook's script runs outside the sandbox
+		".claude/settings.json":             RiskProject,
+		"x/../.agent/hooks.toml":            RiskProject,
+		".claudette/notes.md":               "",
+		"packages/app/.claude/hooks/fmt.sh": RiskProject, // a nested one runs in a session started there
+		"packages/lib/.agent/hooks.toml":    RiskProject,
+		"a/.Claude/settings.json":           RiskProject,
+		"packages/app/claude/notes.md":      "",
+		".data/agent/mcp-trust.json":        RiskAgent,
+		".ssh/authorized_keys":              RiskCredentials,
+		"src/main.go":                       "",
+		".gitignore":                        "",
+		".github/workflows/ci.yml":          "",
+		"docs/.git-notes.md":                "",
+		"agent.toml.example":                "",
 	} {
 		if got := p.WriteRisk(rel); got != want {
 			t.Errorf("WriteRisk(%q) = %q, want %q", rel, got, want)
@@ -147,5 +151,23 @@ func TestGuardWithSharesApprovals(t *testing.T) {
 	child.Grant("a")
 	if !parent.Take("a") {
 		t.Error("a grant through the child should reach the parent")
+	}
+}
+
+func TestNestedProjectDirectoriesAreKeptReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"packages/app/.claude/hooks", "packages/lib/.agent", "src/deep/er/.claude", ".git/x/.claude", "docs/claude"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := New(Paths{Dir: dir}, nil).SandboxProtected(os.Lstat)
+	want := []string{filepath.Join(dir, "packages/app/.claude"), filepath.Join(dir, "packages/lib/.agent"), filepath.Join(dir, "src/deep/er/.claude")}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("SandboxProtected =\n%q\nwant\n%q", got, want)
+	}
+	if got := NestedProject(dir, 2); len(got) != 0 {
+		t.Errorf("NestedProject with a bound of 2 directories = %q, want none (they lie deeper)", got)
 	}
 }

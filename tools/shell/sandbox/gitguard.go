@@ -277,8 +277,22 @@ func (s *Sandbox) repairGit(before gitState) string {
 		done = append(done, s.repairWorktrees(real, before.start)...)
 		done = append(done, s.repairModules(real, before.start)...)
 	}
-	done = append(done, s.repairNested(before.start)...)
-	return note(done)
+	nested, conf := s.repairNested(before.start)
+	done = append(done, nested...)
+	if len(conf) == 0 {
+		return note(done)
+	}
+	n := confNote(conf)
+	if len(done) > 0 {
+		n = note(done) + "\n" + n
+	}
+	return n
+}
+
+// confNote says what repairProjectConfig moved aside.
+func confNote(moved []string) string {
+	return "agent sandbox: the command created or changed the project's agent configuration (a .claude or .agent directory, whose hooks run as the user outside the sandbox when a session starts there); moved aside until the user looks at it: " +
+		strings.Join(moved, "; ") + ". Do not try this again; tell the user what configuration you wanted and why."
 }
 
 // repairPlainGit looks after a .git directory: files that appeared, the

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/agent-dev/agent/tools/protect"
 )
 
 // maxNestedDirs bounds the directories the guard keeps track of per
@@ -31,6 +33,7 @@ type dirTree struct {
 	seen   time.Time // the change clock when the last look began
 	dirs   map[string]bool
 	gits   map[string]bool // .git entries (directories, files, links) other than the working directory's own
+	confs  map[string]bool // .claude and .agent entries (protect.IsProjectConfigName)
 	capped bool            // more than maxNestedDirs directories
 }
 
@@ -49,18 +52,17 @@ type dirTree struct {
 // every .git they know: a look at a tree of tens of thousands of
 // directories (a module cache among the writable roots) costs stats, not
 // listings.
-func (s *Sandbox) repairNested(since time.Time) []string {
+func (s *Sandbox) repairNested(since time.Time) (done, conf []string) {
 	s.trees.mu.Lock()
 	defer s.trees.mu.Unlock()
 	if s.trees.trees == nil {
 		s.trees.trees = map[string]*dirTree{}
 	}
-	var done []string
 	for _, root := range append([]string{s.policy.Dir}, s.policy.WritableRoots...) {
 		tr := s.trees.trees[root]
 		start := changeClock()
 		if tr == nil {
-			tr = &dirTree{dirs: map[string]bool{}, gits: map[string]bool{}}
+			tr = &dirTree{dirs: map[string]bool{}, gits: map[string]bool{}, confs: map[string]bool{}}
 			s.trees.trees[root] = tr
 			s.listTree(tr, root)
 		} else {
@@ -84,8 +86,39 @@ func (s *Sandbox) repairNested(since time.Time) []string {
 				delete(tr.gits, g) // moved aside
 			}
 		}
+		if root == s.policy.Dir {
+			conf = append(conf, s.repairProjectConfig(tr, since)...)
+		}
 		if tr.capped {
 			done = append(done, fmt.Sprintf("(%s holds more than %d directories: only the first were looked at)", root, maxNestedDirs))
+		}
+	}
+	return done, conf
+}
+
+// repairProjectConfig moves aside every .claude or .agent entry of the
+// working tree that the command created or changed (its change time is
+// at or after since) and that the sandbox did not keep read-only (one
+// that did not exist when the session began): its hooks would run as the
+// person at the next session started there, trusted by a --trust-project
+// run or a remembered trust. It is renamed to NAME.blocked-by-agent, as a
+// .git the command made is, so that nothing there runs until the person
+// looks at it and puts it back.
+func (s *Sandbox) repairProjectConfig(tr *dirTree, since time.Time) []string {
+	var done []string
+	for _, c := range slices.Sorted(maps.Keys(tr.confs)) {
+		fi, err := os.Lstat(c)
+		if err != nil {
+			delete(tr.confs, c)
+			continue
+		}
+		if changeTime(fi).Before(since) || slices.Contains(s.policy.Protected, c) {
+			continue
+		}
+		rel, _ := filepath.Rel(s.policy.Dir, c)
+		done = append(done, moveAside(c, rel)...)
+		if _, err := os.Lstat(c); err != nil {
+			delete(tr.confs, c)
 		}
 	}
 	return done
@@ -117,6 +150,8 @@ func (s *Sandbox) listDir(tr *dirTree, dir string) {
 			if p != top {
 				tr.gits[p] = true
 			}
+		case protect.IsProjectConfigName(e.Name()):
+			tr.confs[p] = true
 		case e.IsDir() && !tr.dirs[p] && p != s.policy.git.gitDir && p != s.policy.git.common:
 			// The working directory's own git directory (a separate one,
 			// --separate-git-dir) is looked after elsewhere, and holds no
