@@ -27,11 +27,13 @@ func (e editor) writeBuffer(ctx context.Context, c *change) (bool, error) {
 	return e.wd.buffers.WriteFile(ctx, c.rel, c.after)
 }
 
-// openText opens rel for read_file: through the buffers when they take
-// it, else through the directory handle of tg, rel's one resolution.
-func (w *workdir) openText(ctx context.Context, rel string, tg *target) (io.ReadCloser, error) {
+// openText opens tg's file for read_file: through the buffers when they take
+// it (asked for the path tg resolved, so that the editor never follows a
+// link of its own, to a file outside the root), else through the
+// directory handle of tg, the path's one resolution.
+func (w *workdir) openText(ctx context.Context, tg *target) (io.ReadCloser, error) {
 	if w.buffers != nil {
-		if data, ok, err := w.buffers.ReadFile(ctx, rel); ok {
+		if data, ok, err := w.buffers.ReadFile(ctx, tg.real); ok {
 			if err != nil {
 				return nil, err
 			}

@@ -201,10 +201,11 @@ func (w *workdir) stat(p, rel string) (*target, *tools.Result) {
 }
 
 // readBefore reads the content of the file t a change starts from: through
-// the buffers when they take rel, else through t's directory handle.
-func (w *workdir) readBefore(ctx context.Context, rel string, t *target) ([]byte, error) {
+// the buffers when they take it (asked for t's resolved path, never a link
+// the editor would follow), else through t's directory handle.
+func (w *workdir) readBefore(ctx context.Context, t *target) ([]byte, error) {
 	if w.buffers != nil {
-		if data, ok, err := w.buffers.ReadFile(ctx, rel); ok {
+		if data, ok, err := w.buffers.ReadFile(ctx, t.real); ok {
 			return data, err
 		}
 	}

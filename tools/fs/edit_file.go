@@ -93,7 +93,7 @@ func (t *editFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMessa
 	if fi == nil {
 		return refuse("%s does not exist; edit_file changes existing files, create it with write_file", args.Path)
 	}
-	data, err := t.wd.readBefore(ctx, rel, tg)
+	data, err := t.wd.readBefore(ctx, tg)
 	if err != nil {
 		return refuse("%s", describe(args.Path, err))
 	}

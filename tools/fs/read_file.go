@@ -128,7 +128,7 @@ func (t *readFile) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 	if !fi.Mode().IsRegular() {
 		return tools.Errorf("%s is not a regular file", args.Path), nil
 	}
-	f, err := wd.openText(ctx, rel, tg)
+	f, err := wd.openText(ctx, tg)
 	if err != nil {
 		return tools.Errorf("%s", describe(args.Path, err)), nil
 	}

@@ -85,7 +85,7 @@ func (t *writeFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMess
 	if fi == nil {
 		return &change{rel: rel, t: tg, after: []byte(args.Content)}, nil, nil
 	}
-	data, err := t.wd.readBefore(ctx, rel, tg)
+	data, err := t.wd.readBefore(ctx, tg)
 	if err != nil {
 		return refuse("%s", describe(args.Path, err))
 	}
