@@ -134,6 +134,32 @@ type Runner struct {
 	// Judge asks the session's model a prompt hook's question and returns
 	// its answer's text; nil leaves prompt hooks unanswered (a Failure).
 	Judge func(ctx context.Context, prompt string) (string, error)
+	// Confine, when not nil, is asked for each command hook before it
+	// starts: it returns the process that runs spec (the shell's command
+	// line, the project directory, the hook's whole environment) confined,
+	// and the function that starts it (nil: cmd.Start); a nil Confined.Cmd
+	// runs h unconfined, as without Confine. An error is the hook's
+	// Failure; nothing was run. The runner sets the process group, stdin
+	// and output of the command it returns.
+	Confine func(h Hook, spec ConfineSpec) (Confined, error)
+}
+
+// ConfineSpec is what a hook would run unconfined: its Command (for the
+// shell's -c), the directory Dir and the whole environment Env
+// (KEY=VALUE).
+type ConfineSpec struct {
+	Command string
+	Dir     string
+	Env     []string
+}
+
+// Confined is a hook's confined process (see Runner.Confine).
+type Confined struct {
+	// Cmd runs the hook; nil runs it unconfined.
+	Cmd *exec.Cmd
+	// Start starts Cmd (a sandbox may start it in its own namespaces);
+	// nil is Cmd.Start.
+	Start func(*exec.Cmd) error
 }
 
 // maxOutput caps what is kept of a hook's stdout and of its stderr.
@@ -201,16 +227,29 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 	if h.Type == TypePrompt {
 		return r.judge(ctx, h, stdin)
 	}
-	cmd := exec.CommandContext(ctx, r.shell(), "-c", h.Command)
-	cmd.Dir = r.Dir
 	// The hook joins the trace of what runs it (its execute_hook span).
-	cmd.Env = append(append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir), h.Env...)
+	env := append(append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir), h.Env...)
+	cmd, start := exec.Command(r.shell(), "-c", h.Command), (*exec.Cmd).Start
+	cmd.Dir, cmd.Env = r.Dir, env
+	if r.Confine != nil {
+		c, err := r.Confine(h, ConfineSpec{Command: h.Command, Dir: r.Dir, Env: env})
+		if err != nil {
+			res.Failure = "could not be confined to the sandbox: " + err.Error()
+			return res
+		}
+		if c.Cmd != nil {
+			cmd = c.Cmd
+			if c.Start != nil {
+				start = c.Start
+			}
+		}
+	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	ownGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
+	err := runUntil(ctx, cmd, start)
 	res.Stdout, res.Stderr = stdout.String(), stderr.String()
 	var exit *exec.ExitError
 	switch {
@@ -244,6 +283,31 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 		}
 	}
 	return res
+}
+
+// runUntil starts cmd with start and waits for it; a done ctx kills its
+// process group (see ownGroup) and the wait ends within cmd.WaitDelay.
+func runUntil(ctx context.Context, cmd *exec.Cmd, start func(*exec.Cmd) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := start(cmd); err != nil {
+		return err
+	}
+	exited := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-ctx.Done():
+			killGroup(cmd)
+		case <-exited:
+		}
+	}()
+	err := cmd.Wait()
+	close(exited)
+	<-stopped
+	return err
 }
 
 func (r *Runner) shell() string {
