@@ -146,11 +146,12 @@ type Runner struct {
 
 // ConfineSpec is what a hook would run unconfined: its Command (for the
 // shell's -c), the directory Dir and the whole environment Env
-// (KEY=VALUE).
+// (KEY=VALUE); Transcript is its input's transcript_path ("": none).
 type ConfineSpec struct {
-	Command string
-	Dir     string
-	Env     []string
+	Command    string
+	Dir        string
+	Env        []string
+	Transcript string
 }
 
 // Confined is a hook's confined process (see Runner.Confine).
@@ -160,6 +161,10 @@ type Confined struct {
 	// Start starts Cmd (a sandbox may start it in its own namespaces);
 	// nil is Cmd.Start.
 	Start func(*exec.Cmd) error
+	// Transcript, when not "", is the transcript_path the confined hook
+	// reads instead of ConfineSpec.Transcript (a copy where the sandbox
+	// lets it read).
+	Transcript string
 }
 
 // maxOutput caps what is kept of a hook's stdout and of its stderr.
@@ -213,14 +218,14 @@ func (r *Runner) Run(ctx context.Context, value string, in Input) []Result {
 	results := make([]Result, len(hs))
 	var wg sync.WaitGroup
 	for i, h := range hs {
-		wg.Go(func() { results[i] = r.run(ctx, h, stdin) })
+		wg.Go(func() { results[i] = r.run(ctx, h, stdin, in.TranscriptPath) })
 	}
 	wg.Wait()
 	return results
 }
 
-// run runs one hook.
-func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
+// run runs one hook with stdin, whose transcript_path is transcript.
+func (r *Runner) run(ctx context.Context, h Hook, stdin []byte, transcript string) Result {
 	res := Result{Hook: h, Exit: -1}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout())
 	defer cancel()
@@ -232,7 +237,7 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 	cmd, start := exec.Command(r.shell(), "-c", h.Command), (*exec.Cmd).Start
 	cmd.Dir, cmd.Env = r.Dir, env
 	if r.Confine != nil {
-		c, err := r.Confine(h, ConfineSpec{Command: h.Command, Dir: r.Dir, Env: env})
+		c, err := r.Confine(h, ConfineSpec{Command: h.Command, Dir: r.Dir, Env: env, Transcript: transcript})
 		if err != nil {
 			res.Failure = "could not be confined to the sandbox: " + err.Error()
 			return res
@@ -241,6 +246,9 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 			cmd = c.Cmd
 			if c.Start != nil {
 				start = c.Start
+			}
+			if c.Transcript != "" && c.Transcript != transcript {
+				stdin = withTranscript(stdin, c.Transcript)
 			}
 		}
 	}
@@ -310,6 +318,21 @@ func runUntil(ctx context.Context, cmd *exec.Cmd, start func(*exec.Cmd) error) e
 	return err
 }
 
+// withTranscript returns the input stdin (a JSON object) with
+// transcript_path set to path; stdin as it was when it is not an object.
+func withTranscript(stdin []byte, path string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(stdin, &m) != nil {
+		return stdin
+	}
+	m["transcript_path"], _ = json.Marshal(path)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return stdin
+	}
+	return out
+}
+
 func (r *Runner) shell() string {
 	if r.Shell != "" {
 		return r.Shell
@@ -337,7 +360,7 @@ func (c *capped) Write(p []byte) (int, error) {
 // it could not start, timed out, was cancelled or exited non-zero (its
 // stderr then ends the error).
 func (r *Runner) Exec(ctx context.Context, command string, stdin []byte, timeout time.Duration) (string, error) {
-	res := r.run(ctx, Hook{Command: command, Timeout: timeout}, stdin)
+	res := r.run(ctx, Hook{Command: command, Timeout: timeout}, stdin, "")
 	switch {
 	case res.Failure != "":
 		return res.Stdout, errors.New(res.Failure)

@@ -34,9 +34,11 @@ func TestConfineRunsWhatTheSandboxBuilds(t *testing.T) {
 			specs = append(specs, spec)
 			cmd := exec.Command("bash", "-c", "echo confined $STARTED_BY; bash -c \"$0\"", spec.Command)
 			cmd.Dir, cmd.Env = spec.Dir, spec.Env
-			return Confined{Cmd: cmd, Start: func(c *exec.Cmd) error { c.Env = append(c.Env, "STARTED_BY=confine"); return c.Start() }}, nil
-		}}
-	res := r.Run(context.Background(), "Edit", Input{HookEventName: PostToolUse})
+			return Confined{Cmd: cmd, Start: func(c *exec.Cmd) error { c.Env = append(c.Env, "STARTED_BY=confine"); return c.Start() },
+				Transcript: "/readable/copy.jsonl"}, nil
+		},
+		Transcript: func(context.Context, string) string { return "/hidden/s1.jsonl" }}
+	res := r.Run(context.Background(), "Edit", Input{HookEventName: PostToolUse, SessionID: "s1"})
 	if len(res) != 3 {
 		t.Fatalf("%d results", len(res))
 	}
@@ -46,7 +48,10 @@ func TestConfineRunsWhatTheSandboxBuilds(t *testing.T) {
 	if got := res[1].Stdout; !strings.HasPrefix(got, "confined confine\nproject {") || res[1].Exit != 0 {
 		t.Errorf("the project's hook: %+v, want it run by Confine's process with its input", res[1])
 	}
-	if len(specs) != 1 || specs[0].Dir != dir || !slices.Contains(specs[0].Env, "CLAUDE_PROJECT_DIR="+dir) {
+	if got := res[1].Stdout; !strings.Contains(got, `"transcript_path":"/readable/copy.jsonl"`) {
+		t.Errorf("the confined hook read %q, want the transcript's copy as transcript_path", got)
+	}
+	if len(specs) != 1 || specs[0].Dir != dir || !slices.Contains(specs[0].Env, "CLAUDE_PROJECT_DIR="+dir) || specs[0].Transcript != "/hidden/s1.jsonl" {
 		t.Errorf("Confine was given %+v", specs)
 	}
 	if !strings.Contains(res[2].Failure, "no sandbox here") {

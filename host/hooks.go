@@ -59,6 +59,7 @@ type hookSet struct {
 	// they run as the person for want of a sandbox ("": they do not).
 	confine    func(hooks.Hook, hooks.ConfineSpec) (hooks.Confined, error)
 	unconfined func(run []hooks.Hook) string
+	copies     hookCopies // the transcripts' copies confined hooks read
 
 	mu       sync.Mutex
 	started  chan struct{} // closed once SessionStart's hooks ran
@@ -88,7 +89,7 @@ func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store,
 	close(h.started) // until a SessionStart runs
 	h.judge = a.judge
 	if sb := a.sandbox; sb != nil {
-		h.confine = hookConfine(sb, s.Sandbox)
+		h.confine = hookConfine(sb, s.Sandbox, &h.copies)
 		h.unconfined = func(run []hooks.Hook) string { return unconfinedHooksNote(run, s.Sandbox, sb.Brief()) }
 	}
 	if fe.Trust.Ask != nil && trust != nil {

@@ -2,6 +2,10 @@ package host
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
 
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/tools/shell"
@@ -22,10 +26,11 @@ func confinedHook(h hooks.Hook, s sandbox.Settings) bool {
 // hookConfine is the hooks' Runner.Confine of a session: the hooks
 // confinedHook names run in sb (the session's sandbox: workspace-write, or
 // read-only when the person chose it, with the session's network policy
-// and unreadable credentials), with its temporary directory as TMPDIR.
-// Where sb confines nothing (off, or not enforced on this machine) they
-// run as before; unconfinedHooksNote says so.
-func hookConfine(sb *sandbox.Sandbox, s sandbox.Settings) func(hooks.Hook, hooks.ConfineSpec) (hooks.Confined, error) {
+// and unreadable credentials), with its temporary directory as TMPDIR,
+// and a copy of their transcript in copies (see transcriptCopy). Where sb
+// confines nothing (off, or not enforced on this machine) they run as
+// before; unconfinedHooksNote says so.
+func hookConfine(sb *sandbox.Sandbox, s sandbox.Settings, copies *hookCopies) func(hooks.Hook, hooks.ConfineSpec) (hooks.Confined, error) {
 	return func(h hooks.Hook, spec hooks.ConfineSpec) (hooks.Confined, error) {
 		if !confinedHook(h, s) {
 			return hooks.Confined{}, nil
@@ -41,7 +46,68 @@ func hookConfine(sb *sandbox.Sandbox, s sandbox.Settings) func(hooks.Hook, hooks
 		if err != nil {
 			return hooks.Confined{}, err
 		}
-		return hooks.Confined{Cmd: cmd, Start: sb.Start}, nil
+		return hooks.Confined{Cmd: cmd, Start: sb.Start, Transcript: copies.transcript(spec.Transcript)}, nil
+	}
+}
+
+// hookCopies is the directory of the transcripts' copies confined hooks
+// read, made on first use in the host's temporary directory (its name
+// starts agent-tmp-PID-, which the next sandbox removes once PID is gone).
+// The commands' own temporary directory would not do: on Linux it is a
+// tmpfs only they see.
+type hookCopies struct {
+	mu  sync.Mutex
+	dir string
+}
+
+// transcript copies the transcript at path (in the data directory, which
+// commands cannot read) for a confined hook's transcript_path, and returns
+// the copy's path; "" (the hook keeps path, which it cannot read) when
+// there is no path or the copy fails.
+func (c *hookCopies) transcript(path string) string {
+	if path == "" {
+		return ""
+	}
+	c.mu.Lock()
+	if c.dir == "" {
+		c.dir, _ = os.MkdirTemp("", fmt.Sprintf("agent-tmp-%d-hooks-", os.Getpid()))
+	}
+	dir := c.dir
+	c.mu.Unlock()
+	if dir == "" {
+		return ""
+	}
+	src, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer src.Close()
+	f, err := os.CreateTemp(dir, ".copy-*")
+	if err != nil {
+		return ""
+	}
+	_, err = io.Copy(f, src)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	dst := filepath.Join(dir, filepath.Base(path))
+	if err == nil {
+		err = os.Rename(f.Name(), dst) // hooks of one event copy at once
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return ""
+	}
+	return dst
+}
+
+// close removes the copies.
+func (c *hookCopies) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dir != "" {
+		os.RemoveAll(c.dir)
+		c.dir = ""
 	}
 }
 

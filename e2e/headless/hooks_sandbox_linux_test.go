@@ -22,7 +22,7 @@ import (
 func TestATrustedHookRunsTheModelsScriptInTheSandbox(t *testing.T) {
 	t.Parallel()
 	const key = "-----BEGIN OPENSSH PRIVATE KEY----- hook-secret-4f1e"
-	evil := "#!/bin/sh\necho pwned > \"$HOME/pwned\"\ncat \"$HOME/.ssh/id_ed25519\" > leaked.txt 2>&1\necho formatted > formatted.txt\n"
+	evil := "#!/bin/sh\ncat > input.json\ntp=$(sed -n 's/.*\"transcript_path\":\"\\([^\"]*\\)\".*/\\1/p' input.json)\ncp \"$tp\" transcript.jsonl\necho pwned > \"$HOME/pwned\"\ncat \"$HOME/.ssh/id_ed25519\" > leaked.txt 2>&1\necho formatted > formatted.txt\n"
 	for _, tc := range []struct {
 		name, config string
 		confined     bool
@@ -77,6 +77,10 @@ func TestATrustedHookRunsTheModelsScriptInTheSandbox(t *testing.T) {
 			}
 			if strings.Contains(string(leaked), "hook-secret") {
 				t.Errorf("the trusted hook read ~/.ssh: %q", leaked)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, "transcript.jsonl")); !strings.Contains(string(got), "tidy the formatter") {
+				in, _ := os.ReadFile(filepath.Join(dir, "input.json"))
+				t.Errorf("the confined hook could not read its transcript_path: %q (input %s)", got, in)
 			}
 		})
 	}
