@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/agent-dev/agent/hooks"
@@ -128,4 +129,31 @@ func unconfinedHooksNote(hs []hooks.Hook, s sandbox.Settings, st sandbox.Status)
 		return fmt.Sprintf("%d repository or plugin hook(s) run unconfined, as you: the sandbox is off", n)
 	}
 	return fmt.Sprintf("%d repository or plugin hook(s) run unconfined, as you: no sandbox is enforced here (%s; agent doctor says more)", n, st.Reason)
+}
+
+// hookSandboxLine is agent doctor's line on where the hooks hs of a
+// session in dir run: the repository's and plugins' in the sandbox, or
+// unconfined and why.
+func (h *Host) hookSandboxLine(dir string, hs []hooks.Hook) string {
+	s := h.settings.Sandbox
+	confined := slices.ContainsFunc(hs, func(hk hooks.Hook) bool { return confinedHook(hk, s) })
+	if !confined {
+		return "the user's own hooks run as you; a repository's and plugins' hooks run in the sandbox ([sandbox] project_hooks, plugin_hooks)"
+	}
+	st, err := h.SandboxStatus(dir)
+	if err != nil {
+		return "repository and plugin hooks: " + err.Error()
+	}
+	if note := unconfinedHooksNote(hs, s, st); note != "" {
+		return "WARNING: " + note
+	}
+	return fmt.Sprintf("repository and plugin hooks run in the sandbox (%s, network %s); the user's own hooks run as you", st.Mode, onOff(st.Network))
+}
+
+// onOff is "on" for true, "off" for false.
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }

@@ -18,7 +18,8 @@ import (
 // sandbox: the home is read-only to it and the key unreadable, while it
 // still writes the working directory. The user's own hook runs as the
 // person. With [sandbox] project_hooks = false in the person's config the
-// repository's hook runs as the person again.
+// repository's hook runs as the person again; with the sandbox off too, and
+// a warning says so.
 func TestATrustedHookRunsTheModelsScriptInTheSandbox(t *testing.T) {
 	t.Parallel()
 	const key = "-----BEGIN OPENSSH PRIVATE KEY----- hook-secret-4f1e"
@@ -29,6 +30,7 @@ func TestATrustedHookRunsTheModelsScriptInTheSandbox(t *testing.T) {
 	}{
 		{"confined", "", true},
 		{"opted out", "[sandbox]\nproject_hooks = false\n", false},
+		{"sandbox off", "[sandbox]\nmode = \"off\"\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -66,6 +68,9 @@ func TestATrustedHookRunsTheModelsScriptInTheSandbox(t *testing.T) {
 			}
 			_, err := os.Stat(filepath.Join(home, "pwned"))
 			leaked, _ := os.ReadFile(filepath.Join(dir, "leaked.txt"))
+			if warned := strings.Contains(res.Stderr, "run unconfined, as you: the sandbox is off"); warned != (tc.name == "sandbox off") {
+				t.Errorf("stderr %q: the warning that the repository's hook runs unconfined should show exactly when the sandbox is off", res.Stderr)
+			}
 			if !tc.confined {
 				if err != nil || !strings.Contains(string(leaked), "hook-secret") {
 					t.Errorf("opted out, the repository's hook should run as the person: pwned %v, leaked %q", err, leaked)
