@@ -52,10 +52,11 @@ func hookConfine(sb *sandbox.Sandbox, s sandbox.Settings, copies *hookCopies) fu
 }
 
 // hookCopies is the directory of the transcripts' copies confined hooks
-// read, made on first use in the host's temporary directory (its name
-// starts agent-tmp-PID-, which the next sandbox removes once PID is gone).
-// The commands' own temporary directory would not do: on Linux it is a
-// tmpfs only they see.
+// read, made on first use in the host's temporary directory. It outlives
+// the session, as the transcripts do, for what a hook left running reads
+// later: its name starts agent-tmp-PID-, which the next session's sandbox
+// removes once PID is gone. The commands' own temporary directory would
+// not do: on Linux it is a tmpfs only they see.
 type hookCopies struct {
 	mu  sync.Mutex
 	dir string
@@ -100,16 +101,6 @@ func (c *hookCopies) transcript(path string) string {
 		return ""
 	}
 	return dst
-}
-
-// close removes the copies.
-func (c *hookCopies) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.dir != "" {
-		os.RemoveAll(c.dir)
-		c.dir = ""
-	}
 }
 
 // unconfinedHooksNote says, once, that hooks of hs that should run in the

@@ -212,9 +212,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 	if a.plan.decide = fe.Plan; a.plan.decide == nil {
 		a.plan.decide = headlessPlan
 	}
-	if a.hooks = newHookSet(a, fe, h.trust, store, h.telemetry()); a.hooks != nil {
-		closers = append(closers, a.hooks.copies.close)
-	}
+	a.hooks = newHookSet(a, fe, h.trust, store, h.telemetry())
 	a.newMeter(fe)
 	if a.services, err = openServices(serviceEnv{ctx: ctx, h: h, a: a, fe: fe, store: store}); err != nil {
 		return nil, err
@@ -385,15 +383,12 @@ func (a *agent) approval(fe FrontEnd) loop.ApproveFunc {
 }
 
 // close releases what the agent opened, the last opened first: the
-// services, the MCP servers, the subagents' sandbox, the hooks'
-// transcript copies, the sandbox, the root.
+// services, the MCP servers, the subagents' sandbox, the sandbox, the
+// root.
 func (a *agent) close() {
 	closeServices(a.services)
 	a.closeMCP()
 	a.children.close()
-	if a.hooks != nil {
-		a.hooks.copies.close()
-	}
 	a.sandbox.Close()
 	a.root.Close()
 }
