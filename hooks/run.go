@@ -134,6 +134,37 @@ type Runner struct {
 	// Judge asks the session's model a prompt hook's question and returns
 	// its answer's text; nil leaves prompt hooks unanswered (a Failure).
 	Judge func(ctx context.Context, prompt string) (string, error)
+	// Confine, when not nil, is asked for each command hook before it
+	// starts: it returns the process that runs spec (the shell's command
+	// line, the project directory, the hook's whole environment) confined,
+	// and the function that starts it (nil: cmd.Start); a nil Confined.Cmd
+	// runs h unconfined, as without Confine. An error is the hook's
+	// Failure; nothing was run. The runner sets the process group, stdin
+	// and output of the command it returns.
+	Confine func(h Hook, spec ConfineSpec) (Confined, error)
+}
+
+// ConfineSpec is what a hook would run unconfined: its Command (for the
+// shell's -c), the directory Dir and the whole environment Env
+// (KEY=VALUE); Transcript is its input's transcript_path ("": none).
+type ConfineSpec struct {
+	Command    string
+	Dir        string
+	Env        []string
+	Transcript string
+}
+
+// Confined is a hook's confined process (see Runner.Confine).
+type Confined struct {
+	// Cmd runs the hook; nil runs it unconfined.
+	Cmd *exec.Cmd
+	// Start starts Cmd (a sandbox may start it in its own namespaces);
+	// nil is Cmd.Start.
+	Start func(*exec.Cmd) error
+	// Transcript, when not "", is the transcript_path the confined hook
+	// reads instead of ConfineSpec.Transcript (a copy where the sandbox
+	// lets it read).
+	Transcript string
 }
 
 // maxOutput caps what is kept of a hook's stdout and of its stderr.
@@ -187,30 +218,46 @@ func (r *Runner) Run(ctx context.Context, value string, in Input) []Result {
 	results := make([]Result, len(hs))
 	var wg sync.WaitGroup
 	for i, h := range hs {
-		wg.Go(func() { results[i] = r.run(ctx, h, stdin) })
+		wg.Go(func() { results[i] = r.run(ctx, h, stdin, in.TranscriptPath) })
 	}
 	wg.Wait()
 	return results
 }
 
-// run runs one hook.
-func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
+// run runs one hook with stdin, whose transcript_path is transcript.
+func (r *Runner) run(ctx context.Context, h Hook, stdin []byte, transcript string) Result {
 	res := Result{Hook: h, Exit: -1}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout())
 	defer cancel()
 	if h.Type == TypePrompt {
 		return r.judge(ctx, h, stdin)
 	}
-	cmd := exec.CommandContext(ctx, r.shell(), "-c", h.Command)
-	cmd.Dir = r.Dir
 	// The hook joins the trace of what runs it (its execute_hook span).
-	cmd.Env = append(append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir), h.Env...)
+	env := append(append(tracecontext.WithEnv(r.Env, ctx), "CLAUDE_PROJECT_DIR="+r.Dir, "AGENT_PROJECT_DIR="+r.Dir), h.Env...)
+	cmd, start := exec.Command(r.shell(), "-c", h.Command), (*exec.Cmd).Start
+	cmd.Dir, cmd.Env = r.Dir, env
+	if r.Confine != nil {
+		c, err := r.Confine(h, ConfineSpec{Command: h.Command, Dir: r.Dir, Env: env, Transcript: transcript})
+		if err != nil {
+			res.Failure = "could not be confined to the sandbox: " + err.Error()
+			return res
+		}
+		if c.Cmd != nil {
+			cmd = c.Cmd
+			if c.Start != nil {
+				start = c.Start
+			}
+			if c.Transcript != "" && c.Transcript != transcript {
+				stdin = withTranscript(stdin, c.Transcript)
+			}
+		}
+	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	ownGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
+	err := runUntil(ctx, cmd, start)
 	res.Stdout, res.Stderr = stdout.String(), stderr.String()
 	var exit *exec.ExitError
 	switch {
@@ -246,6 +293,46 @@ func (r *Runner) run(ctx context.Context, h Hook, stdin []byte) Result {
 	return res
 }
 
+// runUntil starts cmd with start and waits for it; a done ctx kills its
+// process group (see ownGroup) and the wait ends within cmd.WaitDelay.
+func runUntil(ctx context.Context, cmd *exec.Cmd, start func(*exec.Cmd) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := start(cmd); err != nil {
+		return err
+	}
+	exited := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-ctx.Done():
+			killGroup(cmd)
+		case <-exited:
+		}
+	}()
+	err := cmd.Wait()
+	close(exited)
+	<-stopped
+	return err
+}
+
+// withTranscript returns the input stdin (a JSON object) with
+// transcript_path set to path; stdin as it was when it is not an object.
+func withTranscript(stdin []byte, path string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(stdin, &m) != nil {
+		return stdin
+	}
+	m["transcript_path"], _ = json.Marshal(path)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return stdin
+	}
+	return out
+}
+
 func (r *Runner) shell() string {
 	if r.Shell != "" {
 		return r.Shell
@@ -273,7 +360,7 @@ func (c *capped) Write(p []byte) (int, error) {
 // it could not start, timed out, was cancelled or exited non-zero (its
 // stderr then ends the error).
 func (r *Runner) Exec(ctx context.Context, command string, stdin []byte, timeout time.Duration) (string, error) {
-	res := r.run(ctx, Hook{Command: command, Timeout: timeout}, stdin)
+	res := r.run(ctx, Hook{Command: command, Timeout: timeout}, stdin, "")
 	switch {
 	case res.Failure != "":
 		return res.Stdout, errors.New(res.Failure)

@@ -54,6 +54,12 @@ type hookSet struct {
 	tel *telemetry.Telemetry
 	// judge asks the session's model a prompt hook's question.
 	judge func(ctx context.Context, prompt string) (string, error)
+	// confine runs a repository's and plugins' hooks in the session's
+	// sandbox (nil: none); unconfined says, once hooks are resolved, that
+	// they run as the person for want of a sandbox ("": they do not).
+	confine    func(hooks.Hook, hooks.ConfineSpec) (hooks.Confined, error)
+	unconfined func(run []hooks.Hook) string
+	copies     hookCopies // the transcripts' copies confined hooks read
 
 	mu       sync.Mutex
 	started  chan struct{} // closed once SessionStart's hooks ran
@@ -82,6 +88,10 @@ func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store,
 		store: store, transcripts: filepath.Join(filepath.Dir(store.Path()), "transcripts")}
 	close(h.started) // until a SessionStart runs
 	h.judge = a.judge
+	if sb := a.sandbox; sb != nil {
+		h.confine = hookConfine(sb, s.Sandbox, &h.copies)
+		h.unconfined = func(run []hooks.Hook) string { return unconfinedHooksNote(run, s.Sandbox, sb.Brief()) }
+	}
 	if fe.Trust.Ask != nil && trust != nil {
 		h.trusted = askHookTrust(trust, a.dir, fe.Trust.Ask, fe.warn)
 	} else {
@@ -112,9 +122,14 @@ func (h *hookSet) active(ctx context.Context) *hooks.Runner {
 		trusted, _ := h.trusted(ctx, project)
 		run = append(run, trusted...)
 	}
-	r := &hooks.Runner{Hooks: run, Dir: h.dir, Env: h.env, Transcript: h.transcript, Judge: h.judge}
+	r := &hooks.Runner{Hooks: run, Dir: h.dir, Env: h.env, Transcript: h.transcript, Judge: h.judge, Confine: h.confine}
 	if ctx.Err() == nil {
 		h.runner = r
+		if h.unconfined != nil {
+			if note := h.unconfined(run); note != "" {
+				h.warn("hooks: " + note)
+			}
+		}
 	}
 	return r
 }

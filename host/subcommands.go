@@ -179,6 +179,7 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 		for _, l := range strings.Split(strings.TrimPrefix(hookListing(a, store), "Hooks:\n"), "\n") {
 			line("", "%s", strings.TrimSpace(l))
 		}
+		line("", "%s", h.hookSandboxLine(dir, ext.hooks))
 	}
 	names := func(n int, name func(int) string) string {
 		var out []string

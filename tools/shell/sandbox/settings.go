@@ -22,6 +22,8 @@ import (
 //	allow_read = ["~/.docker"]   # credential paths commands may read after all
 //	max_processes = 1024         # processes (threads) one command may have at once
 //	tmp_size_mb = 1024           # the commands' own temporary directory (TMPDIR)
+//	project_hooks = true         # a repository's trusted hooks run in the sandbox; false: as the person
+//	plugin_hooks = true          # plugins' hooks run in the sandbox; false: as the person
 type File struct {
 	// Mode is workspace-write (default), read-only or off.
 	Mode string `toml:"mode"`
@@ -51,6 +53,12 @@ type File struct {
 	// TmpSizeMB bounds the commands' own temporary directory, in MiB;
 	// default DefaultTmpSizeMB.
 	TmpSizeMB int `toml:"tmp_size_mb"`
+	// ProjectHooks and PluginHooks, when false, run a repository's
+	// trusted hooks (PluginHooks: installed plugins' hooks) unconfined, as
+	// the person; nil or true runs them in the sandbox (workspace-write
+	// at most, the session's network).
+	ProjectHooks *bool `toml:"project_hooks"`
+	PluginHooks  *bool `toml:"plugin_hooks"`
 }
 
 // Defaults of the sandbox's bounds.
@@ -77,6 +85,9 @@ type Settings struct {
 	// writable_roots, is used instead).
 	MaxProcesses int
 	TmpSize      int64
+	// UnconfinedProjectHooks and UnconfinedPluginHooks are the person's
+	// choice to run a repository's (a plugin's) hooks outside the sandbox.
+	UnconfinedProjectHooks, UnconfinedPluginHooks bool
 }
 
 // Resolve resolves f with the command line's mode (--sandbox; "" takes
@@ -91,7 +102,8 @@ func Resolve(f File, mode string, network *bool, home, where string) (Settings, 
 		}
 		return Settings{}, err
 	}
-	s := Settings{Mode: m, Network: f.Network, EnvRemove: f.EnvRemove}
+	s := Settings{Mode: m, Network: f.Network, EnvRemove: f.EnvRemove,
+		UnconfinedProjectHooks: f.ProjectHooks != nil && !*f.ProjectHooks, UnconfinedPluginHooks: f.PluginHooks != nil && !*f.PluginHooks}
 	if network != nil {
 		s.Network = *network
 	}
