@@ -353,14 +353,15 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Exec runs command as a hook runs (the shell, the project directory and
-// CLAUDE_PROJECT_DIR, r's environment, its own process group) with stdin,
-// bounded by timeout, and returns its standard output (at most 256 KiB).
-// It is what Claude Code's statusLine command runs through. An error says
-// it could not start, timed out, was cancelled or exited non-zero (its
-// stderr then ends the error).
-func (r *Runner) Exec(ctx context.Context, command string, stdin []byte, timeout time.Duration) (string, error) {
-	res := r.run(ctx, Hook{Command: command, Timeout: timeout}, stdin, "")
+// Exec runs h's command as a hook runs (the shell, the project directory
+// and CLAUDE_PROJECT_DIR, r's environment, its own process group, confined
+// as r.Confine says of h) with stdin, bounded by h's timeout, and returns
+// its standard output (at most 256 KiB). It is what Claude Code's
+// statusLine command runs through (h.Project for a repository's). An error
+// says it could not start, timed out, was cancelled or exited non-zero
+// (its stderr then ends the error).
+func (r *Runner) Exec(ctx context.Context, h Hook, stdin []byte) (string, error) {
+	res := r.run(ctx, h, stdin, "")
 	switch {
 	case res.Failure != "":
 		return res.Stdout, errors.New(res.Failure)

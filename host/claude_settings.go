@@ -42,6 +42,9 @@ type claudeSettings struct {
 	// statusLine is the command of the interface's status line (nil:
 	// none); coAuthor is includeCoAuthoredBy (nil: not set).
 	statusLine *claudesettings.StatusLine
+	// statusLineProject says the status line is a repository's (trusted):
+	// it runs in the sandbox, as the repository's hooks do.
+	statusLineProject bool
 	coAuthor   *bool
 	warnings   []string
 }
@@ -140,7 +143,7 @@ func loadClaudeSettings(home, dir string, trusted func(claudesettings.File) bool
 			c.env = mergeEnv(c.env, f, filter, &c.warnings)
 		}
 		if f.StatusLine != nil && f.StatusLine.Command != "" && widen {
-			c.statusLine = f.StatusLine
+			c.statusLine, c.statusLineProject = f.StatusLine, f.Project
 		}
 		if f.IncludeCoAuthoredBy != nil {
 			c.coAuthor = f.IncludeCoAuthoredBy

@@ -38,8 +38,8 @@ func (s *Session) StatusLine() (ok bool, padding int) {
 }
 
 // RunStatusLine runs the status line command as Claude Code does: with
-// bash in the working directory, outside the sandbox (it is the person's
-// own, or a trusted repository's), the session's state as JSON on
+// bash in the working directory (the person's own as the person, a
+// trusted repository's in the sandbox, as its hooks), the session's state as JSON on
 // standard input (session_id, cwd, model, workspace, cost, ...); its
 // output's first line is the status line. It is bounded by 5 s and
 // returns when ctx is cancelled; an error says why it gave no line.
@@ -77,8 +77,8 @@ func (s *Session) RunStatusLine(ctx context.Context, in StatusLineInput) (string
 	if err != nil {
 		return "", err
 	}
-	r := &hooks.Runner{Dir: a.dir, Env: env}
-	out, err := r.Exec(ctx, sl.Command, stdin, statusLineTimeout)
+	r := &hooks.Runner{Dir: a.dir, Env: env, Confine: hookConfine(a.sandbox, a.settings.Sandbox, nil)}
+	out, err := r.Exec(ctx, hooks.Hook{Command: sl.Command, Timeout: statusLineTimeout, Project: a.claude.statusLineProject}, stdin)
 	if err != nil {
 		return "", err
 	}
