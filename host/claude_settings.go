@@ -45,8 +45,8 @@ type claudeSettings struct {
 	// statusLineProject says the status line is a repository's (trusted):
 	// it runs in the sandbox, as the repository's hooks do.
 	statusLineProject bool
-	coAuthor   *bool
-	warnings   []string
+	coAuthor          *bool
+	warnings          []string
 }
 
 // askRules are Claude Code's ask rules, and the path-scoped deny rules of
