@@ -48,7 +48,7 @@ func newEditor(root *os.Root, opts Options) editor {
 		opts.Sessions = NewSessions(nil)
 	}
 	wd := newWorkdir(root)
-	wd.buffers = opts.Buffers
+	wd.buffers, wd.protect = opts.Buffers, opts.Protect
 	return editor{wd: wd, sessions: opts.Sessions, protect: opts.Protect}
 }
 

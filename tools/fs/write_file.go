@@ -94,6 +94,9 @@ func (t *writeFile) plan(ctx context.Context, tracker *Tracker, raw json.RawMess
 	}
 	known, read := tracker.lookup(rel)
 	switch {
+	case t.wd.deniedAt(rel, tg.real):
+		// A credentials file the tools cannot read: its protection
+		// decides (a person approves that one write, or nobody does).
 	case !read:
 		return refuse("%s exists and you have not read it in this session: read it with read_file first, then write it (or change part of it with edit_file)", args.Path)
 	case known != sha256.Sum256(data):
