@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/agent-dev/agent/claudesettings"
 )
 
 // Scope is where an enable or disable is written.
@@ -43,52 +44,28 @@ type setting struct {
 	on map[string]bool
 }
 
-// settingsFiles are the files whose enabledPlugins count for a run in dir
-// of the person whose home is home, lowest first: ~/.claude/settings.json
+// readSettings reads the enabledPlugins of Claude Code's settings files
+// for a run in dir by the person whose home is home (claudesettings, the
+// one reader of those files), lowest first: user is ~/.claude/settings.json
 // (the person's Claude Code choice, below their own choice in agent's
-// registry), then the project's .claude/settings.json and
-// .claude/settings.local.json (Claude Code's order: local wins).
-func settingsFiles(dir, home string) (user []string, project []string) {
-	if home != "" {
-		user = []string{filepath.Join(home, ".claude", "settings.json")}
-	}
-	if dir != "" {
-		project = []string{filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json")}
+// registry), project the repository's .claude/settings.json and
+// .claude/settings.local.json (Claude Code's order: local wins). A file
+// that cannot be read is left out; the session's warnings and agent doctor
+// name it, with the rest of the settings.
+func readSettings(dir, home string) (user, project []setting) {
+	files, _ := claudesettings.Load(home, dir)
+	for _, f := range files {
+		if f.EnabledPlugins == nil {
+			continue
+		}
+		s := setting{path: f.Path, by: f.Path, on: f.EnabledPlugins}
+		if f.Project {
+			project = append(project, s)
+		} else {
+			user = append(user, s)
+		}
 	}
 	return user, project
-}
-
-// readSettings reads the enabledPlugins of paths; a missing file has
-// none, and one that cannot be read is a note.
-func readSettings(paths []string) (out []setting, notes []string) {
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("plugins: %s: %v", p, err))
-			continue
-		}
-		var f struct {
-			Enabled map[string]json.RawMessage `json:"enabledPlugins"`
-		}
-		if err := json.Unmarshal(data, &f); err != nil {
-			notes = append(notes, fmt.Sprintf("plugins: %s: %v", p, err))
-			continue
-		}
-		s := setting{path: p, by: p, on: map[string]bool{}}
-		for _, id := range slices.Sorted(maps.Keys(f.Enabled)) {
-			var on bool
-			if err := json.Unmarshal(f.Enabled[id], &on); err != nil {
-				notes = append(notes, fmt.Sprintf("plugins: %s: enabledPlugins[%q] is not true or false", p, id))
-				continue
-			}
-			s.on[id] = on
-		}
-		out = append(out, s)
-	}
-	return out, notes
 }
 
 // Listing is every installed plugin, loaded, with whether it is enabled
@@ -96,7 +73,7 @@ func readSettings(paths []string) (out []setting, notes []string) {
 // installed plugin.
 type Listing struct {
 	Plugins []Plugin
-	// Notes are the settings' problems and the plugins they enable that
+	// Notes are the plugins the settings files enable that
 	// are not installed (a repository may name plugins; they run only
 	// once the person installs them).
 	Notes []string
@@ -130,10 +107,8 @@ func (s *Store) list(dir, home string, onlyEnabled bool) (Listing, error) {
 	if err != nil {
 		return Listing{}, err
 	}
-	userFiles, projectFiles := settingsFiles(dir, home)
-	user, notes := readSettings(userFiles)
-	project, more := readSettings(projectFiles)
-	l := Listing{Notes: append(notes, more...)}
+	user, project := readSettings(dir, home)
+	var l Listing
 	installed := map[string]bool{}
 	for _, rec := range recs {
 		installed[rec.ID()] = true
