@@ -145,8 +145,8 @@ func Read(path string, project bool) (File, error) {
 	return f, nil
 }
 
-// Source is a settings file and whether it is a repository's.
-type Source struct {
+// source is a settings file and whether it is a repository's.
+type source struct {
 	Path    string
 	Project bool
 }
@@ -154,13 +154,13 @@ type Source struct {
 // paths are the settings files Claude Code reads for work in dir, lowest
 // precedence first: the user's (home "" has none), the repository's
 // shared file, its local file.
-func paths(home, dir string) []Source {
-	var out []Source
+func paths(home, dir string) []source {
+	var out []source
 	if home != "" {
-		out = append(out, Source{filepath.Join(home, ".claude", "settings.json"), false})
+		out = append(out, source{filepath.Join(home, ".claude", "settings.json"), false})
 	}
-	return append(out, Source{filepath.Join(dir, ".claude", "settings.json"), true},
-		Source{filepath.Join(dir, ".claude", "settings.local.json"), true})
+	return append(out, source{filepath.Join(dir, ".claude", "settings.json"), true},
+		source{filepath.Join(dir, ".claude", "settings.local.json"), true})
 }
 
 // Load reads the files of paths(home, dir), lowest precedence first; a
