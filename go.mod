@@ -31,7 +31,11 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/coder/websocket v1.8.15 // indirect
+require (
+	github.com/charmbracelet/x/powernap v0.1.6
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/sourcegraph/jsonrpc2 v0.2.2
+)
 
 require (
 	github.com/coder/acp-go-sdk v0.13.0
