@@ -31,13 +31,15 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/coder/websocket v1.8.15 // indirect
-
 require (
 	github.com/charmbracelet/x/powernap v0.1.6
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/sourcegraph/jsonrpc2 v0.2.2
+)
+
+require (
 	github.com/coder/acp-go-sdk v0.13.0
 	github.com/golang-jwt/jwt/v5 v5.3.1
-	github.com/sourcegraph/jsonrpc2 v0.2.2
 	go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc v0.23.0
 	go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp v0.23.0
 	go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc v1.47.0
