@@ -12,6 +12,7 @@ import (
 	"github.com/agent-dev/agent/claudesettings"
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/lsp"
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/providers/profile"
 	"github.com/agent-dev/agent/subagent"
@@ -142,6 +143,13 @@ type Flags struct {
 //
 //	[web_fetch]
 //	private_hosts = ["localhost:6060"]  # may be loopback or private (a local docs server); plain http stays http
+//
+//	[lsp]
+//	diagnostics_wait = "2s"     # how long an edit waits for the language servers' new diagnostics
+//
+//	[lsp.zls]                   # a server of one's own; gopls, typescript-language-server, pyright, rust-analyzer, clangd are found on PATH
+//	command = "zls"
+//	extensions = [".zig"]
 type fileConfig struct {
 	// File is the providers' part: profile, profiles, context_window,
 	// auto_compact, max_retries, idle_timeout.
@@ -173,6 +181,9 @@ type fileConfig struct {
 	WebFetch web.File                `toml:"web_fetch"`
 	// Telemetry is the [telemetry] table: OpenTelemetry's export.
 	Telemetry telemetry.File `toml:"telemetry"`
+	// LSP is the [lsp] table: the language servers ([lsp.NAME]) and the
+	// edits' wait for their diagnostics.
+	LSP lsp.File `toml:"lsp"`
 }
 
 // permissionsConfig is the [permissions] table: command rules, each a
@@ -225,6 +236,8 @@ type Settings struct {
 	Web web.Config
 	// Limits are the run's spend caps (budget.go); zero caps nothing.
 	Limits budget.Limits
+	// LSP are the language servers' settings ([lsp]).
+	LSP lsp.Settings
 }
 
 // defaultIdleNotification is how long the interface waits for a prompt
@@ -281,6 +294,9 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 		return s, UsageError{Err: err}
 	}
 	if s.Telemetry, err = telemetry.Resolve(fc.Telemetry, getenv, where); err != nil {
+		return s, UsageError{Err: err}
+	}
+	if s.LSP, err = lsp.Resolve(fc.LSP, where); err != nil {
 		return s, UsageError{Err: err}
 	}
 	if s.Model == "" && s.Provider == profile.Anthropic {

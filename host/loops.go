@@ -24,7 +24,7 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 	}
 	cfg := loop.Config{
 		Gate:          h.gateFunc(),
-		AfterCall:     a.instructions.notes(a.dir, a.mcpNotes(a.backgroundNotes(h.afterCallFunc()))),
+		AfterCall:     a.instructions.notes(a.dir, a.mcpNotes(a.backgroundNotes(a.lspNotes(a.lsp, h.afterCallFunc())))),
 		BeforeStop:    h.stopFunc(hooks.Stop),
 		BeforeCompact: h.compactFunc(),
 		AfterCompact:  h.afterCompactFunc(),

@@ -25,7 +25,7 @@ type service func(env serviceEnv) (sessionService, error)
 // close in the reverse order). The order is the order of their tools in
 // the catalog and of their sections in the system prompt.
 func services() []service {
-	return []service{telemetryService, checkpointService, backgroundService, memoryService, agentsMDService, idleService}
+	return []service{telemetryService, checkpointService, backgroundService, memoryService, lspService, agentsMDService, idleService}
 }
 
 // serviceEnv is what a service may use of the session being opened.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agent-dev/agent/lsp"
 	"github.com/agent-dev/agent/tools/background"
 
 	"github.com/agent-dev/agent/mention"
@@ -209,3 +210,21 @@ func (a *agent) serviceNotice(notice string) bool {
 // run_in_background): what front-ends list, read, stop, and Ctrl+B's
 // SendToBackground; nil when the session has none.
 func (s *Session) Background() *background.Manager { return s.a.background }
+
+// LanguageServers are the session's language servers with their state
+// (package lsp), for /lsp; nil when none is configured or found.
+func (s *Session) LanguageServers() []lsp.State {
+	if s.a.lsp == nil {
+		return nil
+	}
+	return s.a.lsp.States()
+}
+
+// Diagnostics counts the errors and warnings the session's running
+// language servers report now (for a status line); zero without servers.
+func (s *Session) Diagnostics() (errors, warnings int) {
+	if s.a.lsp == nil {
+		return 0, 0
+	}
+	return s.a.lsp.Counts()
+}

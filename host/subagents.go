@@ -205,6 +205,10 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 		}
 		return ic.finish(ctx)
 	}
+	servers := a.lsp
+	if dir != a.dir {
+		servers = nil // a worktree's files are not the session's servers'
+	}
 	l, err := loop.New(loop.Config{
 		Provider: &preparingProvider{Provider: a.provider(), prepare: c.prepare(spec.Agent, reg, ic)},
 		Model:    model,
@@ -213,7 +217,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 		MaxSteps: steps, Approve: c.childApproval(spec.Agent), Store: lrec,
 		Window: cmp.Or(s.ContextWindow, providers.ContextWindow(model)), AutoCompact: s.AutoCompact, ReserveOutput: s.OutputReserve(),
 		Origin: loop.Origin{ParentCallID: spec.CallID, Label: spec.Description},
-		Gate:   h.gateFunc(), AfterCall: a.instructions.notes(dir, h.afterCallFunc()), BeforeStop: h.stopFunc(hooks.SubagentStop),
+		Gate:   h.gateFunc(), AfterCall: a.instructions.notes(dir, a.lspNotes(servers, h.afterCallFunc())), BeforeStop: h.stopFunc(hooks.SubagentStop),
 		Budget: loopBudget(a.childMeter(spec.Agent)),
 	})
 	if err != nil {

@@ -244,4 +244,4 @@ func (h *Host) PrintExtensions(line func(string, string, ...any), dir string) {
 // checks agent definitions against without building a session
 // (TestBuiltinToolNames keeps the list true).
 var builtinToolNames = []string{"list_files", "read_file", "grep", "edit_file", "write_file", "bash", "todo_write",
-	"web_fetch", "skill", "memory_search", "memory_get", "memory_write", "bash_output", "kill_shell"}
+	"web_fetch", "skill", "lsp", "memory_search", "memory_get", "memory_write", "bash_output", "kill_shell"}

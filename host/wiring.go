@@ -11,6 +11,7 @@ import (
 	"github.com/agent-dev/agent/budget"
 	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/lsp"
 	"github.com/agent-dev/agent/memory"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/plugin"
@@ -74,6 +75,9 @@ type agent struct {
 	services []sessionService
 	// background is the session's background processes (its service's).
 	background *background.Manager
+	// lsp is the session's language servers (its service's); nil when
+	// none is configured or found.
+	lsp *lsp.Manager
 	// checkpoints are the session's restore points (nil: off).
 	checkpoints *checkpoints
 	sandbox     *sandbox.Sandbox

@@ -52,6 +52,9 @@ type Server struct {
 	// config file's [lsp.NAME]), "PATH" (a common server found on PATH),
 	// a repository's .lsp.json or a plugin's path.
 	Source string
+	// Untrusted marks a repository's own server: Options.Allow decides
+	// before it first starts.
+	Untrusted bool
 }
 
 // LanguageID is the LSP language id of a file with extension ext.

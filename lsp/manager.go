@@ -30,6 +30,10 @@ type Options struct {
 	Wait time.Duration
 	// Env is the servers' environment (KEY=VALUE), without secrets.
 	Env []string
+	// Allow, when not nil, is asked once before a server first starts
+	// (it may ask the person, and must return when ctx ends); an error
+	// says why it may not, and the server is given up for the session.
+	Allow func(ctx context.Context, srv Server) error
 }
 
 // Timing of the servers' life.
@@ -70,7 +74,10 @@ type server struct {
 	restarts int
 	retryAt  time.Time
 	gaveUp   bool
-	docs     map[string]*doc // by absolute path
+	// allowed is true once Options.Allow allowed the server (or it needs
+	// no answer); refused when it did not.
+	allowed, refused bool
+	docs             map[string]*doc // by absolute path
 }
 
 // doc is a file the server was given.
@@ -161,14 +168,30 @@ func (m *Manager) ensure(s *server) *conn {
 	}
 	done := make(chan struct{})
 	s.starting = done
+	allow := m.opts.Allow
+	if s.allowed {
+		allow = nil
+	}
 	go func() {
+		var c *conn
+		var err error
+		if allow != nil {
+			if aerr := allow(context.Background(), s.cfg); aerr != nil {
+				m.mu.Lock()
+				s.starting, s.lastErr, s.gaveUp, s.refused = nil, aerr, true, true
+				m.mu.Unlock()
+				close(done)
+				return
+			}
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
-		c, err := start(ctx, s.cfg, m.opts.Dir, s.root, m.opts.Env)
+		c, err = start(ctx, s.cfg, m.opts.Dir, s.root, m.opts.Env)
 		cancel()
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		s.starting = nil
 		defer close(done)
+		s.allowed = true
 		if err != nil {
 			s.lastErr = err
 			m.failed(s)
@@ -289,7 +312,7 @@ type State struct {
 	// ("." for itself).
 	Root string
 	// State is "not started", "starting", "running", "restarting" (a
-	// crash or failed start, to be retried) or "gave up".
+	// crash or failed start, to be retried), "gave up" or "not trusted".
 	State string
 	// Detail says why it is not running ("" when running).
 	Detail string
@@ -317,6 +340,8 @@ func (m *Manager) States() []State {
 			m.failed(s)
 		}
 		switch {
+		case s.refused:
+			st.State = "not trusted"
 		case s.gaveUp:
 			st.State = "gave up"
 		case s.conn != nil:
@@ -385,6 +410,8 @@ func isNotExist(err error) bool { return err != nil && (os.IsNotExist(err) || er
 func (m *Manager) noteOf(s *server, waited time.Duration) string {
 	name := s.cfg.Name
 	switch {
+	case s.refused:
+		return fmt.Sprintf("%s does not start: %v", name, s.lastErr)
 	case s.gaveUp:
 		return fmt.Sprintf("%s gave up after %d failed starts or crashes (%v); no diagnostics this session (/lsp shows it)", name, s.restarts, s.lastErr)
 	case s.conn == nil && s.starting != nil:

@@ -62,6 +62,7 @@ func Load(root string, r Record) Plugin {
 	p.loadSkills(m)
 	p.loadHooks(m)
 	p.loadMCP(m)
+	p.loadLSP(m)
 	return p
 }
 

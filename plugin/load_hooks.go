@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agent-dev/agent/hooks"
+	"github.com/agent-dev/agent/lsp"
 	"github.com/agent-dev/agent/tools/mcp"
 )
 
@@ -163,4 +164,41 @@ func (p *Plugin) expandMap(m map[string]string) map[string]string {
 		out[k] = p.expand(v)
 	}
 	return out
+}
+
+// loadLSP reads the plugin's language servers: .lsp.json, the manifest's
+// lspServers files and its inline map (Claude Code's "LSP servers" of the
+// plugins reference), ${CLAUDE_PLUGIN_ROOT} expanded in their commands,
+// arguments and environment, which also holds CLAUDE_PLUGIN_ROOT.
+func (p *Plugin) loadLSP(m Manifest) {
+	add := func(data []byte, source string) {
+		servers, warnings, err := lsp.ParseClaude(data, source, map[string]string{RootVar: p.Root})
+		if err != nil {
+			p.warn("LSP servers: %v", err)
+			return
+		}
+		for _, w := range warnings {
+			p.warn("%s", w)
+		}
+		for _, s := range servers {
+			if slices.ContainsFunc(p.LSPServers, func(o lsp.Server) bool { return o.Name == s.Name }) {
+				p.warn("LSP server %s defined twice; the first is kept", s.Name)
+				continue
+			}
+			s.Env = append(s.Env, RootVar+"="+p.Root)
+			s.Source = "plugin " + p.ID()
+			p.LSPServers = append(p.LSPServers, s)
+		}
+	}
+	for _, path := range p.paths("lspServers", ".lsp.json", m.LSPServers.Paths) {
+		data, err := readSmall(path)
+		if err != nil {
+			p.warn("LSP servers %s: %v", path, err)
+			continue
+		}
+		add(data, path)
+	}
+	if m.LSPServers.Object != nil {
+		add(m.LSPServers.Object, filepath.Join(p.Root, filepath.FromSlash(ManifestPath)))
+	}
 }

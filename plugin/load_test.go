@@ -48,7 +48,8 @@ func TestLoadWarnsAndKeepsTheRest(t *testing.T) {
 	}
 	w := warnings(p)
 	for _, want := range []string{
-		"plugin.json fields not read by agent: lspServers, outputStyles",
+		"plugin.json fields not read by agent: outputStyles",
+		`plugin.json lspServers: "./.lsp.json": no such file or directory`,
 		`path "commands-without-dot": must start with ./`,
 		`path "./../escape": must stay inside the plugin`,
 		`"./missing"`,
@@ -124,5 +125,29 @@ func TestLoadMissingCopy(t *testing.T) {
 	p := Load(filepath.Join(t.TempDir(), "gone"), Record{Name: "gone", Marketplace: "m"})
 	if p.Counts() != "nothing" || !strings.Contains(warnings(p), "install it again") {
 		t.Errorf("%s, warnings %q", p.Counts(), p.Warnings)
+	}
+}
+
+// A plugin's language servers are read from .lsp.json and plugin.json's
+// lspServers (Claude Code's plugin format), ${CLAUDE_PLUGIN_ROOT}
+// expanded.
+func TestLoadReadsThePluginsLanguageServers(t *testing.T) {
+	p := load(t, "golang", map[string]string{
+		".claude-plugin/plugin.json": `{"name": "golang", "lspServers": {"pyright": {"command": "pyright-langserver", "args": ["--stdio"], "extensionToLanguage": {".py": "python"}}}}`,
+		".lsp.json":                  `{"go": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/gopls", "args": ["serve"], "extensionToLanguage": {".go": "go"}, "transport": "stdio", "maxRestarts": 3}}`,
+	})
+	root := p.Root
+	if len(p.LSPServers) != 2 {
+		t.Fatalf("servers %+v, warnings %q", p.LSPServers, p.Warnings)
+	}
+	gopls := p.LSPServers[0]
+	if gopls.Name != "go" || gopls.Command != root+"/bin/gopls" || !slices.Equal(gopls.Args, []string{"serve"}) || gopls.LanguageID(".go") != "go" {
+		t.Errorf("go server %+v", gopls)
+	}
+	if !slices.Contains(gopls.Env, RootVar+"="+root) {
+		t.Errorf("env %q lacks %s", gopls.Env, RootVar)
+	}
+	if !strings.Contains(strings.Join(p.Warnings, "\n"), "maxRestarts not honoured") {
+		t.Errorf("warnings %q do not name maxRestarts", p.Warnings)
 	}
 }

@@ -37,8 +37,10 @@ type Manifest struct {
 	// configuration inline (an object).
 	Hooks      Inline `json:"hooks"`
 	MCPServers Inline `json:"mcpServers"`
-	// Unread are the fields agent does not read (outputStyles,
-	// lspServers, ...), sorted; metadata that changes nothing (author,
+	// LSPServers is the lspServers field: a path (or several) to a JSON
+	// file of Claude Code's LSP server map, or the map inline.
+	LSPServers Inline `json:"lspServers"`
+	// Unread are the fields agent does not read (outputStyles, ...), sorted; metadata that changes nothing (author,
 	// homepage, license, keywords) is not among them.
 	Unread []string `json:"-"`
 }
@@ -61,7 +63,7 @@ func (p *Paths) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Inline is the hooks or mcpServers field: paths to JSON files, or the
+// Inline is the hooks, mcpServers or lspServers field: paths to JSON files, or the
 // configuration itself.
 type Inline struct {
 	Paths  Paths
@@ -86,7 +88,7 @@ func (in *Inline) UnmarshalJSON(data []byte) error {
 // metadata are the manifest's (and a marketplace entry's) fields that
 // describe a plugin without changing what it does.
 var metadata = []string{"$schema", "name", "version", "description", "author", "homepage", "repository", "license",
-	"keywords", "category", "tags", "displayName", "source", "strict", "commands", "agents", "skills", "hooks", "mcpServers"}
+	"keywords", "category", "tags", "displayName", "source", "strict", "commands", "agents", "skills", "hooks", "mcpServers", "lspServers"}
 
 // ReadManifest reads root's .claude-plugin/plugin.json; ok is false when
 // there is none. A file that is not a JSON object of the documented shape

@@ -26,6 +26,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-dev/agent/lsp"
+
 	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/skills"
@@ -68,6 +70,9 @@ type Plugin struct {
 	// plugin_PLUGIN_SERVER (Claude Code's), their ${CLAUDE_PLUGIN_ROOT}
 	// expanded and a stdio server's environment holding it.
 	MCPServers map[string]mcp.ServerDef
+	// LSPServers are its language servers (.lsp.json, the manifest's
+	// lspServers), named as written, ${CLAUDE_PLUGIN_ROOT} expanded.
+	LSPServers []lsp.Server
 	// Warnings are its problems, one line each, each naming the plugin.
 	Warnings []string
 }

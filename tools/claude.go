@@ -25,6 +25,7 @@ var claudeTools = []struct{ claude, own string }{
 	{"TodoWrite", "todo_write"},
 	{"ExitPlanMode", "exit_plan_mode"},
 	{"WebFetch", "web_fetch"},
+	{"LSP", "lsp"}, // the language servers' navigation
 	// The provider's own web search (Anthropic's web_search server tool)
 	// runs on the model's side: no call of the agent's to match or allow.
 	{"WebSearch", ""},

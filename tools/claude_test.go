@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-dev/agent/lsp"
+
 	"github.com/agent-dev/agent/skills"
 	"github.com/agent-dev/agent/subagent"
 	"github.com/agent-dev/agent/tools"
@@ -103,7 +105,7 @@ func TestClaudeTableNamesRealTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bg.Close()
-	for _, tool := range append(fs.ToolsWith(root, fs.Options{}), background.Tools(bg)...) {
+	for _, tool := range append(append(fs.ToolsWith(root, fs.Options{}), background.Tools(bg)...), lsp.Tool(lsp.New(lsp.Options{}))) {
 		real = append(real, tool.Definition().Name)
 	}
 	claude, own := tools.ClaudeTable()
