@@ -143,8 +143,11 @@ func (m *Manager) Change(ctx context.Context, paths []string) Report {
 		}
 	}
 	for _, p := range parts {
-		settled := p.settle(ctx, deadline)
-		if !settled {
+		switch settled := p.settle(ctx, deadline); {
+		case !settled && p.c.exited():
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %v while checking this change; it restarts at the next file of its language", p.s.cfg.Name, p.c.exitErr))
+			continue
+		case !settled:
 			m.mu.Lock()
 			rep.Notes = append(rep.Notes, m.noteOf(p.s, time.Since(start)))
 			m.mu.Unlock()

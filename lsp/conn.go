@@ -167,15 +167,23 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 	case <-c.done:
 		return fmt.Errorf("%s %w", c.srv.Name, c.exitErr)
 	}
+	if errors.Is(s.err, jsonrpc2.ErrClosed) {
+		select {
+		case <-c.done:
+			return fmt.Errorf("%s %w", c.srv.Name, c.exitErr)
+		case <-ctx.Done():
+		}
+	}
 	if s.err != nil {
 		return s.err
 	}
 	err := s.w.Wait(ctx, result)
 	if errors.Is(err, jsonrpc2.ErrClosed) {
+		// The connection closes as the process ends: say why it ended.
 		select {
 		case <-c.done:
 			return fmt.Errorf("%s %w", c.srv.Name, c.exitErr)
-		default:
+		case <-ctx.Done():
 		}
 	}
 	return err
@@ -213,7 +221,7 @@ func (c *conn) initialize(ctx context.Context, root string) error {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("%s did not answer initialize", c.srv.Name)
 		}
-		return fmt.Errorf("initialize: %w", err)
+		return err
 	}
 	c.caps = res.Capabilities
 	c.utf8 = res.Capabilities.PositionEncoding != nil && *res.Capabilities.PositionEncoding == "utf-8"

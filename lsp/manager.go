@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -34,6 +35,9 @@ type Options struct {
 	// (it may ask the person, and must return when ctx ends); an error
 	// says why it may not, and the server is given up for the session.
 	Allow func(ctx context.Context, srv Server) error
+	// Backoff is the wait before the first restart of a server that
+	// crashed or failed to start, doubled at each next one (0: a second).
+	Backoff time.Duration
 }
 
 // Timing of the servers' life.
@@ -59,6 +63,9 @@ type Manager struct {
 	// servers are keyed by configuration name and workspace root.
 	servers map[string]*server
 	closed  bool
+	// ctx ends at Close: starts in flight stop.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // server is one configured server for one workspace root, over its
@@ -94,7 +101,8 @@ type doc struct {
 // New returns a Manager; no server starts before a file of its language
 // is read or changed.
 func New(opts Options) *Manager {
-	return &Manager{opts: opts, servers: map[string]*server{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{opts: opts, servers: map[string]*server{}, ctx: ctx, cancel: cancel}
 }
 
 // rel is path relative to the session's directory, or "" when outside.
@@ -176,7 +184,7 @@ func (m *Manager) ensure(s *server) *conn {
 		var c *conn
 		var err error
 		if allow != nil {
-			if aerr := allow(context.Background(), s.cfg); aerr != nil {
+			if aerr := allow(m.ctx, s.cfg); aerr != nil {
 				m.mu.Lock()
 				s.starting, s.lastErr, s.gaveUp, s.refused = nil, aerr, true, true
 				m.mu.Unlock()
@@ -184,7 +192,7 @@ func (m *Manager) ensure(s *server) *conn {
 				return
 			}
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+		ctx, cancel := context.WithTimeout(m.ctx, startTimeout)
 		c, err = start(ctx, s.cfg, m.opts.Dir, s.root, m.opts.Env)
 		cancel()
 		m.mu.Lock()
@@ -217,7 +225,7 @@ func (m *Manager) failed(s *server) {
 		s.gaveUp = true
 		return
 	}
-	s.retryAt = time.Now().Add(time.Second << (s.restarts - 1))
+	s.retryAt = time.Now().Add(cmp.Or(m.opts.Backoff, time.Second) << (s.restarts - 1))
 	for _, d := range s.docs {
 		d.sent = false
 	}
@@ -278,6 +286,7 @@ func (m *Manager) Open(path string) {
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
+	m.cancel()
 	var conns []*conn
 	var starting []chan struct{}
 	for _, s := range m.servers {
