@@ -268,8 +268,9 @@ func (sf ServerFile) server(name, source string) (Server, error) {
 		}
 	}
 	if sf.Command != "" {
-		srv.Command, srv.Args = sf.Command, sf.Args
-	} else if sf.Args != nil {
+		srv.Command = sf.Command
+	}
+	if sf.Args != nil { // args = [] clears a common server's
 		srv.Args = sf.Args
 	}
 	if sf.hasExtensions || len(sf.Extensions) > 0 {
