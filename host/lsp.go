@@ -41,7 +41,7 @@ func lspService(env serviceEnv) (sessionService, error) {
 		return sessionService{}, nil
 	}
 	m := lsp.New(lsp.Options{Dir: a.dir, Root: a.root, Servers: servers, Wait: a.settings.LSP.Wait, Env: serverEnv(a.settings),
-		Allow: lspTrust(env.h.trust, a.dir, env.fe)})
+		Allow: lspTrust(env.h.trust, a.dir, env.fe), Denied: a.protect.Paths().ReadDenied})
 	a.lsp = m
 	return sessionService{tools: []tools.Tool{lsp.Tool(m)}, close: m.Close}, nil
 }

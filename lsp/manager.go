@@ -35,6 +35,10 @@ type Options struct {
 	// (it may ask the person, and must return when ctx ends); an error
 	// says why it may not, and the server is given up for the session.
 	Allow func(ctx context.Context, srv Server) error
+	// Denied, when not nil, says which files (relative to Dir) the
+	// person's rules keep from the file tools: they are never given to a
+	// server, and nothing of theirs is shown.
+	Denied func(rel string) bool
 	// Backoff is the wait before the first restart of a server that
 	// crashed or failed to start, doubled at each next one (0: a second).
 	Backoff time.Duration
@@ -242,6 +246,9 @@ func (m *Manager) sendOpen(s *server, d *doc) {
 
 // read reads rel and its time and size; ok is false when it cannot.
 func (m *Manager) read(rel string) (text string, mod time.Time, size int64, ok bool) {
+	if m.denied(rel) {
+		return "", time.Time{}, 0, false
+	}
 	info, err := m.opts.Root.Stat(rel)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxDocBytes {
 		return "", time.Time{}, 0, false
@@ -251,6 +258,12 @@ func (m *Manager) read(rel string) (text string, mod time.Time, size int64, ok b
 		return "", time.Time{}, 0, false
 	}
 	return string(data), info.ModTime(), info.Size(), true
+}
+
+// denied reports whether the file at rel (relative to the session's
+// directory; "" outside it) is kept from the file tools.
+func (m *Manager) denied(rel string) bool {
+	return rel != "" && m.opts.Denied != nil && m.opts.Denied(rel)
 }
 
 // maxDocBytes is the largest file given to a server (a generated file

@@ -218,3 +218,32 @@ func TestTheToolFindsADefinitionAndItsReferences(t *testing.T) {
 		t.Errorf("a path outside: %+v", res)
 	}
 }
+
+func TestAFileThePersonsRulesDenyIsNeverGivenToAServerNorShown(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\n", "secret.txt": "def Key\n"})
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "log")
+	m := New(Options{Dir: dir, Root: root, Servers: []Server{scripted(scriptedlsp.ModeNormal, scriptedlsp.Log(log))}, Wait: generous, Env: os.Environ(),
+		Denied: func(rel string) bool { return rel == "secret.txt" }})
+	defer root.Close()
+	m.Open("secret.txt")
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\nBREAKS secret.txt: leaked\n", "secret.txt": "def Key\nERROR: token=abc\n"})
+	rep := m.Change(context.Background(), []string{"a.txt", "secret.txt"})
+	if strings.Contains(rep.Text(), "secret") {
+		t.Errorf("the report shows the denied file:\n%s", rep.Text())
+	}
+	res, _ := Tool(m).Run(context.Background(), tools.Call{Args: json.RawMessage(`{"operation":"symbols","path":"secret.txt"}`)})
+	if !res.IsError {
+		t.Errorf("the tool read the denied file: %+v", res)
+	}
+	m.Close()
+	data, _ := os.ReadFile(log)
+	if strings.Contains(string(data), "didOpen 1\ntextDocument/didOpen") || strings.Count(string(data), "didOpen") != 1 {
+		t.Errorf("the server was given more than a.txt:\n%s", data)
+	}
+}

@@ -242,6 +242,9 @@ func (m *Manager) listLocations(c *conn, locs []protocol.Location) string {
 			break
 		}
 		path := uriPath(l.URI)
+		if m.denied(m.rel(path)) {
+			continue
+		}
 		text, ok := texts[path]
 		if !ok {
 			text = m.fileText(path)
@@ -362,8 +365,8 @@ func (t *navTool) workspaceSymbols(ctx context.Context, c *conn, query string) (
 	n := 0
 	for _, s := range raw {
 		path := uriPath(s.Location.URI)
-		if t.m.rel(path) == "" {
-			continue // outside the working directory: a dependency's
+		if rel := t.m.rel(path); rel == "" || t.m.denied(rel) {
+			continue // outside the working directory (a dependency's), or kept from the model
 		}
 		if n == maxLocations {
 			fmt.Fprintf(&b, "... and more: narrow the query\n")
@@ -479,7 +482,7 @@ func (m *Manager) current(path string) string {
 	for _, s := range srcs {
 		for uri, p := range s.diags {
 			file := uriPath(uri)
-			if want != "" && file != want {
+			if want != "" && file != want || m.denied(m.rel(file)) {
 				continue
 			}
 			text := m.fileText(file)
