@@ -92,7 +92,10 @@ var commonLanguageIDs = map[string]string{
 // known are the common servers used, with no configuration, when their
 // command is on PATH, in this order (the first that serves a file wins).
 var known = []Server{
-	{Name: "gopls", Command: "gopls", Extensions: []string{".go"}, RootMarkers: []string{"go.work", "go.mod"}},
+	// gopls checks the packages that import a changed one only after
+	// diagnosticsDelay (1 s by default): at once, an edit's wait sees
+	// what it broke in them.
+	{Name: "gopls", Command: "gopls", Extensions: []string{".go"}, RootMarkers: []string{"go.work", "go.mod"}, Settings: map[string]any{"diagnosticsDelay": "0s"}},
 	{Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"},
 		Extensions: []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}, RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"}},
 	{Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"}, Extensions: []string{".py", ".pyi"},
@@ -282,7 +285,12 @@ func (sf ServerFile) server(name, source string) (Server, error) {
 	if sf.RootMarkers != nil {
 		srv.RootMarkers = sf.RootMarkers
 	}
-	srv.InitOptions, srv.Settings = sf.InitOptions, sf.Settings
+	if sf.InitOptions != nil {
+		srv.InitOptions = sf.InitOptions
+	}
+	if sf.Settings != nil {
+		srv.Settings = sf.Settings
+	}
 	for _, k := range slices.Sorted(maps.Keys(sf.Env)) {
 		srv.Env = append(srv.Env, k+"="+sf.Env[k])
 	}

@@ -85,3 +85,20 @@ func TestGoplsReportsTheErrorAnEditIntroducedInAnotherFile(t *testing.T) {
 	}
 	t.Logf("states: %+v", m.States())
 }
+
+func TestGoplsReportsWhatAnEditBrokeInAnotherPackage(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"a/a.go": "package a\n\n// Add adds.\nfunc Add(x, y int) int { return x + y }\n",
+		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc use() int { return a.Add(1, 2) }\n",
+	})
+	m := newManager(t, dir, 20*time.Second, goplsServer(t))
+	m.Open("a/a.go")
+	m.Open("b/b.go")
+	writeFiles(t, dir, map[string]string{"a/a.go": "package a\n\n// Add adds.\nfunc Add(x, y, z int) int { return x + y + z }\n"})
+	rep := m.Change(context.Background(), []string{"a/a.go"})
+	if len(rep.New) != 1 || rep.New[0].Path != filepath.Join("b", "b.go") || !strings.Contains(rep.New[0].Message, "not enough arguments in call to a.Add") {
+		t.Fatalf("want the error in package b, got %+v", rep)
+	}
+}
