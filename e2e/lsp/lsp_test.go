@@ -8,6 +8,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -191,5 +192,50 @@ func TestAServerThatNeverAnswersSaysSoAndTheTurnGoesOn(t *testing.T) {
 	}
 	if !strings.Contains(res.Stdout, `"done"`) {
 		t.Errorf("the turn did not finish:\n%s", res.Stdout)
+	}
+}
+
+// scriptedLSPJSON is a repository's .lsp.json (Claude Code's plugin
+// format) that runs the scripted server on .txt files.
+func scriptedLSPJSON(t *testing.T) string {
+	t.Helper()
+	argv, env := scriptedlsp.Command(scriptedlsp.ModeNormal)
+	envMap := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		envMap[k] = v
+	}
+	data, err := json.Marshal(map[string]any{"scripted": map[string]any{"command": argv[0], "args": argv[1:], "env": envMap,
+		"extensionToLanguage": map[string]string{".txt": "plaintext"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestARepositorysLanguageServerRunsOnlyOnceTrusted(t *testing.T) {
+	t.Parallel()
+	for _, trusted := range []bool{false, true} {
+		t.Run(fmt.Sprintf("trusted=%v", trusted), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			e2e.WriteFile(t, dir, ".lsp.json", scriptedLSPJSON(t))
+			srv := scripted.New(t,
+				scripted.ToolCalls(scripted.Call{ID: "w", Name: "write_file", Arguments: `{"path":"new.txt","content":"ERROR: broken\n"}`}),
+				scripted.Text("done"),
+			)
+			args := []string{"--config", config(t, ""), "--db", filepath.Join(t.TempDir(), "a.db"), "-p"}
+			if trusted {
+				args = append(args, "--trust-project")
+			}
+			e2e.RunOK(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, append(args, "write it")...)})
+			got := e2e.ToolResults(srv.Requests()[1])["w"]
+			if trusted && !strings.Contains(got, "new.txt:1:1: error: broken") {
+				t.Errorf("the trusted server's diagnostics are missing:\n%s", got)
+			}
+			if !trusted && (strings.Contains(got, "error: broken") || !strings.Contains(got, "scripted does not start: scripted from .lsp.json runs this repository's command and is not trusted")) {
+				t.Errorf("the untrusted server ran, or the result does not say why not:\n%s", got)
+			}
+		})
 	}
 }
