@@ -145,7 +145,10 @@ func TestEditDiagnosticsOnScreen(t *testing.T) {
 	cfg := config(t, srv, dir, nil)
 	cfg.Session = &Session{ID: "s1", Conv: conversation.New("", nil), NewLoop: func(model string) (*loop.Loop, error) {
 		return loop.New(loop.Config{Provider: srv, Model: model, Catalog: set, AfterCall: after,
-			Approve: func(context.Context, loop.Approval) loop.Decision { errs, warns = 2, 5; return loop.Decision{Allow: true} }})
+			Approve: func(context.Context, loop.Approval) loop.Decision {
+				errs, warns = 2, 5
+				return loop.Decision{Allow: true}
+			}})
 	}}
 	cfg.Diagnostics = func() (int, int) { return errs, warns }
 	d := newDriver(t, cfg)
