@@ -9,6 +9,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/lsp"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -108,8 +109,9 @@ func title(name string, sum tools.Summary) string {
 	return name + ": " + sum.Title
 }
 
-// finished is a call's tool_call_update (completed or failed, its result
-// as text, an edit's diff), then a plan update for a todo list and a
+// finished is a call's tool_call_update (completed or failed, an edit's
+// diff, its result as text, and the diagnostics the change introduced as
+// a further text block, whole however long the result), then a plan update for a todo list and a
 // current_mode_update for an approved plan.
 func (t *translator) finished(ev loop.ToolCallFinished) []sdk.SessionUpdate {
 	status := sdk.ToolCallStatusCompleted
@@ -127,7 +129,14 @@ func (t *translator) finished(ev loop.ToolCallFinished) []sdk.SessionUpdate {
 			content = append(content, d)
 		}
 	}
-	content = append(content, sdk.ToolContent(sdk.TextBlock(cutText(ev.Content))))
+	text, diagnostics := ev.Content, ""
+	if rep, ok := lsp.ReportOf(ev.Meta); ok {
+		text, diagnostics = lsp.SplitText(ev.Content, rep)
+	}
+	content = append(content, sdk.ToolContent(sdk.TextBlock(cutText(text))))
+	if diagnostics != "" { // never cut with a long output
+		content = append(content, sdk.ToolContent(sdk.TextBlock(diagnostics)))
+	}
 	out := []sdk.SessionUpdate{sdk.UpdateToolCall(sdk.ToolCallId(ev.ID), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content))}
 	if items, ok := tools.Todos(ev.Meta); ok && !ev.IsError {
 		out = append(out, planUpdate(items))

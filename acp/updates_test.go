@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/lsp"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/turn"
@@ -182,5 +184,34 @@ func TestUnfinishedCallsEndFailed(t *testing.T) {
 	}
 	if again := tr.unfinished("x"); len(again) != 0 {
 		t.Errorf("reported twice: %+v", again)
+	}
+}
+
+// TestEditCarriesItsDiagnostics: the diagnostics an edit introduced reach
+// the editor with the tool_call_update, after the diff and the result, as
+// a text block of their own that a long result's cut never drops.
+func TestEditCarriesItsDiagnostics(t *testing.T) {
+	rep := lsp.Report{New: []lsp.Diagnostic{{Path: "b.go", Line: 7, Column: 9, Severity: "error", Message: "undefined: helper"}},
+		Checked: []string{"gopls"}}
+	sess := &fakeSession{files: map[string]string{"a.go": "old\n"}}
+	tr := newTranslator(sess, "/w")
+	tr.updates(loop.ToolCallStarted{ID: "e1", Name: "edit_file", Kind: tools.KindEdit, Summary: tools.Summary{Paths: []string{"a.go"}}})
+	sess.files["a.go"] = "new\n"
+	up := tr.updates(loop.ToolCallFinished{ID: "e1", Name: "edit_file", Content: "edited" + rep.Text(), Kind: tools.KindEdit,
+		Meta: map[string]any{"diagnostics": rep}})[0].ToolCallUpdate
+	if len(up.Content) != 3 || up.Content[0].Diff == nil {
+		t.Fatalf("content %+v, want the diff, the result, the diagnostics", up.Content)
+	}
+	if got := up.Content[1].Content.Content.Text.Text; got != "edited" {
+		t.Errorf("result block %q", got)
+	}
+	if got := up.Content[2].Content.Content.Text.Text; !strings.HasPrefix(got, "<diagnostics>\n") || !strings.Contains(got, "b.go:7:9: error: undefined: helper") {
+		t.Errorf("diagnostics block %q", got)
+	}
+
+	long := strings.Repeat("output line\n", maxContent/6)
+	up = tr.updates(loop.ToolCallFinished{ID: "b1", Name: "bash", Content: long + rep.Text(), Meta: map[string]any{"diagnostics": rep}})[0].ToolCallUpdate
+	if n := len(up.Content); n != 2 || !strings.Contains(up.Content[1].Content.Content.Text.Text, "undefined: helper") {
+		t.Errorf("a long command's update lost its diagnostics: %d blocks", n)
 	}
 }

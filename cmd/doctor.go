@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -34,7 +35,9 @@ var errDoctor = errors.New("")
 // agent (the sandbox: Landlock ABI, user namespaces, the mode in force),
 // where its config and data live, whether the session database is sound
 // (SQLite's quick_check), how many background shells the agent's open
-// sessions run, and whether the provider's endpoint speaks its API.
+// sessions run, the language servers (found on PATH or not, where each is
+// configured; none is started), and whether the provider's endpoint
+// speaks its API.
 // It exits 1 when the database is damaged, the provider cannot be reached
 // or does not speak the API, or the sandbox the configuration asks for
 // cannot be enforced.
@@ -109,6 +112,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 	printWorktrees(ctx, line, h, dir)
 	h.PrintExtensions(line, dir)
 	h.PrintPlugins(line, dir)
+	h.PrintLanguageServers(line, dir, exec.LookPath)
 	if serr != nil {
 		line("provider", "%v", serr)
 		failed = true

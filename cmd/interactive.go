@@ -111,6 +111,8 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		Commands:          tuiCommands(sess.CustomCommands()),
 		MoreCommands:      func() []tui.CustomCommand { return tuiCommands(sess.MCPCommands()) },
 		Hooks:             sess.HookListing,
+		LanguageServers:   sess.LanguageServers,
+		Diagnostics:       sess.Diagnostics,
 		Worktrees:         func(ctx context.Context) string { return worktreeList(ctx, h, sess.Dir()) },
 		Remember:          sess.Remember,
 		MemoryFile:        sess.MemoryFile,

@@ -181,7 +181,7 @@ func (a *agent) lspNotes(m *lsp.Manager, next loop.AfterCallFunc) loop.AfterCall
 		for k, v := range res.Meta {
 			meta[k] = v
 		}
-		meta["diagnostics"] = rep
+		meta[lsp.MetaKey] = rep
 		res.Meta = meta
 		return res
 	}

@@ -34,6 +34,7 @@ func builtinCommands() []slashCommand {
 		{"/init", "", "ask the model to write an AGENTS.md for this repository", noArg((*Model).initCommand)},
 		{"/tools", "", "list tools and which are picked", noArg((*Model).toolsCommand)},
 		{"/mcp", "[login NAME]", "show the MCP servers; login NAME authorizes one (OAuth)", withArg((*Model).mcpCommand)},
+		{"/lsp", "", "show the language servers: state, files, errors and warnings", noArg((*Model).lspCommand)},
 		{"/hooks", "", "list the hooks and where each comes from", noArg((*Model).hooksCommand)},
 		{"/shells", "[ID | stop ID]", "background shells: list them, show one's output, stop one", withArg((*Model).shellsCommand)},
 		{"/worktrees", "", "list the git worktrees agent made for this repository", noArg((*Model).worktreesCommand)},

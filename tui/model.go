@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/lsp"
 	"github.com/agent-dev/agent/mention"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
@@ -100,6 +101,13 @@ type Config struct {
 	// /mcp__SERVER__PROMPT), offered and sent as Commands are. It is
 	// called while drawing: it must be quick and do no I/O.
 	MoreCommands func() []CustomCommand
+	// LanguageServers are the session's language servers with their
+	// state, for /lsp; nil (or none) says there are none. Diagnostics
+	// counts the errors and warnings they report now, for the status
+	// line, read after each tool result and turn; nil shows none. Both
+	// are called in Update: they must be quick and do no I/O.
+	LanguageServers func() []lsp.State
+	Diagnostics     func() (errors, warnings int)
 	// Hooks lists the hooks and their sources for /hooks; nil says there
 	// are none.
 	Hooks func() string

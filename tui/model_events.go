@@ -177,6 +177,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.WebSearch, loop.Citation:
 		m.webEvent(ev)
 	case loop.Done:
+		m.refreshDiagnostics()
 		m.showSources()
 		return m.endTurn(ev)
 	}
@@ -193,6 +194,7 @@ func (m *Model) toolFinished(ev loop.ToolCallFinished) {
 	if mode, ok := ev.Meta[tools.MetaPermissionMode].(string); ok && mode != "" {
 		m.bar.mode = mode // an approved plan switched the mode
 	}
+	m.refreshDiagnostics()
 	switch {
 	case !ev.Toolset:
 		m.block(ev.ID, ev.Name, tools.Summary{}).finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)

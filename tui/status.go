@@ -16,7 +16,8 @@ import (
 //
 // Segments, left to right: the warning (if any), the spinner and elapsed time
 // (while a turn runs), the permission mode (ask or auto), how many
-// background shells run (when any), the model, the working directory, the
+// background shells run (when any), the language servers' errors and
+// warnings (when any: ✗ 2 ⚠ 5, in the warning style with errors), the model, the working directory, the
 // session; on the right the session's tokens and the context used. When the
 // width is short the directory is shortened first (middle cut), then
 // segments are dropped, least useful first: session, tokens and cost,
@@ -49,6 +50,10 @@ type status struct {
 	cost string // the session's cost ("$0.0123"), "" when unknown
 
 	shells int // background shells running
+
+	// errors and warnings are the language servers' current diagnostics
+	// of the session (shown when any).
+	errors, warnings int
 }
 
 // newStatus returns the status line for model (window: its context window in
@@ -143,6 +148,9 @@ func (s *status) segments() []statusSeg {
 	}
 	if s.shells > 0 {
 		add(strconv.Itoa(s.shells)+" "+plural(s.shells, "shell", "shells"), 5)
+	}
+	if d := diagCount(s.errors, s.warnings); d != "" {
+		add(d, 5).warn = s.errors > 0
 	}
 	if s.model != "" {
 		add(s.model, 6)

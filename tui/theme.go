@@ -40,6 +40,9 @@ type styles struct {
 
 	Status     lipgloss.Style // the status line
 	StatusWarn lipgloss.Style // a warning in the status line (yolo)
+
+	DiagError lipgloss.Style // an error a change introduced (language servers)
+	DiagWarn  lipgloss.Style // a warning a change introduced
 }
 
 // newStyles returns the styles for a dark or light background.
@@ -79,5 +82,7 @@ func newStyles(dark bool) *styles {
 		DiffHunk:     lipgloss.NewStyle().Foreground(accent),
 		Status:       lipgloss.NewStyle().Foreground(dim),
 		StatusWarn:   lipgloss.NewStyle().Foreground(red).Bold(true),
+		DiagError:    lipgloss.NewStyle().Foreground(red),
+		DiagWarn:     lipgloss.NewStyle().Foreground(yellow),
 	}
 }

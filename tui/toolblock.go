@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agent-dev/agent/lsp"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -51,7 +52,8 @@ type toolBlock struct {
 	dur      time.Duration
 	exitCode int // non-zero exit status of a command, 0 otherwise
 
-	diff []string // a change's unified diff (edits), shown in place of the result
+	diff  []string   // a change's unified diff (edits), shown in place of the result
+	diags lsp.Report // the diagnostics the change introduced, shown under the result
 
 	waiting  bool
 	menu     approvalView // the question's menu while waiting
@@ -94,7 +96,10 @@ func (b *toolBlock) setProgress(text string) {
 // finish records the call's result: content is what the model read, d how
 // long the call took, meta the tool's details. A result with meta
 // tools.MetaDenied true shows as denied; a non-zero tools.MetaExitCode is
-// shown next to the duration. finish ends waiting.
+// shown next to the duration. The diagnostics the change introduced (meta
+// "diagnostics", an lsp.Report or its JSON) show under the result, and
+// their <diagnostics> text is left out of the result's lines. finish ends
+// waiting.
 func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta map[string]any) {
 	switch {
 	case isError && meta[tools.MetaDenied] == true:
@@ -108,6 +113,10 @@ func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta m
 	b.exitCode = metaInt(meta, tools.MetaExitCode)
 	if d, ok := meta[tools.MetaDiff].(string); ok && d != "" {
 		b.setDiff(d)
+	}
+	if r, ok := lsp.ReportOf(meta); ok && !r.Empty() {
+		b.setDiagnostics(r)
+		content, _ = lsp.SplitText(content, r)
 	}
 	b.output, b.total = outputLines(content, expandedLines)
 	b.waiting, b.progress = false, nil
@@ -216,6 +225,7 @@ func (b *toolBlock) Render(width int) string {
 			lines = append(lines, b.child.stepLines(b.st, inner-2)...)
 		}
 		lines = append(lines, b.result(inner-2)...)
+		lines = append(lines, b.diagLines(inner-2)...)
 	}
 	for i, l := range lines {
 		if i > 0 {
