@@ -95,6 +95,9 @@ type pending struct {
 	seq     uint64
 	changed map[protocol.DocumentURI]*string
 	wait    []*doc
+	// unchecked names a file whose diagnostics before the change had not
+	// come ("": all had).
+	unchecked string
 }
 
 // Change tells the servers that the files at paths (relative to the
@@ -134,11 +137,7 @@ func (m *Manager) Change(ctx context.Context, paths []string) Report {
 			m.mu.Unlock()
 			continue
 		}
-		p, note := m.send(ctx, s, c, byServer[s], deadline)
-		if note != "" {
-			rep.Notes = append(rep.Notes, note)
-		}
-		if p != nil {
+		if p := m.send(ctx, s, c, byServer[s], deadline); p != nil {
 			parts = append(parts, p)
 		}
 	}
@@ -151,6 +150,8 @@ func (m *Manager) Change(ctx context.Context, paths []string) Report {
 			m.mu.Lock()
 			rep.Notes = append(rep.Notes, m.noteOf(p.s, time.Since(start)))
 			m.mu.Unlock()
+		case p.unchecked != "":
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s had not checked %s before this change (it was still starting or busy): what is listed may include older diagnostics", p.s.cfg.Name, p.unchecked))
 		}
 		rep.Checked = append(rep.Checked, p.s.cfg.Name)
 		rep.New = append(rep.New, m.introducedBy(p)...)
@@ -185,7 +186,7 @@ func (m *Manager) ready(ctx context.Context, s *server, deadline time.Time) *con
 
 // send waits for the baseline of s's open documents among rels (their
 // diagnostics before the change), then sends the new texts.
-func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, deadline time.Time) (*pending, string) {
+func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, deadline time.Time) *pending {
 	// The diagnostics of what the server was given before: a document
 	// opened but not yet checked is waited for.
 	m.mu.Lock()
@@ -196,19 +197,19 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 		}
 	}
 	m.mu.Unlock()
-	note := ""
+	unchecked := ""
 	for _, d := range opened {
 		if !c.waitPublish(ctx, d.uri, d.version, 0, deadline) {
-			note = fmt.Sprintf("%s had not checked %s before this change (waited %s); its diagnostics may include older ones", s.cfg.Name, m.display(uriPath(d.uri)), time.Until(deadline).Round(time.Millisecond))
+			unchecked = m.display(uriPath(d.uri))
 			break
 		}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s.conn != c {
-		return nil, fmt.Sprintf("%s stopped during the change", s.cfg.Name)
+		return nil // it stopped: the next change restarts it
 	}
-	p := &pending{s: s, c: c, changed: map[protocol.DocumentURI]*string{}}
+	p := &pending{s: s, c: c, changed: map[protocol.DocumentURI]*string{}, unchecked: unchecked}
 	p.before, p.seq = c.snapshot()
 	for _, rel := range rels {
 		abs := filepath.Join(m.opts.Dir, rel)
@@ -249,9 +250,9 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 		}
 	}
 	if len(p.wait) == 0 {
-		return nil, note
+		return nil
 	}
-	return p, note
+	return p
 }
 
 // settle waits until the server published the changed documents'
