@@ -204,6 +204,11 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 			break
 		}
 	}
+	if unchecked == "" && len(opened) > 0 && !c.quiet(ctx, deadline) {
+		// A server still publishing (gopls's analyses after its type
+		// check): what it has not said yet would read as new.
+		unchecked = m.display(uriPath(opened[0].uri))
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s.conn != c {
@@ -280,6 +285,38 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 			t.Stop()
 			return false
 		case <-p.c.done:
+			t.Stop()
+			return false
+		}
+	}
+}
+
+// quiet waits until the server published nothing for settleQuiet (at
+// once when its last publish is older), at most until deadline.
+func (c *conn) quiet(ctx context.Context, deadline time.Time) bool {
+	for {
+		c.mu.Lock()
+		since, next := time.Since(c.last), c.pub
+		c.mu.Unlock()
+		if since >= settleQuiet {
+			return true
+		}
+		wait := settleQuiet - since
+		if until := time.Until(deadline); until < wait {
+			if until <= 0 {
+				return false
+			}
+			wait = until
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-next:
+			t.Stop()
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-c.done:
 			t.Stop()
 			return false
 		}

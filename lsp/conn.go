@@ -40,6 +40,7 @@ type conn struct {
 	diags map[protocol.DocumentURI]published
 	seq   uint64        // counts publishes
 	pub   chan struct{} // closed and replaced at each publish
+	last  time.Time     // when the last publish came
 }
 
 // published is the last publishDiagnostics of one document.
@@ -246,6 +247,7 @@ func (c *conn) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request
 		c.mu.Lock()
 		c.seq++
 		c.diags[p.URI] = published{version: p.Version, hasVersion: hasVersion, seq: c.seq, list: p.Diagnostics}
+		c.last = time.Now()
 		close(c.pub)
 		c.pub = make(chan struct{})
 		c.mu.Unlock()
