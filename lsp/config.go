@@ -402,14 +402,20 @@ func ParseClaude(data []byte, source string, vars map[string]string) (servers []
 	return servers, warnings, nil
 }
 
-// Definition is the canonical text of s, for a trust store: what it runs
-// and with which environment.
+// Definition is the canonical text of s, for a trust store: what it runs,
+// with which environment, and what it is told (initialization options and
+// settings can name programs a server runs: typescript-language-server's
+// tsserver.path, gopls's buildFlags), so that a change to any of them is
+// asked again.
 func (s Server) Definition() string {
 	data, _ := json.Marshal(struct {
-		Command string
-		Args    []string
-		Env     []string
-		Ext     []string
-	}{s.Command, s.Args, s.Env, s.Extensions})
+		Command     string
+		Args        []string
+		Env         []string
+		Ext         []string
+		LanguageIDs map[string]string `json:",omitempty"`
+		InitOptions any               `json:",omitempty"`
+		Settings    any               `json:",omitempty"`
+	}{s.Command, s.Args, s.Env, s.Extensions, s.LanguageIDs, s.InitOptions, s.Settings})
 	return string(data)
 }
