@@ -261,9 +261,29 @@ func (m *Manager) read(rel string) (text string, mod time.Time, size int64, ok b
 }
 
 // denied reports whether the file at rel (relative to the session's
-// directory; "" outside it) is kept from the file tools.
+// directory; "" outside it) is kept from the file tools, as named or
+// with its symlinks resolved (a link to a denied file is denied, as the
+// file tools have it).
 func (m *Manager) denied(rel string) bool {
-	return rel != "" && m.opts.Denied != nil && m.opts.Denied(rel)
+	if rel == "" || m.opts.Denied == nil {
+		return false
+	}
+	if m.opts.Denied(rel) {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(m.opts.Dir, rel))
+	if err != nil {
+		return false // missing: nothing of it to give or show
+	}
+	dir, err := filepath.EvalSymlinks(m.opts.Dir)
+	if err != nil {
+		return false
+	}
+	r, err := filepath.Rel(dir, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return false // outside: os.Root does not read it
+	}
+	return r != rel && m.opts.Denied(r)
 }
 
 // maxDocBytes is the largest file given to a server (a generated file

@@ -247,3 +247,37 @@ func TestAFileThePersonsRulesDenyIsNeverGivenToAServerNorShown(t *testing.T) {
 		t.Errorf("the server was given more than a.txt:\n%s", data)
 	}
 }
+
+func TestADeniedFileIsNotGivenToAServerThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\n", "secret.txt": "def Key\nERROR: token=abc\n"})
+	if err := os.Symlink("secret.txt", filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	log := filepath.Join(t.TempDir(), "log")
+	m := New(Options{Dir: dir, Root: root, Servers: []Server{scripted(scriptedlsp.ModeNormal, scriptedlsp.Log(log))}, Wait: generous, Env: os.Environ(),
+		Denied: func(rel string) bool { return rel == "secret.txt" }})
+	m.Open("a.txt")
+	m.Open("link.txt")
+	rep := m.Change(context.Background(), []string{"link.txt", "a.txt"})
+	if strings.Contains(rep.Text(), "token") {
+		t.Errorf("the report shows the denied file's content:\n%s", rep.Text())
+	}
+	res, _ := Tool(m).Run(context.Background(), tools.Call{Args: json.RawMessage(`{"operation":"symbols","path":"link.txt"}`)})
+	if !res.IsError || strings.Contains(res.Content, "Key") {
+		t.Errorf("the tool read the denied file through the link: %+v", res)
+	}
+	if cur := m.current(""); strings.Contains(cur, "token") {
+		t.Errorf("the diagnostics operation shows the denied file: %s", cur)
+	}
+	m.Close()
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), "didOpen"); n != 1 {
+		t.Errorf("the server was given more than a.txt:\n%s", data)
+	}
+}
