@@ -94,7 +94,16 @@ type pending struct {
 	before  map[protocol.DocumentURI]published
 	seq     uint64
 	changed map[protocol.DocumentURI]*string
-	wait    []*doc
+	// now are the changed documents' texts as sent, wait their versions
+	// (copies: another change may move the documents on meanwhile).
+	now  map[protocol.DocumentURI]string
+	wait []sentVersion
+}
+
+// sentVersion is a document's version as sent to a server.
+type sentVersion struct {
+	uri     protocol.DocumentURI
+	version int32
 }
 
 // Change tells the servers that the files at paths (relative to the
@@ -189,10 +198,10 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 	// The diagnostics of what the server was given before: a document
 	// opened but not yet checked is waited for.
 	m.mu.Lock()
-	var opened []*doc
+	var opened []sentVersion
 	for _, rel := range rels {
 		if d := s.docs[filepath.Join(m.opts.Dir, rel)]; d != nil && d.sent {
-			opened = append(opened, d)
+			opened = append(opened, sentVersion{d.uri, d.version})
 		}
 	}
 	m.mu.Unlock()
@@ -208,7 +217,7 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 	if s.conn != c {
 		return nil, fmt.Sprintf("%s stopped during the change", s.cfg.Name)
 	}
-	p := &pending{s: s, c: c, changed: map[protocol.DocumentURI]*string{}}
+	p := &pending{s: s, c: c, changed: map[protocol.DocumentURI]*string{}, now: map[protocol.DocumentURI]string{}}
 	p.before, p.seq = c.snapshot()
 	for _, rel := range rels {
 		abs := filepath.Join(m.opts.Dir, rel)
@@ -229,8 +238,8 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 			d.version++
 			d.text, d.mod, d.size = text, mod, size
 			m.sendOpen(s, d)
-			p.changed[d.uri] = nil
-			p.wait = append(p.wait, d)
+			p.changed[d.uri], p.now[d.uri] = nil, text
+			p.wait = append(p.wait, sentVersion{d.uri, d.version})
 		case text != d.text:
 			old := d.text
 			d.version++
@@ -242,8 +251,8 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 			if c.wantsSave() {
 				_ = c.notify("textDocument/didSave", protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: d.uri}})
 			}
-			p.changed[d.uri] = &old
-			p.wait = append(p.wait, d)
+			p.changed[d.uri], p.now[d.uri] = &old, text
+			p.wait = append(p.wait, sentVersion{d.uri, d.version})
 		default:
 			d.mod, d.size = mod, size
 		}
@@ -341,13 +350,7 @@ func (m *Manager) introducedBy(p *pending) []Diagnostic {
 		}
 		var lines *lineMap
 		if old, ok := p.changed[uri]; ok && old != nil {
-			m.mu.Lock()
-			text := ""
-			if d := p.s.docs[uriPath(uri)]; d != nil {
-				text = d.text
-			}
-			m.mu.Unlock()
-			lm := newLineMap(*old, text)
+			lm := newLineMap(*old, p.now[uri])
 			lines = &lm
 		}
 		fresh := introduced(p.before[uri].list, a.list, lines)
@@ -355,7 +358,10 @@ func (m *Manager) introducedBy(p *pending) []Diagnostic {
 			continue
 		}
 		path := uriPath(uri)
-		text := m.textOf(p.s, path)
+		text, ok := p.now[uri]
+		if !ok {
+			text = m.textOf(p.s, path)
+		}
 		for _, d := range fresh {
 			out = append(out, m.diagnostic(path, text, d, p.c.utf8))
 		}

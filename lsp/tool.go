@@ -394,7 +394,8 @@ func cut(s string) string {
 }
 
 // prepare starts the server of path, gives it the file as it is on disk,
-// and waits until it runs (bounded by ctx).
+// and waits until it runs (bounded by ctx); the document it returns is a
+// copy, as sent.
 func (m *Manager) prepare(ctx context.Context, path string) (*conn, *doc, error) {
 	rel := m.rel(path)
 	if rel == "" {
@@ -431,7 +432,10 @@ func (m *Manager) prepare(ctx context.Context, path string) (*conn, *doc, error)
 		return nil, nil, fmt.Errorf("%s: cannot read it", path)
 	}
 	m.refresh(s, c, d, rel)
-	return c, d, nil
+	m.mu.Lock()
+	cp := *d // a change by another agent may move d on meanwhile
+	m.mu.Unlock()
+	return c, &cp, nil
 }
 
 // refresh sends d's text as it is on disk when it changed since it was
