@@ -98,6 +98,10 @@ type pending struct {
 	// (copies: another change may move the documents on meanwhile).
 	now  map[protocol.DocumentURI]string
 	wait []sentVersion
+	// removed counts the documents closed because their file is gone
+	// (what needed them breaks: the server republishes, and settle waits
+	// for it to go quiet).
+	removed int
 }
 
 // sentVersion is a document's version as sent to a server.
@@ -229,6 +233,8 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 				_ = c.notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: d.uri}})
 			}
 			delete(s.docs, abs)
+			c.forget(d.uri) // its diagnostics went with it
+			p.removed++
 		case !ok:
 		case d == nil || !d.sent:
 			if d == nil {
@@ -257,7 +263,7 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 			d.mod, d.size = mod, size
 		}
 	}
-	if len(p.wait) == 0 {
+	if len(p.wait) == 0 && p.removed == 0 {
 		return nil, note
 	}
 	return p, note

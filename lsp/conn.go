@@ -285,6 +285,14 @@ func (c *conn) snapshot() (map[protocol.DocumentURI]published, uint64) {
 	return m, c.seq
 }
 
+// forget drops uri's diagnostics (a document closed because its file is
+// gone): they count and show no more, and its next publish starts anew.
+func (c *conn) forget(uri protocol.DocumentURI) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.diags, uri)
+}
+
 // published returns uri's last publish, the publish count and a channel
 // closed at the next publish.
 func (c *conn) published(uri protocol.DocumentURI) (published, bool, uint64, <-chan struct{}) {

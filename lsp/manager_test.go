@@ -281,3 +281,25 @@ func TestADeniedFileIsNotGivenToAServerThroughASymlink(t *testing.T) {
 		t.Errorf("the server was given more than a.txt:\n%s", data)
 	}
 }
+
+func TestACommandThatDeletesAFileReportsWhatItBrokeAndForgetsItsDiagnostics(t *testing.T) {
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "def Add\nWARN: unused Sub\n", "b.txt": "NEEDS a.txt\n"}, generous, scripted(scriptedlsp.ModeNormal))
+	m.Open("a.txt")
+	m.Open("b.txt")
+	if rep := m.Sync(context.Background()); !rep.Empty() {
+		t.Fatalf("nothing changed yet: %+v", rep)
+	}
+	if err := os.Remove(filepath.Join(dir, "a.txt")); err != nil { // bash: rm a.txt
+		t.Fatal(err)
+	}
+	rep := m.Sync(context.Background())
+	if len(rep.New) != 1 || rep.New[0].String() != "b.txt:1:1: error: a.txt: no such file (scriptedlsp)" {
+		t.Errorf("want the error the removal caused in b.txt, got %+v", rep)
+	}
+	if e, w := m.Counts(); e != 1 || w != 0 {
+		t.Errorf("the status line counts %d errors and %d warnings, want b.txt's error only (a.txt is gone)", e, w)
+	}
+	if cur := m.current(""); strings.Contains(cur, "unused Sub") {
+		t.Errorf("the diagnostics operation lists the removed file:\n%s", cur)
+	}
+}

@@ -6,7 +6,10 @@
 //
 // Its language is plain text: a line holding "ERROR: msg" or "WARN: msg" is
 // an error or a warning; "BREAKS other.txt: msg" is an error msg on the
-// first line of other.txt (same directory); "def WORD" defines WORD for
+// first line of other.txt (same directory); "NEEDS other.txt" is an error
+// on its line while other.txt is neither open nor on disk (a closed
+// document gone from disk gets an empty publish, as gopls and tsserver
+// send); "def WORD" defines WORD for
 // definition, references, hover and the symbol requests. Modes (the value
 // of Env) script how the server behaves and fails.
 package scriptedlsp
@@ -292,6 +295,9 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		if old := s.docs[p.TextDocument.URI]; old != nil {
 			delete(s.docs, p.TextDocument.URI)
+			if path, err := p.TextDocument.URI.Path(); err == nil && !exists(path) {
+				s.publish(ctx, conn, p.TextDocument.URI) // gone: nothing to say of it
+			}
 			s.republish(ctx, conn, p.TextDocument.URI, old.text)
 		}
 	default:
@@ -390,6 +396,19 @@ func (s *server) republish(ctx context.Context, conn *jsonrpc2.Conn, uri protoco
 			s.publish(ctx, conn, protocol.URIFromPath(b.file))
 		}
 	}
+	for _, other := range s.openURIs() { // the documents that need this one
+		op, err := other.Path()
+		if err != nil || seen[op] {
+			continue
+		}
+		for _, n := range needsOf(op, s.docs[other].text) {
+			if filepath.Clean(n.file) == filepath.Clean(path) {
+				seen[op] = true
+				s.publish(ctx, conn, other)
+				break
+			}
+		}
+	}
 }
 
 // diagnostics of the file at uri: its own markers, then the BREAKS of the
@@ -400,6 +419,12 @@ func (s *server) diagnostics(uri protocol.DocumentURI) []protocol.Diagnostic {
 	path, err := uri.Path()
 	if err != nil {
 		return out
+	}
+	for _, n := range needsOf(path, text) {
+		if s.docs[protocol.URIFromPath(n.file)] == nil && !exists(n.file) {
+			out = append(out, protocol.Diagnostic{Range: lineRange(n.line, n.text, n.at), Severity: protocol.SeverityError,
+				Source: "scriptedlsp", Message: n.name + ": no such file"})
+		}
 	}
 	first, _, _ := strings.Cut(text, "\n")
 	first = strings.TrimSuffix(first, "\r")

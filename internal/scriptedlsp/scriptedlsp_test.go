@@ -415,3 +415,24 @@ func TestSlowPublishesOnceTheGateExists(t *testing.T) {
 	check(t, c.next(), a, 1, "0:0-0:7 2 w")
 	c.close()
 }
+
+func TestNeedsIsAnErrorOnceTheFileIsClosedAndGone(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	if err := os.WriteFile(a, []byte("def Add\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, ModeNormal)
+	c.initialize(dir, nil)
+	c.open(a, "def Add\n", 1)
+	check(t, c.next(), a, 1)
+	c.open(b, "x\n  NEEDS a.txt\n", 1)
+	check(t, c.next(), b, 1)
+	if err := os.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: protocol.URIFromPath(a)}})
+	check(t, c.next(), a, 0)
+	check(t, c.next(), b, 1, "1:2-1:13 1 a.txt: no such file")
+	c.close()
+}
