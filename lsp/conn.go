@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -242,8 +241,18 @@ func (c *conn) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request
 		if req.Params == nil || json.Unmarshal(*req.Params, &p) != nil {
 			return nil, nil
 		}
-		hasVersion := bytes.Contains(*req.Params, []byte(`"version"`))
+		// "version": null, or none, is a publish of no particular version
+		// (a diagnostic's own "version" field is no version either).
+		var v struct {
+			Version *int32 `json:"version"`
+		}
+		_ = json.Unmarshal(*req.Params, &v)
+		hasVersion := v.Version != nil
 		c.mu.Lock()
+		if old, ok := c.diags[p.URI]; ok && hasVersion && old.hasVersion && p.Version < old.version {
+			c.mu.Unlock() // an older version's, late: the newer stands
+			return nil, nil
+		}
 		c.seq++
 		c.diags[p.URI] = published{version: p.Version, hasVersion: hasVersion, seq: c.seq, list: p.Diagnostics}
 		close(c.pub)

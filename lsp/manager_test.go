@@ -303,3 +303,37 @@ func TestACommandThatDeletesAFileReportsWhatItBrokeAndForgetsItsDiagnostics(t *t
 		t.Errorf("the diagnostics operation lists the removed file:\n%s", cur)
 	}
 }
+
+// Servers differ in how they say which version they checked: not at all,
+// "version": null, or an older one after a newer.
+func TestAnEditSeesTheNewVersionsDiagnosticsWhateverTheServerSaysOfVersions(t *testing.T) {
+	for _, how := range []string{scriptedlsp.VersionsNone, scriptedlsp.VersionsNull, scriptedlsp.VersionsStale} {
+		t.Run(how, func(t *testing.T) {
+			const wait = 3 * time.Second
+			m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, scripted(scriptedlsp.ModeNormal, scriptedlsp.Versions(how)))
+			m.Open("a.txt")
+			for i, step := range []struct{ text, want string }{
+				{"ok\nERROR: first\n", "a.txt:2:1: error: first (scriptedlsp)"},
+				{"ok\nERROR: first\nERROR: second\n", "a.txt:3:1: error: second (scriptedlsp)"},
+				{"fixed\n", ""},
+			} {
+				writeFiles(t, dir, map[string]string{"a.txt": step.text})
+				start := time.Now()
+				rep := m.Change(context.Background(), []string{"a.txt"})
+				got := ""
+				for _, d := range rep.New {
+					got += d.String()
+				}
+				if got != step.want || len(rep.Notes) > 0 {
+					t.Errorf("edit %d: want %q, got %+v", i+1, step.want, rep)
+				}
+				if took := time.Since(start); took > wait/2 {
+					t.Errorf("edit %d waited %s for a server that had answered", i+1, took)
+				}
+			}
+			if e, _ := m.Counts(); e != 0 {
+				t.Errorf("the status line counts %d errors once fixed", e)
+			}
+		})
+	}
+}

@@ -65,7 +65,25 @@ const (
 	envCrashAfter = Env + "_CRASH_AFTER"
 	envLog        = Env + "_LOG"
 	envGate       = Env + "_GATE"
+	envVersions   = Env + "_VERSIONS"
 )
+
+// How the server says the version of a publish (see Versions).
+const (
+	// VersionsNone leaves the version out of every publish.
+	VersionsNone = "none"
+	// VersionsNull sends "version": null.
+	VersionsNull = "null"
+	// VersionsStale follows each publish of an open document's version
+	// with the publish of its version before, older version and all (an
+	// out-of-order server).
+	VersionsStale = "stale"
+)
+
+// Versions changes how the server says versions in its publishes: one of
+// VersionsNone, VersionsNull, VersionsStale (default: the document's
+// version when it is open).
+func Versions(how string) Option { return Option(envVersions + "=" + how) }
 
 // Option is a setting of the server: one KEY=VALUE entry of its environment.
 type Option string
@@ -138,6 +156,10 @@ type server struct {
 	changes    int
 	shutdown   atomic.Bool
 	publishes  chan protocol.PublishDiagnosticsParams // ModeSlow's queue
+	versions   string                                 // Versions's value
+	// VersionsStale's last publish of each document, and that of its
+	// version before.
+	last, older map[protocol.DocumentURI]protocol.PublishDiagnosticsParams
 }
 
 func serve(mode string) int {
@@ -150,7 +172,15 @@ func serve(mode string) int {
 		fmt.Fprintf(os.Stderr, "scriptedlsp: unknown mode %q\n", mode)
 		return 1
 	}
-	s := &server{mode: mode, crashAfter: 1, docs: map[protocol.DocumentURI]*doc{}, gate: os.Getenv(envGate)}
+	s := &server{mode: mode, crashAfter: 1, docs: map[protocol.DocumentURI]*doc{}, gate: os.Getenv(envGate),
+		versions: os.Getenv(envVersions), last: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{},
+		older: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{}}
+	switch s.versions {
+	case "", VersionsNone, VersionsNull, VersionsStale:
+	default:
+		fmt.Fprintf(os.Stderr, "scriptedlsp: %s=%q: want %s, %s or %s\n", envVersions, s.versions, VersionsNone, VersionsNull, VersionsStale)
+		return 1
+	}
 	if v := os.Getenv(envCrashAfter); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -459,7 +489,29 @@ func (s *server) publish(ctx context.Context, conn *jsonrpc2.Conn, uri protocol.
 		s.publishes <- p
 		return
 	}
-	_ = conn.Notify(ctx, "textDocument/publishDiagnostics", p)
+	s.send(ctx, conn, p)
+	if s.versions != VersionsStale {
+		return
+	}
+	if cur, ok := s.last[uri]; ok && cur.Version < p.Version {
+		s.older[uri] = cur
+	}
+	s.last[uri] = p
+	if prev, ok := s.older[uri]; ok && prev.Version < p.Version {
+		s.send(ctx, conn, prev)
+	}
+}
+
+// send sends one publish, its version as Versions says.
+func (s *server) send(ctx context.Context, conn *jsonrpc2.Conn, p protocol.PublishDiagnosticsParams) {
+	switch s.versions {
+	case VersionsNone:
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": p.URI, "diagnostics": p.Diagnostics})
+	case VersionsNull:
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": p.URI, "version": nil, "diagnostics": p.Diagnostics})
+	default:
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", p)
+	}
 }
 
 // publishGated sends ModeSlow's queued diagnostics once the gate exists.

@@ -436,3 +436,16 @@ func TestNeedsIsAnErrorOnceTheFileIsClosedAndGone(t *testing.T) {
 	check(t, c.next(), b, 1, "1:2-1:13 1 a.txt: no such file")
 	c.close()
 }
+
+func TestVersionsStaleRepublishesTheVersionBefore(t *testing.T) {
+	dir := t.TempDir()
+	c := start(t, ModeNormal, Versions(VersionsStale))
+	c.initialize(dir, nil)
+	a := filepath.Join(dir, "a.txt")
+	c.open(a, "ok", 1)
+	check(t, c.next(), a, 1)
+	c.change(a, "ERROR: new", 2)
+	check(t, c.next(), a, 2, "0:0-0:10 1 new")
+	check(t, c.next(), a, 1)
+	c.close()
+}
