@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/powernap/pkg/lsp/protocol"
 
@@ -385,12 +386,16 @@ func (t *navTool) workspaceSymbols(ctx context.Context, c *conn, query string) (
 	return b.String(), nil
 }
 
-// cut bounds the tool's output.
+// cut bounds the tool's output, at a character's start.
 func cut(s string) string {
 	if len(s) <= maxToolBytes {
 		return s
 	}
-	return s[:maxToolBytes] + "\n... (cut)"
+	n := maxToolBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "\n... (cut)"
 }
 
 // prepare starts the server of path, gives it the file as it is on disk,
