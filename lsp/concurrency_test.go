@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -48,4 +49,41 @@ func TestSubagentsNavigatingAndEditingTogetherShareTheServers(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// Two servers starting at once each get their own environment, even when
+// the session's has room to grow (host's serverEnv is built by append).
+func TestServersStartingTogetherKeepTheirOwnEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\n", "b.md": "ok\n"})
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	logs := t.TempDir()
+	txt := scripted(scriptedlsp.ModeNormal, scriptedlsp.Log(filepath.Join(logs, "txt")))
+	md := scripted(scriptedlsp.ModeNormal, scriptedlsp.Log(filepath.Join(logs, "md")))
+	md.Name, md.Extensions = "scripted-md", []string{".md"}
+	env := make([]string, 0, len(os.Environ())+64)
+	env = append(env, os.Environ()...)
+	m := New(Options{Dir: dir, Root: root, Servers: []Server{txt, md}, Wait: generous, Env: env})
+	defer m.Close()
+	var wg sync.WaitGroup
+	for _, f := range []string{"a.txt", "b.md"} {
+		wg.Add(1)
+		go func() { defer wg.Done(); m.Open(f) }()
+	}
+	wg.Wait()
+	writeFiles(t, dir, map[string]string{"a.txt": "ERROR: a\n", "b.md": "ERROR: b\n"})
+	if rep := m.Change(context.Background(), []string{"a.txt", "b.md"}); len(rep.New) != 2 {
+		t.Errorf("want an error of each server, got %+v", rep)
+	}
+	m.Close()
+	for name, want := range map[string]string{"txt": "a.txt", "md": "b.md"} {
+		data, _ := os.ReadFile(filepath.Join(logs, name))
+		if got := strings.Count(string(data), "didOpen"); got != 1 {
+			t.Errorf("the %s server's log (its environment names it) holds %d opens, want 1 (%s):\n%s", name, got, want, data)
+		}
+	}
 }

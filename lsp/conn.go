@@ -9,6 +9,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -61,7 +62,8 @@ var errHung = errors.New("stopped reading its input")
 // until close.
 func start(ctx context.Context, srv Server, dir, root string, env []string) (*conn, error) {
 	cmd := exec.Command(srv.Command, srv.Args...)
-	cmd.Dir, cmd.Env = dir, append(env, srv.Env...)
+	// A copy: servers start at once from the one session's environment.
+	cmd.Dir, cmd.Env = dir, append(slices.Clip(env), srv.Env...)
 	cmd.WaitDelay = time.Second // what it started and left holding stderr does not hold Wait
 	setProcessGroup(cmd)
 	stdin, err := cmd.StdinPipe()
