@@ -391,8 +391,18 @@ func ParseClaude(data []byte, source string, vars map[string]string) (servers []
 			srv.Args = append(srv.Args, expand(a))
 		}
 		for _, ext := range slices.Sorted(maps.Keys(c.ExtensionToLanguage)) {
+			// Keys are extensions with their dot: another matches no file
+			// (or, empty, every file without an extension).
+			if len(ext) < 2 || ext[0] != '.' || strings.ContainsAny(ext, `/\`) {
+				warnings = append(warnings, fmt.Sprintf("%s: LSP server %s: extension %q left out: want an extension with its dot (\".go\")", source, name, ext))
+				continue
+			}
 			srv.Extensions = append(srv.Extensions, ext)
 			srv.LanguageIDs[ext] = c.ExtensionToLanguage[ext]
+		}
+		if len(srv.Extensions) == 0 {
+			warnings = append(warnings, fmt.Sprintf("%s: LSP server %s: no extension it can serve; not started", source, name))
+			continue
 		}
 		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 			srv.Env = append(srv.Env, k+"="+expand(c.Env[k]))

@@ -1,6 +1,9 @@
 package lsp
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestATrustedServerIsAskedAgainWhenItsOptionsChange(t *testing.T) {
 	// A repository's .lsp.json, trusted once: its initializationOptions
@@ -28,5 +31,28 @@ func TestATrustedServerIsAskedAgainWhenItsOptionsChange(t *testing.T) {
 	}
 	if parse("") != trusted {
 		t.Error("the same definition is not the same text")
+	}
+}
+
+func TestALspJSONExtensionThatCanMatchNoFileIsNamed(t *testing.T) {
+	// Claude Code's extensionToLanguage keys are extensions with their
+	// dot; a key without it, empty, or with a slash serves no file (or
+	// every file without an extension), and says so.
+	data := `{"zls": {"command": "zls", "extensionToLanguage": {"zig": "zig", "": "zig", "a/b": "zig", ".zon": "zig"}}}`
+	list, warnings, err := ParseClaude([]byte(data), ".lsp.json", nil)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%v %v", list, err)
+	}
+	if got := strings.Join(list[0].Extensions, " "); got != ".zon" {
+		t.Errorf("extensions %q, want only .zon", got)
+	}
+	joined := strings.Join(warnings, "\n")
+	for _, want := range []string{`"zig"`, `""`, `"a/b"`} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no warning names %s:\n%s", want, joined)
+		}
+	}
+	if list[0].serves("Makefile") {
+		t.Error("the server claims files without an extension")
 	}
 }
