@@ -1,0 +1,62 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/internal/scriptedlsp"
+)
+
+// processesWith are the pids of the processes whose environment holds kv.
+func processesWith(t *testing.T, kv string) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	var out []string
+	for _, e := range entries {
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && bytes.Contains(env, []byte("\x00"+kv+"\x00")) {
+			stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+			if !bytes.Contains(stat, []byte(") Z ")) { // a zombie is gone, waiting for its parent
+				out = append(out, e.Name())
+			}
+		}
+	}
+	return out
+}
+
+func TestNoServerProcessOutlivesClose(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	for _, mode := range []string{scriptedlsp.ModeNormal, scriptedlsp.ModeHang, scriptedlsp.ModeHangAfterInit, scriptedlsp.ModeSlow, scriptedlsp.ModeCrash} {
+		t.Run(mode, func(t *testing.T) {
+			mark := "LSPHOSTILE_MARK=" + t.Name()
+			srv := scripted(mode)
+			srv.Env = append(srv.Env, mark)
+			m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, 200*time.Millisecond, srv)
+			m.Open("a.txt")
+			writeFiles(t, dir, map[string]string{"a.txt": "ERROR: x\n"})
+			m.Change(context.Background(), []string{"a.txt"})
+			m.Open("a.txt") // a restart after the crash
+			if mode == scriptedlsp.ModeHangAfterInit && len(processesWith(t, mark)) == 0 {
+				t.Fatal("the running server is not seen")
+			}
+			start := time.Now()
+			m.Close()
+			if took := time.Since(start); took > closeWait+budgetSlack {
+				t.Errorf("Close took %s", took)
+			}
+			if left := processesWith(t, mark); len(left) > 0 {
+				t.Errorf("processes left after Close: %v", left)
+			}
+		})
+	}
+}
