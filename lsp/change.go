@@ -19,8 +19,10 @@ type Report struct {
 	// first, in the changed files and the files it broke; at most
 	// maxReported.
 	New []Diagnostic `json:"new,omitempty"`
-	// More counts those left out past the bounds.
-	More int `json:"more,omitempty"`
+	// More counts those left out past the bounds, MoreErrors the errors
+	// among them.
+	More       int `json:"more,omitempty"`
+	MoreErrors int `json:"more_errors,omitempty"`
 	// Notes say which server could not answer in time, and why.
 	Notes []string `json:"notes,omitempty"`
 	// Checked names the servers that checked the change.
@@ -46,7 +48,7 @@ func (r Report) Text() string {
 	var b strings.Builder
 	b.WriteString("\n\n<diagnostics>\n")
 	if len(r.New) > 0 {
-		errs := 0
+		errs := r.MoreErrors
 		for _, d := range r.New {
 			if d.Severity == "error" {
 				errs++
@@ -169,7 +171,13 @@ func (m *Manager) Change(ctx context.Context, paths []string) Report {
 		rep.New = append(rep.New, m.introducedBy(p)...)
 	}
 	sortDiagnostics(rep.New)
-	rep.New, rep.More = bound(rep.New)
+	all := rep.New
+	rep.New, rep.More = bound(all)
+	for _, d := range all[len(rep.New):] {
+		if d.Severity == "error" {
+			rep.MoreErrors++
+		}
+	}
 	return rep
 }
 

@@ -337,3 +337,16 @@ func TestAnEditSeesTheNewVersionsDiagnosticsWhateverTheServerSaysOfVersions(t *t
 		})
 	}
 }
+
+func TestAnEditThatIntroducesManyErrorsCountsThemAsErrors(t *testing.T) {
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, generous, scripted(scriptedlsp.ModeNormal))
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": strings.Repeat("ERROR: undefined: x\n", 100) + strings.Repeat("WARN: unused y\n", 3)})
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if len(rep.New)+rep.More != 103 || len(rep.New) > maxReported {
+		t.Fatalf("want 103 new, at most %d listed, got %d listed and %d more", maxReported, len(rep.New), rep.More)
+	}
+	if !strings.Contains(rep.Text(), "This change introduced 100 errors and 3 warnings") {
+		t.Errorf("the model reads:\n%s", rep.Text())
+	}
+}
