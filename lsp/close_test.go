@@ -36,7 +36,7 @@ func TestNoServerProcessOutlivesClose(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
-	for _, mode := range []string{scriptedlsp.ModeNormal, scriptedlsp.ModeHang, scriptedlsp.ModeHangAfterInit, scriptedlsp.ModeSlow, scriptedlsp.ModeCrash} {
+	for _, mode := range []string{scriptedlsp.ModeNormal, scriptedlsp.ModeHang, scriptedlsp.ModeHangAfterInit, scriptedlsp.ModeSlow, scriptedlsp.ModeCrash, scriptedlsp.ModeNoExit} {
 		t.Run(mode, func(t *testing.T) {
 			mark := "LSPHOSTILE_MARK=" + t.Name()
 			srv := scripted(mode)
@@ -58,5 +58,38 @@ func TestNoServerProcessOutlivesClose(t *testing.T) {
 				t.Errorf("processes left after Close: %v", left)
 			}
 		})
+	}
+}
+
+// A server whose start ends as the session closes is shut down before
+// Close returns.
+func TestAServerStartingWhenTheSessionClosesDoesNotOutliveIt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	mark := "LSPHOSTILE_MARK=" + t.Name()
+	log := filepath.Join(t.TempDir(), "log")
+	srv := scripted(scriptedlsp.ModeNoExit, scriptedlsp.Log(log)) // its shutdown takes closeWait
+	srv.Env = append(srv.Env, mark)
+	m, _ := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, generous, srv)
+	m.Open("a.txt")
+	// Hold the manager while the server initializes: its start ends, and
+	// waits for the manager, as Close begins.
+	m.mu.Lock()
+	for deadline := time.Now().Add(generous); ; {
+		if data, _ := os.ReadFile(log); bytes.Contains(data, []byte("initialized\n")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			m.mu.Unlock()
+			t.Fatal("the server was never initialized")
+		}
+		time.Sleep(5 * time.Millisecond) // polls the server's log: no event reaches the test otherwise
+	}
+	conns, starting := m.closing()
+	m.mu.Unlock()
+	m.finishClose(conns, starting)
+	if left := processesWith(t, mark); len(left) > 0 {
+		t.Errorf("processes left after Close: %v", left)
 	}
 }

@@ -200,6 +200,17 @@ func (m *Manager) ensure(s *server) *conn {
 		c, err = start(ctx, s.cfg, m.opts.Dir, s.root, m.opts.Env)
 		cancel()
 		m.mu.Lock()
+		if m.closed && err == nil {
+			// The session closed meanwhile: Close waits for done, so
+			// the server is shut down before it ends.
+			s.starting = nil
+			m.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+			c.close(ctx)
+			cancel()
+			close(done)
+			return
+		}
 		defer m.mu.Unlock()
 		s.starting = nil
 		defer close(done)
@@ -207,10 +218,6 @@ func (m *Manager) ensure(s *server) *conn {
 		if err != nil {
 			s.lastErr = err
 			m.failed(s)
-			return
-		}
-		if m.closed {
-			go c.close(context.Background())
 			return
 		}
 		s.conn = c
@@ -318,10 +325,16 @@ func (m *Manager) Open(path string) {
 // each before killing it. The Manager starts no server after.
 func (m *Manager) Close() {
 	m.mu.Lock()
+	conns, starting := m.closing()
+	m.mu.Unlock()
+	m.finishClose(conns, starting)
+}
+
+// closing marks m closed and returns the running servers and the starts
+// in flight; m.mu is held.
+func (m *Manager) closing() (conns []*conn, starting []chan struct{}) {
 	m.closed = true
 	m.cancel()
-	var conns []*conn
-	var starting []chan struct{}
 	for _, s := range m.servers {
 		if s.conn != nil {
 			conns = append(conns, s.conn)
@@ -330,7 +343,12 @@ func (m *Manager) Close() {
 			starting = append(starting, s.starting)
 		}
 	}
-	m.mu.Unlock()
+	return conns, starting
+}
+
+// finishClose shuts conns down and waits for the starts in flight, which
+// close what they started.
+func (m *Manager) finishClose(conns []*conn, starting []chan struct{}) {
 	var wg sync.WaitGroup
 	for _, c := range conns {
 		wg.Add(1)

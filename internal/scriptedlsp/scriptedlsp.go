@@ -55,6 +55,9 @@ const (
 	// only once the file named by GateFile exists; requests are answered
 	// meanwhile.
 	ModeSlow = "slow"
+	// ModeNoExit is ModeNormal that answers shutdown but ignores exit: it
+	// ends only when stdin closes, or when killed.
+	ModeNoExit = "no-exit"
 )
 
 // ExitAtStartMessage is the stderr line of ModeExitAtStart.
@@ -164,7 +167,7 @@ type server struct {
 
 func serve(mode string) int {
 	switch mode {
-	case ModeNormal, ModeHang, ModeHangAfterInit, ModeCrash, ModeSlow:
+	case ModeNormal, ModeHang, ModeHangAfterInit, ModeCrash, ModeSlow, ModeNoExit:
 	case ModeExitAtStart:
 		fmt.Fprintln(os.Stderr, ExitAtStartMessage)
 		return 3
@@ -262,6 +265,9 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.shutdown.Store(true)
 		return nil, nil
 	case "exit":
+		if s.mode == ModeNoExit {
+			return nil, nil
+		}
 		if s.shutdown.Load() {
 			os.Exit(0)
 		}

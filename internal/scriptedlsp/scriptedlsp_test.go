@@ -449,3 +449,19 @@ func TestVersionsStaleRepublishesTheVersionBefore(t *testing.T) {
 	check(t, c.next(), a, 1)
 	c.close()
 }
+
+func TestNoExitIgnoresExitUntilStdinCloses(t *testing.T) {
+	dir := t.TempDir()
+	c := start(t, ModeNoExit)
+	c.initialize(dir, nil)
+	var null json.RawMessage
+	c.call("shutdown", nil, &null)
+	c.notify("exit", nil)
+	// Still serving: a request after exit is answered.
+	var syms json.RawMessage
+	c.call("workspace/symbol", map[string]string{"query": "x"}, &syms)
+	c.stdin.Close()
+	if code := c.exitCode(); code != 0 {
+		t.Errorf("exit code %d, want 0 (it was shut down)", code)
+	}
+}
