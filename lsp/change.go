@@ -359,7 +359,7 @@ func (m *Manager) introducedBy(p *pending) []Diagnostic {
 	var out []Diagnostic
 	for _, uri := range slices.Sorted(maps.Keys(after)) {
 		a := after[uri]
-		if a.seq <= p.seq || m.denied(m.rel(uriPath(uri))) {
+		if a.seq <= p.seq || m.deniedAt(uriPath(uri)) {
 			continue // not published since the change, or kept from the model
 		}
 		var lines *lineMap

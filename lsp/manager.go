@@ -35,9 +35,10 @@ type Options struct {
 	// (it may ask the person, and must return when ctx ends); an error
 	// says why it may not, and the server is given up for the session.
 	Allow func(ctx context.Context, srv Server) error
-	// Denied, when not nil, says which files (relative to Dir) the
-	// person's rules keep from the file tools: they are never given to a
-	// server, and nothing of theirs is shown.
+	// Denied, when not nil, says which files (relative to Dir; one
+	// outside it starts with ../) the person's rules keep from the file
+	// tools: they are never given to a server, and nothing of theirs is
+	// shown.
 	Denied func(rel string) bool
 	// Backoff is the wait before the first restart of a server that
 	// crashed or failed to start, doubled at each next one (0: a second).
@@ -291,6 +292,35 @@ func (m *Manager) denied(rel string) bool {
 		return false // outside: os.Root does not read it
 	}
 	return r != rel && m.opts.Denied(r)
+}
+
+// deniedAt reports whether the file at the absolute path is kept from
+// the file tools: within the session's directory as denied says, and
+// outside it (a server may publish of any file: tsconfig.json's include,
+// go.work's use) by its path relative to the directory, as named or with
+// its symlinks resolved.
+func (m *Manager) deniedAt(path string) bool {
+	if m.opts.Denied == nil || path == "" {
+		return false
+	}
+	if rel := m.rel(path); rel != "" {
+		return m.denied(rel)
+	}
+	for _, p := range []string{path, evalSymlinks(path)} {
+		if r, err := filepath.Rel(m.opts.Dir, p); p != "" && (err != nil || m.opts.Denied(r)) {
+			return true
+		}
+	}
+	return false
+}
+
+// evalSymlinks is path with its symlinks resolved, "" when it cannot be.
+func evalSymlinks(path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	return real
 }
 
 // maxDocBytes is the largest file given to a server (a generated file

@@ -350,3 +350,30 @@ func TestAnEditThatIntroducesManyErrorsCountsThemAsErrors(t *testing.T) {
 		t.Errorf("the model reads:\n%s", rep.Text())
 	}
 }
+
+// A repository can point its server at files outside the working
+// directory (tsconfig.json's include, go.work's use); the person's
+// credentials there are kept from the model as inside it.
+func TestADeniedFileOutsideTheDirectoryIsNotShown(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "repo")
+	writeFiles(t, base, map[string]string{"repo/a.txt": "ok\n", "home/.aws/credentials": "aws_secret_access_key = AKIA\n"})
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	creds := filepath.Join(base, "home", ".aws", "credentials")
+	m := New(Options{Dir: dir, Root: root, Servers: []Server{scripted(scriptedlsp.ModeNormal)}, Wait: generous, Env: os.Environ(),
+		Denied: func(rel string) bool { return filepath.Join(dir, rel) == creds }})
+	defer m.Close()
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\nBREAKS ../home/.aws/credentials: cannot find name 'AKIA'\nERROR: own\n"})
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if len(rep.New) != 1 || strings.Contains(rep.Text(), "AKIA") || strings.Contains(rep.Text(), "credentials") {
+		t.Errorf("want a.txt's own error only, got:\n%s", rep.Text())
+	}
+	if cur := m.current(""); strings.Contains(cur, "AKIA") {
+		t.Errorf("the diagnostics operation shows the credentials file:\n%s", cur)
+	}
+}

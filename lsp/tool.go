@@ -243,7 +243,7 @@ func (m *Manager) listLocations(c *conn, locs []protocol.Location) string {
 			break
 		}
 		path := uriPath(l.URI)
-		if m.denied(m.rel(path)) {
+		if m.deniedAt(path) {
 			continue
 		}
 		text, ok := texts[path]
@@ -491,7 +491,7 @@ func (m *Manager) current(path string) string {
 	for _, s := range srcs {
 		for uri, p := range s.diags {
 			file := uriPath(uri)
-			if want != "" && file != want || m.denied(m.rel(file)) {
+			if want != "" && file != want || m.deniedAt(file) {
 				continue
 			}
 			text := m.fileText(file)
