@@ -279,7 +279,8 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 
 // settle waits until the server published the changed documents'
 // versions and then went quiet for settleQuiet, at most until deadline;
-// false when the deadline came first.
+// false when the deadline came first (a server still publishing at the
+// deadline has not settled).
 func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 	for _, d := range p.wait {
 		if !p.c.waitPublish(ctx, d.uri, d.version, p.seq, deadline) {
@@ -294,10 +295,10 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 		case <-next: // more came: wait for quiet again
 			t.Stop()
 			if !time.Now().Before(deadline) {
-				return true
+				return false // still publishing: not settled
 			}
 		case <-t.C:
-			return true
+			return quiet == settleQuiet // a window cut by the deadline did not see it quiet
 		case <-ctx.Done():
 			t.Stop()
 			return false

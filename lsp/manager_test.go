@@ -377,3 +377,21 @@ func TestADeniedFileOutsideTheDirectoryIsNotShown(t *testing.T) {
 		t.Errorf("the diagnostics operation shows the credentials file:\n%s", cur)
 	}
 }
+
+func TestAServerThatNeverGoesQuietHoldsAnEditOnlyForTheWaitAndSaysSo(t *testing.T) {
+	const wait = 500 * time.Millisecond
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, scripted(scriptedlsp.ModeFlood))
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\nERROR: broken\n"})
+	start := time.Now()
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if took := time.Since(start); took > wait+budgetSlack {
+		t.Errorf("the edit waited %s with a wait of %s", took, wait)
+	}
+	if len(rep.New) != 1 || rep.New[0].Message != "broken" {
+		t.Errorf("want the new error only (not the thousands of hints), got %d: %+v", len(rep.New), rep.New[:min(3, len(rep.New))])
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "had not finished checking") {
+		t.Errorf("want a note that the server was still publishing, got %q", rep.Notes)
+	}
+}

@@ -58,7 +58,14 @@ const (
 	// ModeNoExit is ModeNormal that answers shutdown but ignores exit: it
 	// ends only when stdin closes, or when killed.
 	ModeNoExit = "no-exit"
+	// ModeFlood is ModeNormal that, after each publish, sends it again,
+	// with FloodHints hints added, every few milliseconds until it exits:
+	// a server that never goes quiet.
+	ModeFlood = "flood"
 )
+
+// FloodHints is how many hints ModeFlood adds to each publish it repeats.
+const FloodHints = 300
 
 // ExitAtStartMessage is the stderr line of ModeExitAtStart.
 const ExitAtStartMessage = "scriptedlsp: cannot start: no workspace"
@@ -167,7 +174,7 @@ type server struct {
 
 func serve(mode string) int {
 	switch mode {
-	case ModeNormal, ModeHang, ModeHangAfterInit, ModeCrash, ModeSlow, ModeNoExit:
+	case ModeNormal, ModeHang, ModeHangAfterInit, ModeCrash, ModeSlow, ModeNoExit, ModeFlood:
 	case ModeExitAtStart:
 		fmt.Fprintln(os.Stderr, ExitAtStartMessage)
 		return 3
@@ -496,6 +503,9 @@ func (s *server) publish(ctx context.Context, conn *jsonrpc2.Conn, uri protocol.
 		return
 	}
 	s.send(ctx, conn, p)
+	if s.mode == ModeFlood {
+		go flood(ctx, conn, p)
+	}
 	if s.versions != VersionsStale {
 		return
 	}
@@ -517,6 +527,26 @@ func (s *server) send(ctx context.Context, conn *jsonrpc2.Conn, p protocol.Publi
 		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": p.URI, "version": nil, "diagnostics": p.Diagnostics})
 	default:
 		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", p)
+	}
+}
+
+// flood sends p, with FloodHints hints more, every few milliseconds until
+// the connection ends.
+func flood(ctx context.Context, conn *jsonrpc2.Conn, p protocol.PublishDiagnosticsParams) {
+	p.Diagnostics = append([]protocol.Diagnostic(nil), p.Diagnostics...)
+	for i := range FloodHints {
+		p.Diagnostics = append(p.Diagnostics, protocol.Diagnostic{Severity: protocol.SeverityHint, Source: "scriptedlsp",
+			Message: fmt.Sprintf("hint %d", i), Range: protocol.Range{Start: protocol.Position{Line: 0}, End: protocol.Position{Line: 0}}})
+	}
+	for {
+		select {
+		case <-conn.DisconnectNotify():
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+		if conn.Notify(ctx, "textDocument/publishDiagnostics", p) != nil {
+			return
+		}
 	}
 }
 
