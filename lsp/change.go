@@ -146,6 +146,7 @@ func (m *Manager) Change(ctx context.Context, paths []string) Report {
 		if c == nil {
 			m.mu.Lock()
 			rep.Notes = append(rep.Notes, m.noteOf(s, time.Since(start)))
+			m.keep(s, byServer[s])
 			m.mu.Unlock()
 			continue
 		}
@@ -179,6 +180,27 @@ func (m *Manager) Change(ctx context.Context, paths []string) Report {
 		}
 	}
 	return rep
+}
+
+// keep records the files at rels as they are now in the documents of s,
+// a server not running (their next didOpen gives this text), so that the
+// next Sync does not count the same change again; m.mu is held.
+func (m *Manager) keep(s *server, rels []string) {
+	if s.conn != nil {
+		return // it started meanwhile: the next Sync sends the change
+	}
+	for _, rel := range rels {
+		d := s.docs[filepath.Join(m.opts.Dir, rel)]
+		if d == nil {
+			continue
+		}
+		if text, mod, size, ok := m.read(rel); ok {
+			d.version++
+			d.text, d.mod, d.size = text, mod, size
+		} else {
+			delete(s.docs, filepath.Join(m.opts.Dir, rel))
+		}
+	}
 }
 
 // ready waits until s runs, at most until deadline; nil when it does not.

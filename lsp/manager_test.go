@@ -395,3 +395,17 @@ func TestAServerThatNeverGoesQuietHoldsAnEditOnlyForTheWaitAndSaysSo(t *testing.
 		t.Errorf("want a note that the server was still publishing, got %q", rep.Notes)
 	}
 }
+
+func TestCommandsThatChangeNothingSayNothingOfAServerThatGaveUp(t *testing.T) {
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, generous, scripted(scriptedlsp.ModeExitAtStart))
+	m.Open("a.txt") // read_file
+	writeFiles(t, dir, map[string]string{"a.txt": "changed\n"})
+	if rep := m.Sync(context.Background()); len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "gave up") {
+		t.Fatalf("the command that changed a.txt: %+v", rep)
+	}
+	for i := range 2 { // go build, ls: nothing changed since
+		if rep := m.Sync(context.Background()); !rep.Empty() {
+			t.Errorf("command %d changed nothing and reads %q", i+1, rep.Text())
+		}
+	}
+}
