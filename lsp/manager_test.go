@@ -409,3 +409,13 @@ func TestCommandsThatChangeNothingSayNothingOfAServerThatGaveUp(t *testing.T) {
 		}
 	}
 }
+
+func TestAnEditOfACRLFFileWithNonASCIITextReportsCharacterColumns(t *testing.T) {
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "héllo\r\n😀 WARN: old\r\n"}, generous, scripted(scriptedlsp.ModeNormal))
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": "héllo\r\nñ 😀 x ERROR: new\r\n😀 WARN: old\r\n"})
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if len(rep.New) != 1 || rep.New[0].String() != "a.txt:2:7: error: new (scriptedlsp)" {
+		t.Errorf("want the new error at its character column, the moved old warning left out; got %+v", rep)
+	}
+}
