@@ -301,8 +301,8 @@ func (sf ServerFile) server(name, source string) (Server, error) {
 		return srv, fmt.Errorf("lsp.%s: no extensions: say which files it serves (extensions = [\".zig\"])", name)
 	}
 	for _, e := range srv.Extensions {
-		if e == "" || strings.ContainsAny(e, `/\`) {
-			return srv, fmt.Errorf("lsp.%s: extension %q: want \".ext\" or a file name", name, e)
+		if e == "" || strings.ContainsAny(e, `/\*?[`) {
+			return srv, fmt.Errorf("lsp.%s: extension %q: want \".ext\" or a file name (no patterns)", name, e)
 		}
 	}
 	return srv, nil

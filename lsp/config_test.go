@@ -56,3 +56,14 @@ func TestALspJSONExtensionThatCanMatchNoFileIsNamed(t *testing.T) {
 		t.Error("the server claims files without an extension")
 	}
 }
+
+func TestAConfiguredExtensionWrittenAsAPatternIsAnError(t *testing.T) {
+	var f File
+	err := f.UnmarshalTOML(map[string]any{"zls": map[string]any{"command": "zls", "extensions": []any{"*.zig"}}})
+	if err == nil {
+		_, err = Resolve(f, "config.toml")
+	}
+	if err == nil || !strings.Contains(err.Error(), `"*.zig"`) {
+		t.Errorf("extensions = [\"*.zig\"] (a pattern, matching no file) gives %v", err)
+	}
+}
