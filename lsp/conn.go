@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -80,14 +81,38 @@ func start(ctx context.Context, srv Server, dir, root string, env []string) (*co
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", srv.Command, err)
 	}
-	stream := jsonrpc2.NewBufferedStream(pipes{stdout, stdin}, jsonrpc2.VSCodeObjectCodec{})
+	codec := &checkedCodec{}
+	stream := jsonrpc2.NewBufferedStream(pipes{stdout, stdin}, codec)
 	c.rpc = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(c.handle), jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
 	go c.send()
+	go func() {
+		// A server whose output is not LSP cannot be understood: the
+		// connection closes its input, and one that does not exit then
+		// is killed.
+		select {
+		case <-c.rpc.DisconnectNotify():
+		case <-c.done:
+			return
+		}
+		if codec.failed() == nil {
+			return
+		}
+		t := time.NewTimer(notLSPGrace)
+		defer t.Stop()
+		select {
+		case <-c.done:
+		case <-t.C:
+			killGroup(cmd)
+		}
+	}()
 	go func() {
 		err := cmd.Wait()
 		killGroup(cmd) // what it started dies with it
 		if err == nil {
 			err = errors.New("exited")
+		}
+		if perr := codec.failed(); perr != nil {
+			err = fmt.Errorf("%w after writing what is not LSP on its standard output (%v)", err, perr)
 		}
 		if t := c.stderr.String(); t != "" {
 			err = fmt.Errorf("%w: %s", err, t)
@@ -101,6 +126,37 @@ func start(ctx context.Context, srv Server, dir, root string, env []string) (*co
 		return nil, err
 	}
 	return c, nil
+}
+
+// notLSPGrace is how long a server whose output is not LSP has to exit
+// once its input is closed, before it is killed.
+const notLSPGrace = 200 * time.Millisecond
+
+// checkedCodec is LSP's framing (jsonrpc2.VSCodeObjectCodec) that keeps
+// the first error reading a server's output other than its end.
+type checkedCodec struct {
+	jsonrpc2.VSCodeObjectCodec
+	mu  sync.Mutex
+	err error
+}
+
+func (k *checkedCodec) ReadObject(stream *bufio.Reader, v any) error {
+	err := k.VSCodeObjectCodec.ReadObject(stream, v)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, os.ErrClosed) {
+		k.mu.Lock()
+		if k.err == nil {
+			k.err = err
+		}
+		k.mu.Unlock()
+	}
+	return err
+}
+
+// failed is the first error of the server's output that is not LSP.
+func (k *checkedCodec) failed() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.err
 }
 
 // pipes joins a process's standard output and input.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -417,5 +418,39 @@ func TestAnEditOfACRLFFileWithNonASCIITextReportsCharacterColumns(t *testing.T) 
 	rep := m.Change(context.Background(), []string{"a.txt"})
 	if len(rep.New) != 1 || rep.New[0].String() != "a.txt:2:7: error: new (scriptedlsp)" {
 		t.Errorf("want the new error at its character column, the moved old warning left out; got %+v", rep)
+	}
+}
+
+func TestAServerThatWritesSomethingElseThanLSPIsGivenUpWithTheReason(t *testing.T) {
+	const wait = 10 * time.Second
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, scripted(scriptedlsp.ModeBanner))
+	writeFiles(t, dir, map[string]string{"a.txt": "ERROR: x\n"})
+	start := time.Now()
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if took := time.Since(start); took > wait/2 {
+		t.Errorf("the edit waited %s for a server that cannot be understood", took)
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "gave up") || !strings.Contains(rep.Notes[0], "what is not LSP on its standard output") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+}
+
+func TestAServerThatWritesSomethingElseThanLSPAndStaysIsKilled(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	const wait = 10 * time.Second
+	// A wrapper that prints a banner, then runs what ignores its input
+	// and answers in a framing of its own.
+	srv := Server{Name: "wrapper", Command: "sh", Args: []string{"-c", `printf 'Starting...\r\n\r\n'; exec sleep 60`}, Extensions: []string{".txt"}}
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, srv)
+	writeFiles(t, dir, map[string]string{"a.txt": "ERROR: x\n"})
+	start := time.Now()
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if took := time.Since(start); took > wait/2 {
+		t.Errorf("the edit waited %s for a server that cannot be understood", took)
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "what is not LSP on its standard output") {
+		t.Errorf("notes %q", rep.Notes)
 	}
 }

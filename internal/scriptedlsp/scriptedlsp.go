@@ -62,7 +62,13 @@ const (
 	// with FloodHints hints added, every few milliseconds until it exits:
 	// a server that never goes quiet.
 	ModeFlood = "flood"
+	// ModeBanner is ModeNormal that first writes BannerLine to stdout,
+	// which is not LSP (as a wrapper script or npx's prompt may).
+	ModeBanner = "banner"
 )
+
+// BannerLine is what ModeBanner writes to stdout before serving.
+const BannerLine = "Starting scriptedlsp...\n"
 
 // FloodHints is how many hints ModeFlood adds to each publish it repeats.
 const FloodHints = 300
@@ -175,6 +181,9 @@ type server struct {
 func serve(mode string) int {
 	switch mode {
 	case ModeNormal, ModeHang, ModeHangAfterInit, ModeCrash, ModeSlow, ModeNoExit, ModeFlood:
+	case ModeBanner:
+		os.Stdout.WriteString(BannerLine)
+		mode = ModeNormal
 	case ModeExitAtStart:
 		fmt.Fprintln(os.Stderr, ExitAtStartMessage)
 		return 3
