@@ -93,3 +93,34 @@ func TestAServerStartingWhenTheSessionClosesDoesNotOutliveIt(t *testing.T) {
 		t.Errorf("processes left after Close: %v", left)
 	}
 }
+
+// An edit of a subagent still running as the session closes starts no
+// server again.
+func TestNoServerStartsAfterClose(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	m, _ := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, generous, scripted(scriptedlsp.ModeNormal, scriptedlsp.Log(log)))
+	m.Open("a.txt")
+	m.mu.Lock()
+	var s *server
+	for _, srv := range m.servers {
+		s = srv
+	}
+	m.mu.Unlock()
+	if c := m.ready(context.Background(), s, time.Now().Add(generous)); c == nil {
+		t.Fatal("the server did not start")
+	}
+	m.Close()
+	// The edit, past Change's first look, waits for its server.
+	if c := m.ready(context.Background(), s, time.Now().Add(generous)); c != nil {
+		t.Error("a closed manager gave a server")
+	}
+	m.mu.Lock()
+	restarts, starting := s.restarts, s.starting
+	m.mu.Unlock()
+	if restarts != 0 || starting != nil {
+		t.Errorf("after Close the server was started again (%d restarts, starting %v)", restarts, starting != nil)
+	}
+	if data, _ := os.ReadFile(log); bytes.Count(data, []byte("initialize ")) != 1 {
+		t.Errorf("the server log holds:\n%s", data)
+	}
+}

@@ -170,8 +170,11 @@ func (m *Manager) rootOf(cfg Server, rel string) string {
 }
 
 // ensure starts s when it is not running and may start; m.mu is held.
-// It returns the running process, else nil.
+// It returns the running process, else nil (always nil once closed).
 func (m *Manager) ensure(s *server) *conn {
+	if m.closed {
+		return nil // the session ended: no server starts again
+	}
 	if s.conn != nil && s.conn.exited() {
 		s.lastErr, s.conn = s.conn.exitErr, nil
 		m.failed(s)
