@@ -454,3 +454,29 @@ func TestAServerThatWritesSomethingElseThanLSPAndStaysIsKilled(t *testing.T) {
 		t.Errorf("notes %q", rep.Notes)
 	}
 }
+
+// A server may spell a document's URI otherwise than agent did (vscode-
+// uri's %40 for @): it is the same document.
+func TestAServerSpellingURIsItsOwnWayIsUnderstood(t *testing.T) {
+	const wait = 5 * time.Second
+	dir := filepath.Join(t.TempDir(), "proj@2+x")
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\n", "b.txt": "WARN: old\n"})
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	m := New(Options{Dir: dir, Root: root, Servers: []Server{scripted(scriptedlsp.ModeNormal, scriptedlsp.EncodeURIs())}, Wait: wait, Env: os.Environ()})
+	defer m.Close()
+	m.Open("a.txt")
+	m.Open("b.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": "ERROR: new\n"})
+	start := time.Now()
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if took := time.Since(start); took > wait/2 || len(rep.Notes) > 0 || len(rep.New) != 1 || rep.New[0].Path != "a.txt" {
+		t.Errorf("after %s: %+v", took, rep)
+	}
+	if e, w := m.Counts(); e != 1 || w != 1 {
+		t.Errorf("counts %d errors and %d warnings, want 1 and 1", e, w)
+	}
+}

@@ -82,6 +82,7 @@ const (
 	envLog        = Env + "_LOG"
 	envGate       = Env + "_GATE"
 	envVersions   = Env + "_VERSIONS"
+	envEncode     = Env + "_ENCODE_URIS"
 )
 
 // How the server says the version of a publish (see Versions).
@@ -95,6 +96,11 @@ const (
 	// out-of-order server).
 	VersionsStale = "stale"
 )
+
+// EncodeURIs makes the server spell the URIs it publishes as
+// vscode-uri does (typescript-language-server's library): '@' as %40,
+// '+' as %2B, valid and the same file, not the client's spelling.
+func EncodeURIs() Option { return Option(envEncode + "=1") }
 
 // Versions changes how the server says versions in its publishes: one of
 // VersionsNone, VersionsNull, VersionsStale (default: the document's
@@ -529,6 +535,9 @@ func (s *server) publish(ctx context.Context, conn *jsonrpc2.Conn, uri protocol.
 
 // send sends one publish, its version as Versions says.
 func (s *server) send(ctx context.Context, conn *jsonrpc2.Conn, p protocol.PublishDiagnosticsParams) {
+	if os.Getenv(envEncode) != "" {
+		p.URI = protocol.DocumentURI(strings.NewReplacer("@", "%40", "+", "%2B").Replace(string(p.URI)))
+	}
 	switch s.versions {
 	case VersionsNone:
 		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": p.URI, "diagnostics": p.Diagnostics})
