@@ -480,3 +480,24 @@ func TestAServerSpellingURIsItsOwnWayIsUnderstood(t *testing.T) {
 		t.Errorf("counts %d errors and %d warnings, want 1 and 1", e, w)
 	}
 }
+
+func TestEscDuringAnEditsWaitReturnsAtOnce(t *testing.T) {
+	for _, mode := range []string{scriptedlsp.ModeHang, scriptedlsp.ModeHangAfterInit, scriptedlsp.ModeSlow} {
+		t.Run(mode, func(t *testing.T) {
+			m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, generous, scripted(mode))
+			m.Open("a.txt")
+			writeFiles(t, dir, map[string]string{"a.txt": "ERROR: x\n"})
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond) // the person's Esc
+			defer cancel()
+			start := time.Now()
+			m.Change(ctx, []string{"a.txt"})
+			if took := time.Since(start); took > 300*time.Millisecond+budgetSlack {
+				t.Errorf("the edit returned %s after a wait of %s was cancelled at 300ms", took, generous)
+			}
+			res, _ := Tool(m).Run(ctx, tools.Call{Args: json.RawMessage(`{"operation":"hover","path":"a.txt","line":1,"symbol":"x"}`)})
+			if took := time.Since(start); took > 300*time.Millisecond+budgetSlack || !res.IsError {
+				t.Errorf("the tool returned %+v after %s", res, took)
+			}
+		})
+	}
+}
