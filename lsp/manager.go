@@ -144,13 +144,34 @@ func (m *Manager) serverFor(rel string) *server {
 	}
 	cfg := m.opts.Servers[i]
 	root := m.rootOf(cfg, rel)
-	key := cfg.Name + "\x00" + root
-	s := m.servers[key]
+	s := m.servers[cfg.Name+"\x00"+root]
+	if s == nil && root != m.opts.Dir && m.roots(cfg.Name) >= maxRoots {
+		// A monorepo of many packages: past maxRoots, one process at
+		// the session's directory serves the rest.
+		root = m.opts.Dir
+		s = m.servers[cfg.Name+"\x00"+root]
+	}
 	if s == nil {
 		s = &server{cfg: cfg, root: root, docs: map[string]*doc{}}
-		m.servers[key] = s
+		m.servers[cfg.Name+"\x00"+root] = s
 	}
 	return s
+}
+
+// maxRoots bounds the workspace roots (below the session's directory)
+// a server is started for, each its own process.
+const maxRoots = 4
+
+// roots counts the roots below the session's directory the server named
+// name has; m.mu is held.
+func (m *Manager) roots(name string) int {
+	n := 0
+	for _, s := range m.servers {
+		if s.cfg.Name == name && s.root != m.opts.Dir {
+			n++
+		}
+	}
+	return n
 }
 
 // rootOf is the nearest directory above rel, within the session's

@@ -470,6 +470,7 @@ func TestAServerSpellingURIsItsOwnWayIsUnderstood(t *testing.T) {
 	defer m.Close()
 	m.Open("a.txt")
 	m.Open("b.txt")
+	m.Change(context.Background(), []string{"a.txt", "b.txt"}) // unchanged: waits for their first diagnostics
 	writeFiles(t, dir, map[string]string{"a.txt": "ERROR: new\n"})
 	start := time.Now()
 	rep := m.Change(context.Background(), []string{"a.txt"})
@@ -499,5 +500,23 @@ func TestEscDuringAnEditsWaitReturnsAtOnce(t *testing.T) {
 				t.Errorf("the tool returned %+v after %s", res, took)
 			}
 		})
+	}
+}
+
+func TestAMonorepoOfManyPackagesStartsABoundedNumberOfServers(t *testing.T) {
+	files := map[string]string{}
+	for i := range 8 {
+		files[fmt.Sprintf("packages/p%d/package.json", i)] = "{}\n"
+		files[fmt.Sprintf("packages/p%d/a.txt", i)] = "ok\n"
+	}
+	srv := scripted(scriptedlsp.ModeNormal)
+	srv.RootMarkers = []string{"package.json"}
+	m, _ := scriptedManager(t, files, generous, srv)
+	for i := range 8 {
+		m.Open(fmt.Sprintf("packages/p%d/a.txt", i)) // the model reads a file of each package
+	}
+	st := m.States()
+	if len(st) != maxRoots+1 || st[0].Root != "." {
+		t.Errorf("want %d package roots and the directory's for the rest, got %d: %+v", maxRoots, len(st), st)
 	}
 }
