@@ -238,6 +238,18 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 			opened = append(opened, sentVersion{d.uri, d.version})
 		}
 	}
+	// And the first diagnostics of the other files it was given (a file
+	// read just before): else its old ones would count as introduced.
+	// Each is waited for once: a server may publish nothing of a clean
+	// file.
+	for _, d := range s.docs {
+		if d.sent && !d.baseline && !slices.ContainsFunc(opened, func(o sentVersion) bool { return o.uri == d.uri }) {
+			if _, ok, _, _ := c.published(d.uri); !ok {
+				d.baseline = true
+				opened = append(opened, sentVersion{d.uri, d.version})
+			}
+		}
+	}
 	m.mu.Unlock()
 	note := ""
 	for _, d := range opened {

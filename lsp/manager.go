@@ -101,6 +101,8 @@ type doc struct {
 	mod     time.Time
 	size    int64
 	sent    bool // didOpen sent to the current process
+	// baseline is true once a change waited for its first diagnostics.
+	baseline bool
 }
 
 // New returns a Manager; no server starts before a file of its language

@@ -520,3 +520,17 @@ func TestAMonorepoOfManyPackagesStartsABoundedNumberOfServers(t *testing.T) {
 		t.Errorf("want %d package roots and the directory's for the rest, got %d: %+v", maxRoots, len(st), st)
 	}
 }
+
+func TestAFileReadJustBeforeAnEditKeepsItsOldWarningsOutOfTheReport(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	m, dir := scriptedManager(t, map[string]string{"b.txt": "WARN: old in b\n", "a.txt": "ok\n"}, generous, scripted(scriptedlsp.ModeSlow, scriptedlsp.GateFile(gate)))
+	m.Open("b.txt") // read_file b.txt: the server has not checked it yet
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\nERROR: new in a\n"})
+	done := make(chan Report, 1)
+	go func() { done <- m.Change(context.Background(), []string{"a.txt"}) }()
+	writeFiles(t, filepath.Dir(gate), map[string]string{"gate": ""}) // the server now publishes, b.txt first
+	rep := <-done
+	if len(rep.New) != 1 || rep.New[0].Message != "new in a" {
+		t.Errorf("want only a.txt's new error, got %+v", rep)
+	}
+}
