@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func lspServers(s lsp.Settings, dir string, plugins []plugin.Plugin) ([]lsp.Serv
 		add(p.LSPServers) // their warnings are the plugin's
 	}
 	path := filepath.Join(dir, projectLSPFile)
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := readProjectFile(path); err == nil {
 		list, w, perr := lsp.ParseClaude(data, path, nil)
 		warnings = append(warnings, w...)
 		if perr != nil {
@@ -81,6 +82,32 @@ func lspServers(s lsp.Settings, dir string, plugins []plugin.Plugin) ([]lsp.Serv
 	}
 	add(lsp.Settings{Disabled: s.Disabled}.Servers(lsp.LookPath))
 	return out, warnings
+}
+
+// maxProjectFile bounds a repository's configuration file agent reads.
+const maxProjectFile = 1 << 20
+
+// readProjectFile reads a repository's configuration file: a regular
+// file (after its symlinks) of at most maxProjectFile bytes, so that a
+// named pipe or a link to /dev/zero does not hold the session's start.
+func readProjectFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxProjectFile+1))
+	if err == nil && len(data) > maxProjectFile {
+		err = fmt.Errorf("larger than %d KiB", maxProjectFile>>10)
+	}
+	return data, err
 }
 
 // serverEnv is the environment of the session's language servers:

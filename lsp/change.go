@@ -19,8 +19,10 @@ type Report struct {
 	// first, in the changed files and the files it broke; at most
 	// maxReported.
 	New []Diagnostic `json:"new,omitempty"`
-	// More counts those left out past the bounds.
-	More int `json:"more,omitempty"`
+	// More counts those left out past the bounds, MoreErrors the errors
+	// among them.
+	More       int `json:"more,omitempty"`
+	MoreErrors int `json:"more_errors,omitempty"`
 	// Notes say which server could not answer in time, and why.
 	Notes []string `json:"notes,omitempty"`
 	// Checked names the servers that checked the change.
@@ -46,7 +48,7 @@ func (r Report) Text() string {
 	var b strings.Builder
 	b.WriteString("\n\n<diagnostics>\n")
 	if len(r.New) > 0 {
-		errs := 0
+		errs := r.MoreErrors
 		for _, d := range r.New {
 			if d.Severity == "error" {
 				errs++
@@ -94,10 +96,23 @@ type pending struct {
 	before  map[protocol.DocumentURI]published
 	seq     uint64
 	changed map[protocol.DocumentURI]*string
-	wait    []*doc
+	// now are the changed documents' texts as sent, wait their versions
+	// (copies: another change may move the documents on meanwhile).
+	now  map[protocol.DocumentURI]string
+	wait []sentVersion
+	// removed counts the documents closed because their file is gone
+	// (what needed them breaks: the server republishes, and settle waits
+	// for it to go quiet).
+	removed int
 	// unchecked names a file whose diagnostics before the change had not
 	// come ("": all had).
 	unchecked string
+}
+
+// sentVersion is a document's version as sent to a server.
+type sentVersion struct {
+	uri     protocol.DocumentURI
+	version int32
 }
 
 // Change tells the servers that the files at paths (relative to the
@@ -134,6 +149,7 @@ func (m *Manager) Change(ctx context.Context, paths []string) Report {
 		if c == nil {
 			m.mu.Lock()
 			rep.Notes = append(rep.Notes, m.noteOf(s, time.Since(start)))
+			m.keep(s, byServer[s])
 			m.mu.Unlock()
 			continue
 		}
@@ -157,8 +173,35 @@ func (m *Manager) Change(ctx context.Context, paths []string) Report {
 		rep.New = append(rep.New, m.introducedBy(p)...)
 	}
 	sortDiagnostics(rep.New)
-	rep.New, rep.More = bound(rep.New)
+	all := rep.New
+	rep.New, rep.More = bound(all)
+	for _, d := range all[len(rep.New):] {
+		if d.Severity == "error" {
+			rep.MoreErrors++
+		}
+	}
 	return rep
+}
+
+// keep records the files at rels as they are now in the documents of s,
+// a server not running (their next didOpen gives this text), so that the
+// next Sync does not count the same change again; m.mu is held.
+func (m *Manager) keep(s *server, rels []string) {
+	if s.conn != nil {
+		return // it started meanwhile: the next Sync sends the change
+	}
+	for _, rel := range rels {
+		d := s.docs[filepath.Join(m.opts.Dir, rel)]
+		if d == nil {
+			continue
+		}
+		if text, mod, size, ok := m.read(rel); ok {
+			d.version++
+			d.text, d.mod, d.size = text, mod, size
+		} else {
+			delete(s.docs, filepath.Join(m.opts.Dir, rel))
+		}
+	}
 }
 
 // ready waits until s runs, at most until deadline; nil when it does not.
@@ -190,10 +233,22 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 	// The diagnostics of what the server was given before: a document
 	// opened but not yet checked is waited for.
 	m.mu.Lock()
-	var opened []*doc
+	var opened []sentVersion
 	for _, rel := range rels {
 		if d := s.docs[filepath.Join(m.opts.Dir, rel)]; d != nil && d.sent {
-			opened = append(opened, d)
+			opened = append(opened, sentVersion{d.uri, d.version})
+		}
+	}
+	// And the first diagnostics of the other files it was given (a file
+	// read just before): else its old ones would count as introduced.
+	// Each is waited for once: a server may publish nothing of a clean
+	// file.
+	for _, d := range s.docs {
+		if d.sent && !d.baseline && !slices.ContainsFunc(opened, func(o sentVersion) bool { return o.uri == d.uri }) {
+			if _, ok, _, _ := c.published(d.uri); !ok {
+				d.baseline = true
+				opened = append(opened, sentVersion{d.uri, d.version})
+			}
 		}
 	}
 	m.mu.Unlock()
@@ -204,9 +259,11 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 			break
 		}
 	}
-	if unchecked == "" && len(opened) > 0 && !c.quiet(ctx, deadline) {
-		// A server still publishing (gopls's analyses after its type
-		// check): what it has not said yet would read as new.
+	// A server still publishing (gopls's analyses after its type check):
+	// what it has not said yet would read as new. Half of what is left of
+	// the wait at most, so that one that never goes quiet still gets the
+	// change checked.
+	if half := time.Now().Add(time.Until(deadline) / 2); unchecked == "" && len(opened) > 0 && !c.quiet(ctx, half) {
 		unchecked = m.display(uriPath(opened[0].uri))
 	}
 	m.mu.Lock()
@@ -214,7 +271,7 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 	if s.conn != c {
 		return nil // it stopped: the next change restarts it
 	}
-	p := &pending{s: s, c: c, changed: map[protocol.DocumentURI]*string{}, unchecked: unchecked}
+	p := &pending{s: s, c: c, changed: map[protocol.DocumentURI]*string{}, now: map[protocol.DocumentURI]string{}, unchecked: unchecked}
 	p.before, p.seq = c.snapshot()
 	for _, rel := range rels {
 		abs := filepath.Join(m.opts.Dir, rel)
@@ -226,6 +283,8 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 				_ = c.notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: d.uri}})
 			}
 			delete(s.docs, abs)
+			c.forget(d.uri) // its diagnostics went with it
+			p.removed++
 		case !ok:
 		case d == nil || !d.sent:
 			if d == nil {
@@ -235,8 +294,8 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 			d.version++
 			d.text, d.mod, d.size = text, mod, size
 			m.sendOpen(s, d)
-			p.changed[d.uri] = nil
-			p.wait = append(p.wait, d)
+			p.changed[d.uri], p.now[d.uri] = nil, text
+			p.wait = append(p.wait, sentVersion{d.uri, d.version})
 		case text != d.text:
 			old := d.text
 			d.version++
@@ -248,13 +307,13 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 			if c.wantsSave() {
 				_ = c.notify("textDocument/didSave", protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: d.uri}})
 			}
-			p.changed[d.uri] = &old
-			p.wait = append(p.wait, d)
+			p.changed[d.uri], p.now[d.uri] = &old, text
+			p.wait = append(p.wait, sentVersion{d.uri, d.version})
 		default:
 			d.mod, d.size = mod, size
 		}
 	}
-	if len(p.wait) == 0 {
+	if len(p.wait) == 0 && p.removed == 0 {
 		return nil
 	}
 	return p
@@ -262,7 +321,8 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 
 // settle waits until the server published the changed documents'
 // versions and then went quiet for settleQuiet, at most until deadline;
-// false when the deadline came first.
+// false when the deadline came first (a server still publishing at the
+// deadline has not settled).
 func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 	for _, d := range p.wait {
 		if !p.c.waitPublish(ctx, d.uri, d.version, p.seq, deadline) {
@@ -277,10 +337,10 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 		case <-next: // more came: wait for quiet again
 			t.Stop()
 			if !time.Now().Before(deadline) {
-				return true
+				return false // still publishing: not settled
 			}
 		case <-t.C:
-			return true
+			return quiet == settleQuiet // a window cut by the deadline did not see it quiet
 		case <-ctx.Done():
 			t.Stop()
 			return false
@@ -374,18 +434,12 @@ func (m *Manager) introducedBy(p *pending) []Diagnostic {
 	var out []Diagnostic
 	for _, uri := range slices.Sorted(maps.Keys(after)) {
 		a := after[uri]
-		if a.seq <= p.seq || m.denied(m.rel(uriPath(uri))) {
+		if a.seq <= p.seq || m.deniedAt(uriPath(uri)) {
 			continue // not published since the change, or kept from the model
 		}
 		var lines *lineMap
 		if old, ok := p.changed[uri]; ok && old != nil {
-			m.mu.Lock()
-			text := ""
-			if d := p.s.docs[uriPath(uri)]; d != nil {
-				text = d.text
-			}
-			m.mu.Unlock()
-			lm := newLineMap(*old, text)
+			lm := newLineMap(*old, p.now[uri])
 			lines = &lm
 		}
 		fresh := introduced(p.before[uri].list, a.list, lines)
@@ -393,7 +447,10 @@ func (m *Manager) introducedBy(p *pending) []Diagnostic {
 			continue
 		}
 		path := uriPath(uri)
-		text := m.textOf(p.s, path)
+		text, ok := p.now[uri]
+		if !ok {
+			text = m.textOf(p.s, path)
+		}
 		for _, d := range fresh {
 			out = append(out, m.diagnostic(path, text, d, p.c.utf8))
 		}

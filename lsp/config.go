@@ -301,8 +301,8 @@ func (sf ServerFile) server(name, source string) (Server, error) {
 		return srv, fmt.Errorf("lsp.%s: no extensions: say which files it serves (extensions = [\".zig\"])", name)
 	}
 	for _, e := range srv.Extensions {
-		if e == "" || strings.ContainsAny(e, `/\`) {
-			return srv, fmt.Errorf("lsp.%s: extension %q: want \".ext\" or a file name", name, e)
+		if e == "" || strings.ContainsAny(e, `/\*?[`) {
+			return srv, fmt.Errorf("lsp.%s: extension %q: want \".ext\" or a file name (no patterns)", name, e)
 		}
 	}
 	return srv, nil
@@ -391,8 +391,18 @@ func ParseClaude(data []byte, source string, vars map[string]string) (servers []
 			srv.Args = append(srv.Args, expand(a))
 		}
 		for _, ext := range slices.Sorted(maps.Keys(c.ExtensionToLanguage)) {
+			// Keys are extensions with their dot: another matches no file
+			// (or, empty, every file without an extension).
+			if len(ext) < 2 || ext[0] != '.' || strings.ContainsAny(ext, `/\`) {
+				warnings = append(warnings, fmt.Sprintf("%s: LSP server %s: extension %q left out: want an extension with its dot (\".go\")", source, name, ext))
+				continue
+			}
 			srv.Extensions = append(srv.Extensions, ext)
 			srv.LanguageIDs[ext] = c.ExtensionToLanguage[ext]
+		}
+		if len(srv.Extensions) == 0 {
+			warnings = append(warnings, fmt.Sprintf("%s: LSP server %s: no extension it can serve; not started", source, name))
+			continue
 		}
 		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 			srv.Env = append(srv.Env, k+"="+expand(c.Env[k]))
@@ -402,14 +412,20 @@ func ParseClaude(data []byte, source string, vars map[string]string) (servers []
 	return servers, warnings, nil
 }
 
-// Definition is the canonical text of s, for a trust store: what it runs
-// and with which environment.
+// Definition is the canonical text of s, for a trust store: what it runs,
+// with which environment, and what it is told (initialization options and
+// settings can name programs a server runs: typescript-language-server's
+// tsserver.path, gopls's buildFlags), so that a change to any of them is
+// asked again.
 func (s Server) Definition() string {
 	data, _ := json.Marshal(struct {
-		Command string
-		Args    []string
-		Env     []string
-		Ext     []string
-	}{s.Command, s.Args, s.Env, s.Extensions})
+		Command     string
+		Args        []string
+		Env         []string
+		Ext         []string
+		LanguageIDs map[string]string `json:",omitempty"`
+		InitOptions any               `json:",omitempty"`
+		Settings    any               `json:",omitempty"`
+	}{s.Command, s.Args, s.Env, s.Extensions, s.LanguageIDs, s.InitOptions, s.Settings})
 	return string(data)
 }

@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -63,7 +64,8 @@ var errHung = errors.New("stopped reading its input")
 // until close.
 func start(ctx context.Context, srv Server, dir, root string, env []string) (*conn, error) {
 	cmd := exec.Command(srv.Command, srv.Args...)
-	cmd.Dir, cmd.Env = dir, append(env, srv.Env...)
+	// A copy: servers start at once from the one session's environment.
+	cmd.Dir, cmd.Env = dir, append(slices.Clip(env), srv.Env...)
 	cmd.WaitDelay = time.Second // what it started and left holding stderr does not hold Wait
 	setProcessGroup(cmd)
 	stdin, err := cmd.StdinPipe()
@@ -80,14 +82,38 @@ func start(ctx context.Context, srv Server, dir, root string, env []string) (*co
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", srv.Command, err)
 	}
-	stream := jsonrpc2.NewBufferedStream(pipes{stdout, stdin}, jsonrpc2.VSCodeObjectCodec{})
+	codec := &checkedCodec{}
+	stream := jsonrpc2.NewBufferedStream(pipes{stdout, stdin}, codec)
 	c.rpc = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(c.handle), jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
 	go c.send()
+	go func() {
+		// A server whose output is not LSP cannot be understood: the
+		// connection closes its input, and one that does not exit then
+		// is killed.
+		select {
+		case <-c.rpc.DisconnectNotify():
+		case <-c.done:
+			return
+		}
+		if codec.failed() == nil {
+			return
+		}
+		t := time.NewTimer(notLSPGrace)
+		defer t.Stop()
+		select {
+		case <-c.done:
+		case <-t.C:
+			killGroup(cmd)
+		}
+	}()
 	go func() {
 		err := cmd.Wait()
 		killGroup(cmd) // what it started dies with it
 		if err == nil {
 			err = errors.New("exited")
+		}
+		if perr := codec.failed(); perr != nil {
+			err = fmt.Errorf("%w after writing what is not LSP on its standard output (%v)", err, perr)
 		}
 		if t := c.stderr.String(); t != "" {
 			err = fmt.Errorf("%w: %s", err, t)
@@ -101,6 +127,37 @@ func start(ctx context.Context, srv Server, dir, root string, env []string) (*co
 		return nil, err
 	}
 	return c, nil
+}
+
+// notLSPGrace is how long a server whose output is not LSP has to exit
+// once its input is closed, before it is killed.
+const notLSPGrace = 200 * time.Millisecond
+
+// checkedCodec is LSP's framing (jsonrpc2.VSCodeObjectCodec) that keeps
+// the first error reading a server's output other than its end.
+type checkedCodec struct {
+	jsonrpc2.VSCodeObjectCodec
+	mu  sync.Mutex
+	err error
+}
+
+func (k *checkedCodec) ReadObject(stream *bufio.Reader, v any) error {
+	err := k.VSCodeObjectCodec.ReadObject(stream, v)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, os.ErrClosed) {
+		k.mu.Lock()
+		if k.err == nil {
+			k.err = err
+		}
+		k.mu.Unlock()
+	}
+	return err
+}
+
+// failed is the first error of the server's output that is not LSP.
+func (k *checkedCodec) failed() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.err
 }
 
 // pipes joins a process's standard output and input.
@@ -243,8 +300,18 @@ func (c *conn) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request
 		if req.Params == nil || json.Unmarshal(*req.Params, &p) != nil {
 			return nil, nil
 		}
-		hasVersion := bytes.Contains(*req.Params, []byte(`"version"`))
+		// "version": null, or none, is a publish of no particular version
+		// (a diagnostic's own "version" field is no version either).
+		var v struct {
+			Version *int32 `json:"version"`
+		}
+		_ = json.Unmarshal(*req.Params, &v)
+		hasVersion := v.Version != nil
 		c.mu.Lock()
+		if old, ok := c.diags[p.URI]; ok && hasVersion && old.hasVersion && p.Version < old.version {
+			c.mu.Unlock() // an older version's, late: the newer stands
+			return nil, nil
+		}
 		c.seq++
 		c.diags[p.URI] = published{version: p.Version, hasVersion: hasVersion, seq: c.seq, list: p.Diagnostics}
 		c.last = time.Now()
@@ -285,6 +352,14 @@ func (c *conn) snapshot() (map[protocol.DocumentURI]published, uint64) {
 		m[k] = v
 	}
 	return m, c.seq
+}
+
+// forget drops uri's diagnostics (a document closed because its file is
+// gone): they count and show no more, and its next publish starts anew.
+func (c *conn) forget(uri protocol.DocumentURI) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.diags, uri)
 }
 
 // published returns uri's last publish, the publish count and a channel

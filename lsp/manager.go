@@ -35,9 +35,10 @@ type Options struct {
 	// (it may ask the person, and must return when ctx ends); an error
 	// says why it may not, and the server is given up for the session.
 	Allow func(ctx context.Context, srv Server) error
-	// Denied, when not nil, says which files (relative to Dir) the
-	// person's rules keep from the file tools: they are never given to a
-	// server, and nothing of theirs is shown.
+	// Denied, when not nil, says which files (relative to Dir; one
+	// outside it starts with ../) the person's rules keep from the file
+	// tools: they are never given to a server, and nothing of theirs is
+	// shown.
 	Denied func(rel string) bool
 	// Backoff is the wait before the first restart of a server that
 	// crashed or failed to start, doubled at each next one (0: a second).
@@ -100,6 +101,8 @@ type doc struct {
 	mod     time.Time
 	size    int64
 	sent    bool // didOpen sent to the current process
+	// baseline is true once a change waited for its first diagnostics.
+	baseline bool
 }
 
 // New returns a Manager; no server starts before a file of its language
@@ -143,13 +146,34 @@ func (m *Manager) serverFor(rel string) *server {
 	}
 	cfg := m.opts.Servers[i]
 	root := m.rootOf(cfg, rel)
-	key := cfg.Name + "\x00" + root
-	s := m.servers[key]
+	s := m.servers[cfg.Name+"\x00"+root]
+	if s == nil && root != m.opts.Dir && m.roots(cfg.Name) >= maxRoots {
+		// A monorepo of many packages: past maxRoots, one process at
+		// the session's directory serves the rest.
+		root = m.opts.Dir
+		s = m.servers[cfg.Name+"\x00"+root]
+	}
 	if s == nil {
 		s = &server{cfg: cfg, root: root, docs: map[string]*doc{}}
-		m.servers[key] = s
+		m.servers[cfg.Name+"\x00"+root] = s
 	}
 	return s
+}
+
+// maxRoots bounds the workspace roots (below the session's directory)
+// a server is started for, each its own process.
+const maxRoots = 4
+
+// roots counts the roots below the session's directory the server named
+// name has; m.mu is held.
+func (m *Manager) roots(name string) int {
+	n := 0
+	for _, s := range m.servers {
+		if s.cfg.Name == name && s.root != m.opts.Dir {
+			n++
+		}
+	}
+	return n
 }
 
 // rootOf is the nearest directory above rel, within the session's
@@ -169,8 +193,11 @@ func (m *Manager) rootOf(cfg Server, rel string) string {
 }
 
 // ensure starts s when it is not running and may start; m.mu is held.
-// It returns the running process, else nil.
+// It returns the running process, else nil (always nil once closed).
 func (m *Manager) ensure(s *server) *conn {
+	if m.closed {
+		return nil // the session ended: no server starts again
+	}
 	if s.conn != nil && s.conn.exited() {
 		s.lastErr, s.conn = s.conn.exitErr, nil
 		m.failed(s)
@@ -200,6 +227,17 @@ func (m *Manager) ensure(s *server) *conn {
 		c, err = start(ctx, s.cfg, m.opts.Dir, s.root, m.opts.Env)
 		cancel()
 		m.mu.Lock()
+		if m.closed && err == nil {
+			// The session closed meanwhile: Close waits for done, so
+			// the server is shut down before it ends.
+			s.starting = nil
+			m.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+			c.close(ctx)
+			cancel()
+			close(done)
+			return
+		}
 		defer m.mu.Unlock()
 		s.starting = nil
 		defer close(done)
@@ -207,10 +245,6 @@ func (m *Manager) ensure(s *server) *conn {
 		if err != nil {
 			s.lastErr = err
 			m.failed(s)
-			return
-		}
-		if m.closed {
-			go c.close(context.Background())
 			return
 		}
 		s.conn = c
@@ -261,9 +295,58 @@ func (m *Manager) read(rel string) (text string, mod time.Time, size int64, ok b
 }
 
 // denied reports whether the file at rel (relative to the session's
-// directory; "" outside it) is kept from the file tools.
+// directory; "" outside it) is kept from the file tools, as named or
+// with its symlinks resolved (a link to a denied file is denied, as the
+// file tools have it).
 func (m *Manager) denied(rel string) bool {
-	return rel != "" && m.opts.Denied != nil && m.opts.Denied(rel)
+	if rel == "" || m.opts.Denied == nil {
+		return false
+	}
+	if m.opts.Denied(rel) {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(m.opts.Dir, rel))
+	if err != nil {
+		return false // missing: nothing of it to give or show
+	}
+	dir, err := filepath.EvalSymlinks(m.opts.Dir)
+	if err != nil {
+		return false
+	}
+	r, err := filepath.Rel(dir, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return false // outside: os.Root does not read it
+	}
+	return r != rel && m.opts.Denied(r)
+}
+
+// deniedAt reports whether the file at the absolute path is kept from
+// the file tools: within the session's directory as denied says, and
+// outside it (a server may publish of any file: tsconfig.json's include,
+// go.work's use) by its path relative to the directory, as named or with
+// its symlinks resolved.
+func (m *Manager) deniedAt(path string) bool {
+	if m.opts.Denied == nil || path == "" {
+		return false
+	}
+	if rel := m.rel(path); rel != "" {
+		return m.denied(rel)
+	}
+	for _, p := range []string{path, evalSymlinks(path)} {
+		if r, err := filepath.Rel(m.opts.Dir, p); p != "" && (err != nil || m.opts.Denied(r)) {
+			return true
+		}
+	}
+	return false
+}
+
+// evalSymlinks is path with its symlinks resolved, "" when it cannot be.
+func evalSymlinks(path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	return real
 }
 
 // maxDocBytes is the largest file given to a server (a generated file
@@ -298,10 +381,16 @@ func (m *Manager) Open(path string) {
 // each before killing it. The Manager starts no server after.
 func (m *Manager) Close() {
 	m.mu.Lock()
+	conns, starting := m.closing()
+	m.mu.Unlock()
+	m.finishClose(conns, starting)
+}
+
+// closing marks m closed and returns the running servers and the starts
+// in flight; m.mu is held.
+func (m *Manager) closing() (conns []*conn, starting []chan struct{}) {
 	m.closed = true
 	m.cancel()
-	var conns []*conn
-	var starting []chan struct{}
 	for _, s := range m.servers {
 		if s.conn != nil {
 			conns = append(conns, s.conn)
@@ -310,7 +399,12 @@ func (m *Manager) Close() {
 			starting = append(starting, s.starting)
 		}
 	}
-	m.mu.Unlock()
+	return conns, starting
+}
+
+// finishClose shuts conns down and waits for the starts in flight, which
+// close what they started.
+func (m *Manager) finishClose(conns []*conn, starting []chan struct{}) {
 	var wg sync.WaitGroup
 	for _, c := range conns {
 		wg.Add(1)

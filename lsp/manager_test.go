@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -245,5 +246,291 @@ func TestAFileThePersonsRulesDenyIsNeverGivenToAServerNorShown(t *testing.T) {
 	data, _ := os.ReadFile(log)
 	if strings.Contains(string(data), "didOpen 1\ntextDocument/didOpen") || strings.Count(string(data), "didOpen") != 1 {
 		t.Errorf("the server was given more than a.txt:\n%s", data)
+	}
+}
+
+func TestADeniedFileIsNotGivenToAServerThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\n", "secret.txt": "def Key\nERROR: token=abc\n"})
+	if err := os.Symlink("secret.txt", filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	log := filepath.Join(t.TempDir(), "log")
+	m := New(Options{Dir: dir, Root: root, Servers: []Server{scripted(scriptedlsp.ModeNormal, scriptedlsp.Log(log))}, Wait: generous, Env: os.Environ(),
+		Denied: func(rel string) bool { return rel == "secret.txt" }})
+	m.Open("a.txt")
+	m.Open("link.txt")
+	rep := m.Change(context.Background(), []string{"link.txt", "a.txt"})
+	if strings.Contains(rep.Text(), "token") {
+		t.Errorf("the report shows the denied file's content:\n%s", rep.Text())
+	}
+	res, _ := Tool(m).Run(context.Background(), tools.Call{Args: json.RawMessage(`{"operation":"symbols","path":"link.txt"}`)})
+	if !res.IsError || strings.Contains(res.Content, "Key") {
+		t.Errorf("the tool read the denied file through the link: %+v", res)
+	}
+	if cur := m.current(""); strings.Contains(cur, "token") {
+		t.Errorf("the diagnostics operation shows the denied file: %s", cur)
+	}
+	m.Close()
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), "didOpen"); n != 1 {
+		t.Errorf("the server was given more than a.txt:\n%s", data)
+	}
+}
+
+func TestACommandThatDeletesAFileReportsWhatItBrokeAndForgetsItsDiagnostics(t *testing.T) {
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "def Add\nWARN: unused Sub\n", "b.txt": "NEEDS a.txt\n"}, generous, scripted(scriptedlsp.ModeNormal))
+	m.Open("a.txt")
+	m.Open("b.txt")
+	if rep := m.Sync(context.Background()); !rep.Empty() {
+		t.Fatalf("nothing changed yet: %+v", rep)
+	}
+	if err := os.Remove(filepath.Join(dir, "a.txt")); err != nil { // bash: rm a.txt
+		t.Fatal(err)
+	}
+	rep := m.Sync(context.Background())
+	if len(rep.New) != 1 || rep.New[0].String() != "b.txt:1:1: error: a.txt: no such file (scriptedlsp)" {
+		t.Errorf("want the error the removal caused in b.txt, got %+v", rep)
+	}
+	if e, w := m.Counts(); e != 1 || w != 0 {
+		t.Errorf("the status line counts %d errors and %d warnings, want b.txt's error only (a.txt is gone)", e, w)
+	}
+	if cur := m.current(""); strings.Contains(cur, "unused Sub") {
+		t.Errorf("the diagnostics operation lists the removed file:\n%s", cur)
+	}
+}
+
+// Servers differ in how they say which version they checked: not at all,
+// "version": null, or an older one after a newer.
+func TestAnEditSeesTheNewVersionsDiagnosticsWhateverTheServerSaysOfVersions(t *testing.T) {
+	for _, how := range []string{scriptedlsp.VersionsNone, scriptedlsp.VersionsNull, scriptedlsp.VersionsStale} {
+		t.Run(how, func(t *testing.T) {
+			const wait = 3 * time.Second
+			m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, scripted(scriptedlsp.ModeNormal, scriptedlsp.Versions(how)))
+			m.Open("a.txt")
+			for i, step := range []struct{ text, want string }{
+				{"ok\nERROR: first\n", "a.txt:2:1: error: first (scriptedlsp)"},
+				{"ok\nERROR: first\nERROR: second\n", "a.txt:3:1: error: second (scriptedlsp)"},
+				{"fixed\n", ""},
+			} {
+				writeFiles(t, dir, map[string]string{"a.txt": step.text})
+				start := time.Now()
+				rep := m.Change(context.Background(), []string{"a.txt"})
+				got := ""
+				for _, d := range rep.New {
+					got += d.String()
+				}
+				if got != step.want || len(rep.Notes) > 0 {
+					t.Errorf("edit %d: want %q, got %+v", i+1, step.want, rep)
+				}
+				if took := time.Since(start); took > wait/2 {
+					t.Errorf("edit %d waited %s for a server that had answered", i+1, took)
+				}
+			}
+			if e, _ := m.Counts(); e != 0 {
+				t.Errorf("the status line counts %d errors once fixed", e)
+			}
+		})
+	}
+}
+
+func TestAnEditThatIntroducesManyErrorsCountsThemAsErrors(t *testing.T) {
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, generous, scripted(scriptedlsp.ModeNormal))
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": strings.Repeat("ERROR: undefined: x\n", 100) + strings.Repeat("WARN: unused y\n", 3)})
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if len(rep.New)+rep.More != 103 || len(rep.New) > maxReported {
+		t.Fatalf("want 103 new, at most %d listed, got %d listed and %d more", maxReported, len(rep.New), rep.More)
+	}
+	if !strings.Contains(rep.Text(), "This change introduced 100 errors and 3 warnings") {
+		t.Errorf("the model reads:\n%s", rep.Text())
+	}
+}
+
+// A repository can point its server at files outside the working
+// directory (tsconfig.json's include, go.work's use); the person's
+// credentials there are kept from the model as inside it.
+func TestADeniedFileOutsideTheDirectoryIsNotShown(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "repo")
+	writeFiles(t, base, map[string]string{"repo/a.txt": "ok\n", "home/.aws/credentials": "aws_secret_access_key = AKIA\n"})
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	creds := filepath.Join(base, "home", ".aws", "credentials")
+	m := New(Options{Dir: dir, Root: root, Servers: []Server{scripted(scriptedlsp.ModeNormal)}, Wait: generous, Env: os.Environ(),
+		Denied: func(rel string) bool { return filepath.Join(dir, rel) == creds }})
+	defer m.Close()
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\nBREAKS ../home/.aws/credentials: cannot find name 'AKIA'\nERROR: own\n"})
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if len(rep.New) != 1 || strings.Contains(rep.Text(), "AKIA") || strings.Contains(rep.Text(), "credentials") {
+		t.Errorf("want a.txt's own error only, got:\n%s", rep.Text())
+	}
+	if cur := m.current(""); strings.Contains(cur, "AKIA") {
+		t.Errorf("the diagnostics operation shows the credentials file:\n%s", cur)
+	}
+}
+
+func TestAServerThatNeverGoesQuietHoldsAnEditOnlyForTheWaitAndSaysSo(t *testing.T) {
+	const wait = 500 * time.Millisecond
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, scripted(scriptedlsp.ModeFlood))
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\nERROR: broken\n"})
+	start := time.Now()
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if took := time.Since(start); took > wait+budgetSlack {
+		t.Errorf("the edit waited %s with a wait of %s", took, wait)
+	}
+	if len(rep.New) != 1 || rep.New[0].Message != "broken" {
+		t.Errorf("want the new error only (not the thousands of hints), got %d: %+v", len(rep.New), rep.New[:min(3, len(rep.New))])
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "had not finished checking") {
+		t.Errorf("want a note that the server was still publishing, got %q", rep.Notes)
+	}
+}
+
+func TestCommandsThatChangeNothingSayNothingOfAServerThatGaveUp(t *testing.T) {
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, generous, scripted(scriptedlsp.ModeExitAtStart))
+	m.Open("a.txt") // read_file
+	writeFiles(t, dir, map[string]string{"a.txt": "changed\n"})
+	if rep := m.Sync(context.Background()); len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "gave up") {
+		t.Fatalf("the command that changed a.txt: %+v", rep)
+	}
+	for i := range 2 { // go build, ls: nothing changed since
+		if rep := m.Sync(context.Background()); !rep.Empty() {
+			t.Errorf("command %d changed nothing and reads %q", i+1, rep.Text())
+		}
+	}
+}
+
+func TestAnEditOfACRLFFileWithNonASCIITextReportsCharacterColumns(t *testing.T) {
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "héllo\r\n😀 WARN: old\r\n"}, generous, scripted(scriptedlsp.ModeNormal))
+	m.Open("a.txt")
+	writeFiles(t, dir, map[string]string{"a.txt": "héllo\r\nñ 😀 x ERROR: new\r\n😀 WARN: old\r\n"})
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if len(rep.New) != 1 || rep.New[0].String() != "a.txt:2:7: error: new (scriptedlsp)" {
+		t.Errorf("want the new error at its character column, the moved old warning left out; got %+v", rep)
+	}
+}
+
+func TestAServerThatWritesSomethingElseThanLSPIsGivenUpWithTheReason(t *testing.T) {
+	const wait = 10 * time.Second
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, scripted(scriptedlsp.ModeBanner))
+	writeFiles(t, dir, map[string]string{"a.txt": "ERROR: x\n"})
+	start := time.Now()
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if took := time.Since(start); took > wait/2 {
+		t.Errorf("the edit waited %s for a server that cannot be understood", took)
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "gave up") || !strings.Contains(rep.Notes[0], "what is not LSP on its standard output") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+}
+
+func TestAServerThatWritesSomethingElseThanLSPAndStaysIsKilled(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	const wait = 10 * time.Second
+	// A wrapper that prints a banner, then runs what ignores its input
+	// and answers in a framing of its own.
+	srv := Server{Name: "wrapper", Command: "sh", Args: []string{"-c", `printf 'Starting...\r\n\r\n'; exec sleep 60`}, Extensions: []string{".txt"}}
+	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, srv)
+	writeFiles(t, dir, map[string]string{"a.txt": "ERROR: x\n"})
+	start := time.Now()
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if took := time.Since(start); took > wait/2 {
+		t.Errorf("the edit waited %s for a server that cannot be understood", took)
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "what is not LSP on its standard output") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+}
+
+// A server may spell a document's URI otherwise than agent did (vscode-
+// uri's %40 for @): it is the same document.
+func TestAServerSpellingURIsItsOwnWayIsUnderstood(t *testing.T) {
+	const wait = 5 * time.Second
+	dir := filepath.Join(t.TempDir(), "proj@2+x")
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\n", "b.txt": "WARN: old\n"})
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	m := New(Options{Dir: dir, Root: root, Servers: []Server{scripted(scriptedlsp.ModeNormal, scriptedlsp.EncodeURIs())}, Wait: wait, Env: os.Environ()})
+	defer m.Close()
+	m.Open("a.txt")
+	m.Open("b.txt")
+	m.Change(context.Background(), []string{"a.txt", "b.txt"}) // unchanged: waits for their first diagnostics
+	writeFiles(t, dir, map[string]string{"a.txt": "ERROR: new\n"})
+	start := time.Now()
+	rep := m.Change(context.Background(), []string{"a.txt"})
+	if took := time.Since(start); took > wait/2 || len(rep.Notes) > 0 || len(rep.New) != 1 || rep.New[0].Path != "a.txt" {
+		t.Errorf("after %s: %+v", took, rep)
+	}
+	if e, w := m.Counts(); e != 1 || w != 1 {
+		t.Errorf("counts %d errors and %d warnings, want 1 and 1", e, w)
+	}
+}
+
+func TestEscDuringAnEditsWaitReturnsAtOnce(t *testing.T) {
+	for _, mode := range []string{scriptedlsp.ModeHang, scriptedlsp.ModeHangAfterInit, scriptedlsp.ModeSlow} {
+		t.Run(mode, func(t *testing.T) {
+			m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, generous, scripted(mode))
+			m.Open("a.txt")
+			writeFiles(t, dir, map[string]string{"a.txt": "ERROR: x\n"})
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond) // the person's Esc
+			defer cancel()
+			start := time.Now()
+			m.Change(ctx, []string{"a.txt"})
+			if took := time.Since(start); took > 300*time.Millisecond+budgetSlack {
+				t.Errorf("the edit returned %s after a wait of %s was cancelled at 300ms", took, generous)
+			}
+			res, _ := Tool(m).Run(ctx, tools.Call{Args: json.RawMessage(`{"operation":"hover","path":"a.txt","line":1,"symbol":"x"}`)})
+			if took := time.Since(start); took > 300*time.Millisecond+budgetSlack || !res.IsError {
+				t.Errorf("the tool returned %+v after %s", res, took)
+			}
+		})
+	}
+}
+
+func TestAMonorepoOfManyPackagesStartsABoundedNumberOfServers(t *testing.T) {
+	files := map[string]string{}
+	for i := range 8 {
+		files[fmt.Sprintf("packages/p%d/package.json", i)] = "{}\n"
+		files[fmt.Sprintf("packages/p%d/a.txt", i)] = "ok\n"
+	}
+	srv := scripted(scriptedlsp.ModeNormal)
+	srv.RootMarkers = []string{"package.json"}
+	m, _ := scriptedManager(t, files, generous, srv)
+	for i := range 8 {
+		m.Open(fmt.Sprintf("packages/p%d/a.txt", i)) // the model reads a file of each package
+	}
+	st := m.States()
+	if len(st) != maxRoots+1 || st[0].Root != "." {
+		t.Errorf("want %d package roots and the directory's for the rest, got %d: %+v", maxRoots, len(st), st)
+	}
+}
+
+func TestAFileReadJustBeforeAnEditKeepsItsOldWarningsOutOfTheReport(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	m, dir := scriptedManager(t, map[string]string{"b.txt": "WARN: old in b\n", "a.txt": "ok\n"}, generous, scripted(scriptedlsp.ModeSlow, scriptedlsp.GateFile(gate)))
+	m.Open("b.txt") // read_file b.txt: the server has not checked it yet
+	writeFiles(t, dir, map[string]string{"a.txt": "ok\nERROR: new in a\n"})
+	done := make(chan Report, 1)
+	go func() { done <- m.Change(context.Background(), []string{"a.txt"}) }()
+	writeFiles(t, filepath.Dir(gate), map[string]string{"gate": ""}) // the server now publishes, b.txt first
+	rep := <-done
+	if len(rep.New) != 1 || rep.New[0].Message != "new in a" {
+		t.Errorf("want only a.txt's new error, got %+v", rep)
 	}
 }

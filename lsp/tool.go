@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/powernap/pkg/lsp/protocol"
 
@@ -242,7 +243,7 @@ func (m *Manager) listLocations(c *conn, locs []protocol.Location) string {
 			break
 		}
 		path := uriPath(l.URI)
-		if m.denied(m.rel(path)) {
+		if m.deniedAt(path) {
 			continue
 		}
 		text, ok := texts[path]
@@ -385,16 +386,21 @@ func (t *navTool) workspaceSymbols(ctx context.Context, c *conn, query string) (
 	return b.String(), nil
 }
 
-// cut bounds the tool's output.
+// cut bounds the tool's output, at a character's start.
 func cut(s string) string {
 	if len(s) <= maxToolBytes {
 		return s
 	}
-	return s[:maxToolBytes] + "\n... (cut)"
+	n := maxToolBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "\n... (cut)"
 }
 
 // prepare starts the server of path, gives it the file as it is on disk,
-// and waits until it runs (bounded by ctx).
+// and waits until it runs (bounded by ctx); the document it returns is a
+// copy, as sent.
 func (m *Manager) prepare(ctx context.Context, path string) (*conn, *doc, error) {
 	rel := m.rel(path)
 	if rel == "" {
@@ -431,7 +437,10 @@ func (m *Manager) prepare(ctx context.Context, path string) (*conn, *doc, error)
 		return nil, nil, fmt.Errorf("%s: cannot read it", path)
 	}
 	m.refresh(s, c, d, rel)
-	return c, d, nil
+	m.mu.Lock()
+	cp := *d // a change by another agent may move d on meanwhile
+	m.mu.Unlock()
+	return c, &cp, nil
 }
 
 // refresh sends d's text as it is on disk when it changed since it was
@@ -482,7 +491,7 @@ func (m *Manager) current(path string) string {
 	for _, s := range srcs {
 		for uri, p := range s.diags {
 			file := uriPath(uri)
-			if want != "" && file != want || m.denied(m.rel(file)) {
+			if want != "" && file != want || m.deniedAt(file) {
 				continue
 			}
 			text := m.fileText(file)

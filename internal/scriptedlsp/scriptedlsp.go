@@ -6,7 +6,10 @@
 //
 // Its language is plain text: a line holding "ERROR: msg" or "WARN: msg" is
 // an error or a warning; "BREAKS other.txt: msg" is an error msg on the
-// first line of other.txt (same directory); "def WORD" defines WORD for
+// first line of other.txt (same directory); "NEEDS other.txt" is an error
+// on its line while other.txt is neither open nor on disk (a closed
+// document gone from disk gets an empty publish, as gopls and tsserver
+// send); "def WORD" defines WORD for
 // definition, references, hover and the symbol requests. Modes (the value
 // of Env) script how the server behaves and fails.
 package scriptedlsp
@@ -52,7 +55,23 @@ const (
 	// only once the file named by GateFile exists; requests are answered
 	// meanwhile.
 	ModeSlow = "slow"
+	// ModeNoExit is ModeNormal that answers shutdown but ignores exit: it
+	// ends only when stdin closes, or when killed.
+	ModeNoExit = "no-exit"
+	// ModeFlood is ModeNormal that, after each publish, sends it again,
+	// with FloodHints hints added, every few milliseconds until it exits:
+	// a server that never goes quiet.
+	ModeFlood = "flood"
+	// ModeBanner is ModeNormal that first writes BannerLine to stdout,
+	// which is not LSP (as a wrapper script or npx's prompt may).
+	ModeBanner = "banner"
 )
+
+// BannerLine is what ModeBanner writes to stdout before serving.
+const BannerLine = "Starting scriptedlsp...\n"
+
+// FloodHints is how many hints ModeFlood adds to each publish it repeats.
+const FloodHints = 300
 
 // ExitAtStartMessage is the stderr line of ModeExitAtStart.
 const ExitAtStartMessage = "scriptedlsp: cannot start: no workspace"
@@ -62,7 +81,31 @@ const (
 	envCrashAfter = Env + "_CRASH_AFTER"
 	envLog        = Env + "_LOG"
 	envGate       = Env + "_GATE"
+	envVersions   = Env + "_VERSIONS"
+	envEncode     = Env + "_ENCODE_URIS"
 )
+
+// How the server says the version of a publish (see Versions).
+const (
+	// VersionsNone leaves the version out of every publish.
+	VersionsNone = "none"
+	// VersionsNull sends "version": null.
+	VersionsNull = "null"
+	// VersionsStale follows each publish of an open document's version
+	// with the publish of its version before, older version and all (an
+	// out-of-order server).
+	VersionsStale = "stale"
+)
+
+// EncodeURIs makes the server spell the URIs it publishes as
+// vscode-uri does (typescript-language-server's library): '@' as %40,
+// '+' as %2B, valid and the same file, not the client's spelling.
+func EncodeURIs() Option { return Option(envEncode + "=1") }
+
+// Versions changes how the server says versions in its publishes: one of
+// VersionsNone, VersionsNull, VersionsStale (default: the document's
+// version when it is open).
+func Versions(how string) Option { return Option(envVersions + "=" + how) }
 
 // Option is a setting of the server: one KEY=VALUE entry of its environment.
 type Option string
@@ -135,11 +178,18 @@ type server struct {
 	changes    int
 	shutdown   atomic.Bool
 	publishes  chan protocol.PublishDiagnosticsParams // ModeSlow's queue
+	versions   string                                 // Versions's value
+	// VersionsStale's last publish of each document, and that of its
+	// version before.
+	last, older map[protocol.DocumentURI]protocol.PublishDiagnosticsParams
 }
 
 func serve(mode string) int {
 	switch mode {
-	case ModeNormal, ModeHang, ModeHangAfterInit, ModeCrash, ModeSlow:
+	case ModeNormal, ModeHang, ModeHangAfterInit, ModeCrash, ModeSlow, ModeNoExit, ModeFlood:
+	case ModeBanner:
+		os.Stdout.WriteString(BannerLine)
+		mode = ModeNormal
 	case ModeExitAtStart:
 		fmt.Fprintln(os.Stderr, ExitAtStartMessage)
 		return 3
@@ -147,7 +197,15 @@ func serve(mode string) int {
 		fmt.Fprintf(os.Stderr, "scriptedlsp: unknown mode %q\n", mode)
 		return 1
 	}
-	s := &server{mode: mode, crashAfter: 1, docs: map[protocol.DocumentURI]*doc{}, gate: os.Getenv(envGate)}
+	s := &server{mode: mode, crashAfter: 1, docs: map[protocol.DocumentURI]*doc{}, gate: os.Getenv(envGate),
+		versions: os.Getenv(envVersions), last: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{},
+		older: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{}}
+	switch s.versions {
+	case "", VersionsNone, VersionsNull, VersionsStale:
+	default:
+		fmt.Fprintf(os.Stderr, "scriptedlsp: %s=%q: want %s, %s or %s\n", envVersions, s.versions, VersionsNone, VersionsNull, VersionsStale)
+		return 1
+	}
 	if v := os.Getenv(envCrashAfter); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -229,6 +287,9 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.shutdown.Store(true)
 		return nil, nil
 	case "exit":
+		if s.mode == ModeNoExit {
+			return nil, nil
+		}
 		if s.shutdown.Load() {
 			os.Exit(0)
 		}
@@ -292,6 +353,9 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		if old := s.docs[p.TextDocument.URI]; old != nil {
 			delete(s.docs, p.TextDocument.URI)
+			if path, err := p.TextDocument.URI.Path(); err == nil && !exists(path) {
+				s.publish(ctx, conn, p.TextDocument.URI) // gone: nothing to say of it
+			}
 			s.republish(ctx, conn, p.TextDocument.URI, old.text)
 		}
 	default:
@@ -390,6 +454,19 @@ func (s *server) republish(ctx context.Context, conn *jsonrpc2.Conn, uri protoco
 			s.publish(ctx, conn, protocol.URIFromPath(b.file))
 		}
 	}
+	for _, other := range s.openURIs() { // the documents that need this one
+		op, err := other.Path()
+		if err != nil || seen[op] {
+			continue
+		}
+		for _, n := range needsOf(op, s.docs[other].text) {
+			if filepath.Clean(n.file) == filepath.Clean(path) {
+				seen[op] = true
+				s.publish(ctx, conn, other)
+				break
+			}
+		}
+	}
 }
 
 // diagnostics of the file at uri: its own markers, then the BREAKS of the
@@ -400,6 +477,12 @@ func (s *server) diagnostics(uri protocol.DocumentURI) []protocol.Diagnostic {
 	path, err := uri.Path()
 	if err != nil {
 		return out
+	}
+	for _, n := range needsOf(path, text) {
+		if s.docs[protocol.URIFromPath(n.file)] == nil && !exists(n.file) {
+			out = append(out, protocol.Diagnostic{Range: lineRange(n.line, n.text, n.at), Severity: protocol.SeverityError,
+				Source: "scriptedlsp", Message: n.name + ": no such file"})
+		}
 	}
 	first, _, _ := strings.Cut(text, "\n")
 	first = strings.TrimSuffix(first, "\r")
@@ -434,7 +517,55 @@ func (s *server) publish(ctx context.Context, conn *jsonrpc2.Conn, uri protocol.
 		s.publishes <- p
 		return
 	}
-	_ = conn.Notify(ctx, "textDocument/publishDiagnostics", p)
+	s.send(ctx, conn, p)
+	if s.mode == ModeFlood {
+		go flood(ctx, conn, p)
+	}
+	if s.versions != VersionsStale {
+		return
+	}
+	if cur, ok := s.last[uri]; ok && cur.Version < p.Version {
+		s.older[uri] = cur
+	}
+	s.last[uri] = p
+	if prev, ok := s.older[uri]; ok && prev.Version < p.Version {
+		s.send(ctx, conn, prev)
+	}
+}
+
+// send sends one publish, its version as Versions says.
+func (s *server) send(ctx context.Context, conn *jsonrpc2.Conn, p protocol.PublishDiagnosticsParams) {
+	if os.Getenv(envEncode) != "" {
+		p.URI = protocol.DocumentURI(strings.NewReplacer("@", "%40", "+", "%2B").Replace(string(p.URI)))
+	}
+	switch s.versions {
+	case VersionsNone:
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": p.URI, "diagnostics": p.Diagnostics})
+	case VersionsNull:
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": p.URI, "version": nil, "diagnostics": p.Diagnostics})
+	default:
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", p)
+	}
+}
+
+// flood sends p, with FloodHints hints more, every few milliseconds until
+// the connection ends.
+func flood(ctx context.Context, conn *jsonrpc2.Conn, p protocol.PublishDiagnosticsParams) {
+	p.Diagnostics = append([]protocol.Diagnostic(nil), p.Diagnostics...)
+	for i := range FloodHints {
+		p.Diagnostics = append(p.Diagnostics, protocol.Diagnostic{Severity: protocol.SeverityHint, Source: "scriptedlsp",
+			Message: fmt.Sprintf("hint %d", i), Range: protocol.Range{Start: protocol.Position{Line: 0}, End: protocol.Position{Line: 0}}})
+	}
+	for {
+		select {
+		case <-conn.DisconnectNotify():
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+		if conn.Notify(ctx, "textDocument/publishDiagnostics", p) != nil {
+			return
+		}
+	}
 }
 
 // publishGated sends ModeSlow's queued diagnostics once the gate exists.

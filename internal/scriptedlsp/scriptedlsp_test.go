@@ -415,3 +415,53 @@ func TestSlowPublishesOnceTheGateExists(t *testing.T) {
 	check(t, c.next(), a, 1, "0:0-0:7 2 w")
 	c.close()
 }
+
+func TestNeedsIsAnErrorOnceTheFileIsClosedAndGone(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	if err := os.WriteFile(a, []byte("def Add\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, ModeNormal)
+	c.initialize(dir, nil)
+	c.open(a, "def Add\n", 1)
+	check(t, c.next(), a, 1)
+	c.open(b, "x\n  NEEDS a.txt\n", 1)
+	check(t, c.next(), b, 1)
+	if err := os.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: protocol.URIFromPath(a)}})
+	check(t, c.next(), a, 0)
+	check(t, c.next(), b, 1, "1:2-1:13 1 a.txt: no such file")
+	c.close()
+}
+
+func TestVersionsStaleRepublishesTheVersionBefore(t *testing.T) {
+	dir := t.TempDir()
+	c := start(t, ModeNormal, Versions(VersionsStale))
+	c.initialize(dir, nil)
+	a := filepath.Join(dir, "a.txt")
+	c.open(a, "ok", 1)
+	check(t, c.next(), a, 1)
+	c.change(a, "ERROR: new", 2)
+	check(t, c.next(), a, 2, "0:0-0:10 1 new")
+	check(t, c.next(), a, 1)
+	c.close()
+}
+
+func TestNoExitIgnoresExitUntilStdinCloses(t *testing.T) {
+	dir := t.TempDir()
+	c := start(t, ModeNoExit)
+	c.initialize(dir, nil)
+	var null json.RawMessage
+	c.call("shutdown", nil, &null)
+	c.notify("exit", nil)
+	// Still serving: a request after exit is answered.
+	var syms json.RawMessage
+	c.call("workspace/symbol", map[string]string{"query": "x"}, &syms)
+	c.stdin.Close()
+	if code := c.exitCode(); code != 0 {
+		t.Errorf("exit code %d, want 0 (it was shut down)", code)
+	}
+}

@@ -18,6 +18,7 @@ const (
 	markError  = "ERROR:"
 	markWarn   = "WARN:"
 	markBreaks = "BREAKS "
+	markNeeds  = "NEEDS "
 	markDef    = "def "
 )
 
@@ -73,6 +74,32 @@ func breaksOf(path, text string) []breaks {
 		out = append(out, breaks{filepath.Join(filepath.Dir(path), strings.TrimSpace(name)), strings.TrimSpace(msg)})
 	}
 	return out
+}
+
+// needsOf are the files the NEEDS lines of text (in a document at path)
+// name, with their line: "NEEDS NAME" is an error on that line while
+// NAME (in the same directory) is neither open nor on disk.
+func needsOf(path, text string) []need {
+	var out []need
+	for n, line := range strings.Split(text, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		i := strings.Index(line, markNeeds)
+		if i < 0 {
+			continue
+		}
+		if name := strings.TrimSpace(line[i+len(markNeeds):]); name != "" {
+			out = append(out, need{filepath.Join(filepath.Dir(path), name), name, n, line, i})
+		}
+	}
+	return out
+}
+
+// need is one NEEDS line.
+type need struct {
+	file, name string
+	line       int
+	text       string
+	at         int
 }
 
 func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
