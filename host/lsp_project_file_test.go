@@ -45,3 +45,27 @@ func TestARepositorysLspJSONThatIsNotAFileDoesNotHoldTheStart(t *testing.T) {
 		})
 	}
 }
+
+// The same holds for a repository's .mcp.json.
+func TestARepositorysMCPJSONThatIsAPipeDoesNotHoldTheStart(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, projectMCPFile), 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := projectServers(dir)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("err = %v, want one that says it is not a regular file", err)
+		}
+	case <-time.After(10 * time.Second):
+		if f, err := os.OpenFile(filepath.Join(dir, projectMCPFile), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("reading the repository's .mcp.json hangs")
+	}
+}

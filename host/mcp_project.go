@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"maps"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,7 +25,7 @@ const projectMCPFile = ".mcp.json"
 // "args", "env"} | {"type": "http" | "sse", "url", "headers"}}}. A missing
 // file is no servers.
 func projectServers(dir string) (map[string]mcp.ServerDef, error) {
-	data, err := os.ReadFile(filepath.Join(dir, projectMCPFile))
+	data, err := readProjectFile(filepath.Join(dir, projectMCPFile)) // a regular file, bounded: never a FIFO that holds the start
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -487,7 +487,23 @@ func (m *Manager) diagnostic(path, text string, d protocol.Diagnostic, utf8Units
 		}
 	}
 	out.Message = oneLine(out.Message)
+	out.Source, out.Code = short(oneLine(out.Source)), short(oneLine(out.Code))
 	return out
+}
+
+// maxTag bounds a diagnostic's source and code, in bytes.
+const maxTag = 64
+
+// short cuts s to maxTag bytes, on a whole character.
+func short(s string) string {
+	if len(s) <= maxTag {
+		return s
+	}
+	cut := maxTag
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // bound keeps the first diagnostics within the count and byte bounds and
