@@ -296,6 +296,10 @@ func New(cfg Config) (*Model, error) {
 	in.Prompt = "│ "
 	in.SetHeight(inputHeight(24))
 	in.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j"))
+	// The terminal's own cursor, placed by View, instead of one drawn in
+	// the text: a drawn cursor blinks by redrawing the screen twice a
+	// second, the terminal's blinks for free.
+	in.SetVirtualCursor(false)
 	in.Focus()
 	m := &Model{
 		cfg: cfg, st: st, keys: newKeyMap(), help: help.New(), input: in,
@@ -318,7 +322,7 @@ func New(cfg Config) (*Model, error) {
 // Init asks for the background colour, listens for approval questions and
 // sends the initial prompt.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, textarea.Blink}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
 	if f := m.cfg.AfterFirstFrame; f != nil {
 		// Bubble Tea draws a frame every 1/60 s; this comes after the first.
 		cmds = append(cmds, tea.Tick(firstFrameDelay, func(time.Time) tea.Msg { f(); return nil }))

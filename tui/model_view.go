@@ -33,14 +33,43 @@ func (m *Model) View() tea.View {
 	if pane := m.height - len(bottom); pane > 0 {
 		lines = append(strings.Split(m.paneView(pane), "\n"), bottom...)
 	}
-	if len(lines) > m.height { // a terminal smaller than the input itself
-		lines = lines[len(lines)-m.height:]
+	inputTop := len(lines) - len(bottom) + len(b.queued) + len(b.hints)
+	if cut := len(lines) - m.height; cut > 0 { // a terminal smaller than the input itself
+		lines = lines[cut:]
+		inputTop -= cut
 	}
 	v := tea.NewView(strings.Join(lines, "\n"))
+	v.Cursor = m.cursor(inputTop)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "agent"
 	return v
+}
+
+// cursor is the terminal's cursor where the person types, in the input
+// whose first row is row inputTop of the screen; nil (hidden) while keys
+// go elsewhere: a picker or dialog is open, or a waiting question's menu
+// takes them (see approvalTakesKeys).
+func (m *Model) cursor(inputTop int) *tea.Cursor {
+	if !m.inputTakesKeys() {
+		return nil
+	}
+	c := m.input.Cursor()
+	if c == nil {
+		return nil
+	}
+	c.Y += inputTop
+	if c.Y < 0 || c.Y >= m.height {
+		return nil
+	}
+	c.X = min(c.X, m.width-1)
+	return c
+}
+
+// inputTakesKeys reports whether typed keys go to the input: no picker or
+// dialog is open and no waiting question's menu takes them.
+func (m *Model) inputTakesKeys() bool {
+	return m.picker == nil && m.modelPick == nil && m.shellsView == nil && m.rewind == nil && !m.approvalTakesKeys()
 }
 
 // bottom is the rows View draws under the pane, each section's rows cut to
