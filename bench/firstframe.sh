@@ -8,13 +8,16 @@
 # Needs tmux: apt-get install -y tmux
 # Usage: bench/firstframe.sh [RUNS]   (default 30; medians reported)
 # AGENT_ARGS adds flags to the agent's command line (bench/mcp.sh passes a
-# config with MCP servers).
+# config with MCP servers). AGENT=PATH measures that agent binary instead of
+# building this tree (to compare with an older build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
 out=bench/out
 mkdir -p "$out"
-go build -o "$out/agent" .
+if [ -z "${AGENT:-}" ]; then
+	go build -o "$out/agent" .
+fi
 go build -o "$out/scripted-server" ./bench/scripted-server
 
 rm -f "$out/server.url"
@@ -24,7 +27,7 @@ work=$(mktemp -d)
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
 while [ ! -s "$out/server.url" ]; do sleep 0.05; done
 url=$(head -1 "$out/server.url")
-agent=$(realpath "$out/agent")
+agent=$(realpath "${AGENT:-$out/agent}")
 
 # frame COMMAND: prints the microseconds from starting COMMAND in a new tmux
 # session to the prompt text on its screen. Each run has its own tmux server
