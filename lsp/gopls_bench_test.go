@@ -46,8 +46,15 @@ const editTarget = "lsp/diff.go"
 
 // BenchmarkGoplsEditWarm is an edit's added wall time with gopls warm on
 // this repository: the change sent, the new diagnostics awaited, the
-// report made (the edit itself excluded).
+// report made (the edit itself excluded); of a file six packages import
+// (lsp/diff.go), and of one none does (cmd/doctor.go).
 func BenchmarkGoplsEditWarm(b *testing.B) {
+	for _, target := range []string{editTarget, "cmd/doctor.go"} {
+		b.Run(strings.ReplaceAll(target, "/", "_"), func(b *testing.B) { goplsEditWarm(b, target) })
+	}
+}
+
+func goplsEditWarm(b *testing.B, editTarget string) {
 	gopls, err := exec.LookPath("gopls")
 	if err != nil {
 		b.Skip("gopls is not installed")
@@ -57,6 +64,7 @@ func BenchmarkGoplsEditWarm(b *testing.B) {
 	defer root.Close()
 	srv := known[0]
 	srv.Command = gopls
+
 	m := New(Options{Dir: dir, Root: root, Servers: []Server{srv}, Wait: time.Minute, Env: os.Environ()})
 	defer m.Close()
 	orig, _ := os.ReadFile(filepath.Join(dir, editTarget))
