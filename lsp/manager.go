@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -518,9 +517,6 @@ func (c *conn) counts() (errors, warnings int) {
 	}
 	return errors, warnings
 }
-
-// isNotExist reports whether err says a file is missing.
-func isNotExist(err error) bool { return err != nil && (os.IsNotExist(err) || err == fs.ErrNotExist) }
 
 // noteOf says why s gave no diagnostics in time; m.mu is held.
 func (m *Manager) noteOf(s *server, waited time.Duration) string {
