@@ -214,17 +214,29 @@ func (m *Manager) ready(ctx context.Context, s *server, deadline time.Time) *con
 		if c != nil || starting == nil {
 			return c
 		}
-		t := time.NewTimer(time.Until(deadline))
-		select {
-		case <-starting:
-			t.Stop()
-		case <-t.C:
-			return nil
-		case <-ctx.Done():
-			t.Stop()
+		if !await(ctx, starting, deadline, nil) {
 			return nil
 		}
 	}
+}
+
+// await waits for ch, at most until deadline, ctx's end or done (nil:
+// never); true when ch came first.
+func await(ctx context.Context, ch <-chan struct{}, deadline time.Time, done <-chan struct{}) bool {
+	wait := time.Until(deadline)
+	if wait <= 0 {
+		return false
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	case <-done:
+	}
+	return false
 }
 
 // send waits for the baseline of s's open documents among rels (their
@@ -392,21 +404,7 @@ func (c *conn) waitPublish(ctx context.Context, uri protocol.DocumentURI, versio
 		if ok && ((p.hasVersion && p.version >= version) || (!p.hasVersion && p.seq > since)) {
 			return true
 		}
-		wait := time.Until(deadline)
-		if wait <= 0 {
-			return false
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-next:
-			t.Stop()
-		case <-t.C:
-			return false
-		case <-ctx.Done():
-			t.Stop()
-			return false
-		case <-c.done:
-			t.Stop()
+		if !await(ctx, next, deadline, c.done) {
 			return false
 		}
 	}
