@@ -336,8 +336,26 @@ func (m *Manager) send(ctx context.Context, s *server, c *conn, rels []string, d
 // false when the deadline came first (a server still publishing at the
 // deadline has not settled).
 func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
+	p.c.mu.Lock()
+	versioned := p.c.versioned
+	p.c.mu.Unlock()
+	if !versioned {
+		// A server that says no versions may also say nothing of a file
+		// whose diagnostics did not change (typescript-language-server
+		// publishes only a change): anything it publishes starts the
+		// wait for quiet, and unversionedWait of silence means it had
+		// nothing to say.
+		_, _, seq, next := p.c.published("")
+		until := time.Now().Add(unversionedWait)
+		if deadline.Before(until) {
+			until = deadline
+		}
+		if seq == p.seq && !await(ctx, next, until, p.c.done) {
+			return ctx.Err() == nil && !p.c.exited() && time.Now().Before(deadline)
+		}
+	}
 	for _, d := range p.wait {
-		if !p.c.waitPublish(ctx, d.uri, d.version, p.seq, deadline) {
+		if versioned && !p.c.waitPublish(ctx, d.uri, d.version, p.seq, deadline) {
 			return false
 		}
 	}
@@ -362,6 +380,11 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 		}
 	}
 }
+
+// unversionedWait is how long a server that says no versions may stay
+// silent after a change before the change counts as checked with nothing
+// new (tsserver checks a few files in a few hundred milliseconds).
+const unversionedWait = time.Second
 
 // quiet waits until the server published nothing for settleQuiet (at
 // once when its last publish is older), at most until deadline.

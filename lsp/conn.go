@@ -42,6 +42,9 @@ type conn struct {
 	seq   uint64        // counts publishes
 	pub   chan struct{} // closed and replaced at each publish
 	last  time.Time     // when the last publish came
+	// versioned is true once the server said a version in a publish:
+	// then a change's publish can be waited for by its version.
+	versioned bool
 }
 
 // published is the last publishDiagnostics of one document.
@@ -314,6 +317,7 @@ func (c *conn) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request
 		}
 		c.seq++
 		c.diags[p.URI] = published{version: p.Version, hasVersion: hasVersion, seq: c.seq, list: p.Diagnostics}
+		c.versioned = c.versioned || hasVersion
 		c.last = time.Now()
 		close(c.pub)
 		c.pub = make(chan struct{})

@@ -34,7 +34,7 @@ func need(t *testing.T, command string) string {
 	if p, err := exec.LookPath(command); err == nil {
 		return p
 	}
-	p := filepath.Join(e2e.SourceTree(t), "out", "lsp-servers", "node_modules", ".bin", command)
+	p := filepath.Join(e2e.Root(t), "out", "lsp-servers", "node_modules", ".bin", command)
 	if _, err := os.Stat(p); err == nil {
 		return p
 	}
@@ -131,12 +131,18 @@ func TestTypeScriptLanguageServerTellsTheModelWhatItsEditBroke(t *testing.T) {
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "r1", Name: "read_file", Arguments: `{"path":"add.ts"}`}, scripted.Call{ID: "r2", Name: "read_file", Arguments: `{"path":"use.ts"}`}),
 		scripted.ToolCalls(scripted.Call{ID: "e", Name: "edit_file", Arguments: `{"path":"add.ts","old_string":"b: number): number {\n  return a + b;","new_string":"b: number, c: number): number {\n  return a + b + c;"}`}),
+		scripted.ToolCalls(scripted.Call{ID: "fix", Name: "edit_file", Arguments: `{"path":"add.ts","old_string":"b: number, c: number): number {\n  return a + b + c;","new_string":"b: number): number {\n  return a + b;"}`}),
 		scripted.Text("done"),
 	)
 	run(t, dir, config(t, fmt.Sprintf("[lsp.typescript-language-server]\ncommand = %q\n", tsls)), srv, "give add a third operand")
 	got := e2e.ToolResults(srv.Requests()[2])["e"]
-	if !strings.Contains(got, "use.ts:3:") || !strings.Contains(got, "Expected 3 arguments, but got 2.") {
-		t.Errorf("the edit's result does not name the error in use.ts:\n%s", got)
+	if !strings.Contains(got, "use.ts:3:21: error: Expected 3 arguments, but got 2.") || strings.Contains(got, "had not finished") {
+		t.Errorf("the edit's result does not name the error in use.ts, or says the server did not finish:\n%s", got)
+	}
+	// The server says nothing of a file whose diagnostics did not change,
+	// nor versions: its silence after the fix is the answer.
+	if fixed := e2e.ToolResults(srv.Requests()[3])["fix"]; strings.Contains(fixed, "<diagnostics>") {
+		t.Errorf("the fix reports diagnostics:\n%s", fixed)
 	}
 }
 
