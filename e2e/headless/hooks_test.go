@@ -40,7 +40,12 @@ func TestPreToolUseHookBlocksRm(t *testing.T) {
 // transcript of the session.
 func TestPostToolUseHookReceivesTheCall(t *testing.T) {
 	t.Parallel()
-	dir := e2e.ExtProject(t, map[string]string{".claude/settings.json": e2e.ClaudeHooks("PostToolUse", "Read", `cat > "$CLAUDE_PROJECT_DIR/post.json"`, 0)})
+	// The hook keeps a copy of the transcript it is given: the copy a
+	// confined hook reads lives in the agent's temporary directory, which
+	// the next agent to start removes once this one has exited (the tests
+	// run agents in parallel).
+	hook := `cat > "$CLAUDE_PROJECT_DIR/post.json"; cp "$(sed -n 's/.*"transcript_path":"\([^"]*\)".*/\1/p' "$CLAUDE_PROJECT_DIR/post.json")" "$CLAUDE_PROJECT_DIR/transcript.jsonl"`
+	dir := e2e.ExtProject(t, map[string]string{".claude/settings.json": e2e.ClaudeHooks("PostToolUse", "Read", hook, 0)})
 	srv := scripted.New(t,
 		scripted.ToolCalls(scripted.Call{ID: "r", Name: "read_file", Arguments: `{"path":"main.go"}`}),
 		scripted.Text("It is empty."))
@@ -76,9 +81,9 @@ func TestPostToolUseHookReceivesTheCall(t *testing.T) {
 		!strings.Contains(in.ToolResponse.Content, "package main") || in.ToolResponse.IsError {
 		t.Errorf("hook input %s", data)
 	}
-	transcript, err := os.ReadFile(in.TranscriptPath)
+	transcript, err := os.ReadFile(filepath.Join(dir, "transcript.jsonl"))
 	if err != nil || !strings.Contains(string(transcript), "what is in main.go?") {
-		t.Errorf("transcript %s: %q, %v", in.TranscriptPath, transcript, err)
+		t.Errorf("transcript %s (as the hook copied it): %q, %v", in.TranscriptPath, transcript, err)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(transcript)), "\n") {
 		if !json.Valid([]byte(line)) {
