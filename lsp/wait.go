@@ -1,0 +1,148 @@
+package lsp
+
+// The waits of a change: for a server to run, for its publishes, for its
+// quiet.
+
+import (
+	"context"
+	"time"
+
+	"github.com/charmbracelet/x/powernap/pkg/lsp/protocol"
+)
+
+// ready waits until s runs, at most until deadline; nil when it does not.
+func (m *Manager) ready(ctx context.Context, s *server, deadline time.Time) *conn {
+	for {
+		m.mu.Lock()
+		c := m.ensure(s)
+		starting := s.starting
+		m.mu.Unlock()
+		if c != nil || starting == nil {
+			return c
+		}
+		if !await(ctx, starting, deadline, nil) {
+			return nil
+		}
+	}
+}
+
+// await waits for ch, at most until deadline, ctx's end or done (nil:
+// never); true when ch came first.
+func await(ctx context.Context, ch <-chan struct{}, deadline time.Time, done <-chan struct{}) bool {
+	wait := time.Until(deadline)
+	if wait <= 0 {
+		return false
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	case <-done:
+	}
+	return false
+}
+
+// settle waits until the server published the changed documents'
+// versions and then went quiet for settleQuiet, at most until deadline;
+// false when the deadline came first (a server still publishing at the
+// deadline has not settled).
+func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
+	p.c.mu.Lock()
+	versioned := p.c.versioned
+	p.c.mu.Unlock()
+	if !versioned {
+		// A server that says no versions may also say nothing of a file
+		// whose diagnostics did not change (typescript-language-server
+		// publishes only a change): anything it publishes starts the
+		// wait for quiet, and unversionedWait of silence means it had
+		// nothing to say.
+		_, _, seq, next := p.c.published("")
+		until := time.Now().Add(unversionedWait)
+		if deadline.Before(until) {
+			until = deadline
+		}
+		if seq == p.seq && !await(ctx, next, until, p.c.done) {
+			return ctx.Err() == nil && !p.c.exited() && time.Now().Before(deadline)
+		}
+	}
+	for _, d := range p.wait {
+		if versioned && !p.c.waitPublish(ctx, d.uri, d.version, p.seq, deadline) {
+			return false
+		}
+	}
+	for {
+		_, _, _, next := p.c.published("")
+		quiet := min(time.Until(deadline), settleQuiet)
+		t := time.NewTimer(quiet)
+		select {
+		case <-next: // more came: wait for quiet again
+			t.Stop()
+			if !time.Now().Before(deadline) {
+				return false // still publishing: not settled
+			}
+		case <-t.C:
+			return quiet == settleQuiet // a window cut by the deadline did not see it quiet
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-p.c.done:
+			t.Stop()
+			return false
+		}
+	}
+}
+
+// unversionedWait is how long a server that says no versions may stay
+// silent after a change before the change counts as checked with nothing
+// new (tsserver checks a few files in a few hundred milliseconds).
+const unversionedWait = time.Second
+
+// quiet waits until the server published nothing for settleQuiet (at
+// once when its last publish is older), at most until deadline.
+func (c *conn) quiet(ctx context.Context, deadline time.Time) bool {
+	for {
+		c.mu.Lock()
+		since, next := time.Since(c.last), c.pub
+		c.mu.Unlock()
+		if since >= settleQuiet {
+			return true
+		}
+		wait := settleQuiet - since
+		if until := time.Until(deadline); until < wait {
+			if until <= 0 {
+				return false
+			}
+			wait = until
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-next:
+			t.Stop()
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-c.done:
+			t.Stop()
+			return false
+		}
+	}
+}
+
+// waitPublish waits for a publish of uri for version (or, from a server
+// that does not say versions, any publish after the count since), at
+// most until deadline.
+func (c *conn) waitPublish(ctx context.Context, uri protocol.DocumentURI, version int32, since uint64, deadline time.Time) bool {
+	for {
+		p, ok, _, next := c.published(uri)
+		if ok && ((p.hasVersion && p.version >= version) || (!p.hasVersion && p.seq > since)) {
+			return true
+		}
+		if !await(ctx, next, deadline, c.done) {
+			return false
+		}
+	}
+}
