@@ -68,10 +68,14 @@ type BlockedError struct {
 }
 
 func (e *BlockedError) Error() string {
+	name := e.Addr
+	msg := fmt.Sprintf("%s is %s, which web_fetch never reaches", e.Addr, e.Why)
 	if e.Host != "" && e.Host != e.Addr {
-		return fmt.Sprintf("%s resolves to %s, %s, which web_fetch never reaches", e.Host, e.Addr, e.Why)
+		name = e.Host
+		msg = fmt.Sprintf("%s resolves to %s, %s, which web_fetch never reaches", e.Host, e.Addr, e.Why)
 	}
-	return fmt.Sprintf("%s is %s, which web_fetch never reaches", e.Addr, e.Why)
+	// Where the person can let a local server of theirs through.
+	return msg + fmt.Sprintf(" unless the person allows it in their config ([web_fetch] private_hosts = [%q])", name)
 }
 
 // dialer connects only to public addresses, except to the hosts the

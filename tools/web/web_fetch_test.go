@@ -116,6 +116,10 @@ func TestPrivateAddressesAreRefusedWithoutTheSwitch(t *testing.T) {
 		if !res.IsError || !strings.Contains(res.Content, "refused") {
 			t.Errorf("%s: want refused, got %q", raw, res.Content)
 		}
+		// The refusal names the setting that lets a local server through.
+		if !strings.Contains(res.Content, "[web_fetch] private_hosts = [") {
+			t.Errorf("%s: the refusal does not name private_hosts: %q", raw, res.Content)
+		}
 	}
 	if reached.Load() != 0 {
 		t.Errorf("the server was reached")

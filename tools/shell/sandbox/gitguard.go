@@ -95,9 +95,10 @@ func refusal(res tools.Result, st Status) string {
 	if code, _ := res.Meta[tools.MetaExitCode].(int); code == 0 && !res.IsError {
 		return ""
 	}
+	content := strings.ToLower(res.Content) // Go says "read-only file system", the C library "Read-only file system"
 	for _, sign := range refusalSigns {
-		if strings.Contains(res.Content, sign) {
-			return fmt.Sprintf("agent sandbox (%s): if this failed because the sandbox refused a write outside the working directory or a network connection, do not try to get around it: tell the user, who can add a writable root or allow the network in the config, or approve the command with a less strict --sandbox.", st.Summary())
+		if strings.Contains(content, strings.ToLower(sign)) {
+			return fmt.Sprintf("agent sandbox (%s): if this failed because the sandbox refused a write outside the working directory or a network connection, do not try to get around it: tell the user, who can add a writable root ([sandbox] writable_roots in the config, e.g. a tool's cache such as ~/.cache/go-build) or allow the network, or approve the command with a less strict --sandbox.", st.Summary())
 		}
 	}
 	return ""
