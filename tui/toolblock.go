@@ -95,8 +95,8 @@ func (b *toolBlock) setProgress(text string) {
 
 // finish records the call's result: content is what the model read, d how
 // long the call took, meta the tool's details. A result with meta
-// tools.MetaDenied true shows as denied; a non-zero tools.MetaExitCode is
-// shown next to the duration. The diagnostics the change introduced (meta
+// tools.MetaDenied true shows as denied; a non-zero tools.MetaExitCode
+// shows as failed, next to the duration. The diagnostics the change introduced (meta
 // "diagnostics", an lsp.Report or its JSON) show under the result, and
 // their <diagnostics> text is left out of the result's lines. finish ends
 // waiting.
@@ -111,6 +111,9 @@ func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta m
 	}
 	b.dur = d
 	b.exitCode = metaInt(meta, tools.MetaExitCode)
+	if b.state == toolOK && b.exitCode != 0 {
+		b.state = toolFailed // a command that failed is no success, though the model reads it as a result
+	}
 	if d, ok := meta[tools.MetaDiff].(string); ok && d != "" {
 		b.setDiff(d)
 	}
