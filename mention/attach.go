@@ -260,7 +260,11 @@ func Note(atts []Attachment) string {
 			skipped = append(skipped, fmt.Sprintf("%s (%s)", a.Path, a.Skipped))
 			continue
 		}
-		s := fmt.Sprintf("%s (%s)", a.Path, byteSize(a.Bytes))
+		size := a.Bytes
+		for _, img := range a.Images {
+			size += len(img.Data) // a picture's size is its file's, not its note's
+		}
+		s := fmt.Sprintf("%s (%s)", a.Path, byteSize(size))
 		if a.Cut {
 			s += ", cut"
 		}

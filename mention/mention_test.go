@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/fs"
 )
 
@@ -219,5 +220,14 @@ func TestExpandAttachesAnIgnoredFileNamedInFull(t *testing.T) {
 	got, atts := m.Expand(context.Background(), "", "why @debug.log")
 	if len(atts) != 1 || !strings.Contains(got, "1\tthe crash") {
 		t.Errorf("an ignored file named in full was not attached: %+v %q", atts, got)
+	}
+}
+
+// An attached picture's size is the picture's: "shot.png (6.0 KiB)", not
+// the few bytes of the text that stands for it.
+func TestTheNoteOfAnAttachedPictureSaysItsSize(t *testing.T) {
+	note := Note([]Attachment{{Path: "shot.png", Bytes: 40, Images: []tools.Image{{MediaType: "image/png", Data: make([]byte, 6<<10)}}}})
+	if note != "Attached shot.png (6.0 KiB)." {
+		t.Errorf("note %q", note)
 	}
 }
