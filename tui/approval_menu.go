@@ -186,7 +186,12 @@ func (m *Model) approvalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	choices := menuChoices(p.req.text != "", p.req.plan, p.req.form, p.req.link, p.req.always)
 	at := max(slices.Index(choices, p.choice), 0)
-	switch msg.String() {
+	key := msg.String()
+	if n := int(key[0] - '0'); len(key) == 1 && n >= 1 && n <= len(choices) {
+		// 1, 2, 3...: the answer of that number, as in Claude Code.
+		p.choice, key = choices[n-1], "enter"
+	}
+	switch key {
 	case "up", "ctrl+p":
 		p.choice = choices[(at+len(choices)-1)%len(choices)]
 	case "down", "ctrl+n":

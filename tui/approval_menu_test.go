@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -325,5 +326,29 @@ func TestClearKeepsTheWaitingQuestionInView(t *testing.T) {
 	d.untilShows("Done.")
 	if b := d.m.blocks["b"]; b == nil || b.state != toolDenied {
 		t.Error("the answer is not shown in the question's block")
+	}
+}
+
+// Number keys answer as Claude Code's do (1 allow once, 3 deny), still
+// only once the keyboard rested: a "3" typed as the question appears goes
+// to the input.
+func TestNumberKeysAnswerTheQuestion(t *testing.T) {
+	d, srv, dir := askBash(t, "echo ran > ran.txt", "Done.")
+	d.key("3")
+	if d.m.approving == nil || d.m.input.Value() != "3" {
+		t.Fatalf("a 3 typed as the question appeared: answered %v, input %q", d.m.approving == nil, d.m.input.Value())
+	}
+	d.update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	d.wait(approvalQuiet)
+	if s := d.screen(); !strings.Contains(s, "3. Deny") || !strings.Contains(s, "1-4 answer that one") {
+		t.Errorf("the menu does not number its answers:\n%s", s)
+	}
+	d.key("3")
+	d.untilShows("Done.")
+	if _, err := os.Stat(dir + "/ran.txt"); err == nil {
+		t.Error("3 (deny) ran the command")
+	}
+	if got := srv.Requests()[1]; !strings.Contains(fmt.Sprint(got.Messages[len(got.Messages)-1]), "the user denied this bash call") {
+		t.Errorf("the model was not told of the denial: %v", got.Messages[len(got.Messages)-1])
 	}
 }

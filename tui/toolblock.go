@@ -374,7 +374,8 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 	if v.session != "" {
 		session = v.session
 	}
-	for _, c := range menuChoices(v.question, v.plan, v.form, v.link, v.always) {
+	choices := menuChoices(v.question, v.plan, v.form, v.link, v.always)
+	for i, c := range choices {
 		label := approvalChoiceText(c, session, v.question, v.plan, v.form, v.link)
 		if c == choiceAlways {
 			label = v.always
@@ -382,6 +383,7 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 		if v.question && v.yes != "" {
 			label = map[int]string{choiceOnce: v.yes, choiceDeny: v.no}[c]
 		}
+		label = fmt.Sprintf("%d. %s", i+1, label) // its key
 		switch {
 		case c == v.choice && v.armed:
 			lines = append(lines, b.st.Key.Render(cutTo("› "+label, width)))
@@ -405,7 +407,7 @@ func (b *toolBlock) menuLines(session string, width int) []string {
 	} else if v.question {
 		esc = key("esc", "not now (asked again next start)")
 	}
-	return append(lines, joinWrapped([]string{key("↑/↓", "choose"), key("enter", "answer"), esc},
+	return append(lines, joinWrapped([]string{key("↑/↓", "choose"), key("enter", "answer"), key(fmt.Sprintf("1-%d", len(choices)), "answer that one"), esc},
 		b.st.Dim.Render(" · "), width)...)
 }
 
