@@ -113,7 +113,7 @@ func (d *driver) key(k string) {
 		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
 		"up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown}, "pgup": {Code: tea.KeyPgUp},
 		"pgdown": {Code: tea.KeyPgDown}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl}, "ctrl+o": {Code: 'o', Mod: tea.ModCtrl},
-		"ctrl+b": {Code: 'b', Mod: tea.ModCtrl},
+		"ctrl+b": {Code: 'b', Mod: tea.ModCtrl}, "ctrl+x": {Code: 'x', Mod: tea.ModCtrl},
 	}
 	if msg, ok := named[k]; ok {
 		d.update(msg)

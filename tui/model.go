@@ -221,6 +221,9 @@ type Model struct {
 	recall  int         // index into prompts while recalling; len(prompts) when not
 	draft   string      // the input as it was before recalling
 	queue   promptQueue // prompts sent while a turn runs, sent when it ends
+	// queueNote is the note that queued prompts wait (queueKept), while
+	// it is true: the queue changing takes it away (keepQueueNote).
+	queueNote item
 	todos   todoPin     // the session's todo list, pinned while unfinished
 
 	shells shellsState // the session's background processes as last read

@@ -248,6 +248,9 @@ func (m *Model) sendQueued() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if m.queueNote != nil {
+		m.keepQueueNote()
+	}
 	return m.startTurn(text)
 }
 

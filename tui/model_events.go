@@ -322,10 +322,22 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 	if d.Reason == loop.StopAnswered {
 		return tea.Batch(cmd, m.sendQueued())
 	}
-	if kept := m.queueKept(); kept != "" {
-		m.chat.append(newNoteItem(m.st, kept))
-	}
+	m.keepQueueNote()
 	return cmd
+}
+
+// keepQueueNote shows, as the last note, that the queued prompts wait (see
+// queueKept), and takes the one shown before away: after Ctrl+X dropped
+// one, or Enter sent one, it no longer says what waits.
+func (m *Model) keepQueueNote() {
+	if m.queueNote != nil {
+		m.chat.remove(m.queueNote)
+		m.queueNote = nil
+	}
+	if kept := m.queueKept(); kept != "" {
+		m.queueNote = newNoteItem(m.st, kept)
+		m.chat.append(m.queueNote)
+	}
 }
 
 // queueKept says, when prompts are queued, that they wait after a turn

@@ -95,9 +95,15 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		text, _ := m.queue.newest()
 		m.input.SetValue(text)
 		m.input.CursorEnd()
+		if m.queueNote != nil {
+			m.keepQueueNote()
+		}
 		return nil
 	case key.Matches(msg, k.DropQueued) && m.queue.len() > 0:
 		m.queue.newest()
+		if m.queueNote != nil {
+			m.keepQueueNote()
+		}
 		return nil
 	case msg.String() == "ctrl+v":
 		return pasteClipboard(msg)

@@ -104,3 +104,26 @@ func TestCancellingKeepsTheQueueUntilEnter(t *testing.T) {
 		t.Errorf("prompts sent = %q", got)
 	}
 }
+
+// The note that a queued prompt waits goes once Ctrl+X dropped it: no
+// stale line says a prompt waits when none does.
+func TestDroppingTheLastQueuedPromptTakesItsNoteAway(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := fake.New(fake.Text("Walruses first.").WithPieceSize(4).HoldAfterEvents(2, hold))
+	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.typeAndSend("one")
+	d.untilShows("Walr")
+	d.typeAndSend("later")
+	d.typeAndSend("much later")
+	d.key("esc")
+	d.untilShows("2 queued prompts wait")
+	d.key("ctrl+x")
+	if s := d.screen(); strings.Contains(s, "2 queued prompts wait") || !strings.Contains(s, "The queued prompt waits") {
+		t.Fatalf("after dropping one of two, the note should count one:\n%s", s)
+	}
+	d.key("ctrl+x")
+	if s := d.screen(); strings.Contains(s, "queued prompt") {
+		t.Errorf("after dropping the last, a note still says a prompt waits:\n%s", s)
+	}
+}
