@@ -224,7 +224,7 @@ type Model struct {
 	// queueNote is the note that queued prompts wait (queueKept), while
 	// it is true: the queue changing takes it away (keepQueueNote).
 	queueNote item
-	todos   todoPin     // the session's todo list, pinned while unfinished
+	todos     todoPin // the session's todo list, pinned while unfinished
 
 	shells shellsState // the session's background processes as last read
 	// personShells counts the "!" commands run, for their blocks' ids.
