@@ -75,7 +75,12 @@ func BaseEnv(t *testing.T) []string {
 	home := t.TempDir()
 	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
 		// A binary built with -race sleeps a second at exit unless told not to.
-		"GORACE=atexit_sleep_ms=0"}
+		"GORACE=atexit_sleep_ms=0",
+		// No language server (gopls is on the test machines' PATH): a test
+		// that reads a Go file of a copied tree would start one on the
+		// whole module, whose telemetry outlives the run. e2e/lsp sets
+		// AGENT_LSP=on.
+		"AGENT_LSP=off"}
 }
 
 // HangLimit bounds a run of the binary, or a wait for a screen or an

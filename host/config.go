@@ -299,6 +299,9 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 	if s.LSP, err = lsp.Resolve(fc.LSP, where); err != nil {
 		return s, UsageError{Err: err}
 	}
+	if v := strings.ToLower(getenv("AGENT_LSP")); v == "off" || v == "0" || v == "false" {
+		s.LSP.Off = true // a script's run (or a test's) without language servers
+	}
 	if s.Model == "" && s.Provider == profile.Anthropic {
 		s.Model, _ = s.ResolveModel(claudeSettingsModel(home)) // "sonnet" is an alias, as in an agent definition
 	}

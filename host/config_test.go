@@ -177,3 +177,17 @@ func TestContextWindowAndAutoCompact(t *testing.T) {
 		})
 	}
 }
+
+// AGENT_LSP=off turns the language servers off for a run, over the config
+// file, as [lsp] enabled = false does.
+func TestAgentLSPOffTurnsTheLanguageServersOff(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OPENAI_API_KEY": "sk-test", "AGENT_MODEL": "m"}
+	s, err := resolve(&Flags{MaxRetries: -1}, envOf(env))
+	if err != nil || s.LSP.Off {
+		t.Fatalf("without AGENT_LSP: off %v (%v)", s.LSP.Off, err)
+	}
+	env["AGENT_LSP"] = "off"
+	if s, err = resolve(&Flags{MaxRetries: -1}, envOf(env)); err != nil || !s.LSP.Off {
+		t.Errorf("AGENT_LSP=off: off %v (%v)", s.LSP.Off, err)
+	}
+}

@@ -59,7 +59,7 @@ func config(t *testing.T, extra string) string {
 // run runs the agent headless in dir with the config cfg against srv.
 func run(t *testing.T, dir, cfg string, srv *scripted.Server, prompt string) e2e.Result {
 	t.Helper()
-	return e2e.RunOK(t, e2e.Invocation{Dir: dir, Env: []string{"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"},
+	return e2e.RunOK(t, e2e.Invocation{Dir: dir, Env: []string{"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "AGENT_LSP=on"},
 		Args: e2e.AgentArgs(srv, "--config", cfg, "--db", filepath.Join(t.TempDir(), "a.db"), "-p", "--output-format", "stream-json", prompt)})
 }
 
@@ -234,7 +234,7 @@ func TestARepositorysLanguageServerRunsOnlyOnceTrusted(t *testing.T) {
 			if trusted {
 				args = append(args, "--trust-project")
 			}
-			e2e.RunOK(t, e2e.Invocation{Dir: dir, Args: e2e.AgentArgs(srv, append(args, "write it")...)})
+			e2e.RunOK(t, e2e.Invocation{Dir: dir, Env: []string{"AGENT_LSP=on"}, Args: e2e.AgentArgs(srv, append(args, "write it")...)})
 			got := e2e.ToolResults(srv.Requests()[1])["w"]
 			if trusted && !strings.Contains(got, "new.txt:1:1: error: broken") {
 				t.Errorf("the trusted server's diagnostics are missing:\n%s", got)
