@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -75,15 +74,7 @@ func newHookSet(a *agent, fe FrontEnd, trust *trustStore, store *sessions.Store,
 		return nil
 	}
 	s := a.settings
-	filter := s.EnvFilter()
-	var env []string
-	for _, kv := range os.Environ() {
-		name, value, _ := strings.Cut(kv, "=")
-		if filter.Why(name, value) == "" {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, s.CommandEnv...)
+	env := s.CommandEnviron()
 	h := &hookSet{all: a.ext.hooks, dir: a.dir, headless: !fe.Interactive, env: env, mode: a.plan.get, warn: fe.warn, started: make(chan struct{}), tel: tel,
 		store: store, transcripts: filepath.Join(filepath.Dir(store.Path()), "transcripts")}
 	close(h.started) // until a SessionStart runs

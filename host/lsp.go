@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/agent-dev/agent/loop"
@@ -41,7 +40,7 @@ func lspService(env serviceEnv) (sessionService, error) {
 	if len(servers) == 0 {
 		return sessionService{}, nil
 	}
-	m := lsp.New(lsp.Options{Dir: a.dir, Root: a.root, Servers: servers, Wait: a.settings.LSP.Wait, Env: serverEnv(a.settings),
+	m := lsp.New(lsp.Options{Dir: a.dir, Root: a.root, Servers: servers, Wait: a.settings.LSP.Wait, Env: a.settings.CommandEnviron(),
 		Allow: lspTrust(env.h.trust, a.dir, env.fe), Denied: a.protect.Paths().ReadDenied})
 	a.lsp = m
 	return sessionService{tools: []tools.Tool{lsp.Tool(m)}, close: m.Close}, nil
@@ -108,21 +107,6 @@ func readProjectFile(path string) ([]byte, error) {
 		err = fmt.Errorf("larger than %d KiB", maxProjectFile>>10)
 	}
 	return data, err
-}
-
-// serverEnv is the environment of the session's language servers:
-// agent's, without the provider's keys and what looks like a secret (as
-// for commands), with Claude Code settings' env.
-func serverEnv(s Settings) []string {
-	filter := s.EnvFilter()
-	var env []string
-	for _, kv := range os.Environ() {
-		name, value, _ := strings.Cut(kv, "=")
-		if filter.Why(name, value) == "" {
-			env = append(env, kv)
-		}
-	}
-	return append(env, s.CommandEnv...)
 }
 
 // lspTrust decides a repository's language server before its first

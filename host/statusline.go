@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"time"
 
@@ -49,15 +48,7 @@ func (s *Session) RunStatusLine(ctx context.Context, in StatusLineInput) (string
 		return "", errors.New("no statusLine is configured")
 	}
 	a := s.a
-	filter := a.settings.EnvFilter()
-	var env []string
-	for _, kv := range os.Environ() {
-		name, value, _ := strings.Cut(kv, "=")
-		if filter.Why(name, value) == "" {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, a.settings.CommandEnv...)
+	env := a.settings.CommandEnviron()
 	type model struct {
 		ID          string `json:"id"`
 		DisplayName string `json:"display_name"`

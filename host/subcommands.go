@@ -57,6 +57,22 @@ func (s Settings) EnvFilter() shell.EnvFilter {
 	return shell.EnvFilter{Strip: s.ProviderKeyEnvs, Keep: s.Sandbox.EnvKeep, Remove: s.Sandbox.EnvRemove}
 }
 
+// CommandEnviron is the environment of what the session runs outside the
+// sandbox's command line (hooks, the status line command, language
+// servers): agent's own (KEY=VALUE) without what EnvFilter removes, then
+// Claude Code settings' env.
+func (s Settings) CommandEnviron() []string {
+	filter := s.EnvFilter()
+	var env []string
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if filter.Why(name, value) == "" {
+			env = append(env, kv)
+		}
+	}
+	return append(env, s.CommandEnv...)
+}
+
 // SplitRules separates the permission rules that name tools (they start
 // with mcp__) from the command rules.
 func SplitRules(all []string) (commands, toolRules []string) { return splitRules(all) }
