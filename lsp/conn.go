@@ -213,6 +213,9 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 		w   jsonrpc2.Waiter
 		err error
 	}
+	if err := ctx.Err(); err != nil {
+		return err // cancelled already: nothing is sent (select would pick at random)
+	}
 	ch := make(chan sent, 1)
 	if err := c.enqueue(func() {
 		w, err := c.rpc.DispatchCall(context.Background(), method, params)
