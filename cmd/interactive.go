@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
+
+	"github.com/agent-dev/agent/prefs"
 
 	"github.com/agent-dev/agent/host"
 	"github.com/agent-dev/agent/providers/profile"
@@ -119,6 +122,14 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		Shells:            tuiShells(sess.Background()),
 		Shell:             sess.Shell,
 		Rewind:            &tuiRewinder{h: h, sess: sess, ss: ss},
+	}
+	ui := s.Interface
+	cfg.Theme, cfg.Vim = ui.Theme, ui.Vim
+	cfg.Notify = tui.NotifyConfig{Method: ui.Notifications, After: ui.NotifyAfter}
+	if db, err := h.DB(); err == nil {
+		cfg.Prefs = prefs.Open(filepath.Join(filepath.Dir(db), "prefs.json"))
+	} else if p := prefs.DefaultPath(os.Getenv); p != "" {
+		cfg.Prefs = prefs.Open(p)
 	}
 	if ok, padding := sess.StatusLine(); ok {
 		cfg.StatusLinePadding = padding

@@ -184,6 +184,9 @@ type fileConfig struct {
 	// LSP is the [lsp] table: the language servers ([lsp.NAME]) and the
 	// edits' wait for their diagnostics.
 	LSP lsp.File `toml:"lsp"`
+	// interfaceFile are theme, vim, notifications, notify_after and
+	// status_line (interface_config.go).
+	interfaceFile
 }
 
 // permissionsConfig is the [permissions] table: command rules, each a
@@ -238,6 +241,9 @@ type Settings struct {
 	Limits budget.Limits
 	// LSP are the language servers' settings ([lsp]).
 	LSP lsp.Settings
+	// Interface are the interface's keys: theme, vim keys, notifications,
+	// the status line command.
+	Interface InterfaceSettings
 }
 
 // defaultIdleNotification is how long the interface waits for a prompt
@@ -265,6 +271,9 @@ func resolveSettings(fc fileConfig, path string, o *Flags, getenv func(string) s
 		return s, err
 	}
 	if err := s.resolveLimits(fc, o, where); err != nil {
+		return s, err
+	}
+	if err := s.resolveInterface(fc.interfaceFile, where); err != nil {
 		return s, err
 	}
 	if _, err := mcpServers(s.MCPServers, where, "", nil, getenv); err != nil {

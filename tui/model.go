@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agent-dev/agent/prefs"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -137,6 +139,27 @@ type Config struct {
 	// the background; nil (an interface holding no value) when the session
 	// keeps none.
 	Shells Shells
+	// Prefs keeps the choices of /theme and /vim and the background each
+	// terminal answered, across runs; nil remembers nothing.
+	Prefs *prefs.File
+	// Theme is the theme the config file names ("" names none: the one
+	// remembered in Prefs, else auto); Vim whether the input takes vim
+	// keys (nil: the config file does not say).
+	Theme string
+	Vim   *bool
+	// Notify says how and when the terminal is told that a turn ended or
+	// a question waits while the person looks elsewhere.
+	Notify NotifyConfig
+}
+
+// NotifyConfig is how the interface tells the terminal (and through it the
+// desktop) that it waits for the person.
+type NotifyConfig struct {
+	// Method is "auto", "osc9", "osc777", "bell" or "off" ("" is auto).
+	Method string
+	// After is the length of a turn after which its end is told although
+	// the terminal reported no loss of focus; 0: never.
+	After time.Duration
 }
 
 // quitWindow is how soon a second Ctrl+C must follow the first to quit when
