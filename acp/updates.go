@@ -2,6 +2,7 @@ package acp
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -58,8 +59,21 @@ func (t *translator) updates(ev loop.Event) []sdk.SessionUpdate {
 	case loop.ToolCallFinished:
 		t.open = slices.DeleteFunc(t.open, func(id string) bool { return id == ev.ID })
 		return t.finished(ev)
+	case loop.FellBack:
+		// ACP has no notice: a thought the editor shows apart from the answer.
+		return []sdk.SessionUpdate{sdk.UpdateAgentThoughtText(fallbackNote(ev))}
 	}
 	return nil
+}
+
+// fallbackNote is the line that tells a person a turn moved to a fallback
+// model.
+func fallbackNote(ev loop.FellBack) string {
+	note := fmt.Sprintf("\n%s failed after its retries (%s): this turn goes on with %s.", ev.From, ev.Err, ev.To)
+	if ev.Discarded {
+		note += " The partial answer so far is discarded."
+	}
+	return note + "\n"
 }
 
 // unfinished are the last updates of the calls a turn started and never

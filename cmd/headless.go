@@ -142,7 +142,7 @@ func printTurn(ctx context.Context, h *host.Host, sess *host.Session, stop *turn
 	model := sess.Settings().Model
 	p.pricer = h.Pricer() // as the SDK's protocol prices: each model at its own price
 	if p.costed(model) {
-		p.sessionSpend = sessionSpend(context.WithoutCancel(ctx), sess, p.pricer, done.Usage)
+		p.sessionSpend = sessionSpend(context.WithoutCancel(ctx), sess, p.pricer, done.Usage, p.models)
 	}
 	if err := p.finish(done, sess.ID(), model); err != nil {
 		return fmt.Errorf("writing output: %w", err)
@@ -152,13 +152,21 @@ func printTurn(ctx context.Context, h *host.Host, sess *host.Session, stop *turn
 
 // sessionSpend is what the session cost so far, its subagents' work
 // included, each model at its own price; own is the turn's usage, for a
-// session the store cannot say.
-func sessionSpend(ctx context.Context, sess *host.Session, pricer func(string) (providers.Price, bool), own providers.Usage) *providers.Spend {
+// session the store cannot say, and turn the turn's usage by model: what
+// fallback models used is priced at theirs (the store keeps the session's
+// usage as one sum).
+func sessionSpend(ctx context.Context, sess *host.Session, pricer func(string) (providers.Price, bool), own providers.Usage, turn map[string]providers.Usage) *providers.Spend {
 	store, model := sess.Store(), sess.Settings().Model
 	if rec, err := store.Get(ctx, sess.ID()); err == nil {
 		own = rec.Usage
 	}
 	spend := providers.NewSpend(pricer)
+	for m, u := range turn {
+		if m != model && m != "" {
+			spend.Add(m, u)
+			own = minus(own, u)
+		}
+	}
 	spend.Add(model, own)
 	if sub, err := store.SubagentUsageByModel(ctx, sess.ID()); err == nil {
 		for m, u := range sub { // the subagents' work is the session's too
@@ -199,4 +207,12 @@ func rememberPrompt(h *host.Host, o *Options, st Streams, dir, prompt string) (b
 	}
 	fmt.Fprintf(st.Err, "agent: saved to memory (%s); new sessions of this project start with it\n", path)
 	return true, nil
+}
+
+// minus is a's tokens less b's, none below zero.
+func minus(a, b providers.Usage) providers.Usage {
+	sub := func(x, y int) int { return max(x-y, 0) }
+	return providers.Usage{InputTokens: sub(a.InputTokens, b.InputTokens), OutputTokens: sub(a.OutputTokens, b.OutputTokens),
+		CachedInputTokens: sub(a.CachedInputTokens, b.CachedInputTokens), ReasoningTokens: sub(a.ReasoningTokens, b.ReasoningTokens),
+		CacheWriteTokens: sub(a.CacheWriteTokens, b.CacheWriteTokens), WebSearches: sub(a.WebSearches, b.WebSearches)}
 }

@@ -46,6 +46,9 @@ type printer struct {
 	// (childModels, by the task call's id); nil before the first child.
 	children    *providers.Spend
 	childModels map[string]string
+	// models is what the turn's own requests used, by the model that
+	// answered them (a fallback's apart, see loop.FellBack).
+	models map[string]providers.Usage
 	// citations are the pages the turn's answers cited, each once.
 	citations []loop.Citation
 	// schema is true when the answer must match --json-schema: in text
@@ -141,6 +144,19 @@ func (p *printer) event(ev loop.Event) error {
 		if se, ok := ev.Detail.(loop.ChildEvent); ok {
 			p.subagentProgress(se)
 		}
+	case loop.Usage:
+		if p.models == nil {
+			p.models = map[string]providers.Usage{}
+		}
+		p.models[ev.Model] = p.models[ev.Model].Add(ev.Usage)
+	case loop.FellBack:
+		if p.progress && p.format == formatText {
+			discarded := ""
+			if ev.Discarded {
+				discarded = " (the partial answer is discarded)"
+			}
+			fmt.Fprintf(p.errOut, "· %s failed after its retries (%s): this turn goes on with %s%s\n", ev.From, ev.Err, ev.To, discarded)
+		}
 	case loop.Retry:
 		if p.progress && p.format == formatText {
 			discarded := ""
@@ -186,7 +202,12 @@ func (p *printer) finish(done loop.Done, sessionID, model string) error {
 			res.Error = done.Err.Error()
 		}
 		spend := providers.NewSpend(p.pricer)
-		spend.Add(model, done.Usage)
+		if len(p.models) == 0 {
+			spend.Add(model, done.Usage)
+		}
+		for m, u := range p.models {
+			spend.Add(m, u)
+		}
 		if p.children != nil {
 			if u := p.children.Usage(); u != (providers.Usage{}) {
 				res.SubagentUsage = &u
@@ -256,7 +277,9 @@ func streamObject(ev loop.Event) map[string]any {
 		return map[string]any{"type": "retry", "attempt": ev.Attempt, "max": ev.Max, "delay_ms": ev.Delay.Milliseconds(), "error": ev.Err,
 			"discarded": ev.Discarded}
 	case loop.Usage:
-		return map[string]any{"type": "usage", "step": ev.Step, "usage": ev.Usage, "total": ev.Total}
+		return map[string]any{"type": "usage", "step": ev.Step, "usage": ev.Usage, "total": ev.Total, "model": ev.Model}
+	case loop.FellBack:
+		return map[string]any{"type": "fallback", "from": ev.From, "to": ev.To, "error": ev.Err, "discarded": ev.Discarded}
 	case loop.Compacted:
 		return map[string]any{"type": "compaction", "before_tokens": ev.BeforeTokens, "after_tokens": ev.AfterTokens,
 			"summary": ev.Summary, "auto": ev.Auto}

@@ -287,6 +287,7 @@ func addRootFlags(f *pflag.FlagSet, o *Options) {
 	f.BoolVar(&o.Network, "network", false, "let commands use the network (off by default)")
 	f.IntVar(&o.MaxRetries, "max-retries", 4, "retries of a request that failed with 429, 5xx or a connection error")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", 0, "fail a stream that sends nothing for this long (default 90s)")
+	f.StringSliceVar(&o.FallbackModels, "fallback-model", nil, "a model the turn moves to when the model is still overloaded, rate limited or failing after its retries: a model of the same server, a profile, or PROFILE:MODEL (repeat or comma-separate for more; replaces the profile's fallback_models)")
 	f.StringVar(&o.Provider, "provider", "", "wire protocol of the model server: openai (chat completions, the default), openai-responses (the default for OpenAI's models at api.openai.com) or anthropic (Messages API)")
 	f.StringVar(&o.ReasoningEffort, "reasoning-effort", "", "reasoning effort of an openai-responses model: none, minimal, low, medium, high or xhigh")
 	f.IntVar(&o.ThinkingBudget, "thinking-budget", 0, "tokens the model may think before answering (anthropic extended thinking; 0 turns it off)")

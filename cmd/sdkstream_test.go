@@ -32,7 +32,10 @@ func TestSDKFlags(t *testing.T) {
 		!slices.Equal(sdk.DisallowedTools, []string{"Write"}) || sdk.AppendSystemPrompt != "be brief" || len(sdk.MCPConfig) != 1 {
 		t.Errorf("options %+v", got)
 	}
-	for _, name := range []string{"--setting-sources", "--fallback-model"} {
+	if !slices.Equal(got.FallbackModels, []string{"x"}) {
+		t.Errorf("--fallback-model (the SDK's fallbackModel) is taken: %v", got.FallbackModels)
+	}
+	for _, name := range []string{"--setting-sources"} {
 		if !strings.Contains(errOut.String(), "ignoring "+name) {
 			t.Errorf("no warning for %s: %q", name, errOut.String())
 		}

@@ -51,6 +51,9 @@ type Flags struct {
 	// MaxRetries is -1 when the flag was not given.
 	MaxRetries  int
 	IdleTimeout time.Duration
+	// FallbackModels is --fallback-model (repeated or comma-separated):
+	// they replace the profile's fallback_models; nil takes those.
+	FallbackModels []string
 	// Sandbox is the sandbox mode (--sandbox); "" takes the config's.
 	// Network is --network, which counts only when NetworkSet.
 	Sandbox    string
@@ -100,6 +103,7 @@ type Flags struct {
 //	model = "claude-sonnet-4-5"
 //	thinking_budget = 4000      # extended thinking, off by default
 //	max_output_tokens = 16000
+//	fallback_models = ["claude-haiku-4-5", "openrouter"]  # when the model is overloaded after its retries: a model of this server, a profile, or "PROFILE:MODEL"
 //
 //	[profiles.gpt]
 //	provider = "openai-responses"  # the default for OpenAI's own models at api.openai.com
@@ -375,7 +379,8 @@ func (s *Settings) resolveTurns(fc fileConfig, o *Flags, where string) error {
 // overrides are the flags' say in the provider's settings.
 func (o *Flags) overrides() profile.Overrides {
 	return profile.Overrides{Profile: o.Profile, Provider: o.Provider, BaseURL: o.BaseURL, Model: o.Model, ReasoningEffort: o.ReasoningEffort,
-		ThinkingBudget: o.ThinkingBudget, ThinkingBudgetSet: o.ThinkingBudgetSet, MaxRetries: o.MaxRetries, IdleTimeout: o.IdleTimeout}
+		ThinkingBudget: o.ThinkingBudget, ThinkingBudgetSet: o.ThinkingBudgetSet, MaxRetries: o.MaxRetries, IdleTimeout: o.IdleTimeout,
+		FallbackModels: o.FallbackModels}
 }
 
 // first returns the first non-empty value.

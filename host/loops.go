@@ -22,7 +22,12 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 	if err := checkPriced(s.Limits, model, s.Pricer()); err != nil {
 		return nil, err
 	}
+	fallbacks, err := a.fallbacks(a.sandbox.Prepare)
+	if err != nil {
+		return nil, err
+	}
 	cfg := loop.Config{
+		Fallbacks:     fallbacks,
 		Gate:          h.gateFunc(),
 		AfterCall:     a.instructions.notes(a.dir, a.mcpNotes(a.backgroundNotes(a.lspNotes(a.lsp, h.afterCallFunc())))),
 		BeforeStop:    h.stopFunc(hooks.Stop),
@@ -64,4 +69,29 @@ func (a *agent) provider() providers.Provider {
 		client.Transport = tracecontext.Transport(client.Transport)
 	}
 	return profile.New(a.settings.Settings, a.settings.Retries(), client)
+}
+
+// fallbacks are the models a turn of the agent's loops falls back to
+// (fallback_models, --fallback-model): a model of the same server is sent
+// through the loop's own provider, another profile's through a provider
+// of its own on the session's pool, which runs prepare before its first
+// request as the loop's does. With a US dollar cap, each must be priced.
+func (a *agent) fallbacks(prepare func()) ([]loop.Fallback, error) {
+	s := a.settings
+	out := make([]loop.Fallback, 0, len(s.Fallbacks))
+	for _, fb := range s.Fallbacks {
+		if err := checkPriced(s.Limits, fb.Model, s.Pricer()); err != nil {
+			return nil, err
+		}
+		f := loop.Fallback{Model: fb.Model}
+		if a.fixed == nil && (fb.BaseURL != s.BaseURL || fb.Provider != s.Provider || fb.APIKeyEnv != s.APIKeyEnv) {
+			client := a.pool.Client()
+			if a.trace != nil {
+				client.Transport = tracecontext.Transport(client.Transport)
+			}
+			f.Provider = &preparingProvider{Provider: profile.New(fb, fb.Retries(), client), prepare: prepare}
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }

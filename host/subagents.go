@@ -209,8 +209,14 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 	if dir != a.dir {
 		servers = nil // a worktree's files are not the session's servers'
 	}
+	prepare := c.prepare(spec.Agent, reg, ic)
+	fallbacks, err := a.fallbacks(prepare)
+	if err != nil {
+		release()
+		return nil, err
+	}
 	l, err := loop.New(loop.Config{
-		Provider: &preparingProvider{Provider: a.provider(), prepare: c.prepare(spec.Agent, reg, ic)},
+		Provider: &preparingProvider{Provider: a.provider(), prepare: prepare}, Fallbacks: fallbacks,
 		Model:    model,
 		Trace:    a.trace,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),

@@ -112,6 +112,9 @@ type Usage struct {
 	Step  int
 	Usage providers.Usage
 	Total providers.Usage
+	// Model is the model that used Usage: the loop's, or the fallback
+	// the turn moved to (FellBack), priced at its own price.
+	Model string
 }
 
 // Compacting reports that a compaction starts: the model is asked for a

@@ -31,6 +31,11 @@ const MaxContinuations = 2
 type Config struct {
 	Provider providers.Provider
 	Model    string
+	// Fallbacks are the models a turn moves to, in order, when its
+	// model's requests still fail with an overload, a rate limit or a
+	// server error after the provider's retries (see FellBack); none
+	// ends the turn on the error.
+	Fallbacks []Fallback
 	// Catalog is the tools and how they are offered; the picks are the
 	// conversation's. A *picker.Catalog is its own source; a
 	// *picker.Live changes when MCP servers' tools change, and each
@@ -265,6 +270,9 @@ type turn struct {
 	value       json.RawMessage
 	// wrote is the text of each of the turn's responses that had any.
 	wrote []string
+	// fellBack counts the fallbacks the turn moved to (Config.Fallbacks):
+	// 0 asks Config.Model.
+	fellBack int
 }
 
 // firstError keeps the first error set, for writes made from several
@@ -399,10 +407,10 @@ func (t *turn) recordResponse(m providers.Message, usage providers.Usage) error 
 func (t *turn) addUsage(step int, u providers.Usage) {
 	t.usage = t.usage.Add(u)
 	if t.cfg.Budget != nil {
-		t.cfg.Budget.Add(t.cfg.Model, u)
+		t.cfg.Budget.Add(t.model(), u)
 	}
 	if u != (providers.Usage{}) {
-		t.emit(Usage{Step: step, Usage: u, Total: t.usage})
+		t.emit(Usage{Step: step, Usage: u, Total: t.usage, Model: t.model()})
 	}
 }
 
@@ -429,7 +437,7 @@ func (t *turn) request() providers.Request {
 	for i, o := range offers {
 		defs[i] = providers.ToolDefinition{Name: o.Name, Description: o.Description, Parameters: o.Schema, Deferred: o.Deferred}
 	}
-	return providers.Request{Model: t.cfg.Model, System: t.conv.System(), Messages: msgs, Tools: defs, CacheKey: t.conv.SessionID()}
+	return providers.Request{Model: t.model(), System: t.conv.System(), Messages: msgs, Tools: defs, CacheKey: t.conv.SessionID()}
 }
 
 // loaded lists the tools whose definitions msgs deliver: the References

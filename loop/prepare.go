@@ -122,7 +122,7 @@ func (t *turn) compact(before int, instructions string, auto bool) (err error) {
 		return fmt.Errorf("%w: the part to summarise does not fit the window itself", errCannotFree)
 	}
 	ctx, traced := t.traceRequest(0, true, req)
-	resp, err := t.cfg.Provider.Stream(ctx, req, t.forwardRetries)
+	resp, err := t.stream(ctx, req, t.forwardRetries)
 	traced(resp, err)
 	if resp == nil {
 		resp = &providers.Response{}

@@ -29,7 +29,7 @@ func (t *turn) ask(step int, req providers.Request) (response, *stop) {
 	req = t.public(step, req)
 	t.emit(StepStarted{Step: step})
 	ctx, traced := t.traceRequest(step, false, req)
-	resp, err := t.cfg.Provider.Stream(ctx, req, t.forward)
+	resp, err := t.stream(ctx, req, t.forward)
 	traced(resp, err)
 	if resp == nil {
 		resp = &providers.Response{}

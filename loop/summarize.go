@@ -36,7 +36,7 @@ func (l *Loop) SummarizeFrom(ctx context.Context, conv *conversation.Conversatio
 	req.Messages = append(msgs[:len(msgs):len(msgs)], userMessage(summarizeFromPrompt(first)))
 	req.ToolChoice = providers.ToolChoiceNone
 	ctx, traced := t.traceRequest(0, true, req)
-	resp, err := t.cfg.Provider.Stream(ctx, req, t.forwardRetries)
+	resp, err := t.stream(ctx, req, t.forwardRetries)
 	traced(resp, err)
 	if resp != nil {
 		t.addUsage(0, resp.Usage)

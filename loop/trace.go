@@ -95,7 +95,7 @@ func (t *turn) traceTurn(tt TraceTurn) func(Done) {
 	if t.cfg.Trace == nil {
 		return func(Done) {}
 	}
-	tt.Session, tt.Model, tt.Origin = t.conv.SessionID(), t.cfg.Model, t.cfg.Origin
+	tt.Session, tt.Model, tt.Origin = t.conv.SessionID(), t.model(), t.cfg.Origin
 	ctx, end := t.cfg.Trace.Turn(t.ctx, tt)
 	t.ctx = ctx
 	return end

@@ -1,6 +1,7 @@
 package sdkstream
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -103,7 +104,8 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 	main := s.newTranslator("")
 	model := s.mainModel()
 	children := map[string]*translator{}
-	childModels := map[string]string{} // by the task call's id
+	childModels := map[string]string{}   // by the task call's id
+	used := map[string]providers.Usage{} // the turn's own requests, by the model that answered
 	var done loop.Done
 	var werr error
 	for ev := range s.cfg.Turn(ctx, p) {
@@ -136,12 +138,27 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 				continue
 			}
 		}
-		werr = main.event(ev)
+		switch ev := ev.(type) {
+		case loop.Usage:
+			used[ev.Model] = used[ev.Model].Add(ev.Usage)
+		case loop.FellBack:
+			if werr = main.flush(); werr == nil {
+				werr = s.write(fallbackMessage(s.cfg.Init.SessionID, ev))
+			}
+		}
+		if werr == nil {
+			werr = main.event(ev)
+		}
 		if werr != nil {
 			cancel()
 		}
 	}
-	s.spend(model, done.Usage)
+	if len(used) == 0 {
+		s.spend(model, done.Usage)
+	}
+	for m, u := range used {
+		s.spend(cmp.Or(m, model), u)
+	}
 	if werr != nil {
 		return werr
 	}
@@ -224,4 +241,13 @@ func stopReason(r loop.StopReason) any {
 func usage(u providers.Usage) map[string]any {
 	return map[string]any{"input_tokens": plainInput(u), "output_tokens": u.OutputTokens,
 		"cache_read_input_tokens": u.CachedInputTokens, "cache_creation_input_tokens": u.CacheWriteTokens}
+}
+
+// fallbackMessage tells the client that the turn moved to a fallback
+// model (loop.FellBack): a system message of subtype "model_fallback",
+// which the Claude Agent SDK hands on as it reads it (its own system
+// messages are init and compact_boundary).
+func fallbackMessage(session string, ev loop.FellBack) map[string]any {
+	return map[string]any{"type": "system", "subtype": "model_fallback", "session_id": session, "uuid": turn.NewID(),
+		"from": ev.From, "to": ev.To, "error": ev.Err, "discarded": ev.Discarded}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/agent-dev/agent/providers"
@@ -19,12 +20,17 @@ type costMeter struct {
 	turn        float64
 	known       bool // the session's cost is known
 	turnUnknown bool // a step of the turn had no price
+	// models are the tokens of each model since the session was shown,
+	// for /cost when more than one answered (a fallback, /model).
+	models map[string]providers.Usage
+	order  []string
 }
 
 // reset starts the meter on a session that already holds usage, recorded
 // with model.
 func (c *costMeter) reset(model string, usage providers.Usage) {
 	c.usage, c.turnUsage, c.session, c.turn, c.turnUnknown = usage, providers.Usage{}, 0, 0, false
+	c.models, c.order = nil, nil
 	c.known = c.price != nil
 	if usage != (providers.Usage{}) {
 		c.known = c.priceStep(model, usage, &c.session)
@@ -39,6 +45,13 @@ func (c *costMeter) startTurn() {
 // add counts one step's usage on model.
 func (c *costMeter) add(model string, u providers.Usage) {
 	c.usage, c.turnUsage = c.usage.Add(u), c.turnUsage.Add(u)
+	if c.models == nil {
+		c.models = map[string]providers.Usage{}
+	}
+	if _, ok := c.models[model]; !ok {
+		c.order = append(c.order, model)
+	}
+	c.models[model] = c.models[model].Add(u)
 	if !c.priceStep(model, u, &c.session) {
 		c.known = false
 	}
@@ -91,6 +104,19 @@ func (c *costMeter) report() string {
 		}
 		s += "."
 	}
+	if len(c.order) > 1 {
+		s += "\nBy model since the session was opened:"
+		for _, model := range c.order {
+			u := c.models[model]
+			s += fmt.Sprintf("\n  %s: %s input, %s output tokens", model, formatTokens(u.InputTokens), formatTokens(u.OutputTokens))
+			var usd float64
+			if c.priceStep(model, u, &usd) {
+				s += ", " + formatUSD(usd)
+			} else {
+				s += ", no price"
+			}
+		}
+	}
 	return s
 }
 
@@ -112,8 +138,8 @@ func (m *Model) resetCost(sess *Session) {
 	m.bar.cost = m.cost.label()
 }
 
-// addCost counts one step's usage on the current model.
-func (m *Model) addCost(u providers.Usage) {
-	m.cost.add(m.cfg.Model, u)
+// addCost counts one step's usage on model ("": the current model).
+func (m *Model) addCost(model string, u providers.Usage) {
+	m.cost.add(cmp.Or(model, m.cfg.Model), u)
 	m.bar.cost = m.cost.label()
 }

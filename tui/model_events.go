@@ -169,9 +169,11 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.Retry:
 		m.showRetry(ev)
 		return nil
+	case loop.FellBack:
+		m.showFallback(ev)
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
-		m.addCost(ev.Usage)
+		m.addCost(ev.Model, ev.Usage)
 	case loop.Compacting, loop.Compacted:
 		m.compactionEvent(ev)
 	case loop.WebSearch, loop.Citation:
@@ -239,6 +241,21 @@ func (m *Model) showRetry(ev loop.Retry) {
 	}
 	m.retryNote = newNoteItem(m.st, note)
 	m.chat.append(m.retryNote)
+}
+
+// showFallback says that the turn moved to a fallback model: the retry
+// note of the failed model gives way to it, and text the failed attempt
+// streamed is void (the answer below is the fallback's).
+func (m *Model) showFallback(ev loop.FellBack) {
+	if m.retryNote != nil {
+		m.chat.remove(m.retryNote)
+		m.retryNote, m.retryDiscarded = nil, false
+	}
+	note := fmt.Sprintf("%s failed after its retries (%s): this turn goes on with %s.", ev.From, ev.Err, ev.To)
+	if ev.Discarded {
+		note += " The partial answer above is discarded."
+	}
+	m.noteAfterText(note)
 }
 
 // retrySucceeded ends the retry note once the retried request answers: it

@@ -25,7 +25,7 @@ func (m *Model) subagentEvent(se loop.ChildEvent) {
 	switch ev := se.Event.(type) {
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
-		m.addCost(ev.Usage)
+		m.addCost(ev.Model, ev.Usage)
 	case loop.ToolCallFinished:
 		if b, ok := m.blocks[ev.ID]; ok && b.running() && b.origin != "" && b.origin == se.Description {
 			b.finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)

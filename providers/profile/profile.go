@@ -111,6 +111,12 @@ type Profile struct {
 	MaxTokensTotal *int     `toml:"max_tokens_total"`
 	// ModelAliases override the top-level model_aliases for this profile.
 	ModelAliases map[string]string `toml:"model_aliases"`
+	// FallbackModels are the models a turn moves to, in order, when the
+	// profile's model still fails with an overload, a rate limit or a
+	// server error after the retries (Claude Code's fallbackModel, a
+	// list): a model of the same server, a profile's name, or
+	// "PROFILE:MODEL".
+	FallbackModels []string `toml:"fallback_models"`
 }
 
 // Price is a [profiles.NAME.price] table: US dollars per million tokens.
@@ -131,6 +137,9 @@ type Overrides struct {
 	// MaxRetries is -1 when not given; IdleTimeout 0.
 	MaxRetries  int
 	IdleTimeout time.Duration
+	// FallbackModels (--fallback-model) replace the profile's
+	// fallback_models when not nil; empty turns them off.
+	FallbackModels []string
 }
 
 // Settings are the resolved providers' settings of a run.
@@ -172,6 +181,10 @@ type Settings struct {
 	// ModelAliases map a lower-case model name of Claude Code's files
 	// (sonnet) to the model of this run (see ResolveModel).
 	ModelAliases map[string]string
+	// Fallbacks are the settings of the models a turn falls back to, in
+	// order (fallback_models, --fallback-model): each with its own
+	// server, key and model.
+	Fallbacks []Settings
 }
 
 // Resolve applies the precedence flag > environment > config file >
@@ -197,6 +210,9 @@ func Resolve(f File, path string, o Overrides, getenv func(string) string) (Sett
 		return s, err
 	}
 	s.aliases(f, p, getenv)
+	if err := s.fallbacks(f, p, o, path, getenv); err != nil {
+		return s, err
+	}
 	return s, nil
 }
 

@@ -111,11 +111,17 @@ func (s Settings) ModelPrice() (providers.Price, bool) {
 
 // Pricer prices models for the interface: the settings' price for the
 // configured model (the profile's [price] table, when it has one, is for
-// it), the table for any other (after /model).
+// it), a fallback's profile's for its model, the table for any other
+// (after /model).
 func (s Settings) Pricer() func(model string) (providers.Price, bool) {
 	return func(model string) (providers.Price, bool) {
 		if model == s.Model {
 			return s.ModelPrice()
+		}
+		for _, fb := range s.Fallbacks {
+			if model == fb.Model {
+				return fb.ModelPrice()
+			}
 		}
 		return providers.PriceOf(model)
 	}
