@@ -135,7 +135,10 @@ func interactiveConfig(o *Options, h *host.Host, sess *host.Session, ss *tui.Sto
 		cfg.StatusLinePadding = padding
 		cfg.StatusLine = func(ctx context.Context, st tui.StatusState) (string, error) {
 			return sess.RunStatusLine(ctx, host.StatusLineInput{SessionID: st.SessionID, Model: st.Model, CostUSD: st.CostUSD,
-				InputTokens: st.InputTokens, OutputTokens: st.OutputTokens, ContextTokens: st.Context})
+				InputTokens: st.InputTokens, OutputTokens: st.OutputTokens, ContextTokens: st.Context, ContextWindow: st.Window,
+				LastInput: st.Last.InputTokens, LastOutput: st.Last.OutputTokens, LastCacheRead: st.Last.CachedInputTokens,
+				LastCacheWrite: st.Last.CacheWriteTokens, Duration: st.Duration, APIDuration: st.APIDuration,
+				LinesAdded: st.LinesAdded, LinesRemoved: st.LinesRemoved})
 		}
 	}
 	return cfg

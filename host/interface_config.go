@@ -11,7 +11,7 @@ import (
 //	vim = true                  # vim keys in the input (/vim switches)
 //	notifications = "auto"      # osc9, osc777, bell, off: how a finished turn or a waiting question is told while the terminal is not focused
 //	notify_after = "30s"        # also tell when a turn ran this long although the terminal did not say it lost focus ("0s": never)
-//	status_line = { command = "~/.config/agent/statusline.sh", padding = 0 }
+//	status_line = { command = "~/.config/agent/statusline.sh", padding = 0, timeout = "5s" }
 type interfaceFile struct {
 	Theme         string          `toml:"theme"`
 	Vim           *bool           `toml:"vim"`
@@ -28,6 +28,10 @@ type StatusLineFile struct {
 	Command string `toml:"command"`
 	// Padding is the columns left before the line (Claude Code's padding).
 	Padding int `toml:"padding"`
+	// TimeoutText is how long one run may take (a Go duration; default
+	// "5s"), Timeout the parsed value.
+	TimeoutText string        `toml:"timeout"`
+	Timeout     time.Duration `toml:"-"`
 }
 
 // InterfaceSettings are the resolved interface keys of the config file;
@@ -76,6 +80,13 @@ func (s *Settings) resolveInterface(f interfaceFile, where string) error {
 		}
 		if sl.Padding < 0 {
 			return usagef("%s: status_line padding = %d: want 0 or more", where, sl.Padding)
+		}
+		if sl.TimeoutText != "" {
+			d, err := time.ParseDuration(sl.TimeoutText)
+			if err != nil || d <= 0 {
+				return usagef("%s: status_line timeout = %q: want a duration such as \"2s\"", where, sl.TimeoutText)
+			}
+			sl.Timeout = d
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -126,7 +127,8 @@ type Config struct {
 	// rewind.
 	Rewind Rewinder
 	// StatusLine runs the person's status line command (Claude Code's
-	// statusLine setting) at the start and after each turn, and its line
+	// statusLine setting) at the start and after each change of the
+	// session's state it is given (at most every 300 ms), and its line
 	// is shown under the status bar, StatusLinePadding columns in; nil:
 	// none.
 	StatusLine        StatusLineFunc
@@ -252,13 +254,11 @@ type Model struct {
 	shells shellsState // the session's background processes as last read
 	// personShells counts the "!" commands run, for their blocks' ids.
 	personShells int
-	// statusLine is the person's status line as last shown; one command
-	// runs at a time, and statusLineAgain runs one more after it.
-	statusLine                         string
-	statusLineRunning, statusLineAgain bool
-	shellsView                         *shellsDialog // the /shells dialog, when open
-	rewind                             *rewindDialog // the /rewind dialog, when open
-	escArmed                           time.Time     // when Esc on an empty, idle input armed Esc Esc
+	// sl is the person's status line (Config.StatusLine) and its runs.
+	sl         statusLineState
+	shellsView *shellsDialog // the /shells dialog, when open
+	rewind     *rewindDialog // the /rewind dialog, when open
+	escArmed   time.Time     // when Esc on an empty, idle input armed Esc Esc
 
 	mentionQuery string   // the "@" word whose completions are shown
 	mentionHints []string // its completions, best first
@@ -278,8 +278,11 @@ type Model struct {
 	// request, updated by each; retryDiscarded that a retry voided text.
 	retryNote      *noteItem
 	retryDiscarded bool
-	approving      *pendingApproval // the question waiting for the person, with its menu
-	frame          int              // the spinner's frame: tickIntervals since started
+	// notifier tells the desktop, through the terminal, that a turn
+	// ended or a question waits while the terminal has no focus.
+	notifier  notifier
+	approving *pendingApproval // the question waiting for the person, with its menu
+	frame     int              // the spinner's frame: tickIntervals since started
 	// spun is when the spinner was last brought up to date (Unix
 	// nanoseconds), by a tick or by a batch of events; the tick command
 	// reads it from its own goroutine (see tick).
@@ -332,6 +335,8 @@ func New(cfg Config) (*Model, error) {
 		chat: newChatList(), loop: l, blocks: map[string]*toolBlock{}, selected: -1,
 		session: cfg.Session, now: time.Now, queue: promptQueue{st: st}, todos: todoPin{st: st},
 	}
+	m.notifier = newNotifier(cfg.Notify, os.Getenv)
+	m.sl.began = time.Now()
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
 	m.keys.shells = cfg.Shells != nil
@@ -426,11 +431,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.ticked(msg)
 	case modelSwitchedMsg:
 		m.modelSwitched(msg)
+		return m, m.refreshStatusLine()
 	case sessionsListedMsg:
 		m.sessionsListed(msg)
 	case sessionOpenedMsg:
 		m.sessionOpened(msg)
-		return m, m.sendPending()
+		return m, tea.Batch(m.sendPending(), m.refreshStatusLine())
 	case memorySavedMsg, memoryEditMsg, memoryEditedMsg:
 		return m, m.onMemory(msg)
 	case gitStatusMsg, storeErrMsg:
@@ -440,7 +446,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case quitExpiredMsg:
 		m.quitExpired(msg)
 	case approvalMsg:
-		return m, m.askApproval(msg.req)
+		return m, tea.Batch(m.askApproval(msg.req), m.notifyQuestion(msg.req))
+	case questionWaitedMsg:
+		return m, m.questionWaited(msg)
+	case tea.FocusMsg:
+		m.notifier.focus = focusIn
+	case tea.BlurMsg:
+		m.notifier.focus = focusOut
 	case noticeMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		return m, waitNotice(m.cfg.Notices)
@@ -448,6 +460,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.shellDone(msg)
 	case statusLineMsg:
 		return m, m.onStatusLine(msg)
+	case statusLineDueMsg:
+		return m, m.statusLineDue()
 	case mcpLoginMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		m.chat.bottom()

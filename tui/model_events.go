@@ -174,6 +174,8 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
 		m.addCost(ev.Model, ev.Usage)
+		m.sl.last1 = ev.Usage
+		return m.refreshStatusLine()
 	case loop.Compacting, loop.Compacted:
 		m.compactionEvent(ev)
 	case loop.WebSearch, loop.Citation:
@@ -197,6 +199,9 @@ func (m *Model) toolFinished(ev loop.ToolCallFinished) {
 		m.bar.mode = mode // an approved plan switched the mode
 	}
 	m.refreshDiagnostics()
+	if diff, ok := ev.Meta[tools.MetaDiff].(string); ok && !ev.IsError {
+		m.sl.countLines(diff)
+	}
 	switch {
 	case !ev.Toolset:
 		m.block(ev.ID, ev.Name, tools.Summary{}).finish(ev.Content, ev.IsError, ev.Duration, ev.Meta)
@@ -315,7 +320,8 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 		m.ranCommands = false
 		cmds = append(cmds, gitStatus(m.cfg.Dir))
 	}
-	cmds = append(cmds, m.refreshStatusLine())
+	m.sl.api += d.Duration
+	cmds = append(cmds, m.refreshStatusLine(), m.notify(m.now().Sub(m.started), turnNotification(string(d.Reason), d.Answer)))
 	cmd := tea.Batch(cmds...)
 	m.bar.setRunning(false, 0, 0)
 	switch d.Reason {

@@ -43,6 +43,7 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "agent"
+	v.ReportFocus = m.notifier.reportsFocus()
 	return v
 }
 

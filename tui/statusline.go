@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agent-dev/agent/providers"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -19,56 +22,138 @@ type StatusState struct {
 	CostUSD   float64
 	CostKnown bool
 	// InputTokens and OutputTokens are the session's tokens; Context is
-	// the conversation's size as of the last request, in tokens.
-	InputTokens, OutputTokens, Context int
+	// the conversation's size as of the last request, in tokens, and
+	// Window the model's context window (0: unknown).
+	InputTokens, OutputTokens, Context, Window int
+	// Last is the last request's usage.
+	Last providers.Usage
+	// Duration is how long the interface has run; APIDuration how long
+	// its turns ran.
+	Duration, APIDuration time.Duration
+	// LinesAdded and LinesRemoved count the lines the edits of the
+	// session shown added and removed.
+	LinesAdded, LinesRemoved int
 }
 
 // StatusLineFunc runs the person's status line command (Claude Code's
 // statusLine) with the session's state and returns the line to show,
-// ANSI colours included; it returns when ctx is cancelled.
+// ANSI colours included; it returns when ctx is cancelled, and an error
+// when the command failed, timed out or printed nothing usable.
 type StatusLineFunc func(ctx context.Context, st StatusState) (string, error)
 
-// statusLineMsg carries a status line command's output (ok false: it
-// failed, and the last line stays).
-type statusLineMsg struct {
-	line string
-	ok   bool
+// statusLineEvery is the least time between two runs of the status line
+// command (Claude Code's 300 ms): events that come faster are shown by
+// one run at the end of the interval.
+const statusLineEvery = 300 * time.Millisecond
+
+// statusLineState is the person's status line: the line shown, the
+// command's runs (one at a time, at most one every statusLineEvery) and
+// what the state given to it counts beyond the status bar's.
+type statusLineState struct {
+	line    string
+	running bool      // a run is under way
+	again   bool      // the state changed during the run: one more after it
+	waiting bool      // a run is due at the end of the interval
+	last    time.Time // when the last run started
+	warned  bool      // the one warning of a failing command was shown
+
+	began        time.Time     // the interface's start
+	api          time.Duration // the turns' time
+	last1        providers.Usage
+	added, remov int
 }
 
-// refreshStatusLine runs Config.StatusLine in a command, unless one runs
-// already (then one more runs after it, so the last state is shown).
-func (m *Model) refreshStatusLine() tea.Cmd {
-	if m.cfg.StatusLine == nil {
+// statusLineMsg carries a status line command's output, or its error.
+type statusLineMsg struct {
+	line string
+	err  error
+}
+
+// statusLineDueMsg comes when the interval after the last run is over.
+type statusLineDueMsg struct{}
+
+// refreshStatusLine runs Config.StatusLine in a command: at once, or, when
+// the last run started less than statusLineEvery ago, once at the end of
+// that interval; a change during a run runs one more after it.
+func (m *Model) refreshStatusLine() tea.Cmd { return m.runStatusLine(false) }
+
+// runStatusLine is refreshStatusLine; due is true when the interval after
+// the last run is over (its tick came), whatever the clock says.
+func (m *Model) runStatusLine(due bool) tea.Cmd {
+	sl := &m.sl
+	switch {
+	case m.cfg.StatusLine == nil:
+		return nil
+	case sl.running:
+		sl.again = true
+		return nil
+	case sl.waiting:
 		return nil
 	}
-	if m.statusLineRunning {
-		m.statusLineAgain = true
-		return nil
+	now := m.now()
+	if wait := sl.last.Add(statusLineEvery).Sub(now); !due && !sl.last.IsZero() && wait > 0 {
+		sl.waiting = true
+		return tea.Tick(wait, func(time.Time) tea.Msg { return statusLineDueMsg{} })
 	}
-	m.statusLineRunning = true
-	st := StatusState{Model: m.bar.model, Dir: m.cfg.Dir, InputTokens: m.bar.in, OutputTokens: m.bar.out, Context: m.bar.context,
-		CostUSD: m.cost.session, CostKnown: m.cost.known}
-	if m.session != nil {
-		st.SessionID = m.session.ID
-	}
+	sl.running, sl.last = true, now
+	st := m.statusState(now)
 	run := m.cfg.StatusLine
 	return func() tea.Msg {
 		line, err := run(context.Background(), st)
-		return statusLineMsg{line: line, ok: err == nil}
+		return statusLineMsg{line: line, err: err}
 	}
 }
 
-// onStatusLine shows a status line command's output.
-func (m *Model) onStatusLine(msg statusLineMsg) tea.Cmd {
-	m.statusLineRunning = false
-	if msg.ok {
-		m.statusLine = sanitizeStatusLine(msg.line)
+// statusState is the session's state for the status line command.
+func (m *Model) statusState(now time.Time) StatusState {
+	st := StatusState{Model: m.bar.model, Dir: m.cfg.Dir, InputTokens: m.bar.in, OutputTokens: m.bar.out, Context: m.bar.context,
+		Window: cmp.Or(m.bar.window, providers.ContextWindow(m.bar.model)), CostUSD: m.cost.session, CostKnown: m.cost.known,
+		Last: m.sl.last1, Duration: now.Sub(m.sl.began), APIDuration: m.sl.api, LinesAdded: m.sl.added, LinesRemoved: m.sl.remov}
+	if m.session != nil {
+		st.SessionID = m.session.ID
 	}
-	if m.statusLineAgain {
-		m.statusLineAgain = false
+	return st
+}
+
+// onStatusLine shows a status line command's output. A failure takes the
+// person's line away (the built-in status bar stays) and says why once;
+// a later success shows a line again.
+func (m *Model) onStatusLine(msg statusLineMsg) tea.Cmd {
+	sl := &m.sl
+	sl.running = false
+	if msg.err == nil {
+		sl.line = sanitizeStatusLine(msg.line)
+	} else {
+		sl.line = ""
+		if !sl.warned {
+			sl.warned = true
+			m.chat.append(newNoteItem(m.st, "The status line command failed ("+msg.err.Error()+"); the built-in status line shows alone. This is said once."))
+		}
+	}
+	if sl.again {
+		sl.again = false
 		return m.refreshStatusLine()
 	}
 	return nil
+}
+
+// statusLineDue runs the command whose run waited for its interval.
+func (m *Model) statusLineDue() tea.Cmd {
+	m.sl.waiting = false
+	return m.runStatusLine(true)
+}
+
+// countLines adds the lines an edit's unified diff added and removed.
+func (sl *statusLineState) countLines(diff string) {
+	for line := range strings.SplitSeq(diff, "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++") || strings.HasPrefix(line, "---"):
+		case strings.HasPrefix(line, "+"):
+			sl.added++
+		case strings.HasPrefix(line, "-"):
+			sl.remov++
+		}
+	}
 }
 
 // sanitizeStatusLine keeps the first line of out with its SGR colour
@@ -104,8 +189,8 @@ func sgr(seq string) bool {
 
 // statusLineRow is the person's status line cut to width, "" for none.
 func (m *Model) statusLineRow() string {
-	if m.statusLine == "" || m.statusLine == "\x1b[m" {
+	if m.sl.line == "" || m.sl.line == "\x1b[m" {
 		return ""
 	}
-	return ansi.Truncate(strings.Repeat(" ", m.cfg.StatusLinePadding)+m.statusLine, m.width, "…")
+	return ansi.Truncate(strings.Repeat(" ", m.cfg.StatusLinePadding)+m.sl.line, m.width, "…")
 }

@@ -2,9 +2,11 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agent-dev/agent/providers/fake"
 )
@@ -55,5 +57,68 @@ func TestSanitizeStatusLine(t *testing.T) {
 		if got := sanitizeStatusLine(in); got != want {
 			t.Errorf("sanitizeStatusLine(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A status line command that fails (it timed out, say) takes its line
+// away: the built-in status line shows alone, with one warning however
+// often it fails; a later success shows a line again.
+func TestAFailingStatusLineLeavesTheBuiltInOneAndWarnsOnce(t *testing.T) {
+	cfg := config(t, fake.New(fake.Text("one"), fake.Text("two"), fake.Text("three")), t.TempDir(), nil)
+	var runs atomic.Int32
+	cfg.StatusLine = func(_ context.Context, st StatusState) (string, error) {
+		switch runs.Add(1) {
+		case 1:
+			return "MINE-FIRST", nil
+		case 4:
+			return "MINE-AGAIN", nil
+		}
+		return "", errors.New("the command timed out after 5s")
+	}
+	d := newDriver(t, cfg)
+	d.untilShows("MINE-FIRST")
+	d.typeAndSend("hi")
+	d.until("the line gone and the turn's answer", func(s string) bool {
+		return !strings.Contains(s, "MINE-FIRST") && strings.Contains(s, "one") && strings.Contains(s, "timed out")
+	})
+	if !strings.Contains(d.screen(), "scripted-model") {
+		t.Errorf("the built-in status line is gone:\n%s", d.screen())
+	}
+	d.typeAndSend("again")
+	d.until("the third run's end", func(s string) bool {
+		return strings.Contains(s, "two") && runs.Load() == 3 && !d.m.sl.running && !d.m.sl.waiting
+	})
+	d.typeAndSend("once more")
+	d.untilShows("MINE-AGAIN")
+	if n := strings.Count(d.screen(), "status line command failed"); n != 1 {
+		t.Errorf("%d warnings, want 1:\n%s", n, d.screen())
+	}
+}
+
+// Events closer than 300 ms apart run the command once at the end of the
+// interval, with the last state.
+func TestTheStatusLineRunsAtMostEvery300ms(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	cfg.StatusLine = func(context.Context, StatusState) (string, error) { return "x", nil }
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	m.now = func() time.Time { return now }
+	if m.refreshStatusLine() == nil {
+		t.Fatal("the first refresh ran nothing")
+	}
+	m.onStatusLine(statusLineMsg{line: "x"})
+	now = now.Add(100 * time.Millisecond)
+	tick := m.refreshStatusLine()
+	if tick == nil || !m.sl.waiting || m.sl.running {
+		t.Fatalf("a refresh 100 ms after a run did not wait: waiting %v running %v", m.sl.waiting, m.sl.running)
+	}
+	if m.refreshStatusLine() != nil {
+		t.Error("a second refresh in the interval set a second timer")
+	}
+	if m.statusLineDue() == nil || !m.sl.running {
+		t.Error("the interval's end ran nothing")
 	}
 }
