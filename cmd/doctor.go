@@ -107,6 +107,7 @@ func runDoctor(ctx context.Context, w io.Writer, getenv func(string) string, o *
 		return err
 	}
 	failed = printSandbox(line, ss) || failed
+	printToolCaches(line, s, dir, getenv, exec.LookPath)
 	failed = printPolicy(line, s) || failed
 	printMCP(ctx, line, h, dir, o.TrustProjectMCP)
 	printWorktrees(ctx, line, h, dir)
