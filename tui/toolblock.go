@@ -51,6 +51,10 @@ type toolBlock struct {
 	total    int      // number of result lines, also those not kept
 	dur      time.Duration
 	exitCode int // non-zero exit status of a command, 0 otherwise
+	// why is who or what refused a denied call (Meta[tools.MetaDecision]:
+	// "denied by hook PreToolUse", "denied by the person, with
+	// instructions"); the result's lines say what the model was told.
+	why string
 
 	diff  []string   // a change's unified diff (edits), shown in place of the result
 	diags lsp.Report // the diagnostics the change introduced, shown under the result
@@ -111,6 +115,7 @@ func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta m
 	}
 	b.dur = d
 	b.exitCode = metaInt(meta, tools.MetaExitCode)
+	b.why, _ = meta[tools.MetaDecision].(string)
 	if b.state == toolOK && b.exitCode != 0 {
 		b.state = toolFailed // a command that failed is no success, though the model reads it as a result
 	}
@@ -223,6 +228,8 @@ func (b *toolBlock) Render(width int) string {
 		for _, l := range b.progress {
 			lines = append(lines, b.st.Dim.Render(cutTo(l, inner-2)))
 		}
+	case b.state == toolDenied && b.total > 0:
+		lines = append(lines, b.result(inner-2)...) // why, in the words the model read
 	case b.state == toolOK || b.state == toolFailed:
 		if b.child != nil && b.expanded {
 			lines = append(lines, b.child.stepLines(b.st, inner-2)...)
@@ -259,7 +266,7 @@ func (b *toolBlock) header(width int) string {
 		tail = b.st.Dim.Render(b.tailText())
 	case toolDenied:
 		icon = b.st.ToolFailed.Render("✗")
-		tail = b.st.ToolFailed.Render("denied")
+		tail = b.st.ToolFailed.Render(deniedTail(b.why))
 	}
 	head := icon + " " + b.st.ToolName.Render(b.name)
 	used := 2 + textWidth(b.name)
@@ -274,6 +281,18 @@ func (b *toolBlock) header(width int) string {
 		head += "  " + tail
 	}
 	return cutTo(head, width)
+}
+
+// deniedTail is the header's tail of a denied call: who refused it, when
+// the decision says so in words of its own ("denied by hook PreToolUse").
+func deniedTail(why string) string {
+	switch {
+	case strings.HasPrefix(why, "denied") && len(why) <= 60:
+		return why
+	case strings.HasPrefix(why, "hook"):
+		return "denied by a hook"
+	}
+	return "denied"
 }
 
 // tailText is the exit status and duration after a finished call's header.
@@ -302,7 +321,15 @@ func (b *toolBlock) result(width int) []string {
 	}
 	lines := make([]string, 0, show+1)
 	for _, l := range b.output[:show] {
-		lines = append(lines, b.st.ToolOutput.Render(cutTo(l, width)))
+		if !b.expanded && b.state != toolDenied {
+			lines = append(lines, b.st.ToolOutput.Render(cutTo(l, width)))
+			continue
+		}
+		// Expanded, and a refusal's reason, the lines wrap: nothing is cut
+		// at the pane's edge.
+		for _, w := range wrapText(l, max(width, 1)) {
+			lines = append(lines, b.st.ToolOutput.Render(w))
+		}
 	}
 	if rest := b.total - show; rest > 0 {
 		note := fmt.Sprintf("… +%d %s", rest, plural(rest, "line", "lines"))
