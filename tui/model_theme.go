@@ -221,14 +221,16 @@ func (m *Model) themeLoaded(msg themeLoadedMsg) tea.Cmd {
 	if msg.t != nil {
 		m.applyTheme(msg.t)
 	} else {
+		// The terminal is asked again: its background may have changed
+		// since it was remembered; the answer switches at once.
 		m.applyTheme(m.resolvedTheme())
 		if m.theme.bg == "" {
 			text += " (dark until the terminal says its background)"
-			if !m.theme.asking {
-				cmds = append(cmds, m.askBackground())
-			}
 		} else {
-			text += " (" + m.theme.bg + ", the terminal's background)"
+			text += " (" + m.theme.bg + ", the terminal's background; asked again)"
+		}
+		if !m.theme.asking {
+			cmds = append(cmds, m.askBackground())
 		}
 	}
 	text += "."

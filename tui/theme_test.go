@@ -142,9 +142,7 @@ func TestThemeCommandSwitchesRedrawsAndRemembers(t *testing.T) {
 	if !strings.Contains(after, "\x1b[1;38;2;248;248;242mcolour me") || strings.Contains(before, "248;248;242") {
 		t.Errorf("the prompt drawn before the switch kept its colours:\n%q", after)
 	}
-	if p := loadPrefs(t, f); p.Theme != "dracula" {
-		t.Errorf("prefs remember %q, want dracula", p.Theme)
-	}
+	d.until("the theme remembered", func(string) bool { return loadPrefs(t, f).Theme == "dracula" })
 	cfg := config(t, fake.New(), t.TempDir(), nil)
 	cfg.Prefs = f
 	if again := newDriver(t, cfg); again.m.st.Theme != "dracula" {
@@ -240,3 +238,42 @@ func TestAutoWithoutAnAnswerStaysDark(t *testing.T) {
 type lightBackground struct{}
 
 func (lightBackground) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
+
+// /theme auto asks the terminal again, and a changed answer switches and
+// is remembered.
+func TestThemeAutoAsksAgain(t *testing.T) {
+	themeEnv(t)
+	d, f := themeDriver(t, "", prefs.Prefs{Backgrounds: map[string]string{"TestTerm": "dark"}})
+	if d.m.theme.asking || d.m.st.Theme != "dark" {
+		t.Fatalf("asking %v, theme %q; want the remembered dark without asking", d.m.theme.asking, d.m.st.Theme)
+	}
+	d.typeAndSend("/theme auto")
+	untilSays(d, "Theme: auto (dark, the terminal's background; asked again).")
+	if !d.m.theme.asking {
+		t.Fatal("/theme auto does not ask the terminal")
+	}
+	d.update(tea.BackgroundColorMsg{Color: lightBackground{}})
+	if d.m.st.Theme != "light" {
+		t.Errorf("theme %q after a light answer", d.m.st.Theme)
+	}
+	d.until("the new background remembered", func(string) bool { return loadPrefs(t, f).Backgrounds["TestTerm"] == "light" })
+}
+
+func TestParseThemeColours(t *testing.T) {
+	for _, tc := range []struct{ text, err string }{
+		{"[colors]\nuser = \"#ABCDEF\"\nnote = \"#abc\"\nkey = 255\nerror = \"0\"\n", ""},
+		{"[colors]\nuser = 256\n", "0 to 255"},
+		{"[colors]\nuser = \"#ABCDEG\"\n", `want "#RRGGBB"`},
+		{"[colors]\nuser = true\n", "want a string"},
+		{"base = \"auto\"\n", `base = "auto"`},
+		{"colours = {}\n", "unknown key colours"},
+	} {
+		_, err := parseTheme("x", tc.text)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%q: %v", tc.text, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%q: error %v, want one saying %q", tc.text, err, tc.err)
+		}
+	}
+}
