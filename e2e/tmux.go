@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,16 @@ var tmuxSockets atomic.Int64
 // the pane's session waited for.
 func StartTmux(t *testing.T, dir string, extraEnv, args []string) *TmuxSession {
 	t.Helper()
+	return StartTmuxWithConfig(t, dir, "", extraEnv, args)
+}
+
+// StartTmuxWithConfig is StartTmux with tmuxConf, the text of a tmux
+// configuration file, read by the new tmux server ("": none). For example
+// `set -g window-style "bg=#ffffff"` makes tmux answer a pane's OSC 11
+// question with a white background; without it a detached tmux (3.3)
+// answers nothing.
+func StartTmuxWithConfig(t *testing.T, dir, tmuxConf string, extraEnv, args []string) *TmuxSession {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is not installed, and CI must run this test")
@@ -50,7 +61,15 @@ func StartTmux(t *testing.T, dir string, extraEnv, args []string) *TmuxSession {
 	if slices.Contains(extraEnv, "EXEC=1") {
 		script = fmt.Sprintf("cd '%s' && exec env -i %s TERM=xterm-256color %s %s", dir, env, agent, strings.Join(quoted, " "))
 	}
-	s.Tmux("new-session", "-d", "-s", s.Name, "-x", "100", "-y", "30", script)
+	newSession := []string{"new-session", "-d", "-s", s.Name, "-x", "100", "-y", "30", script}
+	if tmuxConf != "" {
+		conf := filepath.Join(t.TempDir(), "tmux.conf")
+		if err := os.WriteFile(conf, []byte(tmuxConf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		newSession = append([]string{"-f", conf}, newSession...)
+	}
+	s.Tmux(newSession...)
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.Socket, "kill-server").Run() })
 	// The pane's process leads a session of its own: the agent and what
 	// it started run in it until they exit, after tmux does.

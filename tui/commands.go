@@ -38,6 +38,7 @@ func builtinCommands() []slashCommand {
 		{"/hooks", "", "list the hooks and where each comes from", noArg((*Model).hooksCommand)},
 		{"/shells", "[ID | stop ID]", "background shells: list them, show one's output, stop one", withArg((*Model).shellsCommand)},
 		{"/worktrees", "", "list the git worktrees agent made for this repository", noArg((*Model).worktreesCommand)},
+		{"/theme", "[NAME]", "switch the colours: a theme by name (without NAME: list the themes)", withArg((*Model).themeCommand)},
 		{"/context", "", "show how the context window is used", noArg((*Model).contextCommand)},
 		{"/compact", "[INSTRUCTIONS]", "summarise the older conversation to free the context window", withArg((*Model).startCompact)},
 		{"/cost", "", "show the session's tokens, cache use and cost", noArg((*Model).costCommand)},

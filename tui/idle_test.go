@@ -53,16 +53,30 @@ func timerCmds(cmd tea.Cmd) []string {
 // The idle interface sets no timer of its own: the cursor is the
 // terminal's, which blinks without redrawing the screen, and nothing else
 // ticks until a turn runs. (Bubble Tea's frame ticker is its own: issue 43.)
+// The one exception is once, at start: when the theme follows the
+// terminal's background and none is remembered, the question to the
+// terminal has a timeout.
 func TestIdleInterfaceSetsNoTimer(t *testing.T) {
-	m, err := New(config(t, fake.New(), t.TempDir(), NewApprover()))
+	t.Setenv("TERM_PROGRAM", "idle-test-terminal")
+	cfg := config(t, fake.New(), t.TempDir(), NewApprover())
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if timers := timerCmds(m.Init()); len(timers) != 1 {
+		t.Errorf("Init sets timers %v; want the background question's timeout alone", timers)
+	}
+	cfg.Theme = "dark"
+	m, err = New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if timers := timerCmds(m.Init()); len(timers) > 0 {
-		t.Errorf("Init sets timers: %v", timers)
+		t.Errorf("Init sets timers in a theme of its own: %v", timers)
 	}
 	for _, msg := range []tea.Msg{
 		tea.WindowSizeMsg{Width: 100, Height: 30},
+		bgTimeoutMsg{},
 		tea.FocusMsg{},
 		tea.KeyPressMsg{Code: 'h', Text: "h"},
 		tea.KeyPressMsg{Code: 'i', Text: "i"},

@@ -307,6 +307,8 @@ type Model struct {
 	fullHelp      bool
 
 	cost costMeter // the session's tokens and cost
+
+	theme themeState // the theme in force and the terminal's background
 }
 
 // New returns the model; err when the session's loop cannot be built.
@@ -347,13 +349,15 @@ func New(cfg Config) (*Model, error) {
 	m.resetCost(cfg.Session)
 	m.todos.set(cfg.Session.Todos)
 	m.showHistory(cfg.Session.Conv.Messages())
+	m.initTheme()
 	return m, nil
 }
 
-// Init asks for the background colour, listens for approval questions and
-// sends the initial prompt.
+// Init asks for the background colour (when the theme follows it and it is
+// not remembered), listens for approval questions and sends the initial
+// prompt.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{m.themeInit()}
 	if f := m.cfg.AfterFirstFrame; f != nil {
 		// Bubble Tea draws a frame every 1/60 s; this comes after the first.
 		cmds = append(cmds, tea.Tick(firstFrameDelay, func(time.Time) tea.Msg { f(); return nil }))
@@ -395,8 +399,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-	case tea.BackgroundColorMsg:
-		m.setDark(msg.IsDark())
+	case tea.BackgroundColorMsg, bgTimeoutMsg, themeLoadedMsg, themesListedMsg, prefsErrMsg:
+		return m, m.onTheme(msg)
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
 		m.syncApproval()

@@ -3,8 +3,6 @@ package tui
 import (
 	"time"
 
-	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -16,23 +14,6 @@ func (m *Model) resize(width, height int) {
 	m.input.SetWidth(width)
 	m.input.SetHeight(inputHeight(height))
 	m.help.SetWidth(width)
-}
-
-// setDark switches every style to a dark (or light) background; the chat's
-// items that cache styled text redraw with the new ones. Nothing changes
-// when the background is as it was.
-func (m *Model) setDark(dark bool) {
-	if dark == m.st.Dark {
-		return
-	}
-	*m.st = *newStyles(dark)
-	for i := range m.chat.len() {
-		if r, ok := m.chat.at(i).(restyler); ok {
-			r.restyle()
-		}
-	}
-	m.input.SetStyles(textarea.DefaultStyles(dark))
-	m.help.Styles = help.DefaultStyles(dark)
 }
 
 // paste gives pasted text to an open approval question that takes it, or

@@ -36,7 +36,7 @@ func (d *drawer) code(segs *text.Segments, lang string, width int) []string {
 	}
 	lines := src
 	if lang != "" {
-		if hl, ok := d.hl.lines(src, lang, d.pal.dark); ok && len(hl) == len(src) {
+		if hl, ok := d.hl.lines(src, lang, d.pal.hl); ok && len(hl) == len(src) {
 			lines = hl
 		}
 	}

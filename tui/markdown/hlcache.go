@@ -44,26 +44,22 @@ type hlCache struct {
 // highlight.LinesWithin), piece by piece; ok is false when lang is unknown.
 // A piece that cannot be highlighted (its lexer failed, or ran out of its
 // time budget) is plain, and the others are still coloured.
-func (c *hlCache) lines(src []string, lang string, dark bool) ([]string, bool) {
+func (c *hlCache) lines(src []string, lang string, scheme highlight.Scheme) ([]string, bool) {
 	if !highlight.Knows(lang) {
 		return nil, false
-	}
-	scheme := "l"
-	if dark {
-		scheme = "d"
 	}
 	out := make([]string, 0, len(src))
 	for start := 0; start < len(src); start += hlChunk {
 		piece := src[start:min(start+hlChunk, len(src))]
-		out = append(out, c.piece(piece, lang, scheme, dark)...)
+		out = append(out, c.piece(piece, lang, scheme)...)
 	}
 	return out, true
 }
 
 // piece highlights one piece of a code block, or returns it plain.
-func (c *hlCache) piece(piece []string, lang, scheme string, dark bool) []string {
+func (c *hlCache) piece(piece []string, lang string, scheme highlight.Scheme) []string {
 	text := strings.Join(piece, "\n")
-	key := lang + "\x00" + scheme + text
+	key := lang + "\x00" + string(rune('0'+scheme)) + text
 	failKey := key[:min(len(key), len(lang)+2+failPrefix)]
 	c.mu.Lock()
 	hl, found := c.pieces[key]
@@ -75,7 +71,7 @@ func (c *hlCache) piece(piece []string, lang, scheme string, dark bool) []string
 	if failed {
 		return piece
 	}
-	hl, ok := highlight.LinesWithin(text, lang, dark, c.budget)
+	hl, ok := highlight.LinesWithin(text, lang, scheme, c.budget)
 	if !ok || len(hl) != len(piece) {
 		c.mu.Lock()
 		if c.failed == nil || len(c.failed) >= 256 {

@@ -34,8 +34,9 @@ import (
 	"github.com/agent-dev/agent/tui/markdown/highlight"
 )
 
-// Style is the colour scheme: the caller picks it from the terminal's
-// background.
+// Style is the colour scheme: the caller picks it from the interface's
+// theme (Dark or Light from the terminal's background). Each Style has its
+// code colours (highlight.Scheme) too.
 type Style int
 
 const (
@@ -43,6 +44,15 @@ const (
 	Dark Style = iota
 	// Light is for light backgrounds (glamour's "light" colours).
 	Light
+	// Dracula is the Dracula theme's colours (draculatheme.com).
+	Dracula
+	// SolarizedDark is Solarized's colours on its dark background.
+	SolarizedDark
+	// SolarizedLight is Solarized's colours on its light background.
+	SolarizedLight
+	// HighContrast is bright ANSI colours for a dark background: every
+	// element keeps a colour of its own on a 16-colour terminal.
+	HighContrast
 )
 
 // MinWidth is the narrowest width, in columns, that Render honours; smaller
@@ -113,7 +123,7 @@ func (r *Renderer) renderBlock(src string, width int, defs string) []string {
 	}
 	source := []byte(src)
 	doc := r.parser.Parse(text.NewReader(source))
-	d := drawer{src: source, pal: &palettes[r.style], hl: &r.hl}
+	d := drawer{src: source, pal: paletteOf(r.style), hl: &r.hl}
 	lines := d.blocks(doc, width, true)
 	for len(lines) > 0 && blank(lines[len(lines)-1]) {
 		lines = lines[:len(lines)-1]

@@ -3,14 +3,29 @@ package markdown
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agent-dev/agent/tui/markdown/highlight"
 )
 
-// attrs is how a run of text is drawn: SGR attributes and a 256-colour
-// foreground and background (-1 for the terminal's own). The zero value is
+// attrs is how a run of text is drawn: SGR attributes and a foreground and
+// background colour, each a 256-colour index (0-255), a 24-bit colour
+// (trueColour|0xRRGGBB) or -1 for the terminal's own. The zero value is
 // not plain text (its colours are 0); use plain.
 type attrs struct {
-	fg, bg                          int16
+	fg, bg                          int32
 	bold, italic, underline, strike bool
+}
+
+// trueColour marks a colour of attrs as 24-bit, its low 24 bits 0xRRGGBB.
+const trueColour = 1 << 24
+
+// appendColour appends the SGR parameters of colour c: base is "38" for
+// the foreground, "48" for the background.
+func appendColour(p []string, base string, c int32) []string {
+	if c&trueColour != 0 {
+		return append(p, base+";2;"+strconv.Itoa(int(c>>16&0xff))+";"+strconv.Itoa(int(c>>8&0xff))+";"+strconv.Itoa(int(c&0xff)))
+	}
+	return append(p, base+";5;"+strconv.Itoa(int(c)))
 }
 
 // plain is text drawn in the terminal's own style.
@@ -32,10 +47,10 @@ func (a attrs) sgr() string {
 		p = append(p, "9")
 	}
 	if a.fg >= 0 {
-		p = append(p, "38;5;"+strconv.Itoa(int(a.fg)))
+		p = appendColour(p, "38", a.fg)
 	}
 	if a.bg >= 0 {
-		p = append(p, "48;5;"+strconv.Itoa(int(a.bg)))
+		p = appendColour(p, "48", a.bg)
 	}
 	if len(p) == 0 {
 		return ""
@@ -59,9 +74,10 @@ func paint(text string, a attrs) string {
 	return s + text + reset
 }
 
-// palette is a Style's choice of attributes for each element; the colours
-// are glamour's "dark" and "light" style sheets' (glamour v2.0.1), so
-// answers look as they did when glamour drew them.
+// palette is a Style's choice of attributes for each element. Dark's and
+// Light's colours are glamour's "dark" and "light" style sheets' (glamour
+// v2.0.1), so answers look as they did when glamour drew them; the other
+// themes' are in themes.go.
 type palette struct {
 	heading, h1, h6   attrs
 	code              attrs // inline code
@@ -71,10 +87,21 @@ type palette struct {
 	quote             attrs // block quote bar
 	html              attrs // raw HTML, shown as written
 	marker            attrs // list bullets and numbers
-	dark              bool  // code highlighting's palette
+	hl                highlight.Scheme
 }
 
-func colour(fg int16) attrs { return attrs{fg: fg, bg: -1} }
+func colour(fg int32) attrs { return attrs{fg: fg, bg: -1} }
+
+// rgb is the 24-bit colour 0xRRGGBB as a colour of attrs.
+func rgb(c int32) int32 { return trueColour | c }
+
+// paletteOf is the palette of style s; an unknown style is Dark's.
+func paletteOf(s Style) *palette {
+	if int(s) < 0 || int(s) >= len(palettes) {
+		return &palettes[Dark]
+	}
+	return &palettes[s]
+}
 
 var palettes = [...]palette{
 	Dark: {
@@ -90,7 +117,7 @@ var palettes = [...]palette{
 		quote:     colour(240),
 		html:      colour(244),
 		marker:    plain,
-		dark:      true,
+		hl:        highlight.Dark,
 	},
 	Light: {
 		heading:   attrs{fg: 27, bg: -1, bold: true},
@@ -105,5 +132,10 @@ var palettes = [...]palette{
 		quote:     colour(249),
 		html:      colour(244),
 		marker:    plain,
+		hl:        highlight.Light,
 	},
+	Dracula:        draculaPalette,
+	SolarizedDark:  solarizedDarkPalette,
+	SolarizedLight: solarizedLightPalette,
+	HighContrast:   highContrastPalette,
 }

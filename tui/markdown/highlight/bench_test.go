@@ -13,13 +13,13 @@ func BenchmarkLinesGo(b *testing.B) {
 		b.Fatal(err)
 	}
 	code := strings.TrimSuffix(string(data), "\n")
-	if _, ok := Lines(code, "go", true); !ok {
+	if _, ok := Lines(code, "go", Dark); !ok {
 		b.Fatal("ok = false")
 	}
 	b.SetBytes(int64(len(code)))
 	b.ReportAllocs()
 	for b.Loop() {
-		Lines(code, "go", true)
+		Lines(code, "go", Dark)
 	}
 }
 
@@ -31,7 +31,7 @@ func BenchmarkFirstUse(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				resetCache()
-				if _, ok := Lines("x = 1", lang, true); !ok {
+				if _, ok := Lines("x = 1", lang, Dark); !ok {
 					b.Fatal("ok = false")
 				}
 			}

@@ -1,7 +1,8 @@
 // Package highlight colours the code of fenced code blocks for the terminal, with chroma's lexers but none of
 // chroma's registries: it embeds a chosen set of lexers in chroma's XML format (lexers/README.md lists them) and
 // builds each one the first time a block in its language is highlighted, so that linking the package costs a
-// program nothing at start-up. Colours are glamour's "dark" and "light" style sheets', as 24-bit SGR sequences.
+// program nothing at start-up. Colours are glamour's "dark" and "light" style sheets' and those of the interface's
+// other themes (Scheme), as 24-bit SGR sequences.
 package highlight
 
 import (
@@ -56,7 +57,7 @@ const reset = "\x1b[m"
 // empty line), each line carrying its own 24-bit SGR colour sequences and ending in a reset when it set any, so no
 // style crosses a line. ok is false (and lines nil) when lang names no known language: the caller shows plain code.
 //
-// dark picks glamour's dark style sheet's colours, else its light one's. Consecutive tokens of one style share one
+// scheme picks the colours (Dark: glamour's dark style sheet's, Light: its light one's; see Scheme). Consecutive tokens of one style share one
 // SGR sequence ("\x1b[" attributes and "38;2;R;G;B" "m", then "\x1b[m"); runs of spaces between runs carry none.
 // The text of the lines, with the SGR sequences removed, is Clean(code): nothing in it can reach the terminal as a
 // control.
@@ -65,13 +66,13 @@ const reset = "\x1b[m"
 // fails (it does not compile, it reports an error or panics) and when lexing takes longer than DefaultLimit (200 ms
 // of wall-clock time; LinesWithin takes another budget). The first call for a language builds its lexer (0.3 ms for Go, 1-2 ms for Python or HTML; BenchmarkFirstUse). Lines is safe
 // for concurrent use, and its output depends only on its arguments (unless lexing runs out of time).
-func Lines(code, lang string, dark bool) (lines []string, ok bool) {
-	return LinesWithin(code, lang, dark, DefaultBudget())
+func Lines(code, lang string, scheme Scheme) (lines []string, ok bool) {
+	return LinesWithin(code, lang, scheme, DefaultBudget())
 }
 
 // LinesWithin is Lines with the lexing time bounded by budget instead of DefaultBudget: ok is false when budget runs
 // out.
-func LinesWithin(code, lang string, dark bool, budget Budget) (lines []string, ok bool) {
+func LinesWithin(code, lang string, scheme Scheme, budget Budget) (lines []string, ok bool) {
 	if len(code) > maxCode {
 		return nil, false
 	}
@@ -88,11 +89,7 @@ func LinesWithin(code, lang string, dark bool, budget Budget) (lines []string, o
 	if !ok {
 		return nil, false
 	}
-	p := &lightPalette
-	if dark {
-		p = &darkPalette
-	}
-	return render(tokens, p, strings.Count(text, "\n")+1), true
+	return render(tokens, paletteOf(scheme), strings.Count(text, "\n")+1), true
 }
 
 // Knows reports whether Lines finds a lexer for lang (named as Lines takes it). The lexer may still fail to build.

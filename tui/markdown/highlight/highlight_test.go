@@ -43,7 +43,7 @@ func styleOf(t *testing.T, lines []string, word string) string {
 }
 
 func TestGoCodeIsColouredLineByLine(t *testing.T) {
-	for _, dark := range []bool{true, false} {
+	for _, dark := range []Scheme{Dark, Light} {
 		lines, ok := LinesWithin(goSample, "go", dark, Budget{})
 		if !ok {
 			t.Fatal("go: ok = false")
@@ -76,7 +76,7 @@ func TestGoCodeIsColouredLineByLine(t *testing.T) {
 }
 
 func TestRunsMergeAndBlanksStayPlain(t *testing.T) {
-	lines, ok := LinesWithin("x := 1 + 2", "go", true, Budget{})
+	lines, ok := LinesWithin("x := 1 + 2", "go", Dark, Budget{})
 	if !ok {
 		t.Fatal("ok = false")
 	}
@@ -84,11 +84,11 @@ func TestRunsMergeAndBlanksStayPlain(t *testing.T) {
 	if strings.Contains(lines[0], "m \x1b[m") || strings.Contains(lines[0], "\x1b[38;2;110;239;192m \x1b") {
 		t.Errorf("a blank run is styled: %q", lines[0])
 	}
-	lines, _ = LinesWithin("a.b.c", "go", true, Budget{})
+	lines, _ = LinesWithin("a.b.c", "go", Dark, Budget{})
 	if n := strings.Count(lines[0], "\x1b[38"); n != 5 {
 		t.Errorf("a.b.c: %d runs, want 5 (name, dot, name, dot, name): %q", n, lines[0])
 	}
-	lines, _ = LinesWithin("((((", "go", true, Budget{})
+	lines, _ = LinesWithin("((((", "go", Dark, Budget{})
 	if n := strings.Count(lines[0], "\x1b[38"); n != 1 {
 		t.Errorf("((((: %d runs, want 1: %q", n, lines[0])
 	}
@@ -119,7 +119,7 @@ func TestLanguageNames(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("find(%q) = %q, want %q", tc.lang, got, tc.want)
 		}
-		_, ok := LinesWithin("x", tc.lang, true, Budget{})
+		_, ok := LinesWithin("x", tc.lang, Dark, Budget{})
 		if ok != (tc.want != "") {
 			t.Errorf("Lines(_, %q) ok = %v", tc.lang, ok)
 		}
@@ -127,17 +127,17 @@ func TestLanguageNames(t *testing.T) {
 }
 
 func TestUnknownLanguageIsNotHighlighted(t *testing.T) {
-	if lines, ok := Lines("func main() {}", "nosuchlang", true); ok || lines != nil {
+	if lines, ok := Lines("func main() {}", "nosuchlang", Dark); ok || lines != nil {
 		t.Errorf("nosuchlang: %q, %v; want nil, false", lines, ok)
 	}
-	if lines, ok := Lines("func main() {}", "", false); ok || lines != nil {
+	if lines, ok := Lines("func main() {}", "", Light); ok || lines != nil {
 		t.Errorf("empty language: %q, %v; want nil, false", lines, ok)
 	}
 }
 
 func TestLineCountFollowsTheCode(t *testing.T) {
 	for _, code := range []string{"", "\n", "x", "x\n", "x\n\n", "\n\nx", "// c", "/* a\nb */\n", "`a\nb`"} {
-		lines, ok := LinesWithin(code, "go", true, Budget{})
+		lines, ok := LinesWithin(code, "go", Dark, Budget{})
 		if !ok {
 			t.Fatalf("%q: ok = false", code)
 		}
@@ -157,7 +157,7 @@ func TestLineCountFollowsTheCode(t *testing.T) {
 func TestControlCharactersCannotReachTheTerminal(t *testing.T) {
 	code := "x := \"\x1b[2J\"\r\ny := 1\rz\x07\x00\x7f\u009b31m" + string([]byte{0xff}) + "\r"
 	for _, lang := range []string{"go", "python", "bash", "diff"} {
-		lines, ok := LinesWithin(code, lang, true, Budget{})
+		lines, ok := LinesWithin(code, lang, Dark, Budget{})
 		if !ok {
 			t.Fatalf("%s: ok = false", lang)
 		}
@@ -187,23 +187,23 @@ func TestControlCharactersCannotReachTheTerminal(t *testing.T) {
 func TestOversizedCodeIsNotHighlighted(t *testing.T) {
 	// A raw string is one token, so the largest code allowed lexes fast.
 	code := "`" + strings.Repeat("x", maxCode-2) + "`"
-	if _, ok := LinesWithin(code, "go", true, Budget{}); !ok {
+	if _, ok := LinesWithin(code, "go", Dark, Budget{}); !ok {
 		t.Errorf("%d bytes: ok = false", len(code))
 	}
-	if lines, ok := LinesWithin(code+"\n", "go", true, Budget{}); ok || lines != nil {
+	if lines, ok := LinesWithin(code+"\n", "go", Dark, Budget{}); ok || lines != nil {
 		t.Errorf("%d bytes: ok = %v", len(code)+1, ok)
 	}
 }
 
 func TestDarkAndLightDiffer(t *testing.T) {
-	dark, _ := LinesWithin(goSample, "go", true, Budget{})
-	light, _ := LinesWithin(goSample, "go", false, Budget{})
+	dark, _ := LinesWithin(goSample, "go", Dark, Budget{})
+	light, _ := LinesWithin(goSample, "go", Light, Budget{})
 	for _, word := range []string{"func", "greet", `"fmt"`, "// greet", "main"} {
 		if d, l := styleOf(t, dark, word), styleOf(t, light, word); d == l {
 			t.Errorf("%s: dark and light both %q", word, d)
 		}
 	}
-	again, _ := LinesWithin(goSample, "go", true, Budget{})
+	again, _ := LinesWithin(goSample, "go", Dark, Budget{})
 	if strings.Join(again, "\n") != strings.Join(dark, "\n") {
 		t.Error("two calls gave different output")
 	}
@@ -214,7 +214,7 @@ func TestConcurrentFirstUse(t *testing.T) {
 	done := make(chan []string)
 	for range 8 {
 		go func() {
-			lines, _ := LinesWithin(goSample, "go", true, Budget{})
+			lines, _ := LinesWithin(goSample, "go", Dark, Budget{})
 			done <- lines
 		}()
 	}
@@ -231,7 +231,7 @@ func TestConcurrentFirstUse(t *testing.T) {
 func TestLexingStopsWhenItsBudgetRunsOut(t *testing.T) {
 	code := strings.Repeat("x := a + b * c // sum\n", 50)
 	still := time.Unix(0, 0)
-	if _, ok := LinesWithin(code, "go", true, Budget{Limit: time.Millisecond, Now: func() time.Time { return still }}); !ok {
+	if _, ok := LinesWithin(code, "go", Dark, Budget{Limit: time.Millisecond, Now: func() time.Time { return still }}); !ok {
 		t.Error("a clock that stands still ran out of time")
 	}
 	var looks int
@@ -239,13 +239,32 @@ func TestLexingStopsWhenItsBudgetRunsOut(t *testing.T) {
 		looks++
 		return still.Add(time.Duration(looks) * time.Hour)
 	}
-	if lines, ok := LinesWithin(code, "go", true, Budget{Limit: time.Minute, Now: fast}); ok || lines != nil {
+	if lines, ok := LinesWithin(code, "go", Dark, Budget{Limit: time.Minute, Now: fast}); ok || lines != nil {
 		t.Errorf("past its budget: ok %v, %d lines", ok, len(lines))
 	}
 	if looks != 2 {
 		t.Errorf("the clock was read %d times, want twice (the start, then the first check)", looks)
 	}
-	if _, ok := LinesWithin(code, "go", true, Budget{Now: fast}); !ok {
+	if _, ok := LinesWithin(code, "go", Dark, Budget{Now: fast}); !ok {
 		t.Error("no limit, yet it ran out")
+	}
+}
+
+// Every scheme colours Go code, and no two schemes colour it alike.
+func TestEverySchemeColoursCodeItsOwnWay(t *testing.T) {
+	seen := map[string]Scheme{}
+	for s := Dark; s <= HighContrast; s++ {
+		lines, ok := LinesWithin(goSample, "go", s, Budget{})
+		if !ok {
+			t.Fatalf("scheme %d: ok = false", s)
+		}
+		if styleOf(t, lines, "func") == styleOf(t, lines, `"fmt"`) {
+			t.Errorf("scheme %d: keywords and strings look alike", s)
+		}
+		out := strings.Join(lines, "\n")
+		if other, dup := seen[out]; dup {
+			t.Errorf("schemes %d and %d colour code alike", other, s)
+		}
+		seen[out] = s
 	}
 }

@@ -39,7 +39,7 @@ func TestEveryLexerCompiles(t *testing.T) {
 			t.Errorf("%s: lexing the sample failed", e.Name())
 		}
 		lang := l.Config().Aliases[0]
-		lines, ok := LinesWithin(sample, lang, true, Budget{})
+		lines, ok := LinesWithin(sample, lang, Dark, Budget{})
 		if !ok || len(lines) != strings.Count(sample, "\n")+1 {
 			t.Errorf("%s (%s): ok=%v, %d lines", e.Name(), lang, ok, len(lines))
 		}
@@ -58,7 +58,7 @@ func TestLexersThatUseOthers(t *testing.T) {
 		{"makefile", "all:\n\techo \"hi\"\n", `"hi"`},
 		{"console", "$ echo \"hi\"\nhi\n", `"hi"`},
 	} {
-		lines, ok := LinesWithin(tc.code, tc.lang, true, Budget{})
+		lines, ok := LinesWithin(tc.code, tc.lang, Dark, Budget{})
 		if !ok {
 			t.Errorf("%s: ok = false", tc.lang)
 			continue
