@@ -150,7 +150,13 @@ func (a *Approver) Ask(ctx context.Context, q Question) loop.Decision {
 		return loop.Decision{Reason: "cancelled by the user", Why: "denied: cancelled while asking"}
 	}
 	sum := q.Summary
-	if sum.Title == "" && sum.Full == "" {
+	switch {
+	case sum.Title != "" || sum.Full != "":
+	case q.Text != "" && !q.Form:
+		// A question of no tool (trust in a repository's hooks, servers,
+		// settings): its details read as lines, not as JSON.
+		sum = tools.Summary{Full: readableArgs(call.Arguments)}
+	default:
 		sum = tools.DefaultSummary(call.Arguments)
 	}
 	req := approvalRequest{call: call, summary: sum, commands: q.Commands, origin: q.Origin, diff: q.Diff, text: q.Text,

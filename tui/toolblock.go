@@ -355,10 +355,13 @@ func (b *toolBlock) approval(width int) []string {
 			lines = append(lines, b.st.Approval.Render(l))
 		}
 	}
-	head := len(lines)
-	lines = append(lines, b.st.Approval.Render(cutTo(question, width)))
 	if len(b.diff) > 0 {
-		lines[head] = b.st.Approval.Render(cutTo("Allow this change to "+b.summary+"?", width))
+		question = "Allow this change to " + b.summary + "?"
+	}
+	for _, l := range wrapText(question, max(width, 1)) { // the whole question, never cut
+		lines = append(lines, b.st.Approval.Render(l))
+	}
+	if len(b.diff) > 0 {
 		lines = append(lines, b.diffLines(width)...)
 		session = "Allow edits for this session"
 	} else {
