@@ -35,7 +35,13 @@ type childView struct {
 	start       time.Time
 	elapsed     time.Duration
 	tokens      int
-	done        bool
+	// streamed estimates the tokens of the text and reasoning streamed
+	// since the last usage report (4 bytes a token), so that the count
+	// moves while the child writes.
+	streamed int
+	writing  bool            // the child streams its text (not reasoning, not a call)
+	done     bool
+	reason   loop.StopReason // how it ended, once done
 
 	steps   []childStep
 	dropped int            // steps not kept (past childMaxSteps)
@@ -64,8 +70,13 @@ func (c *childView) add(s childStep) int {
 func (c *childView) see(ev loop.Event) {
 	switch ev := ev.(type) {
 	case loop.StepStarted:
-		c.textAt = -1
+		c.textAt, c.writing = -1, false
+	case loop.ReasoningDelta:
+		c.streamed += len(ev.Text)
+		c.writing = false
 	case loop.TextDelta:
+		c.streamed += len(ev.Text)
+		c.writing = true
 		if c.textAt < 0 {
 			c.textAt = c.add(childStep{})
 			if c.textAt < 0 {
@@ -80,7 +91,7 @@ func (c *childView) see(ev loop.Event) {
 		if ev.Summary.Title != "" {
 			title += " " + oneLine(ev.Summary.Title)
 		}
-		c.tool, c.textAt = title, -1
+		c.tool, c.textAt, c.writing = title, -1, false
 		if i := c.add(childStep{call: true, text: title}); i >= 0 {
 			c.calls[ev.ID] = i
 		}
@@ -94,10 +105,10 @@ func (c *childView) see(ev loop.Event) {
 			delete(c.calls, ev.ID)
 		}
 	case loop.Usage:
-		c.tokens = ev.Total.InputTokens + ev.Total.OutputTokens
+		c.tokens, c.streamed = ev.Total.InputTokens+ev.Total.OutputTokens, 0
 	case loop.Done:
-		c.done, c.tool = true, ""
-		c.tokens = ev.Usage.InputTokens + ev.Usage.OutputTokens
+		c.done, c.tool, c.writing, c.reason = true, "", false, ev.Reason
+		c.tokens, c.streamed = ev.Usage.InputTokens+ev.Usage.OutputTokens, 0
 	}
 }
 
@@ -111,12 +122,14 @@ func (c *childView) status() string {
 	switch {
 	case c.tool != "":
 		parts = append(parts, c.tool)
+	case c.writing:
+		parts = append(parts, "writing")
 	case !c.done:
 		parts = append(parts, "thinking")
 	}
 	parts = append(parts, formatElapsed(c.elapsed))
-	if c.tokens > 0 {
-		parts = append(parts, formatTokens(c.tokens)+" tokens")
+	if n := c.tokens + c.streamed/4; n > 0 {
+		parts = append(parts, formatTokens(n)+" tokens")
 	}
 	return "↳ " + strings.Join(parts, " · ")
 }
@@ -167,4 +180,18 @@ func (c *childView) runningLines(st *styles, width int, expanded bool) []string 
 		lines = append(lines, st.Dim.Render(cutTo(fmt.Sprintf("ctrl+o shows its %d %s", n, plural(n, "step", "steps")), width)))
 	}
 	return lines
+}
+
+// stopped is how the child ended when it did not answer ("cancelled",
+// "step limit", "failed"); "" while it runs or when it answered.
+func (c *childView) stopped() string {
+	switch {
+	case !c.done || c.reason == loop.StopAnswered:
+		return ""
+	case c.reason == loop.StopCancelled:
+		return "cancelled"
+	case c.reason == loop.StopMaxSteps:
+		return "step limit"
+	}
+	return "failed"
 }

@@ -47,7 +47,7 @@ func TestRunningChildrenShowAsBlocksThatExpandToTheirSteps(t *testing.T) {
 	d := newDriver(t, config(t, fake.New(), t.TempDir(), nil))
 	childEvents(d)
 	folded := d.screen()
-	for _, want := range []string{"↳ find the parser · grep Parse( in . · 12s · 3.3k tokens", "ctrl+o shows its 4 steps",
+	for _, want := range []string{"↳ find the parser · grep Parse( in . · 12s · 3.4k tokens", "ctrl+o shows its 4 steps",
 		"↳ find the printer · thinking · 12s"} {
 		if !strings.Contains(folded, want) {
 			t.Errorf("folded screen lacks %q:\n%s", want, folded)

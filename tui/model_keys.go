@@ -281,7 +281,9 @@ func (m *Model) questionBlock(req approvalRequest) *toolBlock {
 	b.question = req.text
 	if req.origin != "" && req.text == "" {
 		b.question = req.origin + " asks: " + b.defaultQuestion()
-		b.origin = req.origin // its result comes as the subagent's event
+	}
+	if req.origin != "" {
+		b.origin = req.origin // labelled with it; its result comes as the subagent's event
 	}
 	if req.plan {
 		b.question = "Approve this plan?"

@@ -119,6 +119,9 @@ func (b *toolBlock) finish(content string, isError bool, d time.Duration, meta m
 	if b.state == toolOK && b.exitCode != 0 {
 		b.state = toolFailed // a command that failed is no success, though the model reads it as a result
 	}
+	if b.state == toolOK && b.child != nil && b.child.stopped() != "" {
+		b.state = toolFailed // a subagent cancelled or cut short: the model reads what it found, the person sees it did not finish
+	}
 	if d, ok := meta[tools.MetaDiff].(string); ok && d != "" {
 		b.setDiff(d)
 	}
@@ -268,8 +271,14 @@ func (b *toolBlock) header(width int) string {
 		icon = b.st.ToolFailed.Render("✗")
 		tail = b.st.ToolFailed.Render(deniedTail(b.why))
 	}
-	head := icon + " " + b.st.ToolName.Render(b.name)
+	head := icon + " "
 	used := 2 + textWidth(b.name)
+	if b.origin != "" { // a subagent's call, asked about in the session's pane
+		label := "↳ " + cutTo(b.origin, 30) + " ›"
+		head += b.st.Dim.Render(label) + " "
+		used += textWidth(label) + 1
+	}
+	head += b.st.ToolName.Render(b.name)
 	if tail != "" {
 		used += 2 + textWidth(tail)
 	}
@@ -300,6 +309,9 @@ func (b *toolBlock) tailText() string {
 	var parts []string
 	if b.exitCode > 0 { // -1 is a signal, and the content says which
 		parts = append(parts, "exit "+strconv.Itoa(b.exitCode))
+	}
+	if b.child != nil && b.child.stopped() != "" {
+		parts = append(parts, b.child.stopped())
 	}
 	if b.dur > 0 {
 		parts = append(parts, formatDuration(b.dur))
