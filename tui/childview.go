@@ -39,7 +39,7 @@ type childView struct {
 	// since the last usage report (4 bytes a token), so that the count
 	// moves while the child writes.
 	streamed int
-	writing  bool            // the child streams its text (not reasoning, not a call)
+	writing  bool // the child streams its text (not reasoning, not a call)
 	done     bool
 	reason   loop.StopReason // how it ended, once done
 
