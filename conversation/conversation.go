@@ -113,6 +113,9 @@ func (c *Conversation) SessionID() string {
 type Measure struct {
 	Bytes       int
 	InputTokens int
+	// Cached is whether the server reported prompt cache reads or
+	// writes for the request: its prefix is in the cache for the next.
+	Cached bool
 }
 
 // New returns an empty conversation with a system prompt. rec may be nil:

@@ -170,6 +170,12 @@ const (
 	StopBudget StopReason = "max_budget"
 )
 
+// CancelledMarker ends the partial answer of a response the person
+// cancelled as it streamed, as the conversation keeps it: the model reads
+// that its answer was cut there (Claude Code's "[Request interrupted by
+// user]"), and a resumed session's screen shows the cut.
+const CancelledMarker = "\n\n[Interrupted by the user]"
+
 // Done is the last event of a turn; the channel is closed after it.
 type Done struct {
 	// Answer is the assistant's text of the last step; on cancellation or a

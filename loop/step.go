@@ -3,6 +3,7 @@ package loop
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/providers"
@@ -34,7 +35,16 @@ func (t *turn) ask(step int, req providers.Request) (response, *stop) {
 	if resp == nil {
 		resp = &providers.Response{}
 	}
-	t.conv.Measured(conversation.Measure{Bytes: conversation.SizeOf(req).Total(), InputTokens: resp.Usage.InputTokens})
+	if err != nil && t.ctx.Err() != nil && resp.Usage == (providers.Usage{}) && len(keepText(resp.Message).Parts) > 0 {
+		// Cancelled while it streamed: the server bills what it read and
+		// wrote, but said nothing of it. Estimated, so that /cost and the
+		// caps do not count it as free; the estimate calibrates nothing.
+		resp.Usage = t.cancelledUsage(req, resp.Message)
+	} else {
+		u := resp.Usage
+		t.conv.Measured(conversation.Measure{Bytes: conversation.SizeOf(req).Total(), InputTokens: u.InputTokens,
+			Cached: u.CachedInputTokens > 0 || u.CacheWriteTokens > 0})
+	}
 	t.addUsage(step, resp.Usage)
 	if err != nil {
 		return response{}, t.streamFailed(resp, err)
@@ -64,20 +74,49 @@ func (t *turn) ask(step int, req providers.Request) (response, *stop) {
 	return r, nil
 }
 
+// cancelledUsage estimates the usage of req, cancelled after its stream
+// gave msg: the request's input tokens as the conversation estimates them
+// (read from the prompt cache up to the last request's size, when the
+// server cached that one) and msg's text and reasoning as output.
+func (t *turn) cancelledUsage(req providers.Request, msg providers.Message) providers.Usage {
+	last := t.conv.LastMeasure()
+	in := t.conv.Estimate(req)
+	written := 0
+	for _, p := range msg.Parts {
+		switch p := p.(type) {
+		case providers.Text:
+			written += len(p.Text)
+		case providers.Reasoning:
+			written += len(p.Text)
+		}
+	}
+	u := providers.Usage{InputTokens: in, OutputTokens: conversation.Tokens(written)}
+	if last.Cached {
+		u.CachedInputTokens = min(last.InputTokens, in)
+	}
+	return u
+}
+
 // streamFailed ends the turn on a response whose stream failed with err,
 // keeping the text and reasoning it streamed in the conversation: as
 // cancelled when the turn's context is done, else as an error.
 func (t *turn) streamFailed(resp *providers.Response, err error) *stop {
 	partial := keepText(resp.Message)
+	text := partial.Text()
 	if len(partial.Parts) > 0 {
-		if rerr := t.record(partial, resp.Usage); rerr != nil {
-			return &stop{StopError, partial.Text(), rerr}
+		kept := partial
+		if t.ctx.Err() != nil {
+			// The model reads, next turn, that its answer was cut here.
+			kept.Parts = append(slices.Clip(kept.Parts), providers.Text{Text: CancelledMarker})
+		}
+		if rerr := t.record(kept, resp.Usage); rerr != nil {
+			return &stop{StopError, text, rerr}
 		}
 	}
 	if t.ctx.Err() != nil {
-		return &stop{StopCancelled, partial.Text(), t.ctx.Err()}
+		return &stop{StopCancelled, text, t.ctx.Err()}
 	}
-	return &stop{StopError, partial.Text(), err}
+	return &stop{StopError, text, err}
 }
 
 // finish ends the turn on response r of step when it is the answer (no

@@ -74,6 +74,10 @@ func (m *Model) showMessages(msgs []providers.Message) {
 				case providers.Reasoning:
 					m.assistant().appendReasoning(p.Text)
 				case providers.Text:
+					if p.Text == loop.CancelledMarker { // the answer was cut here by Esc
+						m.noteAfterText("Cancelled.")
+						break
+					}
 					m.assistant().appendText(p.Text)
 				case providers.ToolCall:
 					if def, ok := m.definition(p.Name); !def.ChangesToolset {

@@ -27,6 +27,7 @@ func TestInterfaceInTmux(t *testing.T) {
 		scripted.ToolCalls(scripted.Call{ID: "l", Name: "list_files", Arguments: `{"pattern":"*.txt"}`}),
 		scripted.Text("There is **one** text file: notes.txt."),
 		scripted.Text("Walruses stream slowly and then the rest").WithPieceSize(4).HoldAfterEvents(3, hold),
+		scripted.Text("Going on from the cut."),
 	)
 	s := e2e.StartTmux(t, dir, nil, []string{"--base-url", srv.URL(), "--model", "scripted-model", "--max-retries", "0"})
 	s.WaitFor("Ask about this repository")
@@ -48,6 +49,13 @@ func TestInterfaceInTmux(t *testing.T) {
 	screen = s.WaitFor("Cancelled.")
 	if !strings.Contains(screen, "Walruses") {
 		t.Errorf("the partial answer is gone after Esc:\n%s", screen)
+	}
+	// The model is told its answer was cut where the person stopped it.
+	s.Send("go on")
+	s.WaitFor("Going on from the cut.")
+	reqs := srv.Requests()
+	if body := string(reqs[len(reqs)-1].Body); !strings.Contains(body, "Walruses") || !strings.Contains(body, "[Interrupted by the user]") {
+		t.Errorf("the next request does not mark the cut answer:\n%s", body)
 	}
 
 	s.Quit()
