@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/agent-dev/agent/checkpoint"
 	"github.com/agent-dev/agent/host"
@@ -68,7 +69,30 @@ func (r *tuiRewinder) Rewind(ctx context.Context, ts *tui.Session, req tui.Rewin
 // Undo is Host.Undo, leaving the files changed outside the agent alone.
 func (r *tuiRewinder) Undo(ctx context.Context, id string) (tui.Rewound, *sessions.UndoResult, error) {
 	res, journal, err := r.h.Undo(ctx, id, false)
-	return rewound(res), journal, err
+	out := rewound(res)
+	switch {
+	case err != nil:
+	case journal != nil:
+		var files []string
+		for _, f := range journal.Restored {
+			files = append(files, f.Path)
+		}
+		r.sess.NoteNextPrompt(id, undoNote(journal.Prompt, files))
+	default:
+		var files []string
+		for _, f := range out.Restored {
+			files = append(files, f.Path)
+		}
+		r.sess.NoteNextPrompt(id, undoNote(out.Prompt, files))
+	}
+	return out, journal, err
+}
+
+// undoNote tells the model that the person undid a prompt's file changes:
+// what it remembers writing is no longer in the files.
+func undoNote(prompt int, files []string) string {
+	return fmt.Sprintf("<system-reminder>The person ran /undo: the file changes of their prompt %d are undone, and these files are as they were before it: %s. "+
+		"Read a file again before relying on what you wrote to it.</system-reminder>", prompt, strings.Join(files, ", "))
 }
 
 // hostScope is the host's name of a scope.

@@ -16,30 +16,49 @@ import (
 // (32 KiB of its output; the rest is cut with a note).
 const maxShellNote = 32 << 10
 
-// personShells keeps what the person's "!" commands printed, per session,
-// until the session's next prompt carries it to the model.
+// personShells keeps what the person's "!" commands printed, and notes of
+// what the person did to the files outside a turn (/undo), per session,
+// until the session's next prompt carries them to the model.
 type personShells struct {
 	mu      sync.Mutex
-	pending map[string][]string
+	pending map[string][]string // "!" commands' input and output
+	notes   map[string][]string // anything else
 }
 
-// take returns and forgets session's pending notes, joined.
-func (p *personShells) take(session string) string {
+// take returns and forgets session's pending commands and notes, each
+// joined.
+func (p *personShells) take(session string) (ran, notes string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	notes := p.pending[session]
+	ran, notes = strings.Join(p.pending[session], "\n"), strings.Join(p.notes[session], "\n")
 	delete(p.pending, session)
-	return strings.Join(notes, "\n")
+	delete(p.notes, session)
+	return ran, notes
 }
 
-func (p *personShells) add(session, note string) {
+func (p *personShells) add(session, ran string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.pending == nil {
 		p.pending = map[string][]string{}
 	}
-	p.pending[session] = append(p.pending[session], note)
+	p.pending[session] = append(p.pending[session], ran)
 }
+
+func (p *personShells) note(session, note string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.notes == nil {
+		p.notes = map[string][]string{}
+	}
+	p.notes[session] = append(p.notes[session], note)
+}
+
+// NoteNextPrompt keeps note for the model: it joins session's next prompt
+// (as a "!" command's output does). The interface tells the model so of
+// what the person did to the files outside a turn (/undo, a rewind of the
+// code alone), which the conversation does not show.
+func (s *Session) NoteNextPrompt(session, note string) { s.a.shells.note(session, note) }
 
 // Shell runs a command the person typed after "!" in the interface
 // (Claude Code's bash mode) with the session's bash: in the sandbox (the

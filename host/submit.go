@@ -79,8 +79,12 @@ func (a *agent) submit(ctx context.Context, session string, p turn.Prompt) turn.
 			notices = append(notices, loop.Notice{Source: "commands", Text: note})
 		}
 	}
-	if ran := a.shells.take(session); ran != "" {
+	ran, notes := a.shells.take(session)
+	if ran != "" {
 		extra = append([]string{"The user ran these commands in the interface before this prompt:\n" + ran}, extra...)
+	}
+	if notes != "" {
+		extra = append([]string{notes}, extra...)
 	}
 	p.Message = withContext(p.Message, extra)
 	for _, note := range []string{a.backgroundPromptNote(session), a.mcpPromptNote()} {

@@ -29,7 +29,10 @@ type FileRestore struct {
 
 // UndoResult is what Undo did.
 type UndoResult struct {
-	Turn     int // the turn undone: seq of the user message that started it
+	Turn int // the turn undone: seq of the user message that started it
+	// Prompt is that message's number among the session's user messages
+	// (1 for the first prompt), as the person counts prompts.
+	Prompt   int
 	Restored []FileRestore
 }
 
@@ -79,6 +82,10 @@ func (s *Store) Undo(ctx context.Context, root *os.Root, sessionID string) (Undo
 			return err
 		}
 		res.Turn = turn
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE session_id = ? AND role = 'user' AND seq <= ?`,
+			sessionID, turn).Scan(&res.Prompt); err != nil {
+			return err
+		}
 		steps, err := check(root, turn, snaps)
 		if err != nil {
 			return err

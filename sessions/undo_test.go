@@ -139,8 +139,8 @@ func TestUndoWalksBackTurns(t *testing.T) {
 
 	res, err := w.s.Undo(ctx, w.root, w.id)
 	must(t, err)
-	if res.Turn != t2 || len(res.Restored) != 3 {
-		t.Errorf("first Undo = %+v, want the 3 files of turn %d", res, t2)
+	if res.Turn != t2 || res.Prompt != 2 || len(res.Restored) != 3 {
+		t.Errorf("first Undo = %+v, want the 3 files of turn %d, the second prompt", res, t2)
 	}
 	if treeHash(t, w.dir) != tree1 {
 		t.Errorf("after the first Undo the tree is not as after turn one (a.txt %q)", w.read(t, "a.txt"))
@@ -148,7 +148,7 @@ func TestUndoWalksBackTurns(t *testing.T) {
 	res, err = w.s.Undo(ctx, w.root, w.id)
 	must(t, err)
 	want := []sessions.FileRestore{{"a.txt", sessions.ActionRestored}, {"n.txt", sessions.ActionRemoved}}
-	if res.Turn != t1 || !slices.Equal(res.Restored, want) {
+	if res.Turn != t1 || res.Prompt != 1 || !slices.Equal(res.Restored, want) {
 		t.Errorf("second Undo = %+v, want turn %d: %+v", res, t1, want)
 	}
 	if treeHash(t, w.dir) != tree0 {

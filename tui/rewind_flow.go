@@ -351,7 +351,7 @@ func (m *Model) undone(msg undoneMsg) {
 		m.chat.append(newErrorItem(m.st, "Undo: "+msg.err.Error()))
 	case msg.journal != nil:
 		var b strings.Builder
-		fmt.Fprintf(&b, "Undid turn %d (its edits; commands run by bash are not tracked in this session):", msg.journal.Turn)
+		fmt.Fprintf(&b, "Undid prompt %d (its edits; commands run by bash are not tracked in this session):", msg.journal.Prompt)
 		for _, f := range msg.journal.Restored {
 			fmt.Fprintf(&b, "\n  %s %s", f.Action, f.Path)
 		}

@@ -400,8 +400,8 @@ func TestUndoSaysWhatItRestoredAndKept(t *testing.T) {
 		}, want: []string{"Undid prompt 3: the files are as they were before it.", "restored VERSION", "removed NEWS.md",
 			"Left as they are, changed outside the agent since: notes.txt"}},
 		{name: "journal", undo: func() (Rewound, *sessions.UndoResult, error) {
-			return Rewound{}, &sessions.UndoResult{Turn: 4, Restored: []sessions.FileRestore{{Path: "a.go", Action: sessions.ActionRestored}}}, nil
-		}, want: []string{"Undid turn 4", "restored a.go"}},
+			return Rewound{}, &sessions.UndoResult{Turn: 12, Prompt: 2, Restored: []sessions.FileRestore{{Path: "a.go", Action: sessions.ActionRestored}}}, nil
+		}, want: []string{"Undid prompt 2", "restored a.go"}},
 		{name: "nothing", undo: func() (Rewound, *sessions.UndoResult, error) {
 			return Rewound{}, nil, sessions.ErrNothingToUndo
 		}, want: []string{"Nothing to undo"}},
