@@ -215,3 +215,17 @@ func TestEditCarriesItsDiagnostics(t *testing.T) {
 		t.Errorf("a long command's update lost its diagnostics: %d blocks", n)
 	}
 }
+
+// A fallback to another model reaches the editor as a thought naming both
+// models, apart from the answer.
+func TestAFallbackIsAThought(t *testing.T) {
+	tr := newTranslator(&fakeSession{}, "/w")
+	ups := tr.updates(loop.FellBack{From: "big", To: "small", Err: "the model server answered HTTP 529: Overloaded"})
+	if len(ups) != 1 || ups[0].AgentThoughtChunk == nil {
+		t.Fatalf("updates %+v", ups)
+	}
+	text := ups[0].AgentThoughtChunk.Content.Text.Text
+	if !strings.Contains(text, "big failed after its retries") || !strings.Contains(text, "goes on with small") {
+		t.Errorf("thought %q", text)
+	}
+}

@@ -280,6 +280,13 @@ func checkProvider(ctx context.Context, line doctorLine, s host.Settings) bool {
 		key = "API key from " + s.APIKeyEnv
 	}
 	line("provider", "%s %s (%s), model %s", s.Provider, s.BaseURL, key, s.Model)
+	for i, fb := range s.Fallbacks {
+		where := "the same server"
+		if fb.BaseURL != s.BaseURL || fb.Provider != s.Provider {
+			where = fmt.Sprintf("profile %s: %s %s", fb.Profile, fb.Provider, fb.BaseURL)
+		}
+		line(fmt.Sprintf("  fallback %d", i+1), "%s (%s; when the model is still overloaded, rate limited or failing after its retries)", fb.Model, where)
+	}
 	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()
 	start := time.Now()

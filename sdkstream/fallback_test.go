@@ -1,0 +1,56 @@
+package sdkstream
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/turn"
+)
+
+// fallingBack is a Turn whose first step runs on "m" and whose second,
+// after m failed past its retries, on "small".
+func fallingBack(_ context.Context, _ turn.Prompt) <-chan loop.Event {
+	ch := make(chan loop.Event, 8)
+	ch <- loop.StepStarted{Step: 1}
+	ch <- loop.Usage{Step: 1, Model: "m", Usage: providers.Usage{InputTokens: 1000, OutputTokens: 100}}
+	ch <- loop.StepStarted{Step: 2}
+	ch <- loop.FellBack{From: "m", To: "small", Err: "the model server answered HTTP 529: Overloaded"}
+	ch <- loop.Usage{Step: 2, Model: "small", Usage: providers.Usage{InputTokens: 2000, OutputTokens: 200}}
+	ch <- loop.Done{Answer: "done", Reason: loop.StopAnswered, Steps: 2, Usage: providers.Usage{InputTokens: 3000, OutputTokens: 300}}
+	close(ch)
+	return ch
+}
+
+// The client hears of the fallback (a system message of subtype
+// model_fallback), and the result prices each model's tokens at its own
+// price in total_cost_usd and modelUsage.
+func TestAFallbackIsToldAndPricedPerModel(t *testing.T) {
+	prices := map[string]providers.Price{"m": {Input: 3, Output: 15}, "small": {Input: 1, Output: 5}}
+	h := newHost(t, Config{Turn: fallingBack, Init: Init{Model: "m"}, Price: func(model string) (providers.Price, bool) {
+		p, ok := prices[model]
+		return p, ok
+	}})
+	h.send(user("go"))
+	msgs := h.until("result")
+	var fell map[string]any
+	for _, m := range msgs {
+		if m["type"] == "system" && m["subtype"] == "model_fallback" {
+			fell = m
+		}
+	}
+	if fell == nil || fell["from"] != "m" || fell["to"] != "small" {
+		t.Errorf("no model_fallback message: %v", msgs)
+	}
+	res := msgs[len(msgs)-1]
+	want := (1000*3.0 + 100*15.0 + 2000*1.0 + 200*5.0) / 1e6
+	if got := res["total_cost_usd"].(float64); math.Abs(got-want) > 1e-12 {
+		t.Errorf("total_cost_usd %v, want %v", got, want)
+	}
+	mu := res["modelUsage"].(map[string]any)
+	if small, _ := mu["small"].(map[string]any); small == nil || small["inputTokens"] != 2000.0 {
+		t.Errorf("modelUsage %v", mu)
+	}
+}
