@@ -81,16 +81,7 @@ func (t *turn) ask(step int, req providers.Request) (response, *stop) {
 func (t *turn) cancelledUsage(req providers.Request, msg providers.Message) providers.Usage {
 	last := t.conv.LastMeasure()
 	in := t.conv.Estimate(req)
-	written := 0
-	for _, p := range msg.Parts {
-		switch p := p.(type) {
-		case providers.Text:
-			written += len(p.Text)
-		case providers.Reasoning:
-			written += len(p.Text)
-		}
-	}
-	u := providers.Usage{InputTokens: in, OutputTokens: conversation.Tokens(written)}
+	u := providers.Usage{InputTokens: in, OutputTokens: conversation.Tokens(conversation.MessageSize(keepText(msg)))}
 	if last.Cached {
 		u.CachedInputTokens = min(last.InputTokens, in)
 	}
