@@ -63,6 +63,9 @@ func (m *Model) cursor(inputTop int) *tea.Cursor {
 		return nil
 	}
 	c.X = min(c.X, m.width-1)
+	if m.vim != nil && m.vim.mode == vimInsertMode {
+		c.Shape = tea.CursorBar // vim's insert mode; normal mode keeps the block
+	}
 	return c
 }
 
@@ -101,18 +104,18 @@ func (m *Model) bottomRows() bottom {
 	if len(hints) == 0 && mentionWord(value) == m.mentionQuery {
 		hints = m.mentionHintLines()
 	}
-	help := m.help.View(m.keys)
+	help := m.helpLines()
 	switch {
 	case !m.quitArmed.IsZero():
-		help = m.st.Approval.Render("Press Ctrl+C again to quit.")
+		help = []string{cutTo(m.st.Approval.Render("Press Ctrl+C again to quit."), m.width)}
 	case !m.escArmed.IsZero():
-		help = m.st.Approval.Render("Press Esc again to rewind to an earlier prompt.")
+		help = []string{cutTo(m.st.Approval.Render("Press Esc again to rewind to an earlier prompt."), m.width)}
 	}
 	b := bottom{
 		hints:  hints,
 		input:  m.inputView.lines,
 		status: []string{m.bar.Render(m.width)},
-		help:   fitWidth(strings.Split(help, "\n"), m.width),
+		help:   help,
 	}
 	if row := m.statusLineRow(); row != "" {
 		b.status = append(b.status, row)
