@@ -98,6 +98,7 @@ func (m *Model) vimKey(msg tea.KeyPressMsg) bool {
 		return true
 	}
 	if m.vimInterfaceKey(msg) {
+		v.keys = nil // Enter, Tab, ... end a half-typed command
 		return false
 	}
 	before := m.inputText()

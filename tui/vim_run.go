@@ -236,6 +236,9 @@ func (v *vim) change(c vimCmd, n int, t vimText) (vimText, bool) {
 	if !ok {
 		return t, false
 	}
+	if s.from == s.to && !s.lines { // x on an empty line: the register keeps what it held
+		return vimText{text: t.text, pos: s.from}, c.op == "c"
+	}
 	v.yank(s, t)
 	switch c.op {
 	case "y":

@@ -195,6 +195,8 @@ func TestVimEdits(t *testing.T) {
 		{"x p swaps", "|ab", "xp", "b|a"},
 		{"3p", "|a", "yl3p", "aaa|a"},
 		{"p on an empty input", "|", "p", "|"},
+		{"x on an empty line keeps the register", "|ab\n\nc", "xjxp", "b\n|a\nc"},
+		{"cw at an empty line's end inserts", "a\n|", "cwx<esc>", "a\n|x"},
 		{"i", "a|c", "ib<esc>", "a|bc"},
 		{"a", "|ac", "ab<esc>", "a|bc"},
 		{"I", "  a|b", "Ix<esc>", "  |xab"},
