@@ -66,6 +66,18 @@ func TestFullHelpCutsOnlyAColumnWiderThanTheScreen(t *testing.T) {
 	}
 }
 
+// A terminal too short for ?'s panel says where the keys are.
+func TestHelpPanelTooTallSaysWhereTheKeysAre(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	on := true
+	cfg.Vim = &on
+	d := newDriver(t, cfg)
+	d.update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.key("?")
+	d.untilShows("/help lists them in the conversation")
+	requireFits(t, d.screen(), 80)
+}
+
 // The ? panel on the screen, at 120 and 80 columns: every key whole.
 func TestHelpPanelOnTheScreenShowsEveryKey(t *testing.T) {
 	for _, width := range []int{120, 80} {

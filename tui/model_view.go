@@ -130,11 +130,17 @@ func (m *Model) bottomRows() bottom {
 }
 
 // fitBottom drops rows of b until all but its input fit in room rows: the
-// help line goes first, then the hints are cut (the last one says how many
+// help goes first (?'s panel leaves a line saying that /help lists the
+// keys), then the hints are cut (the last one says how many
 // more match), then the queued prompts, then the status line.
 func (m *Model) fitBottom(b *bottom, room int) {
 	if len(b.queued)+len(b.hints)+len(b.status)+len(b.help) > room {
+		panel := len(b.help) > 1
 		b.help = nil
+		if panel && len(b.queued)+len(b.hints)+len(b.status) < room {
+			// ?'s panel: say where every key is instead.
+			b.help = []string{cutTo(m.st.Dim.Render("Too few rows for every key: /help lists them in the conversation."), m.width)}
+		}
 	}
 	if n := len(b.hints); n > 0 && len(b.queued)+n+len(b.status) > room {
 		keep := max(room-len(b.status)-len(b.queued), 0)
