@@ -249,3 +249,36 @@ func TestVimCursorLandsOnWrappedRows(t *testing.T) {
 		}
 	}
 }
+
+// Vim keys set no timer: the idle interface costs what it cost without
+// them (TestIdleInterfaceSetsNoTimer).
+func TestVimKeysSetNoTimer(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), NewApprover())
+	on := true
+	cfg.Vim = &on
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if timers := timerCmds(m.Init()); len(timers) > 0 {
+		t.Errorf("Init sets timers: %v", timers)
+	}
+	for _, msg := range []tea.Msg{
+		tea.WindowSizeMsg{Width: 100, Height: 30},
+		tea.KeyPressMsg{Code: 'a', Text: "a"},
+		tea.KeyPressMsg{Code: tea.KeyEscape},
+		tea.KeyPressMsg{Code: 'h', Text: "h"},
+		tea.KeyPressMsg{Code: 'd', Text: "d"},
+		tea.KeyPressMsg{Code: 'd', Text: "d"},
+		tea.KeyPressMsg{Code: 'u', Text: "u"},
+		tea.KeyPressMsg{Code: 'i', Text: "i"},
+	} {
+		_, cmd := m.Update(msg)
+		if timers := timerCmds(cmd); len(timers) > 0 {
+			t.Errorf("after %v the interface sets timers: %v", msg, timers)
+		}
+	}
+	if m.vim.mode != vimInsertMode || m.input.Value() != "a" {
+		t.Errorf("mode %v, input %q after a Esc h dd u i", m.vim.mode, m.input.Value())
+	}
+}
