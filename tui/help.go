@@ -125,11 +125,14 @@ func renderHelpBand(st help.Styles, band []helpColumn, width int) []string {
 	var out []string
 	for r := range bandHeight(band) {
 		var line strings.Builder
+		end := 0 // the columns with a cell in this row end at end
 		for i, c := range band {
-			last := i == len(band)-1
-			if r >= len(c.keys) && last {
-				break
+			if r < len(c.keys) {
+				end = i + 1
 			}
+		}
+		for i, c := range band[:end] {
+			last := i == end-1
 			if i > 0 {
 				line.WriteString(strings.Repeat(" ", helpColumnGap))
 			}

@@ -12,10 +12,10 @@ type keyMap struct {
 	Mode, Todo, Background                  key.Binding
 	Rewind                                  key.Binding // help only: Esc Esc is promptKey's
 	// The vim keys' help (the engine reads the keys itself, vim.go).
-	VimNormal, VimInsert, VimMove, VimLines, VimEdit, VimYank, VimUndo, VimCount, VimCancel key.Binding
-	running                                                                                 bool
-	shells                                                                                  bool // Ctrl+B sends a running command to the background
-	vim                                                                                     bool // vim keys are on: help shows them
+	VimSwitch, VimNormal, VimInsert, VimMove, VimLines, VimEdit, VimYank, VimUndo, VimCount, VimCancel key.Binding
+	running                                                                                            bool
+	shells                                                                                             bool // Ctrl+B sends a running command to the background
+	vim                                                                                                bool // vim keys are on: help shows them
 }
 
 func newKeyMap() keyMap {
@@ -44,6 +44,7 @@ func newKeyMap() keyMap {
 		Todo:        b("ctrl+t", "fold/show todo list", "ctrl+t"),
 		Background:  b("ctrl+b", "run command in background", "ctrl+b"),
 		Rewind:      b("esc esc", "rewind (empty input)", "esc"),
+		VimSwitch:   b("/vim", "vim keys on/off", "/"),
 		VimNormal:   b("esc", "vim: normal mode", "esc"),
 		VimInsert:   b("i a I A o O", "insert mode", "i"),
 		VimMove:     b("h j k l w b e", "move (W B E: words with .-/)", "h"),
@@ -76,7 +77,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		turn = append(turn, k.Background)
 	}
 	groups := [][]key.Binding{
-		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
+		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete, k.VimSwitch},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.SelectPrev, k.SelectNext, k.Expand},
 		turn,
