@@ -26,6 +26,10 @@ type vim struct {
 	// insert mode, until Esc completes it.
 	last      *vimChange
 	inserting *vimInsert
+	// want is the column j and k keep to across shorter lines (vim's
+	// curswant), set by the first of them; -1 when the last command was
+	// no j or k.
+	want int
 }
 
 // vimMode is the engine's mode.
@@ -75,7 +79,7 @@ type vimInsert struct {
 // newVim is an engine in insert mode with t, the input's text, as the
 // start of the first insert.
 func newVim(t vimText) *vim {
-	v := &vim{}
+	v := &vim{want: -1}
 	v.startInsert(t)
 	return v
 }

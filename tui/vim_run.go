@@ -6,6 +6,8 @@ import "slices"
 // after it.
 func (v *vim) run(c vimCmd, t vimText) vimText {
 	t = t.normal()
+	want := v.want
+	v.want = -1
 	n := max(c.count, 1)
 	switch c.action {
 	case "u":
@@ -16,7 +18,7 @@ func (v *vim) run(c vimCmd, t vimText) vimText {
 		return v.repeat(c.count, t)
 	}
 	if c.op == "" && c.action == "" {
-		return v.move(c, t)
+		return v.move(c, want, t)
 	}
 	before := t
 	after, insert := v.change(c, n, t)
@@ -61,8 +63,10 @@ func (v *vim) repeat(count int, t vimText) vimText {
 	return t
 }
 
-// move is a motion alone: the cursor goes where it leads, count times.
-func (v *vim) move(c vimCmd, t vimText) vimText {
+// move is a motion alone: the cursor goes where it leads, count times;
+// j and k keep to want, the column of the first of them (-1: none yet;
+// after $ the line's end).
+func (v *vim) move(c vimCmd, want int, t vimText) vimText {
 	row, col := t.rowCol()
 	n, motion := max(c.count, 1), c.motion
 	switch motion {
@@ -74,16 +78,24 @@ func (v *vim) move(c vimCmd, t vimText) vimText {
 		if motion == "k" {
 			n = -n
 		}
-		t.pos = t.posAt(row+n, col)
+		if want < 0 {
+			want = col
+		}
+		v.want = want
+		t.pos = t.posAt(row+n, want)
 	case "gg", "G":
 		t.pos = t.firstNonBlank(t.rowStart(lineTarget(motion, c.count, t)))
 	case "$":
 		t.pos = t.lastChar(t.rowStart(row + n - 1))
+		v.want = vimMaxCol
 	default:
 		t.pos = t.target(motion, n)
 	}
 	return t.normal()
 }
+
+// vimMaxCol is the column j and k keep to after $: every line's end.
+const vimMaxCol = 1 << 30
 
 // lineTarget is the row gg and G go to: the count's line (count 0: none
 // typed), else the first (gg) or the last (G).
