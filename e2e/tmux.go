@@ -133,14 +133,21 @@ func (s *TmuxSession) AllowOnce() {
 // changed screen, so this polls; the deadline only detects a hang.
 func (s *TmuxSession) WaitFor(want string) string {
 	s.t.Helper()
+	return s.WaitUntil(strconv.Quote(want), func(screen string) bool { return strings.Contains(screen, want) })
+}
+
+// WaitUntil polls the screen until ok holds for it, as WaitFor does; what
+// names the wait in the failure.
+func (s *TmuxSession) WaitUntil(what string, ok func(screen string) bool) string {
+	s.t.Helper()
 	deadline := time.Now().Add(HangLimit)
 	for {
 		screen := s.Screen()
-		if strings.Contains(screen, want) {
+		if ok(screen) {
 			return screen
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("the screen never showed %q:\n%s", want, screen)
+			s.t.Fatalf("the screen never showed %s:\n%s", what, screen)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

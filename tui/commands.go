@@ -46,6 +46,7 @@ func builtinCommands() []slashCommand {
 		{"/undo", "", "undo the last prompt's changes to the files", noArg((*Model).undoCommand)},
 		{"/memory", "", "edit MEMORY.md, what new sessions start with (# NOTE adds a line)", noArg((*Model).editMemory)},
 		{"/clear", "", "clear the screen, keep the conversation", noArg((*Model).clearCommand)},
+		{"/vim", "[on|off]", "switch vim keys in the input (Esc: normal mode; i: insert mode)", withArg((*Model).vimCommand)},
 		{"/quit", "", "quit", noArg((*Model).quitCommand)},
 		{"/exit", "", "quit (as /quit)", noArg((*Model).quitCommand)},
 	}

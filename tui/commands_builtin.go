@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agent-dev/agent/conversation"
@@ -21,10 +22,12 @@ func (m *Model) showNote(text string) tea.Cmd {
 	return nil
 }
 
-// helpCommand is /help: every key, and the command table.
+// helpCommand is /help: every key (as ? shows them, laid out for the
+// pane's width) and the command table, in a note that scrolls, so that a
+// terminal too short for ?'s panel shows them all too.
 func (m *Model) helpCommand() tea.Cmd {
-	m.fullHelp, m.help.ShowAll = true, true
-	return m.showNote(commandHelp(m.commands()))
+	keys := fullHelpLines(help.Styles{}, m.keys.FullHelp(), max(m.width-4, 20))
+	return m.showNote("Keys:\n  " + strings.Join(keys, "\n  ") + "\n\n" + commandHelp(m.commands()))
 }
 
 // newCommand is /new: a new session in the store, or, without one, a new

@@ -11,8 +11,11 @@ type keyMap struct {
 	SelectPrev, SelectNext, Expand          key.Binding
 	Mode, Todo, Background                  key.Binding
 	Rewind                                  key.Binding // help only: Esc Esc is promptKey's
-	running                                 bool
-	shells                                  bool // Ctrl+B sends a running command to the background
+	// The vim keys' help (the engine reads the keys itself, vim.go).
+	VimSwitch, VimNormal, VimInsert, VimMove, VimLines, VimEdit, VimYank, VimUndo, VimCount, VimCancel key.Binding
+	running                                                                                            bool
+	shells                                                                                             bool // Ctrl+B sends a running command to the background
+	vim                                                                                                bool // vim keys are on: help shows them
 }
 
 func newKeyMap() keyMap {
@@ -41,6 +44,16 @@ func newKeyMap() keyMap {
 		Todo:        b("ctrl+t", "fold/show todo list", "ctrl+t"),
 		Background:  b("ctrl+b", "run command in background", "ctrl+b"),
 		Rewind:      b("esc esc", "rewind (empty input)", "esc"),
+		VimSwitch:   b("/vim", "vim keys on/off", "/"),
+		VimNormal:   b("esc", "vim: normal mode", "esc"),
+		VimInsert:   b("i a I A o O", "insert mode", "i"),
+		VimMove:     b("h j k l w b e", "move (W B E: words with .-/)", "h"),
+		VimLines:    b("0 ^ $ gg G", "line start, end; first, last line", "0"),
+		VimEdit:     b("x dd dw cw cc D C", "delete, change (d/c + motion)", "x"),
+		VimYank:     b("yy yw p P", "yank, put", "y"),
+		VimUndo:     b("u ctrl+r .", "undo, redo, repeat change", "u"),
+		VimCount:    b("3w 2dd d3w", "counts", "3"),
+		VimCancel:   b("ctrl+c", "cancel turn (esc only in normal mode)", "ctrl+c"),
 	}
 }
 
@@ -56,16 +69,23 @@ func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Send, k.Newline, k.Complete, k.Expand, k.Quit, k.Help}
 }
 
-// FullHelp is every binding, in columns.
+// FullHelp is every binding, in columns; the vim keys' column when they
+// are on.
 func (k keyMap) FullHelp() [][]key.Binding {
 	turn := []key.Binding{k.Cancel, k.Rewind, k.EditQueued, k.DropQueued, k.Quit, k.Help, k.Mode, k.Todo}
 	if k.shells {
 		turn = append(turn, k.Background)
 	}
-	return [][]key.Binding{
-		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete},
+	groups := [][]key.Binding{
+		{k.Send, k.Newline, k.HistoryPrev, k.HistoryNext, k.Complete, k.VimSwitch},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.SelectPrev, k.SelectNext, k.Expand},
 		turn,
 	}
+	if k.vim {
+		groups = append(groups, []key.Binding{
+			k.VimNormal, k.VimInsert, k.VimMove, k.VimLines, k.VimEdit, k.VimYank, k.VimUndo, k.VimCount, k.VimCancel,
+		})
+	}
+	return groups
 }

@@ -229,6 +229,7 @@ type Model struct {
 	keys  keyMap
 	help  help.Model
 	input textarea.Model
+	vim   *vim // the input's vim keys; nil when off
 	chat  *chatList
 	bar   *status
 	loop  *loop.Loop
@@ -342,6 +343,11 @@ func New(cfg Config) (*Model, error) {
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
 	m.keys.shells = cfg.Shells != nil
+	vimOn, err := vimSetting(cfg)
+	if err != nil {
+		m.chat.append(newNoteItem(st, "Vim keys: the remembered choice cannot be read: "+err.Error()))
+	}
+	m.setVim(vimOn)
 	if cfg.PermissionMode == "ask" || cfg.PermissionMode == "auto" || cfg.PermissionMode == "plan" {
 		m.bar.mode = cfg.PermissionMode
 	}
@@ -466,6 +472,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onStatusLine(msg)
 	case statusLineDueMsg:
 		return m, m.statusLineDue()
+	case vimSavedMsg:
+		m.vimSaved(msg)
 	case mcpLoginMsg:
 		m.chat.append(newNoteItem(m.st, msg.text))
 		m.chat.bottom()

@@ -59,6 +59,10 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(msg, k.Cancel) {
 		m.escArmed = time.Time{}
 	}
+	if m.vimKey(msg) {
+		m.quitArmed = time.Time{}
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.ctrlC()
@@ -90,6 +94,7 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.sendQueued()
 		}
 		m.input.Reset()
+		m.vimSent()
 		return m.submit(text)
 	case key.Matches(msg, k.EditQueued) && m.input.Value() == "" && m.queue.len() > 0:
 		text, _ := m.queue.newest()

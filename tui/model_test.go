@@ -374,12 +374,20 @@ func TestInitialPromptIsSentAtOnce(t *testing.T) {
 func TestHelpAndQuitCommands(t *testing.T) {
 	srv := fake.New()
 	d := newDriver(t, config(t, srv, t.TempDir(), nil))
+	d.update(tea.WindowSizeMsg{Width: 100, Height: 80})
 	d.typeAndSend("/help")
 	d.untilShows("/model [NAME]")
-	if !d.m.help.ShowAll {
-		t.Errorf("/help should show every key")
+	// /help lists every key in the pane, where a short terminal shows them
+	// too; ? toggles the panel under the input.
+	requireEveryKeyShown(t, d.m.keys, d.screen())
+	if d.m.help.ShowAll {
+		t.Errorf("/help opened the ? panel as well")
 	}
 	d.key("?") // on an empty input, ? toggles the full help
+	if !d.m.help.ShowAll {
+		t.Errorf("? did not open the help")
+	}
+	d.key("?")
 	if d.m.help.ShowAll {
 		t.Errorf("? did not fold the help")
 	}

@@ -64,6 +64,9 @@ func (m *Model) cursor(inputTop int) *tea.Cursor {
 		return nil
 	}
 	c.X = min(c.X, m.width-1)
+	if m.vim != nil && m.vim.mode == vimInsertMode {
+		c.Shape = tea.CursorBar // vim's insert mode; normal mode keeps the block
+	}
 	return c
 }
 
@@ -102,18 +105,18 @@ func (m *Model) bottomRows() bottom {
 	if len(hints) == 0 && mentionWord(value) == m.mentionQuery {
 		hints = m.mentionHintLines()
 	}
-	help := m.help.View(m.keys)
+	help := m.helpLines()
 	switch {
 	case !m.quitArmed.IsZero():
-		help = m.st.Approval.Render("Press Ctrl+C again to quit.")
+		help = []string{cutTo(m.st.Approval.Render("Press Ctrl+C again to quit."), m.width)}
 	case !m.escArmed.IsZero():
-		help = m.st.Approval.Render("Press Esc again to rewind to an earlier prompt.")
+		help = []string{cutTo(m.st.Approval.Render("Press Esc again to rewind to an earlier prompt."), m.width)}
 	}
 	b := bottom{
 		hints:  hints,
 		input:  m.inputView.lines,
 		status: []string{m.bar.Render(m.width)},
-		help:   fitWidth(strings.Split(help, "\n"), m.width),
+		help:   help,
 	}
 	if row := m.statusLineRow(); row != "" {
 		b.status = append(b.status, row)
@@ -128,11 +131,17 @@ func (m *Model) bottomRows() bottom {
 }
 
 // fitBottom drops rows of b until all but its input fit in room rows: the
-// help line goes first, then the hints are cut (the last one says how many
+// help goes first (?'s panel leaves a line saying that /help lists the
+// keys), then the hints are cut (the last one says how many
 // more match), then the queued prompts, then the status line.
 func (m *Model) fitBottom(b *bottom, room int) {
 	if len(b.queued)+len(b.hints)+len(b.status)+len(b.help) > room {
+		panel := len(b.help) > 1
 		b.help = nil
+		if panel && len(b.queued)+len(b.hints)+len(b.status) < room {
+			// ?'s panel: say where every key is instead.
+			b.help = []string{cutTo(m.st.Dim.Render("Too few rows for every key: /help lists them in the conversation."), m.width)}
+		}
 	}
 	if n := len(b.hints); n > 0 && len(b.queued)+n+len(b.status) > room {
 		keep := max(room-len(b.status)-len(b.queued), 0)

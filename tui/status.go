@@ -14,15 +14,15 @@ import (
 // status is the one-line status bar under the pane. The top-level model
 // feeds it through the setters (or sets the fields); Render lays it out.
 //
-// Segments, left to right: the warning (if any), the spinner and elapsed time
-// (while a turn runs), the permission mode (ask or auto), how many
+// Segments, left to right: the warning (if any), the input's vim mode (when
+// vim keys are on), the spinner and elapsed time (while a turn runs), the permission mode (ask or auto), how many
 // background shells run (when any), the language servers' errors and
 // warnings (when any: ✗ 2 ⚠ 5, in the warning style with errors), the model, the working directory, the
 // session; on the right the session's tokens and the context used. When the
 // width is short the directory is shortened first (middle cut), then
 // segments are dropped, least useful first: session, tokens and cost,
-// directory, context, shells, model, mode. The warning and the spinner go
-// last.
+// directory, context, shells, model, mode. The warning, the vim mode and
+// the spinner go last.
 type status struct {
 	st *styles
 
@@ -45,6 +45,7 @@ type status struct {
 	elapsed time.Duration // time since the turn started
 
 	warning string // shown first in the warning style, e.g. "YOLO: no approvals"
+	vim     string // the input's vim mode ("-- INSERT --"), "" when vim keys are off
 	mode    string // the permission mode ("ask", "auto"), "" when not shown
 
 	cost string // the session's cost ("$0.0123"), "" when unknown
@@ -139,6 +140,9 @@ func (s *status) segments() []statusSeg {
 	}
 	if s.warning != "" {
 		add(s.warning, 9).warn = true
+	}
+	if s.vim != "" {
+		add(s.vim, 8)
 	}
 	if s.running {
 		add(spinnerFrame(s.frame)+" "+formatElapsed(s.elapsed), 8)
