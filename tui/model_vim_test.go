@@ -256,6 +256,7 @@ func TestVimKeysSetNoTimer(t *testing.T) {
 	cfg := config(t, fake.New(), t.TempDir(), NewApprover())
 	on := true
 	cfg.Vim = &on
+	cfg.Theme = "dark" // auto's one timer, the background question's timeout, is TestIdleInterfaceSetsNoTimer's
 	m, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
