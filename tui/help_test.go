@@ -78,7 +78,8 @@ func TestHelpPanelTooTallSaysWhereTheKeysAre(t *testing.T) {
 	requireFits(t, d.screen(), 80)
 }
 
-// The ? panel on the screen, at 120 and 80 columns: every key whole.
+// The ? panel on the screen, at 120 and 80 columns, 30 rows (the golden
+// screens' height) and more: every key whole, vim keys and Ctrl+B included.
 func TestHelpPanelOnTheScreenShowsEveryKey(t *testing.T) {
 	for _, width := range []int{120, 80} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestHelpPanelOnTheScreenShowsEveryKey(t *testing.T) {
 			cfg.Vim = &on
 			cfg.Shells = newFakeShells()
 			d := newDriver(t, cfg)
-			d.update(tea.WindowSizeMsg{Width: width, Height: 40})
+			d.update(tea.WindowSizeMsg{Width: width, Height: 30})
 			d.key("?")
 			if !d.m.help.ShowAll {
 				t.Fatal("? did not open the help")

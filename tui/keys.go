@@ -12,10 +12,10 @@ type keyMap struct {
 	Mode, Todo, Background                  key.Binding
 	Rewind                                  key.Binding // help only: Esc Esc is promptKey's
 	// The vim keys' help (the engine reads the keys itself, vim.go).
-	VimSwitch, VimNormal, VimInsert, VimMove, VimLines, VimEdit, VimYank, VimUndo, VimCount, VimCancel key.Binding
-	running                                                                                            bool
-	shells                                                                                             bool // Ctrl+B sends a running command to the background
-	vim                                                                                                bool // vim keys are on: help shows them
+	VimSwitch, VimModes, VimMove, VimLines, VimEdit, VimYank, VimCount, VimCancel key.Binding
+	running                                                                       bool
+	shells                                                                        bool // Ctrl+B sends a running command to the background
+	vim                                                                           bool // vim keys are on: help shows them
 }
 
 func newKeyMap() keyMap {
@@ -45,13 +45,11 @@ func newKeyMap() keyMap {
 		Background:  b("ctrl+b", "run command in background", "ctrl+b"),
 		Rewind:      b("esc esc", "rewind (empty input)", "esc"),
 		VimSwitch:   b("/vim", "vim keys on/off", "/"),
-		VimNormal:   b("esc", "vim: normal mode", "esc"),
-		VimInsert:   b("i a I A o O", "insert mode", "i"),
+		VimModes:    b("esc, i a I A o O", "vim: normal mode, insert mode", "esc"),
 		VimMove:     b("h j k l w b e", "move (W B E: words with .-/)", "h"),
 		VimLines:    b("0 ^ $ gg G", "line start, end; first, last line", "0"),
 		VimEdit:     b("x dd dw cw cc D C", "delete, change (d/c + motion)", "x"),
-		VimYank:     b("yy yw p P", "yank, put", "y"),
-		VimUndo:     b("u ctrl+r .", "undo, redo, repeat change", "u"),
+		VimYank:     b("yy p P u ctrl+r .", "yank, put, undo, redo, repeat", "y"),
 		VimCount:    b("3w 2dd d3w", "counts", "3"),
 		VimCancel:   b("ctrl+c", "cancel turn (esc only in normal mode)", "ctrl+c"),
 	}
@@ -84,7 +82,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	}
 	if k.vim {
 		groups = append(groups, []key.Binding{
-			k.VimNormal, k.VimInsert, k.VimMove, k.VimLines, k.VimEdit, k.VimYank, k.VimUndo, k.VimCount, k.VimCancel,
+			k.VimModes, k.VimMove, k.VimLines, k.VimEdit, k.VimYank, k.VimCount, k.VimCancel,
 		})
 	}
 	return groups
