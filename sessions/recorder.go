@@ -42,13 +42,12 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 	}
 	now := millis(r.s.now())
 	err = r.s.write(ctx, func(tx *sql.Tx) error {
+		count, err := r.s.stmt(ctx, tx, sqlCountMessage)
+		if err != nil {
+			return err
+		}
 		var seq int
-		err := tx.QueryRowContext(ctx, `UPDATE sessions SET
-				message_count = message_count + 1,
-				input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-				cached_tokens = cached_tokens + ?, reasoning_tokens = reasoning_tokens + ?,
-				cache_write_tokens = cache_write_tokens + ?, updated_at = ?
-			WHERE id = ? RETURNING message_count`,
+		err = count.QueryRowContext(ctx,
 			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, usage.CacheWriteTokens, now, r.id,
 		).Scan(&seq)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -57,16 +56,22 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 		if err != nil {
 			return err
 		}
-		for h, img := range refs {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO images (sha256, media_type, data, created_at) VALUES (?, ?, ?, ?)`,
-				h, img.MediaType, img.Data, now); err != nil {
+		if len(refs) > 0 {
+			insImage, err := r.s.stmt(ctx, tx, sqlInsertImage)
+			if err != nil {
 				return err
 			}
+			for h, img := range refs {
+				if _, err := insImage.ExecContext(ctx, h, img.MediaType, img.Data, now); err != nil {
+					return err
+				}
+			}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO messages
-			(session_id, seq, role, parts, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cache_write_tokens, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.id, seq, string(m.Role), string(parts),
+		insMessage, err := r.s.stmt(ctx, tx, sqlInsertMessage)
+		if err != nil {
+			return err
+		}
+		res, err := insMessage.ExecContext(ctx, r.id, seq, string(m.Role), string(parts),
 			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, usage.CacheWriteTokens, now)
 		if err != nil {
 			return err
@@ -78,10 +83,16 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 		if err != nil {
 			return err
 		}
-		for _, c := range m.ToolCalls() {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tool_calls
-				(session_id, message_id, call_id, name, arguments, status) VALUES (?, ?, ?, ?, ?, 'pending')`,
-				r.id, msgID, c.ID, c.Name, c.Arguments); err != nil {
+		calls := m.ToolCalls()
+		if len(calls) == 0 {
+			return nil
+		}
+		insCall, err := r.s.stmt(ctx, tx, sqlInsertToolCall)
+		if err != nil {
+			return err
+		}
+		for _, c := range calls {
+			if _, err := insCall.ExecContext(ctx, r.id, msgID, c.ID, c.Name, c.Arguments); err != nil {
 				return err
 			}
 		}

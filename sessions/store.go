@@ -57,6 +57,9 @@ type Store struct {
 	onBusy func()
 	// lockWait is Options.LockWait, DefaultLockWait when that is 0.
 	lockWait time.Duration
+	// stmts are the write statements prepared once (stmts.go), guarded
+	// by writeMu and closed with the database.
+	stmts map[string]*sql.Stmt
 }
 
 // DefaultPath returns where the database lives when nothing else is
@@ -231,6 +234,9 @@ func (s *Store) Close() error {
 	s.vecWG.Wait()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
 	return s.db.Close()
 }
 
