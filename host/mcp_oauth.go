@@ -115,8 +115,8 @@ func browserEnv(cfgs []mcp.Config, filter shell.EnvFilter) []string {
 		}
 	}
 	var env []string
-	for _, kv := range os.Environ() {
-		if k, v, _ := strings.Cut(kv, "="); filter.Why(k, v) == "" && !secrets[v] {
+	for _, kv := range filter.Environ(os.Environ()) {
+		if _, v, _ := strings.Cut(kv, "="); !secrets[v] {
 			env = append(env, kv)
 		}
 	}

@@ -62,15 +62,7 @@ func (s Settings) EnvFilter() shell.EnvFilter {
 // servers): agent's own (KEY=VALUE) without what EnvFilter removes, then
 // Claude Code settings' env.
 func (s Settings) CommandEnviron() []string {
-	filter := s.EnvFilter()
-	var env []string
-	for _, kv := range os.Environ() {
-		name, value, _ := strings.Cut(kv, "=")
-		if filter.Why(name, value) == "" {
-			env = append(env, kv)
-		}
-	}
-	return append(env, s.CommandEnv...)
+	return append(s.EnvFilter().Environ(os.Environ()), s.CommandEnv...)
 }
 
 // SplitRules separates the permission rules that name tools (they start

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // alwaysStripped are the variables never passed to a command, whatever the
@@ -67,6 +68,40 @@ func (f EnvFilter) Why(name, value string) string {
 		return "value " + why
 	}
 	return ""
+}
+
+// Environ returns the variables of env (KEY=VALUE) the filter keeps, in
+// env's order. What it decided of each variable is remembered for the
+// process (per filter and per KEY=VALUE, so a changed value is decided
+// again): bash, the hooks, the MCP servers, the language servers and the
+// browser an MCP server opens all start from the same environment, which
+// is filtered once, not once for each.
+func (f EnvFilter) Environ(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if name, _, _ := strings.Cut(kv, "="); name != "" && f.memoWhy(kv) == "" {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// envDecisions are Why's answers for the variables a process filtered:
+// filter key -> KEY=VALUE -> why ("" kept).
+var envDecisions sync.Map
+
+// memoWhy is Why for kv, remembered (see Environ).
+func (f EnvFilter) memoWhy(kv string) string {
+	key := strings.Join(f.Strip, "\x00") + "\x01" + strings.Join(f.Keep, "\x00") + "\x01" + strings.Join(f.Remove, "\x00")
+	m, _ := envDecisions.LoadOrStore(key, &sync.Map{})
+	decided := m.(*sync.Map)
+	if why, ok := decided.Load(kv); ok {
+		return why.(string)
+	}
+	name, value, _ := strings.Cut(kv, "=")
+	why := f.Why(name, value)
+	decided.Store(kv, why)
+	return why
 }
 
 // Removal is a variable the filter removes and why.
@@ -138,8 +173,8 @@ func childEnv(base []string, f EnvFilter, extra []string) []string {
 	}
 	env := make([]string, 0, len(base)+len(nonInteractive)+len(extra))
 	for _, kv := range base {
-		name, value, _ := strings.Cut(kv, "=")
-		if name == "" || f.Why(name, value) != "" || set(nonInteractive, name) || set(extra, name) {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "" || f.memoWhy(kv) != "" || set(nonInteractive, name) || set(extra, name) {
 			continue
 		}
 		env = append(env, kv)
