@@ -168,7 +168,7 @@ func (t *grep) searchTree(ctx context.Context, m *matcher, start, glob string, c
 			}
 		}
 		return walkOpened(ctx, t.wd.root, start, d, func(f walkFile) error {
-			if glob != "" && !matchGlob(glob, below(start, f.rel), true) || t.wd.readDenied(f.rel) {
+			if glob != "" && !matchGlob(glob, below(start, f.rel), true) || t.wd.walkDenied(f.rel) {
 				return nil
 			}
 			f.dir.acquire()

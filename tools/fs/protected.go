@@ -84,6 +84,18 @@ func (w *workdir) readDenied(rel string) bool {
 	return p.ReadDenied(rel) || p.ReadDenied(w.resolve(rel))
 }
 
+// walkDenied is readDenied of a file the walk reached: every directory on
+// its way was opened as a directory read from its parent, never through a
+// symlink, and the file is a regular one, so rel is the path it resolves
+// to and no part of it needs a look (the walk's reads go through those
+// directories' descriptors, not the path).
+func (w *workdir) walkDenied(rel string) bool {
+	if w.protect == nil {
+		return false
+	}
+	return w.protect.Paths().ReadDenied(rel)
+}
+
 // deniedAt is readDenied of rel as given and of real, the path one
 // resolution (target) reached and the read then goes through.
 func (w *workdir) deniedAt(rel, real string) bool {
