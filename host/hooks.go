@@ -181,6 +181,9 @@ func (h *hookSet) has(event string) bool {
 	return false
 }
 
+// any reports whether the session has a hook of any event (nil: none).
+func (h *hookSet) any() bool { return h != nil && len(h.all) > 0 }
+
 // gateFunc is the loop's gate: PreToolUse (nil without such hooks).
 func (h *hookSet) gateFunc() loop.GateFunc {
 	if !h.has(hooks.PreToolUse) {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 
+	"github.com/agent-dev/agent/tools"
+
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -34,7 +36,7 @@ func (a *agent) newLoop(model string, rec loop.Store) (*loop.Loop, error) {
 		BeforeCompact: h.compactFunc(),
 		AfterCompact:  h.afterCompactFunc(),
 		SummaryNote:   a.instructions.forget(a.backgroundSummaryNote()),
-		Provider:      &preparingProvider{Provider: a.provider(), prepare: a.sandbox.Prepare},
+		Provider:      &preparingProvider{Provider: a.provider(), prepare: a.sandbox.Prepare, needs: a.needsSandbox},
 		Model:         model,
 		Trace:         a.trace,
 		Catalog:       settledCatalog{a},
@@ -89,9 +91,21 @@ func (a *agent) fallbacks(prepare func()) ([]loop.Fallback, error) {
 			if a.trace != nil {
 				client.Transport = tracecontext.Transport(client.Transport)
 			}
-			f.Provider = &preparingProvider{Provider: profile.New(fb, fb.Retries(), client), prepare: prepare}
+			f.Provider = &preparingProvider{Provider: profile.New(fb, fb.Retries(), client), prepare: prepare, needs: a.needsSandbox}
 		}
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// needsSandbox reports whether a call of the tool named may run a command
+// in the session's sandbox: a tool that runs commands, one the catalog
+// does not know (an MCP tool that came late, say), or any tool when the
+// session has hooks, which may run sandboxed around it.
+func (a *agent) needsSandbox(tool string) bool {
+	if a.hooks.any() {
+		return true
+	}
+	def, ok := a.catalog.Current().Definition(tool)
+	return !ok || def.Effects.Has(tools.RunsCommands)
 }

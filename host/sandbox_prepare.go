@@ -21,19 +21,31 @@ type preparingProvider struct {
 	providers.Provider
 	once    sync.Once
 	prepare func()
+	// needs, when not nil, says whether a call of the tool named may need
+	// the sandbox (it runs commands); a run whose calls all read files
+	// begins no set-up (the sandbox still makes what a command needs when
+	// one comes, waiting for it). nil: every call may.
+	needs func(tool string) bool
 }
 
-// Stream is the inner provider's, with prepare called once, at the first
-// tool call's beginning.
+// Stream is the inner provider's, with prepare called once, at the
+// beginning of the first call of a tool that needs it.
 func (p *preparingProvider) Stream(ctx context.Context, req providers.Request, onEvent func(providers.StreamEvent)) (*providers.Response, error) {
 	resp, err := p.Provider.Stream(ctx, req, func(ev providers.StreamEvent) {
-		if _, ok := ev.(providers.ToolCallBegin); ok {
+		if b, ok := ev.(providers.ToolCallBegin); ok && p.need(b.Name) {
 			p.once.Do(p.prepare)
 		}
 		onEvent(ev)
 	})
-	if resp != nil && len(resp.Message.ToolCalls()) > 0 {
-		p.once.Do(p.prepare)
+	if resp != nil {
+		for _, c := range resp.Message.ToolCalls() {
+			if p.need(c.Name) {
+				p.once.Do(p.prepare)
+				break
+			}
+		}
 	}
 	return resp, err
 }
+
+func (p *preparingProvider) need(tool string) bool { return p.needs == nil || p.needs(tool) }

@@ -53,3 +53,24 @@ func TestSandboxPreparedAtTheFirstToolCall(t *testing.T) {
 		}
 	}
 }
+
+// A run whose calls all read files begins no set-up: only a call of a tool
+// that may run a command does.
+func TestSandboxNotPreparedForReadOnlyCalls(t *testing.T) {
+	read := providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.ToolCall{ID: "r", Name: "read_file", Arguments: "{}"}}}
+	bash := providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.ToolCall{ID: "b", Name: "bash", Arguments: "{}"}}}
+	prepared := 0
+	p := &preparingProvider{prepare: func() { prepared++ }, needs: func(tool string) bool { return tool == "bash" }}
+	for _, a := range []answer{{events: []providers.StreamEvent{providers.ToolCallBegin{ID: "r", Name: "read_file"}}, message: read}, {message: read}} {
+		p.Provider = a
+		p.Stream(context.Background(), providers.Request{}, func(providers.StreamEvent) {})
+	}
+	if prepared != 0 {
+		t.Fatalf("read_file calls began the sandbox's set-up %d times", prepared)
+	}
+	p.Provider = answer{events: []providers.StreamEvent{providers.ToolCallBegin{ID: "b", Name: "bash"}}, message: bash}
+	p.Stream(context.Background(), providers.Request{}, func(providers.StreamEvent) {})
+	if prepared != 1 {
+		t.Errorf("a bash call began the set-up %d times, want 1", prepared)
+	}
+}

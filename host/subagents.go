@@ -216,7 +216,7 @@ func (c *children) spawn(ctx context.Context, spec subagent.Spec) (_ *subagent.C
 		return nil, err
 	}
 	l, err := loop.New(loop.Config{
-		Provider: &preparingProvider{Provider: a.provider(), prepare: prepare}, Fallbacks: fallbacks,
+		Provider: &preparingProvider{Provider: a.provider(), prepare: prepare, needs: a.needsSandbox}, Fallbacks: fallbacks,
 		Model:    model,
 		Trace:    a.trace,
 		Catalog:  picker.New(reg, a.mode, reg.Names()),

@@ -32,6 +32,8 @@ func main() {
 		"request) get this short answer at once instead")
 	bash := flag.String("bash", "", "when set, a request whose last message is the user's is answered with a "+
 		"bash tool call running this command (the answer follows its result)")
+	read := flag.String("read", "", "when set, a request whose last message is the user's is answered with a "+
+		"read_file tool call of this path (the answer follows its result)")
 	flag.Parse()
 
 	answer := *text
@@ -44,15 +46,19 @@ func main() {
 	}
 	reply := scripted.Text(answer).WithPieceSize(*piece).WithChunkDelay(*delay)
 	opts := scripted.Options{RepeatLast: true, DiscardRequests: true}
-	if *title != "" || *bash != "" {
+	if *title != "" || *bash != "" || *read != "" {
 		short := scripted.Text(*title)
 		args, _ := json.Marshal(map[string]string{"command": *bash})
 		call := scripted.ToolCalls(scripted.Call{ID: "call_1", Name: "bash", Arguments: string(args)})
+		if *read != "" {
+			args, _ = json.Marshal(map[string]string{"path": *read})
+			call = scripted.ToolCalls(scripted.Call{ID: "call_1", Name: "read_file", Arguments: string(args)})
+		}
 		opts.Respond = func(c scripted.ChatRequest) scripted.Reply {
 			switch {
 			case *title != "" && len(c.Tools) == 0:
 				return short
-			case *bash != "" && len(c.Messages) > 0 && c.Messages[len(c.Messages)-1].Role == "user":
+			case (*bash != "" || *read != "") && len(c.Messages) > 0 && c.Messages[len(c.Messages)-1].Role == "user":
 				return call
 			}
 			return reply
