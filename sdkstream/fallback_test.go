@@ -54,3 +54,37 @@ func TestAFallbackIsToldAndPricedPerModel(t *testing.T) {
 		t.Errorf("modelUsage %v", mu)
 	}
 }
+
+// subagentFallingBack is a Turn whose subagent starts on "m" and falls
+// back to "small".
+func subagentFallingBack(_ context.Context, _ turn.Prompt) <-chan loop.Event {
+	ch := make(chan loop.Event, 8)
+	child := func(ev loop.Event) loop.Event {
+		return loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: ev}}
+	}
+	ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Start: true, Model: "m"}}
+	ch <- child(loop.Usage{Step: 1, Model: "m", Usage: providers.Usage{InputTokens: 1000}})
+	ch <- child(loop.FellBack{From: "m", To: "small", Err: "the model server answered HTTP 529: Overloaded"})
+	ch <- child(loop.Usage{Step: 2, Model: "small", Usage: providers.Usage{InputTokens: 2000, OutputTokens: 200}})
+	ch <- child(loop.Done{Answer: "found", Reason: loop.StopAnswered, Steps: 2, Usage: providers.Usage{InputTokens: 3000, OutputTokens: 200}})
+	ch <- loop.Done{Answer: "done", Reason: loop.StopAnswered, Steps: 1}
+	close(ch)
+	return ch
+}
+
+// A subagent's fallback is priced at the fallback's price in
+// total_cost_usd, not at the model the child started on.
+func TestASubagentsFallbackIsPricedAtItsOwnPrice(t *testing.T) {
+	prices := map[string]providers.Price{"m": {Input: 10, Output: 50}, "small": {Input: 1, Output: 5}}
+	h := newHost(t, Config{Turn: subagentFallingBack, Init: Init{Model: "m"}, Price: func(model string) (providers.Price, bool) {
+		p, ok := prices[model]
+		return p, ok
+	}})
+	h.send(user("go"))
+	msgs := h.until("result")
+	res := msgs[len(msgs)-1]
+	want := (1000*10.0 + 2000*1.0 + 200*5.0) / 1e6
+	if got := res["total_cost_usd"].(float64); math.Abs(got-want) > 1e-12 {
+		t.Errorf("total_cost_usd %v, want %v", got, want)
+	}
+}

@@ -105,6 +105,7 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 	model := s.mainModel()
 	children := map[string]*translator{}
 	childModels := map[string]string{}   // by the task call's id
+	childCounted := map[string]bool{}    // the children whose requests' usage was counted
 	used := map[string]providers.Usage{} // the turn's own requests, by the model that answered
 	var done loop.Done
 	var werr error
@@ -122,8 +123,16 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 				childModels[se.ParentCallID] = se.Model
 			}
 			if se, ok := tp.Detail.(loop.ChildEvent); ok && se.Event != nil {
-				if d, end := se.Event.(loop.Done); end {
-					s.spend(childModels[se.ParentCallID], d.Usage)
+				// Each request at the model that answered it (a child may fall
+				// back); a child that reported no request's usage, at its model.
+				switch ev := se.Event.(type) {
+				case loop.Usage:
+					s.spend(cmp.Or(ev.Model, childModels[se.ParentCallID]), ev.Usage)
+					childCounted[se.ParentCallID] = true
+				case loop.Done:
+					if !childCounted[se.ParentCallID] {
+						s.spend(childModels[se.ParentCallID], ev.Usage)
+					}
 				}
 				tr := children[se.ParentCallID]
 				if tr == nil {
