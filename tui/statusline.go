@@ -187,10 +187,12 @@ func sgr(seq string) bool {
 	return strings.Trim(seq[2:len(seq)-1], "0123456789;:") == ""
 }
 
-// statusLineRow is the person's status line cut to width, "" for none.
+// statusLineRow is the person's status line cut to width, "" for none; a
+// padding past the width leaves nothing of the line to show.
 func (m *Model) statusLineRow() string {
 	if m.sl.line == "" || m.sl.line == "\x1b[m" {
 		return ""
 	}
-	return ansi.Truncate(strings.Repeat(" ", m.cfg.StatusLinePadding)+m.sl.line, m.width, "…")
+	pad := min(max(m.cfg.StatusLinePadding, 0), max(m.width, 0))
+	return ansi.Truncate(strings.Repeat(" ", pad)+m.sl.line, m.width, "…")
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -120,5 +121,26 @@ func TestTheStatusLineRunsAtMostEvery300ms(t *testing.T) {
 	}
 	if m.statusLineDue() == nil || !m.sl.running {
 		t.Error("the interval's end ran nothing")
+	}
+}
+
+// A padding past the width (a repository's statusLine says 2^63-1) is the
+// width: the row is blank, not a crash.
+func TestStatusLineHugePaddingIsTheWidth(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	cfg.StatusLine = func(context.Context, StatusState) (string, error) { return "LINE", nil }
+	cfg.StatusLinePadding = math.MaxInt
+	d := newDriver(t, cfg)
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("a huge padding panics: %v", r)
+			}
+		}()
+		d.m.onStatusLine(statusLineMsg{line: "LINE"})
+		_ = d.screen()
+	}()
+	if strings.Contains(d.screen(), "LINE") {
+		t.Errorf("the line shows past a padding wider than the screen")
 	}
 }
