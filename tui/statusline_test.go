@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/providers/fake"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The person's status line shows under the status bar with its colours,
@@ -142,5 +143,19 @@ func TestStatusLineHugePaddingIsTheWidth(t *testing.T) {
 	}()
 	if strings.Contains(d.screen(), "LINE") {
 		t.Errorf("the line shows past a padding wider than the screen")
+	}
+}
+
+// A status line command that prints a huge first line (256 KiB of coloured
+// text) keeps what any terminal can show of it, not the whole line to cut
+// again at every frame.
+func TestAHugeStatusLineIsCutOnce(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	huge := strings.Repeat("\x1b[31mab\x1b[0m cd ", 256<<10/14)
+	cfg.StatusLine = func(context.Context, StatusState) (string, error) { return huge, nil }
+	d := newDriver(t, cfg)
+	d.untilShows("ab cd ab cd")
+	if w, n := ansi.StringWidth(d.m.sl.line), len(d.m.sl.line); w > statusLineMaxWidth || n > 16*statusLineMaxWidth {
+		t.Errorf("the status line keeps %d cells (%d bytes) after it came", w, n)
 	}
 }
