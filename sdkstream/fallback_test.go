@@ -88,3 +88,41 @@ func TestASubagentsFallbackIsPricedAtItsOwnPrice(t *testing.T) {
 		t.Errorf("total_cost_usd %v, want %v", got, want)
 	}
 }
+
+// voided is a Turn whose first attempt streams half an answer that a retry
+// and then a fallback void: only the fallback's answer is an assistant
+// message.
+func voided(_ context.Context, _ turn.Prompt) <-chan loop.Event {
+	ch := make(chan loop.Event, 8)
+	ch <- loop.StepStarted{Step: 1}
+	ch <- loop.TextDelta{Text: "HALF-ONE"}
+	ch <- loop.Retry{Attempt: 1, Max: 1, Err: "the model server answered HTTP 529: Overloaded", Discarded: true}
+	ch <- loop.TextDelta{Text: "HALF-TWO"}
+	ch <- loop.FellBack{From: "m", To: "small", Err: "the model server answered HTTP 529: Overloaded", Discarded: true}
+	ch <- loop.TextDelta{Text: "WHOLE"}
+	ch <- loop.Usage{Step: 1, Model: "small", Usage: providers.Usage{InputTokens: 10, OutputTokens: 1}}
+	ch <- loop.Done{Answer: "WHOLE", Reason: loop.StopAnswered, Steps: 1}
+	close(ch)
+	return ch
+}
+
+// The text a retry or a fallback discarded is no assistant message: the
+// client's transcript holds the answer that stands.
+func TestDiscardedTextIsNoAssistantMessage(t *testing.T) {
+	h := newHost(t, Config{Turn: voided, Init: Init{Model: "m"}})
+	h.send(user("go"))
+	var texts []string
+	for _, m := range h.until("result") {
+		if m["type"] != "assistant" {
+			continue
+		}
+		for _, b := range m["message"].(map[string]any)["content"].([]any) {
+			if s, ok := b.(map[string]any)["text"].(string); ok {
+				texts = append(texts, s)
+			}
+		}
+	}
+	if len(texts) != 1 || texts[0] != "WHOLE" {
+		t.Errorf("assistant texts %q, want only the fallback's", texts)
+	}
+}

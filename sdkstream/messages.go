@@ -151,7 +151,12 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 		case loop.Usage:
 			used[ev.Model] = used[ev.Model].Add(ev.Usage)
 		case loop.FellBack:
-			if werr = main.flush(); werr == nil {
+			if ev.Discarded {
+				werr = main.discard() // the failed model's text is void
+			} else {
+				werr = main.flush()
+			}
+			if werr == nil {
 				werr = s.write(fallbackMessage(s.cfg.Init.SessionID, ev))
 			}
 		}

@@ -65,8 +65,23 @@ func (t *translator) event(ev loop.Event) error {
 			"parent_tool_use_id": t.parentID(), "session_id": t.s.cfg.Init.SessionID, "uuid": turn.NewID()})
 	case loop.Usage:
 		return t.flush()
+	case loop.Retry:
+		if ev.Discarded {
+			return t.discard()
+		}
+	case loop.FellBack:
+		if ev.Discarded {
+			return t.discard()
+		}
 	}
 	return nil
+}
+
+// discard ends the step's stream without its text and thinking: a retry
+// or a fallback voided them, and the answer that stands comes after.
+func (t *translator) discard() error {
+	t.blocks = nil
+	return t.flush()
 }
 
 // delta adds a text or thinking delta to the step's blocks, and streams it
