@@ -323,7 +323,10 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 		cmds = append(cmds, gitStatus(m.cfg.Dir))
 	}
 	m.sl.api += d.Duration
-	cmds = append(cmds, m.refreshStatusLine(), m.notify(m.now().Sub(m.started), turnNotification(string(d.Reason), d.Answer)))
+	cmds = append(cmds, m.refreshStatusLine())
+	if d.Reason != loop.StopCancelled { // a cancel is the person's own, at the keyboard
+		cmds = append(cmds, m.notify(m.now().Sub(m.started), turnNotification(string(d.Reason), d.Answer)))
+	}
 	cmd := tea.Batch(cmds...)
 	m.bar.setRunning(false, 0, 0)
 	switch d.Reason {
