@@ -126,3 +126,38 @@ func TestDiscardedTextIsNoAssistantMessage(t *testing.T) {
 		t.Errorf("assistant texts %q, want only the fallback's", texts)
 	}
 }
+
+// An assistant message names the model that wrote it: the fallback's after
+// a fallback, a subagent's own.
+func TestAssistantMessagesNameTheModelThatWroteThem(t *testing.T) {
+	turnFn := func(_ context.Context, _ turn.Prompt) <-chan loop.Event {
+		ch := make(chan loop.Event, 16)
+		ch <- loop.StepStarted{Step: 1}
+		ch <- loop.FellBack{From: "m", To: "small", Err: "the model server answered HTTP 529: Overloaded"}
+		ch <- loop.TextDelta{Text: "BY-SMALL"}
+		ch <- loop.Usage{Step: 1, Model: "small", Usage: providers.Usage{InputTokens: 1}}
+		ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Start: true, Model: "child-model"}}
+		ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: loop.TextDelta{Text: "BY-CHILD"}}}
+		ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: loop.Done{Reason: loop.StopAnswered}}}
+		ch <- loop.Done{Answer: "BY-SMALL", Reason: loop.StopAnswered, Steps: 1}
+		close(ch)
+		return ch
+	}
+	h := newHost(t, Config{Turn: turnFn, Init: Init{Model: "m"}})
+	h.send(user("go"))
+	models := map[string]string{}
+	for _, m := range h.until("result") {
+		if m["type"] != "assistant" {
+			continue
+		}
+		msg := m["message"].(map[string]any)
+		for _, b := range msg["content"].([]any) {
+			if s, ok := b.(map[string]any)["text"].(string); ok {
+				models[s], _ = msg["model"].(string)
+			}
+		}
+	}
+	if models["BY-SMALL"] != "small" || models["BY-CHILD"] != "child-model" {
+		t.Errorf("the messages' models: %v", models)
+	}
+}

@@ -101,8 +101,8 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 		s.cancel = nil
 		s.mu.Unlock()
 	}()
-	main := s.newTranslator("")
 	model := s.mainModel()
+	main := s.newTranslator("", model)
 	children := map[string]*translator{}
 	childModels := map[string]string{}   // by the task call's id
 	childCounted := map[string]bool{}    // the children whose requests' usage was counted
@@ -136,7 +136,7 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 				}
 				tr := children[se.ParentCallID]
 				if tr == nil {
-					tr = s.newTranslator(se.ParentCallID)
+					tr = s.newTranslator(se.ParentCallID, cmp.Or(childModels[se.ParentCallID], model))
 					children[se.ParentCallID] = tr
 				}
 				if _, end := se.Event.(loop.Done); end {
@@ -151,14 +151,15 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 		case loop.Usage:
 			used[ev.Model] = used[ev.Model].Add(ev.Usage)
 		case loop.FellBack:
-			if ev.Discarded {
-				werr = main.discard() // the failed model's text is void
-			} else {
-				werr = main.flush()
-			}
-			if werr == nil {
+			// Ends the failed model's message (void when Discarded); the
+			// next are the fallback's.
+			if werr = main.event(ev); werr == nil {
 				werr = s.write(fallbackMessage(s.cfg.Init.SessionID, ev))
 			}
+			if werr != nil {
+				cancel()
+			}
+			continue
 		}
 		if werr == nil {
 			werr = main.event(ev)
