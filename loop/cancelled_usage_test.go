@@ -6,9 +6,9 @@ import (
 
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
-	"github.com/agent-dev/agent/tools/picker"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
 )
 
 // writingACall streams the start of a tool call (a long write_file, say;
