@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/agent-dev/agent/loop"
@@ -46,5 +47,20 @@ func TestJSONCostPricesASubagentsFallbackAtItsOwnPrice(t *testing.T) {
 	want := (1000*10.0 + 2000*1.0 + 200*5.0) / 1e6
 	if math.Abs(*res.CostUSD-want) > 1e-12 {
 		t.Errorf("cost_usd %v, want %v (the child's fallback at its own price)", *res.CostUSD, want)
+	}
+}
+
+// With --verbose, a subagent's fallback has its line on stderr, after the
+// child's description, as the session's own has.
+func TestVerboseTellsASubagentsFallback(t *testing.T) {
+	var errOut bytes.Buffer
+	p := newPrinter(formatText, io.Discard, &errOut, true)
+	ev := loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Description: "find the parser",
+		Event: loop.FellBack{From: "big", To: "small", Err: "the model server answered HTTP 529: Overloaded"}}}
+	if err := p.event(ev); err != nil {
+		t.Fatal(err)
+	}
+	if want := "· [find the parser] big failed after its retries (the model server answered HTTP 529: Overloaded): this turn goes on with small"; !strings.Contains(errOut.String(), want) {
+		t.Errorf("stderr %q, want %q", errOut.String(), want)
 	}
 }

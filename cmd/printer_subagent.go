@@ -60,6 +60,14 @@ func (p *printer) subagentProgress(se loop.ChildEvent) {
 		if !p.childCounted[se.ParentCallID] { // no request's usage was reported
 			p.childSpend(p.childModels[se.ParentCallID], ev.Usage)
 		}
+	case loop.FellBack:
+		if p.progress && p.format == formatText {
+			discarded := ""
+			if ev.Discarded {
+				discarded = " (the partial answer is discarded)"
+			}
+			fmt.Fprintf(p.errOut, "· [%s] %s failed after its retries (%s): this turn goes on with %s%s\n", se.Description, ev.From, ev.Err, ev.To, discarded)
+		}
 	case loop.ToolCallFinished:
 		if p.progress && p.format == formatText {
 			status := "ok"
