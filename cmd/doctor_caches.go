@@ -61,26 +61,32 @@ func printToolCaches(line doctorLine, s host.Settings, dir string, getenv func(s
 		return
 	}
 	home := getenv("HOME")
+	shown := func(dir string) string {
+		if home != "" && strings.HasPrefix(dir, home+string(filepath.Separator)) {
+			return "~" + dir[len(home):]
+		}
+		return dir
+	}
 	var blocked []string
-	var roots []string
+	var roots []string // the config's roots, then the caches: what writable_roots becomes
+	for _, r := range s.Sandbox.WritableRoots {
+		roots = append(roots, fmt.Sprintf("%q", shown(r)))
+	}
 	for _, c := range toolCaches(getenv, lookPath) {
 		if within(c.dir, append([]string{dir}, s.Sandbox.WritableRoots...)) {
 			continue
 		}
-		shown := c.dir
-		if home != "" && strings.HasPrefix(c.dir, home+string(filepath.Separator)) {
-			shown = "~" + c.dir[len(home):]
-		}
-		blocked = append(blocked, fmt.Sprintf("%s (%s %s)", shown, c.tool, c.what))
-		roots = append(roots, fmt.Sprintf("%q", shown))
+		blocked = append(blocked, fmt.Sprintf("%s (%s %s)", shown(c.dir), c.tool, c.what))
+		roots = append(roots, fmt.Sprintf("%q", shown(c.dir)))
 	}
 	if len(blocked) == 0 {
 		line("tool caches", "the caches of the tools found are writable by commands")
 		return
 	}
 	line("tool caches", "not writable by sandboxed commands: %s", strings.Join(blocked, ", "))
-	line("", "a build that writes them fails with \"read-only file system\"; to let it, add to the config (README: Sandbox and permissions):")
-	line("", "[sandbox] writable_roots = [%s]", strings.Join(roots, ", "))
+	line("", "a build that writes them fails with \"read-only file system\"; to let it, the config's [sandbox] table says (README: Sandbox and permissions):")
+	line("", "[sandbox]")
+	line("", "writable_roots = [%s]", strings.Join(roots, ", "))
 }
 
 // within reports whether path is one of roots or under one.

@@ -46,6 +46,10 @@ type printer struct {
 	// (childModels, by the task call's id); nil before the first child.
 	children    *providers.Spend
 	childModels map[string]string
+	// childCounted are the children whose requests' usage was counted
+	// (loop.Usage, at the model that answered); a child without is
+	// counted at its Done.
+	childCounted map[string]bool
 	// models is what the turn's own requests used, by the model that
 	// answered them (a fallback's apart, see loop.FellBack).
 	models map[string]providers.Usage

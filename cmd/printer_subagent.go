@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/agent-dev/agent/loop"
@@ -43,18 +44,30 @@ func subagentObject(ev loop.ChildEvent) map[string]any {
 // with progress on, writes a line per finished call of the child on
 // stderr, after its description.
 func (p *printer) subagentProgress(se loop.ChildEvent) {
+	if p.childModels == nil {
+		p.childModels, p.childCounted = map[string]string{}, map[string]bool{}
+	}
 	if se.Start {
-		if p.childModels == nil {
-			p.childModels = map[string]string{}
-		}
 		p.childModels[se.ParentCallID] = se.Model
 	}
 	switch ev := se.Event.(type) {
+	case loop.Usage:
+		// Each request at the model that answered it: a child that fell
+		// back (loop.FellBack) used two.
+		p.childSpend(cmp.Or(ev.Model, p.childModels[se.ParentCallID]), ev.Usage)
+		p.childCounted[se.ParentCallID] = true
 	case loop.Done:
-		if p.children == nil {
-			p.children = providers.NewSpend(nil) // counts; finish prices
+		if !p.childCounted[se.ParentCallID] { // no request's usage was reported
+			p.childSpend(p.childModels[se.ParentCallID], ev.Usage)
 		}
-		p.children.Add(p.childModels[se.ParentCallID], ev.Usage)
+	case loop.FellBack:
+		if p.progress && p.format == formatText {
+			discarded := ""
+			if ev.Discarded {
+				discarded = " (the partial answer is discarded)"
+			}
+			fmt.Fprintf(p.errOut, "· [%s] %s failed after its retries (%s): this turn goes on with %s%s\n", se.Description, ev.From, ev.Err, ev.To, discarded)
+		}
 	case loop.ToolCallFinished:
 		if p.progress && p.format == formatText {
 			status := "ok"
@@ -64,6 +77,14 @@ func (p *printer) subagentProgress(se loop.ChildEvent) {
 			fmt.Fprintf(p.errOut, "· [%s] %s (%s, %s)\n", se.Description, ev.Name, status, roundDuration(ev.Duration))
 		}
 	}
+}
+
+// childSpend counts u, used by a subagent on model.
+func (p *printer) childSpend(model string, u providers.Usage) {
+	if p.children == nil {
+		p.children = providers.NewSpend(nil) // counts; finish prices
+	}
+	p.children.Add(model, u)
 }
 
 // costed reports whether the result carries costs: the session's model

@@ -65,16 +65,30 @@ func (t *turn) stream(ctx context.Context, req providers.Request, onEvent func(p
 			}
 			onEvent(ev)
 		})
-		if err == nil || ctx.Err() != nil || t.fellBack >= len(t.cfg.Fallbacks) || !fallsBack(err) {
+		next := t.nextFallback()
+		if err == nil || ctx.Err() != nil || next == 0 || !fallsBack(err) {
 			return resp, err
 		}
 		if resp != nil && resp.Usage != (providers.Usage{}) {
 			t.addUsage(0, resp.Usage)
 		}
 		from := t.model()
-		t.fellBack++
+		t.fellBack = next
 		t.emit(FellBack{From: from, To: t.model(), Err: err.Error(), Discarded: streamed})
 	}
+}
+
+// nextFallback is the fellBack of the fallback after the current one,
+// passing over the loop's own model on its own server (after /model
+// chose a model the fallbacks name, it would be asked again); 0 when none
+// is left.
+func (t *turn) nextFallback() int {
+	for i := t.fellBack; i < len(t.cfg.Fallbacks); i++ {
+		if fb := t.cfg.Fallbacks[i]; fb.Provider != nil || fb.Model != t.cfg.Model {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // model is the model the turn asks now: the loop's, or the fallback it

@@ -105,3 +105,30 @@ func TestOnlyServerTroubleFallsBack(t *testing.T) {
 		t.Errorf("the same server was asked for %v", reqs)
 	}
 }
+
+// TestAFallbackThatIsTheModelItselfIsPassedOver: after /model switched to
+// a model the fallbacks name (or a profile lists its own model), the turn
+// does not fall back to the model that just failed, on the same server:
+// it goes to the next fallback, or ends on the error.
+func TestAFallbackThatIsTheModelItselfIsPassedOver(t *testing.T) {
+	other := fake.New(fake.Text("other"))
+	f := newFixture(t, loop.Config{Fallbacks: []loop.Fallback{{Model: "m"}, {Model: "other", Provider: other}}}, nil,
+		fake.Error(overloaded), fake.Text("m again"))
+	evs, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("hi")))
+	if done.Answer != "other" {
+		t.Fatalf("%+v", done)
+	}
+	for _, ev := range evs {
+		if fb, ok := ev.(loop.FellBack); ok && fb.To == "m" {
+			t.Errorf("fell back to the model that failed: %+v", fb)
+		}
+	}
+	if reqs := f.provider.Requests(); len(reqs) != 1 {
+		t.Errorf("the failed model was asked %d times", len(reqs))
+	}
+	f = newFixture(t, loop.Config{Fallbacks: []loop.Fallback{{Model: "m"}}}, nil, fake.Error(overloaded), fake.Text("m again"))
+	_, done = collect(f.loop.Run(context.Background(), f.conv, providers.UserText("hi")))
+	if done.Reason != loop.StopError || !errors.Is(done.Err, overloaded) {
+		t.Errorf("with only itself as a fallback: %+v", done)
+	}
+}

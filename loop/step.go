@@ -30,15 +30,22 @@ func (t *turn) ask(step int, req providers.Request) (response, *stop) {
 	req = t.public(step, req)
 	t.emit(StepStarted{Step: step})
 	ctx, traced := t.traceRequest(step, false, req)
-	resp, err := t.stream(ctx, req, t.forward)
+	began := false // a tool call's arguments streamed (no delta says so)
+	resp, err := t.stream(ctx, req, func(ev providers.StreamEvent) {
+		if _, ok := ev.(providers.ToolCallBegin); ok {
+			began = true
+		}
+		t.forward(ev)
+	})
 	traced(resp, err)
 	if resp == nil {
 		resp = &providers.Response{}
 	}
-	if err != nil && t.ctx.Err() != nil && resp.Usage == (providers.Usage{}) && len(keepText(resp.Message).Parts) > 0 {
-		// Cancelled while it streamed: the server bills what it read and
-		// wrote, but said nothing of it. Estimated, so that /cost and the
-		// caps do not count it as free; the estimate calibrates nothing.
+	if err != nil && t.ctx.Err() != nil && resp.Usage == (providers.Usage{}) && (began || len(keepText(resp.Message).Parts) > 0) {
+		// Cancelled while it streamed (text, or a call the response drops):
+		// the server bills what it read and wrote, but said nothing of it.
+		// Estimated, so that /cost and the caps do not count it as free;
+		// the estimate calibrates nothing.
 		resp.Usage = t.cancelledUsage(req, resp.Message)
 	} else {
 		u := resp.Usage

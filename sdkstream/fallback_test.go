@@ -54,3 +54,110 @@ func TestAFallbackIsToldAndPricedPerModel(t *testing.T) {
 		t.Errorf("modelUsage %v", mu)
 	}
 }
+
+// subagentFallingBack is a Turn whose subagent starts on "m" and falls
+// back to "small".
+func subagentFallingBack(_ context.Context, _ turn.Prompt) <-chan loop.Event {
+	ch := make(chan loop.Event, 8)
+	child := func(ev loop.Event) loop.Event {
+		return loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: ev}}
+	}
+	ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Start: true, Model: "m"}}
+	ch <- child(loop.Usage{Step: 1, Model: "m", Usage: providers.Usage{InputTokens: 1000}})
+	ch <- child(loop.FellBack{From: "m", To: "small", Err: "the model server answered HTTP 529: Overloaded"})
+	ch <- child(loop.Usage{Step: 2, Model: "small", Usage: providers.Usage{InputTokens: 2000, OutputTokens: 200}})
+	ch <- child(loop.Done{Answer: "found", Reason: loop.StopAnswered, Steps: 2, Usage: providers.Usage{InputTokens: 3000, OutputTokens: 200}})
+	ch <- loop.Done{Answer: "done", Reason: loop.StopAnswered, Steps: 1}
+	close(ch)
+	return ch
+}
+
+// A subagent's fallback is priced at the fallback's price in
+// total_cost_usd, not at the model the child started on.
+func TestASubagentsFallbackIsPricedAtItsOwnPrice(t *testing.T) {
+	prices := map[string]providers.Price{"m": {Input: 10, Output: 50}, "small": {Input: 1, Output: 5}}
+	h := newHost(t, Config{Turn: subagentFallingBack, Init: Init{Model: "m"}, Price: func(model string) (providers.Price, bool) {
+		p, ok := prices[model]
+		return p, ok
+	}})
+	h.send(user("go"))
+	msgs := h.until("result")
+	res := msgs[len(msgs)-1]
+	want := (1000*10.0 + 2000*1.0 + 200*5.0) / 1e6
+	if got := res["total_cost_usd"].(float64); math.Abs(got-want) > 1e-12 {
+		t.Errorf("total_cost_usd %v, want %v", got, want)
+	}
+}
+
+// voided is a Turn whose first attempt streams half an answer that a retry
+// and then a fallback void: only the fallback's answer is an assistant
+// message.
+func voided(_ context.Context, _ turn.Prompt) <-chan loop.Event {
+	ch := make(chan loop.Event, 8)
+	ch <- loop.StepStarted{Step: 1}
+	ch <- loop.TextDelta{Text: "HALF-ONE"}
+	ch <- loop.Retry{Attempt: 1, Max: 1, Err: "the model server answered HTTP 529: Overloaded", Discarded: true}
+	ch <- loop.TextDelta{Text: "HALF-TWO"}
+	ch <- loop.FellBack{From: "m", To: "small", Err: "the model server answered HTTP 529: Overloaded", Discarded: true}
+	ch <- loop.TextDelta{Text: "WHOLE"}
+	ch <- loop.Usage{Step: 1, Model: "small", Usage: providers.Usage{InputTokens: 10, OutputTokens: 1}}
+	ch <- loop.Done{Answer: "WHOLE", Reason: loop.StopAnswered, Steps: 1}
+	close(ch)
+	return ch
+}
+
+// The text a retry or a fallback discarded is no assistant message: the
+// client's transcript holds the answer that stands.
+func TestDiscardedTextIsNoAssistantMessage(t *testing.T) {
+	h := newHost(t, Config{Turn: voided, Init: Init{Model: "m"}})
+	h.send(user("go"))
+	var texts []string
+	for _, m := range h.until("result") {
+		if m["type"] != "assistant" {
+			continue
+		}
+		for _, b := range m["message"].(map[string]any)["content"].([]any) {
+			if s, ok := b.(map[string]any)["text"].(string); ok {
+				texts = append(texts, s)
+			}
+		}
+	}
+	if len(texts) != 1 || texts[0] != "WHOLE" {
+		t.Errorf("assistant texts %q, want only the fallback's", texts)
+	}
+}
+
+// An assistant message names the model that wrote it: the fallback's after
+// a fallback, a subagent's own.
+func TestAssistantMessagesNameTheModelThatWroteThem(t *testing.T) {
+	turnFn := func(_ context.Context, _ turn.Prompt) <-chan loop.Event {
+		ch := make(chan loop.Event, 16)
+		ch <- loop.StepStarted{Step: 1}
+		ch <- loop.FellBack{From: "m", To: "small", Err: "the model server answered HTTP 529: Overloaded"}
+		ch <- loop.TextDelta{Text: "BY-SMALL"}
+		ch <- loop.Usage{Step: 1, Model: "small", Usage: providers.Usage{InputTokens: 1}}
+		ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Start: true, Model: "child-model"}}
+		ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: loop.TextDelta{Text: "BY-CHILD"}}}
+		ch <- loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: loop.Done{Reason: loop.StopAnswered}}}
+		ch <- loop.Done{Answer: "BY-SMALL", Reason: loop.StopAnswered, Steps: 1}
+		close(ch)
+		return ch
+	}
+	h := newHost(t, Config{Turn: turnFn, Init: Init{Model: "m"}})
+	h.send(user("go"))
+	models := map[string]string{}
+	for _, m := range h.until("result") {
+		if m["type"] != "assistant" {
+			continue
+		}
+		msg := m["message"].(map[string]any)
+		for _, b := range msg["content"].([]any) {
+			if s, ok := b.(map[string]any)["text"].(string); ok {
+				models[s], _ = msg["model"].(string)
+			}
+		}
+	}
+	if models["BY-SMALL"] != "small" || models["BY-CHILD"] != "child-model" {
+		t.Errorf("the messages' models: %v", models)
+	}
+}

@@ -101,10 +101,11 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 		s.cancel = nil
 		s.mu.Unlock()
 	}()
-	main := s.newTranslator("")
 	model := s.mainModel()
+	main := s.newTranslator("", model)
 	children := map[string]*translator{}
 	childModels := map[string]string{}   // by the task call's id
+	childCounted := map[string]bool{}    // the children whose requests' usage was counted
 	used := map[string]providers.Usage{} // the turn's own requests, by the model that answered
 	var done loop.Done
 	var werr error
@@ -122,12 +123,20 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 				childModels[se.ParentCallID] = se.Model
 			}
 			if se, ok := tp.Detail.(loop.ChildEvent); ok && se.Event != nil {
-				if d, end := se.Event.(loop.Done); end {
-					s.spend(childModels[se.ParentCallID], d.Usage)
+				// Each request at the model that answered it (a child may fall
+				// back); a child that reported no request's usage, at its model.
+				switch ev := se.Event.(type) {
+				case loop.Usage:
+					s.spend(cmp.Or(ev.Model, childModels[se.ParentCallID]), ev.Usage)
+					childCounted[se.ParentCallID] = true
+				case loop.Done:
+					if !childCounted[se.ParentCallID] {
+						s.spend(childModels[se.ParentCallID], ev.Usage)
+					}
 				}
 				tr := children[se.ParentCallID]
 				if tr == nil {
-					tr = s.newTranslator(se.ParentCallID)
+					tr = s.newTranslator(se.ParentCallID, cmp.Or(childModels[se.ParentCallID], model))
 					children[se.ParentCallID] = tr
 				}
 				if _, end := se.Event.(loop.Done); end {
@@ -142,9 +151,15 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 		case loop.Usage:
 			used[ev.Model] = used[ev.Model].Add(ev.Usage)
 		case loop.FellBack:
-			if werr = main.flush(); werr == nil {
+			// Ends the failed model's message (void when Discarded); the
+			// next are the fallback's.
+			if werr = main.event(ev); werr == nil {
 				werr = s.write(fallbackMessage(s.cfg.Init.SessionID, ev))
 			}
+			if werr != nil {
+				cancel()
+			}
+			continue
 		}
 		if werr == nil {
 			werr = main.event(ev)

@@ -17,6 +17,9 @@ import (
 type translator struct {
 	s      *Server
 	parent string // "" for the session's own events
+	// model is the model whose messages these are: the session's (or a
+	// subagent's) model, then the fallback the turn moved to.
+	model  string
 	step   int
 	blocks []map[string]any // the step's thinking and text so far
 	// open is the index of the content block a partial delta goes to, -1
@@ -26,8 +29,8 @@ type translator struct {
 	started  bool // message_start sent for the step
 }
 
-func (s *Server) newTranslator(parent string) *translator {
-	return &translator{s: s, parent: parent, open: -1}
+func (s *Server) newTranslator(parent, model string) *translator {
+	return &translator{s: s, parent: parent, model: model, open: -1}
 }
 
 func (t *translator) parentID() any {
@@ -65,8 +68,28 @@ func (t *translator) event(ev loop.Event) error {
 			"parent_tool_use_id": t.parentID(), "session_id": t.s.cfg.Init.SessionID, "uuid": turn.NewID()})
 	case loop.Usage:
 		return t.flush()
+	case loop.Retry:
+		if ev.Discarded {
+			return t.discard()
+		}
+	case loop.FellBack:
+		var err error
+		if ev.Discarded {
+			err = t.discard()
+		} else {
+			err = t.flush() // what the failed model wrote is its own message
+		}
+		t.model = ev.To
+		return err
 	}
 	return nil
+}
+
+// discard ends the step's stream without its text and thinking: a retry
+// or a fallback voided them, and the answer that stands comes after.
+func (t *translator) discard() error {
+	t.blocks = nil
+	return t.flush()
 }
 
 // delta adds a text or thinking delta to the step's blocks, and streams it
@@ -82,7 +105,7 @@ func (t *translator) delta(kind, text string) error {
 	}
 	if !t.started {
 		t.started = true
-		msg := map[string]any{"id": t.msgID(), "type": "message", "role": "assistant", "model": t.s.cfg.Init.Model,
+		msg := map[string]any{"id": t.msgID(), "type": "message", "role": "assistant", "model": t.model,
 			"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 0, "output_tokens": 0}}
 		if err := t.partial(map[string]any{"type": "message_start", "message": msg}); err != nil {
 			return err
@@ -142,7 +165,7 @@ func (t *translator) flush() error {
 
 // assistant writes an assistant message of blocks.
 func (t *translator) assistant(blocks []map[string]any) error {
-	msg := map[string]any{"id": t.msgID(), "type": "message", "role": "assistant", "model": t.s.cfg.Init.Model,
+	msg := map[string]any{"id": t.msgID(), "type": "message", "role": "assistant", "model": t.model,
 		"content": blocks, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 0, "output_tokens": 0}}
 	return t.s.write(map[string]any{"type": "assistant", "message": msg, "parent_tool_use_id": t.parentID(),
 		"session_id": t.s.cfg.Init.SessionID, "uuid": turn.NewID()})

@@ -104,12 +104,36 @@ func (c *childView) see(ev loop.Event) {
 			}
 			delete(c.calls, ev.ID)
 		}
+	case loop.Retry:
+		if ev.Discarded {
+			c.discardText()
+		}
+	case loop.FellBack:
+		if ev.Discarded {
+			c.discardText()
+		}
+		c.textAt = -1
+		c.add(childStep{text: fmt.Sprintf("%s failed after its retries (%s): goes on with %s", ev.From, ev.Err, ev.To)})
 	case loop.Usage:
 		c.tokens, c.streamed = ev.Total.InputTokens+ev.Total.OutputTokens, 0
 	case loop.Done:
 		c.done, c.tool, c.writing, c.reason = true, "", false, ev.Reason
 		c.tokens, c.streamed = ev.Usage.InputTokens+ev.Usage.OutputTokens, 0
 	}
+}
+
+// discardText drops the text the step streamed so far: a retry or a
+// fallback voided it, and the answer that stands streams after.
+func (c *childView) discardText() {
+	if c.textAt < 0 {
+		return
+	}
+	if c.textAt == len(c.steps)-1 {
+		c.steps = c.steps[:c.textAt]
+	} else {
+		c.steps[c.textAt].text = ""
+	}
+	c.textAt = -1
 }
 
 // status is the child's line: description (and agent), the tool it runs,

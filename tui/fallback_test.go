@@ -50,3 +50,19 @@ func TestAFallbackIsShownAndEachModelIsPricedAtItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestAFallbackAfterARetryThatVoidedTextSaysItIsDiscarded: the first
+// attempt streamed text and failed, its retry streamed nothing and failed
+// too: the fallback's note still says the text above is void (the retry
+// note that said so gives way to it).
+func TestAFallbackAfterARetryThatVoidedTextSaysItIsDiscarded(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	d := newDriver(t, cfg)
+	d.m.handleEvent(loop.TextDelta{Text: "Half of"})
+	d.m.handleEvent(loop.Retry{Attempt: 1, Max: 1, Delay: time.Second, Err: "the model server answered HTTP 529: Overloaded", Discarded: true})
+	d.m.handleEvent(loop.FellBack{From: "claude-sonnet-4-5", To: "claude-haiku-4-5", Err: "the model server answered HTTP 529: Overloaded"})
+	d.m.handleEvent(loop.TextDelta{Text: "The fallback's answer."})
+	if screen := d.screen(); !strings.Contains(screen, "partial answer above is discarded") {
+		t.Errorf("the half answer shows as if it stood:\n%s", screen)
+	}
+}

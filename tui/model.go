@@ -343,10 +343,9 @@ func New(cfg Config) (*Model, error) {
 	m.bar = newStatus(st, cfg.Model, cfg.Dir, sessionLabel(cfg.Session), cfg.ContextWindow)
 	m.bar.warning = cfg.Warning
 	m.keys.shells = cfg.Shells != nil
-	vimOn, err := vimSetting(cfg)
-	if err != nil {
-		m.chat.append(newNoteItem(st, "Vim keys: the remembered choice cannot be read: "+err.Error()))
-	}
+	// A prefs file that cannot be read is said once, by initTheme, which
+	// reads it too.
+	vimOn, _ := vimSetting(cfg)
 	m.setVim(vimOn)
 	if cfg.PermissionMode == "ask" || cfg.PermissionMode == "auto" || cfg.PermissionMode == "plan" {
 		m.bar.mode = cfg.PermissionMode

@@ -252,12 +252,14 @@ func (m *Model) showRetry(ev loop.Retry) {
 // note of the failed model gives way to it, and text the failed attempt
 // streamed is void (the answer below is the fallback's).
 func (m *Model) showFallback(ev loop.FellBack) {
+	// A retry that voided text said so in its note, which goes now.
+	discarded := ev.Discarded || m.retryDiscarded
 	if m.retryNote != nil {
 		m.chat.remove(m.retryNote)
 		m.retryNote, m.retryDiscarded = nil, false
 	}
 	note := fmt.Sprintf("%s failed after its retries (%s): this turn goes on with %s.", ev.From, ev.Err, ev.To)
-	if ev.Discarded {
+	if discarded {
 		note += " The partial answer above is discarded."
 	}
 	m.noteAfterText(note)
@@ -321,7 +323,10 @@ func (m *Model) endTurn(d loop.Done) tea.Cmd {
 		cmds = append(cmds, gitStatus(m.cfg.Dir))
 	}
 	m.sl.api += d.Duration
-	cmds = append(cmds, m.refreshStatusLine(), m.notify(m.now().Sub(m.started), turnNotification(string(d.Reason), d.Answer)))
+	cmds = append(cmds, m.refreshStatusLine())
+	if d.Reason != loop.StopCancelled { // a cancel is the person's own, at the keyboard
+		cmds = append(cmds, m.notify(m.now().Sub(m.started), turnNotification(string(d.Reason), d.Answer)))
+	}
 	cmd := tea.Batch(cmds...)
 	m.bar.setRunning(false, 0, 0)
 	switch d.Reason {

@@ -20,7 +20,8 @@ type vimSavedMsg struct{ err error }
 
 // vimSetting is whether vim keys start on: the config file's vim when it
 // says, else what /vim left in prefs, else off. A prefs file that cannot
-// be read counts as unset; its error is returned for a note.
+// be read counts as unset; its error is returned (the note that says so
+// is initTheme's, which reads the file too).
 func vimSetting(cfg Config) (on bool, err error) {
 	if cfg.Vim != nil {
 		return *cfg.Vim, nil

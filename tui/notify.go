@@ -144,7 +144,8 @@ func (m *Model) notify(ran time.Duration, body string) tea.Cmd {
 	return nil
 }
 
-// turnNotification is the body told when a turn ends with d's reason.
+// turnNotification is the body told when a turn ends with d's reason (a
+// turn the person cancelled is not told: they are at the keyboard).
 func turnNotification(reason, answer string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(answer), "\n")
 	switch reason {
@@ -153,8 +154,6 @@ func turnNotification(reason, answer string) string {
 			return "the turn is done"
 		}
 		return "done: " + first
-	case "cancelled":
-		return "the turn was cancelled"
 	}
 	return "the turn stopped (" + reason + ")"
 }

@@ -151,3 +151,41 @@ func TestATerminalThatLostFocusIsToldOnceWhenTheTurnEnds(t *testing.T) {
 		t.Errorf("%d notifications, want 1 (none for the turn that ended in focus)", n)
 	}
 }
+
+// TestATurnThePersonCancelledIsNotTold: on a terminal that never reports
+// its focus (tmux without focus-events), a long turn the person cancelled
+// with Esc rings nothing (the person is at the keyboard); the next long
+// turn that ends by itself is told.
+func TestATurnThePersonCancelledIsNotTold(t *testing.T) {
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	srv := fake.New(fake.Text("a long answer that the person cuts short").WithPieceSize(4).HoldAfterEvents(2, hold), fake.Text("second answer"))
+	cfg := config(t, srv, t.TempDir(), nil)
+	cfg.Notify = NotifyConfig{Method: NotifyOSC9, After: time.Nanosecond}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.notifier = newNotifier(cfg.Notify, envMap(nil))
+	in, keys := io.Pipe()
+	out := &terminalOutput{changed: make(chan struct{}, 1)}
+	ctx, cancel := context.WithCancel(t.Context())
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithWindowSize(100, 30), tea.WithoutSignals())
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	defer func() {
+		cancel()
+		keys.Close()
+		<-done
+	}()
+	out.waitFor(t, "\x1b[?1004h")
+	io.WriteString(keys, "hello\r")
+	out.waitFor(t, "a lo")
+	io.WriteString(keys, "\x1b")
+	out.waitFor(t, "Cancelled.")
+	io.WriteString(keys, "again\r")
+	out.waitFor(t, "\x1b]9;agent: done: second answer\x07")
+	if n := strings.Count(out.String(), "\x1b]9;"); n != 1 {
+		t.Errorf("%d notifications, want 1 (none for the turn the person cancelled):\n%q", n, out.String())
+	}
+}

@@ -69,6 +69,11 @@ type statusLineMsg struct {
 	err  error
 }
 
+// statusLineMaxWidth is the most of a status line kept, in cells: wider
+// than any terminal, so that a command printing a huge line costs one cut
+// when it comes rather than one at every frame.
+const statusLineMaxWidth = 1000
+
 // statusLineDueMsg comes when the interval after the last run is over.
 type statusLineDueMsg struct{}
 
@@ -157,17 +162,22 @@ func (sl *statusLineState) countLines(diff string) {
 }
 
 // sanitizeStatusLine keeps the first line of out with its SGR colour
-// sequences; every other control sequence or character is dropped, so a
-// status line cannot move the cursor, set the title or clear the screen.
+// sequences, at most statusLineMaxWidth cells of it; every other control
+// sequence or character is dropped, so a status line cannot move the
+// cursor, set the title or clear the screen.
 func sanitizeStatusLine(out string) string {
 	line, _, _ := strings.Cut(strings.ReplaceAll(out, "\r\n", "\n"), "\n")
 	var b strings.Builder
 	p := ansi.NewParser()
 	state := byte(0)
+	cells := 0
 	for len(line) > 0 {
 		seq, width, n, newState := ansi.DecodeSequence(line, state, p)
 		switch {
+		case width > 0 && cells+width > statusLineMaxWidth:
+			return b.String() + "\x1b[m"
 		case width > 0:
+			cells += width
 			b.WriteString(seq)
 		case sgr(seq):
 			b.WriteString(seq)
@@ -187,10 +197,12 @@ func sgr(seq string) bool {
 	return strings.Trim(seq[2:len(seq)-1], "0123456789;:") == ""
 }
 
-// statusLineRow is the person's status line cut to width, "" for none.
+// statusLineRow is the person's status line cut to width, "" for none; a
+// padding past the width leaves nothing of the line to show.
 func (m *Model) statusLineRow() string {
 	if m.sl.line == "" || m.sl.line == "\x1b[m" {
 		return ""
 	}
-	return ansi.Truncate(strings.Repeat(" ", m.cfg.StatusLinePadding)+m.sl.line, m.width, "…")
+	pad := min(max(m.cfg.StatusLinePadding, 0), max(m.width, 0))
+	return ansi.Truncate(strings.Repeat(" ", pad)+m.sl.line, m.width, "…")
 }

@@ -3,12 +3,14 @@ package tui
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agent-dev/agent/providers/fake"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The person's status line shows under the status bar with its colours,
@@ -120,5 +122,40 @@ func TestTheStatusLineRunsAtMostEvery300ms(t *testing.T) {
 	}
 	if m.statusLineDue() == nil || !m.sl.running {
 		t.Error("the interval's end ran nothing")
+	}
+}
+
+// A padding past the width (a repository's statusLine says 2^63-1) is the
+// width: the row is blank, not a crash.
+func TestStatusLineHugePaddingIsTheWidth(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	cfg.StatusLine = func(context.Context, StatusState) (string, error) { return "LINE", nil }
+	cfg.StatusLinePadding = math.MaxInt
+	d := newDriver(t, cfg)
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("a huge padding panics: %v", r)
+			}
+		}()
+		d.m.onStatusLine(statusLineMsg{line: "LINE"})
+		_ = d.screen()
+	}()
+	if strings.Contains(d.screen(), "LINE") {
+		t.Errorf("the line shows past a padding wider than the screen")
+	}
+}
+
+// A status line command that prints a huge first line (256 KiB of coloured
+// text) keeps what any terminal can show of it, not the whole line to cut
+// again at every frame.
+func TestAHugeStatusLineIsCutOnce(t *testing.T) {
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	huge := strings.Repeat("\x1b[31mab\x1b[0m cd ", 256<<10/14)
+	cfg.StatusLine = func(context.Context, StatusState) (string, error) { return huge, nil }
+	d := newDriver(t, cfg)
+	d.untilShows("ab cd ab cd")
+	if w, n := ansi.StringWidth(d.m.sl.line), len(d.m.sl.line); w > statusLineMaxWidth || n > 16*statusLineMaxWidth {
+		t.Errorf("the status line keeps %d cells (%d bytes) after it came", w, n)
 	}
 }

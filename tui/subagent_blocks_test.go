@@ -3,6 +3,9 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
@@ -71,5 +74,24 @@ func TestAChildsQuestionCarriesItsLabel(t *testing.T) {
 		if strings.Contains(l, "bash") && strings.Contains(l, "make test") && !strings.Contains(l, "↳ run the tests › bash") {
 			t.Errorf("the child's block has no label: %q\n%s", l, d.screen())
 		}
+	}
+}
+
+// A subagent that falls back says so in its block's steps, and the half
+// answer its failed model wrote is gone from them (the fallback's stands).
+func TestASubagentsFallbackShowsInItsSteps(t *testing.T) {
+	c := newChildView(loop.ChildEvent{Description: "look"}, time.Now())
+	for _, ev := range []loop.Event{
+		loop.StepStarted{Step: 1},
+		loop.TextDelta{Text: "HALF ANSWER"},
+		loop.FellBack{From: "big", To: "small", Err: "the model server answered HTTP 529: Overloaded", Discarded: true},
+		loop.TextDelta{Text: "WHOLE ANSWER"},
+	} {
+		c.see(ev)
+	}
+	got := ansi.Strip(strings.Join(c.stepLines(newStyles(true), 100), "\n"))
+	if !strings.Contains(got, "big failed after its retries") || !strings.Contains(got, "goes on with small") ||
+		strings.Contains(got, "HALF") || !strings.Contains(got, "WHOLE ANSWER") {
+		t.Errorf("the child's steps:\n%s", got)
 	}
 }

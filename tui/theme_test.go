@@ -277,3 +277,21 @@ func TestParseThemeColours(t *testing.T) {
 		}
 	}
 }
+
+// A prefs file that is not JSON is said once, as one note, and the
+// interface starts as with nothing remembered (dark, vim keys off).
+func TestACorruptPrefsFileIsSaidOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "prefs.json")
+	if err := os.WriteFile(path, []byte(`{"theme": "dracula", "vim": tru`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(t, fake.New(), t.TempDir(), nil)
+	cfg.Prefs = prefs.Open(path)
+	d := newDriver(t, cfg)
+	if n := strings.Count(d.screen(), "prefs.json"); n != 1 {
+		t.Errorf("the prefs file is named %d times, want once:\n%s", n, d.screen())
+	}
+	if d.m.vim != nil || d.m.st.Theme != "dark" {
+		t.Errorf("vim %v, theme %s", d.m.vim != nil, d.m.st.Theme)
+	}
+}
