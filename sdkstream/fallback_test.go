@@ -161,3 +161,32 @@ func TestAssistantMessagesNameTheModelThatWroteThem(t *testing.T) {
 		t.Errorf("the messages' models: %v", models)
 	}
 }
+
+// childFallingBack is a Turn whose subagent falls back from "m" to "small".
+func childFallingBack(_ context.Context, _ turn.Prompt) <-chan loop.Event {
+	ch := make(chan loop.Event, 8)
+	child := func(ev loop.Event) loop.Event {
+		return loop.ToolProgress{ID: "t1", Name: "task", Detail: loop.ChildEvent{ParentCallID: "t1", Event: ev, Start: ev == nil, Model: "m"}}
+	}
+	ch <- loop.ToolCallStarted{ID: "t1", Name: "task", Arguments: `{"prompt":"look"}`}
+	ch <- child(nil)
+	ch <- child(loop.FellBack{From: "m", To: "small", Err: "the model server answered HTTP 529: Overloaded"})
+	ch <- child(loop.Done{Reason: loop.StopAnswered})
+	ch <- loop.ToolCallFinished{ID: "t1", Name: "task", Content: "found"}
+	ch <- loop.Done{Answer: "done", Reason: loop.StopAnswered, Steps: 1}
+	close(ch)
+	return ch
+}
+
+// A subagent's fallback is told too, with the task call's id.
+func TestASubagentsFallbackIsTold(t *testing.T) {
+	h := newHost(t, Config{Turn: childFallingBack, Init: Init{Model: "m"}})
+	h.send(user("go"))
+	msgs := h.until("result")
+	for _, m := range msgs {
+		if m["type"] == "system" && m["subtype"] == "model_fallback" && m["parent_tool_use_id"] == "t1" && m["to"] == "small" {
+			return
+		}
+	}
+	t.Errorf("no model_fallback message for the subagent: %v", msgs)
+}

@@ -139,9 +139,16 @@ func (s *Server) runTurn(ctx context.Context, p turn.Prompt) error {
 					tr = s.newTranslator(se.ParentCallID, cmp.Or(childModels[se.ParentCallID], model))
 					children[se.ParentCallID] = tr
 				}
-				if _, end := se.Event.(loop.Done); end {
+				switch ev := se.Event.(type) {
+				case loop.Done:
 					werr = tr.flush()
-				} else {
+				case loop.FellBack: // a subagent's: told as the session's are, with the task call's id
+					if werr = tr.event(ev); werr == nil {
+						msg := fallbackMessage(s.cfg.Init.SessionID, ev)
+						msg["parent_tool_use_id"] = se.ParentCallID
+						werr = s.write(msg)
+					}
+				default:
 					werr = tr.event(se.Event)
 				}
 				continue
