@@ -44,25 +44,6 @@ func TestProtectedWriteNeedsOneApprovalPerCall(t *testing.T) {
 	}
 }
 
-// resolve follows links inside the root, so a link's target decides.
-func TestResolveFollowsLinksInsideTheRoot(t *testing.T) {
-	root, dir := tree(t, map[string]string{".git/config": "[core]\n", "d/": ""})
-	for link, target := range map[string]string{"notes.txt": ".git/config", "d/up": "..", "hooks": ".git/hooks", "abs": filepath.Join(dir, ".git")} {
-		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w := newWorkdir(root)
-	for in, want := range map[string]string{
-		"notes.txt": ".git/config", "d/up/notes.txt": ".git/config", "hooks/pre-commit": ".git/hooks/pre-commit",
-		"abs/config": ".git/config", "src/new.go": "src/new.go", "d/up/d": "d",
-	} {
-		if got := w.resolve(in); got != want {
-			t.Errorf("resolve(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // When the working directory holds credentials (it is the home directory),
 // read_file and grep do not read them, however the path is spelled.
 func TestCredentialsInTheWorkingDirectoryAreNotRead(t *testing.T) {
