@@ -104,6 +104,31 @@ func (o *terminalOutput) String() string {
 	return o.b.String()
 }
 
+// runOnPipes runs the interface of cfg as a program on a terminal of pipes
+// (100x30, its notifications not this test's own terminal's, tmux's) and
+// returns where to type and what it wrote; the program stops, and is
+// waited for, when the test ends.
+func runOnPipes(t *testing.T, cfg Config) (io.Writer, *terminalOutput) {
+	t.Helper()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.notifier = newNotifier(cfg.Notify, envMap(nil))
+	in, keys := io.Pipe()
+	out := &terminalOutput{changed: make(chan struct{}, 1)}
+	ctx, cancel := context.WithCancel(t.Context())
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithWindowSize(100, 30), tea.WithoutSignals())
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	t.Cleanup(func() {
+		cancel()
+		keys.Close()
+		<-done
+	})
+	return keys, out
+}
+
 // waitFor blocks until the output holds s, or the test's deadline.
 func (o *terminalOutput) waitFor(t *testing.T, s string) {
 	t.Helper()
@@ -124,22 +149,7 @@ func (o *terminalOutput) waitFor(t *testing.T, s string) {
 func TestATerminalThatLostFocusIsToldOnceWhenTheTurnEnds(t *testing.T) {
 	cfg := config(t, fake.New(fake.Text("first answer"), fake.Text("second answer")), t.TempDir(), nil)
 	cfg.Notify = NotifyConfig{Method: NotifyOSC9}
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.notifier = newNotifier(cfg.Notify, envMap(nil)) // not this test's own terminal (tmux)
-	in, keys := io.Pipe()
-	out := &terminalOutput{changed: make(chan struct{}, 1)}
-	ctx, cancel := context.WithCancel(t.Context())
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithWindowSize(100, 30), tea.WithoutSignals())
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
-	defer func() {
-		cancel()
-		keys.Close()
-		<-done
-	}()
+	keys, out := runOnPipes(t, cfg)
 	out.waitFor(t, "\x1b[?1004h") // focus reporting on
 	io.WriteString(keys, "\x1b[I")
 	io.WriteString(keys, "hello\r")
@@ -162,22 +172,7 @@ func TestATurnThePersonCancelledIsNotTold(t *testing.T) {
 	srv := fake.New(fake.Text("a long answer that the person cuts short").WithPieceSize(4).HoldAfterEvents(2, hold), fake.Text("second answer"))
 	cfg := config(t, srv, t.TempDir(), nil)
 	cfg.Notify = NotifyConfig{Method: NotifyOSC9, After: time.Nanosecond}
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.notifier = newNotifier(cfg.Notify, envMap(nil))
-	in, keys := io.Pipe()
-	out := &terminalOutput{changed: make(chan struct{}, 1)}
-	ctx, cancel := context.WithCancel(t.Context())
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithWindowSize(100, 30), tea.WithoutSignals())
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
-	defer func() {
-		cancel()
-		keys.Close()
-		<-done
-	}()
+	keys, out := runOnPipes(t, cfg)
 	out.waitFor(t, "\x1b[?1004h")
 	io.WriteString(keys, "hello\r")
 	out.waitFor(t, "a lo")
