@@ -42,6 +42,12 @@ type conn struct {
 	seq   uint64        // counts publishes
 	pub   chan struct{} // closed and replaced at each publish
 	last  time.Time     // when the last publish came
+	// asked is when a document was opened or changed with no publish
+	// since (zero: none waits); slowest the longest such wait seen, how
+	// long this server takes to check on this machine now (see
+	// silenceMeansNothing).
+	asked   time.Time
+	slowest time.Duration
 	// versioned is true once the server said a version in a publish:
 	// then a change's publish can be waited for by its version.
 	versioned bool
@@ -203,7 +209,16 @@ func (c *conn) enqueue(f func()) error {
 
 // notify sends a notification without waiting.
 func (c *conn) notify(method string, params any) error {
-	return c.enqueue(func() { _ = c.rpc.Notify(context.Background(), method, params) })
+	return c.enqueue(func() {
+		if method == "textDocument/didOpen" || method == "textDocument/didChange" {
+			c.mu.Lock()
+			if c.asked.IsZero() {
+				c.asked = time.Now()
+			}
+			c.mu.Unlock()
+		}
+		_ = c.rpc.Notify(context.Background(), method, params)
+	})
 }
 
 // call sends a request and waits for its result until ctx ends or the
@@ -322,6 +337,10 @@ func (c *conn) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request
 		c.diags[p.URI] = published{version: p.Version, hasVersion: hasVersion, seq: c.seq, list: p.Diagnostics}
 		c.versioned = c.versioned || hasVersion
 		c.last = time.Now()
+		if !c.asked.IsZero() {
+			c.slowest = max(c.slowest, c.last.Sub(c.asked))
+			c.asked = time.Time{}
+		}
 		close(c.pub)
 		c.pub = make(chan struct{})
 		c.mu.Unlock()

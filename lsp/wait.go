@@ -51,7 +51,7 @@ func await(ctx context.Context, ch <-chan struct{}, deadline time.Time, done <-c
 // deadline has not settled).
 func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 	p.c.mu.Lock()
-	versioned := p.c.versioned
+	versioned, slowest := p.c.versioned, p.c.slowest
 	p.c.mu.Unlock()
 	if !versioned {
 		// A server that says no versions may also say nothing of a file
@@ -60,7 +60,7 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 		// wait for quiet, and unversionedWait of silence means it had
 		// nothing to say.
 		_, _, seq, next := p.c.published("")
-		until := time.Now().Add(unversionedWait)
+		until := time.Now().Add(silenceMeansNothing(slowest))
 		if deadline.Before(until) {
 			until = deadline
 		}
@@ -73,9 +73,17 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 			return false
 		}
 	}
+	// A server that says no versions publishes each file it checked in
+	// turn; the gap between two is longer on a loaded machine.
+	quietFor := settleQuiet
+	if !versioned {
+		p.c.mu.Lock()
+		quietFor = max(settleQuiet, min(p.c.slowest/2, 2*time.Second))
+		p.c.mu.Unlock()
+	}
 	for {
 		_, _, _, next := p.c.published("")
-		quiet := min(time.Until(deadline), settleQuiet)
+		quiet := min(time.Until(deadline), quietFor)
 		t := time.NewTimer(quiet)
 		select {
 		case <-next: // more came: wait for quiet again
@@ -84,7 +92,7 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 				return false // still publishing: not settled
 			}
 		case <-t.C:
-			return quiet == settleQuiet // a window cut by the deadline did not see it quiet
+			return quiet == quietFor // a window cut by the deadline did not see it quiet
 		case <-ctx.Done():
 			t.Stop()
 			return false
@@ -97,8 +105,18 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 
 // unversionedWait is how long a server that says no versions may stay
 // silent after a change before the change counts as checked with nothing
-// new (tsserver checks a few files in a few hundred milliseconds).
+// new (tsserver checks a few files in a few hundred milliseconds), unless
+// the server was seen slower (silenceMeansNothing).
 const unversionedWait = time.Second
+
+// silenceMeansNothing is how long a server that says no versions may stay
+// silent after a change with nothing new: unversionedWait, or twice the
+// longest this server took to publish after a document was opened or
+// changed (a loaded machine's tsserver may take seconds), at most 10 s;
+// the change's deadline bounds it too.
+func silenceMeansNothing(slowest time.Duration) time.Duration {
+	return min(max(unversionedWait, 2*slowest), 10*time.Second)
+}
 
 // quiet waits until the server published nothing for settleQuiet (at
 // once when its last publish is older), at most until deadline.
