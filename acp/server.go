@@ -309,8 +309,9 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		}
 	}
 	if done.Reason == loop.StopBudget && done.Err != nil && sendErr == nil {
-		// ACP has no stop reason for a spend cap: the answer says why.
-		sendErr = s.update(sendCtx, ls.ID(), sdk.UpdateAgentMessageText("\n\nStopped: "+done.Err.Error()+"."))
+		// ACP has no stop reason for a spend cap: the answer says why (a
+		// client gone by now gets the prompt's response all the same).
+		_ = s.update(sendCtx, ls.ID(), sdk.UpdateAgentMessageText("\n\nStopped: "+done.Err.Error()+"."))
 	}
 	return promptResponse(done)
 }
