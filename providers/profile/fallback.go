@@ -37,17 +37,18 @@ func (s *Settings) fallbacks(f File, p Profile, o Overrides, path string, getenv
 			s.Fallbacks = append(s.Fallbacks, fb)
 			continue
 		}
-		q := f.Profiles[name]
-		q.FallbackModels = nil
-		g := File{Profiles: map[string]Profile{name: q}, MaxRetries: f.MaxRetries, IdleTimeout: f.IdleTimeout,
-			ContextWindow: f.ContextWindow, AutoCompact: f.AutoCompact, ModelAliases: f.ModelAliases}
-		for n, other := range f.Profiles { // every profile's key variable stays out of commands
-			if n != name {
-				other.FallbackModels = nil
-				g.Profiles[n] = other
-			}
-		}
-		fb, err := Resolve(g, path, Overrides{Profile: name, Model: model, MaxRetries: o.MaxRetries, IdleTimeout: o.IdleTimeout, FallbackModels: []string{}}, getenv)
+		// The profile's settings as if it were chosen, but for the
+		// variables that choose the run's own model and server (they are
+		// not the fallback's); an empty (not nil) FallbackModels keeps its
+		// own fallback_models from being followed.
+		fb, err := Resolve(f, path, Overrides{Profile: name, Model: model, MaxRetries: o.MaxRetries, IdleTimeout: o.IdleTimeout, FallbackModels: []string{}},
+			func(k string) string {
+				switch k {
+				case "AGENT_MODEL", "AGENT_PROFILE", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL":
+					return ""
+				}
+				return getenv(k)
+			})
 		if err != nil {
 			return fmt.Errorf("fallback %q: %w", e, err)
 		}

@@ -80,3 +80,22 @@ func readFile(t *testing.T, path string) File {
 	}
 	return f
 }
+
+// The variables that choose the run's own model and server do not reach a
+// fallback profile: its model and server are the config file's.
+func TestAFallbackProfileIgnoresTheRunsModelAndServerVariables(t *testing.T) {
+	path := writeConfig(t, fallbackConfig)
+	env := map[string]string{"ANTHROPIC_API_KEY": "a", "ROUTER_KEY": "r", "AGENT_MODEL": "claude-opus-4-1",
+		"OPENAI_BASE_URL": "http://127.0.0.1:9999/v1"}
+	s, err := Resolve(readFile(t, path), path, Overrides{MaxRetries: -1}, envOf(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Model != "claude-opus-4-1" {
+		t.Errorf("the run's own model: %s", s.Model)
+	}
+	local := s.Fallbacks[1]
+	if local.Model != "qwen3" || local.BaseURL != "http://127.0.0.1:11434/v1" {
+		t.Errorf("the local fallback took the run's variables: %s at %s", local.Model, local.BaseURL)
+	}
+}
