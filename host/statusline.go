@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,19 +42,12 @@ type StatusLineInput struct {
 // trusted repository's); project is true for a repository's.
 func (a *agent) statusLineCommand() (command string, padding int, timeout time.Duration, project bool) {
 	if sl := a.settings.Interface.StatusLine; sl != nil {
-		return sl.Command, sl.Padding, cmpDuration(sl.Timeout, statusLineTimeout), false
+		return sl.Command, sl.Padding, cmp.Or(sl.Timeout, statusLineTimeout), false
 	}
 	if sl := a.claude.statusLine; sl != nil {
 		return sl.Command, max(sl.Padding, 0), statusLineTimeout, a.claude.statusLineProject
 	}
 	return "", 0, 0, false
-}
-
-func cmpDuration(d, fallback time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return fallback
 }
 
 // StatusLine reports the session's status line setting (status_line in

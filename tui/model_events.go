@@ -174,7 +174,7 @@ func (m *Model) handleEvent(ev loop.Event) tea.Cmd {
 	case loop.Usage:
 		m.bar.addUsage(ev.Usage.InputTokens, ev.Usage.OutputTokens)
 		m.addCost(ev.Model, ev.Usage)
-		m.sl.last1 = ev.Usage
+		m.sl.lastUsage = ev.Usage
 		return m.refreshStatusLine()
 	case loop.Compacting, loop.Compacted:
 		m.compactionEvent(ev)

@@ -57,10 +57,10 @@ type statusLineState struct {
 	last    time.Time // when the last run started
 	warned  bool      // the one warning of a failing command was shown
 
-	began        time.Time     // the interface's start
-	api          time.Duration // the turns' time
-	last1        providers.Usage
-	added, remov int
+	began          time.Time       // the interface's start
+	api            time.Duration   // the turns' time
+	lastUsage      providers.Usage // the last request's (Claude Code's current_usage)
+	added, removed int             // lines the session's edits added and removed
 }
 
 // statusLineMsg carries a status line command's output, or its error.
@@ -113,7 +113,7 @@ func (m *Model) runStatusLine(due bool) tea.Cmd {
 func (m *Model) statusState(now time.Time) StatusState {
 	st := StatusState{Model: m.bar.model, Dir: m.cfg.Dir, InputTokens: m.bar.in, OutputTokens: m.bar.out, Context: m.bar.context,
 		Window: cmp.Or(m.bar.window, providers.ContextWindow(m.bar.model)), CostUSD: m.cost.session, CostKnown: m.cost.known,
-		Last: m.sl.last1, Duration: now.Sub(m.sl.began), APIDuration: m.sl.api, LinesAdded: m.sl.added, LinesRemoved: m.sl.remov}
+		Last: m.sl.lastUsage, Duration: now.Sub(m.sl.began), APIDuration: m.sl.api, LinesAdded: m.sl.added, LinesRemoved: m.sl.removed}
 	if m.session != nil {
 		st.SessionID = m.session.ID
 	}
@@ -156,7 +156,7 @@ func (sl *statusLineState) countLines(diff string) {
 		case strings.HasPrefix(line, "+"):
 			sl.added++
 		case strings.HasPrefix(line, "-"):
-			sl.remov++
+			sl.removed++
 		}
 	}
 }
