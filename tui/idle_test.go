@@ -52,7 +52,8 @@ func timerCmds(cmd tea.Cmd) []string {
 
 // The idle interface sets no timer of its own: the cursor is the
 // terminal's, which blinks without redrawing the screen, and nothing else
-// ticks until a turn runs. (Bubble Tea's frame ticker is its own: issue 43.)
+// ticks until a turn runs. (Bubble Tea's own frames are written only when a
+// view changed: see third_party/bubbletea/PATCH.md.)
 // The one exception is once, at start: when the theme follows the
 // terminal's background and none is remembered, the question to the
 // terminal has a timeout.

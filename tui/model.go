@@ -364,7 +364,8 @@ func New(cfg Config) (*Model, error) {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.themeInit()}
 	if f := m.cfg.AfterFirstFrame; f != nil {
-		// Bubble Tea draws a frame every 1/60 s; this comes after the first.
+		// Bubble Tea writes the first frame once its view is ready; this
+		// comes after it (a one-off timer at start, none at idle).
 		cmds = append(cmds, tea.Tick(firstFrameDelay, func(time.Time) tea.Msg { f(); return nil }))
 	}
 	if m.cfg.Approver != nil {

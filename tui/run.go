@@ -3,15 +3,17 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"golang.org/x/term"
 
 	"github.com/agent-dev/agent/loop"
 )
 
-// maxFPS is Bubble Tea's highest frame rate, frames a second.
+// maxFPS caps Bubble Tea's frame rate, frames a second: its highest.
 const maxFPS = 120
 
 // shutdownWait bounds how long Run waits, after the interface closed, for a
@@ -34,12 +36,18 @@ func Run(ctx context.Context, cfg Config) error {
 	// subprocess inside tmux before the first frame (about 2 ms; more on a
 	// loaded machine).
 	//
-	// Bubble Tea writes a frame only on its ticker, so the first frame waits
-	// for the first tick: up to 16.7 ms at its default 60 a second, 8.3 ms
-	// at 120. Drawing more often costs little here: a tick whose view did
-	// not change writes nothing, and a streaming answer is redrawn at most
-	// frameInterval apart whatever the rate (model_events.go). Keys echo
-	// sooner too.
+	// Bubble Tea (patched: third_party/bubbletea/PATCH.md) writes a frame
+	// when a view was rendered, at most maxFPS a second, and never when
+	// nothing happens: no ticker wakes the idle interface. The first frame
+	// is written as soon as its view is ready: the model knows the
+	// terminal's size before the program starts, so the first view Bubble
+	// Tea renders is the whole screen, written at once, not an empty one
+	// that would hold the next frame back by 1/maxFPS s. A streaming answer
+	// is redrawn at most frameInterval apart whatever the cap
+	// (model_events.go); keys echo within a frame.
+	if w, h, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		m.resize(w, h) // Bubble Tea's WindowSizeMsg brings the same size
+	}
 	_, err = tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile),
 		tea.WithFPS(maxFPS)).Run()
 	m.cancelTurn()
