@@ -30,8 +30,7 @@ func systemPrompt(instr instructions.Set, dir string, now time.Time, toolsMode s
 func toolsNote(toolsMode string) string {
 	switch toolsMode {
 	case "pick":
-		return "Your tools are listed in pick_tools' description. " +
-			"Call pick_tools with every tool you need first, in one call; their definitions arrive in its result.\n"
+		return "Your tools are listed in pick_tools' description: call it first with every tool you need, in one call.\n"
 	case "swap":
 		return "Tools other than pick_tools are listed by name and a one-line brief. " +
 			"Call pick_tools with every tool you need first, in one call; then call them with their full schemas.\n"

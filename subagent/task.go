@@ -122,8 +122,8 @@ const schema = `{"type":"object","properties":{
 // definition is the tool's definition, listing the defined agents.
 func definition(agents []Agent) tools.Definition {
 	var b strings.Builder
-	b.WriteString("Start a subagent: a fresh agent with its own context that does one task and answers with what it found.\n\n" +
-		"Use it for searches and investigations that would fill this conversation with reading it will not need " +
+	b.WriteString("Start a subagent for one task.\n\n" +
+		"A subagent is a fresh agent with its own context that does one task and answers with what it found. Use it for searches and investigations that would fill this conversation with reading it will not need " +
 		"(where is X used, how does Y work): only the subagent's answer comes back. Several task calls in one " +
 		"response run in parallel. The subagent sees nothing of this conversation: put everything it needs in " +
 		"prompt, and say what its answer must contain. By default it has the read-only tools (list_files, read_file, " +

@@ -34,7 +34,7 @@ func TestClaudeAgentSDKSystemPrompt(t *testing.T) {
 		return ""
 	}
 	// The tools line stays: in pick mode the model must call pick_tools.
-	if got := system(0); !strings.HasPrefix(got, "You are a pirate. Say arr.\n\nYour tools are listed in pick_tools' description.") ||
+	if got := system(0); !strings.HasPrefix(got, "You are a pirate. Say arr.\n\nYour tools are listed in pick_tools' description") ||
 		strings.Contains(got, "You are agent") {
 		t.Errorf("the custom system prompt: the model got %q\nstderr:\n%s", got, stderr)
 	}

@@ -35,9 +35,9 @@ const outputSchema = `{"type":"object","properties":{
 "filter":{"type":"string","maxLength":1000,"description":"a regular expression (RE2): only the new lines that match it are returned; the others are consumed all the same"}},
 "required":["bash_id"],"additionalProperties":false}`
 
-const outputDescription = `Read a background process's output written since the last read, and whether it still runs.
+const outputDescription = `Read a background process's new output.
 
-A process started with bash's run_in_background keeps running while you work; call this to see what it printed
+The output written since the last read, and whether the process still runs. A process started with bash's run_in_background keeps running while you work; call this to see what it printed
 (a server's log, a watcher's results). Each call returns only the new output, at most the newest %d bytes, with
 the process's state: running, or its exit code. Use filter to keep only the lines you need (errors, a URL): it looks
 through all the new output the file keeps, not only the newest part.`
@@ -46,9 +46,9 @@ const killSchema = `{"type":"object","properties":{
 "shell_id":{"type":"string","minLength":1,"description":"the background process's id (bash_1)"}},
 "required":["shell_id"],"additionalProperties":false}`
 
-const killDescription = `Stop a background process and everything it started (SIGTERM, then SIGKILL after a grace period).
+const killDescription = `Stop a background process.
 
-Stop a server or watcher when you no longer need it; every background process is stopped when the session ends.`
+The process and everything it started get SIGTERM, then SIGKILL after a grace period. Stop a server or watcher when you no longer need it; every background process is stopped when the session ends.`
 
 func (t outputTool) Definition() tools.Definition {
 	return tools.Definition{Name: OutputName, Description: fmt.Sprintf(outputDescription, t.m.cfg.ReadLimit),

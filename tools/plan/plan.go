@@ -58,7 +58,7 @@ const schema = `{"type":"object","properties":{"plan":{"type":"string","minLengt
 func (t *Tool) Definition() tools.Definition {
 	return tools.Definition{
 		Name: Name,
-		Description: "In plan mode, present your plan to the user for approval.\n\n" +
+		Description: "Present your plan for approval (plan mode).\n\n" +
 			"Call it once you have investigated enough to say what you will change, with the whole plan in Markdown. " +
 			"The user approves it (plan mode ends and you carry it out) or asks for changes. Only in plan mode.",
 		Schema: json.RawMessage(schema),

@@ -36,9 +36,9 @@ const schema = `{"type":"object","properties":{"todos":{"type":"array","items":{
 "status":{"type":"string","enum":["pending","in_progress","completed"]}},
 "required":["content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`
 
-const description = `Write the session's todo list: the whole list each time, which replaces the one before.
+const description = `Replace the session's todo list.
 
-Use it for work of three steps or more, so the user sees the plan and where you are: add the steps, mark one
+Write the whole list each time: it replaces the one before. Use it for work of three steps or more, so the user sees the plan and where you are: add the steps, mark one
 in_progress before you start it (at most one at a time), mark it completed as soon as it is done, and add what
 you discover. Skip it for a single simple step.`
 
