@@ -81,22 +81,47 @@ func checkpointsRoot(store *sessions.Store) string {
 }
 
 // observe takes the checkpoint of the prompt starting and, when its turn
-// ends, the tree it left. A checkpoint that fails is warned of once and
-// the turn goes on without it.
+// ends, the tree it left. The prompt's checkpoint is taken while the first
+// request is in flight: the turn runs no tool call (nor its hooks) before
+// it is taken (loop.WithToolGate), and the turn's end waits for it. A
+// checkpoint that fails is warned of once and the turn goes on without it.
 func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
 	if c.off.Load() || t.Session == "" {
 		return ctx, nil
 	}
-	seq, tree, err := c.begin(ctx, t)
+	// The prompt's message comes next: its seq is read before the turn
+	// records it.
+	seq, err := c.sessions.NextSeq(ctx, t.Session)
 	if err != nil {
-		if errors.Is(err, checkpoint.ErrTooManyFiles) {
-			c.off.Store(true) // every prompt would list them all again
-		}
 		c.failed(err)
 		return ctx, nil
 	}
+	taken := make(chan struct{})
+	var tree string
+	go func() {
+		defer close(taken)
+		var err error
+		// A turn cancelled meanwhile keeps its checkpoint: its restore
+		// point is the prompt's all the same.
+		if tree, err = c.begin(context.WithoutCancel(ctx), t, seq); err != nil {
+			if errors.Is(err, checkpoint.ErrTooManyFiles) {
+				c.off.Store(true) // every prompt would list them all again
+			}
+			c.failed(err)
+		}
+	}()
+	ctx = loop.WithToolGate(ctx, func(ctx context.Context) {
+		select {
+		case <-taken:
+		case <-ctx.Done():
+		}
+	})
 	return ctx, func(ev loop.Event) {
 		if _, ok := ev.(loop.Done); ok {
+			<-taken
+			if tree == "" {
+				return
+			}
 			if err := c.end(context.WithoutCancel(ctx), t.Session, seq, tree); err != nil {
 				c.failed(err)
 			}
@@ -114,22 +139,25 @@ func (c *checkpoints) observeChild(ctx context.Context, t turn.Start) (context.C
 	return c.observe(ctx, t)
 }
 
-// begin takes and records the checkpoint of prompt t.
-func (c *checkpoints) begin(ctx context.Context, t turn.Start) (seq int, tree string, err error) {
+// begin takes and records the checkpoint of prompt t, whose message has
+// seq, and returns its tree.
+func (c *checkpoints) begin(ctx context.Context, t turn.Start, seq int) (tree string, err error) {
 	// The prompt's id may come twice (a client's user message uuid): the
 	// ref of each prompt's checkpoint is its own, so none is replaced
 	// and pruned.
 	name := fmt.Sprintf("%s-%x-%d", sanitizeRef(t.PromptID), time.Now().UnixNano(), c.taken.Add(1))
 	snap, err := c.store.Take(ctx, t.Session, name)
 	if err != nil {
-		return 0, "", err
+		return "", err
 	}
 	skipped := make([]sessions.SkippedFile, len(snap.Skipped))
 	for i, s := range snap.Skipped {
 		skipped[i] = sessions.SkippedFile{Path: s.Path, Reason: s.Reason}
 	}
-	seq, err = c.sessions.SaveCheckpoint(ctx, t.Session, sessions.NewCheckpoint{ID: t.PromptID, Tree: snap.Tree, Skipped: skipped})
-	return seq, snap.Tree, err
+	if _, err := c.sessions.SaveCheckpoint(ctx, t.Session, sessions.NewCheckpoint{ID: t.PromptID, Tree: snap.Tree, Skipped: skipped, Seq: seq}); err != nil {
+		return "", err
+	}
+	return snap.Tree, nil
 }
 
 // end records the tree the turn of the prompt at seq left, and what it

@@ -273,6 +273,9 @@ type turn struct {
 	// fellBack counts the fallbacks the turn moved to (Config.Fallbacks):
 	// 0 asks Config.Model.
 	fellBack int
+	// gatePassed is set once the context's tool gate was waited for
+	// (WithToolGate).
+	gatePassed bool
 }
 
 // firstError keeps the first error set, for writes made from several

@@ -79,24 +79,46 @@ type NewCheckpoint struct {
 	ID      string
 	Tree    string
 	Skipped []SkippedFile
+	// Seq is the seq of the prompt's message, as NextSeq read it when the
+	// prompt was submitted; 0 is the next message's at the save.
+	Seq int
 }
 
-// SaveCheckpoint records the checkpoint of the prompt about to be sent in
-// session id: it belongs to the next message's seq, which it returns (a
-// row already there, left by a prompt that was blocked before it was
-// sent, is replaced). An unknown session is ErrNotFound.
+// NextSeq returns the seq the next message of session id will have: the
+// seq a checkpoint taken now belongs to. An unknown session is
+// ErrNotFound.
+func (s *Store) NextSeq(ctx context.Context, id string) (int, error) {
+	var seq int
+	if err := s.db.QueryRowContext(ctx, `SELECT message_count + 1 FROM sessions WHERE id = ?`, id).Scan(&seq); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			err = ErrNotFound
+		}
+		return 0, fmt.Errorf("reading session %s: %w", id, err)
+	}
+	return seq, nil
+}
+
+// SaveCheckpoint records the checkpoint of the prompt of session id at
+// cp.Seq, or, when that is 0, of the prompt about to be sent: the next
+// message's seq. It returns the seq (a row already there, left by a prompt
+// that was blocked before it was sent, is replaced). An unknown session is
+// ErrNotFound.
 func (s *Store) SaveCheckpoint(ctx context.Context, id string, cp NewCheckpoint) (int, error) {
 	skipped, err := json.Marshal(orEmpty(cp.Skipped))
 	if err != nil {
 		return 0, err
 	}
-	var seq int
+	seq := cp.Seq
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT message_count + 1 FROM sessions WHERE id = ?`, id).Scan(&seq); err != nil {
+		var next int
+		if err := tx.QueryRowContext(ctx, `SELECT message_count + 1 FROM sessions WHERE id = ?`, id).Scan(&next); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return ErrNotFound
 			}
 			return err
+		}
+		if seq <= 0 {
+			seq = next
 		}
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO checkpoints (session_id, seq, id, tree, skipped, created_at)
 			VALUES (?, ?, ?, ?, ?, ?)`, id, seq, cp.ID, cp.Tree, string(skipped), millis(s.now()))

@@ -1,0 +1,109 @@
+package loop_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/fake"
+	"github.com/agent-dev/agent/tools"
+)
+
+// A turn's tool gate (the prompt's checkpoint) is waited for once, after
+// the first request went out and before any tool call runs: the request is
+// not held back by it, and no tool touches a file before it opens.
+func TestToolGateHoldsToolsNotTheRequest(t *testing.T) {
+	var open atomic.Bool
+	var ranClosed atomic.Bool
+	write := funcTool{"write", false, func(context.Context, json.RawMessage) (tools.Result, error) {
+		if !open.Load() {
+			ranClosed.Store(true)
+		}
+		return tools.Result{Content: "written"}, nil
+	}}
+	f := newFixture(t, loop.Config{}, []tools.Tool{write},
+		fake.ToolCalls(fake.Call{ID: "a", Name: "write", Arguments: `{}`}),
+		fake.ToolCalls(fake.Call{ID: "b", Name: "write", Arguments: `{}`}),
+		fake.Text("done"),
+	)
+	release := make(chan struct{})
+	waited := make(chan int, 4) // the requests made when the gate was reached
+	ctx := loop.WithToolGate(context.Background(), func(ctx context.Context) {
+		waited <- len(f.provider.Requests())
+		select {
+		case <-release:
+			open.Store(true)
+		case <-ctx.Done():
+		}
+	})
+	finished := make(chan loop.Done, 1)
+	go func() {
+		_, done := collect(f.loop.Run(ctx, f.conv, providers.UserText("go")))
+		finished <- done
+	}()
+	var done loop.Done
+	select {
+	case n := <-waited:
+		if n != 1 {
+			t.Errorf("the gate was reached after %d requests, want 1 (the first request must not wait for it)", n)
+		}
+		close(release)
+		done = <-finished
+	case done = <-finished:
+		t.Error("the turn ended without waiting for its gate")
+	}
+	if done.Err != nil || done.Answer != "done" {
+		t.Fatalf("done %+v", done)
+	}
+	if ranClosed.Load() {
+		t.Error("a tool call ran before the gate opened")
+	}
+	if len(waited) != 0 {
+		t.Errorf("the gate was waited for %d more times; once a turn is enough", len(waited))
+	}
+	if rs := resultsOf(f.conv.Messages()); len(rs) != 2 || rs[0].Content != "written" {
+		t.Errorf("results %+v", rs)
+	}
+}
+
+// A turn cancelled while its gate holds the tools stops: the gate sees the
+// turn's context end.
+func TestToolGateEndsWithTheTurn(t *testing.T) {
+	ran := false
+	write := funcTool{"write", false, func(context.Context, json.RawMessage) (tools.Result, error) {
+		ran = true
+		return tools.Result{Content: "written"}, nil
+	}}
+	f := newFixture(t, loop.Config{}, []tools.Tool{write},
+		fake.ToolCalls(fake.Call{ID: "a", Name: "write", Arguments: `{}`}),
+		fake.Text("done"),
+	)
+	ctx, cancel := context.WithCancel(context.Background())
+	reached := make(chan struct{})
+	ctx = loop.WithToolGate(ctx, func(ctx context.Context) {
+		close(reached)
+		<-ctx.Done()
+	})
+	finished := make(chan loop.Done, 1)
+	go func() {
+		_, done := collect(f.loop.Run(ctx, f.conv, providers.UserText("go")))
+		finished <- done
+	}()
+	var done loop.Done
+	select {
+	case <-reached:
+		cancel()
+		done = <-finished
+	case done = <-finished:
+		t.Error("the turn ended without waiting for its gate")
+	}
+	if done.Reason != loop.StopCancelled {
+		t.Errorf("reason %v, want cancelled", done.Reason)
+	}
+	if ran {
+		t.Error("the tool ran after the turn was cancelled at its gate")
+	}
+}
