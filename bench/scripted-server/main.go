@@ -7,6 +7,7 @@
 //	go run ./bench/scripted-server -addr 127.0.0.1:0
 //	go run ./bench/scripted-server -file bench/testdata/stream.md -piece 4 -delay 1ms -title "Streaming"
 //	go run ./bench/scripted-server -bash true   # a bash tool call, then the answer
+//	go run ./bench/scripted-server -task        # the five-step task (see task.go)
 package main
 
 import (
@@ -34,6 +35,8 @@ func main() {
 		"bash tool call running this command (the answer follows its result)")
 	read := flag.String("read", "", "when set, a request whose last message is the user's is answered with a "+
 		"read_file tool call of this path (the answer follows its result)")
+	task := flag.Bool("task", false, "answer as the five-step task's model does, for agent and Crush alike "+
+		"(list, search, read, edit, then the answer; task.go)")
 	flag.Parse()
 
 	answer := *text
@@ -46,6 +49,9 @@ func main() {
 	}
 	reply := scripted.Text(answer).WithPieceSize(*piece).WithChunkDelay(*delay)
 	opts := scripted.Options{RepeatLast: true, DiscardRequests: true}
+	if *task {
+		opts.Respond = taskReply
+	}
 	if *title != "" || *bash != "" || *read != "" {
 		short := scripted.Text(*title)
 		args, _ := json.Marshal(map[string]string{"command": *bash})

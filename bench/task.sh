@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The five-step headless task (issue 43's first row): list the files, search
+# for a function, read its file, change a line, answer; each binary against
+# the scripted server's -task model (bench/scripted-server/task.go), in a
+# git repository of two Go files that is reset before every run. Runs are
+# paired and interleaved by hyperfine (-N: no shell); wall time is
+# hyperfine's median, CPU the mean of user + system over the runs (all of
+# the process's threads and children).
+# Language servers are off for both (AGENT_LSP=off; Crush's auto_lsp
+# false): an edit of a Go file would otherwise wait for gopls, which both
+# start on their own. AGENT_LSP=on measures both with them.
+# Usage: bench/task.sh RUNS AGENT [AGENT2...] [crush=PATH]
+#   e.g. bench/task.sh 30 /tmp/agent-old /tmp/agent-new crush=/tmp/crush
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=$1
+shift
+out=bench/out
+mkdir -p "$out"
+go build -o "$out/scripted-server" ./bench/scripted-server
+rm -f "$out/task.url"
+"$out/scripted-server" -task -addr 127.0.0.1:0 >"$out/task.url" &
+server=$!
+work=$(mktemp -d)
+trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
+while [ ! -s "$out/task.url" ]; do sleep 0.05; done
+url=$(head -1 "$out/task.url")
+lsp=${AGENT_LSP:-off}
+auto_lsp=false
+if [ "$lsp" = on ]; then auto_lsp=true; fi
+
+# repo DIR: the task's repository.
+repo() {
+	mkdir -p "$1"
+	printf 'package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n' >"$1/calc.go"
+	printf 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("Add")\n\t}\n}\n' >"$1/calc_test.go"
+	printf 'module example.com/calc\n\ngo 1.22\n' >"$1/go.mod"
+	git -C "$1" init -q && git -C "$1" add . &&
+		git -C "$1" -c user.email=bench@example.com -c user.name=bench commit -qm calc
+}
+
+cmds=() names=() prep=()
+i=0
+for b in "$@"; do
+	i=$((i + 1))
+	case $b in
+	crush=*)
+		crush=$(realpath "${b#crush=}") dir=$work/crush
+		repo "$dir"
+		mkdir -p "$work/crush-config/crush" "$work/crush-data"
+		cat >"$work/crush-config/crush/crush.json" <<JSON
+{"providers": {"scripted": {"name": "Scripted", "type": "openai-compat", "base_url": "$url", "api_key": "scripted",
+ "models": [{"id": "scripted", "name": "Scripted", "context_window": 128000, "default_max_tokens": 4096}]}},
+ "models": {"large": {"model": "scripted", "provider": "scripted"}, "small": {"model": "scripted", "provider": "scripted"}},
+ "options": {"disable_provider_auto_update": true, "disable_metrics": true, "disable_default_providers": true,
+ "auto_lsp": $auto_lsp}}
+JSON
+		cmds+=("env HOME=$work XDG_CONFIG_HOME=$work/crush-config XDG_DATA_HOME=$work/crush-data $crush run -q -c $dir swap-the-operands-of-Add")
+		names+=(crush)
+		;;
+	*)
+		agent=$(realpath "$b") dir=$work/agent-$i
+		repo "$dir"
+		mkdir -p "$work/data-$i" "$work/config-$i"
+		cmds+=("env AGENT_LSP=$lsp XDG_DATA_HOME=$work/data-$i XDG_CONFIG_HOME=$work/config-$i $agent -C $dir --base-url $url --model scripted --no-stdin -p swap-the-operands-of-Add")
+		names+=("$b")
+		;;
+	esac
+	prep+=("git -C $dir checkout -q -- calc.go")
+	# One run first: it must end with the file changed.
+	${cmds[-1]} >/dev/null
+	if ! grep -q 'return b + a' "$dir/calc.go"; then
+		echo "task.sh: $b did not change calc.go" >&2
+		exit 1
+	fi
+	git -C "$dir" checkout -q -- calc.go
+done
+
+args=()
+for j in "${!cmds[@]}"; do
+	args+=(--prepare "${prep[$j]}" -n "${names[$j]}" "${cmds[$j]}")
+done
+hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/task.json" "${args[@]}" >/dev/null
+python3 - "$out/task.json" <<'PY'
+import json, sys
+rs = json.load(open(sys.argv[1]))["results"]
+base = rs[-1]
+for r in rs:
+    cpu = (r["user"] + r["system"]) * 1000
+    print(f"{r['command']:40s} wall median {r['median']*1000:7.1f} ms   CPU mean {cpu:7.1f} ms"
+          f"   ratio to {base['command']}: wall {r['median']/base['median']:.2f}, CPU {cpu/((base['user']+base['system'])*1000):.2f}")
+PY
