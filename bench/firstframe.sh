@@ -16,7 +16,7 @@ runs=${1:-30}
 out=bench/out
 mkdir -p "$out"
 if [ -z "${AGENT:-}" ]; then
-	go build -o "$out/agent" .
+	go build -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .
 fi
 go build -o "$out/scripted-server" ./bench/scripted-server
 

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-10}
 mkdir -p bench/out
-go build -o bench/out/agent .
+go build -tags grpcnotrace -ldflags "-s -w" -o bench/out/agent .
 AGENT_SANDBOX_HELPER="$PWD/bench/out/agent" go test -run '^$' -bench BenchmarkCommand -benchtime 300x \
   -count "$count" ./tools/shell/sandbox/ > bench/out/sandbox.txt
 python3 - bench/out/sandbox.txt <<'PY'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Wall time and peak memory of `agent --version` (of a plain `go build` and
+# Wall time and peak memory of `agent --version` (of the README's build and
 # of a release build, stamped and stripped as goreleaser builds it, which
 # answers before the slow packages initialise), of `agent --help`, and of a
 # one-step `agent -p hi` against the scripted server (a streamed "hello" with
@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 runs=${1:-50}
 out=bench/out
 mkdir -p "$out"
-go build -o "$out/agent" .
-go build -trimpath -ldflags "-s -w -X github.com/agent-dev/agent/internal/version.stamped=bench" -o "$out/agent-release" .
+go build -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .
+go build -trimpath -tags grpcnotrace -ldflags "-s -w -X github.com/agent-dev/agent/internal/version.stamped=bench" -o "$out/agent-release" .
 go build -o "$out/scripted-server" ./bench/scripted-server
 
 rm -f "$out/server.url"

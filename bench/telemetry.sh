@@ -12,7 +12,7 @@ runs=${1:-40}
 rev=${2:-ae81607}
 out=bench/out
 mkdir -p "$out"
-flags=(-trimpath -ldflags "-s -w")
+flags=(-trimpath -tags grpcnotrace -ldflags "-s -w")
 go build "${flags[@]}" -o "$out/agent-telemetry" .
 before=$(mktemp -d)
 git worktree add -q --detach "$before" "$rev"

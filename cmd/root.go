@@ -175,6 +175,7 @@ func osStreams() Streams {
 func NewRootCmd(st Streams, getenv func(string) string, runF func(context.Context, *Options) error) *cobra.Command {
 	o := &Options{notices: st.Err, errTTY: st.ErrIsTerminal}
 	run := rootRun(o, st, getenv, runF)
+	var showVersion bool
 	c := &cobra.Command{
 		Use:   "agent [PROMPT]",
 		Short: "A terminal coding agent",
@@ -187,18 +188,30 @@ working directory and, when you allow it, runs commands in it.
   git diff | agent -p "review this"
   agent -c                                     continue this directory's latest session
   agent -w fix-parser                          work in a git worktree of its own, on branch agent/fix-parser`,
-		Version:       host.Version(),
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE:          run,
+		RunE: func(cc *cobra.Command, args []string) error {
+			if showVersion {
+				_, err := io.WriteString(cc.OutOrStdout(), version.Line(host.Version()))
+				return err
+			}
+			return run(cc, args)
+		},
 		// A prompt is free text: no file names to complete.
 		ValidArgsFunction: cobra.NoFileCompletions,
 	}
 	c.SetOut(st.Out)
 	c.SetErr(st.Err)
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{Err: err} })
-	c.SetVersionTemplate(version.Line("{{.Version}}"))
+	// --version is the agent's own flag, not cobra's: cobra prints its
+	// version through a text/template, and text/template's method calls by
+	// name make the linker keep every exported method of every linked type
+	// (about 20 MB of the binary; BENCHMARKS.md, "The binary and package
+	// init"). Cobra's annotation keeps its completion quiet after it, as
+	// after cobra's own.
+	c.Flags().BoolVar(&showVersion, "version", false, "version for agent")
+	_ = c.Flags().SetAnnotation("version", cobra.FlagSetByCobraAnnotation, []string{"true"})
 	c.PersistentFlags().StringVar(&o.DB, "db", "", "session database (default $XDG_DATA_HOME/agent/agent.db)")
 	addRootFlags(c.Flags(), o)
 	addSDKFlags(c.Flags(), &o.SDK)

@@ -61,12 +61,16 @@ func TestInterfaceOnlyInATerminal(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	out := &bytes.Buffer{}
-	c := NewRootCmd(Streams{Out: out, Err: out}, envOf(nil), nil)
-	c.SetArgs([]string{"--version"})
-	// The same line a stamped build prints from internal/version's init.
-	if err := c.Execute(); err != nil || out.String() != version.Line(host.Version()) {
-		t.Errorf("--version printed %q, %v; want %q", out, err, version.Line(host.Version()))
+	// The same line a stamped build prints from internal/version's init,
+	// also beside other flags and a prompt, which then never runs.
+	for _, args := range [][]string{{"--version"}, {"-p", "hi", "--version"}, {"--model", "m", "--version", "question"}} {
+		out := &bytes.Buffer{}
+		ran := false
+		c := NewRootCmd(Streams{Out: out, Err: out}, envOf(nil), func(context.Context, *Options) error { ran = true; return nil })
+		c.SetArgs(args)
+		if err := c.Execute(); err != nil || out.String() != version.Line(host.Version()) || ran {
+			t.Errorf("%q printed %q, %v (ran %v); want %q and no run", args, out, err, ran, version.Line(host.Version()))
+		}
 	}
 }
 

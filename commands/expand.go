@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // RunFunc runs a !`command` snippet's command (in the sandbox) and returns
@@ -109,7 +110,7 @@ func (s *Set) Expand(ctx context.Context, prompt string) (Expansion, bool) {
 	// The snippets are the body's: the arguments go into their commands
 	// and around them, and a !`command` in the arguments stays text.
 	a := newArguments(c, args)
-	matches := snippet.FindAllStringSubmatchIndex(c.Body, -1)
+	matches := snippet().FindAllStringSubmatchIndex(c.Body, -1)
 	commands := make([]string, len(matches))
 	verdicts, whys := make([]Verdict, len(matches)), make([]string, len(matches))
 	received := false
@@ -190,10 +191,12 @@ func (s *Set) judge(c Command, command string) (Verdict, string) {
 
 // snippet is a !`command` in a body, or a fenced block of commands
 // opened with ```! (Claude Code's two forms of dynamic context).
-var snippet = regexp.MustCompile("(?m)^```![ \t]*\n((?s:.*?))\n```[ \t]*$|!`([^`\n]+)`")
+var snippet = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?m)^```![ \t]*\n((?s:.*?))\n```[ \t]*$|!`([^`\n]+)`")
+})
 
 // snippetCommand is the command of the snippet match m (of
-// snippet.FindAllStringSubmatchIndex) in body: the fenced block's lines,
+// snippet().FindAllStringSubmatchIndex) in body: the fenced block's lines,
 // or the inline snippet's text.
 func snippetCommand(body string, m []int) string {
 	if m[2] >= 0 {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -103,7 +105,7 @@ func recoverKnownKeys(front string) (string, bool) {
 	}
 	var fields []field
 	for _, l := range strings.Split(front, "\n") {
-		m := topKey.FindStringSubmatch(strings.TrimRight(l, " \t\r"))
+		m := topKey().FindStringSubmatch(strings.TrimRight(l, " \t\r"))
 		ends := len(fields) > 0 && fields[len(fields)-1].block && l != "" && l[0] != ' ' && l[0] != '\t'
 		if m != nil && (isKnownKey(m[1]) || ends) {
 			v := strings.TrimSpace(m[2])
@@ -126,7 +128,7 @@ func recoverKnownKeys(front string) (string, bool) {
 			out = append(out, f.lines...)
 			continue
 		}
-		m := topKey.FindStringSubmatch(strings.TrimRight(f.lines[0], " \t\r"))
+		m := topKey().FindStringSubmatch(strings.TrimRight(f.lines[0], " \t\r"))
 		text := strings.TrimSpace(strings.Join(append([]string{m[2]}, f.lines[1:]...), "\n"))
 		out = append(out, m[1]+": "+quoted(text))
 		changed = true
@@ -257,7 +259,9 @@ func scalar(v any) (string, bool) {
 }
 
 // topKey is a top-level "key: value" line of front matter.
-var topKey = regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*))?$`)
+var topKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*))?$`)
+})
 
 // quotePlainValues rewrites front so that each top-level value YAML
 // refuses on its own (a plain value holding ": ", an argument-hint of
@@ -271,7 +275,7 @@ func quotePlainValues(front string) (string, bool) {
 	var out []string
 	changed := false
 	for i := 0; i < len(lines); i++ {
-		m := topKey.FindStringSubmatch(strings.TrimRight(lines[i], " \t\r"))
+		m := topKey().FindStringSubmatch(strings.TrimRight(lines[i], " \t\r"))
 		value := ""
 		if m != nil {
 			value = strings.TrimSpace(m[2])
@@ -338,7 +342,14 @@ func quoted(s string) string {
 // lower case, without "-" and "_" (disallowedTools, disallowed-tools and
 // disallowed_tools are one).
 func key(k string) string {
-	return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(k))
+	// strings.Map, not a strings.Replacer per call: knownKeys calls this
+	// in the package's init (a Replacer each time was 0.1 ms of every start).
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, k)
 }
 
 // Get returns the value of field name in fields, whatever its spelling

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/agent-dev/agent/gitcmd"
 )
@@ -41,10 +42,12 @@ func (o origin) cloneError(err error) error {
 
 // githubShorthand is GitHub's owner/repo, which Claude Code takes for a
 // repository on github.com.
-var githubShorthand = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+var githubShorthand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+})
 
 // scpLike is git's user@host:path.
-var scpLike = regexp.MustCompile(`^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+:`)
+var scpLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+:`) })
 
 // isGitURL reports whether s is a URL git clones.
 func isGitURL(s string) bool {
@@ -53,7 +56,7 @@ func isGitURL(s string) bool {
 			return true
 		}
 	}
-	return scpLike.MatchString(s)
+	return scpLike().MatchString(s)
 }
 
 // locate says where source (a path relative to cwd, a git URL, or
@@ -77,7 +80,7 @@ func locate(source, cwd string) (origin, error) {
 	if isGitURL(source) {
 		return origin{git: source}, nil
 	}
-	if githubShorthand.MatchString(source) {
+	if githubShorthand().MatchString(source) {
 		return origin{git: "https://github.com/" + strings.TrimSuffix(source, ".git") + ".git", shorthand: source}, nil
 	}
 	return origin{}, fmt.Errorf("%s: no such directory, and not a git URL", source)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -31,7 +32,9 @@ type Staged struct {
 }
 
 // marketplaceRef is NAME@MARKETPLACE.
-var marketplaceRef = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*)@([A-Za-z0-9][A-Za-z0-9._-]*)$`)
+var marketplaceRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*)@([A-Za-z0-9][A-Za-z0-9._-]*)$`)
+})
 
 func (s *Store) stagingDir() string {
 	dir := filepath.Join(s.Dir, "staging")
@@ -46,7 +49,7 @@ func (s *Store) stagingDir() string {
 // A source that holds a marketplace and no plugin is an error saying how
 // to add the marketplace. Nothing is installed until Commit.
 func (s *Store) Stage(ctx context.Context, source, cwd string) (*Staged, error) {
-	if m := marketplaceRef.FindStringSubmatch(source); m != nil {
+	if m := marketplaceRef().FindStringSubmatch(source); m != nil {
 		if _, err := os.Stat(filepath.Join(cwd, source)); err != nil {
 			return s.stageEntry(ctx, m[1], m[2])
 		}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/lsp"
@@ -58,7 +59,7 @@ func (p *Plugin) addHooks(data []byte, source string) {
 			p.warn("%s hook `%s` skipped: it runs %s, which the plugin does not have", h.Event, h.Command, missing)
 			continue
 		}
-		if safePath.MatchString(p.Root) {
+		if safePath().MatchString(p.Root) {
 			h.Command = p.expand(h.Command)
 		}
 		h.Plugin = p.ID()
@@ -68,15 +69,17 @@ func (p *Plugin) addHooks(data []byte, source string) {
 }
 
 // safePath is a path that means the same to the shell quoted or not.
-var safePath = regexp.MustCompile(`^[A-Za-z0-9/._+,:@=~-]+$`)
+var safePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9/._+,:@=~-]+$`) })
 
 // scriptRef is a file a command names through the plugin's root.
-var scriptRef = regexp.MustCompile(`\$\{?` + RootVar + `\}?(/[^\s"'` + "`" + `;|&<>()$]*)`)
+var scriptRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{?` + RootVar + `\}?(/[^\s"'` + "`" + `;|&<>()$]*)`)
+})
 
 // missingScript returns the first file command names through
 // ${CLAUDE_PLUGIN_ROOT} that the plugin lacks ("" when all are there).
 func (p *Plugin) missingScript(command string) string {
-	for _, m := range scriptRef.FindAllStringSubmatch(command, -1) {
+	for _, m := range scriptRef().FindAllStringSubmatch(command, -1) {
 		rel := strings.TrimRight(m[1], "/")
 		if rel == "" {
 			continue

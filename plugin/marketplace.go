@@ -128,7 +128,7 @@ func parseSource(raw json.RawMessage) EntrySource {
 	s := EntrySource{Ref: o.Ref, SHA: o.SHA}
 	switch o.Source {
 	case "github":
-		if githubShorthand.MatchString(o.Repo) {
+		if githubShorthand().MatchString(o.Repo) {
 			s.Repo = "https://github.com/" + strings.TrimSuffix(o.Repo, ".git") + ".git"
 		}
 	case "url", "git":

@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agent-dev/agent/lsp"
 
@@ -166,12 +167,12 @@ func (p Plugin) Counts() string {
 // validName is a plugin's or a marketplace's name: letters, digits, dots,
 // hyphens and underscores, starting with a letter or digit, at most 64
 // (it names a directory and prefixes commands).
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // CheckName returns an error when name cannot name a plugin or a
 // marketplace.
 func CheckName(name string) error {
-	if !validName.MatchString(name) {
+	if !validName().MatchString(name) {
 		return fmt.Errorf("name %q: use letters, digits, '.', '-' and '_' (at most 64, starting with a letter or digit)", name)
 	}
 	return nil

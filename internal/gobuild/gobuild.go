@@ -25,7 +25,7 @@ const (
 	// test binary without -race: once the tests are compiled, only a link.
 	Default Mode = iota
 	// Release builds as a release is built: CGO_ENABLED=0, no race
-	// detector.
+	// detector (every mode builds with the release's build tags).
 	Release
 	// Race builds with the race detector (which needs cgo).
 	Race
@@ -63,7 +63,9 @@ func Build(ctx context.Context, root, pkg, out string, mode Mode) error {
 	if err != nil {
 		return err
 	}
-	args := []string{"build", "-o", out}
+	// The README's and goreleaser's tag: gRPC without golang.org/x/net/trace
+	// (BENCHMARKS.md, "The binary and package init").
+	args := []string{"build", "-tags", "grpcnotrace", "-o", out}
 	if mode == Race {
 		args = append(args, "-race")
 	}
