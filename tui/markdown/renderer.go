@@ -27,10 +27,10 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/agent-dev/agent/tui/markdown/gfm"
 	"github.com/agent-dev/agent/tui/markdown/highlight"
 )
 
@@ -69,7 +69,7 @@ type Renderer struct {
 
 // NewRenderer returns a Renderer for style.
 func NewRenderer(style Style) *Renderer {
-	md := goldmark.New(goldmark.WithParserOptions(gfm.Options()...))
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList))
 	return &Renderer{style: style, parser: md.Parser(), hl: hlCache{budget: highlight.DefaultBudget()}}
 }
 
