@@ -98,31 +98,32 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 	}
 	taken := make(chan struct{})
 	var tree string
+	bctx := context.WithoutCancel(ctx)
 	go func() {
 		defer close(taken)
 		var err error
 		// A turn cancelled meanwhile keeps its checkpoint: its restore
 		// point is the prompt's all the same.
-		if tree, err = c.begin(context.WithoutCancel(ctx), t, seq); err != nil {
+		if tree, err = c.begin(bctx, t, seq); err != nil {
 			if errors.Is(err, checkpoint.ErrTooManyFiles) {
 				c.off.Store(true) // every prompt would list them all again
 			}
 			c.failed(err)
 		}
 	}()
-	ctx = loop.WithToolGate(ctx, func(ctx context.Context) {
+	gated := loop.WithToolGate(ctx, func(ctx context.Context) {
 		select {
 		case <-taken:
 		case <-ctx.Done():
 		}
 	})
-	return ctx, func(ev loop.Event) {
+	return gated, func(ev loop.Event) {
 		if _, ok := ev.(loop.Done); ok {
 			<-taken
 			if tree == "" {
 				return
 			}
-			if err := c.end(context.WithoutCancel(ctx), t.Session, seq, tree); err != nil {
+			if err := c.end(bctx, t.Session, seq, tree); err != nil {
 				c.failed(err)
 			}
 		}
