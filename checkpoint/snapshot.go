@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Snapshot is a checkpoint just taken.
@@ -33,7 +35,9 @@ var errBrokenIndex = errors.New("the session's index cannot be written as a tree
 
 // Take takes a checkpoint of the working directory for session (an id
 // made of letters, digits, '-' and '_') and keeps it under the ref
-// refs/agent/SESSION/NAME, replacing the tree name held before. It
+// refs/agent/SESSION/NAME, replacing the tree name held before; a tree
+// the session's last checkpoint took is not kept again (no new ref: it is
+// kept already). It
 // reads what changed since the session's last checkpoint (its first one
 // starts from the index of the project's latest session, so a new
 // session does not read every file again), stores the changed files'
@@ -72,8 +76,12 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
 	}
-	if err := s.keep(ctx, session, name, snap.Tree); err != nil {
-		return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
+	// A tree the session's last checkpoint took is kept already: refs go
+	// only with their whole session (Forget), and none is read by name.
+	if snap.Tree != st.tree {
+		if err := s.keep(ctx, session, name, snap.Tree); err != nil {
+			return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
+		}
 	}
 	st.tree = snap.Tree
 	return snap, nil
@@ -107,21 +115,27 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 			}
 		}
 	}
+	var leave []string
 	if full {
 		// What changed since the index: untracked files that are not
 		// ignored, tracked ones whose size or time changed, tracked ones
-		// removed.
+		// removed; and, beside it (two processes that only read the
+		// index), what left the view.
+		var lg errgroup.Group
+		if !fresh {
+			lg.Go(func() (err error) {
+				leave, err = s.leftView(ctx, g, spec)
+				return err
+			})
+		}
 		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
+		if werr := lg.Wait(); err == nil {
+			err = werr
+		}
 		if err != nil {
 			return Snapshot{}, err
 		}
 		paths = splitZ(out)
-	}
-	var leave []string
-	if full && !fresh {
-		if leave, err = s.leftView(ctx, g, spec); err != nil {
-			return Snapshot{}, err
-		}
 	}
 	if fresh && s.userGit != "" {
 		// The repository's tracked files are there even when ignored.

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/agent-dev/agent/gitcmd"
 )
 
@@ -21,7 +23,18 @@ import (
 // would leave out: those git now ignores that the user's repository does
 // not track, and those in a directory that became a nested repository.
 func (s *Store) leftView(ctx context.Context, g gitcmd.Cmd, spec []string) ([]string, error) {
+	// The index's entries, for the nested repositories below, are listed
+	// beside the ignored ones.
+	var cached string
+	var cg errgroup.Group
+	cg.Go(func() (err error) {
+		cached, err = g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, spec...)...)
+		return err
+	})
 	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--ignored", "--exclude-standard", "--"}, spec...)...)
+	if werr := cg.Wait(); err == nil {
+		err = werr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -43,12 +56,8 @@ func (s *Store) leftView(ctx context.Context, g gitcmd.Cmd, spec []string) ([]st
 			}
 		}
 	}
-	out, err = g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, spec...)...)
-	if err != nil {
-		return nil, err
-	}
 	nested := map[string]bool{}
-	for _, p := range splitZ(out) {
+	for _, p := range splitZ(cached) {
 		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
 			is, ok := nested[d]
 			if !ok {
