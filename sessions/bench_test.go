@@ -123,3 +123,36 @@ func reportPercentiles(b *testing.B, took []time.Duration) {
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "p50-ns")
 	b.ReportMetric(float64(took[len(took)*95/100].Nanoseconds()), "p95-ns")
 }
+
+// BenchmarkStepWrites records what one step of a turn writes, as the loop
+// writes it: the assistant message with a bash call, the call's start, its
+// approval and its result, then the tool result message (five
+// transactions), into a session of 1,000 messages. It is the per-step
+// cost that grouping a step's writes into fewer transactions would save
+// from.
+func BenchmarkStepWrites(b *testing.B) {
+	ctx := context.Background()
+	s := openStore(b)
+	ss := create(b, s, b.TempDir(), "bench")
+	rec := s.Recorder(ss.ID)
+	fillSession(b, s, ss.ID, 1000)
+	usage := providers.Usage{InputTokens: 12000, OutputTokens: 300}
+	i := 0
+	for b.Loop() {
+		i++
+		call := providers.ToolCall{ID: fmt.Sprint("call_", i), Name: "bash", Arguments: `{"command":"go test ./..."}`}
+		now := time.Now()
+		res := providers.ToolResult{CallID: call.ID, Name: call.Name, Content: "ok  \texample.com/calc\t0.003s\nexit status 0"}
+		for _, err := range []error{
+			rec.AppendMessage(ctx, assistantMsg("Running the tests.", call), usage),
+			rec.StartToolCall(ctx, call, now),
+			rec.DecideToolCall(ctx, call, true, `rule "go test"`, 0),
+			rec.FinishToolCall(ctx, call, res, now, now.Add(3*time.Millisecond)),
+			rec.AppendMessage(ctx, providers.Message{Role: providers.RoleTool, Parts: []providers.Part{res}}, providers.Usage{}),
+		} {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

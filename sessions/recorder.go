@@ -117,9 +117,7 @@ const callRow = `(SELECT id FROM tool_calls
 // that has its id, as executing since started. A call that was never
 // recorded is ErrNotFound.
 func (r *Recorder) StartToolCall(ctx context.Context, call providers.ToolCall, started time.Time) error {
-	q := fmt.Sprintf(`UPDATE tool_calls SET status = 'executing', started_at = ?3 WHERE id = `+callRow,
-		`CASE status WHEN 'pending' THEN 0 ELSE 1 END`)
-	if err := r.updateCall(ctx, q, call.ID, millis(started)); err != nil {
+	if err := r.updateCall(ctx, sqlStartCall, call.ID, millis(started)); err != nil {
 		return fmt.Errorf("recording start of tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
 	}
 	return nil
@@ -134,9 +132,7 @@ func (r *Recorder) StartToolCall(ctx context.Context, call providers.ToolCall, s
 // repeated within a message, each decision lands on the call that is
 // running. A call that was never recorded is ErrNotFound.
 func (r *Recorder) DecideToolCall(ctx context.Context, call providers.ToolCall, allowed bool, why string, waited time.Duration) error {
-	q := fmt.Sprintf(`UPDATE tool_calls SET decision = ?3, approval_ms = ?4 WHERE id = `+callRow,
-		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
-	if err := r.updateCall(ctx, q, call.ID, decisionText(allowed, why), max(waited, 0).Milliseconds()); err != nil {
+	if err := r.updateCall(ctx, sqlDecideCall, call.ID, decisionText(allowed, why), max(waited, 0).Milliseconds()); err != nil {
 		return fmt.Errorf("recording decision about tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
 	}
 	return nil
@@ -170,10 +166,7 @@ func (r *Recorder) FinishToolCall(ctx context.Context, call providers.ToolCall, 
 	if result.IsError {
 		status = "failed"
 	}
-	q := fmt.Sprintf(`UPDATE tool_calls SET status = ?3, result = ?4, is_error = ?5,
-			started_at = ?6, finished_at = ?7, duration_ms = MAX(?8 - COALESCE(approval_ms, 0), 0) WHERE id = `+callRow,
-		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
-	err := r.updateCall(ctx, q, call.ID, status, result.Content, result.IsError,
+	err := r.updateCall(ctx, sqlFinishCall, call.ID, status, result.Content, result.IsError,
 		millis(started), millis(finished), finished.Sub(started).Milliseconds())
 	if err != nil {
 		return fmt.Errorf("recording result of tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
@@ -181,11 +174,33 @@ func (r *Recorder) FinishToolCall(ctx context.Context, call providers.ToolCall, 
 	return nil
 }
 
-// updateCall runs q with the session id as ?1, the call id as ?2 and args
-// from ?3 on, and bumps the session's updated time.
+// The statements of a tool call's writes (prepared once per store: stmt).
+var (
+	sqlStartCall = fmt.Sprintf(`UPDATE tool_calls SET status = 'executing', started_at = ?3 WHERE id = `+callRow,
+		`CASE status WHEN 'pending' THEN 0 ELSE 1 END`)
+	sqlDecideCall = fmt.Sprintf(`UPDATE tool_calls SET decision = ?3, approval_ms = ?4 WHERE id = `+callRow,
+		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
+	sqlFinishCall = fmt.Sprintf(`UPDATE tool_calls SET status = ?3, result = ?4, is_error = ?5,
+			started_at = ?6, finished_at = ?7, duration_ms = MAX(?8 - COALESCE(approval_ms, 0), 0) WHERE id = `+callRow,
+		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
+)
+
+const sqlTouchSession = `UPDATE sessions SET updated_at = ? WHERE id = ?`
+
+// updateCall runs q, one of the statements above, with the session id as
+// ?1, the call id as ?2 and args from ?3 on, and bumps the session's
+// updated time.
 func (r *Recorder) updateCall(ctx context.Context, q, callID string, args ...any) error {
 	return r.s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, q, append([]any{r.id, callID}, args...)...)
+		st, err := r.s.stmt(ctx, tx, q)
+		if err != nil {
+			return err
+		}
+		touch, err := r.s.stmt(ctx, tx, sqlTouchSession)
+		if err != nil {
+			return err
+		}
+		res, err := st.ExecContext(ctx, append([]any{r.id, callID}, args...)...)
 		if err != nil {
 			return err
 		}
@@ -194,7 +209,7 @@ func (r *Recorder) updateCall(ctx context.Context, q, callID string, args ...any
 		} else if n == 0 {
 			return fmt.Errorf("no such call: %w", ErrNotFound)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, millis(r.s.now()), r.id)
+		_, err = touch.ExecContext(ctx, millis(r.s.now()), r.id)
 		return err
 	})
 }
