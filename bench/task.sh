@@ -9,6 +9,8 @@
 # Language servers are off for both (AGENT_LSP=off; Crush's auto_lsp
 # false): an edit of a Go file would otherwise wait for gopls, which both
 # start on their own. AGENT_LSP=on measures both with them.
+# CHECKPOINTS=off runs agent with [checkpoints] enabled = false (Crush
+# takes none).
 # Usage: bench/task.sh RUNS AGENT [AGENT2...] [crush=PATH]
 #   e.g. bench/task.sh 30 /tmp/agent-old /tmp/agent-new crush=/tmp/crush
 set -euo pipefail
@@ -61,7 +63,10 @@ JSON
 	*)
 		agent=$(realpath "$b") dir=$work/agent-$i
 		repo "$dir"
-		mkdir -p "$work/data-$i" "$work/config-$i"
+		mkdir -p "$work/data-$i" "$work/config-$i/agent"
+		if [ "${CHECKPOINTS:-on}" = off ]; then
+			printf '[checkpoints]\nenabled = false\n' >"$work/config-$i/agent/config.toml"
+		fi
 		cmds+=("env AGENT_LSP=$lsp XDG_DATA_HOME=$work/data-$i XDG_CONFIG_HOME=$work/config-$i $agent -C $dir --base-url $url --model scripted --no-stdin -p swap-the-operands-of-Add")
 		names+=("$b")
 		;;

@@ -3,10 +3,12 @@ package host
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/agent-dev/agent/commands"
 	"github.com/agent-dev/agent/hooks"
+	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -33,5 +35,34 @@ func TestABlockedPromptRunsNoSnippet(t *testing.T) {
 	}
 	if len(ran) != 0 {
 		t.Errorf("the blocked prompt's snippets ran: %q", ran)
+	}
+}
+
+// A UserPromptSubmit hook runs after the prompt's checkpoint is taken (the
+// turn's tool gate), so that what it changes belongs to the turn and a
+// rewind takes it back.
+func TestAPromptSubmitHookWaitsForThePromptsCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	hs := []hooks.Hook{{Event: hooks.UserPromptSubmit, Command: `echo hooked > hooked.txt`, Source: "test"}}
+	started := make(chan struct{})
+	close(started)
+	h := &hookSet{all: hs, dir: dir, warn: func(string) {}, started: started,
+		runner: &hooks.Runner{Hooks: hs, Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}}}
+	a := &agent{hooks: h, commands: &commands.Set{}}
+	waited, early := false, false
+	ctx := loop.WithToolGate(context.Background(), func(context.Context) {
+		waited = true
+		if _, err := os.Stat(filepath.Join(dir, "hooked.txt")); err == nil {
+			early = true
+		}
+	})
+	if s := a.submit(ctx, "s1", turn.Text("hi")); s.Blocked != "" {
+		t.Fatalf("blocked: %s", s.Blocked)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hooked.txt")); err != nil {
+		t.Fatalf("the hook did not run: %v", err)
+	}
+	if !waited || early {
+		t.Errorf("the hook ran before the prompt's checkpoint (waited %v, file there already %v)", waited, early)
 	}
 }

@@ -401,6 +401,7 @@ func (h *hookSet) submit(ctx context.Context, session, typed string) (extra []st
 	h.startCtx = nil
 	h.mu.Unlock()
 	if h.has(hooks.UserPromptSubmit) {
+		loop.WaitToolGate(ctx) // the prompt's checkpoint comes before what the hooks change
 		o := h.summarize(ctx, "", hooks.Input{SessionID: session, HookEventName: hooks.UserPromptSubmit, Prompt: typed})
 		if o.Blocked || o.Stop {
 			return nil, "The prompt was blocked by a UserPromptSubmit hook: " + strings.TrimSpace(o.Reason+" "+o.StopReason)

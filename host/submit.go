@@ -131,6 +131,7 @@ func (a *agent) snippetRunner(builtins []tools.Tool) commands.RunFunc {
 		if st := a.sandbox.Brief(); !st.Enforced && st.Mode != sandbox.Off {
 			return "", errors.New("no sandbox confines commands here (agent doctor says why)")
 		}
+		loop.WaitToolGate(ctx) // the prompt's checkpoint comes before what the snippet changes
 		return runSnippet(ctx, bash, command)
 	}
 }

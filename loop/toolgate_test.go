@@ -82,6 +82,7 @@ func TestToolGateEndsWithTheTurn(t *testing.T) {
 		fake.Text("done"),
 	)
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	reached := make(chan struct{})
 	ctx = loop.WithToolGate(ctx, func(ctx context.Context) {
 		close(reached)
