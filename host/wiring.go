@@ -333,9 +333,12 @@ func newSandbox(yolo bool, s Settings, paths protect.Paths, getenv func(string) 
 	}
 	sb, err := sandbox.New(sandbox.Policy{
 		Mode: mode, Network: s.Sandbox.Network, Dir: paths.Dir, WritableRoots: roots,
-		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtected(os.Lstat),
+		TempDirs: sandbox.DefaultTempDirs(getenv), Protected: paths.SandboxProtectedNow(os.Lstat),
 		Hidden: slices.Clone(paths.Credentials), MaxProcesses: s.Sandbox.MaxProcesses, TempSize: s.Sandbox.TmpSize,
 		NetworkOf: networkOf,
+		// The walk for nested .claude and .agent directories waits for
+		// the first command: tens of milliseconds in a large tree.
+		ProtectedLater: func() []string { return protect.NestedProject(paths.Dir, protect.MaxNestedWalk) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the sandbox: %w", err)

@@ -237,6 +237,20 @@ func (p Paths) credential(abs string) bool {
 // is not protected where the directory lies in a writable root (a data
 // directory under /tmp).
 func (p Paths) SandboxProtected(lstat func(string) (os.FileInfo, error)) []string {
+	out := p.SandboxProtectedNow(lstat)
+	for _, d := range NestedProject(p.Dir, MaxNestedWalk) {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// SandboxProtectedNow is SandboxProtected without the walk for the .claude
+// and .agent directories below Dir (NestedProject): the paths a sandbox
+// needs at once, where the walk, tens of milliseconds in a large tree, can
+// wait for its first command (sandbox.Policy.ProtectedLater).
+func (p Paths) SandboxProtectedNow(lstat func(string) (os.FileInfo, error)) []string {
 	var out []string
 	for _, a := range p.Agent {
 		if p.Dir == a || !within(p.Dir, a) {
@@ -252,11 +266,6 @@ func (p Paths) SandboxProtected(lstat func(string) (os.FileInfo, error)) []strin
 	for _, f := range append(slices.Clone(p.AgentFiles), p.Project...) {
 		if _, err := lstat(f); err == nil && !slices.Contains(out, f) {
 			out = append(out, f)
-		}
-	}
-	for _, d := range NestedProject(p.Dir, MaxNestedWalk) {
-		if !slices.Contains(out, d) {
-			out = append(out, d)
 		}
 	}
 	return out

@@ -106,13 +106,14 @@ func (s *Sandbox) repairNested(since time.Time) (done, conf []string) {
 // looks at it and puts it back.
 func (s *Sandbox) repairProjectConfig(tr *dirTree, since time.Time) []string {
 	var done []string
+	protected := s.policy.allProtected()
 	for _, c := range slices.Sorted(maps.Keys(tr.confs)) {
 		fi, err := os.Lstat(c)
 		if err != nil {
 			delete(tr.confs, c)
 			continue
 		}
-		if changeTime(fi).Before(since) || slices.Contains(s.policy.Protected, c) {
+		if changeTime(fi).Before(since) || slices.Contains(protected, c) {
 			continue
 		}
 		rel, _ := filepath.Rel(s.policy.Dir, c)

@@ -64,6 +64,13 @@ type Policy struct {
 	// (a linked worktree, a submodule checkout), that file and the hooks,
 	// config and worktree files of the git directory it names.
 	Protected []string
+	// ProtectedLater, when not nil, lists more Protected paths (absolute;
+	// others are left out) the first time a command needs them, not when
+	// the sandbox is made: the walk for the project configuration
+	// directories below Dir (protect.NestedProject), which costs tens of
+	// milliseconds in a large tree and is wasted on a run that runs no
+	// command. It is called at most once.
+	ProtectedLater func() []string
 	// Hidden are files and directories commands may not read at all (the
 	// credentials of protect.DefaultCredentials): on Linux an empty,
 	// unreadable tmpfs is mounted over each directory and /dev/null over
@@ -120,6 +127,14 @@ func (p Policy) writable() []string {
 	return out
 }
 
+// allProtected is Protected and what ProtectedLater lists.
+func (p Policy) allProtected() []string {
+	if p.ProtectedLater == nil {
+		return p.Protected
+	}
+	return append(slices.Clip(p.Protected), p.ProtectedLater()...)
+}
+
 // protected returns the paths to keep read-only that lie inside a writable
 // root (outside them, the sandbox denies writes anyway). A protected path
 // reached through a symlink counts twice: as written and as resolved (a
@@ -129,7 +144,7 @@ func (p Policy) protected() []string {
 	var out []string
 	candidates := []string{filepath.Join(p.Dir, ".git", "hooks"), filepath.Join(p.Dir, ".git", "config")}
 	candidates = append(candidates, p.git.protectedPaths()...)
-	for _, path := range p.Protected {
+	for _, path := range p.allProtected() {
 		candidates = append(candidates, path)
 		if real, err := filepath.EvalSymlinks(path); err == nil && real != filepath.Clean(path) {
 			candidates = append(candidates, real)

@@ -53,3 +53,39 @@ func TestCreatedProjectConfigurationIsMovedAside(t *testing.T) {
 		t.Errorf("an ordinary command was reported:\n%s", res.Content)
 	}
 }
+
+// The walk for nested project configuration (ProtectedLater) waits for the
+// first command and runs once: a sandbox that runs no command never walks
+// the tree, and an existing nested .claude is as read-only as when the
+// walk ran at start.
+func TestNestedConfigurationIsListedAtTheFirstCommand(t *testing.T) {
+	walks := 0
+	b := newBox(t, func(p *Policy) {
+		lib := filepath.Join(p.Dir, "packages", "lib", ".claude")
+		if err := os.MkdirAll(lib, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(lib, "settings.json"), "{}\n")
+		dir := p.Dir
+		p.ProtectedLater = func() []string {
+			walks++
+			return protect.NestedProject(dir, protect.MaxNestedWalk)
+		}
+	})
+	b.needNamespaces()
+	if walks != 0 {
+		t.Fatalf("the tree was walked %d times before any command", walks)
+	}
+	res := b.run("echo '{\"hooks\":{}}' > packages/lib/.claude/settings.json; echo done")
+	if got, _ := os.ReadFile(filepath.Join(b.work, "packages", "lib", ".claude", "settings.json")); string(got) != "{}\n" {
+		t.Errorf("an existing nested .claude was written: %q\n%s", got, res.Content)
+	}
+	if strings.Contains(res.Content, "blocked-by-agent") {
+		t.Errorf("an existing nested .claude was moved aside:\n%s", res.Content)
+	}
+	afterThisTick()
+	b.run("true")
+	if walks != 1 {
+		t.Errorf("the tree was walked %d times over two commands, want 1", walks)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agent-dev/agent/tools/shell"
 )
@@ -66,6 +67,17 @@ func New(p Policy) (*Sandbox, error) {
 			}
 			list[i] = filepath.Clean(d)
 		}
+	}
+	if later := p.ProtectedLater; later != nil {
+		p.ProtectedLater = sync.OnceValue(func() []string {
+			var out []string
+			for _, d := range later() {
+				if filepath.IsAbs(d) {
+					out = append(out, filepath.Clean(d))
+				}
+			}
+			return out
+		})
 	}
 	p.Dir = filepath.Clean(p.Dir)
 	p.git = readGitLayout(p.Dir)
