@@ -124,13 +124,13 @@ func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 	for i, p := range preps {
 		g.Go(func() error {
 			start := t.cfg.Now()
-			t.storeCall(func(s Store, ctx context.Context) error { return s.StartToolCall(ctx, p.call, start) })
-			res, waited := t.runOne(p)
+			rec := t.beginCall(p.call, start)
+			res, waited := t.runOne(p, rec)
 			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
 				Images: images(res.Images), References: res.References}
 			end := t.cfg.Now()
 			p.traced(res, max(end.Sub(start)-waited, 0), waited)
-			t.storeCall(func(s Store, ctx context.Context) error { return s.FinishToolCall(ctx, p.call, results[i], start, end) })
+			rec.finish(results[i], end)
 			ev := p.started()
 			t.emit(ToolCallFinished{
 				ID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError, Images: len(res.Images),
@@ -157,13 +157,13 @@ func (t *turn) storeCall(write func(Store, context.Context) error) {
 
 // runOne runs one call, asking for approval first (every call: the
 // approval applies the user's deny rules to read-only tools too, and lets
-// them run otherwise). The decision is recorded in the store when it says
+// them run otherwise). The decision is recorded through rec when it says
 // something (a call that changes the world, a denial, a reason), with how
 // long Config.Approve took (waited, also returned: the time a person took
 // to answer is not the tool's run time), and, when it says why, in the
 // result's Meta[tools.MetaDecision]. It never fails: every problem becomes an
 // error result.
-func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
+func (t *turn) runOne(p prepared, rec *callRecord) (_ tools.Result, waited time.Duration) {
 	if p.fail != "" {
 		res := tools.Result{Content: p.fail, IsError: true}
 		if p.gate == GateDeny {
@@ -193,7 +193,7 @@ func (t *turn) runOne(p prepared) (_ tools.Result, waited time.Duration) {
 	d := t.cfg.Approve(p.ctx, req)
 	waited = t.cfg.Now().Sub(asked)
 	if !def.ReadOnly || !d.Allow || d.Why != "" {
-		t.storeCall(func(s Store, ctx context.Context) error { return s.DecideToolCall(ctx, p.call, d.Allow, d.Why, waited) })
+		rec.decide(d.Allow, d.Why, waited)
 	}
 	if !d.Allow {
 		reason := d.Reason

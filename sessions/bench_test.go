@@ -124,13 +124,24 @@ func reportPercentiles(b *testing.B, took []time.Duration) {
 	b.ReportMetric(float64(took[len(took)*95/100].Nanoseconds()), "p95-ns")
 }
 
-// BenchmarkStepWrites records what one step of a turn writes, as the loop
-// writes it: the assistant message with a bash call, the call's start, its
-// approval and its result, then the tool result message (five
-// transactions), into a session of 1,000 messages. It is the per-step
-// cost that grouping a step's writes into fewer transactions would save
-// from.
+// BenchmarkStepWrites records what one step of a turn writes: the
+// assistant message with a bash call, the call's start, its approval and
+// its result, then the tool result message, into a session of 1,000
+// messages. "each" writes the call's three records in a transaction each,
+// as the loop does for a call still running after 100 ms (five
+// transactions a step); "grouped" in one (RecordToolCall), as it does for
+// a call that ended sooner (three).
 func BenchmarkStepWrites(b *testing.B) {
+	for _, grouped := range []bool{false, true} {
+		name := "each"
+		if grouped {
+			name = "grouped"
+		}
+		b.Run(name, func(b *testing.B) { benchmarkStepWrites(b, grouped) })
+	}
+}
+
+func benchmarkStepWrites(b *testing.B, grouped bool) {
 	ctx := context.Background()
 	s := openStore(b)
 	ss := create(b, s, b.TempDir(), "bench")
@@ -143,13 +154,19 @@ func BenchmarkStepWrites(b *testing.B) {
 		call := providers.ToolCall{ID: fmt.Sprint("call_", i), Name: "bash", Arguments: `{"command":"go test ./..."}`}
 		now := time.Now()
 		res := providers.ToolResult{CallID: call.ID, Name: call.Name, Content: "ok  \texample.com/calc\t0.003s\nexit status 0"}
-		for _, err := range []error{
-			rec.AppendMessage(ctx, assistantMsg("Running the tests.", call), usage),
-			rec.StartToolCall(ctx, call, now),
-			rec.DecideToolCall(ctx, call, true, `rule "go test"`, 0),
-			rec.FinishToolCall(ctx, call, res, now, now.Add(3*time.Millisecond)),
-			rec.AppendMessage(ctx, providers.Message{Role: providers.RoleTool, Parts: []providers.Part{res}}, providers.Usage{}),
-		} {
+		if err := rec.AppendMessage(ctx, assistantMsg("Running the tests.", call), usage); err != nil {
+			b.Fatal(err)
+		}
+		var errs []error
+		if grouped {
+			errs = append(errs, rec.RecordToolCall(ctx, call, now, true, true, `rule "go test"`, 0, res, now.Add(3*time.Millisecond)))
+		} else {
+			errs = append(errs, rec.StartToolCall(ctx, call, now),
+				rec.DecideToolCall(ctx, call, true, `rule "go test"`, 0),
+				rec.FinishToolCall(ctx, call, res, now, now.Add(3*time.Millisecond)))
+		}
+		errs = append(errs, rec.AppendMessage(ctx, providers.Message{Role: providers.RoleTool, Parts: []providers.Part{res}}, providers.Usage{}))
+		for _, err := range errs {
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 )
 
 // Recorder records one session's conversation as the agent loop produces
-// it. Its method set is the loop's Store interface. Each call is one
+// it. Its method set is the loop's CallStore interface. Each call is one
 // transaction, committed before the call returns; calls may come from
 // several goroutines at once.
 type Recorder struct {
@@ -174,6 +174,38 @@ func (r *Recorder) FinishToolCall(ctx context.Context, call providers.ToolCall, 
 	return nil
 }
 
+// RecordToolCall records call, from the session's latest assistant message
+// that has its id, as StartToolCall, DecideToolCall (when decided) and
+// FinishToolCall would, in one transaction: a call that ended before its
+// start was written (loop.CallStore). A call that was never recorded is
+// ErrNotFound, and nothing is written.
+func (r *Recorder) RecordToolCall(ctx context.Context, call providers.ToolCall, started time.Time, decided, allowed bool, why string,
+	waited time.Duration, result providers.ToolResult, finished time.Time) error {
+	status := "completed"
+	if result.IsError {
+		status = "failed"
+	}
+	err := r.s.write(ctx, func(tx *sql.Tx) error {
+		if err := r.execCall(ctx, tx, sqlStartCall, call.ID, millis(started)); err != nil {
+			return err
+		}
+		if decided {
+			if err := r.execCall(ctx, tx, sqlDecideCall, call.ID, decisionText(allowed, why), max(waited, 0).Milliseconds()); err != nil {
+				return err
+			}
+		}
+		if err := r.execCall(ctx, tx, sqlFinishCall, call.ID, status, result.Content, result.IsError,
+			millis(started), millis(finished), finished.Sub(started).Milliseconds()); err != nil {
+			return err
+		}
+		return r.touch(ctx, tx)
+	})
+	if err != nil {
+		return fmt.Errorf("recording tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
+	}
+	return nil
+}
+
 // The statements of a tool call's writes (prepared once per store: stmt).
 var (
 	sqlStartCall = fmt.Sprintf(`UPDATE tool_calls SET status = 'executing', started_at = ?3 WHERE id = `+callRow,
@@ -189,27 +221,41 @@ const sqlTouchSession = `UPDATE sessions SET updated_at = ? WHERE id = ?`
 
 // updateCall runs q, one of the statements above, with the session id as
 // ?1, the call id as ?2 and args from ?3 on, and bumps the session's
-// updated time.
+// updated time, in a transaction of its own.
 func (r *Recorder) updateCall(ctx context.Context, q, callID string, args ...any) error {
 	return r.s.write(ctx, func(tx *sql.Tx) error {
-		st, err := r.s.stmt(ctx, tx, q)
-		if err != nil {
+		if err := r.execCall(ctx, tx, q, callID, args...); err != nil {
 			return err
 		}
-		touch, err := r.s.stmt(ctx, tx, sqlTouchSession)
-		if err != nil {
-			return err
-		}
-		res, err := st.ExecContext(ctx, append([]any{r.id, callID}, args...)...)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return fmt.Errorf("no such call: %w", ErrNotFound)
-		}
-		_, err = touch.ExecContext(ctx, millis(r.s.now()), r.id)
-		return err
+		return r.touch(ctx, tx)
 	})
+}
+
+// execCall runs q in tx as updateCall describes; a call that was never
+// recorded is ErrNotFound.
+func (r *Recorder) execCall(ctx context.Context, tx *sql.Tx, q, callID string, args ...any) error {
+	st, err := r.s.stmt(ctx, tx, q)
+	if err != nil {
+		return err
+	}
+	res, err := st.ExecContext(ctx, append([]any{r.id, callID}, args...)...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return fmt.Errorf("no such call: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// touch bumps the session's updated time in tx.
+func (r *Recorder) touch(ctx context.Context, tx *sql.Tx) error {
+	st, err := r.s.stmt(ctx, tx, sqlTouchSession)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, millis(r.s.now()), r.id)
+	return err
 }

@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -14,7 +15,7 @@ import (
 )
 
 // The recorder is the loop's store.
-var _ loop.Store = (*sessions.Recorder)(nil)
+var _ loop.CallStore = (*sessions.Recorder)(nil)
 
 func assistantMsg(text string, calls ...providers.ToolCall) providers.Message {
 	m := providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: text}}}
@@ -214,5 +215,46 @@ func TestConcurrentToolCalls(t *testing.T) {
 		if c.CallID != calls[i].ID || c.Status != want || c.Result != c.CallID || c.Duration != time.Duration(i)*time.Millisecond {
 			t.Errorf("call %d: %+v", i, c)
 		}
+	}
+}
+
+// A call recorded in one write (RecordToolCall) reads back as the three
+// writes of its start, decision and result leave it; a call that was never
+// recorded is ErrNotFound and changes nothing.
+func TestAToolCallRecordedInOneWrite(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	rec := s.Recorder(ss.ID)
+	a := providers.ToolCall{ID: "call_a", Name: "bash", Arguments: `{"command":"go test ./..."}`}
+	b := providers.ToolCall{ID: "call_b", Name: "bash", Arguments: `{"command":"go vet ./..."}`}
+	must(t, rec.AppendMessage(ctx, userMsg("test it"), zeroUsage))
+	must(t, rec.AppendMessage(ctx, assistantMsg("running", a, b), zeroUsage))
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	ra := providers.ToolResult{CallID: a.ID, Name: a.Name, Content: "ok"}
+	rb := providers.ToolResult{CallID: b.ID, Name: b.Name, Content: "vet: 1 issue", IsError: true}
+	must(t, rec.RecordToolCall(ctx, a, t0, true, true, `rule "go test"`, 300*time.Millisecond, ra, t0.Add(time.Second)))
+	must(t, rec.StartToolCall(ctx, b, t0))
+	must(t, rec.DecideToolCall(ctx, b, true, `rule "go test"`, 300*time.Millisecond))
+	must(t, rec.FinishToolCall(ctx, b, rb, t0, t0.Add(time.Second)))
+	calls, err := s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	if len(calls) != 2 {
+		t.Fatalf("%d calls", len(calls))
+	}
+	one, three := calls[0], calls[1]
+	if one.Status != sessions.ToolCompleted || three.Status != sessions.ToolFailed || one.Decision != three.Decision ||
+		one.Duration != three.Duration || one.Duration != 700*time.Millisecond || one.ApprovalWait != three.ApprovalWait ||
+		!one.StartedAt.Equal(three.StartedAt) || !one.FinishedAt.Equal(three.FinishedAt) || one.Result != "ok" {
+		t.Errorf("in one write: %+v\nin three: %+v", one, three)
+	}
+	before, err := s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	ghost := providers.ToolCall{ID: "call_ghost", Name: "bash"}
+	if err := rec.RecordToolCall(ctx, ghost, t0, false, false, "", 0, ra, t0); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("an unknown call: %v, want ErrNotFound", err)
+	}
+	if after, _ := s.ToolCalls(ctx, ss.ID); !reflect.DeepEqual(after, before) {
+		t.Errorf("an unknown call changed the calls:\n%+v\n%+v", before, after)
 	}
 }

@@ -1,0 +1,100 @@
+package loop_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
+	"github.com/agent-dev/agent/providers/fake"
+	"github.com/agent-dev/agent/tools"
+	"github.com/agent-dev/agent/tools/picker"
+)
+
+// callJournal is a journal that records a whole call in one write
+// (loop.CallStore), and tells when a call's start is written.
+type callJournal struct {
+	journal
+	startWritten chan string // the call ids whose start was written on its own
+}
+
+func (j *callJournal) StartToolCall(ctx context.Context, c providers.ToolCall, at time.Time) error {
+	err := j.journal.StartToolCall(ctx, c, at)
+	if j.startWritten != nil {
+		j.startWritten <- c.ID
+	}
+	return err
+}
+
+func (j *callJournal) RecordToolCall(ctx context.Context, c providers.ToolCall, started time.Time, decided, allowed bool, why string,
+	waited time.Duration, r providers.ToolResult, finished time.Time) error {
+	entry := "record " + c.ID
+	if decided {
+		entry += fmt.Sprintf(" allowed=%v why=%s", allowed, why)
+	}
+	return j.add(entry+fmt.Sprintf(" error=%v", r.IsError), ctx)
+}
+
+// A call that ends at once is recorded in one write, its decision with
+// it: one transaction of the store instead of three.
+func TestAQuickCallIsRecordedInOneWrite(t *testing.T) {
+	j := &callJournal{}
+	cfg := loop.Config{Store: j, Approve: func(context.Context, loop.Approval) loop.Decision {
+		return loop.Decision{Allow: true, Why: `rule "write"`}
+	}}
+	f := loopOver(t, cfg, []tools.Tool{echo("write", false)}, picker.ModeSwap, fake.New(
+		fake.ToolCalls(fake.Call{ID: "c1", Name: "write", Arguments: `{}`}),
+		fake.Text("done"),
+	), "")
+	if _, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go"))); done.Reason != loop.StopAnswered {
+		t.Fatalf("done %+v", done)
+	}
+	var calls []string
+	for _, e := range j.entries {
+		if strings.HasPrefix(e, "start") || strings.HasPrefix(e, "decide") || strings.HasPrefix(e, "finish") || strings.HasPrefix(e, "record") {
+			calls = append(calls, e)
+		}
+	}
+	if want := []string{`record c1 allowed=true why=rule "write" error=false`}; !slices.Equal(calls, want) {
+		t.Errorf("the call's writes: %q, want %q", calls, want)
+	}
+}
+
+// A call still running after a while has its start written on its own,
+// and its decision with it, so another process (and a crash) sees it
+// executing; its result follows in a write of its own.
+func TestALongCallHasItsStartWrittenWhileItRuns(t *testing.T) {
+	j := &callJournal{startWritten: make(chan string, 1)}
+	slow := funcTool{"slow", false, func(ctx context.Context, _ json.RawMessage) (tools.Result, error) {
+		select {
+		case <-j.startWritten: // the start is written before the call ends
+			return tools.Result{Content: "done"}, nil
+		case <-ctx.Done():
+			return tools.Result{}, ctx.Err()
+		}
+	}}
+	cfg := loop.Config{Store: j, Approve: func(context.Context, loop.Approval) loop.Decision {
+		return loop.Decision{Allow: true, Why: "the person"}
+	}}
+	f := loopOver(t, cfg, []tools.Tool{slow}, picker.ModeSwap, fake.New(
+		fake.ToolCalls(fake.Call{ID: "c1", Name: "slow", Arguments: `{}`}),
+		fake.Text("done"),
+	), "")
+	if _, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go"))); done.Reason != loop.StopAnswered {
+		t.Fatalf("done %+v", done)
+	}
+	var calls []string
+	for _, e := range j.entries {
+		if strings.HasPrefix(e, "start") || strings.HasPrefix(e, "decide") || strings.HasPrefix(e, "finish") || strings.HasPrefix(e, "record") {
+			calls = append(calls, e)
+		}
+	}
+	if want := []string{"start c1", "decide c1 allowed=true why=the person", "finish c1 error=false"}; !slices.Equal(calls, want) {
+		t.Errorf("the call's writes: %q, want %q", calls, want)
+	}
+}
