@@ -98,13 +98,14 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 	}
 	taken := make(chan struct{})
 	var tree string
-	bctx := context.WithoutCancel(ctx)
+	turnCtx := ctx
 	go func() {
 		defer close(taken)
 		var err error
-		// A turn cancelled meanwhile keeps its checkpoint: its restore
-		// point is the prompt's all the same.
-		if tree, err = c.begin(bctx, t, seq); err != nil {
+		// Cancelling the turn stops it, as it stopped the checkpoint
+		// taken before the first request (a first checkpoint of a large
+		// tree takes seconds): the turn's end waits for this.
+		if tree, err = c.begin(turnCtx, t, seq); err != nil {
 			if errors.Is(err, checkpoint.ErrTooManyFiles) {
 				c.off.Store(true) // every prompt would list them all again
 			}
@@ -123,7 +124,7 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 			if tree == "" {
 				return
 			}
-			if err := c.end(bctx, t.Session, seq, tree); err != nil {
+			if err := c.end(context.WithoutCancel(turnCtx), t.Session, seq, tree); err != nil {
 				c.failed(err)
 			}
 		}
