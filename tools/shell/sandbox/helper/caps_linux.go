@@ -1,11 +1,8 @@
 package helper
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -30,17 +27,17 @@ const (
 // outside a user namespace) there is nothing to drop but the sets.
 func dropCapabilities() error {
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetSecurebits, noRoot, 0); e != 0 && e != syscall.EPERM {
-		return fmt.Errorf("securebits: %v", e)
+		return wrap(e, "securebits")
 	}
 	last := 40
 	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+		if n, err := strconv.Atoi(firstField(string(b))); err == nil {
 			last = n
 		}
 	}
 	for c := 0; c <= last; c++ {
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0); e != 0 && e != syscall.EPERM && e != syscall.EINVAL {
-			return fmt.Errorf("dropping capability %d: %v", c, e)
+			return wrap(e, "dropping capability "+strconv.Itoa(c))
 		}
 	}
 	syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0)
@@ -50,7 +47,7 @@ func dropCapabilities() error {
 	}{linuxCapabilityV3, 0}
 	var data [2]struct{ effective, permitted, inheritable uint32 }
 	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
-		return fmt.Errorf("capset: %w", errors.New(e.Error()))
+		return wrap(e, "capset")
 	}
 	return nil
 }
