@@ -26,9 +26,10 @@ func (l *linux) makeTmp(size int64) (*os.File, error) {
 	mine, theirs := os.NewFile(uintptr(pair[0]), "tmp-socket"), os.NewFile(uintptr(pair[1]), "tmp-socket")
 	defer mine.Close()
 	o := helper.Options{RulesetFD: -1, MakeTmp: size}
+	attr := l.sysProcAttr(true, &o)
 	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
 	cmd.ExtraFiles = []*os.File{theirs}
-	cmd.SysProcAttr = l.sysProcAttr(true)
+	cmd.SysProcAttr = attr
 	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

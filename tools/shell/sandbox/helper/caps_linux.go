@@ -51,3 +51,28 @@ func dropCapabilities() error {
 	}
 	return nil
 }
+
+// mapIDs maps uid and gid to themselves in the helper's user namespace,
+// which has no mapping yet: setgroups denied first (as an unprivileged
+// mapping of the gid requires), then gid_map and uid_map. A process may
+// map its own ids in a namespace its effective uid owns; opening setgroups
+// takes CAP_SYS_ADMIN in the namespace, which the helper holds as an
+// ambient capability.
+func mapIDs(uid, gid int) error {
+	for _, w := range [][2]string{
+		{"/proc/self/setgroups", "deny"},
+		{"/proc/self/gid_map", strconv.Itoa(gid) + " " + strconv.Itoa(gid) + " 1\n"},
+		{"/proc/self/uid_map", strconv.Itoa(uid) + " " + strconv.Itoa(uid) + " 1\n"},
+	} {
+		fd, err := syscall.Open(w[0], syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return wrap(err, "mapping the user namespace's ids: "+w[0])
+		}
+		_, err = syscall.Write(fd, []byte(w[1]))
+		syscall.Close(fd)
+		if err != nil {
+			return wrap(err, "mapping the user namespace's ids: "+w[0])
+		}
+	}
+	return nil
+}

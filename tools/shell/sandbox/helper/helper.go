@@ -108,6 +108,14 @@ type Options struct {
 	// bytes as a detached mount, send it over the unix socket at
 	// descriptor 3 and exit: done once per session, in namespaces of its own.
 	MakeTmp int64
+	// MapIDs makes the helper map UID and GID (the agent's own ids) to
+	// themselves in its new user namespace before anything else, writing
+	// its own uid_map and gid_map (setgroups denied): the agent starts it
+	// with vfork, which leaves the parent no moment to write them, and with
+	// every capability ambient, so that the helper keeps them across the
+	// execve although its ids are not mapped yet.
+	MapIDs   bool
+	UID, GID int
 	// Program and its arguments (Program[0] is an absolute path).
 	Program []string
 }
@@ -159,6 +167,9 @@ func (o Options) Args() []string {
 	}
 	if o.MakeTmp > 0 {
 		a = append(a, "--make-tmp="+strconv.FormatInt(o.MakeTmp, 10))
+	}
+	if o.MapIDs {
+		a = append(a, "--map-ids="+strconv.Itoa(o.UID)+":"+strconv.Itoa(o.GID))
 	}
 	return append(append(a, "--"), o.Program...)
 }
@@ -224,6 +235,14 @@ func Parse(args []string) (Options, error) {
 			}
 		case hasPrefix(a, "--tmp-at="):
 			o.TmpAt = a[len("--tmp-at="):]
+		case hasPrefix(a, "--map-ids="):
+			u, g, ok := cut(a[len("--map-ids="):], ':')
+			uid, err1 := strconv.Atoi(u)
+			gid, err2 := strconv.Atoi(g)
+			if !ok || err1 != nil || err2 != nil || uid < 0 || gid < 0 {
+				return o, errors.New("bad " + a)
+			}
+			o.MapIDs, o.UID, o.GID = true, uid, gid
 		case hasPrefix(a, "--make-tmp="):
 			n, err := strconv.ParseInt(a[len("--make-tmp="):], 10, 64)
 			if err != nil || n <= 0 {

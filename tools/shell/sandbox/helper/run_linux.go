@@ -23,6 +23,11 @@ const (
 // run sets up the namespaces, starts the program confined, supervises it,
 // and returns the exit status to leave with.
 func run(o Options) int {
+	if o.MapIDs {
+		if err := mapIDs(o.UID, o.GID); err != nil {
+			fail(err)
+		}
+	}
 	if o.HoldNet {
 		if err := loopbackUp(); err != nil {
 			fail(err)
