@@ -46,8 +46,31 @@ func run(o Options) int {
 	// sets up the mounts: starting a thread and confining it take a few
 	// hundred microseconds that would otherwise add to every command.
 	var starter *confinedStarter
+	var stop chan os.Signal
+	var notified chan struct{}
 	if !o.Probe {
 		starter = prepareConfined(o)
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
+			fail(wrap(e, "becoming a child subreaper"))
+		}
+		// Not dumpable: nothing without CAP_SYS_PTRACE in our user
+		// namespace (and the command has no capabilities) may ptrace this
+		// process or open its memory.
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0); e != 0 {
+			fail(wrap(e, "making the helper undumpable"))
+		}
+		// Signals that stop the command: the agent's SIGTERM to the
+		// process group, and SIGTERM as this process's parent-death
+		// signal. signal.Notify waits for a thread of its own to start, so
+		// it is called beside the mounts' set-up, and the program starts
+		// only once it has returned; a signal caught before the program
+		// has started ends the helper without starting it.
+		stop = make(chan os.Signal, 4)
+		notified = make(chan struct{})
+		go func() {
+			signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+			close(notified)
+		}()
 	}
 	// Joining the cgroup moves the whole process, which waits for an RCU
 	// grace period (a few milliseconds): it overlaps the mount set-up, and
@@ -67,20 +90,16 @@ func run(o Options) int {
 	if o.Probe {
 		return 0
 	}
-	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
-		fail(wrap(e, "becoming a child subreaper"))
+	// Told to stop while setting up: nothing was started; end as the
+	// signal would have ended us.
+	<-notified
+	select {
+	case sig := <-stop:
+		signal.Reset(sig)
+		syscall.Kill(os.Getpid(), sig.(syscall.Signal))
+		return 128 + int(sig.(syscall.Signal))
+	default:
 	}
-	// Not dumpable: nothing without CAP_SYS_PTRACE in our user namespace
-	// (and the command has no capabilities) may ptrace this process or
-	// open its memory.
-	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0); e != 0 {
-		fail(wrap(e, "making the helper undumpable"))
-	}
-	// Signals that stop the command: the agent's SIGTERM to the process
-	// group, and SIGTERM as this process's parent-death signal.
-	stop := make(chan os.Signal, 4)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-
 	pid, err := starter.start()
 	if err != nil {
 		fail(err)
