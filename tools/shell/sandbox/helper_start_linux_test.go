@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -112,5 +113,53 @@ func TestCancelDuringTheHelpersSetUpLeavesNothing(t *testing.T) {
 		if cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); cwd == b.work {
 			t.Errorf("process %s outlived its cancelled command", e.Name())
 		}
+	}
+}
+
+// A user other than root gets the namespaces too: the helper keeps its
+// capabilities through ambient ones, where mapped to itself (not uid 0 in
+// its namespace) it used to lose them at execve and the mounts failed
+// ("making mounts private: operation not permitted"). The test binary runs
+// itself as nobody for the commands.
+func TestNamespacesWorkForAUserOtherThanRoot(t *testing.T) {
+	if os.Getenv("AGENT_TEST_AS_NOBODY") != "" {
+		b := newBox(t, nil)
+		if st := b.sb.Status(); !st.UserNamespaces {
+			t.Fatalf("no namespaces for uid %d: %s", os.Getuid(), st.UserNamespacesErr)
+		}
+		res := b.run("id -u; echo evil > .git/hooks/pre-commit")
+		if !strings.HasPrefix(res.Content, strconv.Itoa(os.Getuid())+"\n") || exitCode(res) == 0 {
+			t.Errorf("want the command to run as uid %d and .git/hooks read-only:\n%s", os.Getuid(), res.Content)
+		}
+		absent(t, filepath.Join(b.work, ".git", "hooks", "pre-commit"))
+		return
+	}
+	needLandlock(t)
+	if os.Getuid() != 0 {
+		t.Skip("starting the test as another user needs root")
+	}
+	dir, err := os.MkdirTemp("", "agent-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.ReadFile("/proc/self/exe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "sandbox.test")
+	if err := os.WriteFile(exe, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestNamespacesWorkForAUserOtherThanRoot$", "-test.count=1", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "AGENT_TEST_AS_NOBODY=1", "HOME="+dir, "TMPDIR="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
 }
