@@ -26,9 +26,10 @@ func (l *linux) makeTmp(size int64) (*os.File, error) {
 	mine, theirs := os.NewFile(uintptr(pair[0]), "tmp-socket"), os.NewFile(uintptr(pair[1]), "tmp-socket")
 	defer mine.Close()
 	o := helper.Options{RulesetFD: -1, MakeTmp: size}
+	attr := l.sysProcAttr(true, &o)
 	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
 	cmd.ExtraFiles = []*os.File{theirs}
-	cmd.SysProcAttr = l.sysProcAttr(true)
+	cmd.SysProcAttr = attr
 	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -66,8 +67,9 @@ func tmpUsage(f *os.File) (free, size int64, ok bool) {
 // pidsCgroup is a cgroup of the pids controller made for the session,
 // whose pids.max bounds the processes of its commands.
 type pidsCgroup struct {
-	dir   string
-	procs *os.File // cgroup.procs, open for writing: each helper joins through it
+	dir    string
+	procs  *os.File // cgroup.procs, open for writing: each helper joins through it
+	events *os.File // pids.events, read before and after each command (nil: unreadable)
 }
 
 // newPidsCgroup makes a cgroup for the session under the agent's own in the
@@ -96,7 +98,8 @@ func newPidsCgroup(max int) (*pidsCgroup, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("opening cgroup.procs: %w", err)
 	}
-	return &pidsCgroup{dir: dir, procs: procs}, nil
+	events, _ := os.Open(filepath.Join(dir, "pids.events")) // kept open: reading it is two opens less per command
+	return &pidsCgroup{dir: dir, procs: procs, events: events}, nil
 }
 
 // cgroupPrefix starts the name of a session's cgroup, followed by the
@@ -156,14 +159,15 @@ func hasWord(list, w string) bool {
 
 // maxHits is how many times a fork failed at pids.max.
 func (c *pidsCgroup) maxHits() int64 {
-	if c == nil {
+	if c == nil || c.events == nil {
 		return 0
 	}
-	b, err := os.ReadFile(filepath.Join(c.dir, "pids.events"))
-	if err != nil {
+	var buf [256]byte
+	n, err := c.events.ReadAt(buf[:], 0)
+	if n == 0 && err != nil {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
 		if v, ok := strings.CutPrefix(line, "max "); ok {
 			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 			return n
@@ -177,5 +181,8 @@ func (c *pidsCgroup) close() {
 		return
 	}
 	c.procs.Close()
+	if c.events != nil {
+		c.events.Close()
+	}
 	os.Remove(c.dir) // fails while a process is left in it; the kernel frees it with the last
 }

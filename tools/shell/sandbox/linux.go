@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -201,29 +202,60 @@ func (l *linux) setup() {
 
 // sysProcAttr is the helper's process attributes: the parent-death signal
 // (the helper then kills what it started) and, when they work, new user,
-// mount and (network off) network namespaces mapping our ids to themselves.
-func (l *linux) sysProcAttr(ns bool) *syscall.SysProcAttr {
+// mount, IPC and (network off) network namespaces, in which o's helper maps
+// our ids to themselves (helper.Options.MapIDs).
+//
+// The helper is started with vfork (CLONE_VFORK|CLONE_VM), as os/exec
+// starts any program: given CLONE_NEWUSER and id mappings to write, Go
+// forks instead, copying the agent's page tables and then taking a fault
+// on each page the agent writes next (about 1 ms of a small test process's
+// time per command, and as much again per 50 MB of the agent's heap), and
+// waits for the child while it writes the mappings. Without mappings the
+// helper's ids are not mapped when it execs, so it would lose its
+// capabilities in the namespace (they are kept across execve for uid 0
+// only); every capability is raised ambient in the child instead, which
+// execve keeps, and the helper maps its ids first thing. (For a user other
+// than root the helper has its capabilities only this way: mapped to
+// itself, its uid is not 0 in the namespace.)
+func (l *linux) sysProcAttr(ns bool, o *helper.Options) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	if !ns {
 		return a
 	}
-	a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
+	a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_VFORK | syscall.CLONE_VM
 	if !l.p.Network {
 		a.Cloneflags |= syscall.CLONE_NEWNET
 	}
-	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
-	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
-	a.GidMappingsEnableSetgroups = false
+	a.AmbientCaps = allCapabilities()
+	o.MapIDs, o.UID, o.GID = true, os.Getuid(), os.Getgid()
 	return a
 }
+
+// allCapabilities lists every capability the kernel knows, from
+// /proc/sys/kernel/cap_last_cap (read once; CAP_CHECKPOINT_RESTORE, 40,
+// when it cannot be read): raising one the kernel does not know fails.
+var allCapabilities = sync.OnceValue(func() []uintptr {
+	last := 40
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n >= 0 && n < 64 {
+			last = n
+		}
+	}
+	caps := make([]uintptr, last+1)
+	for i := range caps {
+		caps[i] = uintptr(i)
+	}
+	return caps
+})
 
 // probe starts the helper in probe mode inside the namespaces: it sets
 // them up as a command would and exits.
 func (l *linux) probe() error {
 	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
 		Loopback: !l.p.Network, Probe: true}
+	attr := l.sysProcAttr(true, &o)
 	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
-	cmd.SysProcAttr = l.sysProcAttr(true)
+	cmd.SysProcAttr = attr
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -269,6 +301,7 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 		o.Hidden = l.p.hidden()
 		o.MaxProcs = l.p.MaxProcesses // counted in the command's user namespace only
 	}
+	attr := l.sysProcAttr(l.ns, &o)
 	files := []*os.File{l.ruleset}
 	if l.cg != nil {
 		o.CgroupFD, files = 3+len(files), append(files, l.cg.procs)
@@ -282,7 +315,7 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 		Dir:         spec.Dir,
 		Env:         spec.Env,
 		ExtraFiles:  files,
-		SysProcAttr: l.sysProcAttr(l.ns),
+		SysProcAttr: attr,
 	}
 	if l.net != nil { // Start starts it in the session's network namespace
 		l.net.adopt(cmd)

@@ -64,9 +64,11 @@ func (l *linux) sessionNet() (*sharedNet, string) {
 // the thread that enters it.
 func (l *linux) startSharedNet() (*sharedNet, error) {
 	o := helper.Options{RulesetFD: -1, HoldNet: true}
+	attr := l.sysProcAttr(true, &o)
 	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
-	cmd.SysProcAttr = l.sysProcAttr(true)
-	cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
+	cmd.SysProcAttr = attr
+	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
+	cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -1,7 +1,6 @@
 package helper
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"syscall"
@@ -45,15 +44,15 @@ func makeTmp(size int64, sock int) error {
 		}
 	}
 	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fs), fsconfigCmdCreate, 0, 0, 0, 0); e != 0 {
-		return fmt.Errorf("creating the tmpfs: %v", e)
+		return wrap(e, "creating the tmpfs")
 	}
 	m, _, e := syscall.Syscall(sysFsmount, uintptr(fs), fsCloexec, 0)
 	if e != 0 {
-		return fmt.Errorf("fsmount: %v", e)
+		return wrap(e, "fsmount")
 	}
 	defer syscall.Close(int(m))
 	if err := syscall.Sendmsg(sock, []byte{0}, syscall.UnixRights(int(m)), nil, 0); err != nil {
-		return fmt.Errorf("sending the tmpfs: %v", err)
+		return wrap(err, "sending the tmpfs")
 	}
 	return nil
 }
@@ -65,7 +64,7 @@ func fsopen(name string) (int, error) {
 	}
 	fd, _, e := syscall.Syscall(sysFsopen, uintptr(unsafe.Pointer(p)), fsCloexec, 0)
 	if e != 0 {
-		return -1, fmt.Errorf("fsopen %s: %v", name, e)
+		return -1, wrap(e, "fsopen "+name)
 	}
 	return int(fd), nil
 }
@@ -80,7 +79,7 @@ func fsconfigString(fs int, key, val string) error {
 		return err
 	}
 	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fs), fsconfigSetString, uintptr(unsafe.Pointer(k)), uintptr(unsafe.Pointer(v)), 0, 0); e != 0 {
-		return fmt.Errorf("tmpfs option %s=%s: %v", key, val, e)
+		return wrap(e, "tmpfs option "+key+"="+val)
 	}
 	return nil
 }
@@ -90,7 +89,7 @@ func attachTmp(fd int, dir string) error {
 	empty, _ := syscall.BytePtrFromString("")
 	tree, _, e := syscall.Syscall(sysOpenTree, uintptr(fd), uintptr(unsafe.Pointer(empty)), openTreeClone|atEmptyPath|openTreeCloexec)
 	if e != 0 {
-		return fmt.Errorf("cloning the session's temporary directory: %v", e)
+		return wrap(e, "cloning the session's temporary directory")
 	}
 	defer syscall.Close(int(tree))
 	to, err := syscall.BytePtrFromString(dir)
@@ -99,7 +98,7 @@ func attachTmp(fd int, dir string) error {
 	}
 	atFDCWD := -100
 	if _, _, e := syscall.Syscall6(sysMoveMount, tree, uintptr(unsafe.Pointer(empty)), uintptr(atFDCWD), uintptr(unsafe.Pointer(to)), moveMountFEmptyPath, 0); e != 0 {
-		return fmt.Errorf("mounting the session's temporary directory on %s: %v", dir, e)
+		return wrap(e, "mounting the session's temporary directory on "+dir)
 	}
 	syscall.Close(fd)
 	return nil
@@ -112,7 +111,7 @@ func joinCgroup(fd int) error {
 	f := os.NewFile(uintptr(fd), "cgroup.procs")
 	defer f.Close()
 	if _, err := f.WriteString("0\n"); err != nil {
-		return fmt.Errorf("joining the process-bound cgroup: %v", err)
+		return wrap(err, "joining the process-bound cgroup")
 	}
 	return nil
 }
@@ -123,7 +122,7 @@ func joinCgroup(fd int) error {
 func limitProcesses(n int) error {
 	lim := syscall.Rlimit{Cur: uint64(n), Max: uint64(n)}
 	if err := syscall.Setrlimit(rlimitNproc, &lim); err != nil {
-		return fmt.Errorf("setting the process bound: %v", err)
+		return wrap(err, "setting the process bound")
 	}
 	return nil
 }

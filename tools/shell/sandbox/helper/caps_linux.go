@@ -1,11 +1,8 @@
 package helper
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -30,17 +27,17 @@ const (
 // outside a user namespace) there is nothing to drop but the sets.
 func dropCapabilities() error {
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetSecurebits, noRoot, 0); e != 0 && e != syscall.EPERM {
-		return fmt.Errorf("securebits: %v", e)
+		return wrap(e, "securebits")
 	}
 	last := 40
 	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+		if n, err := strconv.Atoi(firstField(string(b))); err == nil {
 			last = n
 		}
 	}
 	for c := 0; c <= last; c++ {
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0); e != 0 && e != syscall.EPERM && e != syscall.EINVAL {
-			return fmt.Errorf("dropping capability %d: %v", c, e)
+			return wrap(e, "dropping capability "+strconv.Itoa(c))
 		}
 	}
 	syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0)
@@ -50,7 +47,32 @@ func dropCapabilities() error {
 	}{linuxCapabilityV3, 0}
 	var data [2]struct{ effective, permitted, inheritable uint32 }
 	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
-		return fmt.Errorf("capset: %w", errors.New(e.Error()))
+		return wrap(e, "capset")
+	}
+	return nil
+}
+
+// mapIDs maps uid and gid to themselves in the helper's user namespace,
+// which has no mapping yet: setgroups denied first (as an unprivileged
+// mapping of the gid requires), then gid_map and uid_map. A process may
+// map its own ids in a namespace its effective uid owns; opening setgroups
+// takes CAP_SYS_ADMIN in the namespace, which the helper holds as an
+// ambient capability.
+func mapIDs(uid, gid int) error {
+	for _, w := range [][2]string{
+		{"/proc/self/setgroups", "deny"},
+		{"/proc/self/gid_map", strconv.Itoa(gid) + " " + strconv.Itoa(gid) + " 1\n"},
+		{"/proc/self/uid_map", strconv.Itoa(uid) + " " + strconv.Itoa(uid) + " 1\n"},
+	} {
+		fd, err := syscall.Open(w[0], syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return wrap(err, "mapping the user namespace's ids: "+w[0])
+		}
+		_, err = syscall.Write(fd, []byte(w[1]))
+		syscall.Close(fd)
+		if err != nil {
+			return wrap(err, "mapping the user namespace's ids: "+w[0])
+		}
 	}
 	return nil
 }

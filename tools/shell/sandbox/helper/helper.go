@@ -13,19 +13,22 @@
 // The helper runs from this package's init function, before main and before
 // the packages that make the agent slow to start (chroma's styles and
 // lexers, the JSON-schema compiler: about 20 ms in all). Go initialises
-// packages in import-path order as soon as their imports are ready, and this
-// package imports only the standard library and sorts before them, so a
-// sandboxed command starts in about a millisecond more than an unsandboxed
-// one. This is the one init function of the project with an effect, and it
-// does nothing unless the process was started as the helper.
+// packages in import-path order, each as soon as its imports are ready and
+// no package whose path sorts before it is ready too. So this package
+// imports only the few standard packages that are ready early (errors, io,
+// os, os/signal, runtime, strconv, syscall, time, unsafe; deps_test.go keeps
+// the list): not fmt, which waits for reflect, nor strings; with either, Go
+// first initialised some 60 packages whose paths sort before this one
+// (crypto, encoding, the TOML parser...), 1-1.5 ms of every sandboxed
+// command. This is the one init function of the project with an effect, and
+// it does nothing unless the process was started as the helper.
 package helper
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -105,6 +108,14 @@ type Options struct {
 	// bytes as a detached mount, send it over the unix socket at
 	// descriptor 3 and exit: done once per session, in namespaces of its own.
 	MakeTmp int64
+	// MapIDs makes the helper map UID and GID (the agent's own ids) to
+	// themselves in its new user namespace before anything else, writing
+	// its own uid_map and gid_map (setgroups denied): the agent starts it
+	// with vfork, which leaves the parent no moment to write them, and with
+	// every capability ambient, so that the helper keeps them across the
+	// execve although its ids are not mapped yet.
+	MapIDs   bool
+	UID, GID int
 	// Program and its arguments (Program[0] is an absolute path).
 	Program []string
 }
@@ -157,6 +168,9 @@ func (o Options) Args() []string {
 	if o.MakeTmp > 0 {
 		a = append(a, "--make-tmp="+strconv.FormatInt(o.MakeTmp, 10))
 	}
+	if o.MapIDs {
+		a = append(a, "--map-ids="+strconv.Itoa(o.UID)+":"+strconv.Itoa(o.GID))
+	}
 	return append(append(a, "--"), o.Program...)
 }
 
@@ -168,31 +182,31 @@ func Parse(args []string) (Options, error) {
 		case a == "--":
 			o.Program = args[i+1:]
 			if len(o.Program) == 0 && !o.Probe && o.MakeTmp == 0 && !o.HoldNet {
-				return o, fmt.Errorf("no program to run")
+				return o, errors.New("no program to run")
 			}
 			return o, nil
-		case strings.HasPrefix(a, "--ruleset-fd="):
-			n, err := strconv.Atoi(strings.TrimPrefix(a, "--ruleset-fd="))
+		case hasPrefix(a, "--ruleset-fd="):
+			n, err := strconv.Atoi(a[len("--ruleset-fd="):])
 			if err != nil {
-				return o, fmt.Errorf("bad %s", a)
+				return o, errors.New("bad " + a)
 			}
 			o.RulesetFD = n
-		case strings.HasPrefix(a, "--grace-ms="):
-			n, err := strconv.ParseInt(strings.TrimPrefix(a, "--grace-ms="), 10, 64)
+		case hasPrefix(a, "--grace-ms="):
+			n, err := strconv.ParseInt(a[len("--grace-ms="):], 10, 64)
 			if err != nil || n < 0 {
-				return o, fmt.Errorf("bad %s", a)
+				return o, errors.New("bad " + a)
 			}
 			o.Grace = time.Duration(n) * time.Millisecond
-		case strings.HasPrefix(a, "--rw="):
-			o.Writable = append(o.Writable, strings.TrimPrefix(a, "--rw="))
+		case hasPrefix(a, "--rw="):
+			o.Writable = append(o.Writable, a[len("--rw="):])
 		case a == "--ro-rest":
 			o.ReadOnlyRest = true
-		case strings.HasPrefix(a, "--pin="):
-			o.Pinned = append(o.Pinned, strings.TrimPrefix(a, "--pin="))
-		case strings.HasPrefix(a, "--ro="):
-			o.ReadOnly = append(o.ReadOnly, strings.TrimPrefix(a, "--ro="))
-		case strings.HasPrefix(a, "--hide="):
-			o.Hidden = append(o.Hidden, strings.TrimPrefix(a, "--hide="))
+		case hasPrefix(a, "--pin="):
+			o.Pinned = append(o.Pinned, a[len("--pin="):])
+		case hasPrefix(a, "--ro="):
+			o.ReadOnly = append(o.ReadOnly, a[len("--ro="):])
+		case hasPrefix(a, "--hide="):
+			o.Hidden = append(o.Hidden, a[len("--hide="):])
 		case a == "--private-mounts":
 			o.PrivateMounts = true
 		case a == "--loopback":
@@ -205,11 +219,11 @@ func Parse(args []string) (Options, error) {
 			o.SuperviseOnly = true
 		case a == "--hold-net":
 			o.HoldNet = true
-		case strings.HasPrefix(a, "--max-procs="), strings.HasPrefix(a, "--cgroup-fd="), strings.HasPrefix(a, "--tmp-fd="):
-			name, val, _ := strings.Cut(a, "=")
+		case hasPrefix(a, "--max-procs="), hasPrefix(a, "--cgroup-fd="), hasPrefix(a, "--tmp-fd="):
+			name, val, _ := cut(a, '=')
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 {
-				return o, fmt.Errorf("bad %s", a)
+				return o, errors.New("bad " + a)
 			}
 			switch name {
 			case "--max-procs":
@@ -219,19 +233,27 @@ func Parse(args []string) (Options, error) {
 			default:
 				o.TmpFD = n
 			}
-		case strings.HasPrefix(a, "--tmp-at="):
-			o.TmpAt = strings.TrimPrefix(a, "--tmp-at=")
-		case strings.HasPrefix(a, "--make-tmp="):
-			n, err := strconv.ParseInt(strings.TrimPrefix(a, "--make-tmp="), 10, 64)
+		case hasPrefix(a, "--tmp-at="):
+			o.TmpAt = a[len("--tmp-at="):]
+		case hasPrefix(a, "--map-ids="):
+			u, g, ok := cut(a[len("--map-ids="):], ':')
+			uid, err1 := strconv.Atoi(u)
+			gid, err2 := strconv.Atoi(g)
+			if !ok || err1 != nil || err2 != nil || uid < 0 || gid < 0 {
+				return o, errors.New("bad " + a)
+			}
+			o.MapIDs, o.UID, o.GID = true, uid, gid
+		case hasPrefix(a, "--make-tmp="):
+			n, err := strconv.ParseInt(a[len("--make-tmp="):], 10, 64)
 			if err != nil || n <= 0 {
-				return o, fmt.Errorf("bad %s", a)
+				return o, errors.New("bad " + a)
 			}
 			o.MakeTmp = n
 		default:
-			return o, fmt.Errorf("unknown option %q", a)
+			return o, errors.New("unknown option " + strconv.Quote(a))
 		}
 	}
-	return o, fmt.Errorf("missing -- before the program")
+	return o, errors.New("missing -- before the program")
 }
 
 func init() {
@@ -246,9 +268,25 @@ func init() {
 	os.Exit(run(o))
 }
 
+// wrapError is an error with its context. The package does not use fmt:
+// fmt needs reflect, after which Go initialises a long run of other
+// packages (crypto, encoding, the TOML parser...) before this one, since
+// their import paths sort first; without it the helper takes over about a
+// millisecond sooner (see the package comment).
+type wrapError struct {
+	msg string
+	err error
+}
+
+func (e *wrapError) Error() string { return e.msg + ": " + e.err.Error() }
+func (e *wrapError) Unwrap() error { return e.err }
+
+// wrap returns err with msg before it ("msg: err"), unwrapping to err.
+func wrap(err error, msg string) error { return &wrapError{msg, err} }
+
 // fail reports a set-up failure on stderr, which the agent shows the model,
 // and exits with ExitSetup.
 func fail(err error) {
-	fmt.Fprintf(os.Stderr, "agent sandbox: %v\n", err)
+	os.Stderr.WriteString("agent sandbox: " + err.Error() + "\n")
 	os.Exit(ExitSetup)
 }

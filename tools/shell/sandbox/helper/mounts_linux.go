@@ -2,10 +2,8 @@ package helper
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -15,12 +13,12 @@ import (
 func confine(o Options) error {
 	if o.PrivateMounts {
 		if err := syscall.Mount("none", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-			return fmt.Errorf("making mounts private: %v", err)
+			return wrap(err, "making mounts private")
 		}
 	}
 	for _, p := range o.Writable {
 		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return fmt.Errorf("bind-mounting %s: %v", p, err)
+			return wrap(err, "bind-mounting "+p)
 		}
 	}
 	if o.ReadOnlyRest {
@@ -30,12 +28,12 @@ func confine(o Options) error {
 	}
 	for _, p := range o.Pinned {
 		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return fmt.Errorf("bind-mounting %s: %v", p, err)
+			return wrap(err, "bind-mounting "+p)
 		}
 	}
 	for _, p := range o.ReadOnly {
 		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return fmt.Errorf("bind-mounting %s: %v", p, err)
+			return wrap(err, "bind-mounting "+p)
 		}
 		if err := remountReadOnly(p); err != nil {
 			return err
@@ -56,7 +54,7 @@ func confine(o Options) error {
 		// it again by name, so that it is the writable mount now on top.
 		if wd, err := os.Getwd(); err == nil {
 			if err := syscall.Chdir(wd); err != nil {
-				return fmt.Errorf("re-entering %s: %v", wd, err)
+				return wrap(err, "re-entering "+wd)
 			}
 		}
 	}
@@ -75,12 +73,12 @@ func confine(o Options) error {
 func readOnlyRest(writable []string) error {
 	raw, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
-		return fmt.Errorf("listing mounts: %v", err)
+		return wrap(err, "listing mounts")
 	}
 	done := map[string]bool{}
-	for _, line := range strings.Split(string(raw), "\n") {
+	for _, line := range lines(string(raw)) {
 		// id parent major:minor root mount-point options ...
-		f := strings.Fields(line)
+		f := fields(line)
 		if len(f) < 5 {
 			continue
 		}
@@ -108,26 +106,26 @@ func readOnlyRest(writable []string) error {
 
 // under reports whether path is dir or beneath it.
 func under(path, dir string) bool {
-	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+	return path == dir || dir == "/" || hasPrefix(path, dir+"/")
 }
 
 // unescapeMount decodes mountinfo's octal escapes (\040 for a space).
 func unescapeMount(s string) string {
-	if !strings.Contains(s, "\\") {
+	if lastIndexByte(s, '\\') < 0 {
 		return s
 	}
-	var b strings.Builder
+	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+3 < len(s) {
 			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
+				b = append(b, byte(n))
 				i += 3
 				continue
 			}
 		}
-		b.WriteByte(s[i])
+		b = append(b, s[i])
 	}
-	return b.String()
+	return string(b)
 }
 
 // remountReadOnly makes the mount at path read-only, keeping the flags the
@@ -136,7 +134,7 @@ func unescapeMount(s string) string {
 func remountReadOnly(path string) error {
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(path, &st); err != nil {
-		return fmt.Errorf("statfs %s: %w", path, err)
+		return wrap(err, "statfs "+path)
 	}
 	flags := uintptr(syscall.MS_REMOUNT | syscall.MS_BIND | syscall.MS_RDONLY)
 	for _, f := range []struct{ st, ms uintptr }{
@@ -148,7 +146,7 @@ func remountReadOnly(path string) error {
 		}
 	}
 	if err := syscall.Mount("none", path, "", flags, ""); err != nil {
-		return fmt.Errorf("making %s read-only: %w", path, err)
+		return wrap(err, "making "+path+" read-only")
 	}
 	return nil
 }
@@ -159,7 +157,7 @@ func remountReadOnly(path string) error {
 func loopbackUp() error {
 	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return fmt.Errorf("loopback: %v", err)
+		return wrap(err, "loopback")
 	}
 	defer syscall.Close(fd)
 	var req struct {
@@ -169,14 +167,14 @@ func loopbackUp() error {
 	}
 	copy(req.name[:], "lo")
 	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
-		return fmt.Errorf("loopback flags: %v", e)
+		return wrap(e, "loopback flags")
 	}
 	if req.flags&syscall.IFF_UP != 0 {
 		return nil // up already: the session's shared namespace
 	}
 	req.flags |= syscall.IFF_UP | syscall.IFF_RUNNING
 	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&req))); e != 0 {
-		return fmt.Errorf("loopback up: %v", e)
+		return wrap(e, "loopback up")
 	}
 	return nil
 }
@@ -194,12 +192,12 @@ func hide(path string) error {
 	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
 		flags := uintptr(syscall.MS_RDONLY | syscall.MS_NOSUID | syscall.MS_NODEV | syscall.MS_NOEXEC)
 		if err := syscall.Mount("tmpfs", path, "tmpfs", flags, "mode=000,size=4k,nr_inodes=2"); err != nil {
-			return fmt.Errorf("hiding %s: %v", path, err)
+			return wrap(err, "hiding "+path)
 		}
 		return nil
 	}
 	if err := syscall.Mount("/dev/null", path, "", syscall.MS_BIND, ""); err != nil {
-		return fmt.Errorf("hiding %s: %v", path, err)
+		return wrap(err, "hiding "+path)
 	}
 	return remountReadOnly(path)
 }

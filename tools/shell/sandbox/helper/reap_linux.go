@@ -2,9 +2,9 @@ package helper
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -31,6 +31,19 @@ func waitFor(pid int) syscall.WaitStatus {
 // process's children are reparented to this subreaper, so each round finds
 // the next generation, until there are no children left.
 func killAll() {
+	// Most commands leave nothing behind: then there is no child at all
+	// (ECHILD), and nothing to list. The program was reaped already, so its
+	// own children were reparented to this subreaper before that.
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		if errors.Is(err, syscall.ECHILD) {
+			return
+		}
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
 	for {
 		kids := children()
 		for _, k := range kids {
@@ -77,13 +90,13 @@ func children() []int { return childrenOf(os.Getpid()) }
 // (every thread's), or, on a kernel without that file, by scanning the
 // parent of every process.
 func childrenOf(pid int) []int {
-	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
 	if err != nil {
 		return nil // gone
 	}
 	var kids []int
 	for _, t := range tasks {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + t.Name() + "/children")
 		if errors.Is(err, os.ErrNotExist) {
 			return scanChildren(pid)
 		}
@@ -103,29 +116,22 @@ func scanChildren(pid int) []int {
 		}
 		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
 		s := string(b)
-		i := lastIndex(s, ')')
-		var state byte
-		var ppid, self int
+		i := lastIndexByte(s, ')')
 		if i < 0 {
 			continue
 		}
-		if _, err := fmt.Sscanf(s[i+1:], " %c %d", &state, &ppid); err != nil || ppid != pid {
+		f := fields(s[i+1:])
+		if len(f) < 2 || len(f[0]) != 1 {
 			continue
 		}
-		if _, err := fmt.Sscanf(s, "%d", &self); err == nil {
+		if ppid, err := strconv.Atoi(f[1]); err != nil || ppid != pid {
+			continue
+		}
+		if self, err := strconv.Atoi(firstField(s)); err == nil {
 			kids = append(kids, self)
 		}
 	}
 	return kids
-}
-
-func lastIndex(s string, c byte) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // appendInts appends the space-separated decimal numbers of b.

@@ -1,7 +1,6 @@
 package helper
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -24,6 +23,11 @@ const (
 // run sets up the namespaces, starts the program confined, supervises it,
 // and returns the exit status to leave with.
 func run(o Options) int {
+	if o.MapIDs {
+		if err := mapIDs(o.UID, o.GID); err != nil {
+			fail(err)
+		}
+	}
 	if o.HoldNet {
 		if err := loopbackUp(); err != nil {
 			fail(err)
@@ -37,6 +41,36 @@ func run(o Options) int {
 			fail(err)
 		}
 		return 0
+	}
+	// The thread that starts the program confines itself while this one
+	// sets up the mounts: starting a thread and confining it take a few
+	// hundred microseconds that would otherwise add to every command.
+	var starter *confinedStarter
+	var stop chan os.Signal
+	var notified chan struct{}
+	if !o.Probe {
+		starter = prepareConfined(o)
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
+			fail(wrap(e, "becoming a child subreaper"))
+		}
+		// Not dumpable: nothing without CAP_SYS_PTRACE in our user
+		// namespace (and the command has no capabilities) may ptrace this
+		// process or open its memory.
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0); e != 0 {
+			fail(wrap(e, "making the helper undumpable"))
+		}
+		// Signals that stop the command: the agent's SIGTERM to the
+		// process group, and SIGTERM as this process's parent-death
+		// signal. signal.Notify waits for a thread of its own to start, so
+		// it is called beside the mounts' set-up, and the program starts
+		// only once it has returned; a signal caught before the program
+		// has started ends the helper without starting it.
+		stop = make(chan os.Signal, 4)
+		notified = make(chan struct{})
+		go func() {
+			signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+			close(notified)
+		}()
 	}
 	// Joining the cgroup moves the whole process, which waits for an RCU
 	// grace period (a few milliseconds): it overlaps the mount set-up, and
@@ -56,21 +90,17 @@ func run(o Options) int {
 	if o.Probe {
 		return 0
 	}
-	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
-		fail(fmt.Errorf("becoming a child subreaper: %v", e))
+	// Told to stop while setting up: nothing was started; end as the
+	// signal would have ended us.
+	<-notified
+	select {
+	case sig := <-stop:
+		signal.Reset(sig)
+		syscall.Kill(os.Getpid(), sig.(syscall.Signal))
+		return 128 + int(sig.(syscall.Signal))
+	default:
 	}
-	// Not dumpable: nothing without CAP_SYS_PTRACE in our user namespace
-	// (and the command has no capabilities) may ptrace this process or
-	// open its memory.
-	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0); e != 0 {
-		fail(fmt.Errorf("making the helper undumpable: %v", e))
-	}
-	// Signals that stop the command: the agent's SIGTERM to the process
-	// group, and SIGTERM as this process's parent-death signal.
-	stop := make(chan os.Signal, 4)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-
-	pid, err := startConfined(o)
+	pid, err := starter.start()
 	if err != nil {
 		fail(err)
 	}
@@ -95,60 +125,92 @@ func run(o Options) int {
 	return status(ws)
 }
 
-// startConfined starts the program from a thread of its own that confines
-// itself first (capabilities dropped, no_new_privs, seccomp, Landlock) and
-// ends as soon as the program has started. Landlock and the other
-// restrictions are per thread: the program inherits them from that thread,
-// while no thread left in the helper shares the program's Landlock domain,
-// so the program can neither ptrace nor signal its supervisor (Landlock's
-// ptrace rule and, from ABI 6, its signal scope). The program starts in a
-// session of its own, without the agent's controlling terminal.
-func startConfined(o Options) (int, error) {
-	type started struct {
-		pid int
-		err error
-	}
-	ch := make(chan started, 1)
+// confinedStarter is the thread that starts the program: it confines
+// itself first (capabilities dropped, no_new_privs, seccomp, Landlock),
+// starts the program when told to, and ends as soon as the program has
+// started. Landlock and the other restrictions are per thread: the program
+// inherits them from that thread, while no thread left in the helper shares
+// the program's Landlock domain, so the program can neither ptrace nor
+// signal its supervisor (Landlock's ptrace rule and, from ABI 6, its signal
+// scope). The program starts in a session of its own, without the agent's
+// controlling terminal.
+type confinedStarter struct {
+	ready chan error    // the thread is confined, or why not
+	goOn  chan struct{} // closed: start the program
+	done  chan startedProgram
+}
+
+type startedProgram struct {
+	pid int
+	err error
+}
+
+// prepareConfined starts the thread, which confines itself at once and
+// then waits for start. Nothing else ever runs on it: its goroutine keeps
+// it locked and ends with it.
+func prepareConfined(o Options) *confinedStarter {
+	c := &confinedStarter{ready: make(chan error, 1), goOn: make(chan struct{}), done: make(chan startedProgram, 1)}
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
-		pid, err := confineThreadAndStart(o)
-		ch <- started{pid, err}
+		err := confineThread(o)
+		c.ready <- err
+		if err != nil {
+			return
+		}
+		<-c.goOn
+		// The process bound last: it counts this process's threads too,
+		// and the runtime may start some while the mounts are set up.
+		if o.MaxProcs > 0 && !o.SuperviseOnly {
+			if err := limitProcesses(o.MaxProcs); err != nil {
+				c.done <- startedProgram{0, err}
+				return
+			}
+		}
+		pid, err := startProgram(o)
+		c.done <- startedProgram{pid, err}
 	}()
-	s := <-ch
+	return c
+}
+
+// start has the confined thread start the program, once the thread is
+// confined, and returns the program's pid.
+func (c *confinedStarter) start() (int, error) {
+	if err := <-c.ready; err != nil {
+		return 0, err
+	}
+	close(c.goOn)
+	s := <-c.done
 	return s.pid, s.err
 }
 
-func confineThreadAndStart(o Options) (int, error) {
+// confineThread confines the calling thread, which then starts the program
+// (startProgram); a supervisor only confines nothing.
+func confineThread(o Options) error {
 	if o.SuperviseOnly {
-		return startProgram(o)
+		return nil
 	}
 	if err := dropCapabilities(); err != nil {
-		return 0, err
+		return err
 	}
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
-		return 0, fmt.Errorf("setting no_new_privs: %v", e)
+		return wrap(e, "setting no_new_privs")
 	}
 	if o.NoUnixSockets {
 		if err := denyUnixSockets(); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	if o.RulesetFD >= 0 {
 		if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(o.RulesetFD), 0, 0); e != 0 {
-			return 0, fmt.Errorf("landlock_restrict_self: %v", e)
+			return wrap(e, "landlock_restrict_self")
 		}
 		syscall.Close(o.RulesetFD)
 	}
 	// Descriptors the agent let us inherit stay out of the program.
 	if _, _, e := syscall.RawSyscall(sysCloseRange, 3, ^uintptr(0)>>1, closeRangeCloexec); e != 0 {
-		return 0, fmt.Errorf("close_range: %v", e)
+		return wrap(e, "close_range")
 	}
-	if o.MaxProcs > 0 {
-		if err := limitProcesses(o.MaxProcs); err != nil {
-			return 0, err
-		}
-	}
-	return startProgram(o)
+	return nil
 }
 
 // startProgram starts the program in a session of its own, with only the
@@ -156,7 +218,7 @@ func confineThreadAndStart(o Options) (int, error) {
 func startProgram(o Options) (int, error) {
 	if o.SuperviseOnly { // the confined path closed them already
 		if _, _, e := syscall.RawSyscall(sysCloseRange, 3, ^uintptr(0)>>1, closeRangeCloexec); e != 0 {
-			return 0, fmt.Errorf("close_range: %v", e)
+			return 0, wrap(e, "close_range")
 		}
 	}
 	// syscall.ForkExec rather than os.StartProcess: the latter's first use
@@ -167,7 +229,7 @@ func startProgram(o Options) (int, error) {
 		Sys:   &syscall.SysProcAttr{Setsid: true},
 	})
 	if err != nil {
-		return 0, fmt.Errorf("starting %s: %v", o.Program[0], err)
+		return 0, wrap(err, "starting "+o.Program[0])
 	}
 	return pid, nil
 }

@@ -1,7 +1,7 @@
 package helper
 
 import (
-	"fmt"
+	"errors"
 	"runtime"
 	"syscall"
 	"unsafe"
@@ -54,7 +54,7 @@ func auditArch() uint32 {
 func denyUnixSockets() error {
 	arch := auditArch()
 	if arch == 0 {
-		return fmt.Errorf("unix sockets cannot be blocked on %s", runtime.GOARCH)
+		return errors.New("unix sockets cannot be blocked on " + runtime.GOARCH)
 	}
 	filter := []sockFilter{
 		{bpfLdWAbs, 0, 0, 4},  // arch
@@ -73,7 +73,7 @@ func denyUnixSockets() error {
 	}
 	prog := sockFprog{len: uint16(len(filter)), filter: &filter[0]}
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetSeccomp, seccompModeFilter, uintptr(unsafe.Pointer(&prog))); e != 0 {
-		return fmt.Errorf("seccomp: %v", e)
+		return wrap(e, "seccomp")
 	}
 	runtime.KeepAlive(filter)
 	return nil
