@@ -169,31 +169,79 @@ func (l *linux) setup() {
 	l.started = true
 	l.startMu.Unlock()
 	l.once.Do(func() {
+		// The namespace probe, the session's tmpfs and network namespace
+		// (a helper process each) and the pids cgroup are made side by
+		// side: the tmpfs and the namespace need namespaces too, and are
+		// let go when the probe finds none or the policy cannot be
+		// enforced.
+		var (
+			wg     sync.WaitGroup
+			tmp    *os.File
+			tmpErr error
+			net    *sharedNet
+			netErr string
+			cg     *pidsCgroup
+			cgErr  error
+		)
+		wantTmp := l.p.TempSize > 0 && l.p.sessionTemp != ""
+		if wantTmp {
+			wg.Go(func() { tmp, tmpErr = l.makeTmp(l.p.TempSize) })
+		}
+		if !l.p.Network {
+			wg.Go(func() { net, netErr = l.sessionNet() })
+		}
+		if l.p.MaxProcesses > 0 {
+			wg.Go(func() { cg, cgErr = newPidsCgroup(l.p.MaxProcesses) })
+		}
 		if err := l.probe(); err != nil {
 			l.nsErr = err.Error()
 		} else {
 			l.ns = true
 		}
+		wg.Wait()
+		keep := false
+		defer func() {
+			if keep {
+				return
+			}
+			if tmp != nil {
+				tmp.Close()
+			}
+			if net != nil && !l.netBorrowed {
+				net.close()
+			}
+			l.netBorrowed = false
+			cg.close()
+		}()
 		if ok, _ := l.enforced(); !ok {
 			return
 		}
-		if l.p.TempSize > 0 && l.p.sessionTemp != "" {
-			if !l.ns {
-				l.tmpErr = "it needs user namespaces"
-			} else if f, err := l.makeTmp(l.p.TempSize); err != nil {
-				l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", err)
-			} else {
-				l.tmp = f
-			}
+		keep = true
+		switch {
+		case !wantTmp:
+		case !l.ns:
+			l.tmpErr = "it needs user namespaces"
+		case tmpErr != nil:
+			l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", tmpErr)
+		default:
+			l.tmp, tmp = tmp, nil
 		}
 		if l.ns && !l.p.Network {
-			l.net, l.netErr = l.sessionNet()
+			l.net, l.netErr = net, netErr
+		} else if net != nil && !l.netBorrowed {
+			net.close()
+		}
+		if !l.ns || l.p.Network {
+			l.netBorrowed = false
+		}
+		if tmp != nil {
+			tmp.Close() // made, but not kept: no namespaces
 		}
 		if l.p.MaxProcesses > 0 {
-			if cg, err := newPidsCgroup(l.p.MaxProcesses); err == nil {
+			if cgErr == nil {
 				l.cg = cg
 			} else {
-				l.cgErr = err.Error()
+				l.cgErr = cgErr.Error()
 			}
 		}
 		l.ruleset, l.err = l.buildRuleset()
