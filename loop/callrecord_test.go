@@ -40,6 +40,19 @@ func (j *callJournal) RecordToolCall(ctx context.Context, c providers.ToolCall, 
 	return j.add(entry+fmt.Sprintf(" error=%v", r.IsError), ctx)
 }
 
+// callWrites are the journal's entries about tool calls, in order.
+func (j *callJournal) callWrites() []string {
+	var calls []string
+	for _, e := range j.entries {
+		for _, kind := range []string{"start", "decide", "finish", "record"} {
+			if strings.HasPrefix(e, kind+" ") {
+				calls = append(calls, e)
+			}
+		}
+	}
+	return calls
+}
+
 // A call that ends at once is recorded in one write, its decision with
 // it: one transaction of the store instead of three.
 func TestAQuickCallIsRecordedInOneWrite(t *testing.T) {
@@ -54,12 +67,7 @@ func TestAQuickCallIsRecordedInOneWrite(t *testing.T) {
 	if _, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go"))); done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}
-	var calls []string
-	for _, e := range j.entries {
-		if strings.HasPrefix(e, "start") || strings.HasPrefix(e, "decide") || strings.HasPrefix(e, "finish") || strings.HasPrefix(e, "record") {
-			calls = append(calls, e)
-		}
-	}
+	calls := j.callWrites()
 	if want := []string{`record c1 allowed=true why=rule "write" error=false`}; !slices.Equal(calls, want) {
 		t.Errorf("the call's writes: %q, want %q", calls, want)
 	}
@@ -88,12 +96,7 @@ func TestALongCallHasItsStartWrittenWhileItRuns(t *testing.T) {
 	if _, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go"))); done.Reason != loop.StopAnswered {
 		t.Fatalf("done %+v", done)
 	}
-	var calls []string
-	for _, e := range j.entries {
-		if strings.HasPrefix(e, "start") || strings.HasPrefix(e, "decide") || strings.HasPrefix(e, "finish") || strings.HasPrefix(e, "record") {
-			calls = append(calls, e)
-		}
-	}
+	calls := j.callWrites()
 	if want := []string{"start c1", "decide c1 allowed=true why=the person", "finish c1 error=false"}; !slices.Equal(calls, want) {
 		t.Errorf("the call's writes: %q, want %q", calls, want)
 	}

@@ -12,6 +12,16 @@ import (
 	"github.com/agent-dev/agent/tools"
 )
 
+// runInBackground runs a turn of f on ctx and delivers its Done.
+func runInBackground(ctx context.Context, f fixture) <-chan loop.Done {
+	finished := make(chan loop.Done, 1)
+	go func() {
+		_, done := collect(f.loop.Run(ctx, f.conv, providers.UserText("go")))
+		finished <- done
+	}()
+	return finished
+}
+
 // A turn's tool gate (the prompt's checkpoint) is waited for once, after
 // the first request went out and before any tool call runs: the request is
 // not held back by it, and no tool touches a file before it opens.
@@ -39,11 +49,7 @@ func TestToolGateHoldsToolsNotTheRequest(t *testing.T) {
 		case <-ctx.Done():
 		}
 	})
-	finished := make(chan loop.Done, 1)
-	go func() {
-		_, done := collect(f.loop.Run(ctx, f.conv, providers.UserText("go")))
-		finished <- done
-	}()
+	finished := runInBackground(ctx, f)
 	var done loop.Done
 	select {
 	case n := <-waited:
@@ -88,11 +94,7 @@ func TestToolGateEndsWithTheTurn(t *testing.T) {
 		close(reached)
 		<-ctx.Done()
 	})
-	finished := make(chan loop.Done, 1)
-	go func() {
-		_, done := collect(f.loop.Run(ctx, f.conv, providers.UserText("go")))
-		finished <- done
-	}()
+	finished := runInBackground(ctx, f)
 	var done loop.Done
 	select {
 	case <-reached:
