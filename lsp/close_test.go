@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +12,14 @@ import (
 
 	"github.com/agent-dev/agent/internal/scriptedlsp"
 )
+
+// processMark is an environment entry that marks the servers test t
+// starts: its name and this test process's pid, so that the same test run
+// by another suite beside this one (another checkout's go test) is not
+// taken for ours.
+func processMark(t *testing.T) string {
+	return fmt.Sprintf("LSPHOSTILE_MARK=%d-%s", os.Getpid(), t.Name())
+}
 
 // processesWith are the pids of the processes whose environment holds kv.
 func processesWith(t *testing.T, kv string) []string {
@@ -38,7 +47,7 @@ func TestNoServerProcessOutlivesClose(t *testing.T) {
 	}
 	for _, mode := range []string{scriptedlsp.ModeNormal, scriptedlsp.ModeHang, scriptedlsp.ModeHangAfterInit, scriptedlsp.ModeSlow, scriptedlsp.ModeCrash, scriptedlsp.ModeNoExit} {
 		t.Run(mode, func(t *testing.T) {
-			mark := "LSPHOSTILE_MARK=" + t.Name()
+			mark := processMark(t)
 			srv := scripted(mode)
 			srv.Env = append(srv.Env, mark)
 			m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, 200*time.Millisecond, srv)
@@ -67,7 +76,7 @@ func TestAServerStartingWhenTheSessionClosesDoesNotOutliveIt(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
-	mark := "LSPHOSTILE_MARK=" + t.Name()
+	mark := processMark(t)
 	log := filepath.Join(t.TempDir(), "log")
 	srv := scripted(scriptedlsp.ModeNoExit, scriptedlsp.Log(log)) // its shutdown takes closeWait
 	srv.Env = append(srv.Env, mark)
