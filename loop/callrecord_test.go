@@ -82,6 +82,8 @@ func TestALongCallHasItsStartWrittenWhileItRuns(t *testing.T) {
 		select {
 		case <-j.startWritten: // the start is written before the call ends
 			return tools.Result{Content: "done"}, nil
+		case <-time.After(time.Minute): // a bound on failure, not a wait for success
+			return tools.Result{Content: "the start was never written while the call ran", IsError: true}, nil
 		case <-ctx.Done():
 			return tools.Result{}, ctx.Err()
 		}
