@@ -199,50 +199,41 @@ func (l *linux) setup() {
 			l.ns = true
 		}
 		wg.Wait()
-		keep := false
-		defer func() {
-			if keep {
-				return
+		enforced, _ := l.enforced()
+		if enforced && wantTmp {
+			switch {
+			case !l.ns:
+				l.tmpErr = "it needs user namespaces"
+			case tmpErr != nil:
+				l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", tmpErr)
+			default:
+				l.tmp, tmp = tmp, nil
 			}
-			if tmp != nil {
-				tmp.Close()
-			}
-			if net != nil && !l.netBorrowed {
-				net.close()
-			}
-			l.netBorrowed = false
-			cg.close()
-		}()
-		if ok, _ := l.enforced(); !ok {
-			return
 		}
-		keep = true
-		switch {
-		case !wantTmp:
-		case !l.ns:
-			l.tmpErr = "it needs user namespaces"
-		case tmpErr != nil:
-			l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", tmpErr)
-		default:
-			l.tmp, tmp = tmp, nil
+		if enforced && l.ns && !l.p.Network {
+			l.net, l.netErr, net = net, netErr, nil
 		}
-		if l.ns && !l.p.Network {
-			l.net, l.netErr = net, netErr
-		} else if net != nil && !l.netBorrowed {
-			net.close()
-		}
-		if !l.ns || l.p.Network {
-			l.netBorrowed = false
-		}
-		if tmp != nil {
-			tmp.Close() // made, but not kept: no namespaces
-		}
-		if l.p.MaxProcesses > 0 {
+		if enforced && l.p.MaxProcesses > 0 {
 			if cgErr == nil {
-				l.cg = cg
+				l.cg, cg = cg, nil
 			} else {
 				l.cgErr = cgErr.Error()
 			}
+		}
+		// What was made and is not kept goes (a borrowed network
+		// namespace is its owner's to close).
+		if tmp != nil {
+			tmp.Close()
+		}
+		if net != nil && !l.netBorrowed {
+			net.close()
+		}
+		if l.net == nil {
+			l.netBorrowed = false
+		}
+		cg.close()
+		if !enforced {
+			return
 		}
 		l.ruleset, l.err = l.buildRuleset()
 	})
