@@ -6,6 +6,7 @@
 # Usage: bench/idle-crush.sh AGENT CRUSH [RUNS]   (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/crush-config.sh
 agent=$(realpath "$1") crush=$(realpath "$2") runs=${3:-3}
 go build -o bench/out/scripted-server ./bench/scripted-server
 out=bench/out
@@ -20,12 +21,7 @@ tck=$(getconf CLK_TCK)
 cpu() { sed "s/.*) //" "/proc/$1/stat" | awk -v t="$tck" '{print ($12 + $13) * 1000 / t}'; }
 switches() { cat /proc/"$1"/task/*/status | awk '/^(non)?voluntary_ctxt_switches/ {n += $2} END {print n}'; }
 mkdir -p "$work/crush" "$work/crush-config/crush" "$work/crush-data" "$work/a"
-cat >"$work/crush-config/crush/crush.json" <<JSON
-{"providers": {"scripted": {"name": "Scripted", "type": "openai-compat", "base_url": "$url", "api_key": "scripted",
- "models": [{"id": "scripted", "name": "Scripted", "context_window": 128000, "default_max_tokens": 4096}]}},
- "models": {"large": {"model": "scripted", "provider": "scripted"}, "small": {"model": "scripted", "provider": "scripted"}},
- "options": {"disable_provider_auto_update": true, "disable_metrics": true, "disable_default_providers": true}}
-JSON
+crush_config "$work/crush-config" "$url"
 run() { # socket cmd ready
 	local socket=$1 pid c0 c1 s0 s1
 	tmux -L "$socket" new-session -d -s idle -x 100 -y 30 "$2"

@@ -18,6 +18,7 @@
 # (so it shows no onboarding and no project initialisation).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/crush-config.sh
 runs=${1:-5}
 crush=${2:-}
 out=bench/out
@@ -93,18 +94,7 @@ mkdir -p "$work/agent"
 if [ -n "$crush" ]; then
 	crush=$(realpath "$crush")
 	mkdir -p "$work/crush" "$work/crush-config/crush" "$work/crush-data"
-	cat >"$work/crush-config/crush/crush.json" <<JSON
-{
-  "providers": {
-    "scripted": {
-      "name": "Scripted", "type": "openai-compat", "base_url": "$url", "api_key": "scripted",
-      "models": [{"id": "scripted", "name": "Scripted", "context_window": 128000, "default_max_tokens": 4096}]
-    }
-  },
-  "models": {"large": {"model": "scripted", "provider": "scripted"}, "small": {"model": "scripted", "provider": "scripted"}},
-  "options": {"disable_provider_auto_update": true, "disable_metrics": true, "disable_default_providers": true}
-}
-JSON
+	crush_config "$work/crush-config" "$url"
 	crush_cmd="cd $work/crush && exec env TERM=xterm-256color HOME=$work XDG_CONFIG_HOME=$work/crush-config XDG_DATA_HOME=$work/crush-data $crush"
 fi
 

@@ -15,6 +15,7 @@
 #   e.g. bench/task.sh 30 /tmp/agent-old /tmp/agent-new crush=/tmp/crush
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/crush-config.sh
 runs=$1
 shift
 out=bench/out
@@ -50,13 +51,7 @@ for b in "$@"; do
 		crush=$(realpath "${b#crush=}") dir=$work/crush
 		repo "$dir"
 		mkdir -p "$work/crush-config/crush" "$work/crush-data"
-		cat >"$work/crush-config/crush/crush.json" <<JSON
-{"providers": {"scripted": {"name": "Scripted", "type": "openai-compat", "base_url": "$url", "api_key": "scripted",
- "models": [{"id": "scripted", "name": "Scripted", "context_window": 128000, "default_max_tokens": 4096}]}},
- "models": {"large": {"model": "scripted", "provider": "scripted"}, "small": {"model": "scripted", "provider": "scripted"}},
- "options": {"disable_provider_auto_update": true, "disable_metrics": true, "disable_default_providers": true,
- "auto_lsp": $auto_lsp}}
-JSON
+		crush_config "$work/crush-config" "$url" "$auto_lsp"
 		cmds+=("env HOME=$work XDG_CONFIG_HOME=$work/crush-config XDG_DATA_HOME=$work/crush-data $crush run -q -c $dir swap-the-operands-of-Add")
 		names+=(crush)
 		;;
