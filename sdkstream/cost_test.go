@@ -27,12 +27,17 @@ func delegating(_ context.Context, _ turn.Prompt) <-chan loop.Event {
 	return ch
 }
 
-func TestTheResultCountsTheSubagentsSpendAndTheRunsSoFar(t *testing.T) {
-	prices := map[string]providers.Price{"m": {Input: 3, Output: 15, CacheRead: 0.3}, "small": {Input: 1, Output: 5}}
-	h := newHost(t, Config{Turn: delegating, Price: func(model string) (providers.Price, bool) {
+// priceList is a Config.Price that knows prices' models.
+func priceList(prices map[string]providers.Price) func(model string) (providers.Price, bool) {
+	return func(model string) (providers.Price, bool) {
 		p, ok := prices[model]
 		return p, ok
-	}})
+	}
+}
+
+func TestTheResultCountsTheSubagentsSpendAndTheRunsSoFar(t *testing.T) {
+	prices := map[string]providers.Price{"m": {Input: 3, Output: 15, CacheRead: 0.3}, "small": {Input: 1, Output: 5}}
+	h := newHost(t, Config{Turn: delegating, Price: priceList(prices)})
 	main := (1500*3 + 500*0.3 + 200*15) / 1e6
 	child := (1000*1 + 100*5) / 1e6
 	for i, want := range []float64{main + child, 2 * (main + child)} {

@@ -29,10 +29,7 @@ func fallingBack(_ context.Context, _ turn.Prompt) <-chan loop.Event {
 // price in total_cost_usd and modelUsage.
 func TestAFallbackIsToldAndPricedPerModel(t *testing.T) {
 	prices := map[string]providers.Price{"m": {Input: 3, Output: 15}, "small": {Input: 1, Output: 5}}
-	h := newHost(t, Config{Turn: fallingBack, Init: Init{Model: "m"}, Price: func(model string) (providers.Price, bool) {
-		p, ok := prices[model]
-		return p, ok
-	}})
+	h := newHost(t, Config{Turn: fallingBack, Init: Init{Model: "m"}, Price: priceList(prices)})
 	h.send(user("go"))
 	msgs := h.until("result")
 	var fell map[string]any
@@ -76,10 +73,7 @@ func subagentFallingBack(_ context.Context, _ turn.Prompt) <-chan loop.Event {
 // total_cost_usd, not at the model the child started on.
 func TestASubagentsFallbackIsPricedAtItsOwnPrice(t *testing.T) {
 	prices := map[string]providers.Price{"m": {Input: 10, Output: 50}, "small": {Input: 1, Output: 5}}
-	h := newHost(t, Config{Turn: subagentFallingBack, Init: Init{Model: "m"}, Price: func(model string) (providers.Price, bool) {
-		p, ok := prices[model]
-		return p, ok
-	}})
+	h := newHost(t, Config{Turn: subagentFallingBack, Init: Init{Model: "m"}, Price: priceList(prices)})
 	h.send(user("go"))
 	msgs := h.until("result")
 	res := msgs[len(msgs)-1]
