@@ -57,23 +57,3 @@ func withStdin(g gitcmd.Cmd, stdin io.Reader) gitcmd.Cmd {
 // userGit is a git command on the user's repository at top, with its own
 // git directory and index (read only: callers run listing commands).
 func userGit(top string) gitcmd.Cmd { return gitcmd.Cmd{Dir: top} }
-
-// Sessions lists the sessions that have checkpoints in the store (the
-// store's own warm-up left out).
-func (s *Store) Sessions(ctx context.Context) ([]string, error) {
-	out, err := s.git("").Run(ctx, "for-each-ref", "--format=%(refname)", "refs/agent/")
-	if err != nil {
-		return nil, fmt.Errorf("listing the checkpoint store's sessions: %w", err)
-	}
-	seen := map[string]bool{}
-	var ids []string
-	for _, ref := range strings.Split(strings.TrimSpace(out), "\n") {
-		id, _, ok := strings.Cut(strings.TrimPrefix(ref, "refs/agent/"), "/")
-		if !ok || id == warmSession || seen[id] {
-			continue
-		}
-		seen[id] = true
-		ids = append(ids, id)
-	}
-	return ids, nil
-}

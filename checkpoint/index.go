@@ -13,12 +13,6 @@ import (
 
 // The sessions' indexes and the refs that keep their checkpoints.
 
-// keep points refs/agent/SESSION/NAME at tree.
-func (s *Store) keep(ctx context.Context, session, name, tree string) error {
-	_, err := s.git("").Run(ctx, "update-ref", "refs/agent/"+session+"/"+name, tree)
-	return err
-}
-
 // Keep keeps trees (from another session's checkpoints: a fork's) under
 // session's refs, name[i] for trees[i], so that they outlive the session
 // they were taken in.

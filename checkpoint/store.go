@@ -97,6 +97,10 @@ type Store struct {
 	// (excludeRead: it did).
 	excludeSeen []byte
 	excludeRead bool
+	// refsAsFiles is whether the store keeps its refs as files, read once
+	// (refsOnce).
+	refsOnce    sync.Once
+	refsAsFiles bool
 
 	mu       sync.Mutex
 	sessions map[string]*sessionState
