@@ -95,8 +95,13 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	spec := s.pathspec()
 	var paths []string
 	full := true
+	// The index's entries git now ignores, listed when the watch started
+	// (watchListed).
+	var ignoredCached []string
+	watchListed := false
 	if !fresh {
-		if w := s.watcher(ctx, g, session); w != nil {
+		var w *watcher
+		if w, ignoredCached, watchListed = s.watcher(ctx, g, session); w != nil {
 			// The changes the watch hands over are gone from it: a
 			// checkpoint that fails (cancelled, a file git refused) leaves
 			// the next one to read the tree in full.
@@ -116,26 +121,50 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 		}
 	}
 	var leave []string
-	if full {
-		// What changed since the index: untracked files that are not
+	if full && fresh {
+		// Every file git sees: untracked ones that are not ignored (the
+		// index is empty, or seeded and then broken).
+		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		paths = splitZ(out)
+	} else if full {
+		// What changed since the index (untracked files that are not
 		// ignored, tracked ones whose size or time changed, tracked ones
-		// removed; and, beside it (two processes that only read the
-		// index), what left the view.
-		var lg errgroup.Group
-		if !fresh {
-			lg.Go(func() (err error) {
-				leave, err = s.leftView(ctx, g, spec)
+		// removed) and the index's entries, in one listing; beside it,
+		// unless the watch's start listed them, the entries git now
+		// ignores. From those, what left the view.
+		var ig errgroup.Group
+		if !watchListed {
+			ig.Go(func() error {
+				out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--ignored", "--exclude-standard", "--"}, spec...)...)
+				ignoredCached = splitZ(out)
 				return err
 			})
 		}
-		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
-		if werr := lg.Wait(); err == nil {
+		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "-t", "--cached", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
+		if werr := ig.Wait(); err == nil {
 			err = werr
 		}
 		if err != nil {
 			return Snapshot{}, err
 		}
-		paths = splitZ(out)
+		var cached []string
+		for _, rec := range splitZ(out) {
+			tag, p, ok := strings.Cut(rec, " ")
+			switch {
+			case !ok:
+				return Snapshot{}, fmt.Errorf("reading git ls-files -t: %q", rec)
+			case tag == "H":
+				cached = append(cached, p)
+			default: // C modified, R removed, ? not tracked
+				paths = append(paths, p)
+			}
+		}
+		if leave, err = s.leftView(ctx, cached, ignoredCached); err != nil {
+			return Snapshot{}, err
+		}
 	}
 	if fresh && s.userGit != "" {
 		// The repository's tracked files are there even when ignored.

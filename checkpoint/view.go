@@ -9,9 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/agent-dev/agent/gitcmd"
 )
@@ -19,30 +16,16 @@ import (
 // What a checkpoint holds: the files git would see, read from the
 // repository, the watch and the file system.
 
-// leftView lists the files the session's index holds that a fresh read
-// would leave out: those git now ignores that the user's repository does
+// leftView lists the files the session's index holds (cached) that a
+// fresh read would leave out: those git now ignores (ignored, the
+// index's entries an ignore rule matches) that the user's repository does
 // not track, and those in a directory that became a nested repository.
-func (s *Store) leftView(ctx context.Context, g gitcmd.Cmd, spec []string) ([]string, error) {
-	// The index's entries, for the nested repositories below, are listed
-	// beside the ignored ones.
-	var cached string
-	var cg errgroup.Group
-	cg.Go(func() (err error) {
-		cached, err = g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, spec...)...)
-		return err
-	})
-	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--ignored", "--exclude-standard", "--"}, spec...)...)
-	if werr := cg.Wait(); err == nil {
-		err = werr
-	}
-	if err != nil {
-		return nil, err
-	}
+func (s *Store) leftView(ctx context.Context, cached, ignored []string) ([]string, error) {
 	var leave []string
-	if ignored := splitZ(out); len(ignored) > 0 {
+	if len(ignored) > 0 {
 		tracked := map[string]bool{}
 		if s.userGit != "" {
-			out, err := userGit(s.top).Run(ctx, append([]string{"-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--"}, spec...)...)
+			out, err := userGit(s.top).Run(ctx, append([]string{"-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--"}, s.pathspec()...)...)
 			if err != nil {
 				return nil, err
 			}
@@ -57,7 +40,7 @@ func (s *Store) leftView(ctx context.Context, g gitcmd.Cmd, spec []string) ([]st
 		}
 	}
 	nested := map[string]bool{}
-	for _, p := range splitZ(cached) {
+	for _, p := range cached {
 		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
 			is, ok := nested[d]
 			if !ok {
@@ -79,51 +62,41 @@ func (s *Store) leftView(ctx context.Context, g gitcmd.Cmd, spec []string) ([]st
 // files there that git does not ignore (tracked ones are never ignored),
 // and the index's entries at or beneath the paths that are gone or are
 // directories (made, moved or removed as a whole: what the index had
-// there may be gone, and a file a directory replaced is); the watch names
-// the files made in them.
+// there may be gone, and a file a directory replaced is), with the files
+// git does not ignore in those directories (the watch names them too).
+// One git process lists them all (one per argsChunk bytes of paths).
 func (s *Store) sortChanged(ctx context.Context, g gitcmd.Cmd, changed []string) ([]string, error) {
-	var there, gone, beyond []string
+	var specs, beyond []string
 	dirs := map[string]bool{}
 	for _, p := range changed {
 		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
 		switch {
 		case s.beyondLink(p, dirs):
 			beyond = append(beyond, p) // take drops it
-		case err != nil || fi.IsDir():
-			gone = append(gone, ":(literal)"+p)
-		case !s.inNested(p):
-			there = append(there, p)
+		case err != nil || fi.IsDir() || !s.inNested(p):
+			specs = append(specs, ":(literal)"+p)
 		}
 	}
 	paths := beyond
-	if len(gone) > 0 {
-		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--"}, gone...)...)
+	for len(specs) > 0 {
+		n, size := 0, 0
+		for n < len(specs) && (n == 0 || size+len(specs[n]) < argsChunk) {
+			size += len(specs[n]) + 1
+			n++
+		}
+		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"}, specs[:n]...)...)
 		if err != nil {
 			return nil, err
 		}
 		paths = append(paths, splitZ(out)...)
-	}
-	if len(there) > 0 {
-		in := strings.Join(there, "\x00") + "\x00"
-		out, code, err := withStdin(g, strings.NewReader(in)).Status(ctx, "check-ignore", "-z", "--stdin")
-		if err != nil {
-			return nil, err
-		}
-		if code > 1 {
-			return nil, fmt.Errorf("git check-ignore: exit status %d", code)
-		}
-		ignored := map[string]bool{}
-		for _, p := range splitZ(out) {
-			ignored[p] = true
-		}
-		for _, p := range there {
-			if !ignored[p] {
-				paths = append(paths, p)
-			}
-		}
+		specs = specs[n:]
 	}
 	return paths, nil
 }
+
+// argsChunk is the most bytes of paths one git command line takes (Linux
+// allows 128 KiB per argument and 2 MiB in all).
+const argsChunk = 64 << 10
 
 // beyondLink reports whether a directory above the work-tree path p is
 // not a directory now (a symbolic link, a file); dirs caches the answers

@@ -362,8 +362,10 @@ func (w *watcher) barrier(ctx context.Context) error {
 // collecting changes from then on) when there is none yet; nil without
 // Options.Watch or when no watch is possible. g is a git command on
 // session's index, which names the directories git ignores as a whole:
-// those are not watched.
-func (s *Store) watcher(ctx context.Context, g gitcmd.Cmd, session string) *watcher {
+// those are not watched. When it starts the watch (listed), the same
+// listing names the index's entries git now ignores (ignoredCached), which
+// take needs next.
+func (s *Store) watcher(ctx context.Context, g gitcmd.Cmd, session string) (_ *watcher, ignoredCached []string, listed bool) {
 	s.mu.Lock()
 	w := s.watch
 	if w != nil && w.isStale() {
@@ -378,15 +380,18 @@ func (s *Store) watcher(ctx context.Context, g gitcmd.Cmd, session string) *watc
 		w.close()
 	}
 	if !try {
-		return cur
+		return cur, nil, false
 	}
-	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-standard", "--"}, s.pathspec()...)...)
+	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "-t", "--cached", "--others", "--ignored", "--directory", "--exclude-standard", "--"}, s.pathspec()...)...)
 	if err != nil {
-		return nil
+		return nil, nil, false
 	}
 	var ignored []string
-	for _, p := range splitZ(out) {
-		if strings.HasSuffix(p, "/") {
+	for _, rec := range splitZ(out) {
+		switch tag, p, _ := strings.Cut(rec, " "); {
+		case tag == "H":
+			ignoredCached = append(ignoredCached, p)
+		case strings.HasSuffix(p, "/"):
 			ignored = append(ignored, p)
 		}
 	}
@@ -398,8 +403,8 @@ func (s *Store) watcher(ctx context.Context, g gitcmd.Cmd, session string) *watc
 			w.close()
 		}
 		s.watchFailed = s.watchFailed || w == nil
-		return s.watch
+		return s.watch, ignoredCached, true
 	}
 	s.watch = w
-	return w
+	return w, ignoredCached, true
 }
