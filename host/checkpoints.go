@@ -64,10 +64,12 @@ func (c *checkpoints) sweep(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	for _, id := range ids {
-		if _, err := c.sessions.Get(ctx, id); errors.Is(err, sessions.ErrNotFound) {
-			c.store.Forget(ctx, id)
-		}
+	gone, err := c.sessions.Missing(ctx, ids)
+	if err != nil {
+		return
+	}
+	for _, id := range gone {
+		c.store.Forget(ctx, id)
 	}
 }
 

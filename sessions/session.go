@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -302,6 +303,41 @@ func (s *Store) List(ctx context.Context, opts ListOptions) ([]Summary, error) {
 		return nil, fmt.Errorf("listing sessions: %w", err)
 	}
 	return list, nil
+}
+
+// Missing returns the ids, of those given (exact, not prefixes), that no
+// session has, in their order: one query however many are asked of.
+func (s *Store) Missing(ctx context.Context, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, fmt.Errorf("looking sessions up: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM sessions WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("looking sessions up: %w", err)
+	}
+	defer rows.Close()
+	found := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("looking sessions up: %w", err)
+		}
+		found[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("looking sessions up: %w", err)
+	}
+	var missing []string
+	for _, id := range ids {
+		if !found[id] {
+			missing = append(missing, id)
+		}
+	}
+	return missing, nil
 }
 
 // Delete removes the session with exactly this id, with its messages and

@@ -69,6 +69,26 @@ func TestCreateAndGet(t *testing.T) {
 	}
 }
 
+func TestMissingNamesTheIdsNoSessionHas(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	a, b := create(t, s, t.TempDir(), ""), create(t, s, t.TempDir(), "")
+	got, err := s.Missing(ctx, []string{"0123456789ab", a.ID, "ffffffffffff", b.ID, a.ID[:8]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A prefix is not a session's id.
+	if want := []string{"0123456789ab", "ffffffffffff", a.ID[:8]}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("Missing = %q, want %q", got, want)
+	}
+	if err := s.Delete(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Missing(ctx, []string{a.ID, b.ID}); err != nil || len(got) != 1 || got[0] != a.ID {
+		t.Fatalf("after deleting %s, Missing = %q, %v", a.ID, got, err)
+	}
+}
+
 func TestGetPrefix(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
