@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/agent-dev/agent/gitcmd"
@@ -38,6 +39,11 @@ func (s *Store) Forget(ctx context.Context, session string) error {
 		if _, err := g.Run(ctx, "update-ref", "--stdin"); err != nil {
 			return fmt.Errorf("forgetting the checkpoints of session %s: %w", session, err)
 		}
+	}
+	if s.filesRefs() {
+		// Empty now, unless a ref was kept meanwhile: git removes it
+		// with its last ref, but not when it was interrupted.
+		os.Remove(filepath.Join(s.gitDir, "refs", "agent", session))
 	}
 	if err := os.Remove(s.indexOf(session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("forgetting the checkpoints of session %s: %w", session, err)

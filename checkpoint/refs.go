@@ -89,9 +89,9 @@ func (s *Store) Sessions(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("listing the checkpoint store's sessions: %w", err)
 	}
 	for _, d := range dirs {
-		// git leaves a directory whose refs it deleted: a session has
-		// a ref in it.
-		if d.IsDir() && holdsRef(filepath.Join(s.gitDir, "refs", "agent", d.Name())) {
+		// git removes the directory of the refs it deletes (Forget
+		// removes one a crash left empty).
+		if d.IsDir() {
 			add(d.Name())
 		}
 	}
@@ -110,20 +110,6 @@ func (s *Store) Sessions(ctx context.Context) ([]string, error) {
 		}
 	}
 	return ids, nil
-}
-
-// holdsRef reports whether the directory dir of refs holds a ref (a file
-// that is not a lock), at any depth.
-func holdsRef(dir string) bool {
-	found := false
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && !strings.HasSuffix(d.Name(), ".lock") {
-			found = true
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	return found
 }
 
 // sessionsByGit is Sessions through git for-each-ref.

@@ -90,6 +90,23 @@ func TestTheRefsThatKeepCheckpointsAreGitsOwn(t *testing.T) {
 			if refs, ids := refsAndSessions(t, s); refs != "" || len(ids) != 0 {
 				t.Fatalf("after forgetting both (the last checkpoint %s), git's refs:\n%ssessions %q, want none", c.Tree, refs, ids)
 			}
+			if through == "git" {
+				return
+			}
+			// A session's directory a crash left empty is listed until
+			// forgotten, once.
+			if err := os.MkdirAll(filepath.Join(s.gitDir, "refs", "agent", "sc"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if _, ids := refsAndSessions(t, s); !slices.Equal(ids, []string{"sc"}) {
+				t.Fatalf("with an empty directory of refs, sessions %q, want [sc]", ids)
+			}
+			if err := s.Forget(ctx, "sc"); err != nil {
+				t.Fatal(err)
+			}
+			if _, ids := refsAndSessions(t, s); len(ids) != 0 {
+				t.Fatalf("after forgetting sc, sessions %q, want none", ids)
+			}
 		})
 	}
 }
