@@ -158,3 +158,44 @@ func BenchmarkGuardLargeRoot(b *testing.B) {
 		sb.Guard()(tools.Result{})
 	}
 }
+
+// BenchmarkFirstCommand measures a session's first bash tool call, the
+// sandbox made for it and closed after it (what a `-p` run that runs one
+// command pays): unsandboxed, and in workspace-write as the agent runs it
+// (the process bound, the session's tmpfs, the network namespace kept for
+// the session, the git guard). The helper is as in BenchmarkCommand.
+//
+//	AGENT_SANDBOX_HELPER=$PWD/bench/out/agent go test -run '^$' -bench FirstCommand -benchtime 100x ./tools/shell/sandbox/
+func BenchmarkFirstCommand(b *testing.B) {
+	if _, err := os.Stat("/usr/bin/bash"); err != nil {
+		b.Skip("no bash")
+	}
+	helperExe := os.Getenv("AGENT_SANDBOX_HELPER")
+	dir := b.TempDir()
+	os.WriteFile(dir+"/a.go", []byte("x\n"), 0o644)
+	exec.Command("git", "-C", dir, "init", "-q").Run()
+	raw, _ := json.Marshal(map[string]string{"command": "true"})
+	for _, mode := range []Mode{Off, WorkspaceWrite} {
+		b.Run(string(mode), func(b *testing.B) {
+			for b.Loop() {
+				p := Policy{Mode: mode, Dir: dir, MaxProcesses: 1024, TempSize: 1 << 30}
+				sb, err := New(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if mode != Off && !sb.Status().Enforced {
+					b.Skipf("no sandbox here: %s", sb.Status().Reason)
+				}
+				if l, ok := sb.impl.(*linux); ok && helperExe != "" {
+					l.exe = helperExe
+				}
+				tool := shell.New(shell.Config{Dir: dir, Build: sb.Build, Start: sb.Start, Guard: sb.Guard})
+				res, err := tool.Run(context.Background(), tools.Call{Args: raw})
+				if err != nil || res.Meta["exit_code"] != 0 {
+					b.Fatalf("true: %v %s", err, res.Content)
+				}
+				sb.Close()
+			}
+		})
+	}
+}

@@ -67,8 +67,11 @@ func tmpUsage(f *os.File) (free, size int64, ok bool) {
 // pidsCgroup is a cgroup of the pids controller made for the session,
 // whose pids.max bounds the processes of its commands.
 type pidsCgroup struct {
-	dir    string
-	procs  *os.File // cgroup.procs, open for writing: each helper joins through it
+	dir   string
+	procs *os.File // cgroup.procs (v2) or tasks (v1), open for writing: each helper joins through it
+	// thread: procs is cgroup v1's tasks file, through which the thread
+	// that starts a command joins alone (helper.Options.CgroupThread).
+	thread bool
 	events *os.File // pids.events, read before and after each command (nil: unreadable)
 }
 
@@ -93,13 +96,17 @@ func newPidsCgroup(max int) (*pidsCgroup, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("setting pids.max: %w", err)
 	}
-	procs, err := os.OpenFile(filepath.Join(dir, "cgroup.procs"), os.O_WRONLY, 0)
+	join := "cgroup.procs"
+	if !v2 {
+		join = "tasks" // one thread joins: see helper.Options.CgroupThread
+	}
+	procs, err := os.OpenFile(filepath.Join(dir, join), os.O_WRONLY, 0)
 	if err != nil {
 		os.Remove(dir)
-		return nil, fmt.Errorf("opening cgroup.procs: %w", err)
+		return nil, fmt.Errorf("opening %s: %w", join, err)
 	}
 	events, _ := os.Open(filepath.Join(dir, "pids.events")) // kept open: reading it is two opens less per command
-	return &pidsCgroup{dir: dir, procs: procs, events: events}, nil
+	return &pidsCgroup{dir: dir, procs: procs, thread: !v2, events: events}, nil
 }
 
 // cgroupPrefix starts the name of a session's cgroup, followed by the

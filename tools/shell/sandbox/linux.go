@@ -340,7 +340,7 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	attr := l.sysProcAttr(l.ns, &o)
 	files := []*os.File{l.ruleset}
 	if l.cg != nil {
-		o.CgroupFD, files = 3+len(files), append(files, l.cg.procs)
+		o.CgroupFD, o.CgroupThread, files = 3+len(files), l.cg.thread, append(files, l.cg.procs)
 	}
 	if l.tmp != nil && l.ns {
 		o.TmpFD, o.TmpAt, files = 3+len(files), l.p.sessionTemp, append(files, l.tmp)

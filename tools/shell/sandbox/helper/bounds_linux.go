@@ -105,8 +105,9 @@ func attachTmp(fd int, dir string) error {
 }
 
 // joinCgroup moves the helper into the cgroup whose cgroup.procs is open at
-// descriptor fd (opened by the agent), so that the command and everything
-// it starts count against its pids.max.
+// descriptor fd (opened by the agent), or the calling thread alone when it
+// is the cgroup's tasks file (Options.CgroupThread), so that the command
+// and everything it starts count against its pids.max.
 func joinCgroup(fd int) error {
 	f := os.NewFile(uintptr(fd), "cgroup.procs")
 	defer f.Close()

@@ -100,6 +100,13 @@ type Options struct {
 	// cgroup whose pids.max bounds the program's processes (for root, whom
 	// RLIMIT_NPROC does not bound); the helper joins it first.
 	CgroupFD int
+	// CgroupThread says CgroupFD is the cgroup's tasks file (cgroup v1):
+	// the thread that starts the program joins it alone, before it
+	// starts it. Writing 0 there moves the calling thread only, which
+	// takes no lock that every fork of the system waits on; moving the
+	// whole process (cgroup.procs) waits for an RCU grace period, which
+	// took 10 ms of a session's first command.
+	CgroupThread bool
 	// TmpFD, when not -1, is a detached tmpfs mount (see MakeTmp) that the
 	// helper mounts a clone of on TmpAt: the session's temporary directory.
 	TmpFD int
@@ -161,6 +168,9 @@ func (o Options) Args() []string {
 	}
 	if o.CgroupFD > 0 {
 		a = append(a, "--cgroup-fd="+strconv.Itoa(o.CgroupFD))
+		if o.CgroupThread {
+			a = append(a, "--cgroup-thread")
+		}
 	}
 	if o.TmpFD > 0 {
 		a = append(a, "--tmp-fd="+strconv.Itoa(o.TmpFD), "--tmp-at="+o.TmpAt)
@@ -219,6 +229,8 @@ func Parse(args []string) (Options, error) {
 			o.SuperviseOnly = true
 		case a == "--hold-net":
 			o.HoldNet = true
+		case a == "--cgroup-thread":
+			o.CgroupThread = true
 		case hasPrefix(a, "--max-procs="), hasPrefix(a, "--cgroup-fd="), hasPrefix(a, "--tmp-fd="):
 			name, val, _ := cut(a, '=')
 			n, err := strconv.Atoi(val)

@@ -9,7 +9,7 @@ import (
 // The agent writes the options with Args and the helper reads them back
 // with Parse: every field survives the trip, the ids to map included.
 func TestOptionsRoundTrip(t *testing.T) {
-	o := Options{RulesetFD: 3, CgroupFD: 4, TmpFD: 5, TmpAt: "/tmp/x", Grace: 500 * time.Millisecond,
+	o := Options{RulesetFD: 3, CgroupFD: 4, CgroupThread: true, TmpFD: 5, TmpAt: "/tmp/x", Grace: 500 * time.Millisecond,
 		Writable: []string{"/w"}, ReadOnlyRest: true, Pinned: []string{"/w/.git"}, ReadOnly: []string{"/w/.git/hooks"},
 		Hidden: []string{"/h"}, PrivateMounts: true, Loopback: true, NoUnixSockets: true, MaxProcs: 7,
 		MapIDs: true, UID: 1000, GID: 100, Program: []string{"/bin/bash", "-c", "true"}}

@@ -76,7 +76,7 @@ func run(o Options) int {
 	// grace period (a few milliseconds): it overlaps the mount set-up, and
 	// is done before anything is started.
 	joined := make(chan error, 1)
-	if o.CgroupFD >= 0 {
+	if o.CgroupFD >= 0 && !o.CgroupThread { // else the starting thread joins
 		go func() { joined <- joinCgroup(o.CgroupFD) }()
 	} else {
 		joined <- nil
@@ -152,7 +152,13 @@ func prepareConfined(o Options) *confinedStarter {
 	c := &confinedStarter{ready: make(chan error, 1), goOn: make(chan struct{}), done: make(chan startedProgram, 1)}
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
-		err := confineThread(o)
+		var err error
+		if o.CgroupThread && o.CgroupFD >= 0 && !o.SuperviseOnly {
+			err = joinCgroup(o.CgroupFD) // this thread, and so the program
+		}
+		if err == nil {
+			err = confineThread(o)
+		}
 		c.ready <- err
 		if err != nil {
 			return
