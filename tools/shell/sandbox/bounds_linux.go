@@ -3,43 +3,30 @@
 package sandbox
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
-
-	"github.com/agent-dev/agent/tools/shell/sandbox/helper"
 )
 
-// makeTmp has a helper, in user and mount namespaces of its own, create the
-// session's tmpfs of size bytes as a detached mount and send its
-// descriptor back. The tmpfs lives as long as the returned file stays open.
-func (l *linux) makeTmp(size int64) (*os.File, error) {
+// tmpSocket is the pair of sockets over which a helper that makes the
+// session's tmpfs (helper.Options.MakeTmp) sends it: mine is read by
+// receiveTmp, theirs goes to the helper as descriptor 3.
+func tmpSocket() (mine, theirs *os.File, err error) {
 	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return nil, fmt.Errorf("socketpair: %w", err)
+		return nil, nil, fmt.Errorf("socketpair: %w", err)
 	}
-	mine, theirs := os.NewFile(uintptr(pair[0]), "tmp-socket"), os.NewFile(uintptr(pair[1]), "tmp-socket")
-	defer mine.Close()
-	o := helper.Options{RulesetFD: -1, MakeTmp: size}
-	attr := l.sysProcAttr(true, &o)
-	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
-	cmd.ExtraFiles = []*os.File{theirs}
-	cmd.SysProcAttr = attr
-	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err = cmd.Run()
-	theirs.Close()
-	if err != nil {
-		return nil, fmt.Errorf("%v: %s", err, bytes.TrimSpace(stderr.Bytes()))
-	}
+	return os.NewFile(uintptr(pair[0]), "tmp-socket"), os.NewFile(uintptr(pair[1]), "tmp-socket"), nil
+}
+
+// receiveTmp reads the tmpfs a helper sent over mine, once the helper and
+// the agent's copy of its end are closed (nothing sent: an error).
+func receiveTmp(mine *os.File) (*os.File, error) {
 	buf, oob := make([]byte, 1), make([]byte, syscall.CmsgSpace(4))
-	_, oobn, _, _, err := syscall.Recvmsg(pair[0], buf, oob, 0)
+	_, oobn, _, _, err := syscall.Recvmsg(int(mine.Fd()), buf, oob, 0)
 	if err != nil {
 		return nil, fmt.Errorf("receiving the tmpfs: %w", err)
 	}

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -166,11 +167,11 @@ func (l *linux) setup() {
 	l.started = true
 	l.startMu.Unlock()
 	l.once.Do(func() {
-		// The namespace probe, the session's tmpfs and network namespace
-		// (a helper process each) and the pids cgroup are made side by
-		// side: the tmpfs and the namespace need namespaces too, and are
-		// let go when the probe finds none or the policy cannot be
-		// enforced.
+		// The namespace probe, which makes the session's tmpfs too, the
+		// session's network namespace (a helper process each) and the
+		// pids cgroup are made side by side: the tmpfs and the namespace
+		// need namespaces too, and are let go when the probe finds none or
+		// the policy cannot be enforced.
 		var (
 			wg     sync.WaitGroup
 			tmp    *os.File
@@ -181,16 +182,18 @@ func (l *linux) setup() {
 			cgErr  error
 		)
 		wantTmp := l.p.TempSize > 0 && l.p.sessionTemp != ""
-		if wantTmp {
-			wg.Go(func() { tmp, tmpErr = l.makeTmp(l.p.TempSize) })
-		}
 		if !l.p.Network {
 			wg.Go(func() { net, netErr = l.sessionNet() })
 		}
 		if l.p.MaxProcesses > 0 {
 			wg.Go(func() { cg, cgErr = newPidsCgroup(l.p.MaxProcesses) })
 		}
-		if err := l.probe(); err != nil {
+		var tmpSize int64
+		if wantTmp {
+			tmpSize = l.p.TempSize
+		}
+		var err error
+		if tmp, tmpErr, err = l.probe(tmpSize); err != nil {
 			l.nsErr = err.Error()
 		} else {
 			l.ns = true
@@ -285,22 +288,42 @@ var allCapabilities = sync.OnceValue(func() []uintptr {
 })
 
 // probe starts the helper in probe mode inside the namespaces: it sets
-// them up as a command would and exits.
-func (l *linux) probe() error {
+// them up as a command would and exits. With tmpSize, it first makes the
+// session's tmpfs of that many bytes (one exec of the agent's binary less
+// than a helper of its own): tmp is it, or tmpErr why not.
+func (l *linux) probe(tmpSize int64) (tmp *os.File, tmpErr, err error) {
 	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
-		Loopback: !l.p.Network, Probe: true}
+		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize}
 	attr := l.sysProcAttr(true, &o)
 	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
 	cmd.SysProcAttr = attr
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var mine *os.File
+	if tmpSize > 0 {
+		var theirs *os.File
+		if mine, theirs, err = tmpSocket(); err != nil {
+			return nil, nil, err
+		}
+		defer mine.Close()
+		defer theirs.Close() // after Run: receiveTmp then sees the end of what was sent
+		cmd.ExtraFiles = []*os.File{theirs}
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
-			return fmt.Errorf("user namespaces: %s", msg)
+			return nil, nil, fmt.Errorf("user namespaces: %s", msg)
 		}
-		return fmt.Errorf("user namespaces: %v", err)
+		return nil, nil, fmt.Errorf("user namespaces: %v", err)
 	}
-	return nil
+	if tmpSize == 0 {
+		return nil, nil, nil
+	}
+	if why, ok := strings.CutPrefix(strings.TrimSpace(stdout.String()), helper.TmpFailed); ok {
+		return nil, errors.New(why), nil
+	}
+	cmd.ExtraFiles[0].Close()
+	tmp, tmpErr = receiveTmp(mine)
+	return tmp, tmpErr, nil
 }
 
 func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {

@@ -35,6 +35,10 @@ import (
 // Arg is the first argument that makes the binary the sandbox helper.
 const Arg = "__agent-sandbox"
 
+// TmpFailed starts the line a probe that was to make the session's tmpfs
+// (Options.MakeTmp) writes on stdout when it could not.
+const TmpFailed = "tmpfs: "
+
 // ExitSetup is the helper's exit status when the confinement could not be
 // set up and nothing ran (a probe exits 0 once its set-up succeeded).
 const ExitSetup = 125
@@ -114,6 +118,8 @@ type Options struct {
 	// MakeTmp, when positive, makes the helper create a tmpfs of that many
 	// bytes as a detached mount, send it over the unix socket at
 	// descriptor 3 and exit: done once per session, in namespaces of its own.
+	// With Probe, the probe goes on after it; a tmpfs it could not make is
+	// a line on stdout, TmpFailed followed by why.
 	MakeTmp int64
 	// MapIDs makes the helper map UID and GID (the agent's own ids) to
 	// themselves in its new user namespace before anything else, writing

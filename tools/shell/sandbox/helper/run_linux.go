@@ -37,10 +37,18 @@ func run(o Options) int {
 		return 0
 	}
 	if o.MakeTmp > 0 {
-		if err := makeTmp(o.MakeTmp, 3); err != nil {
-			fail(err)
+		err := makeTmp(o.MakeTmp, 3)
+		if !o.Probe {
+			if err != nil {
+				fail(err)
+			}
+			return 0
 		}
-		return 0
+		// A probe goes on without it: the tmpfs is a bound of the
+		// session, not part of the confinement the probe tries.
+		if err != nil {
+			os.Stdout.WriteString(TmpFailed + err.Error() + "\n")
+		}
 	}
 	// The thread that starts the program confines itself while this one
 	// sets up the mounts: starting a thread and confining it take a few
