@@ -13,6 +13,7 @@ import (
 	"github.com/agent-dev/agent/checkpoint"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
+	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/turn"
 )
 
@@ -28,6 +29,9 @@ type checkpoints struct {
 	off      atomic.Bool   // set when the directory has too many files
 	taken    atomic.Int64  // the checkpoints taken: their refs' names are unique
 	swept    chan struct{} // closed once the sweep as the session opened ended
+	// aheadTaken, when not nil, is called after each checkpoint taken
+	// ahead of a turn's end (tests).
+	aheadTaken func()
 }
 
 // checkpointService opens the project's checkpoint store when checkpoints
@@ -120,17 +124,65 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 		case <-ctx.Done():
 		}
 	})
+	var ahead turnAhead
 	return gated, func(ev loop.Event) {
-		if _, ok := ev.(loop.Done); ok {
+		switch ev := ev.(type) {
+		case loop.ToolCallFinished:
+			if ev.Effects.Unknown() || ev.Effects&(tools.WritesWorkspace|tools.RunsCommands) != 0 {
+				ahead.dirty = true
+			}
+		case loop.StepStarted:
+			// The next request is on its way: what the calls before it
+			// changed is read meanwhile, so the turn's end finds it done.
+			if ahead.dirty {
+				ahead.dirty = false
+				ahead.wg.Go(func() {
+					<-taken
+					if tree != "" {
+						ahead.take(context.WithoutCancel(turnCtx), c, t.Session, seq, tree)
+					}
+				})
+			}
+		case loop.Done:
 			<-taken
+			ahead.wg.Wait()
 			if tree == "" {
 				return
 			}
-			if err := c.end(context.WithoutCancel(turnCtx), t.Session, seq, tree); err != nil {
+			if err := c.end(context.WithoutCancel(turnCtx), t.Session, seq, tree, &ahead); err != nil {
 				c.failed(err)
 			}
 		}
 	}
+}
+
+// turnAhead is the checkpoint of a turn taken ahead of its end: as each
+// request after a call that may have changed files goes out (the model's
+// answer takes far longer than a checkpoint that reads only what the
+// watch saw change), so the turn's end usually finds the files as they
+// were then and has nothing left to read. Its events come one at a time.
+type turnAhead struct {
+	dirty   bool           // a call since the last step may have changed files
+	wg      sync.WaitGroup // the checkpoint being taken
+	tree    string         // the last one taken ahead ("" none)
+	changed []string       // what changed between the prompt's checkpoint and tree
+}
+
+// take takes the checkpoint ahead, and what changed since the prompt's
+// (start). A failure is left to the turn's end, which takes it again.
+func (a *turnAhead) take(ctx context.Context, c *checkpoints, session string, seq int, start string) {
+	if c.aheadTaken != nil {
+		defer c.aheadTaken()
+	}
+	snap, err := c.store.Take(ctx, session, fmt.Sprintf("step-%d-%d", seq, c.taken.Add(1)))
+	if err != nil || snap.Tree == start {
+		return
+	}
+	changed, err := c.store.Changed(ctx, start, snap.Tree)
+	if err != nil {
+		return
+	}
+	a.tree, a.changed = snap.Tree, changed
 }
 
 // observeChild is observe for a subagent's turn, in the same directory
@@ -165,14 +217,18 @@ func (c *checkpoints) begin(ctx context.Context, t turn.Start, seq int) (tree st
 }
 
 // end records the tree the turn of the prompt at seq left, and what it
-// changed.
-func (c *checkpoints) end(ctx context.Context, session string, seq int, start string) error {
+// changed: what ahead found already when the tree is the one it took.
+func (c *checkpoints) end(ctx context.Context, session string, seq int, start string, ahead *turnAhead) error {
 	snap, err := c.store.Take(ctx, session, fmt.Sprintf("end-%d", seq))
 	if err != nil {
 		return err
 	}
 	var changed []string
-	if snap.Tree != start {
+	switch {
+	case snap.Tree == start:
+	case snap.Tree == ahead.tree:
+		changed = ahead.changed
+	default:
 		if changed, err = c.store.Changed(ctx, start, snap.Tree); err != nil {
 			return err
 		}

@@ -15,6 +15,11 @@ func (s *Session) WaitSweep() {
 	}
 }
 
+// OnCheckpointAhead has fn called after each checkpoint taken ahead of a
+// turn's end (as the request after a call that may have changed files
+// goes out). Call it before the turn.
+func (s *Session) OnCheckpointAhead(fn func()) { s.a.checkpoints.aheadTaken = fn }
+
 // BuiltinToolNames are the built-in tools agent doctor checks agent
 // definitions against.
 var BuiltinToolNames = builtinToolNames
