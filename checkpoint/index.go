@@ -36,11 +36,34 @@ func (s *Store) Keep(ctx context.Context, session string, names, trees []string)
 	return nil
 }
 
+// latestName is the file in the store's indexes directory that names the
+// session whose index was written last (a dot file: never an index).
+const latestName = ".latest"
+
+// markLatest names session in the store's indexes directory as the one
+// whose index was written last, once per process and session.
+func (s *Store) markLatest(session string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.latest == session || session == warmSession {
+		return
+	}
+	if os.WriteFile(filepath.Join(s.gitDir, "indexes", latestName), []byte(session), 0o600) == nil {
+		s.latest = session
+	}
+}
+
 // seedIndex copies the most recently written index of the store to index,
 // so a new session's first checkpoint reads only what changed since
-// another session's last one. It reports whether it did.
+// another session's last one: the one markLatest named, else the newest
+// file. It reports whether it did.
 func (s *Store) seedIndex(index string) bool {
 	dir := filepath.Dir(index)
+	if b, err := os.ReadFile(filepath.Join(dir, latestName)); err == nil {
+		if name := string(b); validName(name) && name != filepath.Base(index) && s.copyIndex(filepath.Join(dir, name), index) {
+			return true
+		}
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false
@@ -58,19 +81,22 @@ func (s *Store) seedIndex(index string) bool {
 			newest, when = e.Name(), fi.ModTime()
 		}
 	}
-	if newest == "" {
-		return false
-	}
-	src, err := os.Open(filepath.Join(dir, newest))
+	return newest != "" && s.copyIndex(filepath.Join(dir, newest), index)
+}
+
+// copyIndex copies the index at src to index, through a temporary file.
+func (s *Store) copyIndex(src, index string) bool {
+	in, err := os.Open(src)
 	if err != nil {
 		return false
 	}
-	defer src.Close()
+	defer in.Close()
+	dir := filepath.Dir(index)
 	tmp, err := os.CreateTemp(dir, ".seed-*")
 	if err != nil {
 		return false
 	}
-	_, err = io.Copy(tmp, src)
+	_, err = io.Copy(tmp, in)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -84,6 +84,7 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 		}
 	}
 	st.tree = snap.Tree
+	s.markLatest(session)
 	return snap, nil
 }
 

@@ -103,6 +103,7 @@ type Store struct {
 	refsAsFiles bool
 
 	mu       sync.Mutex
+	latest   string // the session this process last named in indexes/.latest
 	sessions map[string]*sessionState
 	kept     map[string]bool // trees already under a ref of this process
 }
