@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agent-dev/agent/gitcmd"
 )
@@ -63,3 +64,23 @@ func withStdin(g gitcmd.Cmd, stdin io.Reader) gitcmd.Cmd {
 // userGit is a git command on the user's repository at top, with its own
 // git directory and index (read only: callers run listing commands).
 func userGit(top string) gitcmd.Cmd { return gitcmd.Cmd{Dir: top} }
+
+// sweptName is the file in the store whose time is when its sessions were
+// last compared with the session database (SweepDue).
+const sweptName = "swept"
+
+// SweepDue reports whether the store's sessions were last compared with
+// the session database (to forget those it no longer has) more than every
+// ago, or never, and when so records now as the last time. A mark that
+// cannot be read or written is due.
+func (s *Store) SweepDue(every time.Duration) bool {
+	p := filepath.Join(s.gitDir, sweptName)
+	if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) < every {
+		return false
+	}
+	now := time.Now()
+	if err := os.Chtimes(p, now, now); err != nil {
+		os.WriteFile(p, nil, 0o600)
+	}
+	return true
+}

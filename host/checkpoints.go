@@ -60,10 +60,18 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	return sessionService{observe: c.observe, close: func() { cancel(); warmed(); <-c.swept; cs.Close() }}, nil
 }
 
+// sweepEvery is how often a project's checkpoint store is compared with
+// the session database: a deleted session's checkpoints are only disk
+// space, and the comparison a query at every start.
+const sweepEvery = time.Hour
+
 // sweep forgets the checkpoints of the project's sessions that were
 // deleted (agent sessions rm, prune, the interface's picker), whichever
-// process deleted them.
+// process deleted them, at most every sweepEvery.
 func (c *checkpoints) sweep(ctx context.Context) {
+	if !c.store.SweepDue(sweepEvery) {
+		return
+	}
 	ids, err := c.store.Sessions(ctx)
 	if err != nil {
 		return

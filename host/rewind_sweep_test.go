@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -48,5 +49,57 @@ func TestASecondDatabaseBesideTheFirstLeavesItsCheckpoints(t *testing.T) {
 	}
 	if read(t, f.path("c.txt")) != "<missing>" {
 		t.Error("the rewind did not restore the files")
+	}
+}
+
+// A deleted session's checkpoints are forgotten by a later session of the
+// project once the store's sweep is due (hourly: at other starts the store
+// is not compared with the database).
+func TestADeletedSessionsCheckpointsAreForgottenWhenTheSweepIsDue(t *testing.T) {
+	f, s := twoPrompts(t, fake.Text("later"), fake.Text("later still"))
+	id := s.ID()
+	s.Close()
+	store, err := f.h.Store(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Delete(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	// refs returns the directories of the sessions' refs in the project's
+	// store; age ages its sweep mark.
+	refs := func() []string {
+		dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(f.db), "checkpoints", "*", "*", "refs", "agent", "*"))
+		var ids []string
+		for _, d := range dirs {
+			ids = append(ids, filepath.Base(d))
+		}
+		return ids
+	}
+	age := func() {
+		marks, _ := filepath.Glob(filepath.Join(filepath.Dir(f.db), "checkpoints", "*", "*", "swept"))
+		past := time.Now().Add(-2 * time.Hour)
+		for _, m := range marks {
+			os.Chtimes(m, past, past)
+		}
+	}
+	has := func(ids []string) bool { return slices.Contains(ids, id) }
+	if !has(refs()) {
+		t.Fatalf("the session's checkpoints are not in the store: %v", refs())
+	}
+
+	// Swept as the first session opened: not due again yet.
+	o := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	o.WaitSweep()
+	o.Close()
+	if !has(refs()) {
+		t.Fatal("the store was compared with the database again within the hour")
+	}
+	age()
+	o = f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	o.WaitSweep()
+	o.Close()
+	if has(refs()) {
+		t.Fatalf("the deleted session's checkpoints are still there once the sweep was due: %v", refs())
 	}
 }
