@@ -33,3 +33,6 @@ func OpenBusy(ctx context.Context, path string, busy time.Duration, onBusy func(
 	}
 	return s, err
 }
+
+// SQLRunningSessions is the query MarkInterrupted starts with.
+const SQLRunningSessions = sqlRunningSessions

@@ -223,12 +223,17 @@ func copyHistory(ctx context.Context, tx *sql.Tx, to, from string, at int) error
 	return nil
 }
 
+// sqlRunningSessions lists the sessions a process holds, through the
+// sessions_running index (the status is a literal for SQLite to see that
+// the index's condition holds).
+const sqlRunningSessions = `SELECT id, holder_pid, holder_start, holder_host FROM sessions WHERE status = '` + string(StatusRunning) + `'`
+
 // MarkInterrupted marks interrupted every running session whose lease
 // holder has exited (or that no process holds), and frees its lease; it
 // returns their ids. A process calls it when it starts, so that a session
 // left running by a crash, a kill or a full disk says so.
 func (s *Store) MarkInterrupted(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, holder_pid, holder_start, holder_host FROM sessions WHERE status = ?`, StatusRunning)
+	rows, err := s.db.QueryContext(ctx, sqlRunningSessions)
 	if err != nil {
 		return nil, fmt.Errorf("finding interrupted sessions: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/agent-dev/agent/conversation"
@@ -140,4 +141,28 @@ func TestMarkInterrupted(t *testing.T) {
 	// An interrupted session continues: its lease is free.
 	must(t, s.Acquire(ctx, crashed.ID))
 	must(t, s.SetStatus(ctx, crashed.ID, sessions.StatusRunning))
+}
+
+// Every start marks the sessions whose process is gone interrupted; it
+// finds the running ones through an index, not by reading every session's
+// row (a system prompt of kilobytes each).
+func TestFindingTheRunningSessionsReadsNoOtherSession(t *testing.T) {
+	s := openStore(t)
+	var plan []string
+	rows, err := sessions.DB(s).Query(`EXPLAIN QUERY PLAN ` + sessions.SQLRunningSessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if got := strings.Join(plan, "; "); !strings.Contains(got, "USING INDEX sessions_running") {
+		t.Fatalf("the query plan is %q, want it through sessions_running", got)
+	}
 }

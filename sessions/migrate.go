@@ -321,6 +321,13 @@ CREATE TABLE checkpoint_rewinds (
 CREATE INDEX checkpoint_rewinds_by_session ON checkpoint_rewinds (session_id, after_seq);
 ALTER TABLE sessions ADD COLUMN forked_at INTEGER;
 `,
+	// The sessions a process holds, which every start reads to mark those
+	// whose process is gone interrupted (Store.MarkInterrupted): found
+	// through this index, not a scan of every session's row (whose status
+	// lies past its system prompt, in overflow pages).
+	`
+CREATE INDEX sessions_running ON sessions (id) WHERE status = 'running';
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The
