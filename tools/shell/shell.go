@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agent-dev/agent/telemetry/tracecontext"
@@ -119,14 +120,15 @@ type Background interface {
 // Tool is the bash tool. It is safe for concurrent use.
 type Tool struct {
 	cfg Config
-	env []string
+	env func() []string // the child environment, computed at the first command
 	def tools.Definition
 }
 
 var _ tools.Tool = (*Tool)(nil)
 
 // New returns the bash tool for cfg, with defaults filled in. The child
-// environment is computed once, here.
+// environment is computed once, at the first command (filtering it for
+// secrets compiles their patterns: a run that runs no command skips it).
 func New(cfg Config) *Tool {
 	if cfg.DefaultTimeout <= 0 {
 		cfg.DefaultTimeout = DefaultTimeout
@@ -155,7 +157,7 @@ func New(cfg Config) *Tool {
 		base = os.Environ()
 	}
 	f := EnvFilter{Strip: cfg.StripEnv, Keep: cfg.EnvKeep, Remove: cfg.EnvRemove}
-	return &Tool{cfg: cfg, env: childEnv(base, f, cfg.ExtraEnv), def: definition(cfg)}
+	return &Tool{cfg: cfg, env: sync.OnceValue(func() []string { return childEnv(base, f, cfg.ExtraEnv) }), def: definition(cfg)}
 }
 
 func definition(cfg Config) tools.Definition {
@@ -310,7 +312,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if a.InBackground || t.detachable() {
 		build = t.cfg.BuildBackground
 	}
-	cmd, err := build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env, ctx), KillGrace: t.cfg.KillGrace,
+	cmd, err := build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env(), ctx), KillGrace: t.cfg.KillGrace,
 		Background: a.InBackground})
 	if err != nil {
 		return tools.Errorf("bash: %v", err), nil
