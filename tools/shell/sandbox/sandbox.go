@@ -22,6 +22,10 @@ type Sandbox struct {
 	links gitlinkCache
 	// trees is what the git guard knows of the writable roots' directories.
 	trees dirTrees
+	// stale removes, once, the commands' temporary directories that agents
+	// killed before they could clean up left: at the first command, not
+	// at every start (it reads the whole temporary directory).
+	stale sync.Once
 }
 
 // platform is the operating system's side of a Sandbox.
@@ -82,7 +86,6 @@ func New(p Policy) (*Sandbox, error) {
 	p.Dir = filepath.Clean(p.Dir)
 	p.git = readGitLayout(p.Dir)
 	if p.TempSize > 0 && p.Mode == WorkspaceWrite {
-		removeStale(os.TempDir(), tempPrefix, os.RemoveAll)
 		d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: making the commands' temporary directory: %w", err)
@@ -132,6 +135,9 @@ func (s *Sandbox) Prepare() {
 // runs unconfined: the permission policy must then have asked a person
 // (see Status). An error says what failed to set up; nothing was run.
 func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
+	if s.policy.sessionTemp != "" {
+		s.stale.Do(func() { removeStale(filepath.Dir(s.policy.sessionTemp), tempPrefix, os.RemoveAll) })
+	}
 	return s.impl.build(spec)
 }
 

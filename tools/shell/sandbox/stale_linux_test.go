@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/agent-dev/agent/tools/shell"
 )
 
 // A commands' temporary directory left by an agent that was killed is
@@ -33,4 +35,31 @@ func TestStaleTemporaryDirectoriesAreRemoved(t *testing.T) {
 			t.Errorf("%s was removed: %v", d, err)
 		}
 	}
+}
+
+// The next agent removes them at its first command: a run that runs none
+// does not read the whole temporary directory.
+func TestStaleTemporaryDirectoriesGoAtTheFirstCommand(t *testing.T) {
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := filepath.Join(tmp, fmt.Sprintf("%s%d-1", tempPrefix, gone.Process.Pid))
+	if err := os.MkdirAll(dead, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := New(Policy{Mode: WorkspaceWrite, Dir: t.TempDir(), TempSize: 1 << 20, TempDirs: []string{tmp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if _, err := os.Stat(dead); err != nil {
+		t.Fatalf("removed before any command: %v", err)
+	}
+	if _, err := sb.Build(shell.Spec{Command: "true", Dir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	absent(t, dead)
 }
