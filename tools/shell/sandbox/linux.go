@@ -64,9 +64,9 @@ func newPlatform(p Policy) platform {
 	if l.abi > 0 && l.abi < 4 && !p.Network {
 		l.setup() // only namespaces can keep the network off: find out now
 	}
-	// Otherwise the set-up (three helper processes, each an exec of the
-	// agent's binary) waits for prepare or the first command: begun at
-	// start it took the cores from the first request.
+	// Otherwise the set-up (a helper process, an exec of the agent's
+	// binary, and a cgroup) waits for prepare or the first command: begun
+	// at start it took the cores from the first request.
 	return l
 }
 
@@ -167,11 +167,11 @@ func (l *linux) setup() {
 	l.started = true
 	l.startMu.Unlock()
 	l.once.Do(func() {
-		// The namespace probe, which makes the session's tmpfs too, the
-		// session's network namespace (a helper process each) and the
-		// pids cgroup are made side by side: the tmpfs and the namespace
-		// need namespaces too, and are let go when the probe finds none or
-		// the policy cannot be enforced.
+		// The namespace probe, which makes the session's tmpfs and keeps
+		// its network namespace too (one helper process), and the pids
+		// cgroup are made side by side: the tmpfs and the namespace need
+		// namespaces, and are let go when the probe finds none or the
+		// policy cannot be enforced.
 		var (
 			wg     sync.WaitGroup
 			tmp    *os.File
@@ -182,7 +182,10 @@ func (l *linux) setup() {
 			cgErr  error
 		)
 		wantTmp := l.p.TempSize > 0 && l.p.sessionTemp != ""
-		if !l.p.Network {
+		// The probe keeps the session's network namespace itself, unless
+		// the policy borrows another sandbox's.
+		hold := !l.p.Network && l.p.NetworkOf == nil
+		if !l.p.Network && !hold {
 			wg.Go(func() { net, netErr = l.sessionNet() })
 		}
 		if l.p.MaxProcesses > 0 {
@@ -193,10 +196,16 @@ func (l *linux) setup() {
 			tmpSize = l.p.TempSize
 		}
 		var err error
-		if tmp, tmpErr, err = l.probe(tmpSize); err != nil {
+		var holder *netHolder
+		if tmp, tmpErr, holder, err = l.probe(tmpSize, hold); err != nil {
 			l.nsErr = err.Error()
 		} else {
 			l.ns = true
+		}
+		if holder != nil {
+			if net, err = holder.enter(); err != nil {
+				netErr = err.Error()
+			}
 		}
 		wg.Wait()
 		enforced, _ := l.enforced()
@@ -289,41 +298,70 @@ var allCapabilities = sync.OnceValue(func() []uintptr {
 
 // probe starts the helper in probe mode inside the namespaces: it sets
 // them up as a command would and exits. With tmpSize, it first makes the
-// session's tmpfs of that many bytes (one exec of the agent's binary less
-// than a helper of its own): tmp is it, or tmpErr why not.
-func (l *linux) probe(tmpSize int64) (tmp *os.File, tmpErr, err error) {
+// session's tmpfs of that many bytes: tmp is it, or tmpErr why not. With
+// hold (the network off), it stays as the keeper of the session's network
+// namespace, holder. Each is one exec of the agent's binary less than a
+// helper of its own.
+func (l *linux) probe(tmpSize int64, hold bool) (tmp *os.File, tmpErr error, holder *netHolder, err error) {
 	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
-		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize}
+		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize, HoldNet: hold}
 	attr := l.sysProcAttr(true, &o)
 	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
 	cmd.SysProcAttr = attr
-	var mine *os.File
+	var mine, theirs *os.File
 	if tmpSize > 0 {
-		var theirs *os.File
 		if mine, theirs, err = tmpSocket(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		defer mine.Close()
-		defer theirs.Close() // after Run: receiveTmp then sees the end of what was sent
+		defer theirs.Close()
 		cmd.ExtraFiles = []*os.File{theirs}
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	failed := func(err error) error {
 		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
-			return nil, nil, fmt.Errorf("user namespaces: %s", msg)
+			return fmt.Errorf("user namespaces: %s", msg)
 		}
-		return nil, nil, fmt.Errorf("user namespaces: %v", err)
+		return fmt.Errorf("user namespaces: %v", err)
+	}
+	var lines []string
+	if !hold {
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
+		if err := cmd.Run(); err != nil {
+			return nil, nil, nil, failed(err)
+		}
+		lines = strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	} else {
+		// The keeper writes its lines, then "ready", and waits for its
+		// standard input to end.
+		if holder, err = startHolder(cmd); err != nil {
+			return nil, nil, nil, err
+		}
+		for {
+			line, rerr := holder.out.ReadString('\n')
+			if line = strings.TrimSpace(line); line == "ready" {
+				break
+			}
+			if rerr != nil {
+				holder.stop()
+				return nil, nil, nil, failed(rerr)
+			}
+			lines = append(lines, line)
+		}
 	}
 	if tmpSize == 0 {
-		return nil, nil, nil
+		return nil, nil, holder, nil
 	}
-	if why, ok := strings.CutPrefix(strings.TrimSpace(stdout.String()), helper.TmpFailed); ok {
-		return nil, errors.New(why), nil
+	for _, line := range lines {
+		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok {
+			return nil, errors.New(why), holder, nil
+		}
 	}
-	cmd.ExtraFiles[0].Close()
+	theirs.Close() // the helper's copy: receiveTmp sees the end of what was sent
 	tmp, tmpErr = receiveTmp(mine)
-	return tmp, tmpErr, nil
+	return tmp, tmpErr, holder, nil
 }
 
 func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {

@@ -69,9 +69,32 @@ func (l *linux) startSharedNet() (*sharedNet, error) {
 	cmd.SysProcAttr = attr
 	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
 	cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	h, err := startHolder(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if line, _ := h.out.ReadString('\n'); line != "ready\n" {
+		h.stop() // waits for the keeper, whose stderr then says why
+		return nil, fmt.Errorf("the network namespace's keeper: %s", strings.TrimSpace(stderr.String()))
+	}
+	return h.enter()
+}
+
+// netHolder is a started keeper of a network namespace (a helper with
+// HoldNet): its standard input, which it holds the namespace until the
+// end of, and its standard output.
+type netHolder struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	out   *bufio.Reader
+}
+
+// startHolder starts cmd, a helper with HoldNet, with pipes for its
+// standard input and output; it dies with the agent (SIGKILL).
+func startHolder(cmd *exec.Cmd) (*netHolder, error) {
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -83,25 +106,30 @@ func (l *linux) startSharedNet() (*sharedNet, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the network namespace's keeper: %w", err)
 	}
-	n := &sharedNet{holder: cmd, stdin: stdin, reqs: make(chan func()), done: make(chan struct{}), stopped: make(chan struct{})}
-	fail := func(err error) (*sharedNet, error) {
-		stdin.Close()
-		cmd.Wait()
-		return nil, err
-	}
-	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
-		fail(nil) // waits for the keeper, whose stderr then says why
-		return nil, fmt.Errorf("the network namespace's keeper: %s", strings.TrimSpace(stderr.String()))
-	}
-	ns, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", cmd.Process.Pid))
+	return &netHolder{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}, nil
+}
+
+// stop ends the keeper and waits for it.
+func (h *netHolder) stop() {
+	h.stdin.Close()
+	h.cmd.Wait()
+}
+
+// enter starts the thread that enters the keeper's namespace, once the
+// keeper said it is ready; the keeper is stopped when it cannot.
+func (h *netHolder) enter() (*sharedNet, error) {
+	n := &sharedNet{holder: h.cmd, stdin: h.stdin, reqs: make(chan func()), done: make(chan struct{}), stopped: make(chan struct{})}
+	ns, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", h.cmd.Process.Pid))
 	if err != nil {
-		return fail(fmt.Errorf("opening the network namespace: %w", err))
+		h.stop()
+		return nil, fmt.Errorf("opening the network namespace: %w", err)
 	}
 	defer ns.Close()
 	entered := make(chan error, 1)
 	go n.serve(int(ns.Fd()), entered)
 	if err := <-entered; err != nil {
-		return fail(fmt.Errorf("entering the network namespace: %w", err))
+		h.stop()
+		return nil, fmt.Errorf("entering the network namespace: %w", err)
 	}
 	return n, nil
 }

@@ -118,8 +118,9 @@ func (s *Sandbox) status(full bool) Status {
 }
 
 // Prepare begins, in the background, what commands need and the sandbox
-// has not made yet (on Linux the namespace probe, the commands' tmpfs and
-// the Landlock ruleset: three short helper processes), and returns at
+// has not made yet (on Linux the namespace probe, which makes the
+// commands' tmpfs and keeps their network namespace, a helper process; the
+// pids cgroup; the Landlock ruleset), and returns at
 // once. Nothing needs it: the first Build, Status or Close makes what is
 // missing, waiting for it. Call it when the cores are free, such as once
 // the model's answer is streaming, so that the set-up neither delays the

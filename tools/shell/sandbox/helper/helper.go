@@ -95,7 +95,8 @@ type Options struct {
 	// loopback up, writes "ready" on standard output, and waits until its
 	// standard input ends. The session's commands are started in that
 	// namespace, so that a server one starts on 127.0.0.1 is reachable from
-	// the next, while nothing else is.
+	// the next, while nothing else is. With Probe, the probe does so once
+	// its set-up succeeded (its tmpfs, MakeTmp, sent first).
 	HoldNet bool
 	// MaxProcs, when positive, is the RLIMIT_NPROC of the program: the most
 	// processes (threads) it and what it starts may have at once.

@@ -28,7 +28,7 @@ func run(o Options) int {
 			fail(err)
 		}
 	}
-	if o.HoldNet {
+	if o.HoldNet && !o.Probe {
 		if err := loopbackUp(); err != nil {
 			fail(err)
 		}
@@ -96,6 +96,12 @@ func run(o Options) int {
 		fail(err)
 	}
 	if o.Probe {
+		if o.HoldNet {
+			// The probe's network namespace, its loopback up, is the
+			// session's: kept until the agent closes stdin, or dies.
+			os.Stdout.WriteString("ready\n")
+			io.Copy(io.Discard, os.Stdin)
+		}
 		return 0
 	}
 	// Told to stop while setting up: nothing was started; end as the

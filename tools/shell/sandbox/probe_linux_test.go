@@ -7,10 +7,11 @@ import (
 	"testing"
 )
 
-// The namespace probe makes the session's tmpfs too: a probe that could
-// not make it still finds namespaces (the session goes on without a tmpfs
-// of its own, and says why), and one that failed is a probe that failed,
-// whatever it said of the tmpfs.
+// The namespace probe makes the session's tmpfs too, and with the network
+// off keeps the session's network namespace: a probe that could not make
+// the tmpfs still finds namespaces (the session goes on without a tmpfs of
+// its own, and says why), and one that failed is a probe that failed,
+// whatever it said of the tmpfs, and keeps nothing.
 func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 	needLandlock(t)
 	sb, err := New(Policy{Mode: WorkspaceWrite, Dir: t.TempDir(), TempSize: 1 << 20})
@@ -20,7 +21,7 @@ func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 	defer sb.Close()
 	l := sb.impl.(*linux)
 
-	tmp, tmpErr, err := l.probe(1 << 20)
+	tmp, tmpErr, _, err := l.probe(1<<20, false)
 	if err != nil {
 		t.Skipf("no user namespaces here: %v", err)
 	}
@@ -34,9 +35,14 @@ func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 
 	for _, c := range []struct {
 		name, script, tmpErr, err string
+		hold                      bool
 	}{
-		{"no tmpfs", "echo 'tmpfs: fsopen tmpfs: function not implemented'\n", "fsopen tmpfs: function not implemented", ""},
-		{"no namespaces", "echo 'tmpfs: fsopen tmpfs: no' ; echo 'agent sandbox: unshare: operation not permitted' >&2; exit 125\n", "", "operation not permitted"},
+		{"no tmpfs", "echo 'tmpfs: fsopen tmpfs: function not implemented'\n", "fsopen tmpfs: function not implemented", "", false},
+		{"no namespaces", "echo 'tmpfs: fsopen tmpfs: no' ; echo 'agent sandbox: unshare: operation not permitted' >&2; exit 125\n", "", "operation not permitted", false},
+		// Keeping the network namespace: its lines come before "ready",
+		// then it waits for its standard input to end.
+		{"no tmpfs, kept", "echo 'tmpfs: fsopen tmpfs: no'; echo ready; cat >/dev/null\n", "fsopen tmpfs: no", "", true},
+		{"no namespaces, kept", "echo 'agent sandbox: mount: permission denied' >&2; exit 125\n", "", "permission denied", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			exe := filepath.Join(t.TempDir(), "helper")
@@ -44,9 +50,15 @@ func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 				t.Fatal(err)
 			}
 			l.exe = exe
-			tmp, tmpErr, err := l.probe(1 << 20)
+			tmp, tmpErr, holder, err := l.probe(1<<20, c.hold)
 			if tmp != nil {
 				t.Fatal("a tmpfs came from a helper that sent none")
+			}
+			if (holder != nil) != (c.hold && err == nil) {
+				t.Errorf("the keeper of the network namespace: %v, want one: %v", holder != nil, c.hold && err == nil)
+			}
+			if holder != nil {
+				holder.stop() // returns once the keeper saw its input end
 			}
 			if got := errText(tmpErr); !strings.Contains(got, c.tmpErr) || (c.tmpErr == "") != (tmpErr == nil) {
 				t.Errorf("the tmpfs's error: %q, want %q", got, c.tmpErr)
