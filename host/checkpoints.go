@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/checkpoint"
+	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
@@ -32,6 +33,9 @@ type checkpoints struct {
 	// aheadTaken, when not nil, is called after each checkpoint taken
 	// ahead of a turn's end (tests).
 	aheadTaken func()
+	// hooked reports whether hooks run around tool calls (commands that
+	// may change files, whatever the call).
+	hooked func() bool
 }
 
 // checkpointService opens the project's checkpoint store when checkpoints
@@ -48,7 +52,15 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	if err != nil {
 		return sessionService{notice: "checkpoints are off: " + err.Error()}, nil
 	}
-	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn, swept: make(chan struct{})}
+	a := env.a
+	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn, swept: make(chan struct{}), hooked: func() bool {
+		for _, e := range []string{hooks.PreToolUse, hooks.PostToolUse, hooks.PostToolUseFailure, hooks.PermissionRequest} {
+			if a.hooks.has(e) {
+				return true
+			}
+		}
+		return false
+	}}
 	env.a.checkpoints = c
 	env.a.children.runner.Observe = c.observeChild
 	ctx, cancel := context.WithCancel(context.WithoutCancel(env.ctx))
@@ -96,9 +108,10 @@ func checkpointsRoot(store *sessions.Store) string {
 
 // observe takes the checkpoint of the prompt starting and, when its turn
 // ends, the tree it left. The prompt's checkpoint is taken while the first
-// request is in flight: the turn runs no tool call (nor its hooks) before
-// it is taken (loop.WithToolGate), and the turn's end waits for it. A
-// checkpoint that fails is warned of once and the turn goes on without it.
+// request is in flight: the turn runs no tool call that may change files
+// (nor, when hooks run around calls, any call) before it is taken
+// (loop.WithToolGateFor), and the turn's end waits for it. A checkpoint
+// that fails is warned of once and the turn goes on without it.
 func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
 	if c.off.Load() || t.Session == "" {
 		return ctx, nil
@@ -126,17 +139,21 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 			c.failed(err)
 		}
 	}()
-	gated := loop.WithToolGate(ctx, func(ctx context.Context) {
+	// Calls that change nothing (reads, searches) need not wait for it,
+	// unless hooks run around them.
+	gated := loop.WithToolGateFor(ctx, func(ctx context.Context) {
 		select {
 		case <-taken:
 		case <-ctx.Done():
 		}
+	}, func(d tools.Definition) bool {
+		return mayChangeFiles(d.Effects) || c.hooked()
 	})
 	var ahead turnAhead
 	return gated, func(ev loop.Event) {
 		switch ev := ev.(type) {
 		case loop.ToolCallFinished:
-			if ev.Effects.Unknown() || ev.Effects&(tools.WritesWorkspace|tools.RunsCommands) != 0 {
+			if mayChangeFiles(ev.Effects) {
 				ahead.dirty = true
 			}
 		case loop.StepStarted:
@@ -162,6 +179,13 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 			}
 		}
 	}
+}
+
+// mayChangeFiles reports whether a call of a tool with effects e may change
+// the working directory's files: one that writes them, runs commands, or
+// whose effects nobody vouches for.
+func mayChangeFiles(e tools.Effects) bool {
+	return e.Unknown() || e&(tools.WritesWorkspace|tools.RunsCommands) != 0
 }
 
 // turnAhead is the checkpoint of a turn taken ahead of its end: as each

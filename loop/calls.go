@@ -65,7 +65,6 @@ func (p prepared) started() ToolCallStarted {
 // user". The error is a failure to record the calls: every result is
 // appended all the same, as far as the conversation takes them.
 func (t *turn) runCalls(calls []providers.ToolCall) error {
-	t.passToolGate()
 	cat := t.catalog() // one snapshot for the whole step
 	before := cat.Full(t.conv.Picked())
 	resolve := func(name, args string) (tools.Tool, json.RawMessage, error) { return cat.Resolve(name, args, t.conv) }
@@ -76,6 +75,9 @@ func (t *turn) runCalls(calls []providers.ToolCall) error {
 		if err != nil {
 			preps[i].fail = err.Error()
 		}
+	}
+	t.passToolGate(preps)
+	for i := range preps {
 		preps[i] = t.traceCall(preps[i]) // its span covers its PreToolUse hooks too
 		preps[i].gate = t.gate(&preps[i], resolve)
 	}

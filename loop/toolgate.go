@@ -1,8 +1,19 @@
 package loop
 
-import "context"
+import (
+	"context"
+	"slices"
+
+	"github.com/agent-dev/agent/tools"
+)
 
 type toolGateKey struct{}
+
+// toolGate is a turn's tool gate: wait, and which calls must wait for it.
+type toolGate struct {
+	wait  func(context.Context)
+	needs func(tools.Definition) bool // nil: every call
+}
 
 // WithToolGate returns ctx carrying wait: a turn run on it (Loop.Run) calls
 // wait before its first tool call, its PreToolUse hooks and approval
@@ -14,7 +25,16 @@ type toolGateKey struct{}
 // context without a gate, or whose gate has been passed, waits for nothing;
 // wait may be called more than once.
 func WithToolGate(ctx context.Context, wait func(context.Context)) context.Context {
-	return context.WithValue(ctx, toolGateKey{}, wait)
+	return WithToolGateFor(ctx, wait, nil)
+}
+
+// WithToolGateFor is WithToolGate for the calls needs reports true of
+// (nil: every call): a step whose calls all resolve to tools it reports
+// false of runs without waiting, and the gate holds back the first step
+// with one it reports true of. A call that fails to resolve runs nothing
+// (nor any hook) and needs no gate.
+func WithToolGateFor(ctx context.Context, wait func(context.Context), needs func(tools.Definition) bool) context.Context {
+	return context.WithValue(ctx, toolGateKey{}, toolGate{wait, needs})
 }
 
 // WaitToolGate waits for the tool gate ctx carries (WithToolGate), if
@@ -23,17 +43,25 @@ func WithToolGate(ctx context.Context, wait func(context.Context)) context.Conte
 // custom command's snippets) calls it, so that the prompt's checkpoint is
 // taken first and their changes belong to the turn.
 func WaitToolGate(ctx context.Context) {
-	if wait, ok := ctx.Value(toolGateKey{}).(func(context.Context)); ok && wait != nil {
-		wait(ctx)
+	if g, ok := ctx.Value(toolGateKey{}).(toolGate); ok && g.wait != nil {
+		g.wait(ctx)
 	}
 }
 
 // passToolGate waits, once per turn, for the tool gate of the turn's
-// context.
-func (t *turn) passToolGate() {
+// context, before the first step with a call that needs it.
+func (t *turn) passToolGate(step []prepared) {
 	if t.gatePassed {
 		return
 	}
+	g, ok := t.ctx.Value(toolGateKey{}).(toolGate)
+	if !ok || g.wait == nil {
+		t.gatePassed = true
+		return
+	}
+	if g.needs != nil && !slices.ContainsFunc(step, func(p prepared) bool { return p.fail == "" && g.needs(p.tool.Definition()) }) {
+		return
+	}
 	t.gatePassed = true
-	WaitToolGate(t.ctx)
+	g.wait(t.ctx)
 }

@@ -110,3 +110,56 @@ func TestToolGateEndsWithTheTurn(t *testing.T) {
 		t.Error("the tool ran after the turn was cancelled at its gate")
 	}
 }
+
+// A gate for some calls only (the prompt's checkpoint, which calls that
+// change nothing need not wait for): steps of other calls run while it is
+// closed, and the first step with a call it is for waits for it.
+func TestToolGateForSomeCallsLetsTheOthersRun(t *testing.T) {
+	var open atomic.Bool
+	var readsWhileClosed, writesWhileClosed atomic.Int32
+	tool := func(name string, readOnly bool, count *atomic.Int32) funcTool {
+		return funcTool{name, readOnly, func(context.Context, json.RawMessage) (tools.Result, error) {
+			if !open.Load() {
+				count.Add(1)
+			}
+			return tools.Result{Content: name}, nil
+		}}
+	}
+	f := newFixture(t, loop.Config{}, []tools.Tool{tool("read", true, &readsWhileClosed), tool("write", false, &writesWhileClosed)},
+		fake.ToolCalls(fake.Call{ID: "a", Name: "read", Arguments: `{}`}, fake.Call{ID: "b", Name: "missing", Arguments: `{}`}),
+		fake.ToolCalls(fake.Call{ID: "c", Name: "read", Arguments: `{}`}),
+		fake.ToolCalls(fake.Call{ID: "d", Name: "read", Arguments: `{}`}, fake.Call{ID: "e", Name: "write", Arguments: `{}`}),
+		fake.Text("done"),
+	)
+	release := make(chan struct{})
+	waited := make(chan int, 4) // the requests made when the gate was reached
+	ctx := loop.WithToolGateFor(context.Background(), func(ctx context.Context) {
+		waited <- len(f.provider.Requests())
+		select {
+		case <-release:
+			open.Store(true)
+		case <-ctx.Done():
+		}
+	}, func(d tools.Definition) bool { return !d.ReadOnly })
+	finished := runInBackground(ctx, f)
+	var done loop.Done
+	select {
+	case n := <-waited:
+		if n != 3 {
+			t.Errorf("the gate was reached after %d requests, want 3 (the steps of reads, and of a call that does not resolve, run without it)", n)
+		}
+		close(release)
+		done = <-finished
+	case done = <-finished:
+		t.Error("the turn ended without waiting for its gate")
+	}
+	if done.Err != nil || done.Answer != "done" {
+		t.Fatalf("done %+v", done)
+	}
+	if readsWhileClosed.Load() != 2 || writesWhileClosed.Load() != 0 {
+		t.Errorf("while the gate was closed, %d reads ran (want 2: the third shares the write's step) and %d writes (want 0)", readsWhileClosed.Load(), writesWhileClosed.Load())
+	}
+	if len(waited) != 0 {
+		t.Errorf("the gate was waited for %d more times; once a turn is enough", len(waited))
+	}
+}
