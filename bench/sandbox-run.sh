@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# One sandboxed command end to end (issue 43): a whole `-p` run whose model
+# (bench/scripted-server -bash true) calls bash once to run `true`, with
+# --sandbox off and with workspace-write (the network off, the process
+# bound and the session's tmpfs, as the agent runs by default), checkpoints
+# off. The difference is what the sandbox adds to a run that runs one
+# command: its set-up at the first command, the command under the helper,
+# and its close. Each binary keeps a data directory of its own (a newer
+# binary's schema is refused by an older one). hyperfine -N, paired and
+# interleaved; prints wall (median) and CPU (user + system, mean).
+# Usage: bench/sandbox-run.sh RUNS AGENT [AGENT2...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=$1
+shift
+out=bench/out
+mkdir -p "$out"
+go build -o "$out/scripted-server" ./bench/scripted-server
+rm -f "$out/bash.url"
+"$out/scripted-server" -bash true -addr 127.0.0.1:0 >"$out/bash.url" &
+server=$!
+work=$(mktemp -d)
+trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
+while [ ! -s "$out/bash.url" ]; do sleep 0.05; done
+url=$(head -1 "$out/bash.url")
+mkdir -p "$work/repo" "$work/config/agent"
+git -C "$work/repo" init -q
+printf '[checkpoints]\nenabled = false\n' >"$work/config/agent/config.toml"
+args=()
+i=0
+for b in "$@"; do
+	i=$((i + 1))
+	agent=$(realpath "$b")
+	for mode in off workspace-write; do
+		cmd="env AGENT_LSP=off XDG_DATA_HOME=$work/data-$i XDG_CONFIG_HOME=$work/config $agent -C $work/repo --base-url $url --model scripted --no-stdin --allow-bash --sandbox $mode -p run-true"
+		$cmd >/dev/null # one run first: it must succeed
+		args+=(-n "$b $mode" "$cmd")
+	done
+done
+hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/sandbox-run.json" "${args[@]}" >/dev/null
+python3 - "$out/sandbox-run.json" <<'PY'
+import json, sys
+rs = json.load(open(sys.argv[1]))["results"]
+for off, ww in zip(rs[0::2], rs[1::2]):
+    cpu = lambda r: (r["user"] + r["system"]) * 1000
+    name = off["command"].rsplit(" ", 1)[0]
+    print(f"{name:40s} off {off['median']*1000:6.1f} ms ({cpu(off):5.1f} CPU)  workspace-write {ww['median']*1000:6.1f} ms ({cpu(ww):5.1f} CPU)"
+          f"  added: {(ww['median']-off['median'])*1000:5.1f} ms wall, {cpu(ww)-cpu(off):5.1f} ms CPU")
+PY
