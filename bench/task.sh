@@ -10,7 +10,9 @@
 # false): an edit of a Go file would otherwise wait for gopls, which both
 # start on their own. AGENT_LSP=on measures both with them.
 # CHECKPOINTS=off runs agent with [checkpoints] enabled = false (Crush
-# takes none).
+# takes none). PRIOR=N runs each binary N times more before the
+# measurement, so that its data directory holds N sessions of the project,
+# as a daily user's does.
 # Usage: bench/task.sh RUNS AGENT [AGENT2...] [crush=PATH]
 #   e.g. bench/task.sh 30 /tmp/agent-old /tmp/agent-new crush=/tmp/crush
 set -euo pipefail
@@ -68,6 +70,10 @@ for b in "$@"; do
 	esac
 	prep+=("git -C $dir checkout -q -- calc.go")
 	# One run first: it must end with the file changed.
+	for _ in $(seq "${PRIOR:-0}"); do
+		${cmds[-1]} >/dev/null
+		git -C "$dir" checkout -q -- calc.go
+	done
 	${cmds[-1]} >/dev/null
 	if ! grep -q 'return b + a' "$dir/calc.go"; then
 		echo "task.sh: $b did not change calc.go" >&2
