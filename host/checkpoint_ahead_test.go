@@ -58,3 +58,23 @@ func TestTheTurnsEndHoldsWhatChangedAfterTheCheckpointTakenAhead(t *testing.T) {
 		t.Fatalf("after the rewind: a %q, late %q", read(t, f.path("a.txt")), read(t, f.path("late.txt")))
 	}
 }
+
+// Steps that each change a file go out before the checkpoint taken ahead
+// of the last one ended: the turn's end holds every change.
+func TestCheckpointsTakenAheadOfStepsInARowHoldEveryChange(t *testing.T) {
+	f := newFixture(t, fake.New(
+		fake.ToolCalls(call("c1", "write_file", writeArgs("a.txt", "a\n"))),
+		fake.ToolCalls(call("c2", "write_file", writeArgs("b.txt", "b\n"))),
+		fake.ToolCalls(call("c3", "write_file", writeArgs("c.txt", "c\n"))),
+		fake.Text("made a, b and c"),
+	), "")
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	runTurn(t, s, "make a, b and c")
+	cps, err := s.Checkpoints(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cps) != 1 || !slices.Equal(cps[0].Changed, []string{"a.txt", "b.txt", "c.txt"}) {
+		t.Fatalf("checkpoints = %+v, want one whose turn changed [a.txt b.txt c.txt]", cps)
+	}
+}

@@ -194,10 +194,13 @@ func mayChangeFiles(e tools.Effects) bool {
 // watch saw change), so the turn's end usually finds the files as they
 // were then and has nothing left to read. Its events come one at a time.
 type turnAhead struct {
-	dirty   bool           // a call since the last step may have changed files
-	wg      sync.WaitGroup // the checkpoint being taken
-	tree    string         // the last one taken ahead ("" none)
-	changed []string       // what changed between the prompt's checkpoint and tree
+	dirty bool           // a call since the last step may have changed files
+	wg    sync.WaitGroup // the checkpoints being taken
+	// mu orders the checkpoints taken ahead (a step may go out before the
+	// last one ended): the last to take one holds the newest tree.
+	mu      sync.Mutex
+	tree    string   // the last one taken ahead ("" none)
+	changed []string // what changed between the prompt's checkpoint and tree
 }
 
 // take takes the checkpoint ahead, and what changed since the prompt's
@@ -206,6 +209,8 @@ func (a *turnAhead) take(ctx context.Context, c *checkpoints, session string, se
 	if c.aheadTaken != nil {
 		defer c.aheadTaken()
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	snap, err := c.store.Take(ctx, session, fmt.Sprintf("step-%d-%d", seq, c.taken.Add(1)))
 	if err != nil || snap.Tree == start {
 		return
