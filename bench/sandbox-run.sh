@@ -11,18 +11,13 @@
 # Usage: bench/sandbox-run.sh RUNS AGENT [AGENT2...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/scripted.sh
 runs=$1
 shift
 out=bench/out
-mkdir -p "$out"
-go build -o "$out/scripted-server" ./bench/scripted-server
-rm -f "$out/bash.url"
-"$out/scripted-server" -bash true -addr 127.0.0.1:0 >"$out/bash.url" &
-server=$!
+scripted_server bash -bash true
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
-while [ ! -s "$out/bash.url" ]; do sleep 0.05; done
-url=$(head -1 "$out/bash.url")
 mkdir -p "$work/repo" "$work/config/agent"
 git -C "$work/repo" init -q
 printf '[checkpoints]\nenabled = false\n' >"$work/config/agent/config.toml"

@@ -18,18 +18,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/crush-config.sh
+. bench/scripted.sh
 runs=$1
 shift
 out=bench/out
-mkdir -p "$out"
-go build -o "$out/scripted-server" ./bench/scripted-server
-rm -f "$out/task.url"
-"$out/scripted-server" -task -addr 127.0.0.1:0 >"$out/task.url" &
-server=$!
+scripted_server task -task
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
-while [ ! -s "$out/task.url" ]; do sleep 0.05; done
-url=$(head -1 "$out/task.url")
 lsp=${AGENT_LSP:-off}
 auto_lsp=false
 if [ "$lsp" = on ]; then auto_lsp=true; fi

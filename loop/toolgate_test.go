@@ -22,14 +22,62 @@ func runInBackground(ctx context.Context, f fixture) <-chan loop.Done {
 	return finished
 }
 
+// closedGate is a tool gate that holds a turn until it is opened, noting
+// how many requests the provider had had (requests, set once the fixture
+// is made) each time a turn reached it.
+type closedGate struct {
+	requests func() int
+	waited   chan int
+	release  chan struct{}
+	open     atomic.Bool
+}
+
+func newClosedGate() *closedGate {
+	return &closedGate{waited: make(chan int, 4), release: make(chan struct{})}
+}
+
+// wait is the gate's wait (loop.WithToolGate).
+func (g *closedGate) wait(ctx context.Context) {
+	g.waited <- g.requests()
+	select {
+	case <-g.release:
+		g.open.Store(true)
+	case <-ctx.Done():
+	}
+}
+
+// await waits for the turn running in finished to reach the gate, checks
+// it had made want requests then, opens the gate and checks the turn's
+// answer was "done".
+func (g *closedGate) await(t *testing.T, finished <-chan loop.Done, want int, why string) {
+	t.Helper()
+	var done loop.Done
+	select {
+	case n := <-g.waited:
+		if n != want {
+			t.Errorf("the gate was reached after %d requests, want %d (%s)", n, want, why)
+		}
+		close(g.release)
+		done = <-finished
+	case done = <-finished:
+		t.Error("the turn ended without waiting for its gate")
+	}
+	if done.Err != nil || done.Answer != "done" {
+		t.Fatalf("done %+v", done)
+	}
+	if len(g.waited) != 0 {
+		t.Errorf("the gate was waited for %d more times; once a turn is enough", len(g.waited))
+	}
+}
+
 // A turn's tool gate (the prompt's checkpoint) is waited for once, after
 // the first request went out and before any tool call runs: the request is
 // not held back by it, and no tool touches a file before it opens.
 func TestToolGateHoldsToolsNotTheRequest(t *testing.T) {
-	var open atomic.Bool
+	gate := newClosedGate()
 	var ranClosed atomic.Bool
 	write := funcTool{"write", false, func(context.Context, json.RawMessage) (tools.Result, error) {
-		if !open.Load() {
+		if !gate.open.Load() {
 			ranClosed.Store(true)
 		}
 		return tools.Result{Content: "written"}, nil
@@ -39,36 +87,11 @@ func TestToolGateHoldsToolsNotTheRequest(t *testing.T) {
 		fake.ToolCalls(fake.Call{ID: "b", Name: "write", Arguments: `{}`}),
 		fake.Text("done"),
 	)
-	release := make(chan struct{})
-	waited := make(chan int, 4) // the requests made when the gate was reached
-	ctx := loop.WithToolGate(context.Background(), func(ctx context.Context) {
-		waited <- len(f.provider.Requests())
-		select {
-		case <-release:
-			open.Store(true)
-		case <-ctx.Done():
-		}
-	})
-	finished := runInBackground(ctx, f)
-	var done loop.Done
-	select {
-	case n := <-waited:
-		if n != 1 {
-			t.Errorf("the gate was reached after %d requests, want 1 (the first request must not wait for it)", n)
-		}
-		close(release)
-		done = <-finished
-	case done = <-finished:
-		t.Error("the turn ended without waiting for its gate")
-	}
-	if done.Err != nil || done.Answer != "done" {
-		t.Fatalf("done %+v", done)
-	}
+	gate.requests = func() int { return len(f.provider.Requests()) }
+	ctx := loop.WithToolGate(context.Background(), gate.wait)
+	gate.await(t, runInBackground(ctx, f), 1, "the first request must not wait for it")
 	if ranClosed.Load() {
 		t.Error("a tool call ran before the gate opened")
-	}
-	if len(waited) != 0 {
-		t.Errorf("the gate was waited for %d more times; once a turn is enough", len(waited))
 	}
 	if rs := resultsOf(f.conv.Messages()); len(rs) != 2 || rs[0].Content != "written" {
 		t.Errorf("results %+v", rs)
@@ -115,11 +138,11 @@ func TestToolGateEndsWithTheTurn(t *testing.T) {
 // change nothing need not wait for): steps of other calls run while it is
 // closed, and the first step with a call it is for waits for it.
 func TestToolGateForSomeCallsLetsTheOthersRun(t *testing.T) {
-	var open atomic.Bool
+	gate := newClosedGate()
 	var readsWhileClosed, writesWhileClosed atomic.Int32
 	tool := func(name string, readOnly bool, count *atomic.Int32) funcTool {
 		return funcTool{name, readOnly, func(context.Context, json.RawMessage) (tools.Result, error) {
-			if !open.Load() {
+			if !gate.open.Load() {
 				count.Add(1)
 			}
 			return tools.Result{Content: name}, nil
@@ -131,35 +154,10 @@ func TestToolGateForSomeCallsLetsTheOthersRun(t *testing.T) {
 		fake.ToolCalls(fake.Call{ID: "d", Name: "read", Arguments: `{}`}, fake.Call{ID: "e", Name: "write", Arguments: `{}`}),
 		fake.Text("done"),
 	)
-	release := make(chan struct{})
-	waited := make(chan int, 4) // the requests made when the gate was reached
-	ctx := loop.WithToolGateFor(context.Background(), func(ctx context.Context) {
-		waited <- len(f.provider.Requests())
-		select {
-		case <-release:
-			open.Store(true)
-		case <-ctx.Done():
-		}
-	}, func(d tools.Definition) bool { return !d.ReadOnly })
-	finished := runInBackground(ctx, f)
-	var done loop.Done
-	select {
-	case n := <-waited:
-		if n != 3 {
-			t.Errorf("the gate was reached after %d requests, want 3 (the steps of reads, and of a call that does not resolve, run without it)", n)
-		}
-		close(release)
-		done = <-finished
-	case done = <-finished:
-		t.Error("the turn ended without waiting for its gate")
-	}
-	if done.Err != nil || done.Answer != "done" {
-		t.Fatalf("done %+v", done)
-	}
+	gate.requests = func() int { return len(f.provider.Requests()) }
+	ctx := loop.WithToolGateFor(context.Background(), gate.wait, func(d tools.Definition) bool { return !d.ReadOnly })
+	gate.await(t, runInBackground(ctx, f), 3, "the steps of reads, and of a call that does not resolve, run without it")
 	if readsWhileClosed.Load() != 2 || writesWhileClosed.Load() != 0 {
 		t.Errorf("while the gate was closed, %d reads ran (want 2: the third shares the write's step) and %d writes (want 0)", readsWhileClosed.Load(), writesWhileClosed.Load())
-	}
-	if len(waited) != 0 {
-		t.Errorf("the gate was waited for %d more times; once a turn is enough", len(waited))
 	}
 }

@@ -16,6 +16,24 @@ import (
 	"github.com/agent-dev/agent/tools/shell"
 )
 
+// benchSandbox is the sandbox of p, its helper helperExe when not "" (the
+// agent's binary: production starts /proc/self/exe); it skips the
+// benchmark where p's mode cannot be enforced.
+func benchSandbox(b *testing.B, p Policy, helperExe string) *Sandbox {
+	b.Helper()
+	sb, err := New(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if p.Mode != Off && !sb.Status().Enforced {
+		b.Skipf("no sandbox here: %s", sb.Status().Reason)
+	}
+	if l, ok := sb.impl.(*linux); ok && helperExe != "" {
+		l.exe = helperExe
+	}
+	return sb
+}
+
 // BenchmarkCommand measures a whole bash tool call, unsandboxed (also
 // "off-supervised": under the helper that confines nothing, as the agent
 // starts every command since background processes came) and
@@ -41,21 +59,11 @@ func BenchmarkCommand(b *testing.B) {
 		mode    Mode
 		bounded bool
 	}{{"off", Off, false}, {"off-supervised", Off, false}, {"workspace-write", WorkspaceWrite, true}, {"workspace-write-bare", WorkspaceWrite, false}} {
-		mode := c.mode
-		p := Policy{Mode: mode, Dir: dir}
+		p := Policy{Mode: c.mode, Dir: dir}
 		if c.bounded {
 			p.MaxProcesses, p.TempSize = 1024, 1<<30
 		}
-		sb, err := New(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if mode != Off && !sb.Status().Enforced {
-			b.Skipf("no sandbox here: %s", sb.Status().Reason)
-		}
-		if l, ok := sb.impl.(*linux); ok && helperExe != "" {
-			l.exe = helperExe // production starts /proc/self/exe: the agent
-		}
+		sb := benchSandbox(b, p, helperExe)
 		// Started in the session's network namespace, as the agent does.
 		cfg := shell.Config{Dir: dir, Build: sb.Build, Start: sb.Start}
 		if c.name == "off-supervised" { // as the interface builds every command
@@ -94,16 +102,7 @@ func BenchmarkBackgroundStart(b *testing.B) {
 		name string
 		mode Mode
 	}{{"off", Off}, {"workspace-write", WorkspaceWrite}} {
-		sb, err := New(Policy{Mode: c.mode, Dir: dir, MaxProcesses: 1024, TempSize: 1 << 30})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if c.mode != Off && !sb.Status().Enforced {
-			b.Skipf("no sandbox here: %s", sb.Status().Reason)
-		}
-		if l, ok := sb.impl.(*linux); ok && helperExe != "" {
-			l.exe = helperExe
-		}
+		sb := benchSandbox(b, Policy{Mode: c.mode, Dir: dir, MaxProcesses: 1024, TempSize: 1 << 30}, helperExe)
 		m, err := background.New(background.Config{Dir: filepath.Join(b.TempDir(), "bg"), Settings: background.Settings{MaxProcesses: 1 << 20}})
 		if err != nil {
 			b.Fatal(err)
@@ -178,17 +177,7 @@ func BenchmarkFirstCommand(b *testing.B) {
 	for _, mode := range []Mode{Off, WorkspaceWrite} {
 		b.Run(string(mode), func(b *testing.B) {
 			for b.Loop() {
-				p := Policy{Mode: mode, Dir: dir, MaxProcesses: 1024, TempSize: 1 << 30}
-				sb, err := New(p)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if mode != Off && !sb.Status().Enforced {
-					b.Skipf("no sandbox here: %s", sb.Status().Reason)
-				}
-				if l, ok := sb.impl.(*linux); ok && helperExe != "" {
-					l.exe = helperExe
-				}
+				sb := benchSandbox(b, Policy{Mode: mode, Dir: dir, MaxProcesses: 1024, TempSize: 1 << 30}, helperExe)
 				tool := shell.New(shell.Config{Dir: dir, Build: sb.Build, Start: sb.Start, Guard: sb.Guard})
 				res, err := tool.Run(context.Background(), tools.Call{Args: raw})
 				if err != nil || res.Meta["exit_code"] != 0 {
