@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agent-dev/agent/tools/mcp"
@@ -29,7 +30,8 @@ const authTimeout = 5 * time.Minute
 // gets the environment bash commands get (filter: no provider key, nothing
 // that looks like a secret) and none of the oauth tables' secrets.
 func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), filter shell.EnvFilter, interactive bool) {
-	env := browserEnv(cfgs, filter)
+	// Filtered when a browser opens: most sessions never open one.
+	env := sync.OnceValue(func() []string { return browserEnv(cfgs, filter) })
 	for i := range cfgs {
 		c := &cfgs[i]
 		if c.URL == "" || c.SSE || c.Skipped != "" || c.Disabled {
@@ -39,7 +41,7 @@ func attachOAuth(cfgs []mcp.Config, store *oauth.Store, notify func(string), fil
 		if c.OAuth != nil {
 			oc = *c.OAuth
 		}
-		browser := func(u string) error { return oauth.OpenBrowser(u, os.Getenv, env) }
+		browser := func(u string) error { return oauth.OpenBrowser(u, os.Getenv, env()) }
 		if !interactive {
 			browser = func(string) error { return oauth.ErrLoginNeeded }
 		}
