@@ -41,7 +41,14 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 		return fmt.Errorf("recording %s message in session %s: %w", m.Role, r.id, err)
 	}
 	now := millis(r.s.now())
-	err = r.s.write(ctx, func(tx *sql.Tx) error {
+	queries := []string{sqlCountMessage, sqlInsertMessage}
+	if len(refs) > 0 {
+		queries = append(queries, sqlInsertImage)
+	}
+	if len(m.ToolCalls()) > 0 {
+		queries = append(queries, sqlInsertToolCall)
+	}
+	err = r.s.writeWith(ctx, queries, func(tx *sql.Tx) error {
 		count, err := r.s.stmt(ctx, tx, sqlCountMessage)
 		if err != nil {
 			return err
@@ -185,7 +192,7 @@ func (r *Recorder) RecordToolCall(ctx context.Context, call providers.ToolCall, 
 	if result.IsError {
 		status = "failed"
 	}
-	err := r.s.write(ctx, func(tx *sql.Tx) error {
+	err := r.s.writeWith(ctx, []string{sqlStartCall, sqlDecideCall, sqlFinishCall, sqlTouchSession}, func(tx *sql.Tx) error {
 		if err := r.execCall(ctx, tx, sqlStartCall, call.ID, millis(started)); err != nil {
 			return err
 		}
@@ -223,7 +230,7 @@ const sqlTouchSession = `UPDATE sessions SET updated_at = ? WHERE id = ?`
 // ?1, the call id as ?2 and args from ?3 on, and bumps the session's
 // updated time, in a transaction of its own.
 func (r *Recorder) updateCall(ctx context.Context, q, callID string, args ...any) error {
-	return r.s.write(ctx, func(tx *sql.Tx) error {
+	return r.s.writeWith(ctx, []string{q, sqlTouchSession}, func(tx *sql.Tx) error {
 		if err := r.execCall(ctx, tx, q, callID, args...); err != nil {
 			return err
 		}

@@ -258,3 +258,30 @@ func TestAToolCallRecordedInOneWrite(t *testing.T) {
 		t.Errorf("an unknown call changed the calls:\n%+v\n%+v", before, after)
 	}
 }
+
+// A session's writes, one after another, keep to one connection of the
+// database: the statements they run are prepared on the connection their
+// transaction takes, not on a second one opened for it (each connection
+// parses the whole schema first).
+func TestWritesOneAfterAnotherKeepToOneConnection(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	r := s.Recorder(ss.ID)
+	call := providers.ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}
+	for _, m := range []providers.Message{
+		userMsg("read a"),
+		{Role: providers.RoleAssistant, Parts: []providers.Part{call}},
+	} {
+		if err := r.AppendMessage(ctx, m, zeroUsage); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	if err := r.RecordToolCall(ctx, call, now, true, true, "", 0, providers.ToolResult{CallID: "c1", Content: "x"}, now); err != nil {
+		t.Fatal(err)
+	}
+	if n := sessions.DB(s).Stats().OpenConnections; n != 1 {
+		t.Errorf("%d connections open, want 1", n)
+	}
+}

@@ -243,8 +243,30 @@ func (s *Store) Close() error {
 // write runs fn in one immediate transaction, serialised with this process's
 // other writes, and commits it when fn returns nil.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.writeWith(ctx, nil, fn)
+}
+
+// writeWith is write for an fn that runs queries through stmt: those not
+// prepared yet are prepared before the transaction begins, on the
+// connection it then takes (the pool hands out the one used last), rather
+// than on another while the transaction holds it, which made each one
+// parsed twice and a second connection opened for it.
+func (s *Store) writeWith(ctx context.Context, queries []string, fn func(tx *sql.Tx) error) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	for _, q := range queries {
+		if _, ok := s.stmts[q]; ok {
+			continue
+		}
+		st, err := s.db.PrepareContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		if s.stmts == nil {
+			s.stmts = map[string]*sql.Stmt{}
+		}
+		s.stmts[q] = st
+	}
 	tx, err := s.begin(ctx)
 	if err != nil {
 		return err
