@@ -380,7 +380,10 @@ func TestADeniedFileOutsideTheDirectoryIsNotShown(t *testing.T) {
 }
 
 func TestAServerThatNeverGoesQuietHoldsAnEditOnlyForTheWaitAndSaysSo(t *testing.T) {
-	const wait = 500 * time.Millisecond
+	// Long enough for the client to read the flood's first publishes of
+	// the edit on a loaded machine (the race detector's, with a whole
+	// suite beside it, missed them in 500 ms); the edit waits all of it.
+	const wait = 1500 * time.Millisecond
 	m, dir := scriptedManager(t, map[string]string{"a.txt": "ok\n"}, wait, scripted(scriptedlsp.ModeFlood))
 	m.Open("a.txt")
 	writeFiles(t, dir, map[string]string{"a.txt": "ok\nERROR: broken\n"})
