@@ -266,21 +266,12 @@ func TestAToolCallRecordedInOneWrite(t *testing.T) {
 func TestWritesOneAfterAnotherKeepToOneConnection(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	ss := create(t, s, t.TempDir(), "")
-	r := s.Recorder(ss.ID)
+	rec := s.Recorder(create(t, s, t.TempDir(), "").ID)
 	call := providers.ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}
-	for _, m := range []providers.Message{
-		userMsg("read a"),
-		{Role: providers.RoleAssistant, Parts: []providers.Part{call}},
-	} {
-		if err := r.AppendMessage(ctx, m, zeroUsage); err != nil {
-			t.Fatal(err)
-		}
-	}
+	must(t, rec.AppendMessage(ctx, userMsg("read a"), zeroUsage))
+	must(t, rec.AppendMessage(ctx, assistantMsg("", call), zeroUsage))
 	now := time.Now()
-	if err := r.RecordToolCall(ctx, call, now, true, true, "", 0, providers.ToolResult{CallID: "c1", Content: "x"}, now); err != nil {
-		t.Fatal(err)
-	}
+	must(t, rec.RecordToolCall(ctx, call, now, true, true, "", 0, providers.ToolResult{CallID: "c1", Content: "x"}, now))
 	if n := sessions.DB(s).Stats().OpenConnections; n != 1 {
 		t.Errorf("%d connections open, want 1", n)
 	}
