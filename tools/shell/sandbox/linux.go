@@ -3,8 +3,6 @@
 package sandbox
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -195,15 +193,15 @@ func (l *linux) setup() {
 		if wantTmp {
 			tmpSize = l.p.TempSize
 		}
-		var err error
-		var holder *netHolder
-		if tmp, tmpErr, holder, err = l.probe(tmpSize, hold); err != nil {
+		p, err := l.probe(tmpSize, hold)
+		if err != nil {
 			l.nsErr = err.Error()
 		} else {
 			l.ns = true
 		}
-		if holder != nil {
-			if net, err = holder.enter(); err != nil {
+		tmp, tmpErr = p.tmp, p.tmpErr
+		if p.keeper != nil {
+			if net, err = p.keeper.enter(); err != nil {
 				netErr = err.Error()
 			}
 		}
@@ -295,74 +293,6 @@ var allCapabilities = sync.OnceValue(func() []uintptr {
 	}
 	return caps
 })
-
-// probe starts the helper in probe mode inside the namespaces: it sets
-// them up as a command would and exits. With tmpSize, it first makes the
-// session's tmpfs of that many bytes: tmp is it, or tmpErr why not. With
-// hold (the network off), it stays as the keeper of the session's network
-// namespace, holder. Each is one exec of the agent's binary less than a
-// helper of its own.
-func (l *linux) probe(tmpSize int64, hold bool) (tmp *os.File, tmpErr error, holder *netHolder, err error) {
-	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
-		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize, HoldNet: hold}
-	attr := l.sysProcAttr(true, &o)
-	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
-	cmd.SysProcAttr = attr
-	var mine, theirs *os.File
-	if tmpSize > 0 {
-		if mine, theirs, err = tmpSocket(); err != nil {
-			return nil, nil, nil, err
-		}
-		defer mine.Close()
-		defer theirs.Close()
-		cmd.ExtraFiles = []*os.File{theirs}
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	failed := func(err error) error {
-		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
-			return fmt.Errorf("user namespaces: %s", msg)
-		}
-		return fmt.Errorf("user namespaces: %v", err)
-	}
-	var lines []string
-	if !hold {
-		var stdout bytes.Buffer
-		cmd.Stdout = &stdout
-		if err := cmd.Run(); err != nil {
-			return nil, nil, nil, failed(err)
-		}
-		lines = strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	} else {
-		// The keeper writes its lines, then "ready", and waits for its
-		// standard input to end.
-		if holder, err = startHolder(cmd); err != nil {
-			return nil, nil, nil, err
-		}
-		for {
-			line, rerr := holder.out.ReadString('\n')
-			if line = strings.TrimSpace(line); line == "ready" {
-				break
-			}
-			if rerr != nil {
-				holder.stop()
-				return nil, nil, nil, failed(rerr)
-			}
-			lines = append(lines, line)
-		}
-	}
-	if tmpSize == 0 {
-		return nil, nil, holder, nil
-	}
-	for _, line := range lines {
-		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok {
-			return nil, errors.New(why), holder, nil
-		}
-	}
-	theirs.Close() // the helper's copy: receiveTmp sees the end of what was sent
-	tmp, tmpErr = receiveTmp(mine)
-	return tmp, tmpErr, holder, nil
-}
 
 func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	if l.abi == 0 {

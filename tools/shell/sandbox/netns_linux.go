@@ -31,12 +31,11 @@ import (
 // agent's own user namespace: where the agent lacks it, each command has a
 // namespace of its own, as before.
 type sharedNet struct {
-	holder  *exec.Cmd
-	stdin   io.WriteCloser // closing it ends the holder
-	reqs    chan func()    // run on the namespace's thread
-	done    chan struct{}  // closed by close
-	stopped chan struct{}  // closed when the thread's goroutine ended
-	pending sync.Map       // *exec.Cmd built to start in the namespace
+	keeper  *netHolder
+	reqs    chan func()   // run on the namespace's thread
+	done    chan struct{} // closed by close
+	stopped chan struct{} // closed when the thread's goroutine ended
+	pending sync.Map      // *exec.Cmd built to start in the namespace
 	once    sync.Once
 }
 
@@ -75,8 +74,7 @@ func (l *linux) startSharedNet() (*sharedNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	if line, _ := h.out.ReadString('\n'); line != "ready\n" {
-		h.stop() // waits for the keeper, whose stderr then says why
+	if _, err := h.ready(); err != nil {
 		return nil, fmt.Errorf("the network namespace's keeper: %s", strings.TrimSpace(stderr.String()))
 	}
 	return h.enter()
@@ -109,6 +107,24 @@ func startHolder(cmd *exec.Cmd) (*netHolder, error) {
 	return &netHolder{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}, nil
 }
 
+// ready reads the keeper's standard output up to its line "ready" and
+// returns the lines before it. A keeper that ends first (its set-up
+// failed: its stderr says why) is waited for, and the error is the read's.
+func (h *netHolder) ready() ([]string, error) {
+	var lines []string
+	for {
+		line, err := h.out.ReadString('\n')
+		if line = strings.TrimSpace(line); line == "ready" {
+			return lines, nil
+		}
+		if err != nil {
+			h.stop()
+			return lines, err
+		}
+		lines = append(lines, line)
+	}
+}
+
 // stop ends the keeper and waits for it.
 func (h *netHolder) stop() {
 	h.stdin.Close()
@@ -118,7 +134,7 @@ func (h *netHolder) stop() {
 // enter starts the thread that enters the keeper's namespace, once the
 // keeper said it is ready; the keeper is stopped when it cannot.
 func (h *netHolder) enter() (*sharedNet, error) {
-	n := &sharedNet{holder: h.cmd, stdin: h.stdin, reqs: make(chan func()), done: make(chan struct{}), stopped: make(chan struct{})}
+	n := &sharedNet{keeper: h, reqs: make(chan func()), done: make(chan struct{}), stopped: make(chan struct{})}
 	ns, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", h.cmd.Process.Pid))
 	if err != nil {
 		h.stop()
@@ -181,8 +197,7 @@ func (n *sharedNet) close() {
 	n.once.Do(func() {
 		close(n.done)
 		<-n.stopped
-		n.stdin.Close()
-		n.holder.Wait()
+		n.keeper.stop()
 	})
 }
 

@@ -21,13 +21,14 @@ func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 	defer sb.Close()
 	l := sb.impl.(*linux)
 
-	tmp, tmpErr, _, err := l.probe(1<<20, false)
+	p, err := l.probe(1<<20, false)
 	if err != nil {
 		t.Skipf("no user namespaces here: %v", err)
 	}
-	if tmpErr != nil {
-		t.Skipf("no tmpfs of its own here: %v", tmpErr)
+	if p.tmpErr != nil {
+		t.Skipf("no tmpfs of its own here: %v", p.tmpErr)
 	}
+	tmp := p.tmp
 	if free, size, ok := tmpUsage(tmp); !ok || size != 1<<20 || free <= 0 {
 		t.Fatalf("the probe's tmpfs: %d bytes free of %d (%v), want 1 MiB", free, size, ok)
 	}
@@ -50,7 +51,8 @@ func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 				t.Fatal(err)
 			}
 			l.exe = exe
-			tmp, tmpErr, holder, err := l.probe(1<<20, c.hold)
+			p, err := l.probe(1<<20, c.hold)
+			tmp, tmpErr, holder := p.tmp, p.tmpErr, p.keeper
 			if tmp != nil {
 				t.Fatal("a tmpfs came from a helper that sent none")
 			}

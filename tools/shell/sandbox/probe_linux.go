@@ -1,0 +1,85 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/agent-dev/agent/tools/shell/sandbox/helper"
+)
+
+// probed is what the namespace probe made besides its verdict.
+type probed struct {
+	// tmp is the session's tmpfs (a detached mount), or tmpErr why there
+	// is none; both nil when none was asked for.
+	tmp    *os.File
+	tmpErr error
+	// keeper keeps the session's network namespace (nil: none asked for,
+	// or the probe failed).
+	keeper *netHolder
+}
+
+// probe starts the helper in probe mode inside the namespaces: it sets
+// them up as a command would and exits. With tmpSize, it first makes the
+// session's tmpfs of that many bytes. With hold (the network off), it stays
+// as the keeper of the session's network namespace. Each saves an exec of
+// the agent's binary, a helper of its own, at a session's first command.
+// The error says why namespaces cannot be used; nothing is kept then.
+func (l *linux) probe(tmpSize int64, hold bool) (probed, error) {
+	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
+		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize, HoldNet: hold}
+	attr := l.sysProcAttr(true, &o) // before o.Args: it sets the ids to map
+	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
+	cmd.SysProcAttr = attr
+	var mine, theirs *os.File
+	if tmpSize > 0 {
+		var err error
+		if mine, theirs, err = tmpSocket(); err != nil {
+			return probed{}, err
+		}
+		defer mine.Close()
+		defer theirs.Close()
+		cmd.ExtraFiles = []*os.File{theirs}
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	failed := func(err error) error {
+		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
+			return fmt.Errorf("user namespaces: %s", msg)
+		}
+		return fmt.Errorf("user namespaces: %v", err)
+	}
+	var p probed
+	var lines []string
+	if hold {
+		var err error
+		if p.keeper, err = startHolder(cmd); err != nil {
+			return probed{}, err
+		}
+		if lines, err = p.keeper.ready(); err != nil {
+			return probed{}, failed(err)
+		}
+	} else {
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
+		if err := cmd.Run(); err != nil {
+			return probed{}, failed(err)
+		}
+		lines = strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	}
+	if tmpSize == 0 {
+		return p, nil
+	}
+	for _, line := range lines {
+		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok {
+			p.tmpErr = errors.New(why)
+			return p, nil
+		}
+	}
+	theirs.Close() // the helper's copy: receiveTmp sees the end of what was sent
+	p.tmp, p.tmpErr = receiveTmp(mine)
+	return p, nil
+}
