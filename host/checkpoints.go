@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/agent-dev/agent/checkpoint"
-	"github.com/agent-dev/agent/hooks"
 	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
@@ -33,9 +32,9 @@ type checkpoints struct {
 	// aheadTaken, when not nil, is called after each checkpoint taken
 	// ahead of a turn's end (tests).
 	aheadTaken func()
-	// hooked reports whether hooks run around tool calls (commands that
-	// may change files, whatever the call).
-	hooked func() bool
+	// hooked is whether hooks run around tool calls (commands that may
+	// change files, whatever the call).
+	hooked bool
 }
 
 // checkpointService opens the project's checkpoint store when checkpoints
@@ -52,15 +51,7 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	if err != nil {
 		return sessionService{notice: "checkpoints are off: " + err.Error()}, nil
 	}
-	a := env.a
-	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn, swept: make(chan struct{}), hooked: func() bool {
-		for _, e := range []string{hooks.PreToolUse, hooks.PostToolUse, hooks.PostToolUseFailure, hooks.PermissionRequest} {
-			if a.hooks.has(e) {
-				return true
-			}
-		}
-		return false
-	}}
+	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn, swept: make(chan struct{}), hooked: env.a.hooks.aroundCalls()}
 	env.a.checkpoints = c
 	env.a.children.runner.Observe = c.observeChild
 	ctx, cancel := context.WithCancel(context.WithoutCancel(env.ctx))
@@ -147,7 +138,7 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 		case <-ctx.Done():
 		}
 	}, func(d tools.Definition) bool {
-		return mayChangeFiles(d.Effects) || c.hooked()
+		return mayChangeFiles(d.Effects) || c.hooked
 	})
 	var ahead turnAhead
 	return gated, func(ev loop.Event) {

@@ -184,6 +184,13 @@ func (h *hookSet) has(event string) bool {
 // any reports whether the session has a hook of any event (nil: none).
 func (h *hookSet) any() bool { return h != nil && len(h.all) > 0 }
 
+// aroundCalls reports whether hooks run around tool calls (PreToolUse,
+// PostToolUse, PostToolUseFailure, PermissionRequest): commands that may
+// change files, whatever the call does.
+func (h *hookSet) aroundCalls() bool {
+	return h.has(hooks.PreToolUse) || h.has(hooks.PostToolUse) || h.has(hooks.PostToolUseFailure) || h.has(hooks.PermissionRequest)
+}
+
 // gateFunc is the loop's gate: PreToolUse (nil without such hooks).
 func (h *hookSet) gateFunc() loop.GateFunc {
 	if !h.has(hooks.PreToolUse) {
