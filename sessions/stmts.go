@@ -9,20 +9,31 @@ import (
 // the statements every message writes are parsed and planned (their FTS5
 // and image triggers included) the first time only, then reused on each
 // of the pool's connections. It must be called from a write (s.writeMu
-// held), which guards the cache.
+// held), which guards the cache; writeWith prepares them before the
+// transaction begins.
 func (s *Store) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
-	st, ok := s.stmts[query]
-	if !ok {
-		var err error
-		if st, err = s.db.PrepareContext(ctx, query); err != nil {
-			return nil, err
-		}
-		if s.stmts == nil {
-			s.stmts = map[string]*sql.Stmt{}
-		}
-		s.stmts[query] = st
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return nil, err
 	}
 	return tx.StmtContext(ctx, st), nil
+}
+
+// prepared returns query prepared on the database, once per store
+// (s.writeMu held).
+func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if s.stmts == nil {
+		s.stmts = map[string]*sql.Stmt{}
+	}
+	s.stmts[query] = st
+	return st, nil
 }
 
 // The statements a message's write runs.

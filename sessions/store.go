@@ -255,17 +255,9 @@ func (s *Store) writeWith(ctx context.Context, queries []string, fn func(tx *sql
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	for _, q := range queries {
-		if _, ok := s.stmts[q]; ok {
-			continue
-		}
-		st, err := s.db.PrepareContext(ctx, q)
-		if err != nil {
+		if _, err := s.prepared(ctx, q); err != nil {
 			return err
 		}
-		if s.stmts == nil {
-			s.stmts = map[string]*sql.Stmt{}
-		}
-		s.stmts[q] = st
 	}
 	tx, err := s.begin(ctx)
 	if err != nil {
