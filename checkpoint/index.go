@@ -60,7 +60,7 @@ func (s *Store) markLatest(session string) {
 func (s *Store) seedIndex(index string) bool {
 	dir := filepath.Dir(index)
 	if b, err := os.ReadFile(filepath.Join(dir, latestName)); err == nil {
-		if name := string(b); validName(name) && name != filepath.Base(index) && s.copyIndex(filepath.Join(dir, name), index) {
+		if name := string(b); validName(name) && name != filepath.Base(index) && copyIndex(filepath.Join(dir, name), index) {
 			return true
 		}
 	}
@@ -81,11 +81,11 @@ func (s *Store) seedIndex(index string) bool {
 			newest, when = e.Name(), fi.ModTime()
 		}
 	}
-	return newest != "" && s.copyIndex(filepath.Join(dir, newest), index)
+	return newest != "" && copyIndex(filepath.Join(dir, newest), index)
 }
 
 // copyIndex copies the index at src to index, through a temporary file.
-func (s *Store) copyIndex(src, index string) bool {
+func copyIndex(src, index string) bool {
 	in, err := os.Open(src)
 	if err != nil {
 		return false

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // Snapshot is a checkpoint just taken.
@@ -131,39 +129,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 		}
 		paths = splitZ(out)
 	} else if full {
-		// What changed since the index (untracked files that are not
-		// ignored, tracked ones whose size or time changed, tracked ones
-		// removed) and the index's entries, in one listing; beside it,
-		// unless the watch's start listed them, the entries git now
-		// ignores. From those, what left the view.
-		var ig errgroup.Group
-		if !watchListed {
-			ig.Go(func() error {
-				out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--ignored", "--exclude-standard", "--"}, spec...)...)
-				ignoredCached = splitZ(out)
-				return err
-			})
-		}
-		out, err := g.Run(ctx, append([]string{"ls-files", "-z", "-t", "--cached", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
-		if werr := ig.Wait(); err == nil {
-			err = werr
-		}
-		if err != nil {
-			return Snapshot{}, err
-		}
-		var cached []string
-		for _, rec := range splitZ(out) {
-			tag, p, ok := strings.Cut(rec, " ")
-			switch {
-			case !ok:
-				return Snapshot{}, fmt.Errorf("reading git ls-files -t: %q", rec)
-			case tag == "H":
-				cached = append(cached, p)
-			default: // C modified, R removed, ? not tracked
-				paths = append(paths, p)
-			}
-		}
-		if leave, err = s.leftView(ctx, cached, ignoredCached); err != nil {
+		if paths, leave, err = s.readAgain(ctx, g, ignoredCached, watchListed); err != nil {
 			return Snapshot{}, err
 		}
 	}

@@ -9,12 +9,54 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/agent-dev/agent/gitcmd"
 )
 
 // What a checkpoint holds: the files git would see, read from the
 // repository, the watch and the file system.
+
+// readAgain reads what changed since the session's index (g's), in full:
+// the paths the index must take again, and those leaving the view. What
+// changed (untracked files that are not ignored, tracked ones whose size
+// or time changed, tracked ones removed) and the index's entries come from
+// one listing; beside it, unless the watch's start listed them (listed),
+// the index's entries git now ignores (ignoredCached).
+func (s *Store) readAgain(ctx context.Context, g gitcmd.Cmd, ignoredCached []string, listed bool) (paths, leave []string, err error) {
+	spec := s.pathspec()
+	var ig errgroup.Group
+	if !listed {
+		ig.Go(func() error {
+			out, err := g.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--ignored", "--exclude-standard", "--"}, spec...)...)
+			ignoredCached = splitZ(out)
+			return err
+		})
+	}
+	out, err := g.Run(ctx, append([]string{"ls-files", "-z", "-t", "--cached", "--others", "--modified", "--deleted", "--exclude-standard", "--"}, spec...)...)
+	if werr := ig.Wait(); err == nil {
+		err = werr
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var cached []string
+	for _, rec := range splitZ(out) {
+		tag, p, ok := strings.Cut(rec, " ")
+		switch {
+		case !ok:
+			return nil, nil, fmt.Errorf("reading git ls-files -t: %q", rec)
+		case tag == "H":
+			cached = append(cached, p)
+		default: // C modified, R removed, ? not tracked
+			paths = append(paths, p)
+		}
+	}
+	leave, err = s.leftView(ctx, cached, ignoredCached)
+	return paths, leave, err
+}
 
 // leftView lists the files the session's index holds (cached) that a
 // fresh read would leave out: those git now ignores (ignored, the
