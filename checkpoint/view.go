@@ -67,11 +67,11 @@ func (s *Store) leftView(ctx context.Context, cached, ignored []string) ([]strin
 	if len(ignored) > 0 {
 		tracked := map[string]bool{}
 		if s.userGit != "" {
-			out, err := userGit(s.top).Run(ctx, append([]string{"-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--"}, s.pathspec()...)...)
+			list, err := s.userIndex(ctx)
 			if err != nil {
 				return nil, err
 			}
-			for _, p := range splitZ(out) {
+			for _, p := range list {
 				tracked[p] = true
 			}
 		}
@@ -170,17 +170,24 @@ func (s *Store) inNested(p string) bool {
 	return false
 }
 
-// userTracked lists the files the user's repository tracks in the
-// working directory, reading its index (never writing it).
-func (s *Store) userTracked(ctx context.Context) ([]string, error) {
+// userIndex lists the entries of the user's repository's index in the
+// working directory (never writing it).
+func (s *Store) userIndex(ctx context.Context) ([]string, error) {
 	// Its config is read but may run nothing here (a .git that came in an
 	// archive may name a file system monitor).
 	out, err := userGit(s.top).Run(ctx, append([]string{"-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--"}, s.pathspec()...)...)
+	return splitZ(out), err
+}
+
+// userTracked lists the files the user's repository tracks in the
+// working directory that are there (not a directory now).
+func (s *Store) userTracked(ctx context.Context) ([]string, error) {
+	list, err := s.userIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var keep []string
-	for _, p := range splitZ(out) {
+	for _, p := range list {
 		if fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
 			keep = append(keep, p)
 		}
