@@ -116,11 +116,11 @@ type Options struct {
 	// helper mounts a clone of on TmpAt: the session's temporary directory.
 	TmpFD int
 	TmpAt string
-	// MakeTmp, when positive, makes the helper create a tmpfs of that many
-	// bytes as a detached mount, send it over the unix socket at
-	// descriptor 3 and exit: done once per session, in namespaces of its own.
-	// With Probe, the probe goes on after it; a tmpfs it could not make is
-	// a line on stdout, TmpFailed followed by why.
+	// MakeTmp, when positive, makes the probe (with Probe) first create a
+	// tmpfs of that many bytes as a detached mount and send it over the
+	// unix socket at descriptor 3: done once per session, in namespaces of
+	// its own. A tmpfs it could not make is a line on stdout, TmpFailed
+	// followed by why, and the probe goes on.
 	MakeTmp int64
 	// MapIDs makes the helper map UID and GID (the agent's own ids) to
 	// themselves in its new user namespace before anything else, writing
@@ -198,7 +198,7 @@ func Parse(args []string) (Options, error) {
 		switch {
 		case a == "--":
 			o.Program = args[i+1:]
-			if len(o.Program) == 0 && !o.Probe && o.MakeTmp == 0 && !o.HoldNet {
+			if len(o.Program) == 0 && !o.Probe && !o.HoldNet {
 				return o, errors.New("no program to run")
 			}
 			return o, nil

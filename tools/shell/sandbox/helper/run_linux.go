@@ -36,17 +36,10 @@ func run(o Options) int {
 		io.Copy(io.Discard, os.Stdin) // until the agent closes it, or dies
 		return 0
 	}
-	if o.MakeTmp > 0 {
-		err := makeTmp(o.MakeTmp, 3)
-		if !o.Probe {
-			if err != nil {
-				fail(err)
-			}
-			return 0
-		}
-		// A probe goes on without it: the tmpfs is a bound of the
+	if o.MakeTmp > 0 && o.Probe {
+		// The probe goes on without it: the tmpfs is a bound of the
 		// session, not part of the confinement the probe tries.
-		if err != nil {
+		if err := makeTmp(o.MakeTmp, 3); err != nil {
 			os.Stdout.WriteString(TmpFailed + err.Error() + "\n")
 		}
 	}
