@@ -395,7 +395,11 @@ func TestAServerThatNeverGoesQuietHoldsAnEditOnlyForTheWaitAndSaysSo(t *testing.
 	if len(rep.New) != 1 || rep.New[0].Message != "broken" {
 		t.Errorf("want the new error only (not the thousands of hints), got %d: %+v", len(rep.New), rep.New[:min(3, len(rep.New))])
 	}
-	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "had not finished checking") {
+	// The note that it was still publishing; on a machine starved enough
+	// that even the flood paused for the quiet window, the note that the
+	// file's diagnostics may be older is as true (both say the list may
+	// be incomplete), but some note there must be.
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "had not finished checking") && !strings.Contains(rep.Notes[0], "had not checked a.txt before this change") {
 		t.Errorf("want a note that the server was still publishing, got %q", rep.Notes)
 	}
 }
