@@ -1,0 +1,303 @@
+// Package gitfmt reads and writes, in process, the parts of git's on-disk
+// formats a checkpoint needs between two git commands: a session's index
+// (version 2, with the cache-tree extension), loose objects and trees. It
+// follows gitformat-index(5) and gitrepository-layout(5) of git 2.x,
+// object format SHA-1. What it does not know (another index version, an
+// extension git requires readers to understand, entries in conflict, a
+// stat it cannot take) it refuses with ErrUnsupported, and the caller runs
+// git instead.
+package gitfmt
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// ErrUnsupported is returned for an index this package does not read or
+// write (see the package comment): git can.
+var ErrUnsupported = errors.New("an index git must read")
+
+// ID is an object's name: the SHA-1 of its header and content.
+type ID [20]byte
+
+// String is the id as git prints it: 40 lower-case hex digits.
+func (id ID) String() string { return hex.EncodeToString(id[:]) }
+
+// ParseID reads 40 hex digits; it fails on anything else.
+func ParseID(s string) (ID, error) {
+	var id ID
+	if len(s) != 40 {
+		return id, fmt.Errorf("object id %q: not 40 hex digits", s)
+	}
+	if _, err := hex.Decode(id[:], []byte(s)); err != nil {
+		return id, fmt.Errorf("object id %q: %w", s, err)
+	}
+	return id, nil
+}
+
+// The modes of an entry (git's, octal).
+const (
+	ModeFile       uint32 = 0o100644
+	ModeExecutable uint32 = 0o100755
+	ModeSymlink    uint32 = 0o120000
+	ModeGitlink    uint32 = 0o160000
+	modeTree       uint32 = 0o40000
+)
+
+// Stat is the part of a file's lstat(2) an index entry keeps, each field
+// cut to its low 32 bits as git stores it: times in seconds and
+// nanoseconds, the size in bytes. Git compares them with the file's to
+// tell whether it changed without reading it.
+type Stat struct {
+	CtimeSec, CtimeNsec uint32
+	MtimeSec, MtimeNsec uint32
+	Dev, Ino            uint32
+	UID, GID            uint32
+	Size                uint32
+}
+
+// Entry is one file of an index.
+type Entry struct {
+	Path string // slash-separated, relative to the work tree
+	Mode uint32 // ModeFile, ModeExecutable, ModeSymlink or ModeGitlink
+	ID   ID     // the blob (a gitlink's commit)
+	Stat Stat
+}
+
+// Index is an index file's entries (stage 0 only), sorted by path as git
+// sorts them (byte by byte), and its cache tree: the trees of the
+// directories whose entries have not changed since the tree was last
+// written.
+type Index struct {
+	Entries []Entry
+	tree    *cacheTree // nil: none
+}
+
+const (
+	entryFixed   = 62 // the bytes of an entry before its path
+	nameMask     = 0x0fff
+	flagExtended = 0x4000
+	flagStage    = 0x3000
+	flagValid    = 0x8000
+)
+
+// ReadIndex reads the index file at path. It fails with an error
+// wrapping fs.ErrNotExist when there is none, ErrUnsupported for an index
+// it does not know, and an error naming the path when the file is
+// corrupt (its checksum, a truncated entry).
+func ReadIndex(path string) (*Index, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	x, err := parseIndex(b)
+	if err != nil {
+		return nil, fmt.Errorf("reading the index %s: %w", path, err)
+	}
+	return x, nil
+}
+
+func parseIndex(b []byte) (*Index, error) {
+	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
+		return nil, errors.New("not an index")
+	}
+	body, sum := b[:len(b)-20], b[len(b)-20:]
+	// index.skipHash writes a null checksum, which git does not check.
+	if !bytes.Equal(sum, make([]byte, 20)) {
+		if got := sha1.Sum(body); !bytes.Equal(got[:], sum) {
+			return nil, errors.New("its checksum does not match")
+		}
+	}
+	if v := binary.BigEndian.Uint32(b[4:]); v != 2 {
+		return nil, fmt.Errorf("%w: version %d", ErrUnsupported, v)
+	}
+	n := int(binary.BigEndian.Uint32(b[8:]))
+	if n > len(body)/entryFixed {
+		return nil, errors.New("more entries than bytes")
+	}
+	x := &Index{Entries: make([]Entry, 0, n)}
+	off := 12
+	for range n {
+		if off+entryFixed > len(body) {
+			return nil, errors.New("an entry is cut short")
+		}
+		e := body[off:]
+		u := func(i int) uint32 { return binary.BigEndian.Uint32(e[4*i:]) }
+		flags := binary.BigEndian.Uint16(e[60:])
+		if flags&(flagExtended|flagStage|flagValid) != 0 {
+			return nil, fmt.Errorf("%w: an entry in conflict, or marked", ErrUnsupported)
+		}
+		end := bytes.IndexByte(e[entryFixed:], 0)
+		if end < 0 {
+			return nil, errors.New("an entry's path is not ended")
+		}
+		ent := Entry{
+			Stat: Stat{CtimeSec: u(0), CtimeNsec: u(1), MtimeSec: u(2), MtimeNsec: u(3), Dev: u(4), Ino: u(5),
+				UID: u(7), GID: u(8), Size: u(9)},
+			Mode: u(6),
+			Path: string(e[entryFixed : entryFixed+end]),
+		}
+		copy(ent.ID[:], e[40:60])
+		x.Entries = append(x.Entries, ent)
+		off += entrySize(len(ent.Path))
+	}
+	if off > len(body) {
+		return nil, errors.New("an entry is cut short")
+	}
+	for off < len(body) {
+		if off+8 > len(body) {
+			return nil, errors.New("an extension is cut short")
+		}
+		sig := string(body[off : off+4])
+		size := int(binary.BigEndian.Uint32(body[off+4:]))
+		data := body[off+8:]
+		if size > len(data) {
+			return nil, errors.New("an extension is cut short")
+		}
+		data = data[:size]
+		switch {
+		case sig == "TREE":
+			t, rest, err := parseCacheTree(data)
+			if err != nil || len(rest) != 0 {
+				x.tree = nil // git rebuilds a broken one too
+			} else {
+				x.tree = t
+			}
+		case sig[0] < 'A' || sig[0] > 'Z':
+			// A split index ("link"), sparse directories ("sdir"): git
+			// says a reader must understand these.
+			return nil, fmt.Errorf("%w: the extension %q", ErrUnsupported, sig)
+		}
+		// Other optional extensions (resolve-undo, the untracked cache)
+		// are dropped, as git allows: it rebuilds them.
+		off += 8 + size
+	}
+	return x, nil
+}
+
+// entrySize is the bytes an entry with a path of n bytes takes: the fixed
+// part and the path, padded with 1 to 8 NULs to a multiple of 8.
+func entrySize(n int) int { return (entryFixed + n + 8) &^ 7 }
+
+// Find returns the position of path's entry, or where it would go.
+func (x *Index) Find(path string) (int, bool) {
+	return slices.BinarySearchFunc(x.Entries, path, func(e Entry, p string) int { return strings.Compare(e.Path, p) })
+}
+
+// Has reports whether path has an entry.
+func (x *Index) Has(path string) bool {
+	_, ok := x.Find(path)
+	return ok
+}
+
+// Under returns the entries beneath the directory dir (slash-separated,
+// without a trailing slash).
+func (x *Index) Under(dir string) []Entry {
+	i, _ := x.Find(dir + "/")
+	j := i
+	for j < len(x.Entries) && strings.HasPrefix(x.Entries[j].Path, dir+"/") {
+		j++
+	}
+	return x.Entries[i:j]
+}
+
+// Set adds e or replaces the entry at its path, removing the entries it
+// cannot stand beside (git update-index --replace): the file or symbolic
+// link a directory above it was, and what lay beneath a directory that it
+// now is.
+func (x *Index) Set(e Entry) {
+	for d := e.Path; ; {
+		i := strings.LastIndexByte(d, '/')
+		if i < 0 {
+			break
+		}
+		d = d[:i]
+		x.Remove(d)
+	}
+	if under := x.Under(e.Path); len(under) > 0 {
+		for _, u := range slices.Clone(under) {
+			x.Remove(u.Path)
+		}
+	}
+	x.invalidate(e.Path)
+	i, ok := x.Find(e.Path)
+	if ok {
+		x.Entries[i] = e
+		return
+	}
+	x.Entries = slices.Insert(x.Entries, i, e)
+}
+
+// Remove removes path's entry, reporting whether there was one.
+func (x *Index) Remove(path string) bool {
+	i, ok := x.Find(path)
+	if !ok {
+		return false
+	}
+	x.invalidate(path)
+	x.Entries = slices.Delete(x.Entries, i, i+1)
+	return true
+}
+
+// Bytes is the index file: its entries, the cache tree when there is one,
+// and the checksum.
+func (x *Index) Bytes() []byte {
+	size := 12 + 20
+	for _, e := range x.Entries {
+		size += entrySize(len(e.Path))
+	}
+	b := make([]byte, 0, size+64)
+	b = append(b, "DIRC"...)
+	b = binary.BigEndian.AppendUint32(b, 2)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(x.Entries)))
+	for _, e := range x.Entries {
+		start := len(b)
+		s := e.Stat
+		for _, v := range []uint32{s.CtimeSec, s.CtimeNsec, s.MtimeSec, s.MtimeNsec, s.Dev, s.Ino, e.Mode, s.UID, s.GID, s.Size} {
+			b = binary.BigEndian.AppendUint32(b, v)
+		}
+		b = append(b, e.ID[:]...)
+		b = binary.BigEndian.AppendUint16(b, uint16(min(len(e.Path), nameMask)))
+		b = append(b, e.Path...)
+		for len(b)-start < entrySize(len(e.Path)) {
+			b = append(b, 0)
+		}
+	}
+	if x.tree != nil {
+		data := x.tree.appendTo(nil, "")
+		b = append(b, "TREE"...)
+		b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
+		b = append(b, data...)
+	}
+	sum := sha1.Sum(b)
+	return append(b, sum[:]...)
+}
+
+// WriteFile writes the index to path as git does: path.lock made
+// exclusively (a git command writing it at once fails rather than racing
+// this write, and this write fails while git holds it), then renamed.
+func (x *Index) WriteFile(path string) error {
+	lock, err := os.OpenFile(path+".lock", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("writing the index %s: %w", path, err)
+	}
+	_, err = lock.Write(x.Bytes())
+	if cerr := lock.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(path+".lock", path)
+	}
+	if err != nil {
+		os.Remove(path + ".lock")
+		return fmt.Errorf("writing the index %s: %w", path, err)
+	}
+	return nil
+}
