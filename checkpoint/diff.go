@@ -43,8 +43,18 @@ func (s *Store) Diff(ctx context.Context, from, to string) ([]Change, error) {
 }
 
 // Changed lists the paths (relative to the working directory) that differ
-// between trees from and to.
+// between trees from and to, sorted as git sorts them: compared in
+// process when this process wrote both trees and remembers them, else by
+// git diff-tree.
 func (s *Store) Changed(ctx context.Context, from, to string) ([]string, error) {
+	if paths, ok := s.changedInProcess(from, to); ok {
+		return paths, nil
+	}
+	return s.changedByGit(ctx, from, to)
+}
+
+// changedByGit is Changed through git diff-tree.
+func (s *Store) changedByGit(ctx context.Context, from, to string) ([]string, error) {
 	out, err := s.git("").Run(ctx, append([]string{"diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to, "--"}, s.pathspec()...)...)
 	if err != nil {
 		return nil, fmt.Errorf("comparing checkpoints: %w", err)

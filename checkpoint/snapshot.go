@@ -1,7 +1,6 @@
 package checkpoint
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agent-dev/agent/gitcmd"
 )
 
 // Snapshot is a checkpoint just taken.
@@ -92,6 +93,8 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	}
 	g := s.git(index)
 	spec := s.pathspec()
+	// The index read in process, when it can be (nil: git reads it).
+	x := s.readIndex(index)
 	var paths []string
 	full := true
 	// The index's entries git now ignores, listed when the watch started
@@ -114,7 +117,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 				w.begin(session)
 			} else if len(changed) == 0 {
 				return Snapshot{Tree: st.tree}, nil
-			} else if paths, err = s.sortChanged(ctx, g, changed); err != nil {
+			} else if paths, err = s.sortChanged(ctx, g, changed, x); err != nil {
 				return Snapshot{}, err
 			}
 		}
@@ -147,11 +150,9 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	if len(paths) == 0 && len(leave) == 0 && st.tree != "" {
 		return Snapshot{Tree: st.tree}, nil
 	}
-	var add, drop bytes.Buffer
+	var add, drop []string
 	var snap Snapshot
-	for _, p := range leave {
-		drop.WriteString(p + "\x00")
-	}
+	drop = append(drop, leave...)
 	seen := map[string]bool{}
 	dirs := map[string]bool{}
 	for _, p := range paths {
@@ -160,7 +161,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 		}
 		seen[p] = true
 		if s.exclude != nil && s.exclude(s.rel(strings.TrimSuffix(p, "/"))) {
-			drop.WriteString(strings.TrimSuffix(p, "/") + "\x00")
+			drop = append(drop, strings.TrimSuffix(p, "/"))
 			continue
 		}
 		if strings.HasSuffix(p, "/") {
@@ -171,42 +172,44 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 			// A directory the index had is a symbolic link (or a file)
 			// now: what was beneath it is gone from the view, and git
 			// refuses the path.
-			drop.WriteString(p + "\x00")
+			drop = append(drop, p)
 			continue
 		}
 		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
 		switch {
 		case err == nil && fi.Mode().IsRegular() && fi.Size() > s.maxFile:
 			snap.Skipped = append(snap.Skipped, Skipped{Path: s.rel(p), Reason: fmt.Sprintf("larger than %s", sizeName(s.maxFile))})
-			drop.WriteString(p + "\x00")
+			drop = append(drop, p)
 			continue
 		case err == nil && fi.IsDir():
 			// A file the index holds that is a directory now (its files
 			// are listed on their own): its entry goes. A nested
 			// repository's was left out above.
-			drop.WriteString(p + "\x00")
+			drop = append(drop, p)
 			continue
 		case err == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0:
 			// A FIFO, a socket, a device (the watch names them): git
 			// cannot store one, and a full read never lists one.
-			drop.WriteString(p + "\x00")
+			drop = append(drop, p)
 			continue
 		case err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o444 != 0o444 && !readable(filepath.Join(s.top, filepath.FromSlash(p))):
 			snap.Skipped = append(snap.Skipped, Skipped{Path: s.rel(p), Reason: "unreadable"})
-			drop.WriteString(p + "\x00")
+			drop = append(drop, p)
 			continue
 		}
-		add.WriteString(p + "\x00")
+		add = append(add, p)
 	}
-	if add.Len() > 0 {
-		if _, err := (withStdin(g, &add)).Run(ctx, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
+	if x != nil {
+		tree, err := s.writeInProcess(x, index, add, drop)
+		if err != nil {
 			return Snapshot{}, err
 		}
+		snap.Tree = tree
+		slices.SortFunc(snap.Skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+		return snap, nil
 	}
-	if drop.Len() > 0 {
-		if _, err := (withStdin(g, &drop)).Run(ctx, "update-index", "-z", "--force-remove", "--stdin"); err != nil {
-			return Snapshot{}, err
-		}
+	if err := s.stageWithGit(ctx, g, add, drop); err != nil {
+		return Snapshot{}, err
 	}
 	tree, err := g.Run(ctx, "write-tree")
 	if err != nil {
@@ -218,6 +221,22 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	snap.Tree = strings.TrimSpace(tree)
 	slices.SortFunc(snap.Skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return snap, nil
+}
+
+// stageWithGit stages add and removes drop's entries in g's index (git
+// update-index), as writeInProcess does without git.
+func (s *Store) stageWithGit(ctx context.Context, g gitcmd.Cmd, add, drop []string) error {
+	if len(add) > 0 {
+		if _, err := withStdin(g, strings.NewReader(strings.Join(add, "\x00")+"\x00")).Run(ctx, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
+			return err
+		}
+	}
+	if len(drop) > 0 {
+		if _, err := withStdin(g, strings.NewReader(strings.Join(drop, "\x00")+"\x00")).Run(ctx, "update-index", "-z", "--force-remove", "--stdin"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pathspec limits git to the working directory.

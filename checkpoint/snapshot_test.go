@@ -11,11 +11,14 @@ import (
 )
 
 // freshRead is the checkpoint of dir a new store takes: every file read,
-// no index or watch of a session before it. It returns the tree and the
-// store that holds it.
+// no index or watch of a session before it, each step through git (git
+// update-index and write-tree, not the index and trees written in
+// process), so that what a store takes in process is compared with git's
+// own. It returns the tree and the store that holds it.
 func freshRead(t *testing.T, dir string) (string, *Store) {
 	t.Helper()
 	s := open(t, dir, Options{})
+	s.formatOnce.Do(func() {}) // never in process
 	snap, err := s.Take(context.Background(), "fresh", "fresh")
 	if err != nil {
 		t.Fatalf("a fresh read: %v", err)

@@ -101,11 +101,16 @@ type Store struct {
 	// (refsOnce).
 	refsOnce    sync.Once
 	refsAsFiles bool
+	// sha1Store is whether the store's index and objects are written in
+	// process (inProcess), read once (formatOnce).
+	formatOnce sync.Once
+	sha1Store  bool
 
 	mu       sync.Mutex
 	latest   string // the session this process last named in indexes/.latest
 	sessions map[string]*sessionState
 	kept     map[string]bool // trees already under a ref of this process
+	trees    []remembered    // the entries of the trees written last (remember)
 }
 
 // sessionState is what a store remembers of a session between its

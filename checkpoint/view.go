@@ -11,7 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"syscall"
+
 	"golang.org/x/sync/errgroup"
+
+	"github.com/agent-dev/agent/checkpoint/gitfmt"
 
 	"github.com/agent-dev/agent/gitcmd"
 )
@@ -106,20 +110,35 @@ func (s *Store) leftView(ctx context.Context, cached, ignored []string) ([]strin
 // directories (made, moved or removed as a whole: what the index had
 // there may be gone, and a file a directory replaced is), with the files
 // git does not ignore in those directories (the watch names them too).
-// One git process lists them all (one per argsChunk bytes of paths).
-func (s *Store) sortChanged(ctx context.Context, g gitcmd.Cmd, changed []string) ([]string, error) {
-	var specs, beyond []string
+// One git process lists them all (one per argsChunk bytes of paths). When
+// the index was read in process (x), what it answers needs no git: a file
+// it holds (tracked, never ignored), a path with nothing there now (what
+// the index held at or beneath it); git is asked of new files and of
+// directories only.
+func (s *Store) sortChanged(ctx context.Context, g gitcmd.Cmd, changed []string, x *gitfmt.Index) ([]string, error) {
+	var specs, paths []string
 	dirs := map[string]bool{}
 	for _, p := range changed {
 		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
 		switch {
 		case s.beyondLink(p, dirs):
-			beyond = append(beyond, p) // take drops it
+			paths = append(paths, p) // take drops it
+		case x != nil && err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)):
+			if x.Has(p) {
+				paths = append(paths, p)
+			}
+			for _, e := range x.Under(p) {
+				paths = append(paths, e.Path)
+			}
+		case x != nil && err == nil && !fi.IsDir() && !s.inNested(p) && x.Has(p):
+			paths = append(paths, p)
+			for _, e := range x.Under(p) {
+				paths = append(paths, e.Path) // a directory it replaced
+			}
 		case err != nil || fi.IsDir() || !s.inNested(p):
 			specs = append(specs, ":(literal)"+p)
 		}
 	}
-	paths := beyond
 	for len(specs) > 0 {
 		n, size := 0, 0
 		for n < len(specs) && (n == 0 || size+len(specs[n]) < argsChunk) {

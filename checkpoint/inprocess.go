@@ -1,0 +1,273 @@
+package checkpoint
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agent-dev/agent/checkpoint/gitfmt"
+)
+
+// The steps of a checkpoint taken without a git process (gitfmt): the
+// session's index read, the changed files stored and staged, the trees
+// and the index written, and what changed between two trees this process
+// wrote. What git alone knows (which files it ignores, which it finds
+// modified in a full read) is still asked of git. A store in another
+// object format, an index gitfmt does not read, or a system whose stat it
+// cannot take goes through git, as before.
+
+// racyWindow is how recent a file's time may be for its entry to keep its
+// size: a file changed again within the same tick of the file system's
+// clock, after it was read, would keep the time and size the entry holds.
+// Such an entry's size is set to 0, which git takes as "compare the
+// content" (git's racy-git smudge, gitformat-index(5)).
+var racyWindow = 100 * time.Millisecond
+
+// inProcess reports whether the store's index and objects may be written
+// in process: a SHA-1 store (its config names no other object format) on
+// a system whose stat gitfmt reads.
+func (s *Store) inProcess() bool {
+	s.formatOnce.Do(func() {
+		b, err := os.ReadFile(filepath.Join(s.gitDir, "config"))
+		if err != nil || bytes.Contains(bytes.ToLower(b), []byte("objectformat")) {
+			return
+		}
+		fi, err := os.Lstat(s.gitDir)
+		if err != nil {
+			return
+		}
+		_, s.sha1Store = gitfmt.StatOf(fi)
+	})
+	return s.sha1Store
+}
+
+// readIndex reads session's index in process: an empty one when there is
+// none; nil when git must read it (gitfmt does not know it, it is
+// damaged: git's own error then names the trouble).
+func (s *Store) readIndex(index string) *gitfmt.Index {
+	if !s.inProcess() {
+		return nil
+	}
+	x, err := gitfmt.ReadIndex(index)
+	switch {
+	case err == nil:
+		return x
+	case errors.Is(err, fs.ErrNotExist):
+		return &gitfmt.Index{}
+	}
+	return nil
+}
+
+// writeInProcess stages add (work-tree paths: the file there now is
+// stored and its entry set; a path with nothing there loses its entry)
+// and removes drop's entries in x, then writes the trees and the index
+// file and returns the top tree's id. It fails when a file cannot be
+// read or an object or the index cannot be written.
+func (s *Store) writeInProcess(x *gitfmt.Index, index string, add, drop []string) (string, error) {
+	root, err := os.OpenRoot(s.top)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	objs := gitfmt.Objects{Dir: filepath.Join(s.gitDir, "objects")}
+	for _, p := range add {
+		if err := stage(root, x, objs, p); err != nil {
+			return "", err
+		}
+	}
+	// After the files staged, as git update-index --force-remove runs
+	// after the one that stages them: a path in both goes.
+	for _, p := range drop {
+		x.Remove(p)
+	}
+	id, err := x.WriteTree(objs)
+	if errors.Is(err, gitfmt.ErrMissing) {
+		err = fmt.Errorf("%w: %w", errBrokenIndex, err)
+	}
+	if err != nil {
+		return "", err
+	}
+	if err := x.WriteFile(index); err != nil {
+		return "", err
+	}
+	tree := id.String()
+	s.remember(tree, x.Entries)
+	return tree, nil
+}
+
+// stage stores the file at the work-tree path p and sets its entry (git
+// update-index --add --remove --replace), reading it through root: a
+// directory above it swapped for a link out of the tree is refused.
+func stage(root *os.Root, x *gitfmt.Index, objs gitfmt.Objects, p string) error {
+	name := filepath.FromSlash(p)
+	for try := 0; ; try++ {
+		fi, err := root.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			x.Remove(p)
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p, err)
+		}
+		mode, ok := gitfmt.ModeOf(fi)
+		if !ok {
+			x.Remove(p) // a directory, a FIFO: git holds none
+			return nil
+		}
+		data, st, err := content(root, name, fi, mode)
+		if errors.Is(err, errReplaced) && try < 3 {
+			continue // changed under the read: read again
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p, err)
+		}
+		id, err := objs.Write("blob", data)
+		if err != nil {
+			return err
+		}
+		mtime := time.Unix(int64(st.MtimeSec), int64(st.MtimeNsec))
+		if time.Since(mtime) < racyWindow {
+			st.Size = 0
+		}
+		x.Set(gitfmt.Entry{Path: p, Mode: mode, ID: id, Stat: st})
+		return nil
+	}
+}
+
+// errReplaced is content's finding that the file at the path is not the one
+// lstat saw.
+var errReplaced = errors.New("replaced while read")
+
+// content reads what git stores for the file at name, which lstat
+// found to be fi with mode: a link's target, a file's bytes. The stat is
+// that of the file read.
+func content(root *os.Root, name string, fi fs.FileInfo, mode uint32) ([]byte, gitfmt.Stat, error) {
+	if mode == gitfmt.ModeSymlink {
+		target, err := root.Readlink(name)
+		if err != nil {
+			return nil, gitfmt.Stat{}, err
+		}
+		after, err := root.Lstat(name)
+		if err != nil || !os.SameFile(fi, after) || after.ModTime() != fi.ModTime() {
+			return nil, gitfmt.Stat{}, errReplaced
+		}
+		st, _ := gitfmt.StatOf(after)
+		return []byte(target), st, nil
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, gitfmt.Stat{}, err
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return nil, gitfmt.Stat{}, err
+	}
+	if !os.SameFile(fi, opened) {
+		return nil, gitfmt.Stat{}, errReplaced // a link now, or another file
+	}
+	data := make([]byte, 0, opened.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, gitfmt.Stat{}, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+	st, _ := gitfmt.StatOf(opened)
+	return data, st, nil
+}
+
+// maxRemembered is how many trees' entries the store keeps for Changed,
+// and maxRememberedEntries the most entries it keeps in all.
+const (
+	maxRemembered        = 3
+	maxRememberedEntries = 300_000
+)
+
+// remembered is a tree this process wrote and the entries it holds.
+type remembered struct {
+	tree    string
+	entries []gitfmt.Entry
+}
+
+// remember keeps the entries of tree for Changed, the tree used last
+// first.
+func (s *Store) remember(tree string, entries []gitfmt.Entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list := []remembered{{tree, entries}}
+	total := len(entries)
+	for _, r := range s.trees {
+		if r.tree != tree && len(list) < maxRemembered && total+len(r.entries) <= maxRememberedEntries {
+			list = append(list, r)
+			total += len(r.entries)
+		}
+	}
+	s.trees = list
+}
+
+// entriesOf returns the entries of a tree the store remembers, moving it
+// first.
+func (s *Store) entriesOf(tree string) ([]gitfmt.Entry, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, r := range s.trees {
+		if r.tree == tree {
+			copy(s.trees[1:i+1], s.trees[:i])
+			s.trees[0] = r
+			return r.entries, true
+		}
+	}
+	return nil, false
+}
+
+// changedInProcess lists, as Changed does, the paths whose entries differ
+// between trees from and to when the store remembers both.
+func (s *Store) changedInProcess(from, to string) ([]string, bool) {
+	a, ok := s.entriesOf(from)
+	if !ok {
+		return nil, false
+	}
+	b, ok := s.entriesOf(to)
+	if !ok {
+		return nil, false
+	}
+	var paths []string
+	add := func(p string) {
+		if s.prefix == "" || strings.HasPrefix(p, s.prefix+"/") {
+			paths = append(paths, s.rel(p))
+		}
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i].Path < b[j].Path:
+			add(a[i].Path)
+			i++
+		case i == len(a) || b[j].Path < a[i].Path:
+			add(b[j].Path)
+			j++
+		default:
+			if a[i].Mode != b[j].Mode || a[i].ID != b[j].ID {
+				add(a[i].Path)
+			}
+			i++
+			j++
+		}
+	}
+	return paths, true
+}

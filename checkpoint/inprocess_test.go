@@ -1,0 +1,126 @@
+package checkpoint
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// A store writes its index and trees in process where it can: the trees
+// are git's (takeAfter compares each with git's fresh read), and what
+// changed between two of them is what git diff-tree says.
+func TestWhatChangedBetweenCheckpointsIsWhatGitSays(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	s := open(t, dir, Options{Watch: true})
+	t.Cleanup(s.Close)
+	if !s.inProcess() {
+		t.Skip("no index written in process here")
+	}
+	var first string
+	for i, step := range []func(){
+		func() {},
+		func() { write(t, dir, "a.txt", "changed\n") },
+		func() { write(t, dir, "new/c.txt", "new\n"); os.Remove(filepath.Join(dir, "sub", "b.txt")) },
+		func() { os.Chmod(filepath.Join(dir, "a.txt"), 0o755); write(t, dir, "build/more.bin", "ignored\n") },
+		func() { write(t, dir, "a.txt", "one\ntwo\n"); os.Chmod(filepath.Join(dir, "a.txt"), 0o644) },
+	} {
+		step()
+		snap, err := s.Take(ctx, "s", "p"+string(rune('0'+i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = snap.Tree
+			continue
+		}
+		// As a turn asks: the prompt's checkpoint against the last.
+		got, ok := s.changedInProcess(first, snap.Tree)
+		if !ok {
+			t.Fatalf("step %d: the trees are not remembered", i)
+		}
+		want, err := s.changedByGit(ctx, first, snap.Tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("step %d: changed %q in process, git says %q", i, got, want)
+		}
+	}
+}
+
+// A file changed again within the tick of the file system's clock in
+// which its checkpoint read it keeps its time and size; its entry is
+// marked so that the next process's checkpoint (which compares times and
+// sizes through git) reads its content again, though git trusts an entry
+// older than the index file.
+func TestAFileChangedInTheSameTickAsItsCheckpointIsReadAgain(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	root := t.TempDir()
+	first, err := Open(ctx, root, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.inProcess() {
+		t.Skip("no index written in process here")
+	}
+	// A tick a second long (a coarse clock; a file system of seconds),
+	// whose time is before the index file's.
+	was := racyWindow
+	racyWindow = time.Hour
+	t.Cleanup(func() { racyWindow = was })
+	tick := time.Now().Add(-time.Second).Truncate(time.Second)
+	p := filepath.Join(dir, "a.txt")
+	os.Chtimes(p, tick, tick)
+	before, err := first.Take(ctx, "s", "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "a.txt", "owt\neno\n") // the same size
+	os.Chtimes(p, tick, tick)
+	next, err := Open(ctx, root, dir, Options{}) // the next process
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := next.Take(ctx, "s", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Tree == before.Tree {
+		t.Fatal("the change made within the checkpoint's tick is not in the next checkpoint")
+	}
+	if want, _ := freshRead(t, dir); after.Tree != want {
+		t.Errorf("the next checkpoint holds\n%s\na fresh read\n%s", listing(t, next, after.Tree), listing(t, next, want))
+	}
+}
+
+// An index the store does not write in process (version 4: a user's
+// index.version or feature.manyFiles) is left to git, checkpoint after
+// checkpoint.
+func TestAnIndexGitWroteInAnotherVersionIsLeftToGit(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	s := open(t, dir, Options{})
+	if _, err := s.Take(ctx, "s", "p0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.git(s.indexOf("s")).Run(ctx, "update-index", "--index-version", "4"); err != nil {
+		t.Fatal(err)
+	}
+	if s.readIndex(s.indexOf("s")) != nil {
+		t.Fatal("an index of version 4 read in process")
+	}
+	write(t, dir, "a.txt", "changed\n")
+	write(t, dir, "new.txt", "new\n")
+	snap, err := s.Take(ctx, "s", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, fs := freshRead(t, dir); snap.Tree != want {
+		t.Errorf("the checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
+	}
+}
