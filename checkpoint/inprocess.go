@@ -2,15 +2,19 @@ package checkpoint
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/agent-dev/agent/checkpoint/gitfmt"
 )
@@ -69,29 +73,56 @@ func (s *Store) readIndex(index string) *gitfmt.Index {
 // stored and its entry set; a path with nothing there loses its entry)
 // and removes drop's entries in x, then writes the trees and the index
 // file and returns the top tree's id. It fails when a file cannot be
-// read or an object or the index cannot be written.
-func (s *Store) writeInProcess(x *gitfmt.Index, index string, add, drop []string) (string, error) {
+// read or an object or the index cannot be written, and with ctx's error
+// when it is cancelled before the index is written (the index is then
+// unchanged).
+func (s *Store) writeInProcess(ctx context.Context, x *gitfmt.Index, index string, add, drop []string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	root, err := os.OpenRoot(s.top)
 	if err != nil {
 		return "", err
 	}
 	defer root.Close()
 	objs := gitfmt.Objects{Dir: filepath.Join(s.gitDir, "objects")}
-	for _, p := range add {
-		if err := stage(root, x, objs, p); err != nil {
-			return "", err
+	// The files are read, hashed and deflated by a few at once: a
+	// session's first checkpoint stores every file.
+	staged := make([]gitfmt.Entry, len(add))
+	found := make([]bool, len(add))
+	var g errgroup.Group
+	g.SetLimit(stagers)
+	for i, p := range add {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			var err error
+			staged[i], found[i], err = stage(root, objs, p)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return "", err
+	}
+	var set []gitfmt.Entry
+	remove := slices.Clip(drop) // after the files staged: a path in both goes
+	for i, p := range add {
+		if found[i] {
+			set = append(set, staged[i])
+		} else {
+			remove = append(remove, p)
 		}
 	}
-	// After the files staged, as git update-index --force-remove runs
-	// after the one that stages them: a path in both goes.
-	for _, p := range drop {
-		x.Remove(p)
-	}
+	x.Apply(set, remove)
 	id, err := x.WriteTree(objs)
 	if errors.Is(err, gitfmt.ErrMissing) {
 		err = fmt.Errorf("%w: %w", errBrokenIndex, err)
 	}
 	if err != nil {
+		return "", err
+	}
+	if err := ctx.Err(); err != nil {
 		return "", err
 	}
 	if err := x.WriteFile(index); err != nil {
@@ -102,42 +133,43 @@ func (s *Store) writeInProcess(x *gitfmt.Index, index string, add, drop []string
 	return tree, nil
 }
 
-// stage stores the file at the work-tree path p and sets its entry (git
-// update-index --add --remove --replace), reading it through root: a
-// directory above it swapped for a link out of the tree is refused.
-func stage(root *os.Root, x *gitfmt.Index, objs gitfmt.Objects, p string) error {
+// stagers is how many files writeInProcess stores at once.
+const stagers = 4
+
+// stage stores the file at the work-tree path p and returns its entry (git
+// update-index --add), reading it through root: a directory above it
+// swapped for a link out of the tree is refused. ok is false when nothing
+// git holds is there (the entry goes: --remove).
+func stage(root *os.Root, objs gitfmt.Objects, p string) (_ gitfmt.Entry, ok bool, _ error) {
 	name := filepath.FromSlash(p)
 	for try := 0; ; try++ {
 		fi, err := root.Lstat(name)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			x.Remove(p)
-			return nil
+			return gitfmt.Entry{}, false, nil
 		}
 		if err != nil {
-			return fmt.Errorf("reading %s: %w", p, err)
+			return gitfmt.Entry{}, false, fmt.Errorf("reading %s: %w", p, err)
 		}
 		mode, ok := gitfmt.ModeOf(fi)
 		if !ok {
-			x.Remove(p) // a directory, a FIFO: git holds none
-			return nil
+			return gitfmt.Entry{}, false, nil // a directory, a FIFO: git holds none
 		}
 		data, st, err := content(root, name, fi, mode)
 		if errors.Is(err, errReplaced) && try < 3 {
 			continue // changed under the read: read again
 		}
 		if err != nil {
-			return fmt.Errorf("reading %s: %w", p, err)
+			return gitfmt.Entry{}, false, fmt.Errorf("reading %s: %w", p, err)
 		}
 		id, err := objs.Write("blob", data)
 		if err != nil {
-			return err
+			return gitfmt.Entry{}, false, err
 		}
 		mtime := time.Unix(int64(st.MtimeSec), int64(st.MtimeNsec))
 		if time.Since(mtime) < racyWindow {
 			st.Size = 0
 		}
-		x.Set(gitfmt.Entry{Path: p, Mode: mode, ID: id, Stat: st})
-		return nil
+		return gitfmt.Entry{Path: p, Mode: mode, ID: id, Stat: st}, true, nil
 	}
 }
 

@@ -79,6 +79,13 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 	// only with their whole session (Forget), and none is read by name.
 	if snap.Tree != st.tree {
 		if err := s.keep(ctx, session, name, snap.Tree); err != nil {
+			// The index holds the changes the watch handed over, and no
+			// checkpoint their tree: the next one reads in full.
+			s.mu.Lock()
+			if s.watch != nil {
+				s.watch.setFull(session)
+			}
+			s.mu.Unlock()
 			return Snapshot{}, fmt.Errorf("taking a checkpoint of %s: %w", s.dir, err)
 		}
 	}
@@ -200,7 +207,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 		add = append(add, p)
 	}
 	if x != nil {
-		tree, err := s.writeInProcess(x, index, add, drop)
+		tree, err := s.writeInProcess(ctx, x, index, add, drop)
 		if err != nil {
 			return Snapshot{}, err
 		}

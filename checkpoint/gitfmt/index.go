@@ -212,38 +212,102 @@ func (x *Index) Under(dir string) []Entry {
 // cannot stand beside (git update-index --replace): the file or symbolic
 // link a directory above it was, and what lay beneath a directory that it
 // now is.
-func (x *Index) Set(e Entry) {
-	for d := e.Path; ; {
-		i := strings.LastIndexByte(d, '/')
-		if i < 0 {
-			break
-		}
-		d = d[:i]
-		x.Remove(d)
-	}
-	if under := x.Under(e.Path); len(under) > 0 {
-		for _, u := range slices.Clone(under) {
-			x.Remove(u.Path)
-		}
-	}
-	x.invalidate(e.Path)
-	i, ok := x.Find(e.Path)
-	if ok {
-		x.Entries[i] = e
-		return
-	}
-	x.Entries = slices.Insert(x.Entries, i, e)
-}
+func (x *Index) Set(e Entry) { x.Apply([]Entry{e}, nil) }
 
 // Remove removes path's entry, reporting whether there was one.
 func (x *Index) Remove(path string) bool {
-	i, ok := x.Find(path)
-	if !ok {
+	if !x.Has(path) {
 		return false
 	}
-	x.invalidate(path)
-	x.Entries = slices.Delete(x.Entries, i, i+1)
+	x.Apply(nil, []string{path})
 	return true
+}
+
+// Apply sets each entry of set as Set does, then removes the entries at
+// the paths of remove (a path in both goes, as git update-index --add then
+// --force-remove leaves it), in one pass over the index whatever the
+// number of changes.
+func (x *Index) Apply(set []Entry, remove []string) {
+	if len(set) == 0 && len(remove) == 0 {
+		return
+	}
+	gone := make(map[string]bool, len(remove)) // entries removed by path
+	for _, p := range remove {
+		gone[p] = true
+	}
+	files := map[string]bool{} // paths set: what was beneath them goes
+	var add []Entry
+	for _, e := range set {
+		if gone[e.Path] {
+			continue
+		}
+		files[e.Path] = true
+		add = append(add, e)
+	}
+	for _, e := range add {
+		// The files that were the directories above it go.
+		for d := e.Path; ; {
+			i := strings.LastIndexByte(d, '/')
+			if i < 0 {
+				break
+			}
+			d = d[:i]
+			if !files[d] {
+				gone[d] = true
+			}
+		}
+	}
+	// The last setting of a path wins.
+	slices.SortStableFunc(add, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	k := 0
+	for _, e := range add {
+		if k > 0 && add[k-1].Path == e.Path {
+			add[k-1] = e
+			continue
+		}
+		add[k] = e
+		k++
+	}
+	add = add[:k]
+	out := make([]Entry, 0, len(x.Entries)+len(add))
+	j := 0
+	for _, o := range x.Entries {
+		for j < len(add) && add[j].Path < o.Path {
+			x.invalidate(add[j].Path)
+			out = append(out, add[j])
+			j++
+		}
+		if gone[o.Path] || beneath(o.Path, files) {
+			x.invalidate(o.Path)
+			continue
+		}
+		if j < len(add) && add[j].Path == o.Path {
+			continue // replaced: added next
+		}
+		out = append(out, o)
+	}
+	for ; j < len(add); j++ {
+		x.invalidate(add[j].Path)
+		out = append(out, add[j])
+	}
+	x.Entries = out
+}
+
+// beneath reports whether a directory above path is one of files.
+func beneath(path string, files map[string]bool) bool {
+	if len(files) == 0 {
+		return false
+	}
+	for d := path; ; {
+		i := strings.LastIndexByte(d, '/')
+		if i < 0 {
+			return false
+		}
+		d = d[:i]
+		if files[d] {
+			return true
+		}
+	}
 }
 
 // Bytes is the index file: its entries, the cache tree when there is one,

@@ -303,3 +303,36 @@ func FuzzParseIndex(f *testing.F) {
 		}
 	})
 }
+
+// Apply is git update-index --add --replace of set, then --force-remove
+// of remove.
+func TestApplyReplacesWhatCannotStandBeside(t *testing.T) {
+	paths := func(x *Index) string {
+		var ps []string
+		for _, e := range x.Entries {
+			ps = append(ps, e.Path+"="+e.ID.String()[:1])
+		}
+		return strings.Join(ps, " ")
+	}
+	id := func(c byte) ID { var i ID; i[0] = c << 4; return i }
+	for _, c := range []struct {
+		name   string
+		set    []Entry
+		remove []string
+		want   string
+	}{
+		{"a file where a directory was", []Entry{{Path: "d", ID: id(1)}}, nil, "a.c=0 d=1 z=0"},
+		{"a directory where a file was", []Entry{{Path: "z/y", ID: id(2)}}, nil, "a.c=0 d/e=0 d/f/g=0 z/y=2"},
+		{"the last setting wins", []Entry{{Path: "new", ID: id(3)}, {Path: "new", ID: id(4)}}, nil, "a.c=0 d/e=0 d/f/g=0 new=4 z=0"},
+		{"set and removed", []Entry{{Path: "a.c", ID: id(5)}}, []string{"a.c", "d/e"}, "d/f/g=0 z=0"},
+		{"kept in git's order", []Entry{{Path: "a-b", ID: id(6)}, {Path: "d/f.x", ID: id(7)}, {Path: "a", ID: id(8)}}, nil, "a=8 a-b=6 a.c=0 d/e=0 d/f.x=7 d/f/g=0 z=0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x := &Index{Entries: []Entry{{Path: "a.c"}, {Path: "d/e"}, {Path: "d/f/g"}, {Path: "z"}}}
+			x.Apply(c.set, c.remove)
+			if got := paths(x); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,6 +23,23 @@ import (
 type Objects struct {
 	Dir string // the objects directory, absolute
 }
+
+// zlibBuf is a deflater at git's loose compression (core.looseCompression's
+// default: best speed) and its output, kept for the next object (a
+// deflater's tables are hundreds of KiB).
+type zlibBuf struct {
+	buf bytes.Buffer
+	w   *zlib.Writer
+}
+
+var zlibs = sync.Pool{New: func() any {
+	z := &zlibBuf{}
+	z.w, _ = zlib.NewWriterLevel(&z.buf, zlib.BestSpeed)
+	return z
+}}
+
+// tmpSeq numbers this process's temporary object files.
+var tmpSeq atomic.Int64
 
 // Has reports whether the object id is there, loose.
 func (o Objects) Has(id ID) bool {
@@ -45,37 +64,47 @@ func (o Objects) Write(kind string, data []byte) (ID, error) {
 	dir := filepath.Join(o.Dir, hexID[:2])
 	p := filepath.Join(dir, hexID[2:])
 	now := time.Now()
-	if err := os.Chtimes(p, now, now); err == nil {
+	err := os.Chtimes(p, now, now)
+	if err == nil {
 		return id, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return id, fmt.Errorf("storing %s %s: %w", kind, hexID, err)
 	}
-	var buf bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed) // core.looseCompression's default
-	zw.Write([]byte(hdr))
-	zw.Write(data)
-	zw.Close()
+	z := zlibs.Get().(*zlibBuf)
+	defer zlibs.Put(z)
+	z.buf.Reset()
+	z.w.Reset(&z.buf)
+	z.w.Write([]byte(hdr))
+	z.w.Write(data)
+	z.w.Close()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return id, fmt.Errorf("storing %s %s: %w", kind, hexID, err)
 	}
-	tmp, err := os.CreateTemp(dir, "tmp_obj_")
-	if err != nil {
-		return id, fmt.Errorf("storing %s %s: %w", kind, hexID, err)
+	// Made read-only, as git makes them: its name is its content.
+	var tmp string
+	var f *os.File
+	for try := 0; ; try++ {
+		// A name a process of the same id left (it crashed) is passed by.
+		tmp = filepath.Join(dir, fmt.Sprintf("tmp_obj_%d_%d", os.Getpid(), tmpSeq.Add(1)))
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || try == 100 {
+			return id, fmt.Errorf("storing %s %s: %w", kind, hexID, err)
+		}
 	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
+	_, err = f.Write(z.buf.Bytes())
+	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o444)
 	}
 	if err == nil {
 		// Another writer's copy of the same object may have won: the
 		// content is the same.
-		err = os.Rename(tmp.Name(), p)
+		err = os.Rename(tmp, p)
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		os.Remove(tmp)
 		return id, fmt.Errorf("storing %s %s: %w", kind, hexID, err)
 	}
 	return id, nil
