@@ -60,7 +60,17 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 		defer close(c.swept)
 		c.sweep(ctx)
 	}()
-	return sessionService{observe: c.observe, close: func() { cancel(); warmed(); <-c.swept; cs.Close() }}, nil
+	return sessionService{observe: c.observe, close: func() {
+		cancel()
+		warmed()
+		<-c.swept
+		// The watch's end is the kernel's teardown of its inotify
+		// instance, which waits out a grace period (7 ms here): it goes
+		// on beside the rest of the session's close (the sandbox, the
+		// database), and the process's exit waits for it. No checkpoint
+		// is taken after this.
+		go cs.Close()
+	}}, nil
 }
 
 // sweepEvery is how often a project's checkpoint store is compared with
