@@ -58,15 +58,24 @@ func (s *Store) markLatest(session string) {
 // another session's last one: the one markLatest named, else the newest
 // file. It reports whether it did.
 func (s *Store) seedIndex(index string) bool {
-	dir := filepath.Dir(index)
+	latest := s.latestIndex(filepath.Dir(index), filepath.Base(index))
+	return latest != "" && copyIndex(latest, index)
+}
+
+// latestIndex is the path of the index in dir (the store's indexes) a new
+// session starts from: the one markLatest named, else the newest file; ""
+// when there is none. except names an index passed by (the session's own).
+func (s *Store) latestIndex(dir, except string) string {
 	if b, err := os.ReadFile(filepath.Join(dir, latestName)); err == nil {
-		if name := string(b); validName(name) && name != filepath.Base(index) && copyIndex(filepath.Join(dir, name), index) {
-			return true
+		if name := string(b); validName(name) && name != except {
+			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() {
+				return filepath.Join(dir, name)
+			}
 		}
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return false
+		return ""
 	}
 	var newest string
 	var when time.Time
@@ -74,14 +83,17 @@ func (s *Store) seedIndex(index string) bool {
 		fi, err := e.Info()
 		// A lock is git's index being written; a dot file another
 		// session's copy being made.
-		if err != nil || !fi.Mode().IsRegular() || strings.HasSuffix(e.Name(), ".lock") || strings.HasPrefix(e.Name(), ".") {
+		if err != nil || !fi.Mode().IsRegular() || strings.HasSuffix(e.Name(), ".lock") || strings.HasPrefix(e.Name(), ".") || e.Name() == except {
 			continue
 		}
 		if fi.ModTime().After(when) {
 			newest, when = e.Name(), fi.ModTime()
 		}
 	}
-	return newest != "" && copyIndex(filepath.Join(dir, newest), index)
+	if newest == "" {
+		return ""
+	}
+	return filepath.Join(dir, newest)
 }
 
 // copyIndex copies the index at src to index, through a temporary file.

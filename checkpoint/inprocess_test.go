@@ -124,3 +124,51 @@ func TestAnIndexGitWroteInAnotherVersionIsLeftToGit(t *testing.T) {
 		t.Errorf("the checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
 	}
 }
+
+// In a project with sessions, a new process's store starts its watch as
+// it opens (Warm), and the first prompt's checkpoint of a new session
+// (its index seeded from the last one) uses what that listing said of the
+// index: an entry git now ignores still leaves the checkpoint.
+func TestTheWatchStartedAsTheStoreOpensServesTheFirstCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	root := t.TempDir()
+	write(t, dir, "keep.tmp", "held, then ignored\n")
+	first, err := Open(ctx, root, dir, Options{Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Take(ctx, "a", "p0"); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	write(t, dir, ".gitignore", "build/\n*.log\n*.tmp\n")
+
+	next, err := Open(ctx, root, dir, Options{Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(next.Close)
+	next.Warm(ctx)()
+	if next.watch == nil || next.pre == nil {
+		t.Fatalf("the store did not start its watch as it opened (watch %v, listing kept %v)", next.watch != nil, next.pre != nil)
+	}
+	snap, err := next.Take(ctx, "b", "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.pre != nil {
+		t.Error("the first checkpoint did not use the listing of the watch's start")
+	}
+	if want, fs := freshRead(t, dir); snap.Tree != want {
+		t.Errorf("the checkpoint holds\n%s\na fresh read\n%s", listing(t, next, snap.Tree), listing(t, fs, want))
+	}
+	write(t, dir, "a.txt", "changed after\n")
+	snap, err = next.Take(ctx, "b", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, fs := freshRead(t, dir); snap.Tree != want {
+		t.Errorf("the next checkpoint holds\n%s\na fresh read\n%s", listing(t, next, snap.Tree), listing(t, fs, want))
+	}
+}

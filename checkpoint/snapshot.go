@@ -110,7 +110,10 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	watchListed := false
 	if !fresh {
 		var w *watcher
-		if w, ignoredCached, watchListed = s.watcher(ctx, g, session); w != nil {
+		if w, ignoredCached, watchListed = s.watcher(ctx, g, session); !watchListed {
+			ignoredCached, watchListed = s.takePrelisted(index)
+		}
+		if w != nil {
 			// The changes the watch hands over are gone from it: a
 			// checkpoint that fails (cancelled, a file git refused) leaves
 			// the next one to read the tree in full.

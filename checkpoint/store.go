@@ -111,6 +111,7 @@ type Store struct {
 	sessions map[string]*sessionState
 	kept     map[string]bool // trees already under a ref of this process
 	trees    []remembered    // the entries of the trees written last (remember)
+	pre      *prelisted      // what the watch's start listed for a new session's index (prewatch)
 }
 
 // sessionState is what a store remembers of a session between its
