@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-dev/agent/checkpoint/gitfmt"
 	"github.com/agent-dev/agent/tools"
 )
 
@@ -347,9 +348,21 @@ func guardRepo(gitDir, name string, hooks, config bool) []string {
 }
 
 // listGitlinks lists the gitlinks (mode 160000) of work's index: nested
-// repositories and submodules, by path. git runs with the programs it could
-// be told to run turned off; the top-level config is read-only to commands.
+// repositories and submodules, by path. The index is read in process
+// (gitfmt.ReadEntries; a session's first command waited for a git process
+// here); git lists an index it does not read (a split index, a sparse
+// one), with the programs it could be told to run turned off; the
+// top-level config is read-only to commands.
 func listGitlinks(work string) map[string]bool {
+	if ents, err := gitfmt.ReadEntries(filepath.Join(work, ".git", "index")); err == nil {
+		links := map[string]bool{}
+		for _, e := range ents {
+			if e.Mode == gitfmt.ModeGitlink {
+				links[e.Path] = true
+			}
+		}
+		return links
+	}
 	cmd := exec.Command("git", "-C", work, "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "ls-files", "-s", "-z")
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
 	out, err := cmd.Output()
