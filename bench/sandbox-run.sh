@@ -5,9 +5,12 @@
 # bound and the session's tmpfs, as the agent runs by default), checkpoints
 # off. The difference is what the sandbox adds to a run that runs one
 # command: its set-up at the first command, the command under the helper,
-# and its close. Each binary keeps a data directory of its own (a newer
-# binary's schema is refused by an older one). hyperfine -N, paired and
-# interleaved; prints wall (median) and CPU (user + system, mean).
+# and its close. The working directory is a repository with a commit (an
+# index, whose gitlinks the git guard lists). Each binary keeps a data
+# directory of its own (a newer
+# binary's schema is refused by an older one). hyperfine -N (each command's
+# runs in a block, one command after the other: compare the rows of one
+# call); prints wall (median) and CPU (user + system, mean).
 # Usage: bench/sandbox-run.sh RUNS AGENT [AGENT2...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +23,9 @@ work=$(mktemp -d)
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/repo" "$work/config/agent"
 git -C "$work/repo" init -q
+echo readme >"$work/repo/README"
+git -C "$work/repo" add README
+git -C "$work/repo" -c user.email=bench@example.com -c user.name=bench commit -qm readme
 printf '[checkpoints]\nenabled = false\n' >"$work/config/agent/config.toml"
 args=()
 i=0

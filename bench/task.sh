@@ -2,8 +2,9 @@
 # The five-step headless task (issue 43's first row): list the files, search
 # for a function, read its file, change a line, answer; each binary against
 # the scripted server's -task model (bench/scripted-server/task.go), in a
-# git repository of two Go files that is reset before every run. Runs are
-# paired and interleaved by hyperfine (-N: no shell); wall time is
+# git repository of two Go files that is reset before every run. hyperfine
+# runs each command's runs in a block, one command after the other (-N: no
+# shell): compare the rows of one call; wall time is
 # hyperfine's median, CPU the mean of user + system over the runs (all of
 # the process's threads and children).
 # Language servers are off for both (AGENT_LSP=off; Crush's auto_lsp
