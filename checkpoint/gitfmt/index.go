@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -231,30 +232,43 @@ func (x *Index) Apply(set []Entry, remove []string) {
 	if len(set) == 0 && len(remove) == 0 {
 		return
 	}
-	gone := make(map[string]bool, len(remove)) // entries removed by path
+	removed := make(map[string]bool, len(remove))
 	for _, p := range remove {
-		gone[p] = true
+		removed[p] = true
 	}
-	files := map[string]bool{} // paths set: what was beneath them goes
-	var add []Entry
-	for _, e := range set {
-		if gone[e.Path] {
-			continue
-		}
+	gone := maps.Clone(removed) // the index's entries removed by path
+	// The paths set, each at its last setting: what was beneath them goes.
+	files := make(map[string]bool, len(set))
+	last := make(map[string]int, len(set))
+	for i, e := range set {
 		files[e.Path] = true
-		add = append(add, e)
+		last[e.Path] = i
 	}
-	for _, e := range add {
-		// The files that were the directories above it go.
-		for d := e.Path; ; {
-			i := strings.LastIndexByte(d, '/')
-			if i < 0 {
+	// The files that were the directories above a path set go, one set
+	// too: of a file and a path beneath it, the later setting replaces the
+	// earlier.
+	replaced := map[string]bool{}
+	for p, i := range last {
+		for d := p; ; {
+			k := strings.LastIndexByte(d, '/')
+			if k < 0 {
 				break
 			}
-			d = d[:i]
-			if !files[d] {
+			d = d[:k]
+			switch j, ok := last[d]; {
+			case ok && j > i:
+				replaced[p] = true
+			case ok:
+				replaced[d], gone[d] = true, true
+			default:
 				gone[d] = true
 			}
+		}
+	}
+	var add []Entry
+	for _, e := range set {
+		if !removed[e.Path] && !replaced[e.Path] {
+			add = append(add, e)
 		}
 	}
 	// The last setting of a path wins.

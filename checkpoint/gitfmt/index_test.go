@@ -336,3 +336,40 @@ func TestApplyReplacesWhatCannotStandBeside(t *testing.T) {
 		})
 	}
 }
+
+// A file and a path beneath it set at once (a file the checkpoint read
+// that became a directory while it read the other) cannot both stay: as
+// git update-index --add --replace, the later setting replaces the
+// earlier, and the tree has no name twice.
+func TestApplyOfAFileAndAPathBeneathItKeepsTheLastAsGitDoes(t *testing.T) {
+	for _, order := range [][]string{{"q", "q/b"}, {"q/b", "q"}, {"q/b", "q", "q/b/c"}, {"a", "a/x.go"}} {
+		t.Run(strings.Join(order, ","), func(t *testing.T) {
+			dir := repo(t, files)
+			index := filepath.Join(dir, ".git", "index")
+			objs := Objects{Dir: filepath.Join(dir, ".git", "objects")}
+			blob, err := objs.Write("blob", []byte("x\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := ReadIndex(index)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"update-index", "--add", "--replace"}
+			var set []Entry
+			for _, p := range order {
+				args = append(args, "--cacheinfo", "100644,"+blob.String()+","+p)
+				set = append(set, Entry{Path: p, Mode: ModeFile, ID: blob})
+			}
+			git(t, dir, args...)
+			want := git(t, dir, "ls-files", "-s")
+			x.Apply(set, nil)
+			if err := x.WriteFile(index); err != nil {
+				t.Fatal(err)
+			}
+			if got := git(t, dir, "ls-files", "-s"); got != want {
+				t.Errorf("applied in process:\n%s\ngit:\n%s", got, want)
+			}
+		})
+	}
+}
