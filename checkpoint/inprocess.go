@@ -122,7 +122,9 @@ func (s *Store) writeInProcess(ctx context.Context, x *gitfmt.Index, index strin
 	x.Apply(set, remove)
 	id, err := x.WriteTree(objs)
 	if errors.Is(err, gitfmt.ErrMissing) {
-		err = fmt.Errorf("%w: %w", errBrokenIndex, err)
+		// Packed (a gc in the store), which gitfmt does not read, or
+		// gone: git writes the tree of the index as staged, or refuses it.
+		return s.writeTreeWithGit(ctx, x, index)
 	}
 	if err != nil {
 		return "", err
@@ -136,6 +138,26 @@ func (s *Store) writeInProcess(ctx context.Context, x *gitfmt.Index, index strin
 	tree := id.String()
 	s.remember(tree, x.Entries)
 	return tree, nil
+}
+
+// writeTreeWithGit writes the index x and has git write its tree, for an
+// index naming an object gitfmt does not find loose. It fails with
+// errBrokenIndex when git finds the object nowhere.
+func (s *Store) writeTreeWithGit(ctx context.Context, x *gitfmt.Index, index string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if err := x.WriteFile(index); err != nil {
+		return "", err
+	}
+	tree, err := s.git(index).Run(ctx, "write-tree")
+	if err != nil {
+		if ctx.Err() == nil {
+			err = fmt.Errorf("%w: %w", errBrokenIndex, err)
+		}
+		return "", err
+	}
+	return strings.TrimSpace(tree), nil
 }
 
 // stagers is how many files writeInProcess stores at once.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -174,5 +175,44 @@ func TestAFileChangedLaterInTheSecondItWasReadInIsReadAgain(t *testing.T) {
 	}
 	if want, _ := freshRead(t, dir); after.Tree != want {
 		t.Errorf("the next checkpoint holds\n%s\na fresh read\n%s", listing(t, next, after.Tree), listing(t, next, want))
+	}
+}
+
+// After a gc in the store (a person's, or a tool's), the content of the
+// files that did not change is in a pack, which gitfmt does not read: the
+// session's next checkpoint still reads only what changed (git writes
+// its tree), not every file again as for an index naming what is gone.
+func TestACheckpointAfterAGcInTheStoreReadsOnlyWhatChanged(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	s := open(t, dir, Options{})
+	if !s.inProcess() {
+		t.Skip("no index written in process here")
+	}
+	if _, err := s.Take(ctx, "s", "p0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.git("").Run(ctx, "gc", "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	unchanged, err := s.git("").Run(ctx, "hash-object", "--", filepath.Join(dir, "sub", "b.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged = strings.TrimSpace(unchanged)
+	loose := filepath.Join(s.gitDir, "objects", unchanged[:2], unchanged[2:])
+	if _, err := os.Lstat(loose); err == nil {
+		t.Fatal("the gc left the content of sub/b.txt loose")
+	}
+	write(t, dir, "a.txt", "changed\n")
+	snap, err := s.Take(ctx, "s", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, fs := freshRead(t, dir); snap.Tree != want {
+		t.Errorf("the checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
+	}
+	if _, err := os.Lstat(loose); err == nil {
+		t.Error("sub/b.txt, unchanged since the gc, was read and stored again")
 	}
 }
