@@ -27,12 +27,17 @@ import (
 // object format, an index gitfmt does not read, or a system whose stat it
 // cannot take goes through git, as before.
 
-// racyWindow is how recent a file's time may be for its entry to keep its
-// size: a file changed again within the same tick of the file system's
-// clock, after it was read, would keep the time and size the entry holds.
-// Such an entry's size is set to 0, which git takes as "compare the
-// content" (git's racy-git smudge, gitformat-index(5)).
+// racyWindow is how far the file system's clock may lag the time a file
+// was read: a file changed again after it was read, in the same tick of
+// that clock or in the same second (git compares an entry's times in
+// whole seconds), would keep the time and size the entry holds. The entry
+// of a file whose time is in the second it was read in (less this window)
+// has its size set to 0, which git takes as "compare the content" (git's
+// racy-git smudge, gitformat-index(5)).
 var racyWindow = 100 * time.Millisecond
+
+// readTime is the time a checkpoint read a file at (a test's clock).
+var readTime = time.Now
 
 // inProcess reports whether the store's index and objects may be written
 // in process: a SHA-1 store (its config names no other object format) on
@@ -117,7 +122,9 @@ func (s *Store) writeInProcess(ctx context.Context, x *gitfmt.Index, index strin
 	x.Apply(set, remove)
 	id, err := x.WriteTree(objs)
 	if errors.Is(err, gitfmt.ErrMissing) {
-		err = fmt.Errorf("%w: %w", errBrokenIndex, err)
+		// Packed (a gc in the store), which gitfmt does not read, or
+		// gone: git writes the tree of the index as staged, or refuses it.
+		return s.writeTreeWithGit(ctx, x, index)
 	}
 	if err != nil {
 		return "", err
@@ -131,6 +138,26 @@ func (s *Store) writeInProcess(ctx context.Context, x *gitfmt.Index, index strin
 	tree := id.String()
 	s.remember(tree, x.Entries)
 	return tree, nil
+}
+
+// writeTreeWithGit writes the index x and has git write its tree, for an
+// index naming an object gitfmt does not find loose. It fails with
+// errBrokenIndex when git finds the object nowhere.
+func (s *Store) writeTreeWithGit(ctx context.Context, x *gitfmt.Index, index string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if err := x.WriteFile(index); err != nil {
+		return "", err
+	}
+	tree, err := s.git(index).Run(ctx, "write-tree")
+	if err != nil {
+		if ctx.Err() == nil {
+			err = fmt.Errorf("%w: %w", errBrokenIndex, err)
+		}
+		return "", err
+	}
+	return strings.TrimSpace(tree), nil
 }
 
 // stagers is how many files writeInProcess stores at once.
@@ -166,7 +193,7 @@ func stage(root *os.Root, objs gitfmt.Objects, p string) (_ gitfmt.Entry, ok boo
 			return gitfmt.Entry{}, false, err
 		}
 		mtime := time.Unix(int64(st.MtimeSec), int64(st.MtimeNsec))
-		if time.Since(mtime) < racyWindow {
+		if mtime.Unix() >= readTime().Add(-racyWindow).Unix() {
 			st.Size = 0
 		}
 		return gitfmt.Entry{Path: p, Mode: mode, ID: id, Stat: st}, true, nil

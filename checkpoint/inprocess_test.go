@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -170,5 +171,96 @@ func TestTheWatchStartedAsTheStoreOpensServesTheFirstCheckpoint(t *testing.T) {
 	}
 	if want, fs := freshRead(t, dir); snap.Tree != want {
 		t.Errorf("the next checkpoint holds\n%s\na fresh read\n%s", listing(t, next, snap.Tree), listing(t, fs, want))
+	}
+}
+
+// Git compares an entry's times in whole seconds: a file read more than
+// the racy window after its time, but within the same second, and changed
+// again later in that second (the same size, in place) keeps the seconds
+// and size its entry holds. Its entry is marked, so that the next
+// process's checkpoint, which compares through git, reads it again.
+func TestAFileChangedLaterInTheSecondItWasReadInIsReadAgain(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	root := t.TempDir()
+	first, err := Open(ctx, root, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.inProcess() {
+		t.Skip("no index written in process here")
+	}
+	// The ctime, which a test cannot set, is left out of git's compare.
+	if _, err := first.git("").Run(ctx, "config", "core.trustCtime", "false"); err != nil {
+		t.Fatal(err)
+	}
+	// The file's time an hour ago (well before the index file's), read
+	// half a second later, within the same second.
+	second := time.Now().Add(-time.Hour).Truncate(time.Second)
+	written := second.Add(100 * time.Millisecond)
+	was := readTime
+	readTime = func() time.Time { return written.Add(500 * time.Millisecond) }
+	t.Cleanup(func() { readTime = was })
+	p := filepath.Join(dir, "a.txt")
+	os.Chtimes(p, written, written)
+	before, err := first.Take(ctx, "s", "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "a.txt", "owt\neno\n") // the same size
+	changed := second.Add(800 * time.Millisecond)
+	os.Chtimes(p, changed, changed)
+	next, err := Open(ctx, root, dir, Options{}) // the next process
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := next.Take(ctx, "s", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Tree == before.Tree {
+		t.Fatal("the change made later in the second the checkpoint read the file in is not in the next checkpoint")
+	}
+	if want, _ := freshRead(t, dir); after.Tree != want {
+		t.Errorf("the next checkpoint holds\n%s\na fresh read\n%s", listing(t, next, after.Tree), listing(t, next, want))
+	}
+}
+
+// After a gc in the store (a person's, or a tool's), the content of the
+// files that did not change is in a pack, which gitfmt does not read: the
+// session's next checkpoint still reads only what changed (git writes
+// its tree), not every file again as for an index naming what is gone.
+func TestACheckpointAfterAGcInTheStoreReadsOnlyWhatChanged(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	s := open(t, dir, Options{})
+	if !s.inProcess() {
+		t.Skip("no index written in process here")
+	}
+	if _, err := s.Take(ctx, "s", "p0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.git("").Run(ctx, "gc", "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	unchanged, err := s.git("").Run(ctx, "hash-object", "--", filepath.Join(dir, "sub", "b.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged = strings.TrimSpace(unchanged)
+	loose := filepath.Join(s.gitDir, "objects", unchanged[:2], unchanged[2:])
+	if _, err := os.Lstat(loose); err == nil {
+		t.Fatal("the gc left the content of sub/b.txt loose")
+	}
+	write(t, dir, "a.txt", "changed\n")
+	snap, err := s.Take(ctx, "s", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, fs := freshRead(t, dir); snap.Tree != want {
+		t.Errorf("the checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
+	}
+	if _, err := os.Lstat(loose); err == nil {
+		t.Error("sub/b.txt, unchanged since the gc, was read and stored again")
 	}
 }

@@ -15,6 +15,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -78,6 +81,9 @@ type Entry struct {
 type Index struct {
 	Entries []Entry
 	tree    *cacheTree // nil: none
+	// file is the index file as read or last written (nil: none):
+	// WriteFile replaces only that file.
+	file fs.FileInfo
 }
 
 const (
@@ -93,7 +99,16 @@ const (
 // it does not know, and an error naming the path when the file is
 // corrupt (its checksum, a truncated entry).
 func ReadIndex(path string) (*Index, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +116,7 @@ func ReadIndex(path string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the index %s: %w", path, err)
 	}
+	x.file = fi
 	return x, nil
 }
 
@@ -231,30 +247,43 @@ func (x *Index) Apply(set []Entry, remove []string) {
 	if len(set) == 0 && len(remove) == 0 {
 		return
 	}
-	gone := make(map[string]bool, len(remove)) // entries removed by path
+	removed := make(map[string]bool, len(remove))
 	for _, p := range remove {
-		gone[p] = true
+		removed[p] = true
 	}
-	files := map[string]bool{} // paths set: what was beneath them goes
-	var add []Entry
-	for _, e := range set {
-		if gone[e.Path] {
-			continue
-		}
+	gone := maps.Clone(removed) // the index's entries removed by path
+	// The paths set, each at its last setting: what was beneath them goes.
+	files := make(map[string]bool, len(set))
+	last := make(map[string]int, len(set))
+	for i, e := range set {
 		files[e.Path] = true
-		add = append(add, e)
+		last[e.Path] = i
 	}
-	for _, e := range add {
-		// The files that were the directories above it go.
-		for d := e.Path; ; {
-			i := strings.LastIndexByte(d, '/')
-			if i < 0 {
+	// The files that were the directories above a path set go, one set
+	// too: of a file and a path beneath it, the later setting replaces the
+	// earlier.
+	replaced := map[string]bool{}
+	for p, i := range last {
+		for d := p; ; {
+			k := strings.LastIndexByte(d, '/')
+			if k < 0 {
 				break
 			}
-			d = d[:i]
-			if !files[d] {
+			d = d[:k]
+			switch j, ok := last[d]; {
+			case ok && j > i:
+				replaced[p] = true
+			case ok:
+				replaced[d], gone[d] = true, true
+			default:
 				gone[d] = true
 			}
+		}
+	}
+	var add []Entry
+	for _, e := range set {
+		if !removed[e.Path] && !replaced[e.Path] {
+			add = append(add, e)
 		}
 	}
 	// The last setting of a path wins.
@@ -344,17 +373,37 @@ func (x *Index) Bytes() []byte {
 	return append(b, sum[:]...)
 }
 
+// ErrChanged is WriteFile's refusal of an index file another process
+// wrote since this one was read.
+var ErrChanged = errors.New("the index was written by another process since it was read")
+
 // WriteFile writes the index to path as git does: path.lock made
 // exclusively (a git command writing it at once fails rather than racing
-// this write, and this write fails while git holds it), then renamed.
+// this write, and this write fails while git holds it), then renamed. An
+// index read from path is written only over the file it was read from:
+// it fails with ErrChanged when another process wrote path since (git
+// holds its lock from its read to its write; this one is taken at the
+// write only).
 func (x *Index) WriteFile(path string) error {
 	lock, err := os.OpenFile(path+".lock", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("writing the index %s: %w", path, err)
 	}
+	if x.file != nil {
+		if cur, err := os.Stat(path); err != nil || !os.SameFile(cur, x.file) ||
+			!cur.ModTime().Equal(x.file.ModTime()) || cur.Size() != x.file.Size() {
+			lock.Close()
+			os.Remove(path + ".lock")
+			return fmt.Errorf("writing the index %s: %w", path, ErrChanged)
+		}
+	}
 	_, err = lock.Write(x.Bytes())
 	if cerr := lock.Close(); err == nil {
 		err = cerr
+	}
+	var written fs.FileInfo
+	if err == nil {
+		written, err = os.Stat(path + ".lock")
 	}
 	if err == nil {
 		err = os.Rename(path+".lock", path)
@@ -363,5 +412,6 @@ func (x *Index) WriteFile(path string) error {
 		os.Remove(path + ".lock")
 		return fmt.Errorf("writing the index %s: %w", path, err)
 	}
+	x.file = written
 	return nil
 }

@@ -125,7 +125,17 @@ func TestTheTreeAndIndexWrittenInProcessAreGits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := git(t, dir, "write-tree")
+	// Git writes the tree from a copy: git write-tree writes the index
+	// too, and WriteFile writes only over the file it read.
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gits := filepath.Join(t.TempDir(), "index")
+	if err := os.WriteFile(gits, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := gitEnv(t, dir, []string{"GIT_INDEX_FILE=" + gits}, "write-tree")
 	if id.String() != want {
 		t.Fatalf("tree %s, git writes %s", id, want)
 	}
@@ -334,5 +344,93 @@ func TestApplyReplacesWhatCannotStandBeside(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, c.want)
 			}
 		})
+	}
+}
+
+// A file and a path beneath it set at once (a file the checkpoint read
+// that became a directory while it read the other) cannot both stay: as
+// git update-index --add --replace, the later setting replaces the
+// earlier, and the tree has no name twice.
+func TestApplyOfAFileAndAPathBeneathItKeepsTheLastAsGitDoes(t *testing.T) {
+	for _, order := range [][]string{{"q", "q/b"}, {"q/b", "q"}, {"q/b", "q", "q/b/c"}, {"a", "a/x.go"}} {
+		t.Run(strings.Join(order, ","), func(t *testing.T) {
+			dir := repo(t, files)
+			index := filepath.Join(dir, ".git", "index")
+			objs := Objects{Dir: filepath.Join(dir, ".git", "objects")}
+			blob, err := objs.Write("blob", []byte("x\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := ReadIndex(index)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"update-index", "--add", "--replace"}
+			var set []Entry
+			for _, p := range order {
+				args = append(args, "--cacheinfo", "100644,"+blob.String()+","+p)
+				set = append(set, Entry{Path: p, Mode: ModeFile, ID: blob})
+			}
+			gits := filepath.Join(t.TempDir(), "index")
+			b, err := os.ReadFile(index)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(gits, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			env := []string{"GIT_INDEX_FILE=" + gits}
+			gitEnv(t, dir, env, args...)
+			want := gitEnv(t, dir, env, "ls-files", "-s")
+			x.Apply(set, nil)
+			if err := x.WriteFile(index); err != nil {
+				t.Fatal(err)
+			}
+			if got := git(t, dir, "ls-files", "-s"); got != want {
+				t.Errorf("applied in process:\n%s\ngit:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// An index another process wrote since this one read it (git, or the
+// same session's checkpoint in another process) is not overwritten with
+// what was read before: its entries would be lost, as git's lock, held
+// from its read to its write, never loses them.
+func TestAnIndexWrittenSinceItWasReadIsNotOverwritten(t *testing.T) {
+	dir := repo(t, files)
+	index := filepath.Join(dir, ".git", "index")
+	objs := Objects{Dir: filepath.Join(dir, ".git", "objects")}
+	x, err := ReadIndex(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "theirs", "another process's\n", 0o644)
+	git(t, dir, "update-index", "--add", "theirs")
+	write(t, dir, "ours", "this process's\n", 0o644)
+	stage(t, x, objs, dir, "ours")
+	if err := x.WriteFile(index); err == nil {
+		t.Error("an index written since it was read was overwritten")
+	}
+	if out := git(t, dir, "ls-files", "theirs"); out != "theirs" {
+		t.Errorf("the other process's entry is gone: ls-files %q", out)
+	}
+	if _, err := os.Lstat(index + ".lock"); err == nil {
+		t.Error("the lock was left behind")
+	}
+	// Read again, it is written.
+	if x, err = ReadIndex(index); err != nil {
+		t.Fatal(err)
+	}
+	stage(t, x, objs, dir, "ours")
+	if err := x.WriteFile(index); err != nil {
+		t.Fatal(err)
+	}
+	stage(t, x, objs, dir, "README.md")
+	if err := x.WriteFile(index); err != nil {
+		t.Errorf("an index written twice by the same process: %v", err)
+	}
+	if out := git(t, dir, "ls-files", "theirs", "ours"); out != "ours\ntheirs" {
+		t.Errorf("ls-files %q", out)
 	}
 }
