@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/agent-dev/agent/checkpoint/gitfmt"
+	"github.com/agent-dev/agent/gitfmt"
 )
 
 // The steps of a checkpoint taken without a git process (gitfmt): the
@@ -220,7 +220,9 @@ func content(root *os.Root, name string, fi fs.FileInfo, mode uint32) ([]byte, g
 		st, _ := gitfmt.StatOf(after)
 		return []byte(target), st, nil
 	}
-	f, err := root.Open(name)
+	// Non-blocking: a FIFO swapped in after the lstat opens at once (and
+	// is not the file lstat saw) rather than waiting for a writer.
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, gitfmt.Stat{}, err
 	}
@@ -229,8 +231,10 @@ func content(root *os.Root, name string, fi fs.FileInfo, mode uint32) ([]byte, g
 	if err != nil {
 		return nil, gitfmt.Stat{}, err
 	}
-	if !os.SameFile(fi, opened) {
-		return nil, gitfmt.Stat{}, errReplaced // a link now, or another file
+	if !os.SameFile(fi, opened) || !opened.Mode().IsRegular() {
+		// A link now, another file, or a FIFO (its inode may be the
+		// removed file's, freed and taken again).
+		return nil, gitfmt.Stat{}, errReplaced
 	}
 	data := make([]byte, 0, opened.Size()+1)
 	for {

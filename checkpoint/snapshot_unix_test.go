@@ -56,3 +56,26 @@ func TestAnUnreadableFileIsLeftOutAndNamed(t *testing.T) {
 		t.Errorf("skipped = %+v", snap.Skipped)
 	}
 }
+
+// A file swapped for a FIFO between its lstat and its read is not read
+// (which would wait for a writer that never comes): it is another file,
+// and the checkpoint looks again.
+func TestAFileSwappedForAFIFOWhileReadIsNotWaitedOn(t *testing.T) {
+	dir := repo(t)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	fi, err := root.Lstat("a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "a.txt"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "a.txt"), 0o644); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	if _, _, err := content(root, "a.txt", fi, 0o100644); err != errReplaced {
+		t.Errorf("reading a FIFO in place of the file lstat saw: %v, want errReplaced", err)
+	}
+}

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/agent-dev/agent/checkpoint/gitfmt"
+	"github.com/agent-dev/agent/gitfmt"
 
 	"github.com/agent-dev/agent/gitcmd"
 )

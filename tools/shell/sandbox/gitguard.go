@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agent-dev/agent/checkpoint/gitfmt"
+	"github.com/agent-dev/agent/gitfmt"
 	"github.com/agent-dev/agent/tools"
 )
 

@@ -108,7 +108,8 @@ func ReadIndex(path string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := io.ReadAll(f)
+	b := make([]byte, fi.Size())
+	_, err = io.ReadFull(f, b)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,18 @@ type cacheTree struct {
 // newline after them), and its id unless the count is -1; the
 // subdirectories follow.
 func parseCacheTree(b []byte) (*cacheTree, []byte, error) {
+	return parseCacheTreeAt(b, 0)
+}
+
+// maxTreeDepth bounds the directories a cache tree nests: a path of
+// PATH_MAX bytes has fewer.
+const maxTreeDepth = 4096
+
+func parseCacheTreeAt(b []byte, depth int) (*cacheTree, []byte, error) {
 	bad := errors.New("a broken cache tree")
+	if depth > maxTreeDepth {
+		return nil, nil, bad
+	}
 	nul := bytes.IndexByte(b, 0)
 	if nul < 0 {
 		return nil, nil, bad
@@ -53,7 +64,7 @@ func parseCacheTree(b []byte) (*cacheTree, []byte, error) {
 			return nil, nil, bad
 		}
 		name := string(b[:end])
-		sub, rest, err := parseCacheTree(b)
+		sub, rest, err := parseCacheTreeAt(b, depth+1)
 		if err != nil {
 			return nil, nil, err
 		}
