@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-dev/agent/gitcmd"
@@ -50,8 +51,11 @@ type watcher struct {
 	full    map[string]bool            // session: its next checkpoint reads the tree in full
 	dirs    int
 	ticks   map[string]chan struct{}
-	tick    int
-	done    chan struct{}
+	// tickMu orders the renames of the tick file, whose name is tickFile
+	// ("" none yet).
+	tickMu   sync.Mutex
+	tickFile string
+	done     chan struct{}
 }
 
 // startWatch starts watching s's working directory, leaving out the
@@ -93,6 +97,12 @@ func startWatch(s *Store, ignored []string) *watcher {
 func (w *watcher) close() {
 	w.w.Close()
 	<-w.done
+	w.tickMu.Lock()
+	if w.tickFile != "" {
+		os.Remove(filepath.Join(w.sync, w.tickFile))
+		w.tickFile = ""
+	}
+	w.tickMu.Unlock()
 }
 
 // addTree watches dir and the directories beneath it that are not
@@ -330,20 +340,28 @@ func (w *watcher) changes(ctx context.Context, session string) (paths []string, 
 }
 
 // barrier returns once the watcher has read every notification queued
-// before the call: it writes a file in the store's watched directory and
-// waits for its own notification, which the queue delivers after them.
+// before the call: it renames the watcher's tick file in the store's
+// watched directory to a name of its own and waits for the notification
+// of that name, which the queue delivers after them. A rename allocates
+// nothing, where a file made and removed at each barrier cost an inode
+// each (ext4 searches its recently freed ones).
 func (w *watcher) barrier(ctx context.Context) error {
-	w.mu.Lock()
-	w.tick++
-	name := fmt.Sprintf("tick-%d", w.tick)
+	// The process's id and a number of the process's: the directory is
+	// the project's, which another watch (of this process or another)
+	// may watch too.
+	name := fmt.Sprintf("tick-%d-%d", os.Getpid(), tickSeq.Add(1))
 	ch := make(chan struct{})
+	w.mu.Lock()
 	w.ticks[name] = ch
 	w.mu.Unlock()
-	p := filepath.Join(w.sync, name)
-	if err := os.WriteFile(p, nil, 0o600); err != nil {
+	defer func() {
+		w.mu.Lock()
+		delete(w.ticks, name)
+		w.mu.Unlock()
+	}()
+	if err := w.touch(name); err != nil {
 		return err
 	}
-	defer os.Remove(p)
 	t := time.NewTimer(syncWait)
 	defer t.Stop()
 	select {
@@ -356,6 +374,26 @@ func (w *watcher) barrier(ctx context.Context) error {
 	case <-w.done:
 		return errors.New("the watch ended")
 	}
+}
+
+// tickSeq numbers the barriers of this process.
+var tickSeq atomic.Int64
+
+// touch gives the watcher's tick file the name name, making it when there
+// is none; its notification is the barrier's.
+func (w *watcher) touch(name string) error {
+	w.tickMu.Lock()
+	defer w.tickMu.Unlock()
+	p := filepath.Join(w.sync, name)
+	if w.tickFile != "" && os.Rename(filepath.Join(w.sync, w.tickFile), p) == nil {
+		w.tickFile = name
+		return nil
+	}
+	if err := os.WriteFile(p, nil, 0o600); err != nil {
+		return err
+	}
+	w.tickFile = name
+	return nil
 }
 
 // watcher returns the store's watch, starting it (with session

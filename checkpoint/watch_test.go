@@ -181,3 +181,33 @@ func TestAWatchedStoreInASubdirectorySeesTheIgnoreRulesAboveIt(t *testing.T) {
 		func() { os.Chmod(dir, 0o700) },
 	)
 }
+
+// Two stores of the project watch the same directory of it (two sessions
+// of an editor's process, two processes): each one's barrier waits for its
+// own notification, and each checkpoint holds the changes made before it.
+func TestTwoWatchesOfAProjectEachWaitForTheirOwnBarrier(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	root := t.TempDir()
+	var stores []*Store
+	for range 2 {
+		s, err := Open(ctx, root, dir, Options{Watch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		stores = append(stores, s)
+	}
+	for i := range 6 {
+		for j, s := range stores {
+			write(t, dir, "a.txt", fmt.Sprintf("change %d of store %d\n", i, j))
+			snap, err := s.Take(ctx, fmt.Sprintf("s%d", j), fmt.Sprintf("p%d", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, fs := freshRead(t, dir); snap.Tree != want {
+				t.Fatalf("store %d, change %d: the checkpoint holds\n%s\na fresh read\n%s", j, i, listing(t, s, snap.Tree), listing(t, fs, want))
+			}
+		}
+	}
+}
