@@ -96,8 +96,16 @@ func (s *Store) latestIndex(dir, except string) string {
 	return filepath.Join(dir, newest)
 }
 
-// copyIndex copies the index at src to index, through a temporary file.
+// copyIndex gives index the content of the index at src: a hard link to
+// it (no new inode, and the file keeps its time, by which git tells the
+// entries it cannot trust by their stat: those as recent as it), which is
+// safe because an index is only ever replaced, never written in place
+// (git and gitfmt write a .lock file and rename it); else a copy through a
+// temporary file.
 func copyIndex(src, index string) bool {
+	if os.Link(src, index) == nil {
+		return true
+	}
 	in, err := os.Open(src)
 	if err != nil {
 		return false

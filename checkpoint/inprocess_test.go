@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -262,5 +263,32 @@ func TestACheckpointAfterAGcInTheStoreReadsOnlyWhatChanged(t *testing.T) {
 	}
 	if _, err := os.Lstat(loose); err == nil {
 		t.Error("sub/b.txt, unchanged since the gc, was read and stored again")
+	}
+}
+
+// A new session's index starts as the project's latest (a hard link to
+// it): the new session's checkpoints never change the index it came from.
+func TestASeededIndexLeavesTheOneItCameFrom(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	s := open(t, dir, Options{})
+	if _, err := s.Take(ctx, "a", "p0"); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(s.indexOf("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "a.txt", "changed in session b\n")
+	write(t, dir, "new.txt", "new in session b\n")
+	snap, err := s.Take(ctx, "b", "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, err := os.ReadFile(s.indexOf("a")); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("session a's index changed with session b's checkpoint (%v)", err)
+	}
+	if want, fs := freshRead(t, dir); snap.Tree != want {
+		t.Errorf("session b's checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
 	}
 }
