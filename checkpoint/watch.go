@@ -97,12 +97,7 @@ func startWatch(s *Store, ignored []string) *watcher {
 func (w *watcher) close() {
 	w.w.Close()
 	<-w.done
-	w.tickMu.Lock()
-	if w.tickFile != "" {
-		os.Remove(filepath.Join(w.sync, w.tickFile))
-		w.tickFile = ""
-	}
-	w.tickMu.Unlock()
+	// The tick file stays, for the next watch to take over.
 }
 
 // addTree watches dir and the directories beneath it that are not
@@ -379,13 +374,27 @@ func (w *watcher) barrier(ctx context.Context) error {
 // tickSeq numbers the barriers of this process.
 var tickSeq atomic.Int64
 
-// touch gives the watcher's tick file the name name, making it when there
-// is none; its notification is the barrier's.
+// touch gives the watcher's tick file the name name, taking over one an
+// earlier watch left or making it when there is none; its notification is
+// the barrier's. A watch taking over a file another watch still renames
+// makes that one's next barrier make a file again: each barrier waits for
+// a notification of its own name, which its rename queued.
 func (w *watcher) touch(name string) error {
 	w.tickMu.Lock()
 	defer w.tickMu.Unlock()
 	p := filepath.Join(w.sync, name)
-	if w.tickFile != "" && os.Rename(filepath.Join(w.sync, w.tickFile), p) == nil {
+	if w.tickFile == "" {
+		// The tick file an earlier watch left (this process's or
+		// another's, ended) is taken over rather than a file made.
+		if entries, err := os.ReadDir(w.sync); err == nil {
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), "tick-") && e.Type().IsRegular() && os.Rename(filepath.Join(w.sync, e.Name()), p) == nil {
+					w.tickFile = name
+					return nil
+				}
+			}
+		}
+	} else if os.Rename(filepath.Join(w.sync, w.tickFile), p) == nil {
 		w.tickFile = name
 		return nil
 	}
