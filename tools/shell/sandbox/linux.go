@@ -180,6 +180,14 @@ func (l *linux) setup() {
 			cgErr  error
 		)
 		wantTmp := l.p.TempSize > 0 && l.p.sessionTemp != ""
+		if wantTmp {
+			// The ruleset names it, and the commands' tmpfs is mounted
+			// on it.
+			if err := l.p.makeTemp(); err != nil {
+				l.err = err
+				return
+			}
+		}
 		// The probe keeps the session's network namespace itself, unless
 		// the policy borrows another sandbox's.
 		hold := !l.p.Network && l.p.NetworkOf == nil

@@ -97,8 +97,10 @@ type Policy struct {
 	// plan mode and subagents). That sandbox must be closed after this one.
 	NetworkOf *Sandbox
 
-	// sessionTemp is the temporary directory made for TempSize.
+	// sessionTemp is the temporary directory for TempSize, made by
+	// makeTemp at the first command (or the set-up before it), once.
 	sessionTemp string
+	makeTemp    func() error
 	// git is the working directory's git layout as New found it.
 	git gitLayout
 }

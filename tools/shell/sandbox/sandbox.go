@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,11 +87,18 @@ func New(p Policy) (*Sandbox, error) {
 	p.Dir = filepath.Clean(p.Dir)
 	p.git = readGitLayout(p.Dir)
 	if p.TempSize > 0 && p.Mode == WorkspaceWrite {
-		d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: making the commands' temporary directory: %w", err)
-		}
+		// Named now (commands' and hooks' TMPDIR), made at the first
+		// command: a run that runs none makes nothing. The name is
+		// random, as os.MkdirTemp's, and seen by no process before it
+		// is made; Mkdir fails on anything already there.
+		d := filepath.Join(os.TempDir(), fmt.Sprintf("%s%d-%d", tempPrefix, os.Getpid(), rand.Uint64()))
 		p.sessionTemp, p.TempDirs = d, []string{d}
+		p.makeTemp = sync.OnceValue(func() error {
+			if err := os.Mkdir(d, 0o700); err != nil {
+				return fmt.Errorf("sandbox: making the commands' temporary directory: %w", err)
+			}
+			return nil
+		})
 	}
 	s := &Sandbox{policy: p}
 	if p.Mode == Off {
@@ -138,6 +146,9 @@ func (s *Sandbox) Prepare() {
 func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
 	if s.policy.sessionTemp != "" {
 		s.stale.Do(func() { removeStale(filepath.Dir(s.policy.sessionTemp), tempPrefix, os.RemoveAll) })
+		if err := s.policy.makeTemp(); err != nil {
+			return nil, err
+		}
 	}
 	return s.impl.build(spec)
 }

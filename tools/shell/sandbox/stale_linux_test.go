@@ -63,3 +63,28 @@ func TestStaleTemporaryDirectoriesGoAtTheFirstCommand(t *testing.T) {
 	}
 	absent(t, dead)
 }
+
+// A run that runs no command makes no temporary directory for commands;
+// the first command makes it, and Close removes it.
+func TestTheCommandsTemporaryDirectoryIsMadeAtTheFirstCommand(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	sb, err := New(Policy{Mode: WorkspaceWrite, Dir: t.TempDir(), TempSize: 1 << 20, TempDirs: []string{tmp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	d := sb.TempDir()
+	if d == "" || filepath.Dir(d) != tmp {
+		t.Fatalf("TempDir = %q, want one in %s", d, tmp)
+	}
+	absent(t, d)
+	if _, err := sb.Build(shell.Spec{Command: "true", Dir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("after the first command: %v, %v", fi, err)
+	}
+	sb.Close()
+	absent(t, d)
+}
