@@ -77,8 +77,9 @@ type proc struct {
 // ErrClosed is returned by Start and Adopt after Close.
 var ErrClosed = errors.New("the session's background processes are closed")
 
-// New returns a Manager writing to cfg.Dir, which it creates. It fails
-// when the directory cannot be made.
+// New returns a Manager writing to cfg.Dir, which it creates with the
+// first process (a session that starts none makes nothing). It does not
+// fail today; the error is kept for a configuration it would refuse.
 func New(cfg Config) (*Manager, error) {
 	if cfg.MaxProcesses <= 0 {
 		cfg.MaxProcesses = DefaultMaxProcesses
@@ -91,9 +92,6 @@ func New(cfg Config) (*Manager, error) {
 	}
 	if cfg.KillGrace <= 0 {
 		cfg.KillGrace = 2 * time.Second
-	}
-	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("background processes' directory: %w", err)
 	}
 	return &Manager{cfg: cfg, changes: make(chan struct{}, 1)}, nil
 }
@@ -213,6 +211,9 @@ func (m *Manager) add(command, session string, bounded bool) (*proc, error) {
 		return nil, fmt.Errorf("%d background processes are running, the most a session may run at once (setting [background] max_processes): stop one with kill_shell first", n)
 	}
 	m.forgetOld()
+	if err := os.MkdirAll(m.cfg.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("background processes' directory: %w", err)
+	}
 	m.next++
 	id := "bash_" + strconv.Itoa(m.next)
 	log, err := createLog(filepath.Join(m.cfg.Dir, id+".log"), m.cfg.MaxOutputBytes)

@@ -346,3 +346,26 @@ func TestAFilteredReadOfAHugeLineIsValidText(t *testing.T) {
 		t.Errorf("the read is not valid text ending with the line's end: %q", res.Content[max(len(res.Content)-20, 0):])
 	}
 }
+
+// A session that starts no background process makes no directory for
+// them; the first process makes it, and Close removes it.
+func TestTheDirectoryIsMadeWithTheFirstProcess(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bg")
+	m, err := New(Config{Dir: dir, KillGrace: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("made before any process: %v", err)
+	}
+	id := start(t, m, "true")
+	waitUntil(t, m, "the process's end", ended(m, id))
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("after the first process: %v", err)
+	}
+	m.Close()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("left after Close: %v", err)
+	}
+}
