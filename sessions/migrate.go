@@ -328,6 +328,28 @@ ALTER TABLE sessions ADD COLUMN forked_at INTEGER;
 	`
 CREATE INDEX sessions_running ON sessions (id) WHERE status = 'running';
 `,
+	// 16: a message is indexed for search when a search or the store's
+	// close brings the index up to date (Store.indexNew), not as it is
+	// written: the index's trigger tokenized each message and wrote a
+	// segment of the FTS5 index with each message's transaction, most of
+	// a turn's database writing. fts_state.indexed is the highest message
+	// id indexed so far; the messages after it are indexed together. A
+	// message written or changed at or below it (an id reused after the
+	// newest message was deleted, a message's parts rewritten) is indexed
+	// at once, as before.
+	`
+CREATE TABLE fts_state (indexed INTEGER NOT NULL);
+INSERT INTO fts_state SELECT coalesce(max(id), 0) FROM messages;
+DROP TRIGGER messages_fts_insert;
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages WHEN new.id <= (SELECT indexed FROM fts_state) BEGIN
+	INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE id = new.id AND body IS NOT NULL;
+END;
+DROP TRIGGER messages_fts_update;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF parts ON messages WHEN old.id <= (SELECT indexed FROM fts_state) BEGIN
+	DELETE FROM messages_fts WHERE rowid = old.id;
+	INSERT INTO messages_fts (rowid, body) SELECT id, body FROM message_text WHERE id = new.id AND body IS NOT NULL;
+END;
+`,
 }
 
 // migrate brings the schema to SchemaVersion, one transaction per step. The

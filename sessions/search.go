@@ -67,6 +67,9 @@ const (
 // recent are ranked. Deleted sessions' messages are gone from the index
 // with them.
 func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Hit, error) {
+	if err := s.indexNew(ctx); err != nil {
+		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
+	}
 	words, err := s.selective(ctx, uniqueWords(query))
 	if err != nil {
 		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
@@ -247,7 +250,7 @@ func isStopWord(w string) bool {
 
 // Reindex rebuilds the search index from the stored messages: for a
 // database whose index was damaged or built by a different tokenizer.
-// Migration 8 builds it once and triggers keep it current, so this is
+// Migration 8 builds it once and indexNew keeps it current, so this is
 // never needed in normal use. It returns how many messages were indexed.
 func (s *Store) Reindex(ctx context.Context) (int, error) {
 	var n int64
@@ -262,6 +265,9 @@ func (s *Store) Reindex(ctx context.Context) (int, error) {
 		if n, err = res.RowsAffected(); err != nil {
 			return err
 		}
+		if _, err = tx.ExecContext(ctx, `UPDATE fts_state SET indexed = (SELECT coalesce(max(id), 0) FROM messages)`); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO messages_fts (messages_fts) VALUES ('optimize')`)
 		return err
 	})
@@ -269,6 +275,38 @@ func (s *Store) Reindex(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("rebuilding the search index: %w", err)
 	}
 	return int(n), nil
+}
+
+// indexNew indexes the messages written since the index was last brought
+// up to date (migration 16), in one transaction: a search finds every
+// message stored before it. The check that nothing waits is one read.
+func (s *Store) indexNew(ctx context.Context) error {
+	var pending bool
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT max(id) FROM messages), 0) > (SELECT indexed FROM fts_state)`).Scan(&pending); err != nil {
+		return fmt.Errorf("bringing the search index up to date: %w", err)
+	}
+	if !pending {
+		return nil
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var from, top int64
+		if err := tx.QueryRowContext(ctx, `SELECT indexed, coalesce((SELECT max(id) FROM messages), 0) FROM fts_state`).Scan(&from, &top); err != nil {
+			return err
+		}
+		if top <= from {
+			return nil // another process did it meanwhile
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO messages_fts (rowid, body)
+			SELECT id, body FROM message_text WHERE id > ?1 AND id <= ?2 AND body IS NOT NULL`, from, top); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE fts_state SET indexed = ?`, top)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("bringing the search index up to date: %w", err)
+	}
+	return nil
 }
 
 // MessageRange returns the messages of session id with seq from to to

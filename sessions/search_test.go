@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -119,5 +120,35 @@ func TestMigrationIndexesExistingMessages(t *testing.T) {
 	}
 	if hits, _ := s.Search(context.Background(), "marmalade", sessions.SearchOptions{}); len(hits) != 1 {
 		t.Errorf("after reindex: %+v", hits)
+	}
+}
+
+// Messages join the search index when a search or a store's close brings
+// it up to date: a search finds what another process wrote and has not
+// indexed, and a message whose id an earlier, deleted one had (the newest
+// messages deleted, then one written) is found by its own words only.
+func TestSearchFindsEveryMessageWrittenBeforeIt(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "agent.db")
+	writer, reader := openAt(t, path), openAt(t, path)
+	record(t, writer, "/repo", user("the first message"), user("the second message"))
+	gone := record(t, writer, "/repo", user("alpaca grazing"))
+	if hits, err := reader.Search(ctx, "alpaca", sessions.SearchOptions{}); err != nil || len(hits) != 1 {
+		t.Fatalf("a message another store wrote: %+v, %v", hits, err)
+	}
+	must(t, writer.Delete(ctx, gone))
+	record(t, writer, "/repo", user("zucchini bread"))
+	for word, want := range map[string]int{"alpaca": 0, "zucchini": 1, "second": 1} {
+		if hits, err := reader.Search(ctx, word, sessions.SearchOptions{}); err != nil || len(hits) != want {
+			t.Errorf("%s: %d hits (%+v, %v), want %d", word, len(hits), hits, err, want)
+		}
+	}
+	// Written by a store that closed before any search: indexed as it
+	// closed, or by the next search.
+	later := openAt(t, path)
+	record(t, later, "/repo", user("quokka sighting"))
+	later.Close()
+	if hits, err := reader.Search(ctx, "quokka", sessions.SearchOptions{}); err != nil || len(hits) != 1 {
+		t.Errorf("quokka: %+v, %v", hits, err)
 	}
 }

@@ -232,6 +232,9 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Close() error {
 	s.bgStop()
 	s.vecWG.Wait()
+	// The messages this process (or another since) wrote join the search
+	// index, together; a failure leaves them to the next search or close.
+	s.indexNew(context.Background())
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	for _, st := range s.stmts {
