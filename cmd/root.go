@@ -5,6 +5,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"github.com/agent-dev/agent/internal/gcfloor"
 	"io"
 	"os"
 	"os/signal"
@@ -143,6 +144,7 @@ type Streams struct {
 // SIGPIPE is caught so that a closed stdout is a write error, not a death
 // that would leave a running command behind.
 func Execute() int {
+	gcfloor.Start()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	go func() {
