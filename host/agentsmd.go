@@ -77,14 +77,12 @@ func (w *agentsMDWatch) write() {
 	if err != nil {
 		return
 	}
-	// Written in place (a file made and renamed twice a run cost an inode
-	// each): a run killed in the middle of this write leaves a record
-	// that does not parse, which the next run reads as none (no notice).
-	if os.WriteFile(w.path, b, 0o600) == nil {
+	if os.MkdirAll(filepath.Dir(w.path), 0o700) != nil {
 		return
 	}
-	if os.MkdirAll(filepath.Dir(w.path), 0o700) == nil {
-		os.WriteFile(w.path, b, 0o600)
+	tmp := w.path + ".tmp"
+	if os.WriteFile(tmp, b, 0o600) == nil {
+		os.Rename(tmp, w.path)
 	}
 }
 
