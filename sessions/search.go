@@ -67,7 +67,13 @@ const (
 // recent are ranked. Deleted sessions' messages are gone from the index
 // with them.
 func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Hit, error) {
-	if err := s.indexNew(ctx); err != nil {
+	// The messages written since the index was brought up to date join
+	// it first; a search that cannot wait for the write lock (another
+	// process's long write) searches the index as it is.
+	ictx, cancel := context.WithTimeout(ctx, indexWait)
+	s.indexNew(ictx)
+	cancel()
+	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
 	}
 	words, err := s.selective(ctx, uniqueWords(query))
@@ -277,6 +283,10 @@ func (s *Store) Reindex(ctx context.Context) (int, error) {
 	return int(n), nil
 }
 
+// indexWait is the most a search or a store's close waits to bring the
+// search index up to date; what is left waits for the next.
+const indexWait = 2 * time.Second
+
 // indexNew indexes the messages written since the index was last brought
 // up to date (migration 16), in one transaction: a search finds every
 // message stored before it. The check that nothing waits is one read.
@@ -296,8 +306,12 @@ func (s *Store) indexNew(ctx context.Context) error {
 		if top <= from {
 			return nil // another process did it meanwhile
 		}
+		// Those the backlog of an older agent's index filled already
+		// (its range may reach past indexed: the newest sessions were
+		// deleted before the upgrade) are not indexed twice.
 		if _, err := tx.ExecContext(ctx, `INSERT INTO messages_fts (rowid, body)
-			SELECT id, body FROM message_text WHERE id > ?1 AND id <= ?2 AND body IS NOT NULL`, from, top); err != nil {
+			SELECT id, body FROM message_text WHERE id > ?1 AND id <= ?2 AND body IS NOT NULL
+			AND id NOT IN (SELECT rowid FROM messages_fts WHERE rowid > ?1 AND rowid <= ?2)`, from, top); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE fts_state SET indexed = ?`, top)

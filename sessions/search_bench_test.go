@@ -39,7 +39,7 @@ func oldDatabase(b *testing.B, path string, n int) int64 {
 		`DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
 		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `DROP TABLE message_vectors`,
 		`DROP TABLE checkpoint_rewinds`, `DROP TABLE checkpoints`, `ALTER TABLE sessions DROP COLUMN forked_at`,
-		`DROP INDEX sessions_running`, `PRAGMA user_version = 8`} {
+		`DROP INDEX sessions_running`, `DROP TABLE fts_state`, `PRAGMA user_version = 8`} {
 		_, err := db.ExecContext(ctx, q)
 		must(b, err)
 	}

@@ -233,8 +233,11 @@ func (s *Store) Close() error {
 	s.bgStop()
 	s.vecWG.Wait()
 	// The messages this process (or another since) wrote join the search
-	// index, together; a failure leaves them to the next search or close.
-	s.indexNew(context.Background())
+	// index, together; a failure (the write lock not had within
+	// indexWait) leaves them to the next search or close.
+	ctx, cancel := context.WithTimeout(context.Background(), indexWait)
+	s.indexNew(ctx)
+	cancel()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	for _, st := range s.stmts {

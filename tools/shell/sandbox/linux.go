@@ -180,13 +180,12 @@ func (l *linux) setup() {
 			cgErr  error
 		)
 		wantTmp := l.p.TempSize > 0 && l.p.sessionTemp != ""
-		if wantTmp {
+		if wantTmp && l.p.makeTemp() != nil {
 			// The ruleset names it, and the commands' tmpfs is mounted
-			// on it.
-			if err := l.p.makeTemp(); err != nil {
-				l.err = err
-				return
-			}
+			// on it. Without it the probe still runs (what confines
+			// commands, hooks included, is known); Build fails with
+			// makeTemp's error.
+			wantTmp = false
 		}
 		// The probe keeps the session's network namespace itself, unless
 		// the policy borrows another sandbox's.

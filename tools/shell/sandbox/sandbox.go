@@ -91,7 +91,14 @@ func New(p Policy) (*Sandbox, error) {
 		// command: a run that runs none makes nothing. The name is
 		// random, as os.MkdirTemp's, and seen by no process before it
 		// is made; Mkdir fails on anything already there.
-		d := filepath.Join(os.TempDir(), fmt.Sprintf("%s%d-%d", tempPrefix, os.Getpid(), rand.Uint64()))
+		// Under the temporary directory's real path: macOS's seatbelt
+		// matches real paths, and this one cannot be resolved before it
+		// is made (/var/folders is /private/var/folders).
+		base := os.TempDir()
+		if real, err := filepath.EvalSymlinks(base); err == nil {
+			base = real
+		}
+		d := filepath.Join(base, fmt.Sprintf("%s%d-%d", tempPrefix, os.Getpid(), rand.Uint64()))
 		p.sessionTemp, p.TempDirs = d, []string{d}
 		p.makeTemp = sync.OnceValue(func() error {
 			if err := os.Mkdir(d, 0o700); err != nil {
