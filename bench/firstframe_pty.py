@@ -48,12 +48,15 @@ def once(binary, url, work):
 def main():
     runs, url, bins = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
     times = {b: [] for b in bins}
-    with tempfile.TemporaryDirectory() as work:
+    with tempfile.TemporaryDirectory() as top:
+        # A directory each: a newer binary's schema is refused by an older one.
+        works = {b: os.path.join(top, str(i)) for i, b in enumerate(bins)}
         for b in bins:
-            once(b, url, work)  # warm the page cache
+            os.mkdir(works[b])
+            once(b, url, works[b])  # warm the page cache
         for _ in range(runs):
             for b in bins:
-                times[b].append(once(b, url, work))
+                times[b].append(once(b, url, works[b]))
     for b in bins:
         q = statistics.quantiles(times[b], n=4)
         print("%s: first frame %.1f ms (median of %d; quartiles %.1f-%.1f)" % (b, q[1], runs, q[0], q[2]))
