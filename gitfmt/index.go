@@ -9,7 +9,6 @@
 package gitfmt
 
 import (
-	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
@@ -122,79 +121,35 @@ func ReadIndex(path string) (*Index, error) {
 }
 
 func parseIndex(b []byte) (*Index, error) {
-	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
-		return nil, errors.New("not an index")
+	d, err := decode(b)
+	if err != nil {
+		return nil, err
 	}
-	body, sum := b[:len(b)-20], b[len(b)-20:]
-	// index.skipHash writes a null checksum, which git does not check.
-	if !bytes.Equal(sum, make([]byte, 20)) {
-		if got := sha1.Sum(body); !bytes.Equal(got[:], sum) {
-			return nil, errors.New("its checksum does not match")
-		}
+	if d.version != 2 {
+		return nil, fmt.Errorf("%w: version %d", ErrUnsupported, d.version)
 	}
-	if v := binary.BigEndian.Uint32(b[4:]); v != 2 {
-		return nil, fmt.Errorf("%w: version %d", ErrUnsupported, v)
-	}
-	n := int(binary.BigEndian.Uint32(b[8:]))
-	if n > len(body)/entryFixed {
-		return nil, errors.New("more entries than bytes")
-	}
-	x := &Index{Entries: make([]Entry, 0, n)}
-	off := 12
-	for range n {
-		if off+entryFixed > len(body) {
-			return nil, errors.New("an entry is cut short")
-		}
-		e := body[off:]
-		u := func(i int) uint32 { return binary.BigEndian.Uint32(e[4*i:]) }
-		flags := binary.BigEndian.Uint16(e[60:])
-		if flags&(flagExtended|flagStage|flagValid) != 0 {
+	for _, f := range d.flags {
+		if f&(flagExtended|flagStage|flagValid) != 0 {
 			return nil, fmt.Errorf("%w: an entry in conflict, or marked", ErrUnsupported)
 		}
-		end := bytes.IndexByte(e[entryFixed:], 0)
-		if end < 0 {
-			return nil, errors.New("an entry's path is not ended")
-		}
-		ent := Entry{
-			Stat: Stat{CtimeSec: u(0), CtimeNsec: u(1), MtimeSec: u(2), MtimeNsec: u(3), Dev: u(4), Ino: u(5),
-				UID: u(7), GID: u(8), Size: u(9)},
-			Mode: u(6),
-			Path: string(e[entryFixed : entryFixed+end]),
-		}
-		copy(ent.ID[:], e[40:60])
-		x.Entries = append(x.Entries, ent)
-		off += entrySize(len(ent.Path))
 	}
-	if off > len(body) {
-		return nil, errors.New("an entry is cut short")
-	}
-	for off < len(body) {
-		if off+8 > len(body) {
-			return nil, errors.New("an extension is cut short")
-		}
-		sig := string(body[off : off+4])
-		size := int(binary.BigEndian.Uint32(body[off+4:]))
-		data := body[off+8:]
-		if size > len(data) {
-			return nil, errors.New("an extension is cut short")
-		}
-		data = data[:size]
+	x := &Index{Entries: d.entries}
+	for _, e := range d.exts {
 		switch {
-		case sig == "TREE":
-			t, rest, err := parseCacheTree(data)
+		case e.sig == "TREE":
+			t, rest, err := parseCacheTree(e.data)
 			if err != nil || len(rest) != 0 {
 				x.tree = nil // git rebuilds a broken one too
 			} else {
 				x.tree = t
 			}
-		case sig[0] < 'A' || sig[0] > 'Z':
+		case e.sig[0] < 'A' || e.sig[0] > 'Z':
 			// A split index ("link"), sparse directories ("sdir"): git
 			// says a reader must understand these.
-			return nil, fmt.Errorf("%w: the extension %q", ErrUnsupported, sig)
+			return nil, fmt.Errorf("%w: the extension %q", ErrUnsupported, e.sig)
 		}
 		// Other optional extensions (resolve-undo, the untracked cache)
 		// are dropped, as git allows: it rebuilds them.
-		off += 8 + size
 	}
 	return x, nil
 }
