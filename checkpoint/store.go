@@ -1,8 +1,9 @@
 // Package checkpoint keeps restore points of a working directory: the
 // state of the files git would see there (tracked, and untracked but not
 // ignored), whoever changed them, in a shadow object store of the project
-// in the agent's data directory, in git's own format through the git
-// binary. The user's repository is never written: not its objects, index,
+// in the agent's data directory, in git's own format: the git binary says
+// which files git sees, and the index, objects and trees are written in
+// process where they can be (gitfmt; inprocess.go), else by git. The user's repository is never written: not its objects, index,
 // refs, stash or config. The store is shared by every session of the
 // project, so a file's content is stored once however many checkpoints
 // hold it.
