@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agent-dev/agent/gitcmd"
+	"github.com/agent-dev/agent/gitfmt"
 )
 
 // Snapshot is a checkpoint just taken.
@@ -100,8 +101,16 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	}
 	g := s.git(index)
 	spec := s.pathspec()
-	// The index read in process, when it can be (nil: git reads it).
-	x := s.readIndex(index)
+	// The index read in process, when it can be (nil: git reads it), at
+	// its first use: a checkpoint with nothing new to read reads none.
+	var x *gitfmt.Index
+	read := false
+	indexed := func() *gitfmt.Index {
+		if !read {
+			x, read = s.readIndex(index), true
+		}
+		return x
+	}
 	var paths []string
 	full := true
 	// The index's entries git now ignores, listed when the watch started
@@ -127,7 +136,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 				w.begin(session)
 			} else if len(changed) == 0 {
 				return Snapshot{Tree: st.tree}, nil
-			} else if paths, err = s.sortChanged(ctx, g, changed, x); err != nil {
+			} else if paths, err = s.sortChanged(ctx, g, changed, indexed()); err != nil {
 				return Snapshot{}, err
 			}
 		}
@@ -209,7 +218,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 		}
 		add = append(add, p)
 	}
-	if x != nil {
+	if x := indexed(); x != nil {
 		tree, err := s.writeInProcess(ctx, x, index, add, drop)
 		if err != nil {
 			return Snapshot{}, err
