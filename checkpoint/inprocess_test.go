@@ -288,3 +288,62 @@ func TestASeededIndexLeavesTheOneItCameFrom(t *testing.T) {
 		t.Errorf("session b's checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
 	}
 }
+
+// TakeChanged reads again only the paths it is given: a file written
+// there is in the checkpoint, one removed is gone, one git ignores stays
+// out; a change elsewhere (not named) waits for the next full read.
+func TestACheckpointOfKnownChangesReadsOnlyThem(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	s := open(t, dir, Options{})
+	before, err := s.Take(ctx, "s", "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "a.txt", "written by a tool\n")
+	write(t, dir, "new.txt", "made by a tool\n")
+	write(t, dir, "build/made.bin", "ignored\n")
+	write(t, dir, "sub/b.txt", "changed by someone else\n")
+	snap, err := s.TakeChanged(ctx, "s", "p1", []string{"a.txt", "new.txt", "build/made.bin", "gone.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := listing(t, s, snap.Tree)
+	was := listing(t, s, before.Tree)
+	line := func(listing, path string) string {
+		for _, l := range strings.Split(listing, "\n") {
+			if strings.HasSuffix(l, "\t"+path) {
+				return l
+			}
+		}
+		return ""
+	}
+	if line(got, "a.txt") == line(was, "a.txt") || line(got, "new.txt") == "" {
+		t.Errorf("the files named are not read again:\n%s", got)
+	}
+	if line(got, "build/made.bin") != "" {
+		t.Errorf("a file git ignores is in the checkpoint:\n%s", got)
+	}
+	if line(got, "sub/b.txt") != line(was, "sub/b.txt") {
+		t.Errorf("a file not named was read again:\n%s", got)
+	}
+	changed, err := s.Changed(ctx, before.Tree, snap.Tree)
+	if err != nil || !slices.Equal(changed, []string{"a.txt", "new.txt"}) {
+		t.Errorf("changed %q (%v), want a.txt and new.txt", changed, err)
+	}
+	// The next full read takes what was not named.
+	os.Remove(filepath.Join(dir, "new.txt"))
+	if snap, err = s.TakeChanged(ctx, "s", "p2", []string{"new.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if line(listing(t, s, snap.Tree), "new.txt") != "" {
+		t.Error("a file removed is still in the checkpoint")
+	}
+	full, err := s.Take(ctx, "s", "p3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, fs := freshRead(t, dir); full.Tree != want {
+		t.Errorf("the full read after holds\n%s\na fresh read\n%s", listing(t, s, full.Tree), listing(t, fs, want))
+	}
+}

@@ -45,6 +45,33 @@ var errBrokenIndex = errors.New("the session's index cannot be written as a tree
 // than the size cap are left out. Cancelling ctx stops git; the
 // checkpoint is then not taken.
 func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error) {
+	return s.takeNamed(ctx, session, name, nil)
+}
+
+// TakeChanged is Take for a caller that knows what changed since the
+// session's last checkpoint in this process: only paths (slash-separated,
+// relative to the working directory: the files a turn's file tools
+// wrote) are read again, the rest is as that checkpoint held it, and no
+// watch is asked. A path git ignores that the checkpoint did not hold is
+// left out, as Take leaves it out. Without an earlier checkpoint of the
+// session in this process it is Take.
+func (s *Store) TakeChanged(ctx context.Context, session, name string, paths []string) (Snapshot, error) {
+	if s.state(session).tree == "" {
+		return s.Take(ctx, session, name)
+	}
+	known := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if s.prefix != "" {
+			p = s.prefix + "/" + p
+		}
+		known = append(known, p)
+	}
+	return s.takeNamed(ctx, session, name, known)
+}
+
+// takeNamed is Take, reading again only known (work-tree paths) when it
+// is not nil.
+func (s *Store) takeNamed(ctx context.Context, session, name string, known []string) (Snapshot, error) {
 	if !validName(session) || !validName(name) {
 		return Snapshot{}, fmt.Errorf("checkpoint %q of session %q: not a valid name", name, session)
 	}
@@ -64,13 +91,13 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 	if _, err := os.Stat(index); errors.Is(err, fs.ErrNotExist) {
 		fresh = !s.seedIndex(index)
 	}
-	snap, err := s.take(ctx, session, index, fresh, st)
+	snap, err := s.take(ctx, session, index, fresh, st, known)
 	if errors.Is(err, errBrokenIndex) && !fresh {
 		// The index names content the store no longer has (it was
 		// seeded from a session forgotten meanwhile, whose content was
 		// pruned): the tree is read afresh.
 		if rerr := os.Remove(index); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
-			snap, err = s.take(ctx, session, index, true, st)
+			snap, err = s.take(ctx, session, index, true, st, nil)
 		}
 	}
 	if err != nil {
@@ -95,7 +122,7 @@ func (s *Store) Take(ctx context.Context, session, name string) (Snapshot, error
 	return snap, nil
 }
 
-func (s *Store) take(ctx context.Context, session, index string, fresh bool, st *sessionState) (_ Snapshot, err error) {
+func (s *Store) take(ctx context.Context, session, index string, fresh bool, st *sessionState, known []string) (_ Snapshot, err error) {
 	if err := s.syncExclude(); err != nil {
 		return Snapshot{}, err
 	}
@@ -117,7 +144,16 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 	// (watchListed).
 	var ignoredCached []string
 	watchListed := false
-	if !fresh {
+	if known != nil && !fresh {
+		// What changed is known: no watch, no full read.
+		if len(known) == 0 {
+			return Snapshot{Tree: st.tree}, nil
+		}
+		if paths, err = s.sortChanged(ctx, g, known, indexed()); err != nil {
+			return Snapshot{}, err
+		}
+		full = false
+	} else if !fresh {
 		var w *watcher
 		if w, ignoredCached, watchListed = s.watcher(ctx, g, session); !watchListed {
 			ignoredCached, watchListed = s.takePrelisted(index)

@@ -35,6 +35,10 @@ type checkpoints struct {
 	// hooked is whether hooks run around tool calls (commands that may
 	// change files, whatever the call).
 	hooked bool
+	// byCalls takes a turn's checkpoints after its prompt's from the files
+	// its calls wrote (Store.TakeChanged) while only file tools that name
+	// them changed files, else by a full read; the store has no watch.
+	byCalls bool
 }
 
 // checkpointService opens the project's checkpoint store when checkpoints
@@ -46,12 +50,17 @@ func checkpointService(env serviceEnv) (sessionService, error) {
 	if !s.Enabled || env.h.dataDir == "" {
 		return sessionService{}, nil
 	}
-	cs, err := checkpoint.Open(env.ctx, checkpointsRoot(env.store), env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes, Watch: true,
+	// A headless run (-p) is one turn: what changes after its prompt's
+	// checkpoint is what its calls wrote (byCalls), and a watch would cost
+	// more than it saves (its start's listing, and the kernel's teardown
+	// of its inotify instance, which the exit waits for).
+	byCalls := env.fe.Name == "headless"
+	cs, err := checkpoint.Open(env.ctx, checkpointsRoot(env.store), env.a.dir, checkpoint.Options{MaxFileBytes: s.MaxFileBytes, Watch: !byCalls,
 		Exclude: env.a.protect.Paths().ReadDenied})
 	if err != nil {
 		return sessionService{notice: "checkpoints are off: " + err.Error()}, nil
 	}
-	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn, swept: make(chan struct{}), hooked: env.a.hooks.aroundCalls()}
+	c := &checkpoints{store: cs, sessions: env.store, warn: env.fe.warn, swept: make(chan struct{}), hooked: env.a.hooks.aroundCalls(), byCalls: byCalls}
 	env.a.checkpoints = c
 	env.a.children.runner.Observe = c.observeChild
 	ctx, cancel := context.WithCancel(context.WithoutCancel(env.ctx))
@@ -156,16 +165,19 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 		case loop.ToolCallFinished:
 			if mayChangeFiles(ev.Effects) {
 				ahead.dirty = true
+				ahead.noteCall(ev, c.hooked)
 			}
 		case loop.StepStarted:
 			// The next request is on its way: what the calls before it
 			// changed is read meanwhile, so the turn's end finds it done.
 			if ahead.dirty {
 				ahead.dirty = false
+				written, known := ahead.written, !ahead.opaque
+				ahead.written, ahead.opaque = nil, false
 				ahead.wg.Go(func() {
 					<-taken
 					if tree != "" {
-						ahead.take(context.WithoutCancel(turnCtx), c, t.Session, seq, tree)
+						ahead.take(context.WithoutCancel(turnCtx), c, t.Session, seq, tree, written, known)
 					}
 				})
 			}
@@ -173,6 +185,9 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 			<-taken
 			ahead.wg.Wait()
 			if tree == "" {
+				return
+			}
+			if c.byCalls && ahead.byCalls(context.WithoutCancel(turnCtx), c, t.Session, seq, tree) {
 				return
 			}
 			if err := c.end(context.WithoutCancel(turnCtx), t.Session, seq, tree, &ahead); err != nil {
@@ -195,29 +210,88 @@ func mayChangeFiles(e tools.Effects) bool {
 // watch saw change), so the turn's end usually finds the files as they
 // were then and has nothing left to read. Its events come one at a time.
 type turnAhead struct {
-	dirty bool           // a call since the last step may have changed files
-	wg    sync.WaitGroup // the checkpoints being taken
+	dirty bool // a call since the last step may have changed files
+	// written are the files the calls since the last step wrote, by the
+	// paths their results name; opaque is set when one of them may have
+	// changed others (a command, a tool whose effects nobody vouches for,
+	// one that names no path, hooks around calls).
+	written []string
+	opaque  bool
+	wg      sync.WaitGroup // the checkpoints being taken
 	// mu orders the checkpoints taken ahead (a step may go out before the
 	// last one ended): the last to take one holds the newest tree.
 	mu      sync.Mutex
 	tree    string   // the last one taken ahead ("" none)
 	changed []string // what changed between the prompt's checkpoint and tree
+	failed  bool     // one failed: what it was to take is not in tree
+}
+
+// byCalls records the end of the turn of the prompt at seq (its
+// checkpoint start) from the files its calls wrote: the tree the last
+// checkpoint ahead took, after one more for the calls since, unless one
+// of those may have changed other files or a checkpoint ahead failed
+// (false: the turn's end is read in full).
+func (a *turnAhead) byCalls(ctx context.Context, c *checkpoints, session string, seq int, start string) bool {
+	if a.dirty {
+		// Calls after the last step (a turn stopped after its tools).
+		written, known := a.written, !a.opaque
+		a.dirty, a.written, a.opaque = false, nil, false
+		if !known {
+			return false
+		}
+		a.take(ctx, c, session, seq, start, written, known)
+	}
+	a.mu.Lock()
+	end, changed, failed := start, []string(nil), a.failed
+	if a.tree != "" {
+		end, changed = a.tree, a.changed
+	}
+	a.mu.Unlock()
+	if failed {
+		return false
+	}
+	if err := c.sessions.EndCheckpoint(ctx, session, seq, end, changed); err != nil {
+		c.failed(err)
+	}
+	return true
+}
+
+// noteCall records what a finished call that may have changed files
+// wrote: the path its result names when it is a file tool's (it writes
+// files and does nothing else) and no hooks run around calls.
+func (a *turnAhead) noteCall(ev loop.ToolCallFinished, hooked bool) {
+	p, ok := ev.Meta[tools.MetaPath].(string)
+	if hooked || ev.Effects.Unknown() || ev.Effects&tools.RunsCommands != 0 || !ok || p == "" {
+		a.opaque = true
+		return
+	}
+	a.written = append(a.written, p)
 }
 
 // take takes the checkpoint ahead, and what changed since the prompt's
-// (start). A failure is left to the turn's end, which takes it again.
-func (a *turnAhead) take(ctx context.Context, c *checkpoints, session string, seq int, start string) {
+// (start): from the files written alone when the store reads by calls
+// and they are all that changed (known), else in full. A failure is left
+// to the turn's end, which takes it again.
+func (a *turnAhead) take(ctx context.Context, c *checkpoints, session string, seq int, start string, written []string, known bool) {
 	if c.aheadTaken != nil {
 		defer c.aheadTaken()
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	snap, err := c.store.Take(ctx, session, fmt.Sprintf("step-%d-%d", seq, c.taken.Add(1)))
-	if err != nil || snap.Tree == start {
-		return
+	name := fmt.Sprintf("step-%d-%d", seq, c.taken.Add(1))
+	var snap checkpoint.Snapshot
+	var err error
+	if c.byCalls && known {
+		snap, err = c.store.TakeChanged(ctx, session, name, written)
+	} else {
+		snap, err = c.store.Take(ctx, session, name)
 	}
-	changed, err := c.store.Changed(ctx, start, snap.Tree)
+	var changed []string
+	if err == nil && snap.Tree != start {
+		changed, err = c.store.Changed(ctx, start, snap.Tree)
+	}
 	if err != nil {
+		a.failed = true
 		return
 	}
 	a.tree, a.changed = snap.Tree, changed

@@ -38,6 +38,12 @@ func read(t *testing.T, path string) string {
 // changes b.txt with sed, the second makes c.txt.
 func twoPrompts(t *testing.T, more ...fake.Reply) (*fixture, *host.Session) {
 	t.Helper()
+	return twoPromptsIn(t, host.FrontEnd{Mode: host.ModeYolo}, more...)
+}
+
+// twoPromptsIn is twoPrompts in the front-end fe.
+func twoPromptsIn(t *testing.T, fe host.FrontEnd, more ...fake.Reply) (*fixture, *host.Session) {
+	t.Helper()
 	replies := append([]fake.Reply{
 		fake.ToolCalls(call("c1", "write_file", writeArgs("a.txt", "agent a\n")), call("c2", "bash", bashArgs("sed -i s/old/new/ b.txt"))),
 		fake.Text("changed a and b"),
@@ -46,7 +52,7 @@ func twoPrompts(t *testing.T, more ...fake.Reply) (*fixture, *host.Session) {
 	}, more...)
 	f := newFixture(t, fake.New(replies...), "")
 	write(t, f.path("b.txt"), "old b\n")
-	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo})
+	s := f.open(t, host.Request{}, fe)
 	runTurn(t, s, "change a and b")
 	runTurn(t, s, "make c")
 	if read(t, f.path("a.txt")) != "agent a\n" || read(t, f.path("b.txt")) != "new b\n" || read(t, f.path("c.txt")) != "made c\n" {
@@ -66,6 +72,27 @@ func TestEveryPromptIsACheckpointThatKnowsWhatItsTurnChanged(t *testing.T) {
 	}
 	if !slices.Equal(cps[0].Changed, []string{"a.txt", "b.txt"}) || !slices.Equal(cps[1].Changed, []string{"c.txt"}) {
 		t.Errorf("changed = %v and %v, want [a.txt b.txt] (the sed's too) and [c.txt]", cps[0].Changed, cps[1].Changed)
+	}
+}
+
+// Headless, a turn's checkpoints after its prompt's come from the files
+// its calls wrote (no watch): a turn of file tools alone reads those
+// files only, one with a command reads in full; what each changed, and a
+// rewind, are as in the interface.
+func TestHeadlessCheckpointsFollowTheCallsWrites(t *testing.T) {
+	f, s := twoPromptsIn(t, host.FrontEnd{Name: "headless", Mode: host.ModeYolo})
+	cps, err := s.Checkpoints(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cps) != 2 || !slices.Equal(cps[0].Changed, []string{"a.txt", "b.txt"}) || !slices.Equal(cps[1].Changed, []string{"c.txt"}) {
+		t.Fatalf("checkpoints = %+v, want [a.txt b.txt] (the sed's too) and [c.txt]", cps)
+	}
+	if _, err := s.Rewind(t.Context(), host.RewindRequest{To: "2", Scope: host.ScopeCode}); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, f.path("a.txt")) != "agent a\n" || read(t, f.path("b.txt")) != "new b\n" || read(t, f.path("c.txt")) != "<missing>" {
+		t.Fatalf("back to prompt 2: a %q, b %q, c %q", read(t, f.path("a.txt")), read(t, f.path("b.txt")), read(t, f.path("c.txt")))
 	}
 }
 
@@ -220,5 +247,37 @@ func TestASubagentsWorkStartsWithACheckpoint(t *testing.T) {
 	}
 	if read(t, f.path("notes.txt")) != "<missing>" {
 		t.Error("rewinding the child's prompt left its file")
+	}
+}
+
+// Headless, the turn's end is the tree its calls left: a file someone else
+// changes while the model writes its last answer is not counted among the
+// turn's changes (the next prompt's checkpoint, a full read, takes it, as
+// changed outside the agent).
+func TestAHeadlessTurnsEndCountsOnlyWhatItsCallsWrote(t *testing.T) {
+	var f *fixture
+	n := 0
+	model := fake.NewFunc(func(providers.Request) fake.Reply {
+		n++
+		if n == 1 {
+			return fake.ToolCalls(call("c1", "write_file", writeArgs("mine.txt", "the agent's\n")))
+		}
+		// While the last answer is written (not t's goroutine: no
+		// t.Fatal here; a failed write shows as theirs.txt missing).
+		os.WriteFile(f.path("theirs.txt"), []byte("someone else's\n"), 0o644)
+		return fake.Text("done")
+	})
+	f = newFixture(t, model, "")
+	s := f.open(t, host.Request{}, host.FrontEnd{Name: "headless", Mode: host.ModeYolo})
+	runTurn(t, s, "write mine")
+	cps, err := s.Checkpoints(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(t, f.path("theirs.txt")) != "someone else's\n" {
+		t.Fatal("the change during the turn was not made")
+	}
+	if len(cps) != 1 || !slices.Equal(cps[0].Changed, []string{"mine.txt"}) {
+		t.Fatalf("checkpoints = %+v, want the turn's change: mine.txt alone", cps)
 	}
 }
