@@ -38,11 +38,14 @@ cpu() { sed "s/.*) //" "/proc/$1/stat" | awk -v t="$tck" '{print ($12 + $13) * 1
 # switches PID: context switches of all the process's threads.
 switches() { cat /proc/"$1"/task/*/status | awk '/^(non)?voluntary_ctxt_switches/ {n += $2} END {print n}'; }
 
-# run SOCKET BINARY: prints "cpu_ms_per_s wakeups_per_s".
+# run SOCKET BINARY INDEX: prints "cpu_ms_per_s wakeups_per_s". Each binary
+# has a data directory of its own (a newer binary's schema is refused by an
+# older one), outside the directory it works in, as a person's is.
 run() {
 	local socket=$1 pid c0 c1 s0 s1
+	mkdir -p "$work/repo" "$work/data-$3" "$work/config"
 	tmux -L "$socket" new-session -d -s idle -x 100 -y 30 \
-		"cd $work && exec env TERM=xterm-256color XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config $2 --base-url $url --model scripted"
+		"cd $work/repo && exec env TERM=xterm-256color XDG_DATA_HOME=$work/data-$3 XDG_CONFIG_HOME=$work/config $2 --base-url $url --model scripted"
 	until tmux -L "$socket" capture-pane -p -t idle 2>/dev/null | grep -q "Ask about this repository"; do sleep 0.05; done
 	pid=$(tmux -L "$socket" display -p -t idle '#{pane_pid}')
 	sleep 5
@@ -58,7 +61,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 for i in $(seq "$runs"); do
 	for j in "${!bins[@]}"; do
-		r=$(run "agent-idle-$$-$j-$i" "$(realpath "${bins[$j]}")")
+		r=$(run "agent-idle-$$-$j-$i" "$(realpath "${bins[$j]}")" "$j")
 		echo "run $i ${bins[$j]}: ${r% *} ms CPU/s, ${r#* } wake-ups/s" >&2
 		echo "$r" >>"$work/$j.txt"
 	done

@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
+	"time"
 )
 
 // Percent is the collector's target percentage (GOGC) while the live heap
@@ -25,15 +27,37 @@ const Percent = 400
 // goes back to Go's default: 4 MiB (a goal of 20 MiB at most before).
 const LiveLimit = 4 << 20
 
+// Window is how long after Start the target stays raised at most: the
+// start and a headless run's turn. An interface left idle with its raised
+// target woke 3 times a second (the runtime giving back the memory its
+// goal let grow); with Go's default, not at all.
+var Window = time.Second
+
 // Start raises the collector's target until the live heap passes
-// LiveLimit, which it checks after each collection (a finalizer's run). A
-// process started with GOGC set keeps the person's setting.
+// LiveLimit, which it checks after each collection (a finalizer's run),
+// or Window has passed. A process started with GOGC set keeps the
+// person's setting. Start is called once per process.
 func Start() {
 	if os.Getenv("GOGC") != "" {
 		return
 	}
 	debug.SetGCPercent(Percent)
 	arm()
+	time.AfterFunc(Window, restore)
+}
+
+// done is set once the default target is back.
+var done atomic.Bool
+
+// restore sets Go's default target back, once.
+func restore() {
+	if done.Swap(true) {
+		return
+	}
+	debug.SetGCPercent(100)
+	if f := restored.Load(); f != nil {
+		(*f)()
+	}
 }
 
 // sentinel is an object whose finalizer runs after the first collection
@@ -45,20 +69,20 @@ type sentinel struct {
 	pad [16]byte //lint:ignore U1000 as p
 }
 
-// restored, when not nil, is called once the default target is back
+// restored, when set, is called once the default target is back
 // (tests).
-var restored func()
+var restored atomic.Pointer[func()]
 
 func arm() {
 	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+		if done.Load() {
+			return
+		}
 		if live() <= LiveLimit {
 			arm()
 			return
 		}
-		debug.SetGCPercent(100)
-		if restored != nil {
-			restored()
-		}
+		restore()
 	})
 }
 

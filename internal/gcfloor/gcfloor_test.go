@@ -14,15 +14,41 @@ func percent() int {
 	return p
 }
 
+// fresh readies Start to run again with a window of w, and returns the
+// channel closed once the default target is back.
+func fresh(t *testing.T, w time.Duration) <-chan struct{} {
+	t.Helper()
+	was, window := debug.SetGCPercent(100), Window
+	t.Cleanup(func() { debug.SetGCPercent(was); Window = window; restored.Store(nil) })
+	Window = w
+	done.Store(false)
+	back := make(chan struct{})
+	f := func() { close(back) }
+	restored.Store(&f)
+	return back
+}
+
+// The target goes back to Go's default once the window has passed, the
+// live heap small or not: an idle interface keeps no raised goal.
+func TestTheTargetGoesBackAfterTheWindow(t *testing.T) {
+	t.Setenv("GOGC", "")
+	back := fresh(t, time.Millisecond)
+	Start()
+	select {
+	case <-back:
+	case <-time.After(time.Minute): // a bound on a failure, not a wait
+		t.Fatal("the default target was not restored after the window")
+	}
+	if p := percent(); p != 100 {
+		t.Errorf("target %d after the window, want 100", p)
+	}
+}
+
 // The target is raised while the live heap is small and goes back to
 // Go's default once it passes LiveLimit; GOGC set by the person wins.
 func TestTheTargetIsRaisedWhileTheLiveHeapIsSmall(t *testing.T) {
 	t.Setenv("GOGC", "")
-	was := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(was)
-	back := make(chan struct{})
-	restored = func() { close(back) }
-	defer func() { restored = nil }()
+	back := fresh(t, time.Hour)
 
 	Start()
 	if p := percent(); p != Percent {
