@@ -52,9 +52,9 @@ func (s *Store) inProcess() bool {
 		if err != nil {
 			return
 		}
-		_, s.sha1Store = gitfmt.StatOf(fi)
+		_, s.inProc = gitfmt.StatOf(fi)
 	})
-	return s.sha1Store
+	return s.inProc
 }
 
 // readIndex reads session's index in process: an empty one when there is

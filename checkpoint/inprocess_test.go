@@ -105,9 +105,7 @@ func rewrittenUnseen(t *testing.T, root, dir, before string, mtime time.Time) {
 	if after.Tree == before {
 		t.Fatal("the change the file's stat cannot show is not in the next checkpoint")
 	}
-	if want, _ := freshRead(t, dir); after.Tree != want {
-		t.Errorf("the next checkpoint holds\n%s\na fresh read\n%s", listing(t, next, after.Tree), listing(t, next, want))
-	}
+	sameAsFreshRead(t, next, dir, after.Tree, "the next checkpoint")
 }
 
 // An index the store does not write in process (version 4: a user's
@@ -132,9 +130,7 @@ func TestAnIndexGitWroteInAnotherVersionIsLeftToGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, fs := freshRead(t, dir); snap.Tree != want {
-		t.Errorf("the checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
-	}
+	sameAsFreshRead(t, s, dir, snap.Tree, "the checkpoint")
 }
 
 // In a project with sessions, a new process's store starts its watch as
@@ -172,17 +168,13 @@ func TestTheWatchStartedAsTheStoreOpensServesTheFirstCheckpoint(t *testing.T) {
 	if next.pre != nil {
 		t.Error("the first checkpoint did not use the listing of the watch's start")
 	}
-	if want, fs := freshRead(t, dir); snap.Tree != want {
-		t.Errorf("the checkpoint holds\n%s\na fresh read\n%s", listing(t, next, snap.Tree), listing(t, fs, want))
-	}
+	sameAsFreshRead(t, next, dir, snap.Tree, "the checkpoint")
 	write(t, dir, "a.txt", "changed after\n")
 	snap, err = next.Take(ctx, "b", "p1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, fs := freshRead(t, dir); snap.Tree != want {
-		t.Errorf("the next checkpoint holds\n%s\na fresh read\n%s", listing(t, next, snap.Tree), listing(t, fs, want))
-	}
+	sameAsFreshRead(t, next, dir, snap.Tree, "the next checkpoint")
 }
 
 // Git compares an entry's times in whole seconds: a file read more than
@@ -254,9 +246,7 @@ func TestACheckpointAfterAGcInTheStoreReadsOnlyWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, fs := freshRead(t, dir); snap.Tree != want {
-		t.Errorf("the checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
-	}
+	sameAsFreshRead(t, s, dir, snap.Tree, "the checkpoint")
 	if _, err := os.Lstat(loose); err == nil {
 		t.Error("sub/b.txt, unchanged since the gc, was read and stored again")
 	}
@@ -284,9 +274,7 @@ func TestASeededIndexLeavesTheOneItCameFrom(t *testing.T) {
 	if after, err := os.ReadFile(s.indexOf("a")); err != nil || !bytes.Equal(after, before) {
 		t.Errorf("session a's index changed with session b's checkpoint (%v)", err)
 	}
-	if want, fs := freshRead(t, dir); snap.Tree != want {
-		t.Errorf("session b's checkpoint holds\n%s\na fresh read\n%s", listing(t, s, snap.Tree), listing(t, fs, want))
-	}
+	sameAsFreshRead(t, s, dir, snap.Tree, "session b's checkpoint")
 }
 
 // TakeChanged reads again only the paths it is given: a file written
@@ -343,7 +331,14 @@ func TestACheckpointOfKnownChangesReadsOnlyThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, fs := freshRead(t, dir); full.Tree != want {
-		t.Errorf("the full read after holds\n%s\na fresh read\n%s", listing(t, s, full.Tree), listing(t, fs, want))
+	sameAsFreshRead(t, s, dir, full.Tree, "the full read after")
+}
+
+// sameAsFreshRead fails the test when tree, which s took of dir (what
+// names it in the message), is not the tree git's own fresh read takes.
+func sameAsFreshRead(t *testing.T, s *Store, dir, tree, what string) {
+	t.Helper()
+	if want, fs := freshRead(t, dir); tree != want {
+		t.Errorf("%s holds\n%s\na fresh read\n%s", what, listing(t, s, tree), listing(t, fs, want))
 	}
 }

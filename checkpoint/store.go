@@ -102,10 +102,10 @@ type Store struct {
 	// (refsOnce).
 	refsOnce    sync.Once
 	refsAsFiles bool
-	// sha1Store is whether the store's index and objects are written in
-	// process (inProcess), read once (formatOnce).
+	// inProc is whether the store's index and objects are written in
+	// process (inProcess), found once (formatOnce).
 	formatOnce sync.Once
-	sha1Store  bool
+	inProc     bool
 
 	mu       sync.Mutex
 	latest   string // the session this process last named in indexes/.latest

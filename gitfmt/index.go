@@ -180,25 +180,13 @@ func (x *Index) Under(dir string) []Entry {
 	return x.Entries[i:j]
 }
 
-// Set adds e or replaces the entry at its path, removing the entries it
-// cannot stand beside (git update-index --replace): the file or symbolic
-// link a directory above it was, and what lay beneath a directory that it
-// now is.
-func (x *Index) Set(e Entry) { x.Apply([]Entry{e}, nil) }
-
-// Remove removes path's entry, reporting whether there was one.
-func (x *Index) Remove(path string) bool {
-	if !x.Has(path) {
-		return false
-	}
-	x.Apply(nil, []string{path})
-	return true
-}
-
-// Apply sets each entry of set as Set does, then removes the entries at
-// the paths of remove (a path in both goes, as git update-index --add then
-// --force-remove leaves it), in one pass over the index whatever the
-// number of changes.
+// Apply sets each entry of set (adding it or replacing the entry at its
+// path, with the entries it cannot stand beside removed, as git
+// update-index --replace does: the file or symbolic link a directory
+// above it was, and what lay beneath a directory that it now is), then
+// removes the entries at the paths of remove (a path in both goes, as
+// git update-index --add then --force-remove leaves it), in one pass over
+// the index whatever the number of changes.
 func (x *Index) Apply(set []Entry, remove []string) {
 	if len(set) == 0 && len(remove) == 0 {
 		return

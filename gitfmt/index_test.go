@@ -91,7 +91,7 @@ func stage(t *testing.T, x *Index, objs Objects, dir, p string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x.Set(Entry{Path: p, Mode: mode, ID: id, Stat: st})
+	x.Apply([]Entry{{Path: p, Mode: mode, ID: id, Stat: st}}, nil)
 }
 
 var files = map[string]string{
@@ -166,7 +166,7 @@ func TestTheTreeAndIndexWrittenInProcessAreGits(t *testing.T) {
 	if _, ok := x.Find("a-b"); ok {
 		t.Error("the file a directory replaced is still in the index")
 	}
-	x.Remove("z/only")
+	x.Apply(nil, []string{"z/only"})
 	id, err = x.WriteTree(objs)
 	if err != nil {
 		t.Fatal(err)
@@ -281,26 +281,33 @@ func TestIndexesLeftToGit(t *testing.T) {
 	}
 }
 
-func FuzzParseIndex(f *testing.F) {
-	if _, err := exec.LookPath("git"); err == nil {
-		dir := f.TempDir()
-		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"write-tree"}} {
-			os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
-			os.MkdirAll(filepath.Join(dir, "d"), 0o755)
-			os.WriteFile(filepath.Join(dir, "d", "g"), []byte("y"), 0o644)
-			cmd := exec.Command("git", args...)
-			cmd.Dir = dir
-			cmd.Run()
-		}
-		if b, err := os.ReadFile(filepath.Join(dir, ".git", "index")); err == nil {
-			f.Add(b)
-			// Without the checksum's protection, so the fuzzer reaches
-			// the entries and the cache tree.
-			z := bytes.Clone(b)
-			copy(z[len(z)-20:], make([]byte, 20))
-			f.Add(z)
-		}
+// addIndexSeeds adds to f's corpus the index git writes of a small tree
+// after args (git commands run after init and add), and the same without
+// its checksum's protection, so the fuzzer reaches the entries and the
+// extensions.
+func addIndexSeeds(f *testing.F, args ...[]string) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return
 	}
+	dir := f.TempDir()
+	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "d", "e"), 0o755)
+	os.WriteFile(filepath.Join(dir, "d", "e", "g"), []byte("y"), 0o644)
+	for _, a := range append([][]string{{"init", "-q"}, {"add", "-A"}}, args...) {
+		cmd := exec.Command("git", a...)
+		cmd.Dir = dir
+		cmd.Run()
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ".git", "index")); err == nil {
+		f.Add(b)
+		z := bytes.Clone(b)
+		copy(z[len(z)-20:], make([]byte, 20))
+		f.Add(z)
+	}
+}
+
+func FuzzParseIndex(f *testing.F) {
+	addIndexSeeds(f, []string{"write-tree"}) // with its cache tree
 	f.Fuzz(func(t *testing.T, b []byte) {
 		x, err := parseIndex(b)
 		if err != nil {
