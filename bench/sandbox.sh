@@ -2,15 +2,17 @@
 # Added latency of a sandboxed command: a whole bash tool call, unsandboxed
 # and in workspace-write (Landlock, user/mount/network namespaces, read-only
 # remounts, subreaper, the process bound, the session's tmpfs and the git
-# guard; and without the last three), for `true` and a short `ls`, with the real agent
-# binary as the helper. Prints the median of COUNT runs of 300 calls each.
+# guard; and without the last three), for `true` and a short `ls`, with the
+# helper the agent starts: the small one it embeds (tools/shell/sandbox/helperbin).
+# HELPER=PATH starts that program as the helper instead (the agent's binary,
+# as before the small helper). Prints the median of COUNT runs of 300 calls
+# each.
 # Usage: bench/sandbox.sh [COUNT]   (default 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-10}
 mkdir -p bench/out
-go build -tags grpcnotrace -ldflags "-s -w" -o bench/out/agent .
-AGENT_SANDBOX_HELPER="$PWD/bench/out/agent" go test -run '^$' -bench BenchmarkCommand -benchtime 300x \
+AGENT_SANDBOX_HELPER="${HELPER:-}" go test -run '^$' -bench BenchmarkCommand -benchtime 300x \
   -count "$count" ./tools/shell/sandbox/ > bench/out/sandbox.txt
 python3 - bench/out/sandbox.txt <<'PY'
 import re, statistics, sys

@@ -41,9 +41,11 @@ func benchSandbox(b *testing.B, p Policy, helperExe string) *Sandbox {
 // namespaces, read-only remounts, the subreaper), for `true` and a short
 // `ls`, in a git repository. "workspace-write" is as the agent runs it: with
 // the process bound, the session's tmpfs and the git guard after each
-// command; "workspace-write-bare" is without them. The helper is the test
-// binary, or the agent binary named by AGENT_SANDBOX_HELPER
-// (bench/sandbox.sh builds it), which is what users run.
+// command; "workspace-write-bare" is without them. The helper is the one
+// the agent starts, embedded (helperbin), or the program named by
+// AGENT_SANDBOX_HELPER (bench/sandbox.sh with HELPER names the agent's binary, to
+// compare); "off-supervised" starts the test binary, as the agent starts
+// its own.
 func BenchmarkCommand(b *testing.B) {
 	if _, err := os.Stat("/usr/bin/bash"); err != nil {
 		b.Skip("no bash")
@@ -164,7 +166,7 @@ func BenchmarkGuardLargeRoot(b *testing.B) {
 // (the process bound, the session's tmpfs, the network namespace kept for
 // the session, the git guard). The helper is as in BenchmarkCommand.
 //
-//	AGENT_SANDBOX_HELPER=$PWD/bench/out/agent go test -run '^$' -bench FirstCommand -benchtime 100x ./tools/shell/sandbox/
+//	go test -run '^$' -bench FirstCommand -benchtime 100x ./tools/shell/sandbox/
 func BenchmarkFirstCommand(b *testing.B) {
 	if _, err := os.Stat("/usr/bin/bash"); err != nil {
 		b.Skip("no bash")

@@ -27,12 +27,13 @@ type probed struct {
 // session's tmpfs of that many bytes. With hold (the network off), it stays
 // as the keeper of the session's network namespace. Each saves an exec of
 // the agent's binary, a helper of its own, at a session's first command.
-// The error says why namespaces cannot be used; nothing is kept then.
+// The error says why namespaces cannot be used; nothing is kept then. It
+// wraps an *fs.PathError when the helper could not be started at all.
 func (l *linux) probe(tmpSize int64, hold bool) (probed, error) {
 	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
 		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize, HoldNet: hold}
 	attr := l.sysProcAttr(true, &o) // before o.Args: it sets the ids to map
-	cmd := exec.Command(l.exe, append([]string{helper.Arg}, o.Args()...)...)
+	cmd := exec.Command(l.helperPath(), append([]string{helper.Arg}, o.Args()...)...)
 	cmd.SysProcAttr = attr
 	var mine, theirs *os.File
 	if tmpSize > 0 {
@@ -65,7 +66,10 @@ func (l *linux) probe(tmpSize int64, hold bool) (probed, error) {
 	} else {
 		var stdout bytes.Buffer
 		cmd.Stdout = &stdout
-		if err := cmd.Run(); err != nil {
+		if err := cmd.Start(); err != nil {
+			return probed{}, fmt.Errorf("user namespaces: %w", err) // an *fs.PathError: see setup
+		}
+		if err := cmd.Wait(); err != nil {
 			return probed{}, failed(err)
 		}
 		lines = strings.Split(strings.TrimSpace(stdout.String()), "\n")

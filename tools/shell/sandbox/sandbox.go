@@ -51,8 +51,10 @@ type boundUsage struct {
 	tmpOK          bool
 }
 
-// New returns a sandbox for p. On Linux the helper is the agent's own
-// binary, started as /proc/self/exe. The kernel's support is looked
+// New returns a sandbox for p. On Linux the helper is the small program
+// embedded in the agent (package helperbin), started from a sealed memfd,
+// or where there is none the agent's own binary, started as
+// /proc/self/exe. The kernel's support is looked
 // up at once (a system call); namespaces are probed on first use, or now
 // when the answer decides whether the policy can be enforced.
 func New(p Policy) (*Sandbox, error) {

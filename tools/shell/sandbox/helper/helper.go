@@ -1,5 +1,7 @@
 // Package helper is the sandbox helper: the small program that the agent's
-// own binary becomes when it is started as
+// own binary, or the helper alone (cmd/agent-sandbox, embedded in the
+// agent by package helperbin: what the agent starts), becomes when it is
+// started as
 //
 //	agent __agent-sandbox [OPTIONS] -- PROGRAM ARGS...
 //
