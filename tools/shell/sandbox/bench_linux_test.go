@@ -17,8 +17,8 @@ import (
 )
 
 // benchSandbox is the sandbox of p, its helper helperExe when not "" (the
-// agent's binary: production starts /proc/self/exe); it skips the
-// benchmark where p's mode cannot be enforced.
+// agent's binary, to compare: production starts the embedded helper,
+// helperbin); it skips the benchmark where p's mode cannot be enforced.
 func benchSandbox(b *testing.B, p Policy, helperExe string) *Sandbox {
 	b.Helper()
 	sb, err := New(p)

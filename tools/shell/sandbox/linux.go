@@ -29,9 +29,11 @@ type linux struct {
 	why string
 
 	// exeMu guards exe, the program started as the helper: "" until
-	// helperPath chose it (a test or benchmark may set it first).
+	// helper chose it (a test or benchmark may set it first to a program
+	// of its own), embeddedExe for memfd, the embedded helper's.
 	exeMu sync.Mutex
 	exe   string
+	memfd *os.File
 
 	once sync.Once
 	// startMu guards started (setup has begun, so close must wait for
@@ -168,27 +170,40 @@ func (l *linux) status(full bool) Status {
 // run, ./agent in the repository).
 const selfExe = "/proc/self/exe"
 
-// helperPath is the program to start as the helper: the small helper
-// embedded in the agent (helperbin: about 2.5 ms less per start), started
-// from its sealed memfd, or the agent's own binary where none is embedded
-// or the memfd cannot be made. Chosen at the first call: a run that never
-// runs a command makes no memfd.
-func (l *linux) helperPath() string {
+// embeddedExe, as linux.exe, is the small helper embedded in the agent.
+const embeddedExe = "(embedded)"
+
+// helper is the program to start as the helper: the small helper embedded
+// in the agent (helperbin: about 2.5 ms less per start), started from its
+// sealed memfd, or the agent's own binary where none is embedded or the
+// memfd cannot be made. Chosen at the first call: a run that never runs a
+// command makes no memfd.
+func (l *linux) helper() string {
 	l.exeMu.Lock()
 	defer l.exeMu.Unlock()
 	if l.exe == "" {
 		l.exe = selfExe
-		if p, _ := helperbin.Path(); p != "" {
-			l.exe = p
+		if f, _ := helperbin.File(); f != nil {
+			l.exe, l.memfd = embeddedExe, f
 		}
 	}
 	return l.exe
 }
 
-// fallBack makes the agent's own binary the helper from now on, when the
-// probe could not start exe, the helper so far (a memfd the system will not
-// execute: a security module, vm.memfd_noexec = 2); false when exe was the
-// agent's binary already, or is no longer the helper.
+// helperCmd is exe, helper's choice, started as the helper with args
+// after helper.Arg and files as its first ExtraFiles (at 3, 4...).
+func (l *linux) helperCmd(exe string, args []string, files []*os.File) *exec.Cmd {
+	path := exe
+	if exe == embeddedExe {
+		path, files = helperbin.Exec(l.memfd, files) // set before exe became embeddedExe
+	}
+	return &exec.Cmd{Path: path, Args: append([]string{path, helper.Arg}, args...), ExtraFiles: files}
+}
+
+// fallBack makes the agent's own binary the helper from now on, when exe,
+// the helper so far, cannot be started (a memfd a security module will not
+// execute); false when exe was the agent's binary already, or is no longer
+// the helper.
 func (l *linux) fallBack(exe string) bool {
 	l.exeMu.Lock()
 	defer l.exeMu.Unlock()
@@ -197,6 +212,16 @@ func (l *linux) fallBack(exe string) bool {
 	}
 	l.exe = selfExe
 	return true
+}
+
+// starts reports whether exe starts as the helper without namespaces (a
+// probe that sets nothing up): whether a probe that could not be started
+// failed for the helper or for its namespaces.
+func (l *linux) starts(exe string) bool {
+	o := helper.Options{RulesetFD: -1, Probe: true}
+	cmd := l.helperCmd(exe, o.Args(), nil)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return cmd.Run() == nil
 }
 
 // setup probes the namespaces and builds the Landlock ruleset, once.
@@ -240,11 +265,11 @@ func (l *linux) setup() {
 		if wantTmp {
 			tmpSize = l.p.TempSize
 		}
-		exe := l.helperPath()
+		exe := l.helper()
 		p, err := l.probe(tmpSize, hold)
-		if start := (*fs.PathError)(nil); errors.As(err, &start) && l.fallBack(exe) {
-			// The helper could not be started (or the namespaces not
-			// made, which the agent's own binary finds again).
+		if start := (*fs.PathError)(nil); errors.As(err, &start) && exe != selfExe && !l.starts(exe) && l.fallBack(exe) {
+			// Not the namespaces (the helper starts without them): the
+			// helper could not be started.
 			p, err = l.probe(tmpSize, hold)
 		}
 		if err != nil {
@@ -389,15 +414,8 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	if l.tmp != nil && l.ns {
 		o.TmpFD, o.TmpAt, files = 3+len(files), l.p.sessionTemp, append(files, l.tmp)
 	}
-	exe := l.helperPath()
-	cmd := &exec.Cmd{
-		Path:        exe,
-		Args:        append([]string{exe, helper.Arg}, o.Args()...),
-		Dir:         spec.Dir,
-		Env:         spec.Env,
-		ExtraFiles:  files,
-		SysProcAttr: attr,
-	}
+	cmd := l.helperCmd(l.helper(), o.Args(), files)
+	cmd.Dir, cmd.Env, cmd.SysProcAttr = spec.Dir, spec.Env, attr
 	if l.net != nil { // Start starts it in the session's network namespace
 		l.net.adopt(cmd)
 	}

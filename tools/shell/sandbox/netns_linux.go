@@ -64,7 +64,7 @@ func (l *linux) sessionNet() (*sharedNet, string) {
 func (l *linux) startSharedNet() (*sharedNet, error) {
 	o := helper.Options{RulesetFD: -1, HoldNet: true}
 	attr := l.sysProcAttr(true, &o)
-	cmd := exec.Command(l.helperPath(), append([]string{helper.Arg}, o.Args()...)...)
+	cmd := l.helperCmd(l.helper(), o.Args(), nil)
 	cmd.SysProcAttr = attr
 	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
 	cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET

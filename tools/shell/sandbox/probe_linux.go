@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/agent-dev/agent/tools/shell/sandbox/helper"
@@ -25,17 +24,16 @@ type probed struct {
 // probe starts the helper in probe mode inside the namespaces: it sets
 // them up as a command would and exits. With tmpSize, it first makes the
 // session's tmpfs of that many bytes. With hold (the network off), it stays
-// as the keeper of the session's network namespace. Each saves an exec of
-// the agent's binary, a helper of its own, at a session's first command.
+// as the keeper of the session's network namespace. Each saves a helper
+// process of its own at a session's first command.
 // The error says why namespaces cannot be used; nothing is kept then. It
 // wraps an *fs.PathError when the helper could not be started at all.
 func (l *linux) probe(tmpSize int64, hold bool) (probed, error) {
 	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
 		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize, HoldNet: hold}
 	attr := l.sysProcAttr(true, &o) // before o.Args: it sets the ids to map
-	cmd := exec.Command(l.helperPath(), append([]string{helper.Arg}, o.Args()...)...)
-	cmd.SysProcAttr = attr
 	var mine, theirs *os.File
+	var files []*os.File
 	if tmpSize > 0 {
 		var err error
 		if mine, theirs, err = tmpSocket(); err != nil {
@@ -43,8 +41,10 @@ func (l *linux) probe(tmpSize int64, hold bool) (probed, error) {
 		}
 		defer mine.Close()
 		defer theirs.Close()
-		cmd.ExtraFiles = []*os.File{theirs}
+		files = []*os.File{theirs} // at 3: helper.Options.MakeTmp
 	}
+	cmd := l.helperCmd(l.helper(), o.Args(), files)
+	cmd.SysProcAttr = attr
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	failed := func(err error) error {

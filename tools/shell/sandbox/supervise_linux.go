@@ -16,7 +16,10 @@ func supervised(cmd *exec.Cmd, spec shell.Spec) *exec.Cmd {
 	if len(cmd.Args) > 1 && cmd.Args[1] == helper.Arg {
 		return cmd
 	}
-	const exe = "/proc/self/exe" // the agent's own binary, as for the confined helper
+	// The agent's own binary: the small helper a confined command starts
+	// (helperbin) is known to start only once the sandbox's probe ran, and
+	// an unconfined sandbox has none.
+	const exe = selfExe
 	o := helper.Options{RulesetFD: -1, CgroupFD: -1, TmpFD: -1, SuperviseOnly: true, Grace: spec.KillGrace / 2,
 		Program: append([]string{cmd.Path}, cmd.Args[1:]...)}
 	return &exec.Cmd{

@@ -25,8 +25,9 @@ const (
 // run sets up the namespaces, starts the program confined, supervises it,
 // and returns the exit status to leave with.
 func run(o Options) int {
-	// Named for ps and top: started from its memfd, the helper would be
-	// called by the descriptor's number ("100").
+	// Named for ps and top (the main thread, and the threads it starts from
+	// now on): started from its memfd, the helper would be called by the
+	// descriptor's number.
 	name := [16]byte{'a', 'g', 'e', 'n', 't', '-', 's', 'a', 'n', 'd', 'b', 'o', 'x'}
 	syscall.RawSyscall(syscall.SYS_PRCTL, prSetName, uintptr(unsafe.Pointer(&name[0])), 0)
 	if o.MapIDs {

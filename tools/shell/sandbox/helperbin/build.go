@@ -3,7 +3,8 @@
 // build.go builds the sandbox helper (tools/shell/sandbox/helper/cmd/agent-sandbox)
 // for each Linux architecture the agent is released for, into the
 // directory of -o (this one by default: go generate), reproducibly: without
-// cgo, paths, build id or VCS stamp, at the baseline instruction set. The
+// cgo, paths, build id, VCS stamp or profile, at the baseline instruction
+// set, whatever the environment and `go env -w` say. The
 // same Go release and source give the same bytes, which
 // TestEmbeddedHelpersAreBuiltFromThisSource checks.
 //
@@ -26,8 +27,11 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid=", "-o", dst, "../helper/cmd/agent-sandbox")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch, "GOAMD64=v1", "GOARM64=v8.0", "GOFLAGS=", "GOEXPERIMENT=")
+		cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-pgo=off", "-ldflags=-s -w -buildid=", "-o", dst, "../helper/cmd/agent-sandbox")
+		// GOENV=off: a setting of `go env -w` would count where the
+		// variable is empty.
+		cmd.Env = append(os.Environ(), "GOENV=off", "GOWORK=off", "GOFLAGS=", "GOEXPERIMENT=", "GOFIPS140=off",
+			"CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch, "GOAMD64=v1", "GOARM64=v8.0")
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			fail(fmt.Errorf("building the helper for linux/%s: %w", arch, err))

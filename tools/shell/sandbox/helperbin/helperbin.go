@@ -8,9 +8,10 @@
 //
 // The programs are built by build.go (go generate) into this directory
 // and embedded; TestEmbeddedHelpersAreBuiltFromThisSource fails when they
-// are not what the helper's source builds to. Path writes this platform's
-// into a sealed memfd: nothing, not even a command the agent runs, can
-// change it between two starts, as a file on disk could be.
+// are not what the helper's source builds to. File writes this platform's
+// into a sealed memfd, which Exec names for a child to start: nothing, not
+// even a command the agent runs, can change it between two starts, as a
+// file on disk could be.
 package helperbin
 
 //go:generate go run build.go

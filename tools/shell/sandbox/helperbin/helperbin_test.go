@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -19,6 +20,9 @@ import (
 func TestEmbeddedHelpersAreBuiltFromThisSource(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the helper twice")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to build the helper with")
 	}
 	committed := map[string][]byte{}
 	for _, arch := range []string{"amd64", "arm64"} {
@@ -52,33 +56,50 @@ func TestEmbeddedHelpersAreBuiltFromThisSource(t *testing.T) {
 	}
 }
 
-// TestPathStartsTheHelper starts the embedded helper from its memfd as
-// the sandbox does, supervising a program, which finds its supervisor named
-// agent-sandbox (not by the memfd's number), and checks that the memfd
-// cannot be written.
-func TestPathStartsTheHelper(t *testing.T) {
-	p, err := Path()
+// TestExecStartsTheHelper starts the embedded helper from its memfd as
+// the sandbox does, after two other descriptors, supervising a program
+// that finds its supervisor named agent-sandbox (not by the descriptor's
+// number) and no descriptor of the helper's open; the memfd refuses writes.
+func TestExecStartsTheHelper(t *testing.T) {
+	f, err := File()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p == "" {
+	if f == nil {
 		t.Skipf("no helper is embedded for %s/%s", runtime.GOOS, runtime.GOARCH)
 	}
-	out, err := exec.Command(p, "__agent-sandbox", "--ruleset-fd=-1", "--grace-ms=0", "--supervise-only", "--", "/bin/sh", "-c", "cat /proc/$PPID/comm").CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "agent-sandbox" {
-		t.Fatalf("the helper from %s: %v %q", p, err, out)
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if again, _ := Path(); again != p {
-		t.Errorf("a second call made another memfd: %s, then %s", p, again)
+	defer null.Close()
+	others := []*os.File{null, null}
+	path, extra := Exec(f, others)
+	if path != "/proc/self/fd/5" || len(extra) != 3 || extra[2] != f || len(others) != 2 {
+		t.Fatalf("Exec: %s %v (given %v)", path, extra, others)
 	}
-	if f, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
-		_, werr := f.Write([]byte("x"))
-		f.Close()
-		if werr == nil {
-			t.Fatal("the helper's memfd took a write: it is not sealed")
+	cmd := exec.Command(path, "__agent-sandbox", "--ruleset-fd=-1", "--grace-ms=0", "--supervise-only", "--",
+		"/bin/sh", "-c", "cat /proc/$PPID/comm; ls /proc/self/fd")
+	cmd.ExtraFiles = extra
+	out, err := cmd.CombinedOutput()
+	lines := strings.Fields(string(out))
+	if err != nil || len(lines) == 0 || lines[0] != "agent-sandbox" {
+		t.Fatalf("the helper from %s: %v %q", path, err, out)
+	}
+	for _, fd := range lines[1:] {
+		if n, _ := strconv.Atoi(fd); n > 3 { // ls's own directory is 3
+			t.Errorf("the program inherited descriptor %s: %q", fd, out)
 		}
 	}
-	out, err = exec.Command(p).CombinedOutput()
+	if again, _ := File(); again != f {
+		t.Errorf("a second call made another memfd")
+	}
+	if _, err := f.WriteAt([]byte("x"), 0); err == nil {
+		t.Fatal("the helper's memfd took a write: it is not sealed")
+	}
+	cmd = exec.Command(path)
+	cmd.ExtraFiles = extra
+	out, err = cmd.CombinedOutput()
 	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "the agent starts it") {
 		t.Errorf("started without __agent-sandbox: exit %d, %q; want 2 and the usage", code, out)
 	}

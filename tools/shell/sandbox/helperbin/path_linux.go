@@ -3,33 +3,38 @@ package helperbin
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// Path is the path to start the embedded helper by: /proc/self/fd/N, N a
-// sealed memfd holding it (made at the first call, kept for the process's
-// life, about 1.7 MB of memory). It returns "" and no error where no
-// helper is embedded (other architectures), and "" with an error saying
-// why when the memfd cannot be made or sealed; the caller then starts its
-// own binary (/proc/self/exe) as the helper, as before.
+// File is the embedded helper in a sealed memfd (made at the first call,
+// kept for the process's life, about 1.7 MB of memory). It returns nil and
+// no error where no helper is embedded (other architectures), and nil with
+// an error saying why when the memfd cannot be made or sealed; the caller
+// then starts its own binary (/proc/self/exe) as the helper, as before.
 //
-// N is at least 100 and the descriptor closes on exec: exec.Cmd's
-// ExtraFiles, moved to 3, 4... in the child before it execs the helper,
-// never land on it, and no program the helper starts inherits it.
-func Path() (string, error) { return path() }
+// Start it by passing it to the child as one of exec.Cmd's ExtraFiles, at
+// descriptor K (3 for the first), and naming /proc/self/fd/K as the
+// program (see Exec). Not by the parent's own descriptor number: the child
+// moves descriptors about before it execs (its error pipe above the
+// highest it was given, some of them up), and one could land on it; nor
+// as /proc/PID/fd/N, which a child in a new user namespace may not follow.
+// The descriptor closes on exec in this process, so nothing else inherits
+// it.
+func File() (*os.File, error) { return file() }
 
-var path = sync.OnceValues(func() (string, error) {
+var file = sync.OnceValues(func() (*os.File, error) {
 	if program == "" {
-		return "", nil
+		return nil, nil
 	}
 	fd, err := memfd()
 	if err != nil {
-		return "", fmt.Errorf("the sandbox helper's memfd: %w", err)
+		return nil, fmt.Errorf("the sandbox helper's memfd: %w", err)
 	}
-	return fmt.Sprintf("/proc/self/fd/%d", fd), nil
+	return os.NewFile(uintptr(fd), "agent-sandbox"), nil
 })
 
 // memfd makes the sealed memfd that holds program and returns its
@@ -45,19 +50,16 @@ func memfd() (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 100)
-	unix.Close(fd)
-	if err != nil {
+	if err := fill(fd); err != nil {
+		unix.Close(fd)
 		return -1, err
 	}
-	if err := fill(high); err != nil {
-		unix.Close(high)
-		return -1, err
-	}
-	return high, nil
+	return fd, nil
 }
 
-// fill writes program to fd and seals it against every change.
+// fill writes program to fd and seals it against every change: its
+// contents, its size, its seals and (Linux 6.3 on, F_SEAL_EXEC) its
+// execute bits.
 func fill(fd int) error {
 	for b := unsafe.Slice(unsafe.StringData(program), len(program)); len(b) > 0; { // read only: no copy
 		n, err := unix.Write(fd, b)
@@ -69,6 +71,10 @@ func fill(fd int) error {
 		}
 		b = b[n:]
 	}
-	_, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE)
+	const seals = unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
+	_, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals|unix.F_SEAL_EXEC)
+	if errors.Is(err, unix.EINVAL) { // before Linux 6.3
+		_, err = unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals)
+	}
 	return err
 }

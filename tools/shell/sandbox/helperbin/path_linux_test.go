@@ -6,7 +6,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// BenchmarkMemfd measures what Path costs a process once: the embedded
+// BenchmarkMemfd measures what File costs a process once: the embedded
 // helper written into a new memfd and sealed (about 1.7 MB of shared
 // memory allocated and copied).
 //
