@@ -25,9 +25,9 @@ type probed struct {
 // them up as a command would and exits. With tmpSize, it first makes the
 // session's tmpfs of that many bytes. With hold (the network off), it stays
 // as the keeper of the session's network namespace. Each saves a helper
-// process of its own at a session's first command.
-// The error says why namespaces cannot be used; nothing is kept then. It
-// wraps an *fs.PathError when the helper could not be started at all.
+// process of its own at a session's first command. The error says why
+// namespaces cannot be used; nothing is kept then. It wraps an
+// *fs.PathError when the helper could not be started at all.
 func (l *linux) probe(tmpSize int64, hold bool) (probed, error) {
 	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
 		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize, HoldNet: hold}

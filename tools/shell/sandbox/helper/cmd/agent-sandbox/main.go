@@ -15,10 +15,10 @@ package main
 import (
 	"os"
 
-	_ "github.com/agent-dev/agent/tools/shell/sandbox/helper" // takes over in its init when started as the helper
+	"github.com/agent-dev/agent/tools/shell/sandbox/helper" // takes over in its init when started as the helper
 )
 
 func main() {
-	os.Stderr.WriteString("agent-sandbox: the agent's sandbox helper; the agent starts it, with " + "__agent-sandbox" + " first\n")
+	os.Stderr.WriteString("agent-sandbox: the agent's sandbox helper; the agent starts it, with " + helper.Arg + " first\n")
 	os.Exit(2)
 }
