@@ -65,6 +65,8 @@ type Options struct {
 	// search index being built); errTTY is whether it is a terminal.
 	notices io.Writer
 	errTTY  bool
+	// exits is Streams.Exits.
+	exits bool
 	// SDK are the Claude Agent SDK's flags (cmd/sdkstream.go).
 	SDK sdkOptions
 }
@@ -74,7 +76,7 @@ type Options struct {
 // the model's server in the background (for the front-ends, which send
 // requests).
 func openHost(ctx context.Context, o *Options, getenv func(string) string, preconnect bool) (*host.Host, error) {
-	return host.Open(ctx, host.Config{Flags: o.Flags, Getenv: getenv, Notices: o.notices, NoticesTTY: o.errTTY, Preconnect: preconnect})
+	return host.Open(ctx, host.Config{Flags: o.Flags, Getenv: getenv, Notices: o.notices, NoticesTTY: o.errTTY, Preconnect: preconnect, Exits: o.exits})
 }
 
 // request is the session o's flags name in dir (--continue, --resume; a
@@ -135,6 +137,10 @@ type Streams struct {
 	InPiped       bool
 	OutIsTerminal bool
 	ErrIsTerminal bool
+	// Exits is true when the process ends as the command returns
+	// (Execute's streams): the host then leaves the session store to the
+	// exit rather than closing it (host.Config.Exits).
+	Exits bool
 }
 
 // Execute runs the agent command line with the process's streams and
@@ -169,13 +175,14 @@ func osStreams() Streams {
 	}
 	s.OutIsTerminal = term.IsTerminal(int(os.Stdout.Fd()))
 	s.ErrIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
+	s.Exits = true
 	return s
 }
 
 // NewRootCmd builds the root command. runF replaces the headless run in
 // tests of flag parsing; nil runs the agent.
 func NewRootCmd(st Streams, getenv func(string) string, runF func(context.Context, *Options) error) *cobra.Command {
-	o := &Options{notices: st.Err, errTTY: st.ErrIsTerminal}
+	o := &Options{notices: st.Err, errTTY: st.ErrIsTerminal, exits: st.Exits}
 	run := rootRun(o, st, getenv, runF)
 	var showVersion bool
 	c := &cobra.Command{

@@ -42,6 +42,13 @@ type Config struct {
 	// for https) in the background at Open, so that the first request does
 	// not pay for it; commands that send no request leave it off.
 	Preconnect bool
+	// Exits says the process ends once Close returns (the agent's own
+	// commands): Close then leaves the session store to the exit
+	// (sessions.Store.Leave), which spares the exit SQLite's copy of the
+	// write-ahead log into the database file and its two syncs. A host in
+	// a process that goes on (a test, a program embedding it) leaves it
+	// false.
+	Exits bool
 	// Provider, when not nil, answers every request of every session
 	// (its subagents' too) instead of the configured server: tests give
 	// providers/fake. The settings still need a model.
@@ -204,13 +211,18 @@ func (h *Host) Store(ctx context.Context) (*sessions.Store, error) {
 }
 
 // Close flushes the telemetry (for at most telemetry.ShutdownWait) and
-// closes the session store, once it is open.
+// closes the session store, once it is open (leaves it, with
+// Config.Exits).
 func (h *Host) Close() {
 	h.telWarn.Store(nil) // the front-end may be gone: the warning goes to Notices
 	h.telemetry().Shutdown(context.Background())
 	h.storeOnce.Do(func() { close(h.opened) }) // never opened: nothing to wait for
 	<-h.opened
-	if h.store != nil {
+	switch {
+	case h.store == nil:
+	case h.cfg.Exits:
+		h.store.Leave()
+	default:
 		h.store.Close()
 	}
 }

@@ -328,8 +328,9 @@ ALTER TABLE sessions ADD COLUMN forked_at INTEGER;
 	`
 CREATE INDEX sessions_running ON sessions (id) WHERE status = 'running';
 `,
-	// 16: a message is indexed for search when a search or the store's
-	// close brings the index up to date (Store.indexNew), not as it is
+	// 16: a message is indexed for search when a search brings the index
+	// up to date (Store.indexNew), or a store's close once indexAtClose
+	// messages wait, not as it is
 	// written: the index's trigger tokenized each message and wrote a
 	// segment of the FTS5 index with each message's transaction, most of
 	// a turn's database writing. fts_state.indexed is the highest message

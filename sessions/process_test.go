@@ -24,6 +24,13 @@ const writerEnv = "SESSIONS_TEST_WRITER"
 const writes = 200
 
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(leaverEnv); spec != "" {
+		if err := leaverMain(spec); err != nil {
+			fmt.Fprintln(os.Stderr, "leaver:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if spec := os.Getenv(writerEnv); spec != "" {
 		if err := writerMain(spec); err != nil {
 			fmt.Fprintln(os.Stderr, "writer:", err)

@@ -71,7 +71,7 @@ func (s *Store) Search(ctx context.Context, query string, o SearchOptions) ([]Hi
 	// it first; a search that cannot wait for the write lock (another
 	// process's long write) searches the index as it is.
 	ictx, cancel := context.WithTimeout(ctx, indexWait)
-	s.indexNew(ictx)
+	s.indexNew(ictx, 1)
 	cancel()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("searching sessions for %q: %w", query, err)
@@ -287,15 +287,25 @@ func (s *Store) Reindex(ctx context.Context) (int, error) {
 // search index up to date; what is left waits for the next.
 const indexWait = 2 * time.Second
 
+// indexAtClose is how many messages must be waiting for the search index
+// before a store's close indexes them (a search indexes any first). An
+// index write costs about as much for a few messages as for hundreds:
+// FTS5 writes a segment and merges segments each time; indexed at every
+// close, a five-step -p run's 11 messages took 5% of its CPU time
+// (BENCHMARKS.md, "Issue 43, a fifth pass").
+const indexAtClose = 200
+
 // indexNew indexes the messages written since the index was last brought
-// up to date (migration 16), in one transaction: a search finds every
-// message stored before it. The check that nothing waits is one read.
-func (s *Store) indexNew(ctx context.Context) error {
-	var pending bool
-	if err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT max(id) FROM messages), 0) > (SELECT indexed FROM fts_state)`).Scan(&pending); err != nil {
+// up to date (migration 16), in one transaction, when there are at least
+// least of them (by id: max(id) less the last indexed): a search asks for
+// 1, and so finds every message stored before it. The check that nothing
+// waits is one read.
+func (s *Store) indexNew(ctx context.Context, least int64) error {
+	var pending int64
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT max(id) FROM messages), 0) - (SELECT indexed FROM fts_state)`).Scan(&pending); err != nil {
 		return fmt.Errorf("bringing the search index up to date: %w", err)
 	}
-	if !pending {
+	if pending <= 0 || pending < least {
 		return nil
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {

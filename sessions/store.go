@@ -48,6 +48,9 @@ type Store struct {
 	vecWG   sync.WaitGroup
 	bg      context.Context
 	bgStop  context.CancelFunc
+	// ckptWG waits for the checkpoint an open starts in the background
+	// (checkpointBehind).
+	ckptWG sync.WaitGroup
 	// now is the clock for created and updated times; tests replace it.
 	now func() time.Time
 	// undoFault, when set by a test, makes Undo fail to put back a path.
@@ -128,7 +131,38 @@ func OpenWith(ctx context.Context, path string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening session database %s: %w", path, err)
 	}
+	s.checkpointBehind()
 	return s, nil
+}
+
+// walBehind is the size of the write-ahead log, in bytes, past which an open
+// copies it into the database file in the background (checkpointBehind);
+// it is also the log's journal_size_limit. About two five-step -p runs
+// write it (a run writes about 500 KB): processes that Leave the store let
+// the log grow, and every open reads all of it to recover it (about 2.5 µs
+// a 4 KB page; BENCHMARKS.md, "Issue 43, a fifth pass").
+const walBehind = 1 << 20
+
+// checkpointBehind copies the write-ahead log into the database file in
+// the background when it has grown past walBehind: SQLite's PASSIVE
+// checkpoint, on a connection of its own, while this process reads and
+// writes (and other processes do) as usual. Leave waits for it; Close
+// stops it. A checkpoint stopped or failed leaves the log as it was, for
+// the next.
+//
+// The file's size tells the log's: journal_size_limit truncates the file
+// to walBehind at the first commit after SQLite starts the log over, so a
+// file larger than that holds that much of the current log.
+func (s *Store) checkpointBehind() {
+	fi, err := os.Stat(s.path + "-wal")
+	if err != nil || fi.Size() <= walBehind {
+		return
+	}
+	s.ckptWG.Add(1)
+	go func() {
+		defer s.ckptWG.Done()
+		s.db.ExecContext(s.bg, `PRAGMA wal_checkpoint(PASSIVE)`)
+	}()
 }
 
 // open opens and migrates the database at path; busy is each statement's
@@ -220,6 +254,7 @@ func dsn(abs string, busy time.Duration) string {
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_foreign_keys", "1")
 	q.Set("_txlock", "immediate")
+	q.Set("_pragma", fmt.Sprintf("journal_size_limit(%d)", walBehind))
 	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
 	return u.String()
 }
@@ -228,22 +263,49 @@ func dsn(abs string, busy time.Duration) string {
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database. Writes in flight finish first; a load of
-// vectors in the background stops.
+// vectors and a checkpoint in the background stop. SQLite's close of the
+// last connection to the file copies the write-ahead log into it and
+// syncs both; a process about to exit calls Leave instead.
 func (s *Store) Close() error {
 	s.bgStop()
 	s.vecWG.Wait()
-	// The messages this process (or another since) wrote join the search
-	// index, together; a failure (the write lock not had within
-	// indexWait) leaves them to the next search or close.
-	ctx, cancel := context.WithTimeout(context.Background(), indexWait)
-	s.indexNew(ctx)
-	cancel()
+	s.ckptWG.Wait()
+	s.indexBehind()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	for _, st := range s.stmts {
 		st.Close()
 	}
 	return s.db.Close()
+}
+
+// Leave is Close for a process that exits once it returns: writes in
+// flight finish, the checkpoint started at open (checkpointBehind) is
+// waited for, a load of vectors stops, but the database is left open for
+// the exit to drop. So SQLite does not copy the write-ahead log into the
+// database file and sync both (about 6 ms of a five-step -p run;
+// BENCHMARKS.md): the log stays, and a later open recovers it, as after a
+// crash of the process, and checkpoints it when it has grown. Nothing
+// committed is lost: each commit wrote the log before it returned. A
+// write after Leave still succeeds. A process that goes on running calls
+// Close, which frees the connections.
+func (s *Store) Leave() {
+	s.ckptWG.Wait()
+	s.bgStop()
+	s.vecWG.Wait()
+	s.indexBehind()
+	s.writeMu.Lock()
+	s.writeMu.Unlock()
+}
+
+// indexBehind is what a store's close does for the search index: it
+// indexes the messages written since it was last brought up to date once
+// there are indexAtClose of them. A failure (the write lock not had within
+// indexWait) leaves them to the next search or close.
+func (s *Store) indexBehind() {
+	ctx, cancel := context.WithTimeout(context.Background(), indexWait)
+	defer cancel()
+	s.indexNew(ctx, indexAtClose)
 }
 
 // write runs fn in one immediate transaction, serialised with this process's
