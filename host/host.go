@@ -93,6 +93,9 @@ type Host struct {
 	opened    chan struct{} // closed once the store opened or failed to
 	store     *sessions.Store
 	storeErr  error
+	// starting is the store as its open began (sessions.Start), set by
+	// OpenStore; nil when it could not begin.
+	starting *sessions.Store
 }
 
 // Open reads the config file (once for the process) and resolves the
@@ -186,14 +189,28 @@ func (h *Host) warnTelemetry(msg string) {
 }
 
 // OpenStore starts opening the session store in the background, so that
-// it opens beside other work (ACP's initialize); Store waits for it.
+// it opens beside other work (ACP's initialize, a session's agent); Store
+// waits for it.
 func (h *Host) OpenStore(ctx context.Context) {
 	h.storeOnce.Do(func() {
+		ctx := context.WithoutCancel(ctx)
+		st, err := h.startStore(ctx)
+		h.starting = st
 		go func() {
 			defer close(h.opened)
-			h.store, h.storeErr = h.openStore(context.WithoutCancel(ctx))
+			h.store, h.storeErr = finishStore(ctx, st, err)
 		}()
 	})
+}
+
+// storeStarting is Store without the wait: the store as its open began,
+// whose queries wait for the open. Its open's error comes from Store.
+func (h *Host) storeStarting(ctx context.Context) (*sessions.Store, error) {
+	h.OpenStore(ctx)
+	if h.starting == nil {
+		return h.Store(ctx) // why it could not begin
+	}
+	return h.starting, nil
 }
 
 // Store returns the session store, opening it on the first call (and

@@ -89,7 +89,13 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 		h.telWarn.Store(&fe.Warn)
 	}
 	h.startTelemetry(ctx)
-	store, err := h.Store(ctx)
+	// A new session's agent is built while the store opens (in the
+	// background since OpenStore): nothing it does reads the store. One
+	// that resumes or moves to a worktree reads it first.
+	store, err := h.storeStarting(ctx)
+	if err == nil && (req.Continue || req.Resume != "" || req.Worktree != "") {
+		store, err = h.Store(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +132,9 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 		if svc.notice != "" {
 			s.notices = append(s.notices, svc.notice)
 		}
+	}
+	if _, err := h.Store(ctx); err != nil {
+		return nil, err // the open's failure, before anything is written
 	}
 	if s.conv == nil {
 		if err := s.create(ctx, req); err != nil {

@@ -40,13 +40,22 @@ func lockWait(fc fileConfig, path string) (time.Duration, error) {
 	return wait, nil
 }
 
-// openStore opens the session database and marks interrupted the
-// sessions whose process is gone.
-func (h *Host) openStore(ctx context.Context) (*sessions.Store, error) {
+// startStore starts opening the session database (sessions.Start): the
+// store it returns takes queries at once, which wait for the open.
+func (h *Host) startStore(ctx context.Context) (*sessions.Store, error) {
 	if h.dbErr != nil {
 		return nil, h.dbErr
 	}
-	st, err := sessions.OpenWith(ctx, h.db, sessions.Options{IndexProgress: indexProgress(h.cfg.Notices, h.cfg.NoticesTTY), LockWait: h.lockWait})
+	return sessions.Start(ctx, h.db, sessions.Options{IndexProgress: indexProgress(h.cfg.Notices, h.cfg.NoticesTTY), LockWait: h.lockWait})
+}
+
+// finishStore waits for the open of st (started with err) and marks
+// interrupted the sessions whose process is gone. A store newer than this
+// build is a UsageError.
+func finishStore(ctx context.Context, st *sessions.Store, err error) (*sessions.Store, error) {
+	if err == nil {
+		err = st.Ready(ctx)
+	}
 	if errors.Is(err, sessions.ErrNewerSchema) {
 		return nil, UsageError{Err: err}
 	}

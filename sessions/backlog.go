@@ -23,7 +23,7 @@ func (s *Store) fillIndex(ctx context.Context, progress func(done, total int), b
 	// Nearly every open finds no backlog: a read says so without taking
 	// the write lock.
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'fts_backlog'`).Scan(&n); err != nil {
+	if err := s.conn(ctx).QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'fts_backlog'`).Scan(&n); err != nil {
 		return fmt.Errorf("building the search index: %w", err)
 	}
 	if n == 0 {

@@ -89,7 +89,7 @@ type NewCheckpoint struct {
 // ErrNotFound.
 func (s *Store) NextSeq(ctx context.Context, id string) (int, error) {
 	var seq int
-	if err := s.db.QueryRowContext(ctx, `SELECT message_count + 1 FROM sessions WHERE id = ?`, id).Scan(&seq); err != nil {
+	if err := s.conn(ctx).QueryRowContext(ctx, `SELECT message_count + 1 FROM sessions WHERE id = ?`, id).Scan(&seq); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			err = ErrNotFound
 		}
@@ -168,7 +168,7 @@ func (s *Store) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 	if _, err := s.Get(ctx, id); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.seq, c.id, c.tree, coalesce(c.end_tree, ''), c.changed, c.skipped,
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT c.seq, c.id, c.tree, coalesce(c.end_tree, ''), c.changed, c.skipped,
 		c.undone, c.created_at, coalesce((SELECT p.value ->> '$.text' FROM json_each(m.parts) AS p
 			WHERE p.value ->> '$.type' = 'text' LIMIT 1), '')
 		FROM checkpoints AS c JOIN messages AS m ON m.session_id = c.session_id AND m.seq = c.seq AND m.role = 'user'
@@ -204,7 +204,7 @@ func (s *Store) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 
 // addRewinds fills in the rewinds after each checkpoint of list.
 func (s *Store) addRewinds(ctx context.Context, id string, list []Checkpoint) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT after_seq, before_tree, after_tree FROM checkpoint_rewinds
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT after_seq, before_tree, after_tree FROM checkpoint_rewinds
 		WHERE session_id = ? ORDER BY after_seq, rowid`, id)
 	if err != nil {
 		return err
@@ -256,7 +256,7 @@ func (s *Store) FindCheckpoint(ctx context.Context, id, ref string) (Checkpoint,
 // Branches lists the sessions forked from session id (Fork, ForkAt),
 // oldest first.
 func (s *Store) Branches(ctx context.Context, id string) ([]Summary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE forked_from = ? ORDER BY created_at, rowid`, id)
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE forked_from = ? ORDER BY created_at, rowid`, id)
 	if err != nil {
 		return nil, fmt.Errorf("listing the branches of session %s: %w", id, err)
 	}

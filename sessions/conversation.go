@@ -31,7 +31,7 @@ func (s *Store) Conversation(ctx context.Context, id string) (conversation.State
 func (s *Store) conversation(ctx context.Context, id string) (conversation.State, error) {
 	var st conversation.State
 	var picks string
-	err := s.db.QueryRowContext(ctx, `SELECT system_prompt, picks, message_count, input_tokens, output_tokens,
+	err := s.conn(ctx).QueryRowContext(ctx, `SELECT system_prompt, picks, message_count, input_tokens, output_tokens,
 		cached_tokens, reasoning_tokens, cache_write_tokens FROM sessions WHERE id = ?`, id).Scan(&st.System, &picks, &st.NextSeq,
 		&st.Usage.InputTokens, &st.Usage.OutputTokens, &st.Usage.CachedInputTokens, &st.Usage.ReasoningTokens,
 		&st.Usage.CacheWriteTokens)
@@ -47,7 +47,7 @@ func (s *Store) conversation(ctx context.Context, id string) (conversation.State
 	}
 	from := 1
 	var summary sql.NullString
-	err = s.db.QueryRowContext(ctx, `SELECT first_seq, summary, (SELECT COUNT(*) FROM compactions WHERE session_id = ?1)
+	err = s.conn(ctx).QueryRowContext(ctx, `SELECT first_seq, summary, (SELECT COUNT(*) FROM compactions WHERE session_id = ?1)
 		FROM compactions WHERE session_id = ?1 ORDER BY id DESC LIMIT 1`, id).Scan(&from, &summary, &st.Compactions)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return st, err
@@ -142,7 +142,7 @@ func (s *Store) compactions(ctx context.Context, id string) ([]CompactionRecord,
 	if err := s.exists(ctx, id); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT first_seq, summary, before_tokens, after_tokens, created_at
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT first_seq, summary, before_tokens, after_tokens, created_at
 		FROM compactions WHERE session_id = ? ORDER BY id`, id)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 func SetClock(s *Store, now func() time.Time) { s.now = now }
 
 // DB exposes the database for checks of the stored rows.
-func DB(s *Store) *sql.DB { return s.db }
+func DB(s *Store) *sql.DB { <-s.ready; return s.pool }
 
 // Migrations returns how many schema versions this binary knows.
 func Migrations() int { return len(migrations) }
@@ -27,11 +27,16 @@ func SetUndoFault(s *Store, fault func(path string) error) { s.undoFault = fault
 // statement instead of five seconds, and calls onBusy each time a write
 // transaction is about to try again for another's lock.
 func OpenBusy(ctx context.Context, path string, busy time.Duration, onBusy func()) (*Store, error) {
-	s, err := open(ctx, path, busy, 0)
-	if err == nil {
-		s.onBusy = onBusy
+	s, err := create(path, busy, 0)
+	if err != nil {
+		return nil, err
 	}
-	return s, err
+	s.onBusy = onBusy
+	s.launch(ctx, Options{})
+	if err := s.Ready(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // SQLRunningSessions is the query MarkInterrupted starts with.

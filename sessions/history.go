@@ -42,14 +42,14 @@ func (s *Store) MessageRecords(ctx context.Context, id string) ([]MessageRecord,
 // row id in the same order.
 func (s *Store) messageRecords(ctx context.Context, id string, from int) ([]MessageRecord, []int64, error) {
 	var count int
-	err := s.db.QueryRowContext(ctx, `SELECT message_count FROM sessions WHERE id = ?`, id).Scan(&count)
+	err := s.conn(ctx).QueryRowContext(ctx, `SELECT message_count FROM sessions WHERE id = ?`, id).Scan(&count)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, seq, role, parts, input_tokens, output_tokens,
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT id, seq, role, parts, input_tokens, output_tokens,
 		cached_tokens, reasoning_tokens, cache_write_tokens, created_at FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`, id, from)
 	if err != nil {
 		return nil, nil, err
@@ -129,7 +129,7 @@ const MissingStart = "(the first messages of this conversation are missing)"
 // message has its first part's seq).
 func (s *Store) messages(ctx context.Context, id string, from int) ([]providers.Message, []int, error) {
 	var status Status
-	err := s.db.QueryRowContext(ctx, `SELECT status FROM sessions WHERE id = ?`, id).Scan(&status)
+	err := s.conn(ctx).QueryRowContext(ctx, `SELECT status FROM sessions WHERE id = ?`, id).Scan(&status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, ErrNotFound
 	}
@@ -314,7 +314,7 @@ type callKey struct {
 // finishedCalls returns the results of the session's finished tool calls,
 // in call order per key.
 func (s *Store) finishedCalls(ctx context.Context, id string) (map[callKey][]providers.ToolResult, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT message_id, call_id, name, result, is_error FROM tool_calls
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT message_id, call_id, name, result, is_error FROM tool_calls
 		WHERE session_id = ? AND status IN ('completed', 'failed') ORDER BY id`, id)
 	if err != nil {
 		return nil, err
@@ -387,7 +387,7 @@ func (s *Store) toolCalls(ctx context.Context, id string) ([]ToolCallRecord, err
 	if err := s.exists(ctx, id); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT m.seq, t.call_id, t.name, t.arguments, t.status, t.result,
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT m.seq, t.call_id, t.name, t.arguments, t.status, t.result,
 		t.is_error, t.started_at, t.finished_at, t.duration_ms, t.decision, t.approval_ms
 		FROM tool_calls t JOIN messages m ON m.id = t.message_id
 		WHERE t.session_id = ? ORDER BY t.id`, id)
@@ -416,7 +416,7 @@ func (s *Store) toolCalls(ctx context.Context, id string) ([]ToolCallRecord, err
 // exists returns ErrNotFound when no session has the id.
 func (s *Store) exists(ctx context.Context, id string) error {
 	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
+	err := s.conn(ctx).QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
@@ -431,7 +431,7 @@ func (s *Store) imageLoader(ctx context.Context) imageLoader {
 			return data, nil
 		}
 		var data []byte
-		if err := s.db.QueryRowContext(ctx, `SELECT data FROM images WHERE sha256 = ?`, sha).Scan(&data); err != nil {
+		if err := s.conn(ctx).QueryRowContext(ctx, `SELECT data FROM images WHERE sha256 = ?`, sha).Scan(&data); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return nil, fmt.Errorf("not in the database")
 			}

@@ -168,10 +168,10 @@ func (s *Store) FileChanges(ctx context.Context, sessionID string) ([]FileChange
 }
 
 func (s *Store) fileChanges(ctx context.Context, id string) ([]FileChange, error) {
-	if _, err := currentTurn(ctx, s.db, id); err != nil {
+	if _, err := currentTurn(ctx, s.conn(ctx), id); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT turn, path, existed, undone, created_at
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT turn, path, existed, undone, created_at
 		FROM file_snapshots WHERE session_id = ? ORDER BY turn, path`, id)
 	if err != nil {
 		return nil, err

@@ -233,7 +233,7 @@ const sqlRunningSessions = `SELECT id, holder_pid, holder_start, holder_host FRO
 // returns their ids. A process calls it when it starts, so that a session
 // left running by a crash, a kill or a full disk says so.
 func (s *Store) MarkInterrupted(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, sqlRunningSessions)
+	rows, err := s.conn(ctx).QueryContext(ctx, sqlRunningSessions)
 	if err != nil {
 		return nil, fmt.Errorf("finding interrupted sessions: %w", err)
 	}

@@ -357,7 +357,7 @@ END;
 // version is re-read inside each transaction, which holds the write lock, so
 // two processes opening a new database at once migrate it once.
 func (s *Store) migrate(ctx context.Context) error {
-	v, err := userVersion(ctx, s.db)
+	v, err := userVersion(ctx, s.conn(ctx))
 	if err != nil {
 		return err
 	}

@@ -148,7 +148,7 @@ func (s *Store) fillHits(ctx context.Context, hits []rankedHit) error {
 	for i := range hits {
 		h := &hits[i]
 		var created sql.NullInt64
-		err := s.db.QueryRowContext(ctx, `SELECT s.id, s.title, s.dir, m.seq, m.role, m.created_at, coalesce(t.body, '')
+		err := s.conn(ctx).QueryRowContext(ctx, `SELECT s.id, s.title, s.dir, m.seq, m.role, m.created_at, coalesce(t.body, '')
 			FROM messages AS m JOIN sessions AS s ON s.id = m.session_id JOIN message_text AS t ON t.id = m.id
 			WHERE m.id = ?`, h.rowid).Scan(&h.SessionID, &h.Title, &h.Dir, &h.Seq, &h.Role, &created, &h.Text)
 		if err != nil {
@@ -161,7 +161,7 @@ func (s *Store) fillHits(ctx context.Context, hits []rankedHit) error {
 
 // rankedRows runs Search's first query: message row ids and their ranks.
 func (s *Store) rankedRows(ctx context.Context, q string, args []any) ([]rankedHit, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.conn(ctx).QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func (s *Store) selective(ctx context.Context, words []string) ([]string, error)
 	var rare []string
 	for _, w := range words {
 		var n int
-		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM messages_fts
+		err := s.conn(ctx).QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM messages_fts
 			WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)`, matchOf([]string{w}), commonWord).Scan(&n)
 		if err != nil {
 			return nil, err
@@ -302,7 +302,7 @@ const indexAtClose = 200
 // waits is one read.
 func (s *Store) indexNew(ctx context.Context, least int64) error {
 	var pending int64
-	if err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT max(id) FROM messages), 0) - (SELECT indexed FROM fts_state)`).Scan(&pending); err != nil {
+	if err := s.conn(ctx).QueryRowContext(ctx, `SELECT coalesce((SELECT max(id) FROM messages), 0) - (SELECT indexed FROM fts_state)`).Scan(&pending); err != nil {
 		return fmt.Errorf("bringing the search index up to date: %w", err)
 	}
 	if pending <= 0 || pending < least {

@@ -198,7 +198,7 @@ func scanSession(sc interface{ Scan(...any) error }) (*Session, error) {
 // do.
 func (s *Store) Get(ctx context.Context, id string) (*Session, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
-	ss, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
+	ss, err := scanSession(s.conn(ctx).QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
 	if err == nil {
 		return ss, nil
 	}
@@ -210,7 +210,7 @@ func (s *Store) Get(ctx context.Context, id string) (*Session, error) {
 	}
 	// Ids are lowercase hex, so every id with the prefix sorts below
 	// prefix+"~".
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions
 		WHERE id >= ? AND id < ? ORDER BY id LIMIT 2`, id, id+"~")
 	if err != nil {
 		return nil, fmt.Errorf("reading session %s: %w", id, err)
@@ -244,7 +244,7 @@ func (s *Store) Latest(ctx context.Context, dir string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the latest session: %w", err)
 	}
-	ss, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
+	ss, err := scanSession(s.conn(ctx).QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
 		WHERE dir = ? AND parent_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`, dir))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("no session in %s: %w", dir, ErrNotFound)
@@ -286,7 +286,7 @@ func (s *Store) List(ctx context.Context, opts ListOptions) ([]Summary, error) {
 		q += ` LIMIT ?`
 		args = append(args, opts.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.conn(ctx).QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("listing sessions: %w", err)
 	}
@@ -315,7 +315,7 @@ func (s *Store) Missing(ctx context.Context, ids []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("looking sessions up: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM sessions WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT id FROM sessions WHERE id IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("looking sessions up: %w", err)
 	}

@@ -42,7 +42,7 @@ func (s *Store) Stats(ctx context.Context, dir string) ([]ToolStats, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool statistics: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.conn(ctx).QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("tool statistics: %w", err)
 	}

@@ -25,7 +25,7 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := s.stmts[query]; ok {
 		return st, nil
 	}
-	st, err := s.db.PrepareContext(ctx, query)
+	st, err := s.conn(ctx).PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}

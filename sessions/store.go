@@ -33,8 +33,13 @@ const DefaultLockWait = 2 * time.Minute
 // Store is the session database. It is safe for concurrent use by several
 // goroutines; other processes may use the same file at the same time.
 type Store struct {
-	db   *sql.DB
-	path string
+	// pool is the database; queries reach it through conn, which waits
+	// for the open (ready closed; openErr its failure, the pool closed
+	// then).
+	pool    *sql.DB
+	ready   chan struct{}
+	openErr error
+	path    string
 	// writeMu serialises this process's write transactions, so that
 	// goroutines queue here instead of polling SQLite's busy handler; the
 	// busy timeout then only arbitrates between processes.
@@ -122,17 +127,58 @@ type Options struct {
 // An open cancelled while it builds the index leaves the database whole;
 // the next open goes on where this one stopped.
 func OpenWith(ctx context.Context, path string, o Options) (*Store, error) {
-	s, err := open(ctx, path, busyTimeout, o.LockWait)
-	if err == nil {
-		if err = s.fillIndex(ctx, o.IndexProgress, o.IndexBatch); err != nil {
-			s.Close()
+	s, err := Start(ctx, path, o)
+	if err != nil {
+		return nil, err
+	}
+	// The open stops when ctx is done: it is waited for, so that its own
+	// error is the one returned.
+	if <-s.ready; s.openErr != nil {
+		return nil, s.openErr
+	}
+	return s, nil
+}
+
+// Start is OpenWith that returns the store as soon as the file exists:
+// the rest of the open (SQLite's connection, which reads the schema and
+// recovers the write-ahead log, the migration, the search index's
+// backlog) goes on in the background, ctx bounding it, and every query
+// of the store waits for it. So a process can build what does not read
+// the store meanwhile (the agent, about 2 ms of a -p run's start; an open
+// took as long). Ready waits for the open and returns its error. Errors
+// found before (no path, a directory or file that cannot be made) return
+// at once. Each is wrapped as "opening session database PATH: ...".
+func Start(ctx context.Context, path string, o Options) (*Store, error) {
+	return start(ctx, path, busyTimeout, o)
+}
+
+// Ready waits for the open Start began, or until ctx is done: it returns
+// the open's error (Open's errors), or ctx's. After an open that failed,
+// the store's queries fail and Close does nothing.
+func (s *Store) Ready(ctx context.Context) error {
+	select {
+	case <-s.ready:
+		return s.openErr
+	case <-ctx.Done():
+		return fmt.Errorf("opening session database %s: %w", s.path, ctx.Err())
+	}
+}
+
+// openingKey marks the context of the open's own queries, which must not
+// wait for the open (conn).
+type openingKey struct{}
+
+// conn is the database for a query made with ctx: it waits for the open
+// first (a done ctx stops the wait, and the query then fails with ctx's
+// error), unless ctx is the open's own.
+func (s *Store) conn(ctx context.Context) *sql.DB {
+	if ctx.Value(openingKey{}) == nil {
+		select {
+		case <-s.ready:
+		case <-ctx.Done():
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("opening session database %s: %w", path, err)
-	}
-	s.checkpointBehind()
-	return s, nil
+	return s.pool
 }
 
 // walBehind is the size of the write-ahead log, in bytes, past which an open
@@ -161,13 +207,45 @@ func (s *Store) checkpointBehind() {
 	s.ckptWG.Add(1)
 	go func() {
 		defer s.ckptWG.Done()
-		s.db.ExecContext(s.bg, `PRAGMA wal_checkpoint(PASSIVE)`)
+		s.pool.ExecContext(s.bg, `PRAGMA wal_checkpoint(PASSIVE)`)
 	}()
 }
 
-// open opens and migrates the database at path; busy is each statement's
-// busy timeout (busyTimeout but in tests), lockWait the Options' LockWait.
-func open(ctx context.Context, path string, busy, lockWait time.Duration) (*Store, error) {
+// start is Start with busy, each statement's busy timeout (busyTimeout
+// but in tests).
+func start(ctx context.Context, path string, busy time.Duration, o Options) (*Store, error) {
+	s, err := create(path, busy, o.LockWait)
+	if err != nil {
+		return nil, fmt.Errorf("opening session database %s: %w", path, err)
+	}
+	s.launch(ctx, o)
+	return s, nil
+}
+
+// launch goes on with the open of s in the background (Start).
+func (s *Store) launch(ctx context.Context, o Options) {
+	path := s.path
+	go func() {
+		defer close(s.ready)
+		octx := context.WithValue(ctx, openingKey{}, true)
+		err := s.open(octx)
+		if err == nil {
+			err = s.fillIndex(octx, o.IndexProgress, o.IndexBatch)
+		}
+		if err != nil {
+			s.openErr = fmt.Errorf("opening session database %s: %w", path, err)
+			s.bgStop()
+			s.pool.Close()
+			return
+		}
+		s.checkpointBehind()
+	}()
+}
+
+// create makes the database file at path (and its directory) when they do
+// not exist, and the store of it, not connected yet; lockWait is the
+// Options' LockWait.
+func create(path string, busy, lockWait time.Duration) (*Store, error) {
 	if lockWait <= 0 {
 		lockWait = DefaultLockWait
 	}
@@ -197,15 +275,21 @@ func open(ctx context.Context, path string, busy, lockWait time.Duration) (*Stor
 	}
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
-	s := &Store{db: db, path: abs, now: time.Now, lockWait: lockWait}
+	s := &Store{pool: db, ready: make(chan struct{}), path: abs, now: time.Now, lockWait: lockWait}
 	s.bg, s.bgStop = context.WithCancel(context.Background())
+	return s, nil
+}
+
+// open connects to the database and migrates it.
+func (s *Store) open(ctx context.Context) error {
 	// Two processes opening a new database at once both switch it to WAL
 	// mode; SQLite resolves that race by failing one of them with
 	// SQLITE_BUSY at once, without waiting, and the other's migration may
 	// hold the write lock for long on a busy machine: retry for lockWait.
-	deadline := time.Now().Add(lockWait)
+	deadline := time.Now().Add(s.lockWait)
+	var err error
 	for {
-		err = db.PingContext(ctx)
+		err = s.pool.PingContext(ctx)
 		if err == nil {
 			err = s.migrate(ctx)
 		}
@@ -220,12 +304,7 @@ func open(ctx context.Context, path string, busy, lockWait time.Duration) (*Stor
 		}
 		break
 	}
-	if err != nil {
-		s.bgStop()
-		db.Close()
-		return nil, err
-	}
-	return s, nil
+	return err
 }
 
 // isBusy reports whether err is SQLite's "database is locked".
@@ -267,6 +346,9 @@ func (s *Store) Path() string { return s.path }
 // last connection to the file copies the write-ahead log into it and
 // syncs both; a process about to exit calls Leave instead.
 func (s *Store) Close() error {
+	if <-s.ready; s.openErr != nil {
+		return nil
+	}
 	s.bgStop()
 	s.vecWG.Wait()
 	s.ckptWG.Wait()
@@ -276,7 +358,7 @@ func (s *Store) Close() error {
 	for _, st := range s.stmts {
 		st.Close()
 	}
-	return s.db.Close()
+	return s.pool.Close()
 }
 
 // Leave is Close for a process that exits once it returns: writes in
@@ -290,6 +372,9 @@ func (s *Store) Close() error {
 // write after Leave still succeeds. A process that goes on running calls
 // Close, which frees the connections.
 func (s *Store) Leave() {
+	if <-s.ready; s.openErr != nil {
+		return
+	}
 	s.ckptWG.Wait()
 	s.bgStop()
 	s.vecWG.Wait()
@@ -345,7 +430,7 @@ func (s *Store) writeWith(ctx context.Context, queries []string, fn func(tx *sql
 func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
 	deadline := time.Now().Add(s.lockWait)
 	for {
-		tx, err := s.db.BeginTx(ctx, nil)
+		tx, err := s.conn(ctx).BeginTx(ctx, nil)
 		if err == nil || !isBusy(err) || time.Now().After(deadline) || ctx.Err() != nil {
 			return tx, err
 		}

@@ -21,7 +21,7 @@ func nullString(s string) any {
 // started (NewSession.Parent), oldest first. An id with no children gives
 // an empty list, whether or not it exists.
 func (s *Store) Children(ctx context.Context, id string) ([]Summary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid`, id)
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid`, id)
 	if err != nil {
 		return nil, fmt.Errorf("listing the subagents of session %s: %w", id, err)
 	}
@@ -55,7 +55,7 @@ func (s *Store) SubagentUsage(ctx context.Context, id string) (providers.Usage, 
 // SubagentUsageByModel is SubagentUsage by the model each subagent ran on,
 // so that each is priced at its own model's price.
 func (s *Store) SubagentUsageByModel(ctx context.Context, id string) (map[string]providers.Usage, error) {
-	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE sub(id) AS (
+	rows, err := s.conn(ctx).QueryContext(ctx, `WITH RECURSIVE sub(id) AS (
 			SELECT id FROM sessions WHERE parent_id = ?
 			UNION SELECT s.id FROM sessions s JOIN sub ON s.parent_id = sub.id)
 		SELECT model, coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cached_tokens), 0),
@@ -103,7 +103,7 @@ func (s *Store) SaveTodos(ctx context.Context, id string, todos []Todo) error {
 // unknown id is ErrNotFound.
 func (s *Store) Todos(ctx context.Context, id string) ([]Todo, error) {
 	var data string
-	err := s.db.QueryRowContext(ctx, `SELECT todos FROM sessions WHERE id = ?`, id).Scan(&data)
+	err := s.conn(ctx).QueryRowContext(ctx, `SELECT todos FROM sessions WHERE id = ?`, id).Scan(&data)
 	if err == sql.ErrNoRows {
 		return nil, fmt.Errorf("reading the todo list of session %s: %w", id, ErrNotFound)
 	}

@@ -169,7 +169,7 @@ type pendingVector struct {
 // loadInto adds to c the vectors of c.model stored for messages newer than
 // c.maxID (all of them for a new cache).
 func (s *Store) loadInto(ctx context.Context, c *vectorCache) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT v.message_id, m.session_id, v.vector FROM message_vectors AS v
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT v.message_id, m.session_id, v.vector FROM message_vectors AS v
 		JOIN messages AS m ON m.id = v.message_id
 		WHERE v.model = ? AND length(v.vector) > 0 AND v.message_id > ?`, c.model, c.maxID)
 	if err != nil {

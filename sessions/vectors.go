@@ -21,7 +21,7 @@ type Passage struct {
 // vector for model yet, with their searchable text ("" for a message with
 // none: store an empty vector for it so that it is not returned again).
 func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]Passage, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT m.id, coalesce(t.body, '') FROM messages AS m
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT m.id, coalesce(t.body, '') FROM messages AS m
 		JOIN message_text AS t ON t.id = m.id
 		WHERE NOT EXISTS (SELECT 1 FROM message_vectors AS v WHERE v.message_id = m.id AND v.model = ?1)
 		ORDER BY m.id DESC LIMIT ?2`, model, limit)
@@ -143,7 +143,7 @@ func (s *Store) scopeSessions(ctx context.Context, o SearchOptions) (map[string]
 	where, more := o.scope(2)
 	q += where
 	args = append(args, more...)
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.conn(ctx).QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func (s *Store) nearestFromDB(ctx context.Context, model string, q []float32, o 
 	// CROSS JOIN keeps message_vectors the outer loop, walked by rowid
 	// from the newest, so that no sort of the vectors is needed and the
 	// walk stops at the bound.
-	rows, err := s.db.QueryContext(ctx, `SELECT v.message_id, v.vector FROM message_vectors AS v
+	rows, err := s.conn(ctx).QueryContext(ctx, `SELECT v.message_id, v.vector FROM message_vectors AS v
 		CROSS JOIN messages AS m ON m.id = v.message_id
 		WHERE v.model = ?1 AND length(v.vector) > 0 AND m.session_id IN (`+scope+`)
 		ORDER BY v.message_id DESC LIMIT `+fmt.Sprint(maxNearCandidates), args...)
