@@ -222,6 +222,9 @@ func (r *Runner) begin(ctx context.Context, id string, p Prompt) error {
 			return fmt.Errorf("saving the session: %w", err)
 		}
 	}
+	if sess.Status == sessions.StatusRunning {
+		return nil // a new session is created running: no write for it
+	}
 	if err := r.Sessions.SetStatus(ctx, id, sessions.StatusRunning); err != nil {
 		return fmt.Errorf("saving the session: %w", err)
 	}

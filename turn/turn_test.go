@@ -109,6 +109,11 @@ func (failingSessions) SetStatus(context.Context, string, sessions.Status) error
 
 func TestATurnThatCannotBeSavedDoesNotRun(t *testing.T) {
 	store, sess, l, p, _ := setup(t, fake.Text("never"))
+	// A session's later turn writes its status (a new session is created
+	// running, and its first turn writes none).
+	if err := store.SetStatus(context.Background(), sess.ID, sessions.StatusCompleted); err != nil {
+		t.Fatal(err)
+	}
 	r := &turn.Runner{Sessions: failingSessions{store}}
 	conv := conversation.New("", store.Recorder(sess.ID))
 	_, done := drain(r.Turn(context.Background(), l, conv, turn.Text("hi")))
