@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-dev/agent/providers"
@@ -18,6 +19,32 @@ import (
 type Recorder struct {
 	s  *Store
 	id string
+	// touched is when (Unix milliseconds) this recorder last wrote the
+	// session's updated time; see touchEvery.
+	touched atomic.Int64
+}
+
+// touchEvery is how often, at most, a recorder writes its session's
+// updated time as it records messages and tool calls: the time is in
+// two indexes (the sessions list's order, and -c's latest session of a
+// directory), and a write of it rewrote a page of each, a third of what
+// a five-step -p run wrote (BENCHMARKS.md, "Issue 43, a fifth pass"). A
+// turn's end writes it too (Store.SetStatus), so it is exact then and
+// within touchEvery of the last record during a turn.
+const touchEvery = 5 * time.Second
+
+// due reports whether a write at now (Unix milliseconds) should bump the
+// session's updated time.
+func (r *Recorder) due(now int64) bool {
+	return now-r.touched.Load() >= touchEvery.Milliseconds()
+}
+
+// stamped notes that a committed write bumped the updated time to now,
+// when it did (touch).
+func (r *Recorder) stamped(now int64, touch bool) {
+	if touch {
+		r.touched.Store(now)
+	}
 }
 
 // Recorder returns the recorder of the session with exactly this id. The id
@@ -41,7 +68,11 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 		return fmt.Errorf("recording %s message in session %s: %w", m.Role, r.id, err)
 	}
 	now := millis(r.s.now())
-	queries := []string{sqlCountMessage, sqlInsertMessage}
+	count, touch := sqlCountMessageQuiet, r.due(now)
+	if touch {
+		count = sqlCountMessage
+	}
+	queries := []string{count, sqlInsertMessage}
 	if len(refs) > 0 {
 		queries = append(queries, sqlInsertImage)
 	}
@@ -49,14 +80,16 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 		queries = append(queries, sqlInsertToolCall)
 	}
 	err = r.s.writeWith(ctx, queries, func(tx *sql.Tx) error {
-		count, err := r.s.stmt(ctx, tx, sqlCountMessage)
+		st, err := r.s.stmt(ctx, tx, count)
 		if err != nil {
 			return err
 		}
+		args := []any{usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, usage.CacheWriteTokens}
+		if touch {
+			args = append(args, now)
+		}
 		var seq int
-		err = count.QueryRowContext(ctx,
-			usage.InputTokens, usage.OutputTokens, usage.CachedInputTokens, usage.ReasoningTokens, usage.CacheWriteTokens, now, r.id,
-		).Scan(&seq)
+		err = st.QueryRowContext(ctx, append(args, r.id)...).Scan(&seq)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -108,6 +141,7 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 	if err != nil {
 		return fmt.Errorf("recording %s message in session %s: %w", m.Role, r.id, err)
 	}
+	r.stamped(now, touch)
 	return nil
 }
 
@@ -192,6 +226,8 @@ func (r *Recorder) RecordToolCall(ctx context.Context, call providers.ToolCall, 
 	if result.IsError {
 		status = "failed"
 	}
+	now := millis(r.s.now())
+	touch := r.due(now)
 	err := r.s.writeWith(ctx, []string{sqlStartCall, sqlDecideCall, sqlFinishCall, sqlTouchSession}, func(tx *sql.Tx) error {
 		if err := r.execCall(ctx, tx, sqlStartCall, call.ID, millis(started)); err != nil {
 			return err
@@ -205,11 +241,12 @@ func (r *Recorder) RecordToolCall(ctx context.Context, call providers.ToolCall, 
 			millis(started), millis(finished), finished.Sub(started).Milliseconds()); err != nil {
 			return err
 		}
-		return r.touch(ctx, tx)
+		return r.touch(ctx, tx, now, touch)
 	})
 	if err != nil {
 		return fmt.Errorf("recording tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
 	}
+	r.stamped(now, touch)
 	return nil
 }
 
@@ -228,14 +265,20 @@ const sqlTouchSession = `UPDATE sessions SET updated_at = ? WHERE id = ?`
 
 // updateCall runs q, one of the statements above, with the session id as
 // ?1, the call id as ?2 and args from ?3 on, and bumps the session's
-// updated time, in a transaction of its own.
+// updated time (when due), in a transaction of its own.
 func (r *Recorder) updateCall(ctx context.Context, q, callID string, args ...any) error {
-	return r.s.writeWith(ctx, []string{q, sqlTouchSession}, func(tx *sql.Tx) error {
+	now := millis(r.s.now())
+	touch := r.due(now)
+	err := r.s.writeWith(ctx, []string{q, sqlTouchSession}, func(tx *sql.Tx) error {
 		if err := r.execCall(ctx, tx, q, callID, args...); err != nil {
 			return err
 		}
-		return r.touch(ctx, tx)
+		return r.touch(ctx, tx, now, touch)
 	})
+	if err == nil {
+		r.stamped(now, touch)
+	}
+	return err
 }
 
 // execCall runs q in tx as updateCall describes; a call that was never
@@ -257,12 +300,15 @@ func (r *Recorder) execCall(ctx context.Context, tx *sql.Tx, q, callID string, a
 	return nil
 }
 
-// touch bumps the session's updated time in tx.
-func (r *Recorder) touch(ctx context.Context, tx *sql.Tx) error {
+// touch sets the session's updated time to now in tx, when due (touchEvery).
+func (r *Recorder) touch(ctx context.Context, tx *sql.Tx, now int64, due bool) error {
+	if !due {
+		return nil
+	}
 	st, err := r.s.stmt(ctx, tx, sqlTouchSession)
 	if err != nil {
 		return err
 	}
-	_, err = st.ExecContext(ctx, millis(r.s.now()), r.id)
+	_, err = st.ExecContext(ctx, now, r.id)
 	return err
 }

@@ -276,3 +276,37 @@ func TestWritesOneAfterAnotherKeepToOneConnection(t *testing.T) {
 		t.Errorf("%d connections open, want 1", n)
 	}
 }
+
+// A session's updated time follows its records to within five seconds:
+// records closer together than that leave it (each write of it rewrites
+// two indexes), and the turn's end sets it exactly.
+func TestUpdatedTimeFollowsRecordsWithinFiveSeconds(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	now := t0
+	sessions.SetClock(s, func() time.Time { return now })
+	ss := create(t, s, t.TempDir(), "clock")
+	rec := s.Recorder(ss.ID)
+	updated := func() time.Time {
+		t.Helper()
+		got, err := s.Get(ctx, ss.ID)
+		must(t, err)
+		return got.UpdatedAt
+	}
+	for _, step := range []struct {
+		after time.Duration
+		want  time.Duration
+	}{{0, 0}, {time.Second, 0}, {4 * time.Second, 0}, {6 * time.Second, 6 * time.Second}, {7 * time.Second, 6 * time.Second}} {
+		now = t0.Add(step.after)
+		must(t, rec.AppendMessage(ctx, userMsg("at "+step.after.String()), zeroUsage))
+		if got := updated(); !got.Equal(t0.Add(step.want)) {
+			t.Errorf("after a message at +%v: updated +%v, want +%v", step.after, got.Sub(t0), step.want)
+		}
+	}
+	now = t0.Add(8 * time.Second)
+	must(t, s.SetStatus(ctx, ss.ID, sessions.StatusCompleted))
+	if got := updated(); !got.Equal(now) {
+		t.Errorf("after the turn's end at +8s: updated +%v", got.Sub(t0))
+	}
+}

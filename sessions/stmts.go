@@ -44,6 +44,14 @@ const (
 		cached_tokens = cached_tokens + ?, reasoning_tokens = reasoning_tokens + ?,
 		cache_write_tokens = cache_write_tokens + ?, updated_at = ?
 	WHERE id = ? RETURNING message_count`
+	// sqlCountMessageQuiet is sqlCountMessage that leaves the updated
+	// time (Recorder.due).
+	sqlCountMessageQuiet = `UPDATE sessions SET
+		message_count = message_count + 1,
+		input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+		cached_tokens = cached_tokens + ?, reasoning_tokens = reasoning_tokens + ?,
+		cache_write_tokens = cache_write_tokens + ?
+	WHERE id = ? RETURNING message_count`
 	sqlInsertImage   = `INSERT OR IGNORE INTO images (sha256, media_type, data, created_at) VALUES (?, ?, ?, ?)`
 	sqlInsertMessage = `INSERT INTO messages
 		(session_id, seq, role, parts, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cache_write_tokens, created_at)
