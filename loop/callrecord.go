@@ -16,6 +16,10 @@ import (
 // and a decision already made, written at that moment, and the rest as it
 // comes, as with a plain Store: a call that runs long, or waits for a
 // person, shows as executing to another process and after a crash.
+//
+// A CallStore that is also a Flusher may hold the record until its next
+// write (package sessions: the message of the call's result, in the same
+// transaction); the loop flushes it as each batch of calls ends.
 type CallStore interface {
 	Store
 	// RecordToolCall records call as StartToolCall, DecideToolCall (when
@@ -104,4 +108,11 @@ func (r *callRecord) finish(result providers.ToolResult, end time.Time) {
 	r.t.storeCall(func(s Store, ctx context.Context) error {
 		return s.(CallStore).RecordToolCall(ctx, r.call, r.start, r.decided, r.allowed, r.why, r.waited, result, end)
 	})
+}
+
+// Flusher is a Store that may hold records (CallStore) until its next
+// write: Flush writes what it holds, and returns why a record it held could
+// not be written (a call never recorded).
+type Flusher interface {
+	Flush(ctx context.Context) error
 }

@@ -109,6 +109,13 @@ func (t *turn) runCalls(calls []providers.ToolCall) error {
 			err = rerr
 		}
 	}
+	// Fast calls' records joined the results' write (CallStore); one the
+	// store still holds, or could not write, is written or reported now.
+	if f, ok := t.cfg.Store.(Flusher); ok {
+		if ferr := f.Flush(context.WithoutCancel(t.ctx)); ferr != nil {
+			t.storeErr.set(fmt.Errorf("saving a tool call: %w", ferr))
+		}
+	}
 	if err == nil {
 		err = t.storeErr.get()
 	}

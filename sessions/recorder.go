@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,14 +16,32 @@ import (
 
 // Recorder records one session's conversation as the agent loop produces
 // it. Its method set is the loop's CallStore interface. Each call is one
-// transaction, committed before the call returns; calls may come from
-// several goroutines at once.
+// transaction, committed before the call returns, except RecordToolCall's,
+// which joins the session's next write; calls may come from several
+// goroutines at once.
 type Recorder struct {
 	s  *Store
 	id string
 	// touched is when (Unix milliseconds) this recorder last wrote the
 	// session's updated time; see touchEvery.
 	touched atomic.Int64
+	// held are the records RecordToolCall keeps for the session's next
+	// write, guarded by mu; heldErr is why one of them could not be
+	// written (its call was never recorded), for Flush to return.
+	mu      sync.Mutex
+	held    []heldCall
+	heldErr error
+}
+
+// heldCall is a tool call's record RecordToolCall keeps: its arguments.
+type heldCall struct {
+	call             providers.ToolCall
+	started          time.Time
+	decided, allowed bool
+	why              string
+	waited           time.Duration
+	result           providers.ToolResult
+	finished         time.Time
 }
 
 // touchEvery is how often, at most, a recorder writes its session's
@@ -47,11 +67,22 @@ func (r *Recorder) stamped(now int64, touch bool) {
 	}
 }
 
-// Recorder returns the recorder of the session with exactly this id. The id
-// is checked by the first write, which fails with ErrNotFound if the session
-// does not exist (or was deleted).
+// Recorder returns the recorder of the session with exactly this id, the
+// same one for every call with that id (the loop's and the conversation's
+// writes share what it holds). The id is checked by the first write, which
+// fails with ErrNotFound if the session does not exist (or was deleted).
 func (s *Store) Recorder(sessionID string) *Recorder {
-	return &Recorder{s: s, id: sessionID}
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	if r := s.recorders[sessionID]; r != nil {
+		return r
+	}
+	r := &Recorder{s: s, id: sessionID}
+	if s.recorders == nil {
+		s.recorders = map[string]*Recorder{}
+	}
+	s.recorders[sessionID] = r
+	return r
 }
 
 // SessionID returns the id of the session r records.
@@ -72,7 +103,11 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 	if touch {
 		count = sqlCountMessage
 	}
+	held := r.take()
 	queries := []string{count, sqlInsertMessage}
+	if len(held) > 0 {
+		queries = append(queries, heldQueries...)
+	}
 	if len(refs) > 0 {
 		queries = append(queries, sqlInsertImage)
 	}
@@ -80,6 +115,9 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 		queries = append(queries, sqlInsertToolCall)
 	}
 	err = r.s.writeWith(ctx, queries, func(tx *sql.Tx) error {
+		if err := r.writeHeld(ctx, tx, held); err != nil {
+			return err
+		}
 		st, err := r.s.stmt(ctx, tx, count)
 		if err != nil {
 			return err
@@ -139,6 +177,7 @@ func (r *Recorder) AppendMessage(ctx context.Context, m providers.Message, usage
 		return nil
 	})
 	if err != nil {
+		r.putBack(held)
 		return fmt.Errorf("recording %s message in session %s: %w", m.Role, r.id, err)
 	}
 	r.stamped(now, touch)
@@ -217,36 +256,106 @@ func (r *Recorder) FinishToolCall(ctx context.Context, call providers.ToolCall, 
 
 // RecordToolCall records call, from the session's latest assistant message
 // that has its id, as StartToolCall, DecideToolCall (when decided) and
-// FinishToolCall would, in one transaction: a call that ended before its
-// start was written (loop.CallStore). A call that was never recorded is
-// ErrNotFound, and nothing is written.
+// FinishToolCall would, for a call that ended before its start was written
+// (loop.CallStore): the record is held and joins the session's next write
+// through this recorder, in its transaction (the message of the call's
+// result, or a slower call's start, which the loop writes 100 ms in), or
+// Flush. It returns nil. A call that was never recorded is left out, and
+// the next Flush returns ErrNotFound for it; any other failure is that
+// write's, which keeps the records to try again.
 func (r *Recorder) RecordToolCall(ctx context.Context, call providers.ToolCall, started time.Time, decided, allowed bool, why string,
 	waited time.Duration, result providers.ToolResult, finished time.Time) error {
-	status := "completed"
-	if result.IsError {
-		status = "failed"
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.held = append(r.held, heldCall{call, started, decided, allowed, why, waited, result, finished})
+	return nil
+}
+
+// Flush writes the records RecordToolCall holds, in a transaction of their
+// own; it writes nothing when none is held. It returns the failure of one
+// left out since the last Flush (ErrNotFound, wrapped) or its own.
+func (r *Recorder) Flush(ctx context.Context) error {
+	held := r.take()
+	if len(held) == 0 {
+		return r.takeErr()
 	}
 	now := millis(r.s.now())
 	touch := r.due(now)
-	err := r.s.writeWith(ctx, []string{sqlStartCall, sqlDecideCall, sqlFinishCall, sqlTouchSession}, func(tx *sql.Tx) error {
-		if err := r.execCall(ctx, tx, sqlStartCall, call.ID, millis(started)); err != nil {
-			return err
-		}
-		if decided {
-			if err := r.execCall(ctx, tx, sqlDecideCall, call.ID, decisionText(allowed, why), max(waited, 0).Milliseconds()); err != nil {
-				return err
-			}
-		}
-		if err := r.execCall(ctx, tx, sqlFinishCall, call.ID, status, result.Content, result.IsError,
-			millis(started), millis(finished), finished.Sub(started).Milliseconds()); err != nil {
+	err := r.s.writeWith(ctx, append(slices.Clone(heldQueries), sqlTouchSession), func(tx *sql.Tx) error {
+		if err := r.writeHeld(ctx, tx, held); err != nil {
 			return err
 		}
 		return r.touch(ctx, tx, now, touch)
 	})
 	if err != nil {
-		return fmt.Errorf("recording tool call %s (%s) in session %s: %w", call.ID, call.Name, r.id, err)
+		r.putBack(held)
+		return err
 	}
 	r.stamped(now, touch)
+	return r.takeErr()
+}
+
+// takeErr returns and forgets why a held record was left out.
+func (r *Recorder) takeErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := r.heldErr
+	r.heldErr = nil
+	return err
+}
+
+// take removes the held records and returns them.
+func (r *Recorder) take() []heldCall {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	held := r.held
+	r.held = nil
+	return held
+}
+
+// putBack keeps again, first, the records a failed write took.
+func (r *Recorder) putBack(held []heldCall) {
+	if len(held) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.held = append(held, r.held...)
+}
+
+// heldQueries are the statements writeHeld runs.
+var heldQueries = []string{sqlStartCall, sqlDecideCall, sqlFinishCall}
+
+// writeHeld writes held records in tx, in the order they were held. One
+// whose call was never recorded is left out (nothing of it is written: its
+// start finds no row) and kept as heldErr.
+func (r *Recorder) writeHeld(ctx context.Context, tx *sql.Tx, held []heldCall) error {
+	for _, h := range held {
+		status := "completed"
+		if h.result.IsError {
+			status = "failed"
+		}
+		err := r.execCall(ctx, tx, sqlStartCall, h.call.ID, millis(h.started))
+		if err == nil && h.decided {
+			err = r.execCall(ctx, tx, sqlDecideCall, h.call.ID, decisionText(h.allowed, h.why), max(h.waited, 0).Milliseconds())
+		}
+		if err == nil {
+			err = r.execCall(ctx, tx, sqlFinishCall, h.call.ID, status, h.result.Content, h.result.IsError,
+				millis(h.started), millis(h.finished), h.finished.Sub(h.started).Milliseconds())
+		}
+		if err == nil {
+			continue
+		}
+		err = fmt.Errorf("recording tool call %s (%s) in session %s: %w", h.call.ID, h.call.Name, r.id, err)
+		if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		r.mu.Lock()
+		if r.heldErr == nil {
+			r.heldErr = err
+		}
+		r.mu.Unlock()
+	}
 	return nil
 }
 
@@ -269,16 +378,22 @@ const sqlTouchSession = `UPDATE sessions SET updated_at = ? WHERE id = ?`
 func (r *Recorder) updateCall(ctx context.Context, q, callID string, args ...any) error {
 	now := millis(r.s.now())
 	touch := r.due(now)
-	err := r.s.writeWith(ctx, []string{q, sqlTouchSession}, func(tx *sql.Tx) error {
+	held := r.take()
+	err := r.s.writeWith(ctx, append([]string{q, sqlTouchSession}, heldQueries...), func(tx *sql.Tx) error {
+		if err := r.writeHeld(ctx, tx, held); err != nil {
+			return err
+		}
 		if err := r.execCall(ctx, tx, q, callID, args...); err != nil {
 			return err
 		}
 		return r.touch(ctx, tx, now, touch)
 	})
-	if err == nil {
-		r.stamped(now, touch)
+	if err != nil {
+		r.putBack(held)
+		return err
 	}
-	return err
+	r.stamped(now, touch)
+	return nil
 }
 
 // execCall runs q in tx as updateCall describes; a call that was never

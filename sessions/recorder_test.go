@@ -251,11 +251,45 @@ func TestAToolCallRecordedInOneWrite(t *testing.T) {
 	before, err := s.ToolCalls(ctx, ss.ID)
 	must(t, err)
 	ghost := providers.ToolCall{ID: "call_ghost", Name: "bash"}
-	if err := rec.RecordToolCall(ctx, ghost, t0, false, false, "", 0, ra, t0); !errors.Is(err, sessions.ErrNotFound) {
+	must(t, rec.RecordToolCall(ctx, ghost, t0, false, false, "", 0, ra, t0))
+	if err := rec.Flush(ctx); !errors.Is(err, sessions.ErrNotFound) {
 		t.Errorf("an unknown call: %v, want ErrNotFound", err)
 	}
 	if after, _ := s.ToolCalls(ctx, ss.ID); !reflect.DeepEqual(after, before) {
 		t.Errorf("an unknown call changed the calls:\n%+v\n%+v", before, after)
+	}
+	// It does not stand in the way of the session's next writes.
+	must(t, rec.AppendMessage(ctx, toolMsg(rb), zeroUsage))
+	must(t, rec.Flush(ctx))
+}
+
+// A fast call's record (RecordToolCall) joins the session's next write: the
+// message of its result lands with it, in one transaction, and another
+// process sees both at once.
+func TestAFastCallsRecordJoinsTheNextWrite(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	rec := s.Recorder(ss.ID)
+	if s.Recorder(ss.ID) != rec {
+		t.Fatal("two recorders for one session: the one that holds a record would not see the other's writes")
+	}
+	a := providers.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"go.mod"}`}
+	must(t, rec.AppendMessage(ctx, userMsg("read it"), zeroUsage))
+	must(t, rec.AppendMessage(ctx, assistantMsg("reading", a), zeroUsage))
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	res := providers.ToolResult{CallID: a.ID, Name: a.Name, Content: "module example.com/m"}
+	must(t, rec.RecordToolCall(ctx, a, t0, false, false, "", 0, res, t0.Add(3*time.Millisecond)))
+	calls, err := s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	if len(calls) != 1 || calls[0].Status != sessions.ToolPending {
+		t.Fatalf("before the next write: %+v, want the call pending", calls)
+	}
+	must(t, rec.AppendMessage(ctx, toolMsg(res), zeroUsage))
+	calls, err = s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	if len(calls) != 1 || calls[0].Status != sessions.ToolCompleted || calls[0].Result != res.Content {
+		t.Fatalf("after the result's message: %+v, want the call completed", calls)
 	}
 }
 

@@ -68,6 +68,10 @@ type Store struct {
 	// stmts are the write statements prepared once (stmts.go), guarded
 	// by writeMu and closed with the database.
 	stmts map[string]*sql.Stmt
+	// recorders are the sessions' recorders handed out (Recorder), one
+	// per session, guarded by recMu.
+	recMu     sync.Mutex
+	recorders map[string]*Recorder
 }
 
 // DefaultPath returns where the database lives when nothing else is
