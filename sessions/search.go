@@ -288,11 +288,11 @@ func (s *Store) Reindex(ctx context.Context) (int, error) {
 const indexWait = 2 * time.Second
 
 // indexAtClose is how many messages must be waiting for the search index
-// before a store's close indexes them (a search indexes any first). An
-// index write costs about as much for a few messages as for hundreds:
-// FTS5 writes a segment and merges segments each time; indexed at every
-// close, a five-step -p run's 11 messages took 5% of its CPU time
-// (BENCHMARKS.md, "Issue 43, a fifth pass").
+// before a store's close indexes them (a search indexes any first). Each
+// index write has a part that does not grow with its messages (FTS5
+// writes a segment and merges segments): indexed at every close, a
+// five-step -p run's 11 messages took 5% of its CPU time; in writes of 200,
+// less than half that a message (BENCHMARKS.md, "Issue 43, a fifth pass").
 const indexAtClose = 200
 
 // indexNew indexes the messages written since the index was last brought

@@ -187,10 +187,10 @@ func (s *Store) conn(ctx context.Context) *sql.DB {
 
 // walBehind is the size of the write-ahead log, in bytes, past which an open
 // copies it into the database file in the background (checkpointBehind);
-// it is also the log's journal_size_limit. About two five-step -p runs
-// write it (a run writes about 500 KB): processes that Leave the store let
-// the log grow, and every open reads all of it to recover it (about 2.5 µs
-// a 4 KB page; BENCHMARKS.md, "Issue 43, a fifth pass").
+// it is also the log's journal_size_limit. About three five-step -p runs
+// write it (a run writes about 340 KB): processes that Leave the store let
+// the log grow, and every open reads all of it to recover it (about 3 µs a
+// 4 KiB page: BenchmarkOpen; BENCHMARKS.md, "Issue 43, a fifth pass").
 const walBehind = 1 << 20
 
 // checkpointBehind copies the write-ahead log into the database file in
