@@ -123,29 +123,39 @@ func (t *turn) runCalls(calls []providers.ToolCall) error {
 }
 
 // runBatch runs preps concurrently (a batch of one runs alone) and writes
-// each result to the same index of results.
+// each result to the same index of results. A batch of one runs on the
+// turn's goroutine: a new one would start with a small stack and grow it
+// again, copying it each time (3.6% of a five-step -p run's CPU went to
+// stack growth; BENCHMARKS.md, "Issue 43, a fifth pass").
 func (t *turn) runBatch(preps []prepared, results []providers.ToolResult) {
 	for _, p := range preps {
 		t.emit(p.started())
+	}
+	run := func(i int, p prepared) {
+		start := t.cfg.Now()
+		rec := t.beginCall(p.call, start)
+		res, waited := t.runOne(p, rec)
+		results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
+			Images: images(res.Images), References: res.References}
+		end := t.cfg.Now()
+		p.traced(res, max(end.Sub(start)-waited, 0), waited)
+		rec.finish(results[i], end)
+		ev := p.started()
+		t.emit(ToolCallFinished{
+			ID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError, Images: len(res.Images),
+			Meta: res.Meta, Duration: max(end.Sub(start)-waited, 0), Waited: waited,
+			Kind: ev.Kind, Effects: ev.Effects, Toolset: ev.Toolset,
+		})
+	}
+	if len(preps) == 1 {
+		run(0, preps[0])
+		return
 	}
 	var g errgroup.Group
 	g.SetLimit(t.cfg.Parallel)
 	for i, p := range preps {
 		g.Go(func() error {
-			start := t.cfg.Now()
-			rec := t.beginCall(p.call, start)
-			res, waited := t.runOne(p, rec)
-			results[i] = providers.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError,
-				Images: images(res.Images), References: res.References}
-			end := t.cfg.Now()
-			p.traced(res, max(end.Sub(start)-waited, 0), waited)
-			rec.finish(results[i], end)
-			ev := p.started()
-			t.emit(ToolCallFinished{
-				ID: p.call.ID, Name: p.call.Name, Content: res.Content, IsError: res.IsError, Images: len(res.Images),
-				Meta: res.Meta, Duration: max(end.Sub(start)-waited, 0), Waited: waited,
-				Kind: ev.Kind, Effects: ev.Effects, Toolset: ev.Toolset,
-			})
+			run(i, p)
 			return nil
 		})
 	}
