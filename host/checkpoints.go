@@ -39,6 +39,16 @@ type checkpoints struct {
 	// its calls wrote (Store.TakeChanged) while only file tools that name
 	// them changed files, else by a full read; the store has no watch.
 	byCalls bool
+	// saved holds the ids of the sessions a checkpoint of which was
+	// recorded (begin), as keys.
+	saved sync.Map
+}
+
+// recorded reports whether a checkpoint of session was recorded by this
+// process: its undo restores checkpoints, not the undo journal.
+func (c *checkpoints) recorded(session string) bool {
+	_, ok := c.saved.Load(session)
+	return ok
 }
 
 // checkpointService opens the project's checkpoint store when checkpoints
@@ -325,6 +335,7 @@ func (c *checkpoints) begin(ctx context.Context, t turn.Start, seq int) (tree st
 	if _, err := c.sessions.SaveCheckpoint(ctx, t.Session, sessions.NewCheckpoint{ID: t.PromptID, Tree: snap.Tree, Skipped: skipped, Seq: seq}); err != nil {
 		return "", err
 	}
+	c.saved.Store(t.Session, true)
 	return snap.Tree, nil
 }
 

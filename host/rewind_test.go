@@ -211,6 +211,17 @@ func TestUndoWalksBackThePromptsThatChangedFiles(t *testing.T) {
 	}
 }
 
+// A session whose prompts are checkpoints keeps no undo journal: undo
+// restores the checkpoints (the journal's two writes of each edit would
+// never be read).
+func TestASessionWithCheckpointsKeepsNoUndoJournal(t *testing.T) {
+	_, s := twoPrompts(t)
+	changes, err := s.Store().FileChanges(t.Context(), s.ID())
+	if err != nil || len(changes) != 0 {
+		t.Fatalf("the undo journal holds %+v (%v), want nothing", changes, err)
+	}
+}
+
 // A subagent's work is a checkpoint of its own session too: rewinding the
 // child's only prompt puts back what the child wrote.
 func TestASubagentsWorkStartsWithACheckpoint(t *testing.T) {

@@ -147,12 +147,24 @@ func (a *agent) policy(mode string, allowBash bool) policy {
 }
 
 // storeJournals gives each session's undo journal from the session
-// store; for a call outside a session, nothing is recorded.
-type storeJournals struct{ store *sessions.Store }
+// store; for a call outside a session, nothing is recorded. a's
+// checkpoints, once it has them, say which sessions need none.
+type storeJournals struct {
+	store *sessions.Store
+	a     *agent
+}
 
-// journal returns session id's journal, nil when there is none.
+// journal returns session id's journal, nil when there is none: none
+// either for a session a checkpoint of which was recorded, whose undo
+// restores checkpoints (the journal is read only for a session with none,
+// Host.Undo). The file tools' changes wait for the turn's checkpoint, so
+// the journal is skipped only once there is one: two write transactions
+// of each edit.
 func (j storeJournals) journal(id string) fs.Journal {
 	if id == "" {
+		return nil
+	}
+	if c := j.a.checkpoints; c != nil && c.recorded(id) {
 		return nil
 	}
 	return j.store.Journal(id)
@@ -205,7 +217,7 @@ func (h *Host) newAgent(ctx context.Context, dir string, fe FrontEnd, answer *An
 		iso: isolation{m: h.worktrees, paths: h.protectedPaths, getenv: h.cfg.Getenv, yolo: yolo}}
 	closers = append(closers, a.children.close) // the subagents' read-only sandbox
 	a.protect = protect.NewGuard(paths)
-	a.files = fs.NewSessions(storeJournals{store}.journal)
+	a.files = fs.NewSessions(storeJournals{store, a}.journal)
 	a.ext = loadExtensions(dir, s)
 	a.instructions = newInstructionSets(paths)
 	a.ext.warnings = append(append(a.ext.warnings, a.claude.warnings...), a.instructions.of(dir).Warnings...)
