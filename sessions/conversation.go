@@ -73,8 +73,17 @@ func (r *Recorder) SavePicks(ctx context.Context, picked []string) error {
 	if err != nil {
 		return fmt.Errorf("recording picked tools in session %s: %w", r.id, err)
 	}
-	return r.s.updateSession(ctx, "recording picked tools in session", r.id,
-		`UPDATE sessions SET picks = ?, updated_at = ? WHERE id = ?`, string(data), millis(r.s.now()), r.id)
+	now := millis(r.s.now())
+	if !r.due(now) { // the updated time as the recorder keeps it (touchEvery)
+		return r.s.updateSession(ctx, "recording picked tools in session", r.id,
+			`UPDATE sessions SET picks = ? WHERE id = ?`, string(data), r.id)
+	}
+	err = r.s.updateSession(ctx, "recording picked tools in session", r.id,
+		`UPDATE sessions SET picks = ?, updated_at = ? WHERE id = ?`, string(data), now, r.id)
+	if err == nil {
+		r.stamped(now, true)
+	}
+	return err
 }
 
 // SaveCompaction records a compaction point of the session and adds the
