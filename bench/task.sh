@@ -14,6 +14,11 @@
 # takes none). PRIOR=N runs each binary N times more before the
 # measurement, so that its data directory holds N sessions of the project,
 # as a daily user's does.
+# PAIRED=1 runs the commands in turn instead (A B A B ..., each run after
+# its reset, which is not timed) and prints, for each command but the last,
+# the median of its ratios to the last command's run of the same round, wall
+# and CPU (user + system of the process and its children, from wait4): a
+# ratio that holds while the machine's speed drifts.
 # Usage: bench/task.sh RUNS AGENT [AGENT2...] [crush=PATH]
 #   e.g. bench/task.sh 30 /tmp/agent-old /tmp/agent-new crush=/tmp/crush
 set -euo pipefail
@@ -77,6 +82,39 @@ for b in "$@"; do
 	fi
 	git -C "$dir" checkout -q -- calc.go
 done
+
+if [ -n "${PAIRED:-}" ]; then
+	python3 - "$runs" "${#cmds[@]}" "${names[@]}" "${prep[@]}" "${cmds[@]}" <<'PY'
+import os, shlex, statistics, subprocess, sys, time
+runs, n = int(sys.argv[1]), int(sys.argv[2])
+names, prep, cmds = sys.argv[3:3 + n], sys.argv[3 + n:3 + 2 * n], sys.argv[3 + 2 * n:3 + 3 * n]
+def once(i):
+    subprocess.run(shlex.split(prep[i]), check=True)
+    t0 = time.perf_counter()
+    p = subprocess.Popen(shlex.split(cmds[i]), stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        sys.exit(f"task.sh: {names[i]} exited with status {status}")
+    return wall * 1000, (ru.ru_utime + ru.ru_stime) * 1000
+for _ in range(3):  # warm-up
+    for i in range(n):
+        once(i)
+res = [[] for _ in range(n)]
+for _ in range(runs):
+    for i in range(n):
+        res[i].append(once(i))
+base = res[-1]
+for i in range(n):
+    wall = statistics.median(w for w, _ in res[i])
+    cpu = statistics.median(c for _, c in res[i])
+    rw = statistics.median(a[0] / b[0] for a, b in zip(res[i], base))
+    rc = statistics.median(a[1] / b[1] for a, b in zip(res[i], base))
+    print(f"{names[i]:40s} wall median {wall:7.1f} ms   CPU median {cpu:7.1f} ms"
+          f"   paired ratio to {names[-1]}: wall {rw:.2f}, CPU {rc:.2f}")
+PY
+	exit
+fi
 
 args=()
 for j in "${!cmds[@]}"; do
