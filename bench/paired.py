@@ -3,10 +3,13 @@
 in which every command runs once, in turn (A B A B ...), so that a change of
 the machine's load falls on all of them alike. For each command: the median
 wall time, CPU time (user + system) and minor page faults (os.wait4's
-rusage of the child), and, against the first command, the median of the
-ratios of wall time round by round.
+rusage of the child), and, against the first command, the medians of the
+ratios of wall time and of CPU time round by round. --prepare, once per
+command and in their order, is run before each run of that command, and
+not timed (a reset of what the run changed); --name, likewise, labels the
+commands in the report.
 
-Usage: bench/paired.py [-r RUNS] [-w WARMUP] [-d DIR] 'CMD A' 'CMD B' ...
+Usage: bench/paired.py [-r RUNS] [-w WARMUP] [-d DIR] [-p PREP -p PREP ...] [-n NAME -n NAME ...] 'CMD A' 'CMD B' ...
 Each command is split like a shell would split it (shlex) and started with
 posix_spawn in DIR (the current directory unless given; a program named by
 a relative path is found from the current directory), with stdin, stdout
@@ -36,25 +39,37 @@ def main():
     p.add_argument("-r", "--runs", type=int, default=40)
     p.add_argument("-w", "--warmup", type=int, default=5)
     p.add_argument("-d", "--dir", default=".")
+    p.add_argument("-p", "--prepare", action="append", default=[])
+    p.add_argument("-n", "--name", action="append", default=[])
     p.add_argument("commands", nargs="+")
     a = p.parse_args()
+    for opt in (a.prepare, a.name):
+        if opt and len(opt) != len(a.commands):
+            p.error("give --prepare and --name once per command, or not at all")
     argvs = [shlex.split(c) for c in a.commands]
     argvs = [[os.path.abspath(v[0]) if os.sep in v[0] else v[0]] + v[1:] for v in argvs]
+    preps = [shlex.split(c) for c in a.prepare]
     os.chdir(a.dir)
+
+    def once(i):
+        if preps:
+            run(preps[i])
+        return run(argvs[i])
     for _ in range(a.warmup):
-        for argv in argvs:
-            run(argv)
+        for i in range(len(argvs)):
+            once(i)
     res = [[] for _ in argvs]
     for _ in range(a.runs):
-        for i, argv in enumerate(argvs):
-            res[i].append(run(argv))
+        for i in range(len(argvs)):
+            res[i].append(once(i))
     med = statistics.median
-    for i, c in enumerate(a.commands):
+    for i, c in enumerate(a.name or a.commands):
         wall = [r[0] for r in res[i]]
         line = (f"{c[:70]:70s} wall {med(wall):6.2f} ms  cpu {med(r[1] for r in res[i]):6.2f} ms"
                 f"  minor faults {med(r[2] for r in res[i]):7.0f}")
         if i > 0:
-            line += f"  ratio to the first {med(w / r[0] for w, r in zip(wall, res[0])):.2f}"
+            line += (f"  ratio to the first: wall {med(w / r[0] for w, r in zip(wall, res[0])):.2f},"
+                     f" cpu {med(r[1] / f[1] for r, f in zip(res[i], res[0])):.2f}")
         print(line)
 
 

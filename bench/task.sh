@@ -14,10 +14,10 @@
 # takes none). PRIOR=N runs each binary N times more before the
 # measurement, so that its data directory holds N sessions of the project,
 # as a daily user's does.
-# PAIRED=1 runs the commands in turn instead (A B A B ..., each run after
-# its reset, which is not timed) and prints, for each command but the last,
-# the median of its ratios to the last command's run of the same round, wall
-# and CPU (user + system of the process and its children, from wait4): a
+# PAIRED=1 runs the commands in turn instead (bench/paired.py: A B A B ...,
+# each run after its reset, which is not timed) and prints, for each
+# command, the median of its ratios to the last command's run of the same
+# round, wall and CPU (user + system of the process and its children): a
 # ratio that holds while the machine's speed drifts.
 # Usage: bench/task.sh RUNS AGENT [AGENT2...] [crush=PATH]
 #   e.g. bench/task.sh 30 /tmp/agent-old /tmp/agent-new crush=/tmp/crush
@@ -84,39 +84,13 @@ for b in "$@"; do
 done
 
 if [ -n "${PAIRED:-}" ]; then
-	python3 - "$runs" "${#cmds[@]}" "${names[@]}" "${prep[@]}" "${cmds[@]}" <<'PY'
-import os, shlex, statistics, subprocess, sys, time
-runs, n = int(sys.argv[1]), int(sys.argv[2])
-names, prep, cmds = sys.argv[3:3 + n], sys.argv[3 + n:3 + 2 * n], sys.argv[3 + 2 * n:3 + 3 * n]
-devnull = os.open(os.devnull, os.O_WRONLY)
-def once(i):
-    subprocess.run(shlex.split(prep[i]), check=True)
-    argv = shlex.split(cmds[i])
-    # posix_spawn (vfork in glibc), not Popen, whose fork and descriptor
-    # work would add milliseconds to each run's wall time.
-    t0 = time.perf_counter()
-    pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1)])
-    _, status, ru = os.wait4(pid, 0)
-    wall = time.perf_counter() - t0
-    if status != 0:
-        sys.exit(f"task.sh: {names[i]} exited with status {status}")
-    return wall * 1000, (ru.ru_utime + ru.ru_stime) * 1000
-for _ in range(3):  # warm-up
-    for i in range(n):
-        once(i)
-res = [[] for _ in range(n)]
-for _ in range(runs):
-    for i in range(n):
-        res[i].append(once(i))
-base = res[-1]
-for i in range(n):
-    wall = statistics.median(w for w, _ in res[i])
-    cpu = statistics.median(c for _, c in res[i])
-    rw = statistics.median(a[0] / b[0] for a, b in zip(res[i], base))
-    rc = statistics.median(a[1] / b[1] for a, b in zip(res[i], base))
-    print(f"{names[i]:40s} wall median {wall:7.1f} ms   CPU median {cpu:7.1f} ms"
-          f"   paired ratio to {names[-1]}: wall {rw:.2f}, CPU {rc:.2f}")
-PY
+	# The last command (Crush, when given) first: the ratios are to it.
+	last=$((${#cmds[@]} - 1))
+	args=(-r "$runs" -w 3 -p "${prep[$last]}" -n "${names[$last]}")
+	for j in $(seq 0 $((last - 1))); do
+		args+=(-p "${prep[$j]}" -n "${names[$j]}")
+	done
+	python3 bench/paired.py "${args[@]}" "${cmds[$last]}" "${cmds[@]:0:$last}"
 	exit
 fi
 
