@@ -76,7 +76,11 @@ func TestMCPLoginThenSession(t *testing.T) {
 	if session.Code != 0 || len(reqs) != 3 || !strings.Contains(e2e.ToolResults(reqs[2])["who"], "an authorized client") {
 		t.Fatalf("session: exit %d, stdout %q, stderr %q", session.Code, session.Stdout, session.Stderr)
 	}
+	// The run left its writes in the write-ahead log (sessions.Store.Leave):
+	// the database is both files.
 	db, _ := os.ReadFile(filepath.Join(data, "agent", "agent.db"))
+	wal, _ := os.ReadFile(filepath.Join(data, "agent", "agent.db-wal"))
+	db = append(db, wal...)
 	for name, text := range map[string]string{"login output": login.Stdout + login.Stderr, "session output": session.Stdout + session.Stderr,
 		"session database": string(db), "list output": list.Stdout + list.Stderr} {
 		if strings.Contains(text, token) {
