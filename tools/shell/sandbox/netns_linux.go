@@ -87,6 +87,9 @@ type netHolder struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	out   *bufio.Reader
+	// once stops the keeper once; gone is closed when it has ended.
+	once sync.Once
+	gone chan struct{}
 }
 
 // startHolder starts cmd, a helper with HoldNet, with pipes for its
@@ -104,7 +107,7 @@ func startHolder(cmd *exec.Cmd) (*netHolder, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the network namespace's keeper: %w", err)
 	}
-	return &netHolder{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}, nil
+	return &netHolder{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout), gone: make(chan struct{})}, nil
 }
 
 // ready reads the keeper's standard output up to its line "ready" and
@@ -125,10 +128,15 @@ func (h *netHolder) ready() ([]string, error) {
 	}
 }
 
-// stop ends the keeper and waits for it.
+// stop ends the keeper and waits for it (a second stop waits for the
+// first's end).
 func (h *netHolder) stop() {
-	h.stdin.Close()
-	h.cmd.Wait()
+	h.once.Do(func() {
+		h.stdin.Close()
+		h.cmd.Wait()
+		close(h.gone)
+	})
+	<-h.gone
 }
 
 // enter starts the thread that enters the keeper's namespace, once the
@@ -147,6 +155,10 @@ func (h *netHolder) enter() (*sharedNet, error) {
 		h.stop()
 		return nil, fmt.Errorf("entering the network namespace: %w", err)
 	}
+	// The thread holds the namespace now: the keeper goes, and the
+	// kernel's teardown of its namespaces goes on beside the session's
+	// first command instead of in the sandbox's close.
+	go h.stop()
 	return n, nil
 }
 
