@@ -222,7 +222,15 @@ func checkDatabase(ctx context.Context, line func(string, string, ...any), db st
 		return false
 	}
 	line("sessions", "%s DAMAGED: %v", db, err)
-	line("", "move it aside (mv %q %q) and agent starts a new one;", db, db+".damaged")
+	// The newest sessions may be in the write-ahead log still (a run
+	// leaves it for the next): it moves with the file, under the name
+	// SQLite looks for beside the new one.
+	if _, err := os.Stat(db + "-wal"); err == nil {
+		line("", "move it aside with its log (mv %q %q && mv %q %q && rm -f %q) and agent starts a new one;",
+			db, db+".damaged", db+"-wal", db+".damaged-wal", db+"-shm")
+	} else {
+		line("", "move it aside (mv %q %q) and agent starts a new one;", db, db+".damaged")
+	}
 	line("", "sqlite3 %q .recover | sqlite3 %q may save its sessions into a new file", db+".damaged", db)
 	return true
 }

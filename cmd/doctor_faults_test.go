@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -69,5 +70,12 @@ func TestDoctorReportsADamagedDatabase(t *testing.T) {
 	out, code = doctor(t, config, key(), "--base-url", srv, "--model", "m1", "--db", db)
 	if code != ExitRuntime || !strings.Contains(out, "DAMAGED") || !strings.Contains(out, ".recover") {
 		t.Errorf("a damaged database: exit %d\n%s", code, out)
+	}
+	// A run leaves its writes in the log: moving the file aside without it
+	// would lose the newest sessions.
+	os.WriteFile(db+"-wal", []byte("the newest sessions"), 0o600)
+	out, code = doctor(t, config, key(), "--base-url", srv, "--model", "m1", "--db", db)
+	if code != ExitRuntime || !strings.Contains(out, fmt.Sprintf("mv %q %q", db+"-wal", db+".damaged-wal")) {
+		t.Errorf("a damaged database with its log: exit %d, want the log moved with it\n%s", code, out)
 	}
 }

@@ -120,6 +120,9 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 		return nil, err
 	}
 	s.onClose(s.a.close)
+	if _, err := h.Store(ctx); err != nil {
+		return nil, err // the open's failure, before a server starts or anything is written
+	}
 	if !fe.MCP.Later {
 		// The servers live as long as the session (Close stops them), not
 		// as ctx: ACP's library cancels a request's context once it is
@@ -132,9 +135,6 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 		if svc.notice != "" {
 			s.notices = append(s.notices, svc.notice)
 		}
-	}
-	if _, err := h.Store(ctx); err != nil {
-		return nil, err // the open's failure, before anything is written
 	}
 	if s.conv == nil {
 		if err := s.create(ctx, req); err != nil {

@@ -3,6 +3,7 @@ package sessions_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -70,4 +71,21 @@ func TestReadyTellsWhyTheOpenFailed(t *testing.T) {
 		t.Fatal("a query of a store whose open failed succeeded")
 	}
 	must(t, s.Close())
+}
+
+// A write made while a new database is still being created and migrated
+// waits for the open, which writes too, and then lands.
+func TestAWriteMadeDuringTheOpenWaitsForIt(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := sessions.Start(ctx, filepath.Join(t.TempDir(), "agent.db"), sessions.Options{})
+	must(t, err)
+	t.Cleanup(func() { s.Close() })
+	ss, err := s.Create(ctx, sessions.NewSession{Dir: "/new", Title: "early"})
+	if err != nil {
+		t.Fatalf("a session created as the store opens: %v", err)
+	}
+	if got, err := s.Get(ctx, ss.ID); err != nil || got.Title != "early" {
+		t.Fatalf("the session: %+v, %v", got, err)
+	}
 }

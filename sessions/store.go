@@ -372,9 +372,12 @@ func (s *Store) Close() error {
 // database file and sync both (about 6 ms of a five-step -p run;
 // BENCHMARKS.md): the log stays, and a later open recovers it, as after a
 // crash of the process, and checkpoints it when it has grown. Nothing
-// committed is lost: each commit wrote the log before it returned. A
-// write after Leave still succeeds. A process that goes on running calls
-// Close, which frees the connections.
+// committed is lost to a crash of the process: each commit wrote the log
+// before it returned. A power failure before the next checkpoint (or the
+// kernel's own writeback) may lose the last runs' writes, never corrupt
+// the file: synchronous=NORMAL's promise (dsn), which the close's syncs
+// went beyond. A write after Leave still succeeds. A process that goes on
+// running calls Close, which frees the connections.
 func (s *Store) Leave() {
 	if <-s.ready; s.openErr != nil {
 		return
@@ -409,6 +412,15 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // than on another while the transaction holds it, which made each one
 // parsed twice and a second connection opened for it.
 func (s *Store) writeWith(ctx context.Context, queries []string, fn func(tx *sql.Tx) error) error {
+	// The open's own writes (the migration, the index backlog) take
+	// writeMu: another write waits for the open before it does.
+	if ctx.Value(openingKey{}) == nil {
+		select {
+		case <-s.ready:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	for _, q := range queries {
