@@ -148,3 +148,58 @@ func TestSecretValueShapes(t *testing.T) {
 		}
 	}
 }
+
+// Text that holds none of a shape's literals is not searched with its
+// expression: no text the expression matches may lack them.
+func FuzzShapesHoldTheirLiterals(f *testing.F) {
+	for _, seed := range []string{
+		"GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123", "https://bob:p@ssW0rd@cache.example.com",
+		"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "Authorization: BEARER opaque-gateway-token-abcdef",
+		"accountKEY=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFy==", "-----BEGIN RSA PRIVATE KEY-----\nabc",
+		"12345678:AAbcdefghijklmnopqrstuvwxyz0123456789", `{"Api-Key": "0a1b2c3d4e5f"}`, "aws_\u017fecret_access_key=x",
+		"\\tPassword=hunter22hunter", "xapp-1-abcdefghijkl", "sk_live_0123456789abcdef",
+	} {
+		f.Add(seed)
+	}
+	shapes := newSecretShapes()
+	f.Fuzz(func(t *testing.T, text string) {
+		lower := asciiLower(text)
+		for _, s := range shapes {
+			re, mask := s.compiled()
+			if (re.MatchString(text) || mask.MatchString(text)) && !s.mayHold(text, lower) {
+				t.Errorf("%s: %q matches %s but holds none of %q", s.what, text, s.src, s.lits)
+			}
+		}
+	})
+}
+
+// An environment filtered at a session's first command, its shapes not yet
+// compiled: a developer's 35 variables, two of them credentials.
+func BenchmarkFilterAFreshEnvironment(b *testing.B) {
+	env := []string{
+		"SHELL=/bin/bash", "COLORTERM=truecolor", "HISTCONTROL=ignoredups:erasedups", "TERM_PROGRAM_VERSION=3.4",
+		"HOSTNAME=devbox", "LANGUAGE=en_US:en", "PWD=/home/dev/src/project", "LOGNAME=dev", "XDG_SESSION_TYPE=tty",
+		"MOTD_SHOWN=pam", "HOME=/home/dev", "LANG=en_US.UTF-8", "LS_COLORS=rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:do=01;35:bd=40;33;01:cd=40;33;01:or=40;31;01:mi=00:su=37;41:sg=30;43:ca=00:tw=30;42:ow=34;42:st=37;44:ex=01;32",
+		"SSH_CONNECTION=10.0.0.2 52234 10.0.0.5 22", "GOPATH=/home/dev/go", "LESSCLOSE=/usr/bin/lesspipe %s %s",
+		"XDG_SESSION_CLASS=user", "TERM=xterm-256color", "LESSOPEN=| /usr/bin/lesspipe %s", "USER=dev",
+		"SHLVL=1", "XDG_SESSION_ID=4", "XDG_RUNTIME_DIR=/run/user/1000", "SSH_CLIENT=10.0.0.2 52234 22",
+		"XDG_DATA_DIRS=/usr/local/share:/usr/share:/var/lib/snapd/desktop", "GOROOT=/usr/local/go",
+		"PATH=/home/dev/.local/bin:/home/dev/go/bin:/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "SSH_TTY=/dev/pts/0", "EDITOR=vim",
+		"NVM_DIR=/home/dev/.nvm", "DEPLOY_HOOK=https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefghijklmnopqrstuvwx",
+		"CI_HELPER=ghp_abcdefghijklmnopqrstuvwxyz0123", "_=/usr/bin/agent", "OLDPWD=/home/dev",
+	}
+	for b.Loop() {
+		shapes := newSecretShapes()
+		n := 0
+		for _, kv := range env {
+			_, v, _ := strings.Cut(kv, "=")
+			if secretValue(shapes, v) != "" {
+				n++
+			}
+		}
+		if n != 2 {
+			b.Fatalf("%d credentials found, want 2", n)
+		}
+	}
+}
