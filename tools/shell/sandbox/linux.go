@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -52,6 +53,9 @@ type linux struct {
 	netErr string      // why there is none, with the network off
 	// netBorrowed: net is Policy.NetworkOf's, which closes it.
 	netBorrowed bool
+	// built is set by the first build: until then no command has run
+	// under the bounds (see usage).
+	built atomic.Bool
 }
 
 func newPlatform(p Policy) platform {
@@ -312,6 +316,7 @@ var allCapabilities = sync.OnceValue(func() []uintptr {
 })
 
 func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
+	l.built.Store(true)
 	if l.abi == 0 {
 		return shell.BashCommand(spec) // not enforced: the policy asked a person
 	}
@@ -399,6 +404,13 @@ func (l *linux) close() error {
 }
 
 func (l *linux) usage() boundUsage {
+	if !l.built.Load() {
+		// Before the first command, what the set-up makes is as new: no
+		// process refused, the tmpfs empty. The first command's guard
+		// reads this without waiting for the set-up, which goes on
+		// beside the guard and the command's environment.
+		return boundUsage{maxProcs: l.p.MaxProcesses, tmpFree: l.p.TempSize, tmpSz: l.p.TempSize}
+	}
 	if l.begun() {
 		l.setup() // the bounds are made there, maybe still in the background
 	}

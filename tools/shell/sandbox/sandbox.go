@@ -24,8 +24,9 @@ type Sandbox struct {
 	// trees is what the git guard knows of the writable roots' directories.
 	trees dirTrees
 	// stale removes, once, the commands' temporary directories that agents
-	// killed before they could clean up left: at the first command, not
-	// at every start (it reads the whole temporary directory).
+	// killed before they could clean up left: when the set-up begins
+	// (Prepare) or at the first command, not at every start (it reads the
+	// whole temporary directory).
 	stale sync.Once
 }
 
@@ -141,10 +142,14 @@ func (s *Sandbox) status(full bool) Status {
 // once. Nothing needs it: the first Build, Status or Close makes what is
 // missing, waiting for it. Call it when the cores are free, such as once
 // the model's answer is streaming, so that the set-up neither delays the
-// first request nor the first command. It does nothing after Close.
+// first request nor the first command. It does nothing after Close. The
+// temporary directories dead agents left are looked for beside it.
 func (s *Sandbox) Prepare() {
 	if p, ok := s.impl.(interface{ prepare() }); ok {
 		p.prepare()
+	}
+	if s.policy.sessionTemp != "" {
+		go s.removeStale()
 	}
 }
 
@@ -154,7 +159,7 @@ func (s *Sandbox) Prepare() {
 // (see Status). An error says what failed to set up; nothing was run.
 func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
 	if s.policy.sessionTemp != "" {
-		s.stale.Do(func() { removeStale(filepath.Dir(s.policy.sessionTemp), tempPrefix, os.RemoveAll) })
+		s.removeStale()
 		if err := s.policy.makeTemp(); err != nil {
 			return nil, err
 		}
@@ -186,6 +191,13 @@ func (s *Sandbox) Close() error {
 		os.RemoveAll(s.policy.sessionTemp)
 	}
 	return err
+}
+
+// removeStale removes, once, the commands' temporary directories of
+// agents that are gone (see Sandbox.stale); a second call waits for the
+// first's end.
+func (s *Sandbox) removeStale() {
+	s.stale.Do(func() { removeStale(filepath.Dir(s.policy.sessionTemp), tempPrefix, os.RemoveAll) })
 }
 
 // off runs commands unconfined: the Off mode.
