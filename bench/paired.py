@@ -4,12 +4,14 @@ in which every command runs once, in turn (A B A B ...), so that a change of
 the machine's load falls on all of them alike. For each command: the median
 wall time, CPU time (user + system) and minor page faults (os.wait4's
 rusage of the child), and, against the first command, the medians of the
-ratios of wall time and of CPU time round by round. --prepare, once per
+ratios of wall time and of CPU time round by round (with --differences,
+for each pair of commands in order, 1 and 2, 3 and 4..., the medians of the
+second's wall and CPU time less the first's, round by round). --prepare, once per
 command and in their order, is run before each run of that command, and
 not timed (a reset of what the run changed); --name, likewise, labels the
 commands in the report.
 
-Usage: bench/paired.py [-r RUNS] [-w WARMUP] [-d DIR] [-p PREP -p PREP ...] [-n NAME -n NAME ...] 'CMD A' 'CMD B' ...
+Usage: bench/paired.py [-r RUNS] [-w WARMUP] [-d DIR] [-D] [-p PREP -p PREP ...] [-n NAME -n NAME ...] 'CMD A' 'CMD B' ...
 Each command is split like a shell would split it (shlex) and started with
 posix_spawn in DIR (the current directory unless given; a program named by
 a relative path is found from the current directory), with stdin, stdout
@@ -41,6 +43,7 @@ def main():
     p.add_argument("-d", "--dir", default=".")
     p.add_argument("-p", "--prepare", action="append", default=[])
     p.add_argument("-n", "--name", action="append", default=[])
+    p.add_argument("-D", "--differences", action="store_true")
     p.add_argument("commands", nargs="+")
     a = p.parse_args()
     for opt in (a.prepare, a.name):
@@ -71,6 +74,12 @@ def main():
             line += (f"  ratio to the first: wall {med(w / r[0] for w, r in zip(wall, res[0])):.2f},"
                      f" cpu {med(r[1] / f[1] for r, f in zip(res[i], res[0])):.2f}")
         print(line)
+    if a.differences:
+        names = a.name or a.commands
+        for i in range(0, len(argvs) - 1, 2):
+            wall = med(r[0] - f[0] for r, f in zip(res[i + 1], res[i]))
+            cpu = med(r[1] - f[1] for r, f in zip(res[i + 1], res[i]))
+            print(f"{names[i + 1][:40]} less {names[i][:40]}: wall {wall:+6.2f} ms, cpu {cpu:+6.2f} ms (medians of the rounds' differences)")
 
 
 if __name__ == "__main__":

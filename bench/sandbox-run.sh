@@ -11,6 +11,10 @@
 # binary's schema is refused by an older one). hyperfine -N (each command's
 # runs in a block, one command after the other: compare the rows of one
 # call); prints wall (median) and CPU (user + system, mean).
+# PAIRED=1 runs the commands in turn instead (bench/paired.py: each binary
+# off, then workspace-write, round after round) and prints, for each
+# binary, the median of the rounds' differences: a figure that holds while
+# the machine's speed drifts.
 # Usage: bench/sandbox-run.sh RUNS AGENT [AGENT2...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +31,7 @@ echo readme >"$work/repo/README"
 git -C "$work/repo" add README
 git -C "$work/repo" -c user.email=bench@example.com -c user.name=bench commit -qm readme
 printf '[checkpoints]\nenabled = false\n' >"$work/config/agent/config.toml"
-args=()
+args=() cmds=()
 i=0
 for b in "$@"; do
 	i=$((i + 1))
@@ -36,8 +40,15 @@ for b in "$@"; do
 		cmd="env AGENT_LSP=off XDG_DATA_HOME=$work/data-$i XDG_CONFIG_HOME=$work/config $agent -C $work/repo --base-url $url --model scripted --no-stdin --allow-bash --sandbox $mode -p run-true"
 		$cmd >/dev/null # one run first: it must succeed
 		args+=(-n "$b $mode" "$cmd")
+		cmds+=("$cmd")
 	done
 done
+if [ -n "${PAIRED:-}" ]; then
+	names=()
+	for b in "$@"; do names+=(-n "$b off" -n "$b workspace-write"); done
+	python3 bench/paired.py -r "$runs" -w 3 -D "${names[@]}" "${cmds[@]}"
+	exit
+fi
 hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/sandbox-run.json" "${args[@]}" >/dev/null
 python3 - "$out/sandbox-run.json" <<'PY'
 import json, sys
