@@ -32,6 +32,10 @@ type conn struct {
 	// exitErr is why the process ended (set before done closes).
 	exitErr error
 	stderr  *tail
+	// stdout is the server's standard output as the connection reads it:
+	// whether what the server wrote was all read (quiet is not a flood
+	// left unread).
+	stdout *watchedReader
 
 	caps     protocol.ServerCapabilities
 	utf8     bool // positions count UTF-8 bytes (else UTF-16 units)
@@ -86,13 +90,13 @@ func start(ctx context.Context, srv Server, dir, root string, env []string) (*co
 		return nil, err
 	}
 	c := &conn{srv: srv, cmd: cmd, out: make(chan func(), outQueue), done: make(chan struct{}), stderr: &tail{max: 2048},
-		diags: map[protocol.DocumentURI]published{}, pub: make(chan struct{}), settings: srv.Settings}
+		stdout: &watchedReader{f: stdout.(*os.File)}, diags: map[protocol.DocumentURI]published{}, pub: make(chan struct{}), settings: srv.Settings}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", srv.Command, err)
 	}
 	codec := &checkedCodec{}
-	stream := jsonrpc2.NewBufferedStream(pipes{stdout, stdin}, codec)
+	stream := jsonrpc2.NewBufferedStream(pipes{c.stdout, stdin}, codec)
 	c.rpc = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(c.handle), jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
 	go c.send()
 	go func() {

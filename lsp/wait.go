@@ -92,12 +92,38 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 				return false // still publishing: not settled
 			}
 		case <-t.C:
-			return quiet == quietFor // a window cut by the deadline did not see it quiet
+			if quiet != quietFor {
+				return false // a window cut by the deadline did not see it quiet
+			}
+			if !p.c.caughtUp(ctx, deadline) {
+				return false
+			}
+			if _, _, _, now := p.c.published(""); now == next {
+				return true
+			}
+			// What was left unread held publishes: wait for quiet again.
 		case <-ctx.Done():
 			t.Stop()
 			return false
 		case <-p.c.done:
 			t.Stop()
+			return false
+		}
+	}
+}
+
+// caughtUp waits until everything the server wrote has been read and
+// handled (watchedReader.drained), at most until deadline: a quiet window
+// seen by a reader that a loaded machine starved is no quiet while the
+// server's publishes wait in the pipe. False when the deadline, ctx's end
+// or the process's came first.
+func (c *conn) caughtUp(ctx context.Context, deadline time.Time) bool {
+	for {
+		ok, next := c.stdout.drained()
+		if ok {
+			return true
+		}
+		if !await(ctx, next, deadline, c.done) {
 			return false
 		}
 	}
@@ -126,7 +152,16 @@ func (c *conn) quiet(ctx context.Context, deadline time.Time) bool {
 		since, next := time.Since(c.last), c.pub
 		c.mu.Unlock()
 		if since >= settleQuiet {
-			return true
+			if !c.caughtUp(ctx, deadline) {
+				return false
+			}
+			c.mu.Lock()
+			more := c.pub != next
+			c.mu.Unlock()
+			if !more {
+				return true
+			}
+			continue // what was left unread held publishes
 		}
 		wait := settleQuiet - since
 		if until := time.Until(deadline); until < wait {
