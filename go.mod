@@ -141,3 +141,14 @@ require (
 // Bubble Tea v2.0.10 with one change: frames are written when a view
 // changed, not on a ticker (third_party/bubbletea/PATCH.md).
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
+
+// Libraries whose package init did work every start paid for (issue 43):
+// the same versions, patched so that it is done at first use
+// (third_party/NAME/PATCH.md).
+replace github.com/yuin/goldmark => ./third_party/goldmark
+
+replace codeberg.org/readeck/go-readability/v2 => ./third_party/readability
+
+replace github.com/ledongthuc/pdf => ./third_party/pdf
+
+replace github.com/atotto/clipboard => ./third_party/clipboard
