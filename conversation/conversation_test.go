@@ -189,3 +189,110 @@ func TestSetSystemOnlyWhileEmpty(t *testing.T) {
 		t.Errorf("after a message: %v, system %q", err, c.System())
 	}
 }
+
+// held is a Recorder whose AppendMessage waits for release, and which logs
+// the messages it recorded, in order; a record that begins while another
+// waits is an overlap, logged at once.
+type held struct {
+	release chan struct{}
+	started chan struct{} // a record began to wait
+	fail    bool
+	mu      sync.Mutex
+	busy    bool
+	overlap bool
+	log     []string
+}
+
+func (h *held) AppendMessage(_ context.Context, m providers.Message, _ providers.Usage) error {
+	h.mu.Lock()
+	if h.busy {
+		h.overlap = true
+		h.log = append(h.log, m.Text())
+		h.mu.Unlock()
+		return nil
+	}
+	h.busy = true
+	h.mu.Unlock()
+	h.started <- struct{}{}
+	<-h.release
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.busy = false
+	if h.fail {
+		h.fail = false
+		return errors.New("disk full")
+	}
+	h.log = append(h.log, m.Text())
+	return nil
+}
+
+func (h *held) SavePicks(context.Context, []string) error                     { return nil }
+func (h *held) SaveCompaction(context.Context, conversation.Compaction) error { return nil }
+func (h *held) RecordUsage(context.Context, providers.Usage) error            { return nil }
+
+// A prompt appended behind is in the conversation at once, while its record
+// goes on; the next write waits for that record, so the store keeps the
+// order, and its error is the next write's.
+func TestAnAppendBehindIsSeenAtOnceAndRecordedFirst(t *testing.T) {
+	h := &held{release: make(chan struct{}), started: make(chan struct{}, 2)}
+	c := conversation.New("sys", h)
+	ctx := context.Background()
+	if err := c.AppendBehind(ctx, providers.UserText("prompt"), providers.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	<-h.started // the prompt's record is under way, held
+	if got := c.Messages(); len(got) != 1 || got[0].Text() != "prompt" {
+		t.Fatalf("the conversation while the prompt is recorded: %+v", got)
+	}
+	answered := make(chan error, 1)
+	go func() {
+		answered <- c.Append(ctx, providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "answer"}}}, providers.Usage{})
+	}()
+	h.release <- struct{}{} // the prompt's record ends
+	var err error
+	select {
+	case <-h.started: // then the answer's begins
+		h.release <- struct{}{}
+		err = <-answered
+	case err = <-answered: // it did not wait for the prompt's
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(h.log, ",") != "prompt,answer" || h.overlap {
+		t.Fatalf("recorded %q (overlapping: %v), want the prompt first, alone", h.log, h.overlap)
+	}
+
+	// A record behind that fails: the next write says so and adds nothing.
+	h.fail = true
+	if err := c.AppendBehind(ctx, providers.UserText("second"), providers.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	<-h.started
+	h.release <- struct{}{}
+	if err := c.Append(ctx, providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: "lost"}}}, providers.Usage{}); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("the write after a failed record behind: %v, want its error", err)
+	}
+	if got := c.Messages(); len(got) != 3 || got[2].Text() != "second" {
+		t.Errorf("messages: %+v", got)
+	}
+	if err := c.Settle(); err != nil {
+		t.Errorf("Settle after the error was returned: %v", err)
+	}
+}
+
+// Settle waits for a record behind and returns its error.
+func TestSettleWaitsForTheRecordBehind(t *testing.T) {
+	h := &held{release: make(chan struct{}), started: make(chan struct{}, 1), fail: true}
+	c := conversation.New("", h)
+	if err := c.AppendBehind(context.Background(), providers.UserText("prompt"), providers.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	<-h.started
+	settled := make(chan error)
+	go func() { settled <- c.Settle() }()
+	h.release <- struct{}{}
+	if err := <-settled; err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("Settle: %v, want the record's error", err)
+	}
+}

@@ -305,6 +305,9 @@ func (f *firstError) get() error {
 func (t *turn) emit(ev Event) { t.ch <- ev }
 
 func (t *turn) done(step int, reason StopReason, answer string, err error) Done {
+	if serr := t.conv.Settle(); serr != nil && err == nil {
+		reason, err = StopError, fmt.Errorf("saving the conversation: %w", serr)
+	}
 	d := Done{
 		Answer:    answer,
 		Reason:    reason,
@@ -325,8 +328,10 @@ func (t *turn) done(step int, reason StopReason, answer string, err error) Done 
 // StopReason). A step that ends the turn says so with a stop.
 func (t *turn) run(prompt providers.Message) Done {
 	prompt.Role = providers.RoleUser
-	if err := t.record(prompt, providers.Usage{}); err != nil {
-		return t.done(0, StopError, "", err)
+	// The prompt's record goes on beside the first request: the next
+	// write waits for it, and so does the turn's end (done).
+	if err := t.conv.AppendBehind(context.WithoutCancel(t.ctx), prompt, providers.Usage{}); err != nil {
+		return t.done(0, StopError, "", fmt.Errorf("saving the conversation: %w", err))
 	}
 	for step := 1; ; step++ {
 		req, s := t.prepare()
