@@ -95,8 +95,15 @@ type Conversation struct {
 	compactions int
 	rec         Recorder
 	// behind is the record AppendBehind began, nil when none is under
-	// way: each write waits for it first (settle). The writer's alone.
-	behind chan error
+	// way: each write waits for it first (Settle). behindAdded: its message
+	// was added as a message of its own (not merged into the one before).
+	// The writer's alone.
+	behind      chan error
+	behindAdded bool
+	// unstored is one past the index of the last message when that is one
+	// whose record behind failed (0: none): a message merged into it takes
+	// its own sequence number, the store's only message of the two.
+	unstored int
 }
 
 // SessionID is the id of the session the conversation is recorded in: its
@@ -214,23 +221,37 @@ func (c *Conversation) AppendBehind(ctx context.Context, m providers.Message, us
 		c.behind = done
 		go func() { done <- c.rec.AppendMessage(ctx, m, usage) }()
 	}
-	c.add(m, usage)
+	c.behindAdded = c.add(m, usage)
 	return nil
 }
 
 // Settle waits for the record AppendBehind began and returns its error;
-// nil when there is none, or a later write returned it already.
+// nil when there is none, or a later write returned it already. A record
+// that failed leaves its message in the conversation as one the store does
+// not hold (sequence number 0), and the next message takes the number the
+// store will give it.
 func (c *Conversation) Settle() error {
 	if c.behind == nil {
 		return nil
 	}
 	err := <-c.behind
 	c.behind = nil
+	if err != nil {
+		c.mu.Lock()
+		c.nextSeq--
+		if c.behindAdded {
+			c.seqs[len(c.seqs)-1] = 0
+			c.unstored = len(c.seqs)
+		}
+		c.mu.Unlock()
+	}
 	return err
 }
 
-// add appends m to the messages in memory, with usage.
-func (c *Conversation) add(m providers.Message, usage providers.Usage) {
+// add appends m to the messages in memory, with usage, and reports
+// whether it became a message of its own (else it was merged into the one
+// before, of the same role).
+func (c *Conversation) add(m providers.Message, usage providers.Usage) (own bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if n := len(c.msgs); n > 0 && m.Role != providers.RoleTool && c.msgs[n-1].Role == m.Role {
@@ -239,12 +260,18 @@ func (c *Conversation) add(m providers.Message, usage providers.Usage) {
 		// both messages; its loader merges them the same way.
 		// Snapshots share the array: the merged message goes in a new one.
 		c.msgs = append(slices.Clip(c.msgs[:n-1]), Merge(c.msgs[n-1], m))
+		if c.unstored == n {
+			c.seqs[n-1] = c.nextSeq
+		}
 	} else {
 		c.msgs = append(c.msgs, m)
 		c.seqs = append(c.seqs, c.nextSeq)
+		own = true
 	}
+	c.unstored = 0
 	c.nextSeq++
 	c.usage = c.usage.Add(usage)
+	return own
 }
 
 // Merge returns the message of prev's role that holds prev's parts then
@@ -399,6 +426,7 @@ func (c *Conversation) Compact(ctx context.Context, n int, cp Compaction) error 
 	msgs = append(append(msgs, SummaryMessage(cp.Summary)), c.msgs[n:]...)
 	seqs := append([]int{0}, c.seqs[n:]...)
 	c.msgs, c.seqs = msgs, seqs
+	c.unstored = 0 // its index moved
 	c.compactions++
 	c.usage = c.usage.Add(cp.Usage)
 	c.last = Measure{}

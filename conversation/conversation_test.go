@@ -296,3 +296,61 @@ func TestSettleWaitsForTheRecordBehind(t *testing.T) {
 		t.Errorf("Settle: %v, want the record's error", err)
 	}
 }
+
+// numbered numbers messages as sessions.Recorder does, one past the last
+// stored; failNext makes the next AppendMessage fail.
+type numbered struct {
+	failNext bool
+	stored   []string // index i holds sequence number i+1
+}
+
+func (s *numbered) AppendMessage(_ context.Context, m providers.Message, _ providers.Usage) error {
+	if s.failNext {
+		s.failNext = false
+		return errors.New("database is locked")
+	}
+	s.stored = append(s.stored, m.Text())
+	return nil
+}
+func (s *numbered) SavePicks(context.Context, []string) error                     { return nil }
+func (s *numbered) SaveCompaction(context.Context, conversation.Compaction) error { return nil }
+func (s *numbered) RecordUsage(context.Context, providers.Usage) error            { return nil }
+
+// After a prompt whose record behind failed (the turn ended at its
+// response's record), the conversation's sequence numbers still name the
+// store's messages: compaction points and rewinds are found by them.
+func TestSequenceNumbersFollowTheStoreAfterAFailedRecordBehind(t *testing.T) {
+	s := &numbered{failNext: true}
+	c := conversation.New("sys", s)
+	ctx := context.Background()
+	answer := func(t string) providers.Message {
+		return providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{providers.Text{Text: t}}}
+	}
+	if err := c.AppendBehind(ctx, providers.UserText("p1"), providers.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Append(ctx, answer("a1"), providers.Usage{}); err == nil {
+		t.Fatal("the answer's write did not return the prompt's error")
+	}
+	for _, m := range []providers.Message{providers.UserText("p2"), answer("a2"), providers.UserText("p3")} {
+		var err error
+		if m.Role == providers.RoleUser {
+			err = c.AppendBehind(ctx, m, providers.Usage{})
+		} else {
+			err = c.Append(ctx, m, providers.Usage{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Settle(); err != nil {
+		t.Fatal(err)
+	}
+	msgs := c.Messages()
+	for seq := 1; seq <= len(s.stored); seq++ {
+		i := c.IndexOf(seq)
+		if i < 0 || !strings.HasSuffix(msgs[i].Text(), s.stored[seq-1]) {
+			t.Errorf("the store's message %d is %q; the conversation's IndexOf(%d) = %d", seq, s.stored[seq-1], seq, i)
+		}
+	}
+}

@@ -305,8 +305,13 @@ func (f *firstError) get() error {
 func (t *turn) emit(ev Event) { t.ch <- ev }
 
 func (t *turn) done(step int, reason StopReason, answer string, err error) Done {
-	if serr := t.conv.Settle(); serr != nil && err == nil {
-		reason, err = StopError, fmt.Errorf("saving the conversation: %w", serr)
+	if serr := t.conv.Settle(); serr != nil {
+		serr = fmt.Errorf("saving the conversation: %w", serr)
+		if err == nil {
+			reason, err = StopError, serr
+		} else {
+			err = errors.Join(err, serr)
+		}
 	}
 	d := Done{
 		Answer:    answer,
