@@ -115,15 +115,19 @@ func (p *pending) settle(ctx context.Context, deadline time.Time) bool {
 // caughtUp waits until everything the server wrote has been read and
 // handled (watchedReader.drained), at most until deadline: a quiet window
 // seen by a reader that a loaded machine starved is no quiet while the
-// server's publishes wait in the pipe. False when the deadline, ctx's end
-// or the process's came first.
+// server's publishes wait in the pipe. A server that exited has caught up
+// (nothing more comes; what it left unread is a dead server's). False when
+// the deadline or ctx's end came first.
 func (c *conn) caughtUp(ctx context.Context, deadline time.Time) bool {
 	for {
+		if c.exited() {
+			return true
+		}
 		ok, next := c.stdout.drained()
 		if ok {
 			return true
 		}
-		if !await(ctx, next, deadline, c.done) {
+		if !await(ctx, next, deadline, c.done) && !c.exited() {
 			return false
 		}
 	}
