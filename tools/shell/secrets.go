@@ -87,6 +87,15 @@ func word(what string, lits []string, rest string) *secretShape {
 	return shape(what, wordStart+`(?P<s>`, lits, rest+`)`)
 }
 
+// alternatives is the shape of a token that starts a word and matches one
+// of the alternatives of src, each of which starts with one of lits (one
+// expression, not a shape each: masking the first token must not leave a
+// shorter match of another, xapp-1-...-xoxb-...).
+// FuzzShapesHoldTheirLiterals checks that every match holds one of lits.
+func alternatives(what string, lits []string, src string) *secretShape {
+	return &secretShape{what: what, src: wordStart + `(?P<s>` + src + `)`, lits: lits}
+}
+
 // token is the alphabet of an opaque token (RFC 6750's b64token); quote
 // is a quote that may close a key or open a value, escaped (\", \\\")
 // when the text is JSON that holds the text, or JSON that holds such JSON
@@ -147,12 +156,10 @@ func newSecretShapes() []*secretShape {
 	return []*secretShape{
 		// The password runs to the last @ before the host: it may hold an @.
 		shape("is a URL with a password", `[A-Za-z][A-Za-z0-9+.-]*`, []string{"://"}, `[^/\s:@]*:(?P<s>[^/\s"'<>]+)@`),
-		word("is a GitHub token", []string{"gh"}, `[pousr]_[A-Za-z0-9]{20,}`),
-		word("is a GitHub token", []string{"github_pat_"}, `[A-Za-z0-9_]{20,}`),
+		alternatives("is a GitHub token", []string{"gh", "github_pat_"}, `(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`),
 		word("is a GitLab token", []string{"gl"}, `(pat|dt|rt|ptt|oas|cbt|ft|imt|agent|soat)-[A-Za-z0-9_-]{16,}`),
 		word("is an API key (sk-)", []string{"sk-"}, `[A-Za-z0-9_-]{20,}`),
-		word("is a Slack token", []string{"xox"}, `[abposre]-[A-Za-z0-9-]{10,}`),
-		word("is a Slack token", []string{"xapp-"}, `[0-9]-[A-Za-z0-9-]{10,}`),
+		alternatives("is a Slack token", []string{"xox", "xapp-"}, `xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]-[A-Za-z0-9-]{10,}`),
 		word("is an AWS access key", []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, `[0-9A-Z]{16}\b`),
 		shape("is an AWS secret access key", `(?i)`, []string{"aws_secret_access_key"},
 			quote+`\s*[:=]\s*`+quote+`(?P<s>[A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),

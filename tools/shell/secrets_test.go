@@ -53,6 +53,7 @@ func TestMaskSecretsShapes(t *testing.T) {
 		{"private key variable", "PRIVATE_KEY=0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "4c0883a6",
 			"PRIVATE_KEY=[secret masked]"},
 		{"vault token", "VAULT=hvs.CAESIJlWh7fDs2Nl9fPq1Gx7KxX0", "CAESIJlWh7", "VAULT=[secret masked]"},
+		{"slack app token holding a bot token's prefix", "SLACK=xapp-1-AAAA-xoxb-BBBBBBBBBBBB", "AAAA", "SLACK=[secret masked]"},
 		{"azure storage key", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFy==;EndpointSuffix=core.windows.net",
 			"Zm9vYmFyYmF6", "AccountKey=[secret masked];EndpointSuffix"},
 	}
@@ -157,7 +158,8 @@ func FuzzShapesHoldTheirLiterals(f *testing.F) {
 		"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "Authorization: BEARER opaque-gateway-token-abcdef",
 		"accountKEY=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFy==", "-----BEGIN RSA PRIVATE KEY-----\nabc",
 		"12345678:AAbcdefghijklmnopqrstuvwxyz0123456789", `{"Api-Key": "0a1b2c3d4e5f"}`, "aws_\u017fecret_access_key=x",
-		"\\tPassword=hunter22hunter", "xapp-1-abcdefghijkl", "sk_live_0123456789abcdef",
+		"\\tPassword=hunter22hunter", "xapp-1-abcdefghijkl", "sk_live_0123456789abcdef", "xapp-1-AAAA-xoxb-BBBBBBBBBBBB",
+		"github_pat_abcdefghijklmnopqrstuvwxyz", "xoxb-0123456789-abcdef",
 	} {
 		f.Add(seed)
 	}
