@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agent-dev/agent/tools/shell"
 )
@@ -28,6 +29,8 @@ type Sandbox struct {
 	// (Prepare) or at the first command, not at every start (it reads the
 	// whole temporary directory).
 	stale sync.Once
+	// closed is set by Close: Prepare begins nothing after it.
+	closed atomic.Bool
 }
 
 // platform is the operating system's side of a Sandbox.
@@ -148,7 +151,7 @@ func (s *Sandbox) Prepare() {
 	if p, ok := s.impl.(interface{ prepare() }); ok {
 		p.prepare()
 	}
-	if s.policy.sessionTemp != "" {
+	if s.policy.sessionTemp != "" && !s.closed.Load() {
 		go s.removeStale()
 	}
 }
@@ -186,6 +189,7 @@ func (s *Sandbox) TempDir() string { return s.policy.sessionTemp }
 // Close releases the sandbox's resources and removes the commands'
 // temporary directory.
 func (s *Sandbox) Close() error {
+	s.closed.Store(true)
 	err := s.impl.close()
 	if s.policy.sessionTemp != "" {
 		os.RemoveAll(s.policy.sessionTemp)
