@@ -49,6 +49,8 @@ def main():
     for opt in (a.prepare, a.name):
         if opt and len(opt) != len(a.commands):
             p.error("give --prepare and --name once per command, or not at all")
+    if a.differences and len(a.commands) % 2:
+        p.error("--differences takes the commands in pairs")
     argvs = [shlex.split(c) for c in a.commands]
     argvs = [[os.path.abspath(v[0]) if os.sep in v[0] else v[0]] + v[1:] for v in argvs]
     preps = [shlex.split(c) for c in a.prepare]
