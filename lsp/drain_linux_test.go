@@ -8,6 +8,18 @@ import (
 	"testing"
 )
 
+// watchedPipe is a pipe whose reading end is watched, and its writing
+// end; both are closed when the test ends.
+func watchedPipe(t *testing.T) (*watchedReader, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return &watchedReader{f: r}, w
+}
+
 // caughtUp's wait: until drained says all was read and handled.
 func waitDrained(w *watchedReader) {
 	for {
@@ -23,13 +35,7 @@ func waitDrained(w *watchedReader) {
 // only a reader whose last read found the pipe empty, with nothing in it
 // since, has counted every publish.
 func TestAFloodLeftInThePipeIsNoQuiet(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	defer w.Close()
-	wr := &watchedReader{f: r}
+	wr, w := watchedPipe(t)
 	if _, err := w.Write([]byte("publish")); err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +43,7 @@ func TestAFloodLeftInThePipeIsNoQuiet(t *testing.T) {
 	if ok, _ := wr.drained(); ok {
 		t.Fatal("drained with a message in the pipe and no read")
 	}
-	if n := unread(r); n != len("publish") {
+	if n := unread(wr.f); n != len("publish") {
 		t.Errorf("unread = %d, want %d", n, len("publish"))
 	}
 	read := make(chan error, 1)
@@ -65,13 +71,7 @@ func TestAFloodLeftInThePipeIsNoQuiet(t *testing.T) {
 // the handling (the review's race), message by message and over a flood
 // read through a buffer, as jsonrpc2 reads.
 func TestDrainedOnlyOnceWhatWasReadIsHandled(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	defer w.Close()
-	wr := &watchedReader{f: r}
+	wr, w := watchedPipe(t)
 	var early atomic.Int64 // reads whose bytes counted as drained before they were handled
 	wr.tookBytes = func() {
 		if ok, _ := wr.drained(); ok {
