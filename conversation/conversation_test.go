@@ -194,6 +194,7 @@ func TestSetSystemOnlyWhileEmpty(t *testing.T) {
 // the messages it recorded, in order; a record that begins while another
 // waits is an overlap, logged at once.
 type held struct {
+	messagesOnly
 	release chan struct{}
 	started chan struct{} // a record began to wait
 	fail    bool
@@ -226,9 +227,13 @@ func (h *held) AppendMessage(_ context.Context, m providers.Message, _ providers
 	return nil
 }
 
-func (h *held) SavePicks(context.Context, []string) error                     { return nil }
-func (h *held) SaveCompaction(context.Context, conversation.Compaction) error { return nil }
-func (h *held) RecordUsage(context.Context, providers.Usage) error            { return nil }
+// messagesOnly is the rest of a Recorder for recorders whose tests look
+// at messages alone: picks, compactions and usage are taken and dropped.
+type messagesOnly struct{}
+
+func (messagesOnly) SavePicks(context.Context, []string) error                     { return nil }
+func (messagesOnly) SaveCompaction(context.Context, conversation.Compaction) error { return nil }
+func (messagesOnly) RecordUsage(context.Context, providers.Usage) error            { return nil }
 
 // A prompt appended behind is in the conversation at once, while its record
 // goes on; the next write waits for that record, so the store keeps the
@@ -300,6 +305,7 @@ func TestSettleWaitsForTheRecordBehind(t *testing.T) {
 // numbered numbers messages as sessions.Recorder does, one past the last
 // stored; failNext makes the next AppendMessage fail.
 type numbered struct {
+	messagesOnly
 	failNext bool
 	stored   []string // index i holds sequence number i+1
 }
@@ -312,9 +318,6 @@ func (s *numbered) AppendMessage(_ context.Context, m providers.Message, _ provi
 	s.stored = append(s.stored, m.Text())
 	return nil
 }
-func (s *numbered) SavePicks(context.Context, []string) error                     { return nil }
-func (s *numbered) SaveCompaction(context.Context, conversation.Compaction) error { return nil }
-func (s *numbered) RecordUsage(context.Context, providers.Usage) error            { return nil }
 
 // After a prompt whose record behind failed (the turn ended at its
 // response's record), the conversation's sequence numbers still name the
