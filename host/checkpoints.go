@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-dev/agent/checkpoint"
 	"github.com/agent-dev/agent/loop"
+	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/sessions"
 	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/turn"
@@ -128,10 +129,15 @@ func checkpointsRoot(store *sessions.Store) string {
 
 // observe takes the checkpoint of the prompt starting and, when its turn
 // ends, the tree it left. The prompt's checkpoint is taken while the first
-// request is in flight: the turn runs no tool call that may change files
-// (nor, when hooks run around calls, any call) before it is taken
-// (loop.WithToolGateFor), and the turn's end waits for it. A checkpoint
-// that fails is warned of once and the turn goes on without it.
+// request is in flight, from the moment it is written to the connection
+// (providers.WhenRequestWritten; or the response's first event, for a
+// provider whose writes go unseen): begun with the turn, its reading of the
+// tree held both processors while the request waited to be written. The
+// turn runs no tool call that may change files (nor, when hooks run
+// around calls, any call) before it is taken (loop.WithToolGateFor), and
+// the turn's end waits for it; each begins it first if nothing did. A
+// checkpoint that fails is warned of once and the turn goes on without
+// it.
 func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
 	if c.off.Load() || t.Session == "" {
 		return ctx, nil
@@ -146,22 +152,26 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 	taken := make(chan struct{})
 	var tree string
 	turnCtx := ctx
-	go func() {
-		defer close(taken)
-		var err error
-		// Cancelling the turn stops it, as it stopped the checkpoint
-		// taken before the first request (a first checkpoint of a large
-		// tree takes seconds): the turn's end waits for this.
-		if tree, err = c.begin(turnCtx, t, seq); err != nil {
-			if errors.Is(err, checkpoint.ErrTooManyFiles) {
-				c.off.Store(true) // every prompt would list them all again
+	start := sync.OnceFunc(func() {
+		go func() {
+			defer close(taken)
+			var err error
+			// Cancelling the turn stops it, as it stopped the checkpoint
+			// taken before the first request (a first checkpoint of a
+			// large tree takes seconds): the turn's end waits for this.
+			if tree, err = c.begin(turnCtx, t, seq); err != nil {
+				if errors.Is(err, checkpoint.ErrTooManyFiles) {
+					c.off.Store(true) // every prompt would list them all again
+				}
+				c.failed(err)
 			}
-			c.failed(err)
-		}
-	}()
+		}()
+	})
+	ctx = providers.WhenRequestWritten(ctx, start)
 	// Calls that change nothing (reads, searches) need not wait for it,
 	// unless hooks run around them.
 	gated := loop.WithToolGateFor(ctx, func(ctx context.Context) {
+		start()
 		select {
 		case <-taken:
 		case <-ctx.Done():
@@ -171,6 +181,9 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 	})
 	var ahead turnAhead
 	return gated, func(ev loop.Event) {
+		if _, ok := ev.(loop.StepStarted); !ok {
+			start() // the response began: its request was written
+		}
 		switch ev := ev.(type) {
 		case loop.ToolCallFinished:
 			if mayChangeFiles(ev.Effects) {

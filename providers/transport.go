@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +42,41 @@ func StartAttempt(ctx context.Context, idle time.Duration) (context.Context, *At
 	a.timer = time.AfterFunc(idle, func() { cancel(ErrStreamIdle) })
 	ctx = context.WithValue(ctx, attemptKey{}, a)
 	return ctx, a, func() { a.timer.Stop(); cancel(nil) }
+}
+
+// writtenKey holds the functions WhenRequestWritten added to a context.
+type writtenKey struct{}
+
+// WhenRequestWritten returns ctx with f added to what runs when a request
+// sent with it (or a context derived from it) through a client from
+// NewHTTPClient has been written to the connection, its body included
+// (net/http/httptrace's WroteRequest): once per request, on the
+// transport's goroutine, so f must return at once. It tells a caller that
+// the server has the request, for work it should begin only then: work
+// that would take the CPU from the request's own writing (the transport's
+// goroutines wait for a free processor behind it, 7 to 11 ms of a
+// five-step -p run's first request beside the prompt's checkpoint;
+// BENCHMARKS.md, issue 43).
+func WhenRequestWritten(ctx context.Context, f func()) context.Context {
+	fs, _ := ctx.Value(writtenKey{}).([]func())
+	return context.WithValue(ctx, writtenKey{}, append(slices.Clip(fs), f))
+}
+
+// withWrittenTrace returns req with a client trace that runs the functions
+// WhenRequestWritten added to its context once it is written, or req as it
+// is when there are none.
+func withWrittenTrace(req *http.Request) *http.Request {
+	fs, _ := req.Context().Value(writtenKey{}).([]func())
+	if len(fs) == 0 {
+		return req
+	}
+	return req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			for _, f := range fs {
+				f()
+			}
+		},
+	}))
 }
 
 // AttemptFrom returns the Attempt of ctx, or nil.
@@ -84,6 +121,7 @@ type transport struct {
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = withWrittenTrace(req)
 	a := AttemptFrom(req.Context())
 	if a == nil {
 		return t.base.RoundTrip(req)
