@@ -15,6 +15,11 @@
 # off, then workspace-write, round after round) and prints, for each
 # binary, the median of the rounds' differences: a figure that holds while
 # the machine's speed drifts.
+# DELAY=5ms streams every chunk of the model's answers that much apart (its
+# bash call's too: about nine chunks), as a model does: the sandbox's set-up
+# begins at the call's first chunk (host's preparingProvider) and goes on
+# while the rest streams, so the difference is then what a command costs
+# once set up, with what of the set-up the stream did not hide.
 # Usage: bench/sandbox-run.sh RUNS AGENT [AGENT2...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +27,7 @@ cd "$(dirname "$0")/.."
 runs=$1
 shift
 out=bench/out
-scripted_server bash -bash true
+scripted_server bash -bash true ${DELAY:+-delay "$DELAY"}
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/repo" "$work/config/agent"

@@ -28,7 +28,9 @@ func main() {
 	text := flag.String("text", "hello", "the answer streamed to every request")
 	file := flag.String("file", "", "stream this file's content as the answer instead of -text")
 	piece := flag.Int("piece", 0, "runes per delta (0: the scripted server's default, 3)")
-	delay := flag.Duration("delay", 0, "wait before each streamed chunk (e.g. 1ms)")
+	delay := flag.Duration("delay", 0, "wait before each streamed chunk (e.g. 1ms), of the answer and of the "+
+		"-bash or -read tool call alike: a model's pace, beside which a sandbox's set-up at the call's first "+
+		"chunk goes on")
 	title := flag.String("title", "", "when set, requests that offer no tools (a client's title or summary "+
 		"request) get this short answer at once instead")
 	bash := flag.String("bash", "", "when set, a request whose last message is the user's is answered with a "+
@@ -60,6 +62,7 @@ func main() {
 			args, _ = json.Marshal(map[string]string{"path": *read})
 			call = scripted.ToolCalls(scripted.Call{ID: "call_1", Name: "read_file", Arguments: string(args)})
 		}
+		call = call.WithPieceSize(*piece).WithChunkDelay(*delay)
 		opts.Respond = func(c scripted.ChatRequest) scripted.Reply {
 			switch {
 			case *title != "" && len(c.Tools) == 0:
