@@ -21,7 +21,6 @@ const warmSession = "_warm"
 // the function it returns waits for it to end. Warm is called at most once
 // per Store.
 func (s *Store) Warm(ctx context.Context) (wait func()) {
-	entries, _ := os.ReadDir(filepath.Join(s.gitDir, "indexes"))
 	work := func() {
 		s.Take(ctx, warmSession, warmSession) // a failure is met again by the first prompt's
 		s.mu.Lock()
@@ -31,14 +30,11 @@ func (s *Store) Warm(ctx context.Context) (wait func()) {
 			w.forget(warmSession)
 		}
 	}
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") {
-			if !s.watching {
-				return func() {}
-			}
-			work = func() { s.prewatch(ctx) }
-			break
+	if hasIndex(filepath.Join(s.gitDir, "indexes")) {
+		if !s.watching {
+			return func() {}
 		}
+		work = func() { s.prewatch(ctx) }
 	}
 	done := make(chan struct{})
 	s.mu.Lock()
@@ -49,6 +45,30 @@ func (s *Store) Warm(ctx context.Context) (wait func()) {
 		work()
 	}()
 	return func() { <-done }
+}
+
+// hasIndex reports whether dir (the store's indexes) holds a session's
+// index: a name that is not a dot file. It reads the directory a few
+// entries at a time and stops at the first, unsorted: a daily user's
+// store holds an index per session (hundreds), which os.ReadDir would
+// read in full and sort at every start.
+func hasIndex(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for {
+		entries, err := f.ReadDir(16)
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") {
+				return true
+			}
+		}
+		if err != nil {
+			return false // io.EOF: none
+		}
+	}
 }
 
 // prelisted is what the watch's start listed (prewatch) for the index a
