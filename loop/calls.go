@@ -102,39 +102,24 @@ func (t *turn) runCalls(calls []providers.ToolCall) error {
 		}
 		t.emit(ToolsetChanged{Picked: after, Added: added})
 	}
-	// The results' record goes on beside the next request, as the
-	// prompt's does: the next write of the conversation waits for it, and
-	// so does the turn's end. Fast calls' records join it (CallStore); one
-	// the store still holds after it, or could not write, is written or
-	// reported once it is in (flushHeld).
 	var err error
 	for _, r := range results {
 		m := providers.Message{Role: providers.RoleTool, Parts: []providers.Part{r}}
-		if rerr := t.conv.AppendBehind(context.WithoutCancel(t.ctx), m, providers.Usage{}); rerr != nil && err == nil {
-			err = fmt.Errorf("saving the conversation: %w", rerr)
+		if rerr := t.record(m, providers.Usage{}); rerr != nil && err == nil {
+			err = rerr
 		}
 	}
-	t.flushDue = true
-	if err == nil {
-		err = t.storeErr.get()
-	}
-	return err
-}
-
-// flushHeld writes or reports, through a Flusher store, the call records
-// it still holds, once the write they were to join is in: after a write
-// of the conversation that followed the results' record, or at the
-// turn's end. A failure is the turn's store error.
-func (t *turn) flushHeld() {
-	if !t.flushDue {
-		return
-	}
-	t.flushDue = false
+	// Fast calls' records joined the results' write (CallStore); one the
+	// store still holds, or could not write, is written or reported now.
 	if f, ok := t.cfg.Store.(Flusher); ok {
 		if ferr := f.Flush(context.WithoutCancel(t.ctx)); ferr != nil {
 			t.storeErr.set(fmt.Errorf("saving a tool call: %w", ferr))
 		}
 	}
+	if err == nil {
+		err = t.storeErr.get()
+	}
+	return err
 }
 
 // runBatch runs preps concurrently (a batch of one runs alone) and writes

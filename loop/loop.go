@@ -262,10 +262,6 @@ type turn struct {
 	cuts      int        // responses in a row cut by the output limit
 	said      string     // the text of the cut or paused responses the next one goes on from
 	storeErr  firstError // the first failed tool-call write of the turn
-	// flushDue is set when the last step's results were recorded behind:
-	// the call records a Flusher holds are written after the next write
-	// of the conversation (flushHeld).
-	flushDue bool
 	// stopChecked is true once BeforeStop sent the model on.
 	stopChecked bool
 	// corrections counts the answers CheckAnswer sent back; value is the
@@ -309,19 +305,13 @@ func (f *firstError) get() error {
 func (t *turn) emit(ev Event) { t.ch <- ev }
 
 func (t *turn) done(step int, reason StopReason, answer string, err error) Done {
-	fail := func(e error) {
-		if err == nil {
-			reason, err = StopError, e
-		} else if !errors.Is(err, e) {
-			err = errors.Join(err, e)
-		}
-	}
 	if serr := t.conv.Settle(); serr != nil {
-		fail(fmt.Errorf("saving the conversation: %w", serr))
-	}
-	t.flushHeld()
-	if serr := t.storeErr.get(); serr != nil {
-		fail(serr)
+		serr = fmt.Errorf("saving the conversation: %w", serr)
+		if err == nil {
+			reason, err = StopError, serr
+		} else {
+			err = errors.Join(err, serr)
+		}
 	}
 	d := Done{
 		Answer:    answer,
@@ -422,8 +412,7 @@ func (t *turn) recordResponse(m providers.Message, usage providers.Usage) error 
 	if err := t.conv.AddUsage(context.WithoutCancel(t.ctx), usage); err != nil {
 		return fmt.Errorf("saving the conversation: %w", err)
 	}
-	t.flushHeld()
-	return t.storeErr.get()
+	return nil
 }
 
 // addUsage counts a response's usage in the turn, and in the budget,
@@ -449,8 +438,7 @@ func (t *turn) record(m providers.Message, usage providers.Usage) error {
 	if err := t.conv.Append(context.WithoutCancel(t.ctx), m, usage); err != nil {
 		return fmt.Errorf("saving the conversation: %w", err)
 	}
-	t.flushHeld()
-	return t.storeErr.get()
+	return nil
 }
 
 // request builds the next request from the conversation, the picks and
