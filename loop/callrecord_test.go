@@ -3,6 +3,7 @@ package loop_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -101,5 +102,73 @@ func TestALongCallHasItsStartWrittenWhileItRuns(t *testing.T) {
 	calls := j.callWrites()
 	if want := []string{"start c1", "decide c1 allowed=true why=the person", "finish c1 error=false"}; !slices.Equal(calls, want) {
 		t.Errorf("the call's writes: %q, want %q", calls, want)
+	}
+}
+
+// flushJournal is a callJournal that holds a whole call's record until
+// Flush (loop.Flusher), as package sessions does when no write comes to
+// join; flushErr, when set, is Flush's failure.
+type flushJournal struct {
+	callJournal
+	held     []string
+	flushErr error
+}
+
+func (j *flushJournal) RecordToolCall(ctx context.Context, c providers.ToolCall, started time.Time, decided, allowed bool, why string,
+	waited time.Duration, r providers.ToolResult, finished time.Time) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.held = append(j.held, "record "+c.ID)
+	return nil
+}
+
+func (j *flushJournal) Flush(ctx context.Context) error {
+	j.mu.Lock()
+	held := j.held
+	j.held = nil
+	j.mu.Unlock()
+	if j.flushErr != nil {
+		return j.flushErr
+	}
+	for _, e := range held {
+		if err := j.add(e, ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The results' record goes on beside the next request; the call records
+// the store still holds are written once it is in, after it, and before
+// the turn ends.
+func TestHeldCallRecordsAreWrittenAfterTheResults(t *testing.T) {
+	j := &flushJournal{}
+	f := loopOver(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)}, picker.ModeSwap, fake.New(
+		fake.ToolCalls(fake.Call{ID: "c1", Name: "look", Arguments: `{}`}),
+		fake.Text("done"),
+	), "")
+	if _, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go"))); done.Reason != loop.StopAnswered {
+		t.Fatalf("done %+v", done)
+	}
+	result, record := slices.Index(j.entries, "tool:result c1"), slices.Index(j.entries, "record c1")
+	if result < 0 || record < result {
+		t.Errorf("entries %q: want the call's record after its result's", j.entries)
+	}
+}
+
+// A held call record that cannot be written ends the turn with the error,
+// also when it is the turn's last step that held it.
+func TestAFailedFlushEndsTheTurn(t *testing.T) {
+	j := &flushJournal{flushErr: errors.New("disk full")}
+	f := loopOver(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)}, picker.ModeSwap, fake.New(
+		fake.ToolCalls(fake.Call{ID: "c1", Name: "look", Arguments: `{}`}),
+		fake.Text("done"),
+	), "")
+	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
+	if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {
+		t.Errorf("done %+v, want the failed flush's error", done)
+	}
+	if n := strings.Count(fmt.Sprint(done.Err), "disk full"); n != 1 {
+		t.Errorf("the error %q tells the failure %d times", done.Err, n)
 	}
 }
