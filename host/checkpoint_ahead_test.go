@@ -1,14 +1,18 @@
 package host_test
 
 import (
+	"context"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/agent-dev/agent/host"
+	"github.com/agent-dev/agent/loop"
 	"github.com/agent-dev/agent/providers"
 	"github.com/agent-dev/agent/providers/fake"
+	"github.com/agent-dev/agent/turn"
 )
 
 // The turn's checkpoint is taken ahead of its end, as the request after a
@@ -76,5 +80,49 @@ func TestCheckpointsTakenAheadOfStepsInARowHoldEveryChange(t *testing.T) {
 	}
 	if len(cps) != 1 || !slices.Equal(cps[0].Changed, []string{"a.txt", "b.txt", "c.txt"}) {
 		t.Fatalf("checkpoints = %+v, want one whose turn changed [a.txt b.txt c.txt]", cps)
+	}
+}
+
+// A turn cancelled before its request went out (no event of its step came)
+// keeps its prompt's checkpoint, taken as the turn ends, and warns of
+// nothing: the prompt is a restore point all the same.
+func TestATurnCancelledBeforeItsRequestKeepsItsCheckpoint(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	model := fake.New(fake.Text("never streamed").HoldAfterEvents(0, release))
+	f := newFixture(t, model, "")
+	var mu sync.Mutex
+	var warnings []string
+	s := f.open(t, host.Request{}, host.FrontEnd{Mode: host.ModeYolo, Warn: func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		warnings = append(warnings, msg)
+	}})
+	ctx, cancel := context.WithCancel(t.Context())
+	events := s.Turn(ctx, turn.Text("look"))
+	if err := model.WaitRequests(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	var done loop.Done
+	for ev := range events {
+		if d, ok := ev.(loop.Done); ok {
+			done = d
+		}
+	}
+	if done.Reason != loop.StopCancelled {
+		t.Fatalf("done %+v, want cancelled", done)
+	}
+	cps, err := s.Checkpoints(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cps) != 1 {
+		t.Errorf("checkpoints = %+v, want the cancelled prompt's", cps)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warnings) > 0 {
+		t.Errorf("warnings %q", warnings)
 	}
 }

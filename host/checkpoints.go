@@ -130,12 +130,14 @@ func checkpointsRoot(store *sessions.Store) string {
 // observe takes the checkpoint of the prompt starting and, when its turn
 // ends, the tree it left. The prompt's checkpoint is taken while the first
 // request is in flight, from the moment it is written to the connection
-// (providers.WhenRequestWritten; or the response's first event, for a
-// provider whose writes go unseen): begun with the turn, its reading of the
-// tree held both processors while the request waited to be written. The
-// turn runs no tool call that may change files (nor, when hooks run
-// around calls, any call) before it is taken (loop.WithToolGateFor), and
-// the turn's end waits for it; each begins it first if nothing did. A
+// (providers.WhenRequestWritten; or the first event of the loop's step
+// after StepStarted, for a provider whose writes go unseen): begun with the
+// turn, its reading of the tree held both processors while the request
+// waited to be written. The turn runs no tool call that may change files
+// (nor, when hooks run around calls, any call) before it is taken
+// (loop.WithToolGateFor), and the turn's end waits for it; each begins it
+// first if nothing did, the end even when the turn was cancelled before
+// its request went (the prompt is a restore point all the same). A
 // checkpoint that fails is warned of once and the turn goes on without
 // it.
 func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Context, func(loop.Event)) {
@@ -152,21 +154,26 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 	taken := make(chan struct{})
 	var tree string
 	turnCtx := ctx
-	start := sync.OnceFunc(func() {
-		go func() {
-			defer close(taken)
-			var err error
-			// Cancelling the turn stops it, as it stopped the checkpoint
-			// taken before the first request (a first checkpoint of a
-			// large tree takes seconds): the turn's end waits for this.
-			if tree, err = c.begin(turnCtx, t, seq); err != nil {
-				if errors.Is(err, checkpoint.ErrTooManyFiles) {
-					c.off.Store(true) // every prompt would list them all again
+	var once sync.Once
+	// startWith begins the checkpoint, once, with ctx: the turn's, so that
+	// cancelling the turn stops it, as it stopped the checkpoint taken
+	// before the first request (a first checkpoint of a large tree takes
+	// seconds); the turn's end waits for it.
+	startWith := func(ctx context.Context) {
+		once.Do(func() {
+			go func() {
+				defer close(taken)
+				var err error
+				if tree, err = c.begin(ctx, t, seq); err != nil {
+					if errors.Is(err, checkpoint.ErrTooManyFiles) {
+						c.off.Store(true) // every prompt would list them all again
+					}
+					c.failed(err)
 				}
-				c.failed(err)
-			}
-		}()
-	})
+			}()
+		})
+	}
+	start := func() { startWith(turnCtx) }
 	ctx = providers.WhenRequestWritten(ctx, start)
 	// Calls that change nothing (reads, searches) need not wait for it,
 	// unless hooks run around them.
@@ -180,9 +187,19 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 		return mayChangeFiles(d.Effects) || c.hooked
 	})
 	var ahead turnAhead
+	stepped := false // a step began: its events after StepStarted follow its request
 	return gated, func(ev loop.Event) {
-		if _, ok := ev.(loop.StepStarted); !ok {
-			start() // the response began: its request was written
+		switch ev.(type) {
+		case loop.StepStarted:
+			stepped = true
+		case loop.Done:
+			// A turn that ended before anything began it (cancelled,
+			// or its request never written) still takes it.
+			startWith(context.WithoutCancel(turnCtx))
+		default:
+			if stepped {
+				start() // the response began: its request was written
+			}
 		}
 		switch ev := ev.(type) {
 		case loop.ToolCallFinished:

@@ -102,7 +102,8 @@ func (a *Attempt) BodyBytes() int64 { return a.bodyBytes.Load() }
 // NewHTTPClient returns a copy of hc (nil: a new client over
 // http.DefaultTransport) whose transport records each attempt started with
 // StartAttempt and restarts its idle timer on every byte of the answer.
-// Requests without an Attempt pass through unchanged.
+// Requests without an Attempt pass through unchanged, but for the functions
+// WhenRequestWritten added to their context.
 func NewHTTPClient(hc *http.Client) *http.Client {
 	c := &http.Client{}
 	if hc != nil {
