@@ -31,10 +31,6 @@ type agentsMDWatch struct {
 	path string
 	rec  agentsMDRecord
 	root *os.Root
-	// started is closed once the run's start is recorded: the write (a
-	// file made and renamed, 0.4 ms of a -p run) goes on beside the
-	// session's set-up, and finish waits for it.
-	started chan struct{}
 }
 
 // agentsMDShortNotice is the notice for the interface's status line.
@@ -62,11 +58,7 @@ func watchAgentsMD(dataDir string, root *os.Root, dir string) (string, *agentsMD
 		}
 	}
 	w.rec = agentsMDRecord{Dir: dir, Start: now}
-	w.started = make(chan struct{})
-	go func() {
-		defer close(w.started)
-		w.write()
-	}()
+	w.write()
 	return notice, w
 }
 
@@ -75,7 +67,6 @@ func (w *agentsMDWatch) finish() {
 	if w == nil {
 		return
 	}
-	<-w.started
 	end := hashAgentsMD(w.root)
 	w.rec.End = &end
 	w.write()
