@@ -138,9 +138,9 @@ func (j *flushJournal) Flush(ctx context.Context) error {
 	return nil
 }
 
-// The results' record goes on beside the next request; the call records
-// the store still holds are written once it is in, after it, and before
-// the turn ends.
+// A fast call's record that the store holds is written after its
+// result's message (it joins that write, or the flush after it), and
+// before the next request.
 func TestHeldCallRecordsAreWrittenAfterTheResults(t *testing.T) {
 	j := &flushJournal{}
 	f := loopOver(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)}, picker.ModeSwap, fake.New(
@@ -157,18 +157,22 @@ func TestHeldCallRecordsAreWrittenAfterTheResults(t *testing.T) {
 }
 
 // A held call record that cannot be written ends the turn with the error,
-// also when it is the turn's last step that held it.
+// before the next request, and says so once.
 func TestAFailedFlushEndsTheTurn(t *testing.T) {
 	j := &flushJournal{flushErr: errors.New("disk full")}
-	f := loopOver(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)}, picker.ModeSwap, fake.New(
+	model := fake.New(
 		fake.ToolCalls(fake.Call{ID: "c1", Name: "look", Arguments: `{}`}),
 		fake.Text("done"),
-	), "")
+	)
+	f := loopOver(t, loop.Config{Store: j}, []tools.Tool{echo("look", true)}, picker.ModeSwap, model, "")
 	_, done := collect(f.loop.Run(context.Background(), f.conv, providers.UserText("go")))
 	if done.Reason != loop.StopError || !strings.Contains(fmt.Sprint(done.Err), "disk full") {
 		t.Errorf("done %+v, want the failed flush's error", done)
 	}
 	if n := strings.Count(fmt.Sprint(done.Err), "disk full"); n != 1 {
 		t.Errorf("the error %q tells the failure %d times", done.Err, n)
+	}
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("%d requests were sent, want 1: the turn ends before the next", n)
 	}
 }
