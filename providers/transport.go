@@ -49,9 +49,10 @@ type writtenKey struct{}
 
 // WhenRequestWritten returns ctx with f added to what runs when a request
 // sent with it (or a context derived from it) through a client from
-// NewHTTPClient has been written to the connection, its body included
-// (net/http/httptrace's WroteRequest): once per request, on the
-// transport's goroutine, so f must return at once. It tells a caller that
+// NewHTTPClient has been written to the connection, its body included, or
+// its writing failed (net/http/httptrace's WroteRequest): once per request
+// sent, each retry one, on the transport's goroutine, so f must return at
+// once. It tells a caller that
 // the server has the request, for work it should begin only then: work
 // that would take the CPU from the request's own writing (the transport's
 // goroutines wait for a free processor behind it, 7 to 11 ms of a
