@@ -127,6 +127,7 @@ func (s *Store) take(ctx context.Context, session, index string, fresh bool, st 
 		return Snapshot{}, err
 	}
 	g := s.git(index)
+	g.Yield = true // read beside a turn's request, or as it ends
 	spec := s.pathspec()
 	// The index read in process, when it can be (nil: git reads it), at
 	// its first use: a checkpoint with nothing new to read reads none.

@@ -91,7 +91,9 @@ func (s *Store) prewatch(ctx context.Context) {
 	if !ok {
 		return
 	}
-	w, ignoredCached, listed := s.watcher(ctx, s.git(latest), "")
+	g := s.git(latest)
+	g.Yield = true // beside the session's start
+	w, ignoredCached, listed := s.watcher(ctx, g, "")
 	if w == nil || !listed {
 		return
 	}

@@ -49,6 +49,29 @@ type Cmd struct {
 	Env []string
 	// Stdin, when not nil, is git's standard input.
 	Stdin io.Reader
+	// Yield runs git (Run, Status, OK) at a lower CPU priority, nice
+	// yieldNice where the system has one: work nobody waits for at that
+	// moment, such as a checkpoint read while a request is in flight,
+	// leaves the processors to the agent's turn when both want them (2 to
+	// 4 ms of a five-step -p run on two cores; BENCHMARKS.md, issue 43).
+	// On an idle machine it runs as fast.
+	Yield bool
+}
+
+// yieldNice is the nice value of a Cmd with Yield (0 is the default, 19
+// the lowest priority).
+const yieldNice = 10
+
+// run runs cmd, lowered first when c yields.
+func (c Cmd) run(cmd *exec.Cmd) error {
+	if !c.Yield {
+		return cmd.Run()
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	lower(cmd.Process.Pid, yieldNice)
+	return cmd.Wait()
 }
 
 // Run runs git with args and returns its standard output. A failure is an error naming the command with the
@@ -58,7 +81,7 @@ func (c Cmd) Run(ctx context.Context, args ...string) (string, error) {
 	cmd := c.command(ctx, args)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := c.run(cmd); err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), ctx.Err())
 		}
@@ -79,7 +102,7 @@ func (c Cmd) Status(ctx context.Context, args ...string) (string, int, error) {
 	cmd := c.command(ctx, args)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	err := cmd.Run()
+	err := c.run(cmd)
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
@@ -97,7 +120,7 @@ func (c Cmd) Status(ctx context.Context, args ...string) (string, int, error) {
 // ended.
 func (c Cmd) OK(ctx context.Context, args ...string) (bool, error) {
 	cmd := c.command(ctx, args)
-	err := cmd.Run()
+	err := c.run(cmd)
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
