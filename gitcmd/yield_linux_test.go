@@ -30,7 +30,7 @@ func TestLowerSetsTheNiceValue(t *testing.T) {
 	// field of the line, nice the 19th.
 	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
 	if len(fields) < 17 || fields[16] != strconv.Itoa(yieldNice) {
-		t.Errorf("nice value %v, want %d", fields[16:17], yieldNice)
+		t.Errorf("/proc/PID/stat %q: want nice value %d", b, yieldNice)
 	}
 }
 
