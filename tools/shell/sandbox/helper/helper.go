@@ -1,9 +1,12 @@
-// Package helper is the sandbox helper: the small program that the agent's
-// own binary, or the helper alone (cmd/agent-sandbox, embedded in the
-// agent by package helperbin: what the agent starts), becomes when it is
-// started as
+// Package helper is the sandbox helper that the agent's own binary becomes
+// when it is started as
 //
 //	agent __agent-sandbox [OPTIONS] -- PROGRAM ARGS...
+//
+// The agent starts its binary so only where the embedded helper (package
+// helperbin: a C program that does the same to the same options, which
+// Options.Args writes) is missing or will not start; a change to either
+// is a change to both.
 //
 // It confines itself (read-only bind mounts, loopback up, the Landlock
 // ruleset passed as a file descriptor), becomes a child subreaper, starts
