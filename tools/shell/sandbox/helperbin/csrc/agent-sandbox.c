@@ -657,38 +657,46 @@ static long mount_(const char *src, const char *dst, const char *type, unsigned 
 }
 
 // remount_ro makes the mount at path read-only, keeping its other flags
-// (a remount replaces them all); 0 or the error.
-static long remount_ro(const char *path) {
+// (a remount replaces them all); 0 or the error, with *step saying which
+// call failed.
+static long remount_ro(const char *path, const char **step) {
 	struct kstatfs st;
 	long e = sys2(__NR_statfs, path, &st);
-	if (e < 0)
+	if (e < 0) {
+		*step = "statfs";
 		return e;
+	}
 	unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY;
 	static const unsigned long pairs[][2] = {{ST_NOSUID, MS_NOSUID}, {ST_NODEV, MS_NODEV}, {ST_NOEXEC, MS_NOEXEC},
 						 {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME}};
 	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
 		if ((unsigned long)st.f_flags & pairs[i][0])
 			flags |= pairs[i][1];
+	*step = "mount";
 	return mount_("none", path, 0, flags, 0);
 }
 
-static void must_remount_ro(const char *path) {
-	struct kstatfs st;
-	long e = sys2(__NR_statfs, path, &st);
-	if (e < 0)
+// remount_failed fails with Go's message for remount_ro's error.
+static __attribute__((noreturn)) void remount_failed(const char *path, const char *step, long e) {
+	if (seq(step, "statfs"))
 		fail("statfs ", path, e);
-	if ((e = remount_ro(path)) < 0) {
-		char what[4200];
-		size_t n = 0;
-		for (const char *p = "making "; *p; p++)
-			what[n++] = *p;
-		for (const char *p = path; *p && n < 4096; p++)
-			what[n++] = *p;
-		for (const char *p = " read-only"; *p; p++)
-			what[n++] = *p;
-		what[n] = 0;
-		fail(what, "", e);
-	}
+	char what[4200];
+	size_t n = 0;
+	for (const char *p = "making "; *p; p++)
+		what[n++] = *p;
+	for (const char *p = path; *p && n < 4096; p++)
+		what[n++] = *p;
+	for (const char *p = " read-only"; *p; p++)
+		what[n++] = *p;
+	what[n] = 0;
+	fail(what, "", e);
+}
+
+static void must_remount_ro(const char *path) {
+	const char *step;
+	long e = remount_ro(path, &step);
+	if (e < 0)
+		remount_failed(path, step, e);
 }
 
 static void bind(const char *p) {
@@ -766,11 +774,12 @@ static void read_only_rest(const struct options *o) {
 			skip = under(mp, o->writable[i]);
 		if (skip)
 			continue;
-		long e = remount_ro(mp);
+		const char *step;
+		long e = remount_ro(mp, &step);
 		if (e == -ENOENT || e == -EACCES)
 			continue; // hidden under another mount, or not ours to see
 		if (e < 0)
-			must_remount_ro(mp); // fails again, with the message
+			remount_failed(mp, step, e);
 	}
 }
 
