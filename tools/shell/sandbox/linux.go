@@ -173,11 +173,12 @@ func (l *linux) setup() {
 	l.started = true
 	l.startMu.Unlock()
 	l.once.Do(func() {
-		// The namespace probe, which makes the session's tmpfs and keeps
-		// its network namespace too (one helper process), and the pids
-		// cgroup are made side by side: the tmpfs and the namespace need
-		// namespaces, and are let go when the probe finds none or the
-		// policy cannot be enforced.
+		// The namespace probe, which makes the session's tmpfs too, the
+		// keeper of the session's network namespace and the pids cgroup
+		// are made side by side (each namespace takes the kernel about a
+		// millisecond to make; the helper starts in a tenth of one): the
+		// tmpfs and the network namespace need namespaces, and are let go
+		// when the probe finds none or the policy cannot be enforced.
 		var (
 			wg     sync.WaitGroup
 			tmp    *os.File
@@ -195,10 +196,7 @@ func (l *linux) setup() {
 			// makeTemp's error.
 			wantTmp = false
 		}
-		// The probe keeps the session's network namespace itself, unless
-		// the policy borrows another sandbox's.
-		hold := !l.p.Network && l.p.NetworkOf == nil
-		if !l.p.Network && !hold {
+		if !l.p.Network {
 			wg.Go(func() { net, netErr = l.sessionNet() })
 		}
 		if l.p.MaxProcesses > 0 {
@@ -209,11 +207,13 @@ func (l *linux) setup() {
 			tmpSize = l.p.TempSize
 		}
 		exe := l.helper()
-		p, err := l.probe(tmpSize, hold)
+		p, err := l.probe(tmpSize)
+		fellBack := false
 		if start := (*fs.PathError)(nil); errors.As(err, &start) && exe != selfExe && !l.starts(exe) && l.fallBack(exe) {
 			// Not the namespaces (the helper starts without them): the
 			// helper could not be started.
-			p, err = l.probe(tmpSize, hold)
+			fellBack = true
+			p, err = l.probe(tmpSize)
 		}
 		if err != nil {
 			l.nsErr = err.Error()
@@ -221,12 +221,11 @@ func (l *linux) setup() {
 			l.ns = true
 		}
 		tmp, tmpErr = p.tmp, p.tmpErr
-		if p.keeper != nil {
-			if net, err = p.keeper.enter(); err != nil {
-				netErr = err.Error()
-			}
-		}
 		wg.Wait()
+		if fellBack && err == nil && !l.p.Network && net == nil {
+			// Its keeper, started as the helper that could not start, too.
+			net, netErr = l.sessionNet()
+		}
 		enforced, _ := l.enforced()
 		if enforced && wantTmp {
 			switch {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/agent-dev/agent/tools/shell/sandbox/helper"
 )
@@ -16,22 +17,20 @@ type probed struct {
 	// is none; both nil when none was asked for.
 	tmp    *os.File
 	tmpErr error
-	// keeper keeps the session's network namespace (nil: none asked for,
-	// or the probe failed).
-	keeper *netHolder
 }
 
 // probe starts the helper in probe mode inside the namespaces: it sets
 // them up as a command would and exits. With tmpSize, it first makes the
-// session's tmpfs of that many bytes. With hold (the network off), it stays
-// as the keeper of the session's network namespace. Each saves a helper
-// process of its own at a session's first command. The error says why
-// namespaces cannot be used; nothing is kept then. It wraps an
+// session's tmpfs of that many bytes. With the network off it makes no
+// network namespace: the keeper of the session's, started beside it
+// (sessionNet), tries that part, on the other processor. The error says
+// why namespaces cannot be used; nothing is kept then. It wraps an
 // *fs.PathError when the helper could not be started at all.
-func (l *linux) probe(tmpSize int64, hold bool) (probed, error) {
+func (l *linux) probe(tmpSize int64) (probed, error) {
 	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
-		Loopback: !l.p.Network, Probe: true, MakeTmp: tmpSize, HoldNet: hold}
+		Probe: true, MakeTmp: tmpSize}
 	attr := l.sysProcAttr(true, &o) // before o.Args: it sets the ids to map
+	attr.Cloneflags &^= syscall.CLONE_NEWNET
 	var mine, theirs *os.File
 	var files []*os.File
 	if tmpSize > 0 {
@@ -45,39 +44,22 @@ func (l *linux) probe(tmpSize int64, hold bool) (probed, error) {
 	}
 	cmd := l.helperCmd(l.helper(), o.Args(), files)
 	cmd.SysProcAttr = attr
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	failed := func(err error) error {
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		return probed{}, fmt.Errorf("user namespaces: %w", err) // an *fs.PathError: see setup
+	}
+	if err := cmd.Wait(); err != nil {
 		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
-			return fmt.Errorf("user namespaces: %s", msg)
+			return probed{}, fmt.Errorf("user namespaces: %s", msg)
 		}
-		return fmt.Errorf("user namespaces: %v", err)
+		return probed{}, fmt.Errorf("user namespaces: %v", err)
 	}
 	var p probed
-	var lines []string
-	if hold {
-		var err error
-		if p.keeper, err = startHolder(cmd); err != nil {
-			return probed{}, err
-		}
-		if lines, err = p.keeper.ready(); err != nil {
-			return probed{}, failed(err)
-		}
-	} else {
-		var stdout bytes.Buffer
-		cmd.Stdout = &stdout
-		if err := cmd.Start(); err != nil {
-			return probed{}, fmt.Errorf("user namespaces: %w", err) // an *fs.PathError: see setup
-		}
-		if err := cmd.Wait(); err != nil {
-			return probed{}, failed(err)
-		}
-		lines = strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	}
 	if tmpSize == 0 {
 		return p, nil
 	}
-	for _, line := range lines {
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
 		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok {
 			p.tmpErr = errors.New(why)
 			return p, nil

@@ -7,11 +7,10 @@ import (
 	"testing"
 )
 
-// The namespace probe makes the session's tmpfs too, and with the network
-// off keeps the session's network namespace: a probe that could not make
-// the tmpfs still finds namespaces (the session goes on without a tmpfs of
-// its own, and says why), and one that failed is a probe that failed,
-// whatever it said of the tmpfs, and keeps nothing.
+// The namespace probe makes the session's tmpfs too: a probe that could
+// not make the tmpfs still finds namespaces (the session goes on without a
+// tmpfs of its own, and says why), and one that failed is a probe that
+// failed, whatever it said of the tmpfs, and keeps nothing.
 func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 	needLandlock(t)
 	sb, err := New(Policy{Mode: WorkspaceWrite, Dir: t.TempDir(), TempSize: 1 << 20})
@@ -21,7 +20,7 @@ func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 	defer sb.Close()
 	l := sb.impl.(*linux)
 
-	p, err := l.probe(1<<20, false)
+	p, err := l.probe(1 << 20)
 	if err != nil {
 		t.Skipf("no user namespaces here: %v", err)
 	}
@@ -36,14 +35,9 @@ func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 
 	for _, c := range []struct {
 		name, script, tmpErr, err string
-		hold                      bool
 	}{
-		{"no tmpfs", "echo 'tmpfs: fsopen tmpfs: function not implemented'\n", "fsopen tmpfs: function not implemented", "", false},
-		{"no namespaces", "echo 'tmpfs: fsopen tmpfs: no' ; echo 'agent sandbox: unshare: operation not permitted' >&2; exit 125\n", "", "operation not permitted", false},
-		// Keeping the network namespace: its lines come before "ready",
-		// then it waits for its standard input to end.
-		{"no tmpfs, kept", "echo 'tmpfs: fsopen tmpfs: no'; echo ready; cat >/dev/null\n", "fsopen tmpfs: no", "", true},
-		{"no namespaces, kept", "echo 'agent sandbox: mount: permission denied' >&2; exit 125\n", "", "permission denied", true},
+		{"no tmpfs", "echo 'tmpfs: fsopen tmpfs: function not implemented'\n", "fsopen tmpfs: function not implemented", ""},
+		{"no namespaces", "echo 'tmpfs: fsopen tmpfs: no' ; echo 'agent sandbox: unshare: operation not permitted' >&2; exit 125\n", "", "operation not permitted"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			exe := filepath.Join(t.TempDir(), "helper")
@@ -51,16 +45,10 @@ func TestTheProbeMakesTheSessionsTmpfs(t *testing.T) {
 				t.Fatal(err)
 			}
 			l.exe = exe
-			p, err := l.probe(1<<20, c.hold)
-			tmp, tmpErr, holder := p.tmp, p.tmpErr, p.keeper
+			p, err := l.probe(1 << 20)
+			tmp, tmpErr := p.tmp, p.tmpErr
 			if tmp != nil {
 				t.Fatal("a tmpfs came from a helper that sent none")
-			}
-			if (holder != nil) != (c.hold && err == nil) {
-				t.Errorf("the keeper of the network namespace: %v, want one: %v", holder != nil, c.hold && err == nil)
-			}
-			if holder != nil {
-				holder.stop() // returns once the keeper saw its input end
 			}
 			if got := errText(tmpErr); !strings.Contains(got, c.tmpErr) || (c.tmpErr == "") != (tmpErr == nil) {
 				t.Errorf("the tmpfs's error: %q, want %q", got, c.tmpErr)
