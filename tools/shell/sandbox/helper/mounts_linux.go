@@ -140,6 +140,7 @@ func remountReadOnly(path string) error {
 	for _, f := range []struct{ st, ms uintptr }{
 		{0x2, syscall.MS_NOSUID}, {0x4, syscall.MS_NODEV}, {0x8, syscall.MS_NOEXEC},
 		{0x400, syscall.MS_NOATIME}, {0x800, syscall.MS_NODIRATIME}, {0x1000, syscall.MS_RELATIME},
+		{0x2000, 0x100}, // ST_NOSYMFOLLOW, MS_NOSYMFOLLOW (Linux 5.10): a remount would drop it
 	} {
 		if uintptr(st.Flags)&f.st != 0 {
 			flags |= f.ms

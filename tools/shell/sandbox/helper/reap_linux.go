@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // waitFor reaps children until pid exits and returns its status; the other
@@ -160,10 +161,30 @@ func status(ws syscall.WaitStatus) int {
 		return ws.ExitStatus()
 	}
 	sig := ws.Signal()
-	signal.Reset(sig)
-	syscall.Kill(os.Getpid(), sig)
-	// A signal whose default action is not to terminate, or one the Go
-	// runtime keeps for itself, leaves us here: report it as a shell does.
-	time.Sleep(10 * time.Millisecond)
+	dieAs(sig)
+	// A signal whose default action is not to terminate leaves us here:
+	// report it as a shell does.
 	return 128 + int(sig)
+}
+
+// kernelSigaction is the kernel's struct sigaction on amd64 and arm64
+// (handler, flags, restorer, mask); all zero, it is SIG_DFL.
+type kernelSigaction struct {
+	handler, flags, restorer, mask uint64
+}
+
+// dieAs ends this process by sig's default action, as the program ended.
+// signal.Reset is not enough: for the signals the Go runtime keeps for
+// itself (SIGABRT, SIGQUIT, SIGSEGV, SIGBUS, SIGPIPE...) its handler stays,
+// and the process ended with a Go crash report and exit 2 instead. So the
+// default action is set with rt_sigaction, the signal unblocked on this
+// thread (the one run locked) and sent to it.
+func dieAs(sig syscall.Signal) {
+	signal.Reset(sig)
+	var dfl kernelSigaction
+	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
+	mask := uint64(1) << (uint(sig) - 1)
+	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, 1 /* SIG_UNBLOCK */, uintptr(unsafe.Pointer(&mask)), 0, 8, 0, 0)
+	syscall.Tgkill(os.Getpid(), syscall.Gettid(), sig)
+	time.Sleep(10 * time.Millisecond)
 }

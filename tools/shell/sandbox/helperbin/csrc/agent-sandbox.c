@@ -28,6 +28,12 @@
 // set everything up; Landlock's domain is the child's, so PROGRAM can
 // neither ptrace nor signal its supervisor, which is not dumpable either.
 //
+// Where it differs from the Go helper, on purpose: PROGRAM keeps SIGKILL as
+// its parent-death signal, so it dies with its supervisor even when the
+// supervisor is killed outright; without --cgroup-thread the confined child
+// alone joins the cgroup (the supervisor does not count against its
+// pids.max).
+//
 // Build: helperbin/build.go (go generate ./tools/shell/sandbox/helperbin).
 
 #include <asm/unistd.h>
@@ -162,6 +168,7 @@ __asm__(".text\n"
 #define IFF_RUNNING 0x40
 #define RLIMIT_NPROC 6
 #define SIG_BLOCK 0
+#define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
 #define CLOSE_RANGE_CLOEXEC (1u << 2)
 #define FSOPEN_CLOEXEC 1
@@ -176,6 +183,8 @@ __asm__(".text\n"
 #define ST_NOATIME 0x400
 #define ST_NODIRATIME 0x800
 #define ST_RELATIME 0x1000
+#define ST_NOSYMFOLLOW 0x2000
+#define MS_NOSYMFOLLOW 256
 
 #if defined(__x86_64__)
 #define NR_open_at __NR_openat
@@ -294,6 +303,28 @@ static long parse_num(const char *s) {
 		n = n * 10 + (*s - '0');
 	}
 	return n;
+}
+
+// parse_int reads s as Go's strconv.Atoi does on a 64-bit system (an
+// optional sign, then decimal digits, all of it, in range) into *v; 0 when
+// s is not one.
+static int parse_int(const char *s, long *v) {
+	int neg = 0;
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	if (!*s)
+		return 0;
+	unsigned long n = 0, limit = neg ? 9223372036854775808UL : 9223372036854775807UL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return 0;
+		unsigned long d = (unsigned long)(*s - '0');
+		if (n > (limit - d) / 10)
+			return 0;
+		n = n * 10 + d;
+	}
+	*v = neg ? (long)(0 - n) : (long)n;
+	return 1;
 }
 
 // fmt_num writes n in decimal to b (at least 21 bytes) and returns b.
@@ -421,6 +452,9 @@ static char *read_scratch(const char *path, long *err) {
 		n += (size_t)r;
 	}
 	sys1(__NR_close, fd);
+	if (n == sizeof scratch - 1) // cut: drop the last, partial, field
+		while (n > 0 && scratch[n - 1] != ' ' && scratch[n - 1] != '\n')
+			n--;
 	scratch[n] = 0;
 	*err = 0;
 	return scratch;
@@ -435,6 +469,7 @@ static const char *errtext(long e, char *buf) {
 	case 3: return "no such process";
 	case 4: return "interrupted system call";
 	case 5: return "input/output error";
+	case 6: return "no such device or address";
 	case 7: return "argument list too long";
 	case 8: return "exec format error";
 	case 9: return "bad file descriptor";
@@ -445,19 +480,26 @@ static const char *errtext(long e, char *buf) {
 	case 14: return "bad address";
 	case 16: return "device or resource busy";
 	case 17: return "file exists";
+	case 18: return "invalid cross-device link";
 	case 19: return "no such device";
 	case 20: return "not a directory";
 	case 21: return "is a directory";
 	case 22: return "invalid argument";
+	case 23: return "too many open files in system";
 	case 24: return "too many open files";
+	case 25: return "inappropriate ioctl for device";
 	case 26: return "text file busy";
 	case 28: return "no space left on device";
 	case 30: return "read-only file system";
 	case 36: return "file name too long";
 	case 38: return "function not implemented";
+	case 39: return "directory not empty";
 	case 40: return "too many levels of symbolic links";
+	case 75: return "value too large for defined data type";
+	case 88: return "socket operation on non-socket";
 	case 95: return "operation not supported";
 	case 97: return "address family not supported by protocol";
+	case 122: return "disk quota exceeded";
 	}
 	const char *p = "errno ";
 	size_t i = 0;
@@ -495,13 +537,12 @@ static __attribute__((noreturn)) void fail(const char *what, const char *arg, lo
 // ---------------------------------------------------------------------
 // Options: helper.Options, as helper.Options.Args writes them.
 
-#define MAX_PATHS 4096
-
 struct options {
 	int ruleset_fd;
 	long grace_ms;
 	const char **writable, **pinned, **readonly, **hidden;
 	int n_writable, n_pinned, n_readonly, n_hidden;
+	int cap_writable, cap_pinned, cap_readonly, cap_hidden;
 	int ro_rest, private_mounts, loopback, no_unix_sockets, probe, supervise_only, hold_net;
 	long max_procs;
 	int cgroup_fd, cgroup_thread;
@@ -513,12 +554,56 @@ struct options {
 	char **program;
 };
 
-static void add(const char ***list, int *n, const char *p) {
-	if (!*list)
-		*list = alloc(sizeof(char *) * MAX_PATHS);
-	if (!*list || *n >= MAX_PATHS)
-		fail("too many paths", "", 0);
+// add appends p to a list of paths, which grows as it needs to.
+static void add(const char ***list, int *n, int *cap, const char *p) {
+	if (*n == *cap) {
+		int bigger = *cap ? *cap * 2 : 64;
+		const char **l = alloc(sizeof(char *) * (size_t)bigger);
+		if (!l)
+			fail("too many paths", "", -12);
+		if (*n)
+			memcpy(l, *list, sizeof(char *) * (size_t)*n);
+		*list = l;
+		*cap = bigger;
+	}
 	(*list)[(*n)++] = p;
+}
+
+// quote writes s as Go's strconv.Quote does for the bytes a command line
+// holds: between double quotes, with \" and \\, the C escapes of the control
+// characters and \xNN for the other bytes below 0x20 and 0x7f (bytes from
+// 0x80 up are copied: Go escapes them only when they are not valid UTF-8).
+static const char *quote(const char *s) {
+	char *q = alloc(slen(s) * 4 + 3), *d = q;
+	if (!q)
+		return s;
+	*d++ = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *esc = 0;
+		switch (c) {
+		case '"': esc = "\\\""; break;
+		case '\\': esc = "\\\\"; break;
+		case '\a': esc = "\\a"; break;
+		case '\b': esc = "\\b"; break;
+		case '\f': esc = "\\f"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		case '\t': esc = "\\t"; break;
+		case '\v': esc = "\\v"; break;
+		}
+		if (esc) {
+			while (*esc)
+				*d++ = *esc++;
+		} else if (c < 0x20 || c == 0x7f) {
+			*d++ = '\\', *d++ = 'x', *d++ = "0123456789abcdef"[c >> 4], *d++ = "0123456789abcdef"[c & 15];
+		} else {
+			*d++ = (char)c;
+		}
+	}
+	*d++ = '"';
+	*d = 0;
+	return q;
 }
 
 static void bad(const char *arg) { fail("bad ", arg, 0); }
@@ -537,26 +622,22 @@ static void parse(char **args, struct options *o) {
 				fail("no program to run", "", 0);
 			return;
 		} else if ((v = prefixed(a, "--ruleset-fd="))) {
-			// strconv.Atoi: a negative number is one too.
-			if (seq(v, "-1"))
-				o->ruleset_fd = -1;
-			else if ((n = parse_num(v)) < 0 || n > 1 << 30)
+			if (!parse_int(v, &n))
 				bad(a);
-			else
-				o->ruleset_fd = (int)n;
+			o->ruleset_fd = n < 0 ? -1 : (int)n;
 		} else if ((v = prefixed(a, "--grace-ms="))) {
-			if ((o->grace_ms = parse_num(v)) < 0)
+			if (!parse_int(v, &o->grace_ms) || o->grace_ms < 0)
 				bad(a);
 		} else if ((v = prefixed(a, "--rw="))) {
-			add(&o->writable, &o->n_writable, v);
+			add(&o->writable, &o->n_writable, &o->cap_writable, v);
 		} else if (seq(a, "--ro-rest")) {
 			o->ro_rest = 1;
 		} else if ((v = prefixed(a, "--pin="))) {
-			add(&o->pinned, &o->n_pinned, v);
+			add(&o->pinned, &o->n_pinned, &o->cap_pinned, v);
 		} else if ((v = prefixed(a, "--ro="))) {
-			add(&o->readonly, &o->n_readonly, v);
+			add(&o->readonly, &o->n_readonly, &o->cap_readonly, v);
 		} else if ((v = prefixed(a, "--hide="))) {
-			add(&o->hidden, &o->n_hidden, v);
+			add(&o->hidden, &o->n_hidden, &o->cap_hidden, v);
 		} else if (seq(a, "--private-mounts")) {
 			o->private_mounts = 1;
 		} else if (seq(a, "--loopback")) {
@@ -572,14 +653,14 @@ static void parse(char **args, struct options *o) {
 		} else if (seq(a, "--cgroup-thread")) {
 			o->cgroup_thread = 1;
 		} else if ((v = prefixed(a, "--max-procs="))) {
-			if ((o->max_procs = parse_num(v)) < 0)
+			if (!parse_int(v, &o->max_procs) || o->max_procs < 0)
 				bad(a);
 		} else if ((v = prefixed(a, "--cgroup-fd="))) {
-			if ((n = parse_num(v)) < 0 || n > 1 << 30)
+			if (!parse_int(v, &n) || n < 0)
 				bad(a);
 			o->cgroup_fd = (int)n;
 		} else if ((v = prefixed(a, "--tmp-fd="))) {
-			if ((n = parse_num(v)) < 0 || n > 1 << 30)
+			if (!parse_int(v, &n) || n < 0)
 				bad(a);
 			o->tmp_fd = (int)n;
 		} else if ((v = prefixed(a, "--tmp-at="))) {
@@ -595,23 +676,14 @@ static void parse(char **args, struct options *o) {
 			if (!colon)
 				bad(a);
 			*colon = 0;
-			o->uid = parse_num(ids);
-			o->gid = parse_num(colon + 1);
-			if (o->uid < 0 || o->gid < 0)
+			if (!parse_int(ids, &o->uid) || !parse_int(colon + 1, &o->gid) || o->uid < 0 || o->gid < 0)
 				bad(a);
 			o->map_ids = 1;
 		} else if ((v = prefixed(a, "--make-tmp="))) {
-			if ((o->make_tmp = parse_num(v)) <= 0)
+			if (!parse_int(v, &o->make_tmp) || o->make_tmp <= 0)
 				bad(a);
 		} else {
-			char quoted[4200];
-			size_t n = 0;
-			quoted[n++] = '"';
-			for (const char *q = a; *q && n < 4096; q++)
-				quoted[n++] = *q;
-			quoted[n++] = '"';
-			quoted[n] = 0;
-			fail("unknown option ", quoted, 0);
+			fail("unknown option ", quote(a), 0);
 		}
 	}
 	fail("missing -- before the program", "", 0);
@@ -668,7 +740,8 @@ static long remount_ro(const char *path, const char **step) {
 	}
 	unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY;
 	static const unsigned long pairs[][2] = {{ST_NOSUID, MS_NOSUID}, {ST_NODEV, MS_NODEV}, {ST_NOEXEC, MS_NOEXEC},
-						 {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME}};
+						 {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME},
+						 {ST_NOSYMFOLLOW, MS_NOSYMFOLLOW}};
 	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
 		if ((unsigned long)st.f_flags & pairs[i][0])
 			flags |= pairs[i][1];
@@ -726,7 +799,7 @@ static void read_only_rest(const struct options *o) {
 	long err;
 	char *raw = read_file("/proc/self/mountinfo", &err);
 	if (!raw)
-		fail("listing mounts", "", err);
+		fail("listing mounts: open /proc/self/mountinfo", "", err);
 	const char **done = 0;
 	int n_done = 0, cap_done = 0;
 	for (char *line = raw; *line;) {
@@ -876,10 +949,14 @@ static const char *make_tmp(long size, int sock, char *why) {
 	long fs = sys2(NR_fsopen, "tmpfs", FSOPEN_CLOEXEC);
 	char num[24], buf[64];
 	const char *what = "fsopen tmpfs";
+	char size_opt[48] = "tmpfs option size=";
 	long e = fs;
 	if (fs >= 0) {
-		what = "tmpfs option size";
-		e = sys5(NR_fsconfig, fs, FSCONFIG_SET_STRING, "size", fmt_num(num, size), 0);
+		fmt_num(num, size);
+		for (size_t i = 0; num[i]; i++)
+			size_opt[18 + i] = num[i], size_opt[19 + i] = 0;
+		what = size_opt;
+		e = sys5(NR_fsconfig, fs, FSCONFIG_SET_STRING, "size", num, 0);
 		if (e >= 0) {
 			what = "tmpfs option mode=0700";
 			e = sys5(NR_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0700", 0);
@@ -1030,7 +1107,7 @@ static void join_cgroup(int fd) {
 	long e = sys_write_all(fd, "0\n", 2);
 	sys1(__NR_close, fd);
 	if (e < 0)
-		fail("joining the process-bound cgroup", "", e);
+		fail("joining the process-bound cgroup: write cgroup.procs", "", e);
 }
 
 // ---------------------------------------------------------------------
@@ -1164,11 +1241,14 @@ static int children_of(long pid, long *kids, int max) {
 
 #define MAX_KIDS 65536
 
-// signal_all sends sig to every descendant, children first.
-static void signal_all(int sig) {
-	long *todo = alloc(sizeof(long) * MAX_KIDS), *seen = alloc(sizeof(long) * MAX_KIDS);
-	if (!todo || !seen)
-		return;
+// What signal_all and kill_all list processes in (1 MB, touched only as
+// far as used).
+static long todo[MAX_KIDS], seen[MAX_KIDS];
+
+// signal_all sends sig to the program and every descendant, children
+// first.
+static void signal_all(long program, int sig) {
+	sys2(__NR_kill, program, sig);
 	int n = children_of(self_pid, todo, MAX_KIDS), n_seen = 0;
 	while (n > 0) {
 		long pid = todo[--n];
@@ -1195,9 +1275,9 @@ static void kill_all(void) {
 		if (got != -EINTR)
 			break;
 	}
-	long *kids = alloc(sizeof(long) * MAX_KIDS);
+	long *kids = todo;
 	for (;;) {
-		int n = kids ? children_of(self_pid, kids, MAX_KIDS) : 0;
+		int n = children_of(self_pid, kids, MAX_KIDS);
 		for (int i = 0; i < n; i++)
 			sys2(__NR_kill, kids[i], SIGKILL);
 		long got = sys4(__NR_wait4, -1, &ws, n > 0 ? 0 : WNOHANG, 0); // something killed: its exit will come
@@ -1214,12 +1294,26 @@ static void kill_all(void) {
 
 static unsigned long sigbit(int sig) { return 1UL << (sig - 1); }
 
+struct ksigaction {
+	unsigned long handler, flags, restorer, mask;
+};
+
+// set_default gives sig its default action (SIG_DFL).
+static void set_default(int sig) {
+	struct ksigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	sys4(__NR_rt_sigaction, sig, &dfl, 0, 8);
+}
+
 // die_as ends this process as sig would have (its default action, which
-// the agent reads), or with 128+sig when it does not end it.
+// the agent reads), or with 128+sig when it does not end it. Only sig is
+// unblocked: another pending one (a SIGPIPE from the pipe to a program
+// that died before it started) must not end it first.
 static int die_as(int sig) {
-	unsigned long none = 0;
-	sys4(__NR_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
-	sys2(__NR_kill, self_pid, sig);
+	set_default(sig);
+	unsigned long mask = sigbit(sig);
+	sys4(__NR_rt_sigprocmask, SIG_UNBLOCK, &mask, 0, 8);
+	sys3(__NR_tgkill, self_pid, self_pid, sig);
 	struct ktimespec t = {0, 10000000};
 	sys4(__NR_clock_nanosleep, 1, 0, &t, 0);
 	return 128 + sig;
@@ -1266,9 +1360,10 @@ static long fork_program(const struct options *o, char **envp, int go_read, int 
 		break;
 	}
 	char cwd[4096];
-	if (o->private_mounts && sys2(__NR_getcwd, cwd, sizeof cwd) > 0)
-		sys1(__NR_chdir, cwd); // the mounts' directory, not the one bound over
 	long e;
+	// The mounts' directory, not the one bound over.
+	if (o->private_mounts && sys2(__NR_getcwd, cwd, sizeof cwd) > 0 && (e = sys1(__NR_chdir, cwd)) < 0)
+		fail("re-entering ", cwd, e);
 	if (!o->supervise_only) {
 		drop_capabilities();
 		if ((e = sys2(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1)) < 0)
@@ -1292,6 +1387,11 @@ static long fork_program(const struct options *o, char **envp, int go_read, int 
 	if ((e = sys3(NR_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC)) < 0)
 		fail("close_range", "", e);
 	sys0(__NR_setsid);
+	// Every signal's default action and none blocked, as the Go helper's
+	// program has them: not what the agent's parent left ignored.
+	for (int sig = 1; sig <= 64; sig++)
+		if (sig != SIGKILL && sig != 19 /* SIGSTOP */)
+			set_default(sig);
 	unsigned long none = 0;
 	sys4(__NR_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
 	e = sys3(__NR_execve, o->program[0], o->program, envp);
@@ -1350,7 +1450,7 @@ static int supervise(const struct options *o, char **envp) {
 		}
 		long sig = sys4(__NR_rt_sigtimedwait, &set, &info, timeout, 8);
 		if (sig == -EAGAIN) { // the grace period is over
-			signal_all(SIGKILL);
+			signal_all(pid, SIGKILL);
 			deadline = -1;
 			continue;
 		}
@@ -1371,7 +1471,7 @@ static int supervise(const struct options *o, char **envp) {
 			continue;
 		}
 		if (sig > 0 && deadline < 0 && (stops & sigbit((int)sig))) {
-			signal_all((int)sig);
+			signal_all(pid, (int)sig);
 			deadline = now_ms() + o->grace_ms;
 		}
 	}
@@ -1394,6 +1494,9 @@ __attribute__((used, noreturn)) void start(long *sp) {
 	char name[16] = "agent-sandbox";
 	sys2(__NR_prctl, PR_SET_NAME, name);
 	self_pid = (int)sys0(__NR_getpid);
+	// Children exit with SIGCHLD, which supervise waits for: not reaped
+	// by the kernel unseen, as they are where it is ignored.
+	set_default(SIGCHLD);
 	struct options o;
 	parse(argv + 2, &o);
 	if (o.map_ids)
