@@ -34,7 +34,10 @@ type linux struct {
 	exeMu sync.Mutex
 	exe   string
 
-	once sync.Once
+	// beginOnce starts the set-up's processes (begin), once sets up.
+	beginOnce sync.Once
+	beginning beginning
+	once      sync.Once
 	// startMu guards started (setup has begun, so close must wait for
 	// it) and closed (prepare starts nothing after close).
 	startMu sync.Mutex
@@ -56,6 +59,8 @@ type linux struct {
 	// built is set by the first build: until then no command has run
 	// under the bounds (see usage).
 	built atomic.Bool
+	// setUp is set once setup has ended.
+	setUp atomic.Bool
 }
 
 func newPlatform(p Policy) platform {
@@ -88,6 +93,43 @@ func (l *linux) prepare() {
 		l.started = true
 		go l.setup()
 	}
+}
+
+// beginning is what begin started for setup to wait for.
+type beginning struct {
+	wantTmp   bool
+	tmpSize   int64
+	exe       string // the helper they were started as
+	keeper    *netHolder
+	keeperErr error
+	probe     *probeRun
+	probeErr  error
+}
+
+// begin starts the set-up's two helper processes, each making its
+// namespaces on a processor of its own: the keeper of the session's
+// network namespace (with the network off, unless the policy borrows
+// another sandbox's) and the namespace probe. Once; setup waits for them.
+func (l *linux) begin() {
+	l.beginOnce.Do(func() {
+		b := &l.beginning
+		b.wantTmp = l.p.TempSize > 0 && l.p.sessionTemp != ""
+		if b.wantTmp && l.p.makeTemp() != nil {
+			// The ruleset names it, and the commands' tmpfs is mounted
+			// on it. Without it the probe still runs (what confines
+			// commands, hooks included, is known); Build fails with
+			// makeTemp's error.
+			b.wantTmp = false
+		}
+		if b.wantTmp {
+			b.tmpSize = l.p.TempSize
+		}
+		b.exe = l.helper()
+		if !l.p.Network && l.p.NetworkOf == nil {
+			b.keeper, b.keeperErr = l.startKeeper()
+		}
+		b.probe, b.probeErr = l.startProbe(b.tmpSize)
+	})
 }
 
 // begun reports whether the set-up has begun (its resources then exist
@@ -173,12 +215,14 @@ func (l *linux) setup() {
 	l.started = true
 	l.startMu.Unlock()
 	l.once.Do(func() {
-		// The namespace probe, which makes the session's tmpfs too, the
-		// keeper of the session's network namespace and the pids cgroup
-		// are made side by side (each namespace takes the kernel about a
-		// millisecond to make; the helper starts in a tenth of one): the
-		// tmpfs and the network namespace need namespaces, and are let go
-		// when the probe finds none or the policy cannot be enforced.
+		defer l.setUp.Store(true)
+		// The namespace probe, which makes the session's tmpfs too, and the
+		// keeper of the session's network namespace were started by begin
+		// (each namespace takes the kernel about a millisecond to make; the
+		// helper starts in a tenth of one); the pids cgroup is made while
+		// they run. The tmpfs and the network namespace need namespaces,
+		// and are let go when the probe finds none or the policy cannot be
+		// enforced.
 		var (
 			wg     sync.WaitGroup
 			tmp    *os.File
@@ -188,32 +232,25 @@ func (l *linux) setup() {
 			cg     *pidsCgroup
 			cgErr  error
 		)
-		wantTmp := l.p.TempSize > 0 && l.p.sessionTemp != ""
-		if wantTmp && l.p.makeTemp() != nil {
-			// The ruleset names it, and the commands' tmpfs is mounted
-			// on it. Without it the probe still runs (what confines
-			// commands, hooks included, is known); Build fails with
-			// makeTemp's error.
-			wantTmp = false
-		}
-		if !l.p.Network {
-			wg.Go(func() { net, netErr = l.sessionNet() })
+		l.begin()
+		b := &l.beginning
+		if !l.p.Network && l.p.NetworkOf != nil {
+			wg.Go(func() { net, netErr = l.sessionNet() }) // borrowed: its owner's set-up
 		}
 		if l.p.MaxProcesses > 0 {
-			wg.Go(func() { cg, cgErr = newPidsCgroup(l.p.MaxProcesses) })
+			cg, cgErr = newPidsCgroup(l.p.MaxProcesses)
 		}
-		var tmpSize int64
-		if wantTmp {
-			tmpSize = l.p.TempSize
+		var p probed
+		err := b.probeErr
+		if err == nil {
+			p, err = b.probe.wait()
 		}
-		exe := l.helper()
-		p, err := l.probe(tmpSize)
 		fellBack := false
-		if start := (*fs.PathError)(nil); errors.As(err, &start) && exe != selfExe && !l.starts(exe) && l.fallBack(exe) {
+		if start := (*fs.PathError)(nil); errors.As(err, &start) && b.exe != selfExe && !l.starts(b.exe) && l.fallBack(b.exe) {
 			// Not the namespaces (the helper starts without them): the
 			// helper could not be started.
 			fellBack = true
-			p, err = l.probe(tmpSize)
+			p, err = l.probe(b.tmpSize)
 		}
 		if err != nil {
 			l.nsErr = err.Error()
@@ -221,11 +258,21 @@ func (l *linux) setup() {
 			l.ns = true
 		}
 		tmp, tmpErr = p.tmp, p.tmpErr
+		switch {
+		case b.keeper != nil:
+			var kerr error
+			if net, kerr = b.keeper.keep(); kerr != nil {
+				netErr = kerr.Error()
+			}
+		case b.keeperErr != nil:
+			netErr = b.keeperErr.Error()
+		}
 		wg.Wait()
 		if fellBack && err == nil && !l.p.Network && net == nil {
 			// Its keeper, started as the helper that could not start, too.
 			net, netErr = l.sessionNet()
 		}
+		wantTmp := b.wantTmp
 		enforced, _ := l.enforced()
 		if enforced && wantTmp {
 			switch {
@@ -319,6 +366,16 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	if l.abi == 0 {
 		return shell.BashCommand(spec) // not enforced: the policy asked a person
 	}
+	// A session's first command finds the set-up still running (begun as
+	// the model started the call): what its mounts name is looked up
+	// meanwhile, not after (about 0.8 ms); later commands look it up
+	// only when namespaces mount it.
+	var pinned, readOnly, hidden []string
+	early := !l.setUp.Load()
+	if early {
+		pinned, readOnly = protectedNow(l.p)
+		hidden = l.p.hidden()
+	}
 	l.setup()
 	if ok, _ := l.enforced(); !ok {
 		return shell.BashCommand(spec)
@@ -340,13 +397,17 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	}
 	if l.ns {
 		o.Writable, o.ReadOnlyRest = existing(l.p.writable()), true
-		o.Pinned, o.ReadOnly = protectedNow(l.p)
+		if !early {
+			pinned, readOnly = protectedNow(l.p)
+			hidden = l.p.hidden()
+		}
+		o.Pinned, o.ReadOnly = pinned, readOnly
 		if spec.Background && l.p.Mode == WorkspaceWrite {
 			// Nothing looks at .git while it runs: the whole git
 			// directory stays as it is (see GuardBackground).
 			o.Pinned, o.ReadOnly = readOnlyGit(l.p, o.Pinned, o.ReadOnly)
 		}
-		o.Hidden = l.p.hidden()
+		o.Hidden = hidden
 		o.MaxProcs = l.p.MaxProcesses // counted in the command's user namespace only
 	}
 	attr := l.sysProcAttr(l.ns, &o)

@@ -62,20 +62,38 @@ func (l *linux) sessionNet() (*sharedNet, string) {
 // startSharedNet starts the keeper of the session's network namespace and
 // the thread that enters it.
 func (l *linux) startSharedNet() (*sharedNet, error) {
+	h, err := l.startKeeper()
+	if err != nil {
+		return nil, err
+	}
+	return h.keep()
+}
+
+// startKeeper starts the keeper of the session's network namespace (new
+// user and network namespaces, loopback up) without waiting for it: keep
+// does.
+func (l *linux) startKeeper() (*netHolder, error) {
 	o := helper.Options{RulesetFD: -1, HoldNet: true}
 	attr := l.sysProcAttr(true, &o)
 	cmd := l.helperCmd(l.helper(), o.Args(), nil)
 	cmd.SysProcAttr = attr
 	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
 	cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
 	h, err := startHolder(cmd)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := h.ready(); err != nil {
-		return nil, fmt.Errorf("the network namespace's keeper: %s", strings.TrimSpace(stderr.String()))
+	h.stderr = stderr
+	return h, nil
+}
+
+// keep waits for the keeper to be ready and starts the thread that enters
+// its namespace; the keeper is stopped when it cannot.
+func (h *netHolder) keep() (*sharedNet, error) {
+	if err := h.ready(); err != nil {
+		return nil, fmt.Errorf("the network namespace's keeper: %s", strings.TrimSpace(h.stderr.String()))
 	}
 	return h.enter()
 }
@@ -84,9 +102,10 @@ func (l *linux) startSharedNet() (*sharedNet, error) {
 // HoldNet): its standard input, which it holds the namespace until the
 // end of, and its standard output.
 type netHolder struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	out   *bufio.Reader
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *bufio.Reader
+	stderr *strings.Builder // what it said, once it ended (startKeeper's)
 	// once stops the keeper once; gone is closed when it has ended.
 	once sync.Once
 	gone chan struct{}
@@ -110,21 +129,19 @@ func startHolder(cmd *exec.Cmd) (*netHolder, error) {
 	return &netHolder{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout), gone: make(chan struct{})}, nil
 }
 
-// ready reads the keeper's standard output up to its line "ready" and
-// returns the lines before it. A keeper that ends first (its set-up
-// failed: its stderr says why) is waited for, and the error is the read's.
-func (h *netHolder) ready() ([]string, error) {
-	var lines []string
+// ready reads the keeper's standard output up to its line "ready". A
+// keeper that ends first (its set-up failed: its stderr says why) is
+// waited for, and the error is the read's.
+func (h *netHolder) ready() error {
 	for {
 		line, err := h.out.ReadString('\n')
-		if line = strings.TrimSpace(line); line == "ready" {
-			return lines, nil
+		if strings.TrimSpace(line) == "ready" {
+			return nil
 		}
 		if err != nil {
 			h.stop()
-			return lines, err
+			return err
 		}
-		lines = append(lines, line)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 
@@ -19,53 +20,82 @@ type probed struct {
 	tmpErr error
 }
 
-// probe starts the helper in probe mode inside the namespaces: it sets
-// them up as a command would and exits. With tmpSize, it first makes the
-// session's tmpfs of that many bytes. With the network off it makes no
-// network namespace: the keeper of the session's, started beside it
-// (sessionNet), tries that part, on the other processor. The error says
-// why namespaces cannot be used; nothing is kept then. It wraps an
-// *fs.PathError when the helper could not be started at all.
+// probe starts the helper in probe mode and waits for its verdict (see
+// startProbe and probeRun.wait).
 func (l *linux) probe(tmpSize int64) (probed, error) {
+	r, err := l.startProbe(tmpSize)
+	if err != nil {
+		return probed{}, err
+	}
+	return r.wait()
+}
+
+// probeRun is a started namespace probe.
+type probeRun struct {
+	cmd            *exec.Cmd
+	mine, theirs   *os.File // the tmpfs's socket (nil: none asked for)
+	stdout, stderr bytes.Buffer
+}
+
+// startProbe starts the helper in probe mode inside the namespaces: it
+// sets them up as a command would and exits. With tmpSize, it first makes
+// the session's tmpfs of that many bytes. With the network off it makes
+// no network namespace: the keeper of the session's, started beside it
+// (startKeeper), tries that part, on the other processor. The error wraps
+// an *fs.PathError when the helper could not be started at all; wait
+// must be called on a probe that started.
+func (l *linux) startProbe(tmpSize int64) (*probeRun, error) {
 	o := helper.Options{RulesetFD: -1, PrivateMounts: true, Writable: existing(l.p.writable()), ReadOnlyRest: true,
 		Probe: true, MakeTmp: tmpSize}
 	attr := l.sysProcAttr(true, &o) // before o.Args: it sets the ids to map
 	attr.Cloneflags &^= syscall.CLONE_NEWNET
-	var mine, theirs *os.File
+	r := &probeRun{}
 	var files []*os.File
 	if tmpSize > 0 {
 		var err error
-		if mine, theirs, err = tmpSocket(); err != nil {
-			return probed{}, err
+		if r.mine, r.theirs, err = tmpSocket(); err != nil {
+			return nil, err
 		}
-		defer mine.Close()
-		defer theirs.Close()
-		files = []*os.File{theirs} // at 3: helper.Options.MakeTmp
+		files = []*os.File{r.theirs} // at 3: helper.Options.MakeTmp
 	}
-	cmd := l.helperCmd(l.helper(), o.Args(), files)
-	cmd.SysProcAttr = attr
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		return probed{}, fmt.Errorf("user namespaces: %w", err) // an *fs.PathError: see setup
+	r.cmd = l.helperCmd(l.helper(), o.Args(), files)
+	r.cmd.SysProcAttr = attr
+	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+	if err := r.cmd.Start(); err != nil {
+		r.closeSocket()
+		return nil, fmt.Errorf("user namespaces: %w", err) // an *fs.PathError: see setup
 	}
-	if err := cmd.Wait(); err != nil {
-		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
+	return r, nil
+}
+
+// wait waits for the probe and returns what it made. The error says why
+// namespaces cannot be used; nothing is kept then.
+func (r *probeRun) wait() (probed, error) {
+	defer r.closeSocket()
+	if err := r.cmd.Wait(); err != nil {
+		if msg := bytes.TrimSpace(r.stderr.Bytes()); len(msg) > 0 {
 			return probed{}, fmt.Errorf("user namespaces: %s", msg)
 		}
 		return probed{}, fmt.Errorf("user namespaces: %v", err)
 	}
 	var p probed
-	if tmpSize == 0 {
+	if r.mine == nil {
 		return p, nil
 	}
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout.String()), "\n") {
 		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok {
 			p.tmpErr = errors.New(why)
 			return p, nil
 		}
 	}
-	theirs.Close() // the helper's copy: receiveTmp sees the end of what was sent
-	p.tmp, p.tmpErr = receiveTmp(mine)
+	r.theirs.Close() // the helper's copy: receiveTmp sees the end of what was sent
+	p.tmp, p.tmpErr = receiveTmp(r.mine)
 	return p, nil
+}
+
+func (r *probeRun) closeSocket() {
+	if r.mine != nil {
+		r.mine.Close()
+		r.theirs.Close()
+	}
 }
