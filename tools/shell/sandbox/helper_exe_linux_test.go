@@ -92,38 +92,3 @@ func TestAHelperThatCannotStartFallsBackToTheAgentsBinary(t *testing.T) {
 	}
 	runTrue(t, sb)
 }
-
-// With the network off, the keeper of the session's network namespace,
-// started beside the probe as the same helper, fails to start too: it is
-// started again once the probe fell back, so that the session's commands
-// still share one namespace (a server one starts on 127.0.0.1 reachable
-// from the next). The agent enters the namespace with CAP_SYS_ADMIN only,
-// so the test runs as root.
-func TestTheNetworkKeeperFallsBackWithTheProbe(t *testing.T) {
-	needLandlock(t)
-	if os.Geteuid() != 0 {
-		t.Skip("entering the session's network namespace takes CAP_SYS_ADMIN: run as root")
-	}
-	sb, err := New(Policy{Mode: WorkspaceWrite, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
-	l := sb.impl.(*linux)
-	if l.begun() {
-		t.Skip("this kernel's Landlock (ABI 1-3) has the sandbox set up in New, before the test could name its helper")
-	}
-	refused := filepath.Join(t.TempDir(), "helper")
-	if err := os.WriteFile(refused, []byte("\x7fELF"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	l.exe = refused
-	st := sb.Status()
-	if !st.Enforced || !st.UserNamespaces {
-		t.Skipf("no sandbox with user namespaces here: %s %s", st.Reason, st.UserNamespacesErr)
-	}
-	if l.net == nil {
-		t.Fatalf("no network namespace kept for the session after the fall-back: %s", l.netErr)
-	}
-	runTrue(t, sb)
-}

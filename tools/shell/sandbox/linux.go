@@ -97,19 +97,14 @@ func (l *linux) prepare() {
 
 // beginning is what begin started for setup to wait for.
 type beginning struct {
-	wantTmp   bool
-	tmpSize   int64
-	exe       string // the helper they were started as
-	keeper    *netHolder
-	keeperErr error
-	probe     *probeRun
-	probeErr  error
+	wantTmp  bool
+	tmpSize  int64
+	exe      string // the helper it was started as
+	probe    *probeRun
+	probeErr error
 }
 
-// begin starts the set-up's two helper processes, each making its
-// namespaces on a processor of its own: the keeper of the session's
-// network namespace (with the network off, unless the policy borrows
-// another sandbox's) and the namespace probe. Once; setup waits for them.
+// begin starts the namespace probe, once; setup waits for it.
 func (l *linux) begin() {
 	l.beginOnce.Do(func() {
 		b := &l.beginning
@@ -125,9 +120,6 @@ func (l *linux) begin() {
 			b.tmpSize = l.p.TempSize
 		}
 		b.exe = l.helper()
-		if !l.p.Network && l.p.NetworkOf == nil {
-			b.keeper, b.keeperErr = l.startKeeper()
-		}
 		b.probe, b.probeErr = l.startProbe(b.tmpSize)
 	})
 }
@@ -216,13 +208,12 @@ func (l *linux) setup() {
 	l.startMu.Unlock()
 	l.once.Do(func() {
 		defer l.setUp.Store(true)
-		// The namespace probe, which makes the session's tmpfs too, and the
-		// keeper of the session's network namespace were started by begin
-		// (each namespace takes the kernel about a millisecond to make; the
-		// helper starts in a tenth of one); the pids cgroup is made while
-		// they run. The tmpfs and the network namespace need namespaces,
-		// and are let go when the probe finds none or the policy cannot be
-		// enforced.
+		// The namespace probe, which makes the session's tmpfs too, was
+		// started by begin; the session's network namespace (each
+		// namespace takes the kernel about a millisecond to make) and the
+		// pids cgroup are made while it runs. The tmpfs and the network
+		// namespace need namespaces, and are let go when the probe finds
+		// none or the policy cannot be enforced.
 		var (
 			wg     sync.WaitGroup
 			tmp    *os.File
@@ -234,8 +225,12 @@ func (l *linux) setup() {
 		)
 		l.begin()
 		b := &l.beginning
-		if !l.p.Network && l.p.NetworkOf != nil {
+		switch {
+		case l.p.Network:
+		case l.p.NetworkOf != nil:
 			wg.Go(func() { net, netErr = l.sessionNet() }) // borrowed: its owner's set-up
+		default:
+			net, netErr = l.sessionNet()
 		}
 		if l.p.MaxProcesses > 0 {
 			cg, cgErr = newPidsCgroup(l.p.MaxProcesses)
@@ -245,11 +240,9 @@ func (l *linux) setup() {
 		if err == nil {
 			p, err = b.probe.wait()
 		}
-		fellBack := false
 		if start := (*fs.PathError)(nil); errors.As(err, &start) && b.exe != selfExe && !l.starts(b.exe) && l.fallBack(b.exe) {
 			// Not the namespaces (the helper starts without them): the
 			// helper could not be started.
-			fellBack = true
 			p, err = l.probe(b.tmpSize)
 		}
 		if err != nil {
@@ -258,20 +251,7 @@ func (l *linux) setup() {
 			l.ns = true
 		}
 		tmp, tmpErr = p.tmp, p.tmpErr
-		switch {
-		case b.keeper != nil:
-			var kerr error
-			if net, kerr = b.keeper.keep(); kerr != nil {
-				netErr = kerr.Error()
-			}
-		case b.keeperErr != nil:
-			netErr = b.keeperErr.Error()
-		}
 		wg.Wait()
-		if fellBack && err == nil && !l.p.Network && net == nil {
-			// Its keeper, started as the helper that could not start, too.
-			net, netErr = l.sessionNet()
-		}
 		wantTmp := b.wantTmp
 		enforced, _ := l.enforced()
 		if enforced && wantTmp {

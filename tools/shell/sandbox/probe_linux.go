@@ -40,8 +40,8 @@ type probeRun struct {
 // startProbe starts the helper in probe mode inside the namespaces: it
 // sets them up as a command would and exits. With tmpSize, it first makes
 // the session's tmpfs of that many bytes. With the network off it makes
-// no network namespace: the keeper of the session's, started beside it
-// (startKeeper), tries that part, on the other processor. The error wraps
+// no network namespace: the session's, made beside it (startSharedNet),
+// tries that part. The error wraps
 // an *fs.PathError when the helper could not be started at all; wait
 // must be called on a probe that started.
 func (l *linux) startProbe(tmpSize int64) (*probeRun, error) {

@@ -95,14 +95,6 @@ type Options struct {
 	// agent, even one killed with SIGKILL. The program keeps the agent's
 	// capabilities and may gain privileges (sudo).
 	SuperviseOnly bool
-	// HoldNet makes the helper the keeper of a session's network
-	// namespace (started in new user and network namespaces): it brings
-	// loopback up, writes "ready" on standard output, and waits until its
-	// standard input ends. The session's commands are started in that
-	// namespace, so that a server one starts on 127.0.0.1 is reachable from
-	// the next, while nothing else is. With Probe, the probe does so once
-	// its set-up succeeded (its tmpfs, MakeTmp, sent first).
-	HoldNet bool
 	// MaxProcs, when positive, is the RLIMIT_NPROC of the program: the most
 	// processes (threads) it and what it starts may have at once.
 	MaxProcs int
@@ -172,9 +164,6 @@ func (o Options) Args() []string {
 	if o.SuperviseOnly {
 		a = append(a, "--supervise-only")
 	}
-	if o.HoldNet {
-		a = append(a, "--hold-net")
-	}
 	if o.MaxProcs > 0 {
 		a = append(a, "--max-procs="+strconv.Itoa(o.MaxProcs))
 	}
@@ -203,7 +192,7 @@ func Parse(args []string) (Options, error) {
 		switch {
 		case a == "--":
 			o.Program = args[i+1:]
-			if len(o.Program) == 0 && !o.Probe && !o.HoldNet {
+			if len(o.Program) == 0 && !o.Probe {
 				return o, errors.New("no program to run")
 			}
 			return o, nil
@@ -239,8 +228,6 @@ func Parse(args []string) (Options, error) {
 			o.Probe = true
 		case a == "--supervise-only":
 			o.SuperviseOnly = true
-		case a == "--hold-net":
-			o.HoldNet = true
 		case a == "--cgroup-thread":
 			o.CgroupThread = true
 		case hasPrefix(a, "--max-procs="), hasPrefix(a, "--cgroup-fd="), hasPrefix(a, "--tmp-fd="):

@@ -1,7 +1,6 @@
 package helper
 
 import (
-	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -34,14 +33,6 @@ func run(o Options) int {
 		if err := mapIDs(o.UID, o.GID); err != nil {
 			fail(err)
 		}
-	}
-	if o.HoldNet && !o.Probe {
-		if err := loopbackUp(); err != nil {
-			fail(err)
-		}
-		os.Stdout.WriteString("ready\n")
-		io.Copy(io.Discard, os.Stdin) // until the agent closes it, or dies
-		return 0
 	}
 	if o.MakeTmp > 0 && o.Probe {
 		// The probe goes on without it: the tmpfs is a bound of the
@@ -96,12 +87,6 @@ func run(o Options) int {
 		fail(err)
 	}
 	if o.Probe {
-		if o.HoldNet {
-			// The probe's network namespace, its loopback up, is the
-			// session's: kept until the agent closes stdin, or dies.
-			os.Stdout.WriteString("ready\n")
-			io.Copy(io.Discard, os.Stdin)
-		}
 		return 0
 	}
 	// Told to stop while setting up: nothing was started; end as the

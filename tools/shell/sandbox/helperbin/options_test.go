@@ -31,7 +31,7 @@ func TestTheHelpersReadTheSameOptions(t *testing.T) {
 	}
 	every := helper.Options{RulesetFD: 3, Writable: []string{"/w", "/w 2"}, ReadOnlyRest: true, Pinned: []string{"/w/.git"},
 		ReadOnly: []string{"/w/.git/hooks"}, Hidden: []string{"/home/u/.npmrc"}, PrivateMounts: true, Loopback: true,
-		NoUnixSockets: true, Grace: 1500 * time.Millisecond, Probe: true, HoldNet: true, MaxProcs: 1024, CgroupFD: 4,
+		NoUnixSockets: true, Grace: 1500 * time.Millisecond, Probe: true, MaxProcs: 1024, CgroupFD: 4,
 		CgroupThread: true, TmpFD: 5, TmpAt: "/tmp/agent-tmp-1", MakeTmp: 1 << 30, MapIDs: true, UID: 1000, GID: 1000,
 		SuperviseOnly: true}.Args()
 	every = append(every[:len(every)-1:len(every)-1], "--unheard-of", "--", "/bin/true")

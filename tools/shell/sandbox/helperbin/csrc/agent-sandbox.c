@@ -543,7 +543,7 @@ struct options {
 	const char **writable, **pinned, **readonly, **hidden;
 	int n_writable, n_pinned, n_readonly, n_hidden;
 	int cap_writable, cap_pinned, cap_readonly, cap_hidden;
-	int ro_rest, private_mounts, loopback, no_unix_sockets, probe, supervise_only, hold_net;
+	int ro_rest, private_mounts, loopback, no_unix_sockets, probe, supervise_only;
 	long max_procs;
 	int cgroup_fd, cgroup_thread;
 	int tmp_fd;
@@ -618,7 +618,7 @@ static void parse(char **args, struct options *o) {
 		const char *a = args[i];
 		if (seq(a, "--")) {
 			o->program = args + i + 1;
-			if (!o->program[0] && !o->probe && !o->hold_net)
+			if (!o->program[0] && !o->probe)
 				fail("no program to run", "", 0);
 			return;
 		} else if ((v = prefixed(a, "--ruleset-fd="))) {
@@ -648,8 +648,6 @@ static void parse(char **args, struct options *o) {
 			o->probe = 1;
 		} else if (seq(a, "--supervise-only")) {
 			o->supervise_only = 1;
-		} else if (seq(a, "--hold-net")) {
-			o->hold_net = 1;
 		} else if (seq(a, "--cgroup-thread")) {
 			o->cgroup_thread = 1;
 		} else if ((v = prefixed(a, "--max-procs="))) {
@@ -1008,20 +1006,6 @@ static const char *make_tmp(long size, int sock, char *why) {
 		why[n++] = *p;
 	why[n] = 0;
 	return why;
-}
-
-// hold writes "ready" and waits until the agent closes standard input (or
-// dies): the keeper of a session's network namespace.
-static int hold(void) {
-	char buf[512];
-	puts_fd(1, "ready\n");
-	for (;;) {
-		long r = sys3(__NR_read, 0, buf, sizeof buf);
-		if (r == -EINTR)
-			continue;
-		if (r <= 0)
-			return 0;
-	}
 }
 
 // ---------------------------------------------------------------------
@@ -1501,10 +1485,6 @@ __attribute__((used, noreturn)) void start(long *sp) {
 	parse(argv + 2, &o);
 	if (o.map_ids)
 		map_ids(o.uid, o.gid);
-	if (o.hold_net && !o.probe) {
-		loopback_up();
-		exit_now(hold());
-	}
 	if (o.probe) {
 		if (o.make_tmp > 0) {
 			// The probe goes on without it: the tmpfs is a bound of the
@@ -1520,7 +1500,7 @@ __attribute__((used, noreturn)) void start(long *sp) {
 		if (o.cgroup_fd >= 0 && !o.cgroup_thread)
 			join_cgroup(o.cgroup_fd);
 		confine(&o);
-		exit_now(o.hold_net ? hold() : 0);
+		exit_now(0);
 	}
 	exit_now(supervise(&o, envp));
 }
