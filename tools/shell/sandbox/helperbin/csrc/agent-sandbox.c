@@ -381,8 +381,25 @@ static long sys_write_all(int fd, const char *s, size_t n) {
 
 static void puts_fd(int fd, const char *s) { sys_write_all(fd, s, slen(s)); }
 
-// read_file reads all of path (up to what fits in memory), NUL-terminated;
-// 0 with *err set when it cannot.
+// read_upto reads fd into buf until its end or cap bytes: how many, or
+// the error.
+static long read_upto(int fd, char *buf, size_t cap) {
+	size_t n = 0;
+	while (n < cap) {
+		long r = sys3(__NR_read, fd, buf + n, cap - n);
+		if (r == -EINTR)
+			continue;
+		if (r < 0)
+			return r;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	return (long)n;
+}
+
+// read_file reads all of path (up to what fits in memory) into the arena,
+// NUL-terminated; 0 with *err set when it cannot.
 static char *read_file(const char *path, long *err) {
 	int fd = (int)sys4(NR_open_at, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
@@ -397,25 +414,20 @@ static char *read_file(const char *path, long *err) {
 			*err = -12;
 			return 0;
 		}
-		if (n == cap) {
-			char *bigger = alloc(cap * 2 + 1);
-			if (bigger)
-				memcpy(bigger, b, n);
-			b = bigger;
-			cap *= 2;
-			continue;
-		}
-		long r = sys3(__NR_read, fd, b + n, cap - n);
-		if (r == -EINTR)
-			continue;
+		long r = read_upto(fd, b + n, cap - n);
 		if (r < 0) {
 			sys1(__NR_close, fd);
 			*err = r;
 			return 0;
 		}
-		if (r == 0)
-			break;
 		n += (size_t)r;
+		if (n < cap) // its end
+			break;
+		char *bigger = alloc(cap * 2 + 1);
+		if (bigger)
+			memcpy(bigger, b, n);
+		b = bigger;
+		cap *= 2;
 	}
 	sys1(__NR_close, fd);
 	b[n] = 0;
@@ -429,29 +441,21 @@ static char *read_file(const char *path, long *err) {
 // ever touched.
 static char scratch[1 << 20];
 
-// read_scratch reads path into scratch, NUL-terminated (cut at 1 MB); 0
-// with *err set when it cannot.
+// read_scratch reads path into scratch, NUL-terminated (cut at 1 MB, and
+// then at its last whole field); 0 with *err set when it cannot.
 static char *read_scratch(const char *path, long *err) {
 	int fd = (int)sys4(NR_open_at, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
 		*err = fd;
 		return 0;
 	}
-	size_t n = 0;
-	while (n < sizeof scratch - 1) {
-		long r = sys3(__NR_read, fd, scratch + n, sizeof scratch - 1 - n);
-		if (r == -EINTR)
-			continue;
-		if (r < 0) {
-			sys1(__NR_close, fd);
-			*err = r;
-			return 0;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
+	long r = read_upto(fd, scratch, sizeof scratch - 1);
 	sys1(__NR_close, fd);
+	if (r < 0) {
+		*err = r;
+		return 0;
+	}
+	size_t n = (size_t)r;
 	if (n == sizeof scratch - 1) // cut: drop the last, partial, field
 		while (n > 0 && scratch[n - 1] != ' ' && scratch[n - 1] != '\n')
 			n--;
