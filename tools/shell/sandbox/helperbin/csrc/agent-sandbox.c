@@ -1103,11 +1103,6 @@ static void join_cgroup(int fd) {
 
 static int self_pid;
 
-// children appends to kids the children of pid (from its tasks' children
-// files, or a scan of /proc where the kernel has none) and returns their
-// number.
-static int children_of(long pid, long *kids, int max);
-
 static int append_ints(const char *s, long *kids, int n, int max) {
 	long v = 0;
 	int in = 0;
@@ -1132,99 +1127,100 @@ struct dirent64 {
 	char d_name[];
 };
 
-// scan_children finds pid's children by their /proc/PID/stat.
-static int scan_children(long pid, long *kids, int max) {
-	int fd = (int)sys4(NR_open_at, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return 0;
-	char buf[8192], path[64], num[24];
-	int n = 0;
-	for (;;) {
-		long got = sys3(__NR_getdents64, fd, buf, sizeof buf);
-		if (got <= 0)
-			break;
-		for (long off = 0; off < got;) {
-			struct dirent64 *d = (struct dirent64 *)(buf + off);
-			off += d->d_reclen;
-			long p = parse_num(d->d_name);
-			if (p <= 0)
-				continue;
-			size_t k = 0;
-			for (const char *s = "/proc/"; *s; s++)
-				path[k++] = *s;
-			for (const char *s = fmt_num(num, p); *s; s++)
-				path[k++] = *s;
-			for (const char *s = "/stat"; *s; s++)
-				path[k++] = *s;
-			path[k] = 0;
-			long err;
-			char *stat = read_scratch(path, &err);
-			if (!stat)
-				continue;
-			char *close = 0;
-			for (char *s = stat; *s; s++)
-				if (*s == ')')
-					close = s;
-			// ") S PPID ..."
-			if (!close || close[1] != ' ' || !close[2] || close[3] != ' ')
-				continue;
-			long ppid = 0;
-			for (char *s = close + 4; *s >= '0' && *s <= '9'; s++)
-				ppid = ppid * 10 + (*s - '0');
-			if (ppid == pid && n < max)
-				kids[n++] = p;
-		}
-	}
-	sys1(__NR_close, fd);
-	return n;
+// join writes the strings of parts (ended by a null) one after the other
+// into dst, cut to cap bytes with its NUL, and returns dst.
+static char *join(char *dst, size_t cap, const char *const *parts) {
+	size_t n = 0;
+	for (; *parts; parts++)
+		for (const char *p = *parts; *p && n < cap - 1; p++)
+			dst[n++] = *p;
+	dst[n] = 0;
+	return dst;
 }
 
-static int children_of(long pid, long *kids, int max) {
-	char path[96], num[24];
-	size_t k = 0;
-	for (const char *s = "/proc/"; *s; s++)
-		path[k++] = *s;
-	for (const char *s = fmt_num(num, pid); *s; s++)
-		path[k++] = *s;
-	for (const char *s = "/task"; *s; s++)
-		path[k++] = *s;
-	path[k] = 0;
-	int fd = (int)sys4(NR_open_at, AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+// each_pid calls fn with every entry of dir whose name is a number (a
+// process or a task) and ctx, until fn returns non-zero; it returns that
+// (0: all were seen, or dir could not be read).
+static int each_pid(const char *dir, int (*fn)(long id, void *ctx), void *ctx) {
+	int fd = (int)sys4(NR_open_at, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
-		return 0; // gone
-	char buf[4096];
-	int n = 0;
-	for (;;) {
+		return 0;
+	char buf[8192];
+	int stop = 0;
+	while (!stop) {
 		long got = sys3(__NR_getdents64, fd, buf, sizeof buf);
 		if (got <= 0)
 			break;
-		for (long off = 0; off < got;) {
+		for (long off = 0; off < got && !stop;) {
 			struct dirent64 *d = (struct dirent64 *)(buf + off);
 			off += d->d_reclen;
-			if (parse_num(d->d_name) <= 0)
-				continue;
-			char file[160];
-			size_t j = 0;
-			for (const char *s = path; *s; s++)
-				file[j++] = *s;
-			file[j++] = '/';
-			for (const char *s = d->d_name; *s && j < 140; s++)
-				file[j++] = *s;
-			for (const char *s = "/children"; *s; s++)
-				file[j++] = *s;
-			file[j] = 0;
-			long err;
-			char *text = read_scratch(file, &err);
-			if (!text && err == -ENOENT) {
-				sys1(__NR_close, fd);
-				return scan_children(pid, kids, max);
-			}
-			if (text)
-				n = append_ints(text, kids, n, max);
+			long id = parse_num(d->d_name);
+			if (id > 0)
+				stop = fn(id, ctx);
 		}
 	}
 	sys1(__NR_close, fd);
-	return n;
+	return stop;
+}
+
+// found is where children_of and scan_children gather a process's
+// children.
+struct found {
+	long pid; // whose
+	long *kids;
+	int n, max;
+};
+
+// child_by_stat adds process p to f when its /proc/P/stat names f->pid as
+// its parent.
+static int child_by_stat(long p, void *ctx) {
+	struct found *f = ctx;
+	char path[64], num[24];
+	long err;
+	char *stat = read_scratch(join(path, sizeof path, (const char *[]){"/proc/", fmt_num(num, p), "/stat", 0}), &err);
+	if (!stat)
+		return 0;
+	char *close = 0;
+	for (char *s = stat; *s; s++)
+		if (*s == ')')
+			close = s;
+	// ") S PPID ..."
+	if (!close || close[1] != ' ' || !close[2] || close[3] != ' ')
+		return 0;
+	long ppid = 0;
+	for (char *s = close + 4; *s >= '0' && *s <= '9'; s++)
+		ppid = ppid * 10 + (*s - '0');
+	if (ppid == f->pid && f->n < f->max)
+		f->kids[f->n++] = p;
+	return 0;
+}
+
+// children_of_task adds the children of task t of f->pid, from its
+// children file; 1 (stop) when the kernel has none (no
+// CONFIG_PROC_CHILDREN).
+static int children_of_task(long t, void *ctx) {
+	struct found *f = ctx;
+	char path[96], pid[24], task[24];
+	long err;
+	char *text = read_scratch(join(path, sizeof path, (const char *[]){"/proc/", fmt_num(pid, f->pid), "/task/", fmt_num(task, t), "/children", 0}), &err);
+	if (!text && err == -ENOENT)
+		return 1;
+	if (text)
+		f->n = append_ints(text, f->kids, f->n, f->max);
+	return 0;
+}
+
+// children_of puts the children of pid in kids (at most max) and returns
+// their number: from its tasks' children files, or a scan of every
+// process's stat where the kernel has no such files.
+static int children_of(long pid, long *kids, int max) {
+	char path[64], num[24];
+	struct found f = {pid, kids, 0, max};
+	if (each_pid(join(path, sizeof path, (const char *[]){"/proc/", fmt_num(num, pid), "/task", 0}), children_of_task, &f)) {
+		f.n = 0;
+		each_pid("/proc", child_by_stat, &f);
+	}
+	return f.n;
 }
 
 #define MAX_KIDS 65536
