@@ -10,7 +10,7 @@
 // Debian, gcc and gcc-aarch64-linux-gnu; each may be named with
 // CC_amd64 and CC_arm64).
 //
-// Usage: go run build.go [-o DIR]
+// Usage: go run build.go [-o DIR] | [-cc ARCH]
 package main
 
 import (
@@ -32,7 +32,12 @@ var cflags = []string{
 
 func main() {
 	out := flag.String("o", ".", "the directory to write agent-sandbox_linux_ARCH to")
+	cc := flag.String("cc", "", "print the C compiler that builds for this architecture (amd64, arm64), and build nothing")
 	flag.Parse()
+	if *cc != "" {
+		fmt.Println(compiler(*cc))
+		return
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fail(err)
 	}

@@ -36,7 +36,7 @@ func TestEmbeddedHelpersAreBuiltFromThisSource(t *testing.T) {
 			built, _ = comment.Data()
 		}
 		f.Close()
-		cc := compiler(arch)
+		cc := compiler(t, arch)
 		version, err := exec.Command(cc, "--version").Output()
 		if err != nil {
 			if os.Getenv("CI") != "" {
@@ -73,15 +73,13 @@ func TestEmbeddedHelpersAreBuiltFromThisSource(t *testing.T) {
 	}
 }
 
-// compiler is build.go's C compiler for arch.
-func compiler(arch string) string {
-	if cc := os.Getenv("CC_" + arch); cc != "" {
-		return cc
+// compiler is build.go's C compiler for arch (its -cc).
+func compiler(t *testing.T, arch string) string {
+	out, err := exec.Command("go", "run", "build.go", "-cc", arch).Output()
+	if err != nil {
+		t.Fatalf("go run build.go -cc %s: %v", arch, err)
 	}
-	if arch == "arm64" {
-		return "aarch64-linux-gnu-gcc"
-	}
-	return "gcc"
+	return strings.TrimSpace(string(out))
 }
 
 // TestExecStartsTheHelper starts the embedded helper from its memfd as
