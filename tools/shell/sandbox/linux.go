@@ -34,10 +34,7 @@ type linux struct {
 	exeMu sync.Mutex
 	exe   string
 
-	// beginOnce starts the set-up's processes (begin), once sets up.
-	beginOnce sync.Once
-	beginning beginning
-	once      sync.Once
+	once sync.Once
 	// startMu guards started (setup has begun, so close must wait for
 	// it) and closed (prepare starts nothing after close).
 	startMu sync.Mutex
@@ -93,35 +90,6 @@ func (l *linux) prepare() {
 		l.started = true
 		go l.setup()
 	}
-}
-
-// beginning is what begin started for setup to wait for.
-type beginning struct {
-	wantTmp  bool
-	tmpSize  int64
-	exe      string // the helper it was started as
-	probe    *probeRun
-	probeErr error
-}
-
-// begin starts the namespace probe, once; setup waits for it.
-func (l *linux) begin() {
-	l.beginOnce.Do(func() {
-		b := &l.beginning
-		b.wantTmp = l.p.TempSize > 0 && l.p.sessionTemp != ""
-		if b.wantTmp && l.p.makeTemp() != nil {
-			// The ruleset names it, and the commands' tmpfs is mounted
-			// on it. Without it the probe still runs (what confines
-			// commands, hooks included, is known); Build fails with
-			// makeTemp's error.
-			b.wantTmp = false
-		}
-		if b.wantTmp {
-			b.tmpSize = l.p.TempSize
-		}
-		b.exe = l.helper()
-		b.probe, b.probeErr = l.startProbe(b.tmpSize)
-	})
 }
 
 // begun reports whether the set-up has begun (its resources then exist
@@ -208,10 +176,10 @@ func (l *linux) setup() {
 	l.startMu.Unlock()
 	l.once.Do(func() {
 		defer l.setUp.Store(true)
-		// The namespace probe, which makes the session's tmpfs too, was
-		// started by begin; the session's network namespace (each
-		// namespace takes the kernel about a millisecond to make) and the
-		// pids cgroup are made while it runs. The tmpfs and the network
+		// The namespace probe, which makes the session's tmpfs too, is
+		// started first; the session's network namespace (each namespace
+		// takes the kernel about a millisecond to make) and the pids
+		// cgroup are made while it runs. The tmpfs and the network
 		// namespace need namespaces, and are let go when the probe finds
 		// none or the policy cannot be enforced.
 		var (
@@ -223,8 +191,25 @@ func (l *linux) setup() {
 			cg     *pidsCgroup
 			cgErr  error
 		)
-		l.begin()
-		b := &l.beginning
+		wantTmp := l.p.TempSize > 0 && l.p.sessionTemp != ""
+		if wantTmp && l.p.makeTemp() != nil {
+			// The ruleset names it, and the commands' tmpfs is mounted
+			// on it. Without it the probe still runs (what confines
+			// commands, hooks included, is known); Build fails with
+			// makeTemp's error.
+			wantTmp = false
+		}
+		var tmpSize int64
+		if wantTmp {
+			tmpSize = l.p.TempSize
+		}
+		// The probe's parent-death signal follows the thread that
+		// starts it: this goroutine keeps its thread until the probe has
+		// ended, so that no goroutine that locks the thread and ends (one
+		// that leaves a namespace behind) takes the probe with it.
+		runtime.LockOSThread()
+		exe := l.helper()
+		probe, err := l.startProbe(tmpSize)
 		switch {
 		case l.p.Network:
 		case l.p.NetworkOf != nil:
@@ -236,15 +221,15 @@ func (l *linux) setup() {
 			cg, cgErr = newPidsCgroup(l.p.MaxProcesses)
 		}
 		var p probed
-		err := b.probeErr
 		if err == nil {
-			p, err = b.probe.wait()
+			p, err = probe.wait()
 		}
-		if start := (*fs.PathError)(nil); errors.As(err, &start) && b.exe != selfExe && !l.starts(b.exe) && l.fallBack(b.exe) {
+		if start := (*fs.PathError)(nil); errors.As(err, &start) && exe != selfExe && !l.starts(exe) && l.fallBack(exe) {
 			// Not the namespaces (the helper starts without them): the
 			// helper could not be started.
-			p, err = l.probe(b.tmpSize)
+			p, err = l.probe(tmpSize)
 		}
+		runtime.UnlockOSThread()
 		if err != nil {
 			l.nsErr = err.Error()
 		} else {
@@ -252,7 +237,6 @@ func (l *linux) setup() {
 		}
 		tmp, tmpErr = p.tmp, p.tmpErr
 		wg.Wait()
-		wantTmp := b.wantTmp
 		enforced, _ := l.enforced()
 		if enforced && wantTmp {
 			switch {

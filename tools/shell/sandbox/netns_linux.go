@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"sync"
@@ -68,20 +69,37 @@ func startSharedNet() (*sharedNet, error) {
 }
 
 // serve makes the namespace on a thread of its own, loopback up, and runs
-// the starts sent to it until close. The thread is never unlocked: it
-// ends with the goroutine, so that no other goroutine runs in the
-// namespace (nor in the agent's, had making it failed half-way).
+// the starts sent to it until close. Once the namespace is made the
+// thread is never unlocked: it ends with the goroutine, so that no other
+// goroutine runs in the namespace. Where it cannot be made (the agent
+// lacks CAP_SYS_ADMIN: the usual case for a person's own account) the
+// thread goes back to the runtime in the agent's namespace instead of
+// ending: a thread's end sends the parent-death signal to every process
+// it started, and a goroutine that started the namespace probe or a
+// command may have run on this very thread.
 func (n *sharedNet) serve(made chan<- error) {
 	defer close(n.stopped)
 	runtime.LockOSThread()
+	own, err := os.Open("/proc/thread-self/ns/net")
+	if err != nil {
+		runtime.UnlockOSThread()
+		made <- err
+		return
+	}
+	defer own.Close()
 	if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+		runtime.UnlockOSThread() // unchanged
 		made <- err
 		return
 	}
 	if err := loopbackUp(); err != nil {
+		if unix.Setns(int(own.Fd()), unix.CLONE_NEWNET) == nil {
+			runtime.UnlockOSThread() // back in the agent's namespace
+		}
 		made <- err
 		return
 	}
+	own.Close()
 	made <- nil
 	for {
 		select {
