@@ -203,11 +203,9 @@ func (l *linux) setup() {
 		if wantTmp {
 			tmpSize = l.p.TempSize
 		}
-		// The probe's parent-death signal follows the thread that
-		// starts it: this goroutine keeps its thread until the probe has
-		// ended, so that no goroutine that locks the thread and ends (one
-		// that leaves a namespace behind) takes the probe with it.
-		runtime.LockOSThread()
+		// (The probe's parent-death signal follows the thread that starts
+		// it: no goroutine may lock a thread and end while the probe runs,
+		// see sharedNet.serve.)
 		exe := l.helper()
 		probe, err := l.startProbe(tmpSize)
 		switch {
@@ -229,7 +227,6 @@ func (l *linux) setup() {
 			// helper could not be started.
 			p, err = l.probe(tmpSize)
 		}
-		runtime.UnlockOSThread()
 		if err != nil {
 			l.nsErr = err.Error()
 		} else {
