@@ -52,8 +52,9 @@ type Cmd struct {
 	// Yield runs git (Run, Status, OK) at a lower CPU priority, nice
 	// yieldNice where the system has one: work nobody waits for at that
 	// moment, such as a checkpoint read while a request is in flight,
-	// leaves the processors to the agent's turn when both want them (2 to
-	// 4 ms of a five-step -p run on two cores; BENCHMARKS.md, issue 43).
+	// leaves the processors to the agent's turn when both want them (0.5
+	// to 5.5 ms of a five-step -p run's median wall on two cores, in five
+	// paired calls; BENCHMARKS.md, issue 43).
 	// On an idle machine it runs as fast.
 	Yield bool
 }

@@ -24,10 +24,8 @@ import (
 // parent-death signal follows the thread that started it, and the
 // namespace lives as long as it or a command in it. Making it takes
 // CAP_SYS_ADMIN in the agent's own user namespace: where the agent lacks
-// it, each command has a namespace of its own, as before. (Until issue 43
-// a helper process in user and network namespaces of its own kept it, and
-// the thread entered it; the thread making it costs no process, and where
-// it cannot, nothing was started for nothing.)
+// it, each command has a namespace of its own, and nothing was started
+// for nothing.
 type sharedNet struct {
 	reqs    chan func()   // run on the namespace's thread
 	done    chan struct{} // closed by close

@@ -20,8 +20,8 @@
 // lexers, the JSON-schema compiler: about 20 ms in all). Go initialises
 // packages in import-path order, each as soon as its imports are ready and
 // no package whose path sorts before it is ready too. So this package
-// imports only the few standard packages that are ready early (errors, io,
-// os, os/signal, runtime, strconv, syscall, time, unsafe; deps_test.go keeps
+// imports only the few standard packages that are ready early (errors, os,
+// os/signal, runtime, strconv, syscall, time, unsafe; deps_test.go keeps
 // the list): not fmt, which waits for reflect, nor strings; with either, Go
 // first initialised some 60 packages whose paths sort before this one
 // (crypto, encoding, the TOML parser...), 1-1.5 ms of every sandboxed

@@ -37,10 +37,8 @@
 // Build: helperbin/build.go (go generate ./tools/shell/sandbox/helperbin).
 
 #include <asm/unistd.h>
-#include <linux/types.h>
 
 typedef unsigned long size_t;
-typedef long ssize_t;
 
 // The parts, in order (each uses what the ones before it define).
 #include "runtime.c"

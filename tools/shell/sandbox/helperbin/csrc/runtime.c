@@ -148,13 +148,6 @@ __asm__(".text\n"
 #define ST_NOSYMFOLLOW 0x2000
 #define MS_NOSYMFOLLOW 256
 
-#if defined(__x86_64__)
-#define NR_open_at __NR_openat
-#define NR_fstatat __NR_newfstatat
-#else
-#define NR_open_at __NR_openat
-#define NR_fstatat __NR_newfstatat
-#endif
 
 // The kernel's struct stat differs by architecture; only st_mode is read,
 // at the offset each architecture puts it.
@@ -186,7 +179,9 @@ struct ksiginfo {
 };
 
 // ---------------------------------------------------------------------
-// What a C library would give.
+// What a C library would give. GCC requires memset, memcpy, memmove and
+// memcmp of a freestanding program: it may compile struct copies and
+// initialisations into calls to them.
 
 void *memset(void *d, int c, size_t n) {
 	unsigned char *p = d;
@@ -363,7 +358,7 @@ static long read_upto(int fd, char *buf, size_t cap) {
 // read_file reads all of path (up to what fits in memory) into the arena,
 // NUL-terminated; 0 with *err set when it cannot.
 static char *read_file(const char *path, long *err) {
-	int fd = (int)sys4(NR_open_at, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	int fd = (int)sys4(__NR_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
 		*err = fd;
 		return 0;
@@ -406,7 +401,7 @@ static char scratch[1 << 20];
 // read_scratch reads path into scratch, NUL-terminated (cut at 1 MB, and
 // then at its last whole field); 0 with *err set when it cannot.
 static char *read_scratch(const char *path, long *err) {
-	int fd = (int)sys4(NR_open_at, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	int fd = (int)sys4(__NR_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
 		*err = fd;
 		return 0;

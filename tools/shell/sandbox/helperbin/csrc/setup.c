@@ -8,7 +8,7 @@
 // Set-up.
 
 static void write_proc(const char *path, const char *text) {
-	int fd = (int)sys4(NR_open_at, AT_FDCWD, path, O_WRONLY | O_CLOEXEC, 0);
+	int fd = (int)sys4(__NR_openat, AT_FDCWD, path, O_WRONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		fail("mapping the user namespace's ids: ", path, fd);
 	long e = sys_write_all(fd, text, slen(text));
@@ -176,7 +176,7 @@ static void read_only_rest(const struct options *o) {
 // there.
 static void hide(const char *path) {
 	struct kstat st;
-	if (sys4(NR_fstatat, AT_FDCWD, path, &st, 0) < 0)
+	if (sys4(__NR_newfstatat, AT_FDCWD, path, &st, 0) < 0)
 		return;
 	long e;
 	if ((kstat_mode(&st) & S_IFMT) == S_IFDIR) {

@@ -48,7 +48,7 @@ static char *join(char *dst, size_t cap, const char *const *parts) {
 // process or a task) and ctx, until fn returns non-zero; it returns that
 // (0: all were seen, or dir could not be read).
 static int each_pid(const char *dir, int (*fn)(long id, void *ctx), void *ctx) {
-	int fd = (int)sys4(NR_open_at, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	int fd = (int)sys4(__NR_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
 	char buf[8192];
