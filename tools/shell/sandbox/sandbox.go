@@ -24,11 +24,13 @@ type Sandbox struct {
 	links gitlinkCache
 	// trees is what the git guard knows of the writable roots' directories.
 	trees dirTrees
-	// stale removes, once, the commands' temporary directories that agents
-	// killed before they could clean up left: when the set-up begins
-	// (Prepare) or at the first command, not at every start (it reads the
-	// whole temporary directory).
-	stale sync.Once
+	// staleMu guards staleDone, closed when the removal of the commands'
+	// temporary directories that agents killed before they could clean up
+	// left has ended; nil until it begins, once, in the background: when
+	// the set-up begins (Prepare) or at the first command, not at every
+	// start (it reads the whole temporary directory). Close waits for it.
+	staleMu   sync.Mutex
+	staleDone chan struct{}
 	// closed is set by Close: Prepare begins nothing after it.
 	closed atomic.Bool
 }
@@ -151,8 +153,8 @@ func (s *Sandbox) Prepare() {
 	if p, ok := s.impl.(interface{ prepare() }); ok {
 		p.prepare()
 	}
-	if s.policy.sessionTemp != "" && !s.closed.Load() {
-		go s.removeStale()
+	if s.policy.sessionTemp != "" {
+		s.removeStale()
 	}
 }
 
@@ -162,7 +164,7 @@ func (s *Sandbox) Prepare() {
 // (see Status). An error says what failed to set up; nothing was run.
 func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
 	if s.policy.sessionTemp != "" {
-		s.removeStale()
+		s.removeStale() // not waited for: no command's directory is stale
 		if err := s.policy.makeTemp(); err != nil {
 			return nil, err
 		}
@@ -194,14 +196,32 @@ func (s *Sandbox) Close() error {
 	if s.policy.sessionTemp != "" {
 		os.RemoveAll(s.policy.sessionTemp)
 	}
+	s.staleMu.Lock()
+	done := s.staleDone
+	s.staleMu.Unlock()
+	if done != nil {
+		<-done
+	}
 	return err
 }
 
-// removeStale removes, once, the commands' temporary directories of
-// agents that are gone (see Sandbox.stale); a second call waits for the
-// first's end.
+// removeStale begins, once, removing in the background the commands'
+// temporary directories of agents that are gone (see Sandbox.staleDone),
+// and returns at once. A command does not wait for it: under load,
+// listing a temporary directory of a few hundred entries delayed a
+// session's first command by up to a millisecond.
 func (s *Sandbox) removeStale() {
-	s.stale.Do(func() { removeStale(filepath.Dir(s.policy.sessionTemp), tempPrefix, os.RemoveAll) })
+	s.staleMu.Lock()
+	defer s.staleMu.Unlock()
+	if s.staleDone != nil || s.closed.Load() { // Close waits for what began before it
+		return
+	}
+	done := make(chan struct{})
+	s.staleDone = done
+	go func() {
+		defer close(done)
+		removeStale(filepath.Dir(s.policy.sessionTemp), tempPrefix, os.RemoveAll)
+	}()
 }
 
 // off runs commands unconfined: the Off mode.

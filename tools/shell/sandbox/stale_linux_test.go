@@ -61,6 +61,7 @@ func TestStaleTemporaryDirectoriesGoAtTheFirstCommand(t *testing.T) {
 	if _, err := sb.Build(shell.Spec{Command: "true", Dir: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}
+	sb.Close() // waits for the removal, which the command did not
 	absent(t, dead)
 }
 
