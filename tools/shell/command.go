@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"time"
@@ -23,7 +24,19 @@ type Spec struct {
 	// (run_in_background): a sandbox keeps the repository's git directory
 	// read-only for it, since no guard looks at .git between its calls.
 	Background bool
+	// BuildAgain says the caller starts the command with the Builder's own
+	// start (Config.Start) and builds it again (the same Spec) when that
+	// fails with ErrBuildAgain; a Builder may then build one whose start
+	// learns what the next build needs (a sandbox's first command probes
+	// its namespaces as it starts). The tool sets it for a foreground
+	// command when its Config has a Start.
+	BuildAgain bool
 }
+
+// ErrBuildAgain is what a start of a command built for a Spec with
+// BuildAgain may fail with: nothing ran, and the command must be built
+// again and started (once: the second build knows what the first did not).
+var ErrBuildAgain = errors.New("the command must be built again")
 
 // Builder turns a Spec into the process to start. It sets the program,
 // arguments, Dir and Env; it may set SysProcAttr (a sandbox may need

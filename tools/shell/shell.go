@@ -11,6 +11,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -122,6 +123,9 @@ type Tool struct {
 	cfg Config
 	env func() []string // the child environment, computed at the first command
 	def tools.Definition
+	// buildAgain: commands are started by Config.Start, the Builder's
+	// own, so their Spec may have BuildAgain.
+	buildAgain bool
 }
 
 var _ tools.Tool = (*Tool)(nil)
@@ -149,6 +153,7 @@ func New(cfg Config) *Tool {
 	if cfg.BuildBackground == nil {
 		cfg.BuildBackground = cfg.Build
 	}
+	buildAgain := cfg.Start != nil
 	if cfg.Start == nil {
 		cfg.Start = (*exec.Cmd).Start
 	}
@@ -157,7 +162,8 @@ func New(cfg Config) *Tool {
 		base = os.Environ()
 	}
 	f := EnvFilter{Strip: cfg.StripEnv, Keep: cfg.EnvKeep, Remove: cfg.EnvRemove}
-	return &Tool{cfg: cfg, env: sync.OnceValue(func() []string { return childEnv(base, f, cfg.ExtraEnv) }), def: definition(cfg)}
+	return &Tool{cfg: cfg, env: sync.OnceValue(func() []string { return childEnv(base, f, cfg.ExtraEnv) }), def: definition(cfg),
+		buildAgain: buildAgain}
 }
 
 func definition(cfg Config) tools.Definition {
@@ -312,8 +318,9 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if a.InBackground || t.detachable() {
 		build = t.cfg.BuildBackground
 	}
-	cmd, err := build(Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env(), ctx), KillGrace: t.cfg.KillGrace,
-		Background: a.InBackground})
+	spec := Spec{Command: a.Command, Dir: t.cfg.Dir, Env: tracecontext.WithEnv(t.env(), ctx), KillGrace: t.cfg.KillGrace,
+		Background: a.InBackground, BuildAgain: t.buildAgain && !a.InBackground}
+	cmd, err := build(spec)
 	if err != nil {
 		return tools.Errorf("bash: %v", err), nil
 	}
@@ -322,11 +329,14 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	}
 	out := newCapture(t.cfg.OutputLimit)
 	sw := &switchWriter{w: out}
-	cmd.Stdin = nil // os/exec connects it to the null device
-	cmd.Stdout = sw
-	cmd.Stderr = sw // the same writer: os/exec gives the child one pipe for both
-	cmd.WaitDelay = pipeDrain
-	setProcessGroup(cmd)
+	connect := func(cmd *exec.Cmd) {
+		cmd.Stdin = nil // os/exec connects it to the null device
+		cmd.Stdout = sw
+		cmd.Stderr = sw // the same writer: os/exec gives the child one pipe for both
+		cmd.WaitDelay = pipeDrain
+		setProcessGroup(cmd)
+	}
+	connect(cmd)
 
 	var detach <-chan struct{}
 	if t.detachable() {
@@ -335,7 +345,15 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 		defer release()
 	}
 	start := time.Now()
-	if err := t.cfg.Start(cmd); err != nil {
+	err = t.cfg.Start(cmd)
+	if errors.Is(err, ErrBuildAgain) {
+		if cmd, err = build(spec); err != nil {
+			return tools.Errorf("bash: %v", err), nil
+		}
+		connect(cmd)
+		err = t.cfg.Start(cmd)
+	}
+	if err != nil {
 		return tools.Errorf("bash: starting the command: %v", err), nil
 	}
 	stop := reportProgress(call, out)

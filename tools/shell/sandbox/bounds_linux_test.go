@@ -19,7 +19,7 @@ import (
 func boundedBox(t *testing.T, procs int, tmpMiB int64) *box {
 	t.Helper()
 	b := newBox(t, func(p *Policy) { p.MaxProcesses, p.TempSize = procs, tmpMiB<<20 })
-	b.tool = shell.New(shell.Config{Dir: b.work, Build: b.sb.Build, Guard: b.sb.Guard, KillGrace: time.Second,
+	b.tool = shell.New(shell.Config{Dir: b.work, Build: b.sb.Build, Start: b.sb.Start, Guard: b.sb.Guard, KillGrace: time.Second,
 		ExtraEnv: []string{"TMPDIR=" + b.sb.TempDir()}})
 	return b
 }

@@ -12,8 +12,9 @@ import (
 
 // A session's first command looks at the bounds before it runs (for the
 // note on a bound it reached) without waiting for the sandbox's set-up:
-// nothing has used them yet. The set-up goes on beside the guard and the
-// command's environment; the command itself waits for it.
+// nothing has used them yet. The set-up (here with the namespace probe,
+// which a status asked for) goes on beside the guard and the command's
+// environment; the command itself waits for it.
 func TestTheFirstCommandsGuardDoesNotWaitForTheSetUp(t *testing.T) {
 	needLandlock(t)
 	sb, err := New(Policy{Mode: WorkspaceWrite, Dir: t.TempDir(), MaxProcesses: 64, TempSize: 1 << 20})
@@ -45,10 +46,15 @@ func TestTheFirstCommandsGuardDoesNotWaitForTheSetUp(t *testing.T) {
 			}
 		}
 	}
+	statusDone := make(chan struct{})
 	defer sb.Close() // after free: Close waits for the set-up
+	defer func() { <-statusDone }()
 	defer free()
 
-	sb.Prepare()
+	go func() {
+		defer close(statusDone)
+		sb.Status()
+	}()
 	if _, err := os.ReadFile(started); err != nil { // the probe is running
 		t.Fatal(err)
 	}

@@ -34,34 +34,70 @@ type linux struct {
 	exeMu sync.Mutex
 	exe   string
 
-	once sync.Once
-	// startMu guards started (setup has begun, so close must wait for
+	once sync.Once // base
+	// startMu guards started (base has begun, so close must wait for
 	// it) and closed (prepare starts nothing after close).
 	startMu sync.Mutex
 	started bool
 	closed  bool
-	ns      bool   // namespaces work
-	nsErr   string // why not
-	ruleset *os.File
-	err     error // set-up failure, reported by build
+
+	// The verdict: whether namespaces work, learnt by the namespace probe
+	// or by a session's first command, which probes as it starts
+	// (startProbing). vmu guards vstate; vdone is closed once it is
+	// known. ns, nsErr, tmp and tmpErr are set then.
+	vmu    sync.Mutex
+	vstate verdictState
+	vdone  chan struct{}
+	ns     bool   // namespaces work
+	nsErr  string // why not
+	// probing maps each command built to probe as it starts (its Spec
+	// had BuildAgain, the verdict unknown) to its probe socket.
+	probing sync.Map // *exec.Cmd -> *probeSocket
+	// probes counts the namespace probes started (a process each).
+	probes atomic.Int32
+
+	// ruleset is the Landlock ruleset for commands with namespaces when
+	// rulesetNS (else without); err why it could not be made. plain is
+	// the other one, made when a verdict needs it (see rulesetFor).
+	ruleset   *os.File
+	rulesetNS bool
+	err       error
+	plainOnce sync.Once
+	plain     *os.File
+	plainErr  error
+	// tmpSize is the size of the session's tmpfs to make, in bytes (0:
+	// none).
+	tmpSize int64
 
 	tmp    *os.File    // the session's tmpfs, a detached mount (nil: none)
 	tmpErr string      // why there is none
 	cg     *pidsCgroup // the session's pids cgroup (nil: none)
 	cgErr  string      // why there is none
-	net    *sharedNet  // the session's network namespace (nil: one per command)
-	netErr string      // why there is none, with the network off
+	// net is the session's network namespace (nil: one per command),
+	// used by commands with namespaces only; netErr why there is none,
+	// with the network off.
+	net    *sharedNet
+	netErr string
 	// netBorrowed: net is Policy.NetworkOf's, which closes it.
 	netBorrowed bool
 	// built is set by the first build: until then no command has run
 	// under the bounds (see usage).
 	built atomic.Bool
-	// setUp is set once setup has ended.
+	// setUp is set once base has ended.
 	setUp atomic.Bool
 }
 
+// verdictState is how far the verdict on namespaces is.
+type verdictState int
+
+const (
+	verdictUnknown verdictState = iota
+	verdictClaimed              // the probe, or a first command, is learning it
+	verdictKnown
+)
+
 func newPlatform(p Policy) platform {
-	l := &linux{p: p}
+	l := &linux{p: p, vdone: make(chan struct{})}
 	abi, err := ll.LandlockGetABIVersion()
 	switch {
 	case err != nil:
@@ -69,17 +105,23 @@ func newPlatform(p Policy) platform {
 	default:
 		l.abi = abi
 	}
-	if l.abi > 0 && l.abi < 4 && !p.Network {
+	if l.eager() {
 		l.setup() // only namespaces can keep the network off: find out now
 	}
-	// Otherwise the set-up (a helper process, an exec of the agent's
-	// binary, and a cgroup) waits for prepare or the first command: begun
-	// at start it took the cores from the first request.
+	// Otherwise the set-up (the session's network namespace, a cgroup,
+	// the ruleset) waits for prepare or the first command, which probes
+	// the namespaces as it starts: begun at start it took the cores from
+	// the first request.
 	return l
 }
 
-// prepare begins the set-up in the background, unless it has begun or
-// the sandbox is closed.
+// eager reports whether the verdict on namespaces decides whether the
+// policy can be enforced at all: Landlock without TCP rules, the network
+// off. It is then learnt at once, by the probe.
+func (l *linux) eager() bool { return l.abi > 0 && l.abi < 4 && !l.p.Network }
+
+// prepare begins the set-up (base) in the background, unless it has begun
+// or the sandbox is closed.
 func (l *linux) prepare() {
 	if l.abi == 0 {
 		return
@@ -88,7 +130,7 @@ func (l *linux) prepare() {
 	defer l.startMu.Unlock()
 	if !l.started && !l.closed {
 		l.started = true
-		go l.setup()
+		go l.base()
 	}
 }
 
@@ -169,23 +211,27 @@ func (l *linux) status(full bool) Status {
 	return st
 }
 
-// setup probes the namespaces and builds the Landlock ruleset, once.
+// setup makes what commands need and learns whether namespaces work,
+// running the namespace probe unless it or a first command has.
 func (l *linux) setup() {
+	l.base()
+	l.decide()
+}
+
+// base makes, once, what commands need besides the verdict on namespaces:
+// the session's network namespace and pids cgroup (each takes the kernel
+// about a millisecond to make), and the Landlock ruleset for commands with
+// namespaces. Where the verdict decides whether the policy can be enforced
+// at all (eager), the namespace probe runs beside them. What the policy
+// cannot use (nothing can be enforced) is let go.
+func (l *linux) base() {
 	l.startMu.Lock()
 	l.started = true
 	l.startMu.Unlock()
 	l.once.Do(func() {
 		defer l.setUp.Store(true)
-		// The namespace probe, which makes the session's tmpfs too, is
-		// started first; the session's network namespace (each namespace
-		// takes the kernel about a millisecond to make) and the pids
-		// cgroup are made while it runs. The tmpfs and the network
-		// namespace need namespaces, and are let go when the probe finds
-		// none or the policy cannot be enforced.
 		var (
 			wg     sync.WaitGroup
-			tmp    *os.File
-			tmpErr error
 			net    *sharedNet
 			netErr string
 			cg     *pidsCgroup
@@ -199,15 +245,21 @@ func (l *linux) setup() {
 			// makeTemp's error.
 			wantTmp = false
 		}
-		var tmpSize int64
 		if wantTmp {
-			tmpSize = l.p.TempSize
+			l.tmpSize = l.p.TempSize
 		}
-		// (The probe's parent-death signal follows the thread that starts
-		// it: no goroutine may lock a thread and end while the probe runs,
-		// see sharedNet.serve.)
+		// (A probe's parent-death signal follows the thread that starts
+		// it: no goroutine may lock a thread and end while it runs, see
+		// sharedNet.serve.)
 		exe := l.helper()
-		probe, err := l.startProbe(tmpSize)
+		var probe *probeRun
+		var probeErr error
+		if l.eager() {
+			l.vmu.Lock()
+			l.vstate = verdictClaimed
+			l.vmu.Unlock()
+			probe, probeErr = l.startProbe(l.tmpSize)
+		}
 		switch {
 		case l.p.Network:
 		case l.p.NetworkOf != nil:
@@ -218,36 +270,17 @@ func (l *linux) setup() {
 		if l.p.MaxProcesses > 0 {
 			cg, cgErr = newPidsCgroup(l.p.MaxProcesses)
 		}
-		var p probed
-		if err == nil {
-			p, err = probe.wait()
-		}
-		if start := (*fs.PathError)(nil); errors.As(err, &start) && exe != selfExe && !l.starts(exe) && l.fallBack(exe) {
-			// Not the namespaces (the helper starts without them): the
-			// helper could not be started.
-			p, err = l.probe(tmpSize)
-		}
-		if err != nil {
-			l.nsErr = err.Error()
-		} else {
-			l.ns = true
-		}
-		tmp, tmpErr = p.tmp, p.tmpErr
 		wg.Wait()
-		enforced, _ := l.enforced()
-		if enforced && wantTmp {
-			switch {
-			case !l.ns:
-				l.tmpErr = "it needs user namespaces"
-			case tmpErr != nil:
-				l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", tmpErr)
-			default:
-				l.tmp, tmp = tmp, nil
+		l.net, l.netErr = net, netErr
+		if l.eager() {
+			var p probed
+			if probeErr == nil {
+				p, probeErr = probe.wait()
 			}
+			p, probeErr = l.probeAgain(exe, p, probeErr)
+			l.settle(p, probeErr)
 		}
-		if enforced && l.ns && !l.p.Network {
-			l.net, l.netErr, net = net, netErr, nil
-		}
+		enforced, _ := l.enforced()
 		if enforced && l.p.MaxProcesses > 0 {
 			if cgErr == nil {
 				l.cg, cg = cg, nil
@@ -255,23 +288,105 @@ func (l *linux) setup() {
 				l.cgErr = cgErr.Error()
 			}
 		}
-		// What was made and is not kept goes (a borrowed network
-		// namespace is its owner's to close).
-		if tmp != nil {
-			tmp.Close()
-		}
-		if net != nil && !l.netBorrowed {
-			net.close()
-		}
-		if l.net == nil {
-			l.netBorrowed = false
-		}
-		cg.close()
+		cg.close() // not kept
 		if !enforced {
+			l.releaseNet()
 			return
 		}
-		l.ruleset, l.err = l.buildRuleset()
+		l.rulesetNS = !l.eager() || l.ns
+		l.ruleset, l.err = l.buildRuleset(l.rulesetNS)
 	})
+}
+
+// decide makes sure the verdict on namespaces is known: it runs the
+// namespace probe unless the probe or a first command (startProbing) is
+// learning it already, in which case it waits for that. base has ended.
+func (l *linux) decide() {
+	l.vmu.Lock()
+	switch l.vstate {
+	case verdictKnown:
+		l.vmu.Unlock()
+		return
+	case verdictClaimed:
+		l.vmu.Unlock()
+		<-l.vdone
+		return
+	}
+	l.vstate = verdictClaimed
+	l.vmu.Unlock()
+	exe := l.helper()
+	p, err := l.probe(l.tmpSize)
+	p, err = l.probeAgain(exe, p, err)
+	l.settle(p, err)
+}
+
+// probeAgain runs the probe again with the agent's own binary as the
+// helper when exe, the helper the first probe started as, could not be
+// started at all (not its namespaces: it starts without them); else it
+// returns p and err, the first probe's.
+func (l *linux) probeAgain(exe string, p probed, err error) (probed, error) {
+	if start := (*fs.PathError)(nil); errors.As(err, &start) && exe != selfExe && !l.starts(exe) && l.fallBack(exe) {
+		return l.probe(l.tmpSize)
+	}
+	return p, err
+}
+
+// settle records the verdict, err (nil: namespaces work), and the
+// session's tmpfs p made, and wakes what waits for it. What needs
+// namespaces is let go when they do not work.
+func (l *linux) settle(p probed, err error) {
+	if err != nil {
+		l.nsErr = err.Error()
+	} else {
+		l.ns = true
+	}
+	enforced, _ := l.enforced()
+	if enforced && l.tmpSize > 0 {
+		switch {
+		case !l.ns:
+			l.tmpErr = "it needs user namespaces"
+		case p.tmpErr != nil:
+			l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", p.tmpErr)
+		case l.ruleset != nil && l.rulesetNS:
+			// The ruleset was built before the tmpfs was made (a first
+			// command that made it granted this already: the same rule).
+			if err := addTmpRule(int(l.ruleset.Fd()), p.tmp, rightsFor(l.abi, l.p.Network, true).write); err != nil {
+				l.tmpErr = err.Error()
+				break
+			}
+			fallthrough
+		default:
+			l.tmp, p.tmp = p.tmp, nil
+		}
+	}
+	if p.tmp != nil {
+		p.tmp.Close()
+	}
+	if !l.ns {
+		l.releaseNet()
+	}
+	l.vmu.Lock()
+	l.vstate = verdictKnown
+	close(l.vdone)
+	l.vmu.Unlock()
+}
+
+// releaseNet closes the session's network namespace, which no command
+// will use (a borrowed one is its owner's to close).
+func (l *linux) releaseNet() {
+	if l.net != nil && !l.netBorrowed {
+		l.net.close()
+	}
+}
+
+// rulesetFor is the Landlock ruleset of a command with namespaces (ns)
+// or without.
+func (l *linux) rulesetFor(ns bool) (*os.File, error) {
+	if ns == l.rulesetNS {
+		return l.ruleset, l.err
+	}
+	l.plainOnce.Do(func() { l.plain, l.plainErr = l.buildRuleset(ns) })
+	return l.plain, l.plainErr
 }
 
 // sysProcAttr is the helper's process attributes: the parent-death signal
@@ -337,12 +452,20 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 		pinned, readOnly = protectedNow(l.p)
 		hidden = l.p.hidden()
 	}
-	l.setup()
+	l.base()
 	if ok, _ := l.enforced(); !ok {
 		return shell.BashCommand(spec)
 	}
-	if l.err != nil {
-		return nil, fmt.Errorf("the sandbox could not be set up: %w", l.err)
+	// A command whose caller builds it again when told to probes as it
+	// starts, while no verdict is known: the probe then never runs.
+	probing := spec.BuildAgain && l.unknown()
+	if !probing {
+		l.decide()
+	}
+	ns := probing || l.ns
+	ruleset, err := l.rulesetFor(ns)
+	if err != nil {
+		return nil, fmt.Errorf("the sandbox could not be set up: %w", err)
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -350,13 +473,13 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 	}
 	o := helper.Options{
 		RulesetFD:     3, // the first of ExtraFiles
-		PrivateMounts: l.ns,
-		Loopback:      l.ns && !l.p.Network, // already up in the session's namespace
+		PrivateMounts: ns,
+		Loopback:      ns && !l.p.Network, // already up in the session's namespace
 		NoUnixSockets: !l.p.Network && unixSocketsBlockable(),
 		Grace:         spec.KillGrace / 2, // the helper cleans up before the tool kills it
 		Program:       []string{bash, "-c", spec.Command},
 	}
-	if l.ns {
+	if ns {
 		o.Writable, o.ReadOnlyRest = existing(l.p.writable()), true
 		if !early {
 			pinned, readOnly = protectedNow(l.p)
@@ -371,28 +494,61 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 		o.Hidden = hidden
 		o.MaxProcs = l.p.MaxProcesses // counted in the command's user namespace only
 	}
-	attr := l.sysProcAttr(l.ns, &o)
-	files := []*os.File{l.ruleset}
+	attr := l.sysProcAttr(ns, &o)
+	files := []*os.File{ruleset}
 	if l.cg != nil {
 		o.CgroupFD, o.CgroupThread, files = 3+len(files), l.cg.thread, append(files, l.cg.procs)
 	}
-	if l.tmp != nil && l.ns {
+	var sock *probeSocket
+	switch {
+	case probing:
+		mine, theirs, err := tmpSocket()
+		if err != nil {
+			return nil, err
+		}
+		sock = &probeSocket{mine: mine, theirs: theirs}
+		o.ProbeFD, files = 3+len(files), append(files, theirs)
+		if l.tmpSize > 0 {
+			o.MakeTmp, o.TmpAt = l.tmpSize, l.p.sessionTemp
+			o.TmpRights = rightsFor(l.abi, l.p.Network, true).write
+		}
+	case l.tmp != nil && ns:
 		o.TmpFD, o.TmpAt, files = 3+len(files), l.p.sessionTemp, append(files, l.tmp)
 	}
 	cmd := l.helperCmd(l.helper(), o.Args(), files)
 	cmd.Dir, cmd.Env, cmd.SysProcAttr = spec.Dir, spec.Env, attr
-	if l.net != nil { // Start starts it in the session's network namespace
+	if l.net != nil && ns { // Start starts it in the session's network namespace
 		l.net.adopt(cmd)
 	}
+	if sock != nil {
+		l.probing.Store(cmd, sock)
+	}
 	return cmd, nil
+}
+
+// unknown reports whether no verdict on namespaces is known or being
+// learnt.
+func (l *linux) unknown() bool {
+	l.vmu.Lock()
+	defer l.vmu.Unlock()
+	return l.vstate == verdictUnknown
 }
 
 // start starts cmd, in the session's network namespace when it was built
 // for it.
 func (l *linux) start(cmd *exec.Cmd) error {
 	if l.abi > 0 {
-		l.setup() // done already for a command build confined
+		l.base() // done already for a command build confined
 	}
+	if sock, ok := l.probing.LoadAndDelete(cmd); ok {
+		return l.startProbing(cmd, sock.(*probeSocket))
+	}
+	return l.startIn(cmd)
+}
+
+// startIn starts cmd, in the session's network namespace when it was
+// built for it.
+func (l *linux) startIn(cmd *exec.Cmd) error {
 	if l.net == nil {
 		return cmd.Start()
 	}
@@ -409,15 +565,27 @@ func (l *linux) close() error {
 	begun := l.started
 	l.startMu.Unlock()
 	if begun {
-		l.setup() // a set-up still running in the background would leak what it makes
+		l.base() // a set-up still running in the background would leak what it makes
+		l.vmu.Lock()
+		learning := l.vstate == verdictClaimed
+		l.vmu.Unlock()
+		if learning {
+			<-l.vdone
+		}
 	}
+	l.probing.Range(func(cmd, sock any) bool { // built, never started
+		sock.(*probeSocket).close()
+		l.probing.Delete(cmd)
+		return true
+	})
 	if l.tmp != nil {
 		l.tmp.Close()
 	}
-	if l.net != nil && !l.netBorrowed {
-		l.net.close()
-	}
+	l.releaseNet()
 	l.cg.close()
+	if l.plain != nil {
+		l.plain.Close()
+	}
 	if l.ruleset != nil {
 		return l.ruleset.Close()
 	}

@@ -41,7 +41,7 @@ func (l *linux) sessionNet() (*sharedNet, string) {
 	if of := l.p.NetworkOf; of != nil && !of.policy.Network {
 		if other, ok := of.impl.(*linux); ok {
 			other.setup()
-			if other.net != nil {
+			if other.net != nil && other.ns {
 				l.netBorrowed = true
 				return other.net, ""
 			}
@@ -136,6 +136,9 @@ func loopbackUp() error {
 // started in the session's instead by start. Started otherwise (cmd.Start),
 // it keeps a namespace of its own: the network stays off either way.
 func (n *sharedNet) adopt(cmd *exec.Cmd) { n.pending.Store(cmd, true) }
+
+// forget unmarks cmd, which will not be started.
+func (n *sharedNet) forget(cmd *exec.Cmd) { n.pending.Delete(cmd) }
 
 // start starts cmd: in the session's namespace when adopt marked it.
 func (n *sharedNet) start(cmd *exec.Cmd) error {

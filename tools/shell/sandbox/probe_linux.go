@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agent-dev/agent/tools/shell"
 	"github.com/agent-dev/agent/tools/shell/sandbox/helper"
 )
 
@@ -61,6 +62,7 @@ func (l *linux) startProbe(tmpSize int64) (*probeRun, error) {
 	r.cmd = l.helperCmd(l.helper(), o.Args(), files)
 	r.cmd.SysProcAttr = attr
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+	l.probes.Add(1)
 	if err := r.cmd.Start(); err != nil {
 		r.closeSocket()
 		return nil, fmt.Errorf("user namespaces: %w", err) // an *fs.PathError: see setup
@@ -98,4 +100,116 @@ func (r *probeRun) closeSocket() {
 		r.mine.Close()
 		r.theirs.Close()
 	}
+}
+
+// probeSocket is the unix socket on which a command built to probe as it
+// starts reports (helper.Options.ProbeFD): mine is the agent's end; theirs
+// the helper's, closed once the helper has started.
+type probeSocket struct{ mine, theirs *os.File }
+
+func (s *probeSocket) close() {
+	s.mine.Close()
+	s.theirs.Close()
+}
+
+// startProbing starts cmd, a session's first command built to probe as it
+// starts (see build), and learns from it whether namespaces work: nil
+// when they do, cmd then running in them with the session's tmpfs it made.
+// When the verdict was learnt meanwhile (another command claimed it), or
+// cmd's set-up failed before it got as far as a probe's, nothing ran; the
+// verdict is then the probe's, as before any command, and the error is
+// shell.ErrBuildAgain.
+func (l *linux) startProbing(cmd *exec.Cmd, sock *probeSocket) error {
+	defer sock.mine.Close()
+	l.vmu.Lock()
+	if l.vstate != verdictUnknown {
+		l.vmu.Unlock()
+		sock.theirs.Close()
+		if l.net != nil {
+			l.net.forget(cmd)
+		}
+		return fmt.Errorf("the sandbox's namespaces were probed meanwhile: %w", shell.ErrBuildAgain)
+	}
+	l.vstate = verdictClaimed
+	l.vmu.Unlock()
+	err := l.startIn(cmd)
+	sock.theirs.Close() // the helper's copy: the end of what it sends is its own close
+	var rep probeReport
+	if err == nil {
+		rep = readProbe(sock.mine, l.tmpSize > 0)
+		if rep.ok {
+			l.settle(probed{tmp: rep.tmp, tmpErr: rep.tmpErr}, nil)
+			return nil
+		}
+		cmd.Wait() // it ended before anything ran
+	}
+	if rep.tmp != nil {
+		rep.tmp.Close()
+	}
+	exe := l.helper()
+	p, perr := l.probe(l.tmpSize)
+	p, perr = l.probeAgain(exe, p, perr)
+	l.settle(p, perr)
+	return fmt.Errorf("the sandbox's first command could not set up its namespaces: %w", shell.ErrBuildAgain)
+}
+
+// probeReport is what a command that probes as it starts reported.
+type probeReport struct {
+	ok      bool     // its set-up got as far as a probe's
+	tmp     *os.File // the session's tmpfs it made (nil: none)
+	tmpErr  error    // why it made none
+	failure string   // its set-up's failure, when not ok
+}
+
+// readProbe reads what a helper reports on the agent's end of its probe
+// socket (helper.Options.ProbeFD), until helper.ProbeOK or the end (the
+// helper failed, and exits): each write of the helper is a record of the
+// SOCK_SEQPACKET socket; the tmpfs comes as a record of one byte with its
+// descriptor. wantTmp says the helper was to make the tmpfs.
+func readProbe(mine *os.File, wantTmp bool) probeReport {
+	var r probeReport
+	var text []byte
+	buf, oob := make([]byte, 8192), make([]byte, syscall.CmsgSpace(4))
+	fd := int(mine.Fd())
+	for {
+		n, oobn, _, _, err := syscall.Recvmsg(fd, buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || (n == 0 && oobn == 0) {
+			break
+		}
+		rec := buf[:n]
+		if oobn > 0 {
+			if msgs, err := syscall.ParseSocketControlMessage(oob[:oobn]); err == nil {
+				for _, m := range msgs {
+					fds, _ := syscall.ParseUnixRights(&m)
+					for _, f := range fds {
+						if r.tmp == nil {
+							r.tmp = os.NewFile(uintptr(f), "session-tmpfs")
+						} else {
+							syscall.Close(f)
+						}
+					}
+				}
+			}
+			rec = bytes.TrimPrefix(rec, []byte{0})
+		}
+		if string(rec) == helper.ProbeOK {
+			r.ok = true
+			break
+		}
+		text = append(text, rec...)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok {
+			r.tmpErr = errors.New(why)
+		} else if line != "" {
+			r.failure += line
+		}
+	}
+	if r.ok && wantTmp && r.tmp == nil && r.tmpErr == nil {
+		r.tmpErr = errors.New("the first command sent no tmpfs")
+	}
+	return r
 }

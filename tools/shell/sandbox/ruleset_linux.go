@@ -53,14 +53,15 @@ func rightsFor(abi int, network, netns bool) rights {
 	return r
 }
 
-// buildRuleset makes the Landlock ruleset of the policy: read and execute
-// everywhere; write in the writable roots (none in ReadOnly) and to the
-// device files; TCP denied when the network is off and no network
-// namespace keeps it off; signals and abstract unix sockets scoped to the
-// sandbox. The returned file is passed to every helper, which enforces it
-// on itself with landlock_restrict_self(2).
-func (l *linux) buildRuleset() (*os.File, error) {
-	r := rightsFor(l.abi, l.p.Network, l.ns)
+// buildRuleset makes the Landlock ruleset of the policy for commands with
+// namespaces (ns) or without: read and execute everywhere; write in the
+// writable roots (none in ReadOnly) and to the device files; TCP denied
+// when the network is off and no network namespace keeps it off; signals
+// and abstract unix sockets scoped to the sandbox. The returned file is
+// passed to every helper, which enforces it on itself with
+// landlock_restrict_self(2).
+func (l *linux) buildRuleset(ns bool) (*os.File, error) {
+	r := rightsFor(l.abi, l.p.Network, ns)
 	attr := ll.RulesetAttr{HandledAccessFS: r.fs, HandledAccessNet: r.net, Scoped: r.scoped}
 	fd, err := ll.LandlockCreateRuleset(&attr, 0)
 	if err != nil {
@@ -79,12 +80,9 @@ func (l *linux) buildRuleset() (*os.File, error) {
 		}
 	}
 	if l.tmp != nil {
-		// The session's tmpfs, mounted on the temporary directory in each
-		// command's namespace: its own inodes need their own rule.
-		attr := ll.PathBeneathAttr{AllowedAccess: r.write, ParentFd: int(l.tmp.Fd())}
-		if err := ll.LandlockAddPathBeneathRule(fd, &attr, 0); err != nil {
+		if err := addTmpRule(fd, l.tmp, r.write); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("sandbox rule for the temporary directory: landlock_add_rule: %w", err)
+			return nil, err
 		}
 	}
 	for _, d := range devices {
@@ -94,6 +92,17 @@ func (l *linux) buildRuleset() (*os.File, error) {
 		}
 	}
 	return f, nil
+}
+
+// addTmpRule grants access beneath the session's tmpfs, tmp (a detached
+// mount), which is mounted on the temporary directory in each command's
+// namespace: its own inodes need their own rule.
+func addTmpRule(rulesetFD int, tmp *os.File, access uint64) error {
+	attr := ll.PathBeneathAttr{AllowedAccess: access, ParentFd: int(tmp.Fd())}
+	if err := ll.LandlockAddPathBeneathRule(rulesetFD, &attr, 0); err != nil {
+		return fmt.Errorf("sandbox rule for the temporary directory: landlock_add_rule: %w", err)
+	}
+	return nil
 }
 
 // addPath grants access beneath path (a directory) or to path (a file; a

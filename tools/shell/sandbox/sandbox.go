@@ -141,9 +141,10 @@ func (s *Sandbox) status(full bool) Status {
 }
 
 // Prepare begins, in the background, what commands need and the sandbox
-// has not made yet (on Linux the namespace probe, which makes the
-// commands' tmpfs and keeps their network namespace, a helper process; the
-// pids cgroup; the Landlock ruleset), and returns at
+// has not made yet (on Linux the session's network namespace, the pids
+// cgroup and the Landlock ruleset; whether namespaces work is learnt by the
+// first command built with shell.Spec.BuildAgain as it starts, or by a
+// probe, a helper process, for what comes first otherwise), and returns at
 // once. Nothing needs it: the first Build, Status or Close makes what is
 // missing, waiting for it. Call it when the cores are free, such as once
 // the model's answer is streaming, so that the set-up neither delays the
@@ -162,6 +163,9 @@ func (s *Sandbox) Prepare() {
 // command under the policy. When Status().Enforced is false the command
 // runs unconfined: the permission policy must then have asked a person
 // (see Status). An error says what failed to set up; nothing was run.
+// On Linux, a spec with BuildAgain built while no probe has learnt
+// whether namespaces work is built to learn it as it starts: it must be
+// started with Start.
 func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
 	if s.policy.sessionTemp != "" {
 		s.removeStale() // not waited for: no command's directory is stale
@@ -176,7 +180,9 @@ func (s *Sandbox) Build(spec shell.Spec) (*exec.Cmd, error) {
 // network off, in the session's network namespace, shared by its
 // commands so that a server one starts on 127.0.0.1 is reachable from the
 // next (see Status's NetworkBy); elsewhere as cmd.Start does. It returns
-// cmd.Start's error.
+// cmd.Start's error; for a command built to learn whether namespaces work
+// (see Build), an error wrapping shell.ErrBuildAgain when they do not, or
+// were learnt meanwhile: nothing ran, and a command built again runs.
 func (s *Sandbox) Start(cmd *exec.Cmd) error {
 	if st, ok := s.impl.(interface{ start(*exec.Cmd) error }); ok {
 		return st.start(cmd)

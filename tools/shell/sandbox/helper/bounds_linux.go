@@ -24,37 +24,56 @@ const (
 	fsCloexec           = 1       // FSOPEN_CLOEXEC, FSMOUNT_CLOEXEC
 	openTreeCloexec     = 0x80000 // O_CLOEXEC
 	rlimitNproc         = 6
+
+	sysLandlockAddRule      = 445
+	landlockRulePathBeneath = 1
 )
 
 // makeTmp creates a tmpfs of size bytes as a detached mount (fsopen,
 // fsmount), sends its descriptor over the unix socket at descriptor sock
-// and returns. The helper runs in a user and mount namespace of its own,
-// which the tmpfs belongs to; the agent keeps the descriptor, and with it
-// the tmpfs, for the session, and each command's helper mounts a clone of
-// it (attachTmp).
-func makeTmp(size int64, sock int) error {
+// and returns it when keep is set (else -1, closed). The helper runs in a
+// user and mount namespace of its own, which the tmpfs belongs to; the
+// agent keeps the descriptor, and with it the tmpfs, for the session, and
+// each command's helper mounts a clone of it (attachTmp). With rights, it
+// first grants them beneath the tmpfs in the Landlock ruleset at ruleset
+// (Options.TmpRights).
+func makeTmp(size int64, sock int, keep bool, ruleset int, rights uint64) (int, error) {
 	fs, err := fsopen("tmpfs")
 	if err != nil {
-		return err
+		return -1, err
 	}
 	defer syscall.Close(fs)
 	for _, kv := range [][2]string{{"size", strconv.FormatInt(size, 10)}, {"mode", "0700"}} {
 		if err := fsconfigString(fs, kv[0], kv[1]); err != nil {
-			return err
+			return -1, err
 		}
 	}
 	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fs), fsconfigCmdCreate, 0, 0, 0, 0); e != 0 {
-		return wrap(e, "creating the tmpfs")
+		return -1, wrap(e, "creating the tmpfs")
 	}
 	m, _, e := syscall.Syscall(sysFsmount, uintptr(fs), fsCloexec, 0)
 	if e != 0 {
-		return wrap(e, "fsmount")
+		return -1, wrap(e, "fsmount")
 	}
-	defer syscall.Close(int(m))
+	if rights != 0 {
+		// struct landlock_path_beneath_attr, which is packed: 12 bytes.
+		var rule [12]byte
+		*(*uint64)(unsafe.Pointer(&rule[0])) = rights
+		*(*int32)(unsafe.Pointer(&rule[8])) = int32(m)
+		if _, _, e := syscall.Syscall6(sysLandlockAddRule, uintptr(ruleset), landlockRulePathBeneath, uintptr(unsafe.Pointer(&rule[0])), 0, 0, 0); e != 0 {
+			syscall.Close(int(m))
+			return -1, wrap(e, "landlock_add_rule for the tmpfs")
+		}
+	}
 	if err := syscall.Sendmsg(sock, []byte{0}, syscall.UnixRights(int(m)), nil, 0); err != nil {
-		return wrap(err, "sending the tmpfs")
+		syscall.Close(int(m))
+		return -1, wrap(err, "sending the tmpfs")
 	}
-	return nil
+	if !keep {
+		syscall.Close(int(m))
+		return -1, nil
+	}
+	return int(m), nil
 }
 
 func fsopen(name string) (int, error) {

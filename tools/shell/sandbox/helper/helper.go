@@ -44,6 +44,10 @@ const Arg = "__agent-sandbox"
 // (Options.MakeTmp) writes on stdout when it could not.
 const TmpFailed = "tmpfs: "
 
+// ProbeOK is what the helper writes on Options.ProbeFD once its set-up
+// got as far as a probe's.
+const ProbeOK = "ok\n"
+
 // ExitSetup is the helper's exit status when the confinement could not be
 // set up and nothing ran (a probe exits 0 once its set-up succeeded).
 const ExitSetup = 125
@@ -110,15 +114,33 @@ type Options struct {
 	// took 10 ms of a session's first command.
 	CgroupThread bool
 	// TmpFD, when not -1, is a detached tmpfs mount (see MakeTmp) that the
-	// helper mounts a clone of on TmpAt: the session's temporary directory.
+	// helper mounts a clone of on TmpAt: the session's temporary directory
+	// (with ProbeFD and MakeTmp, the tmpfs the helper makes).
 	TmpFD int
 	TmpAt string
 	// MakeTmp, when positive, makes the probe (with Probe) first create a
 	// tmpfs of that many bytes as a detached mount and send it over the
 	// unix socket at descriptor 3: done once per session, in namespaces of
 	// its own. A tmpfs it could not make is a line on stdout, TmpFailed
-	// followed by why, and the probe goes on.
+	// followed by why, and the probe goes on. With ProbeFD instead, the
+	// helper of a command sends it (or that line) over ProbeFD, and mounts
+	// it on TmpAt itself.
 	MakeTmp int64
+	// TmpRights, with ProbeFD and MakeTmp, are the Landlock access rights
+	// the helper grants beneath the tmpfs it makes, in the ruleset at
+	// RulesetFD, before it sends it: the tmpfs's inodes need a rule of their
+	// own, and the ruleset is the agent's, which keeps the rule for the
+	// session's later commands.
+	TmpRights uint64
+	// ProbeFD, when not -1, makes the helper of a command the session's
+	// namespace probe too (the probe then need not run: a process less):
+	// ProbeFD is a unix socket on which it writes "ok\n" (ProbeOK) once its
+	// ids are mapped and the mounts are private, with Writable bound and
+	// ReadOnlyRest applied (what a probe tries), and which it closes then.
+	// A set-up failure before that is written there, not on stderr, and
+	// nothing runs: the agent then learns from a probe whether namespaces
+	// work, and builds the command again.
+	ProbeFD int
 	// MapIDs makes the helper map UID and GID (the agent's own ids) to
 	// themselves in its new user namespace before anything else, writing
 	// its own uid_map and gid_map (setgroups denied): the agent starts it
@@ -174,10 +196,19 @@ func (o Options) Args() []string {
 		}
 	}
 	if o.TmpFD > 0 {
-		a = append(a, "--tmp-fd="+strconv.Itoa(o.TmpFD), "--tmp-at="+o.TmpAt)
+		a = append(a, "--tmp-fd="+strconv.Itoa(o.TmpFD))
+	}
+	if o.TmpAt != "" {
+		a = append(a, "--tmp-at="+o.TmpAt)
 	}
 	if o.MakeTmp > 0 {
 		a = append(a, "--make-tmp="+strconv.FormatInt(o.MakeTmp, 10))
+	}
+	if o.ProbeFD > 0 {
+		a = append(a, "--probe-fd="+strconv.Itoa(o.ProbeFD))
+	}
+	if o.TmpRights > 0 {
+		a = append(a, "--tmp-rights="+strconv.FormatUint(o.TmpRights, 10))
 	}
 	if o.MapIDs {
 		a = append(a, "--map-ids="+strconv.Itoa(o.UID)+":"+strconv.Itoa(o.GID))
@@ -187,7 +218,7 @@ func (o Options) Args() []string {
 
 // Parse reads the helper's arguments (those after Arg).
 func Parse(args []string) (Options, error) {
-	o := Options{RulesetFD: -1, CgroupFD: -1, TmpFD: -1, Grace: time.Second}
+	o := Options{RulesetFD: -1, CgroupFD: -1, TmpFD: -1, ProbeFD: -1, Grace: time.Second}
 	for i, a := range args {
 		switch {
 		case a == "--":
@@ -230,7 +261,7 @@ func Parse(args []string) (Options, error) {
 			o.SuperviseOnly = true
 		case a == "--cgroup-thread":
 			o.CgroupThread = true
-		case hasPrefix(a, "--max-procs="), hasPrefix(a, "--cgroup-fd="), hasPrefix(a, "--tmp-fd="):
+		case hasPrefix(a, "--max-procs="), hasPrefix(a, "--cgroup-fd="), hasPrefix(a, "--tmp-fd="), hasPrefix(a, "--probe-fd="):
 			name, val, _ := cut(a, '=')
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 {
@@ -241,6 +272,8 @@ func Parse(args []string) (Options, error) {
 				o.MaxProcs = n
 			case "--cgroup-fd":
 				o.CgroupFD = n
+			case "--probe-fd":
+				o.ProbeFD = n
 			default:
 				o.TmpFD = n
 			}
@@ -254,6 +287,12 @@ func Parse(args []string) (Options, error) {
 				return o, errors.New("bad " + a)
 			}
 			o.MapIDs, o.UID, o.GID = true, uid, gid
+		case hasPrefix(a, "--tmp-rights="):
+			n, err := strconv.ParseInt(a[len("--tmp-rights="):], 10, 64)
+			if err != nil || n <= 0 {
+				return o, errors.New("bad " + a)
+			}
+			o.TmpRights = uint64(n)
 		case hasPrefix(a, "--make-tmp="):
 			n, err := strconv.ParseInt(a[len("--make-tmp="):], 10, 64)
 			if err != nil || n <= 0 {
@@ -295,9 +334,13 @@ func (e *wrapError) Unwrap() error { return e.err }
 // wrap returns err with msg before it ("msg: err"), unwrapping to err.
 func wrap(err error, msg string) error { return &wrapError{msg, err} }
 
-// fail reports a set-up failure on stderr, which the agent shows the model,
-// and exits with ExitSetup.
+// failTo is where fail writes: stderr, or Options.ProbeFD until the set-up
+// got as far as a probe's.
+var failTo = os.Stderr
+
+// fail reports a set-up failure on stderr, which the agent shows the model
+// (or on Options.ProbeFD, see failTo), and exits with ExitSetup.
 func fail(err error) {
-	os.Stderr.WriteString("agent sandbox: " + err.Error() + "\n")
+	failTo.WriteString("agent sandbox: " + err.Error() + "\n")
 	os.Exit(ExitSetup)
 }

@@ -29,16 +29,33 @@ func run(o Options) int {
 	// descriptor's number.
 	name := [16]byte{'a', 'g', 'e', 'n', 't', '-', 's', 'a', 'n', 'd', 'b', 'o', 'x'}
 	syscall.RawSyscall(syscall.SYS_PRCTL, prSetName, uintptr(unsafe.Pointer(&name[0])), 0)
+	if o.ProbeFD >= 0 {
+		failTo = os.NewFile(uintptr(o.ProbeFD), "probe")
+	}
 	if o.MapIDs {
 		if err := mapIDs(o.UID, o.GID); err != nil {
 			fail(err)
 		}
 	}
-	if o.MakeTmp > 0 && o.Probe {
+	switch {
+	case o.MakeTmp > 0 && o.Probe:
 		// The probe goes on without it: the tmpfs is a bound of the
 		// session, not part of the confinement the probe tries.
-		if err := makeTmp(o.MakeTmp, 3); err != nil {
+		if _, err := makeTmp(o.MakeTmp, 3, false, -1, 0); err != nil {
 			os.Stdout.WriteString(TmpFailed + err.Error() + "\n")
+		}
+	case o.MakeTmp > 0 && o.ProbeFD >= 0:
+		// The session's tmpfs, made by its first command, which mounts it
+		// too (as confine mounts TmpFD).
+		rights := o.TmpRights
+		if o.RulesetFD < 0 {
+			rights = 0
+		}
+		m, err := makeTmp(o.MakeTmp, o.ProbeFD, true, o.RulesetFD, rights)
+		if err != nil {
+			failTo.WriteString(TmpFailed + err.Error() + "\n")
+		} else {
+			o.TmpFD = m
 		}
 	}
 	// The thread that starts the program confines itself while this one

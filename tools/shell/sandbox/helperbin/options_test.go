@@ -32,8 +32,8 @@ func TestTheHelpersReadTheSameOptions(t *testing.T) {
 	every := helper.Options{RulesetFD: 3, Writable: []string{"/w", "/w 2"}, ReadOnlyRest: true, Pinned: []string{"/w/.git"},
 		ReadOnly: []string{"/w/.git/hooks"}, Hidden: []string{"/home/u/.npmrc"}, PrivateMounts: true, Loopback: true,
 		NoUnixSockets: true, Grace: 1500 * time.Millisecond, Probe: true, MaxProcs: 1024, CgroupFD: 4,
-		CgroupThread: true, TmpFD: 5, TmpAt: "/tmp/agent-tmp-1", MakeTmp: 1 << 30, MapIDs: true, UID: 1000, GID: 1000,
-		SuperviseOnly: true}.Args()
+		CgroupThread: true, TmpFD: 5, TmpAt: "/tmp/agent-tmp-1", MakeTmp: 1 << 30, ProbeFD: 6, TmpRights: 16383,
+		MapIDs: true, UID: 1000, GID: 1000, SuperviseOnly: true}.Args()
 	every = append(every[:len(every)-1:len(every)-1], "--unheard-of", "--", "/bin/true")
 	cases := [][]string{
 		every,
@@ -46,6 +46,8 @@ func TestTheHelpersReadTheSameOptions(t *testing.T) {
 		{"--map-ids=1000", "--", "/bin/true"},
 		{"--map-ids=a:b", "--", "/bin/true"},
 		{"--make-tmp=0", "--", "/bin/true"},
+		{"--probe-fd=-3", "--", "/bin/true"},
+		{"--tmp-rights=0", "--", "/bin/true"},
 		{"--rw=/w"},
 		{"--rw=/w", "--"},
 		{"-x", "--", "/bin/true"},

@@ -66,14 +66,27 @@ __attribute__((used, noreturn)) void start(long *sp) {
 	set_default(SIGCHLD);
 	struct options o;
 	parse(argv + 2, &o);
+	if (o.probe_fd >= 0)
+		fail_fd = o.probe_fd;
 	if (o.map_ids)
 		map_ids(o.uid, o.gid);
+	if (o.make_tmp > 0 && !o.probe && o.probe_fd >= 0) {
+		// The session's tmpfs, made by its first command, which mounts it
+		// too (as confine mounts --tmp-fd).
+		char why[256];
+		const char *err = make_tmp(o.make_tmp, o.probe_fd, why, &o.tmp_fd, o.ruleset_fd, o.ruleset_fd >= 0 ? o.tmp_rights : 0);
+		if (err) {
+			puts_fd(o.probe_fd, "tmpfs: ");
+			puts_fd(o.probe_fd, err);
+			puts_fd(o.probe_fd, "\n");
+		}
+	}
 	if (o.probe) {
 		if (o.make_tmp > 0) {
 			// The probe goes on without it: the tmpfs is a bound of the
 			// session, not part of the confinement the probe tries.
 			char why[256];
-			const char *err = make_tmp(o.make_tmp, 3, why);
+			const char *err = make_tmp(o.make_tmp, 3, why, 0, -1, 0);
 			if (err) {
 				puts_fd(1, "tmpfs: ");
 				puts_fd(1, err);

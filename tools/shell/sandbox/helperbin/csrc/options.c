@@ -18,6 +18,8 @@ struct options {
 	int tmp_fd;
 	const char *tmp_at;
 	long make_tmp;
+	int probe_fd;
+	unsigned long tmp_rights;
 	int map_ids;
 	long uid, gid;
 	char **program;
@@ -79,7 +81,7 @@ static void bad(const char *arg) { fail("bad ", arg, 0); }
 
 static void parse(char **args, struct options *o) {
 	memset(o, 0, sizeof *o);
-	o->ruleset_fd = o->cgroup_fd = o->tmp_fd = -1;
+	o->ruleset_fd = o->cgroup_fd = o->tmp_fd = o->probe_fd = -1;
 	o->grace_ms = 1000;
 	const char *v;
 	long n;
@@ -130,6 +132,14 @@ static void parse(char **args, struct options *o) {
 			if (!parse_int(v, &n) || n < 0)
 				bad(a);
 			o->tmp_fd = (int)n;
+		} else if ((v = prefixed(a, "--probe-fd="))) {
+			if (!parse_int(v, &n) || n < 0)
+				bad(a);
+			o->probe_fd = (int)n;
+		} else if ((v = prefixed(a, "--tmp-rights="))) {
+			if (!parse_int(v, &n) || n <= 0)
+				bad(a);
+			o->tmp_rights = (unsigned long)n;
 		} else if ((v = prefixed(a, "--tmp-at="))) {
 			o->tmp_at = v;
 		} else if ((v = prefixed(a, "--map-ids="))) {

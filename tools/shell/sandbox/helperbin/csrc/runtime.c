@@ -72,7 +72,9 @@ __asm__(".text\n"
 #define NR_fsconfig 431
 #define NR_fsmount 432
 #define NR_close_range 436
+#define NR_landlock_add_rule 445
 #define NR_landlock_restrict_self 446
+#define LANDLOCK_RULE_PATH_BENEATH 1
 
 #define AT_FDCWD -100
 #define AT_EMPTY_PATH 0x1000
@@ -480,8 +482,13 @@ static __attribute__((noreturn)) void exit_now(int code) {
 		sys1(__NR_exit_group, code);
 }
 
+// fail_fd is where fail writes: stderr, or --probe-fd until the set-up got
+// as far as a probe's (helper.Options.ProbeFD).
+static int fail_fd = 2;
+
 // fail reports a set-up failure on stderr, which the agent shows the
-// model, as "agent sandbox: WHAT: ERROR", and exits with EXIT_SETUP.
+// model (or on fail_fd), as "agent sandbox: WHAT: ERROR", and exits with
+// EXIT_SETUP.
 static __attribute__((noreturn)) void fail(const char *what, const char *arg, long e) {
 	char buf[4096], num[32];
 	size_t n = 0;
@@ -491,7 +498,7 @@ static __attribute__((noreturn)) void fail(const char *what, const char *arg, lo
 			buf[n++] = *p;
 	if (n == sizeof buf - 2)
 		buf[n++] = '\n';
-	sys_write_all(2, buf, n);
+	sys_write_all(fail_fd, buf, n);
 	exit_now(EXIT_SETUP);
 }
 

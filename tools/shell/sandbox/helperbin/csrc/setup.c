@@ -240,6 +240,13 @@ static void confine(const struct options *o) {
 		bind(o->writable[i]);
 	if (o->ro_rest)
 		read_only_rest(o);
+	if (o->probe_fd >= 0) {
+		// As far as a probe gets: the namespaces work. What follows is
+		// this command's own, and fails as any command's set-up does.
+		sys_write_all(o->probe_fd, "ok\n", 3);
+		sys1(__NR_close, o->probe_fd);
+		fail_fd = 2;
+	}
 	for (int i = 0; i < o->n_pinned; i++)
 		bind(o->pinned[i]);
 	for (int i = 0; i < o->n_readonly; i++) {
@@ -260,7 +267,11 @@ static void confine(const struct options *o) {
 
 // make_tmp creates the session's tmpfs of size bytes as a detached mount
 // and sends it over the unix socket at sock; an error's text on failure.
-static const char *make_tmp(long size, int sock, char *why) {
+// With kept, the mount's descriptor is left open there (else closed).
+// With rights, it first grants them beneath the tmpfs in the Landlock
+// ruleset at ruleset_fd (the agent's, which keeps the rule for the
+// session's later commands): the tmpfs's inodes need a rule of their own.
+static const char *make_tmp(long size, int sock, char *why, int *kept, int ruleset_fd, unsigned long rights) {
 	long fs = sys2(NR_fsopen, "tmpfs", FSOPEN_CLOEXEC);
 	char num[24], buf[64];
 	const char *what = "fsopen tmpfs";
@@ -284,6 +295,14 @@ static const char *make_tmp(long size, int sock, char *why) {
 		if (e >= 0) {
 			what = "fsmount";
 			e = m = sys3(NR_fsmount, fs, FSMOUNT_CLOEXEC, 0);
+		}
+		if (e >= 0 && rights) {
+			struct {
+				unsigned long allowed_access;
+				int parent_fd;
+			} __attribute__((packed)) rule = {rights, (int)m};
+			what = "landlock_add_rule for the tmpfs";
+			e = sys4(NR_landlock_add_rule, ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
 		}
 		if (e >= 0) {
 			struct {
@@ -309,7 +328,9 @@ static const char *make_tmp(long size, int sock, char *why) {
 			what = "sending the tmpfs";
 			e = sys3(__NR_sendmsg, sock, &msg, 0);
 		}
-		if (m >= 0)
+		if (e >= 0 && kept)
+			*kept = (int)m;
+		else if (m >= 0)
 			sys1(__NR_close, m);
 		sys1(__NR_close, fs);
 	}

@@ -234,6 +234,11 @@ static long fork_program(const struct options *o, char **envp, int go_read, int 
 	if (pid != 0)
 		return pid;
 	sys1(__NR_close, go_write);
+	// The supervisor reports the probe's part (helper.Options.ProbeFD);
+	// what fails here fails as any command's set-up does.
+	if (o->probe_fd >= 0)
+		sys1(__NR_close, o->probe_fd);
+	fail_fd = 2;
 	// Dies with the supervisor, even before the program starts.
 	sys2(__NR_prctl, PR_SET_PDEATHSIG, SIGKILL);
 	if (sys0(__NR_getppid) != self_pid)
