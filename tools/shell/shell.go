@@ -350,6 +350,9 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 		if cmd, err = build(spec); err != nil {
 			return tools.Errorf("bash: %v", err), nil
 		}
+		// Whatever the first wrote while it failed is not this one's.
+		out = newCapture(t.cfg.OutputLimit)
+		sw = &switchWriter{w: out}
 		connect(cmd)
 		err = t.cfg.Start(cmd)
 	}

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-dev/agent/tools"
 	"github.com/agent-dev/agent/tools/shell"
 )
 
@@ -130,5 +132,56 @@ exit 2
 	}
 	if n := l.probes.Load(); n != 1 {
 		t.Errorf("%d namespace probes ran, want 1 (after the first command's failed)", n)
+	}
+}
+
+// The guard of another command, started while the first is built to probe
+// as it starts, neither waits for a probe nor runs one: the first command
+// still learns the verdict, and no probe runs.
+func TestAGuardBesideTheFirstCommandRunsNoProbe(t *testing.T) {
+	b := firstBox(t)
+	l := b.sb.impl.(*linux)
+	cmd, err := b.sb.Build(shell.Spec{Command: "true", Dir: b.work, BuildAgain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := b.sb.Guard() // another call's, as the first is about to start
+	if err := b.sb.Start(cmd); err != nil {
+		t.Fatalf("the first command should have started, probing: %v", err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if after != nil {
+		after(tools.Result{Content: "ok"})
+	}
+	if n := l.probes.Load(); n != 0 && b.sb.Status().UserNamespaces {
+		t.Errorf("%d namespace probes ran beside the first command", n)
+	}
+}
+
+// A first command built before the sandbox was closed and started after:
+// nothing starts, nothing probes, and the commands' temporary directory,
+// which Close removed, is not made again (the tool builds it no more).
+func TestAFirstCommandStartedAfterCloseStartsNothing(t *testing.T) {
+	b := firstBox(t)
+	l := b.sb.impl.(*linux)
+	cmd, err := b.sb.Build(shell.Spec{Command: "touch started", Dir: b.work, BuildAgain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.sb.Close()
+	err = b.sb.Start(cmd)
+	if err == nil {
+		cmd.Wait()
+		t.Fatal("a command started after Close")
+	}
+	if errors.Is(err, shell.ErrBuildAgain) {
+		t.Errorf("after Close the command should not be built again: %v", err)
+	}
+	absent(t, filepath.Join(b.work, "started"))
+	absent(t, b.sb.TempDir())
+	if n := l.probes.Load(); n != 0 {
+		t.Errorf("%d namespace probes ran after Close", n)
 	}
 }

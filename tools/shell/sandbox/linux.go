@@ -48,8 +48,11 @@ type linux struct {
 	vmu    sync.Mutex
 	vstate verdictState
 	vdone  chan struct{}
-	ns     bool   // namespaces work
-	nsErr  string // why not
+	// vclosed, guarded by vmu, is set by close: no first command claims
+	// the verdict after it.
+	vclosed bool
+	ns      bool   // namespaces work
+	nsErr   string // why not
 	// probing maps each command built to probe as it starts (its Spec
 	// had BuildAgain, the verdict unknown) to its probe socket.
 	probing sync.Map // *exec.Cmd -> *probeSocket
@@ -566,14 +569,17 @@ func (l *linux) close() error {
 	l.startMu.Unlock()
 	if begun {
 		l.base() // a set-up still running in the background would leak what it makes
-		l.vmu.Lock()
-		learning := l.vstate == verdictClaimed
-		l.vmu.Unlock()
-		if learning {
-			<-l.vdone
-		}
 	}
-	l.probing.Range(func(cmd, sock any) bool { // built, never started
+	// No first command may claim the verdict from now on (startProbing);
+	// one that has is waited for.
+	l.vmu.Lock()
+	l.vclosed = true
+	learning := l.vstate == verdictClaimed
+	l.vmu.Unlock()
+	if learning {
+		<-l.vdone
+	}
+	l.probing.Range(func(cmd, sock any) bool { // built, not started
 		sock.(*probeSocket).close()
 		l.probing.Delete(cmd)
 		return true
@@ -583,6 +589,7 @@ func (l *linux) close() error {
 	}
 	l.releaseNet()
 	l.cg.close()
+	l.plainOnce.Do(func() {}) // one being built is waited for; none is made now
 	if l.plain != nil {
 		l.plain.Close()
 	}
@@ -601,9 +608,19 @@ func (l *linux) usage() boundUsage {
 		return boundUsage{maxProcs: l.p.MaxProcesses, tmpFree: l.p.TempSize, tmpSz: l.p.TempSize}
 	}
 	if l.begun() {
-		l.setup() // the bounds are made there, maybe still in the background
+		l.base() // the bounds are made there, maybe still in the background
 	}
 	u := boundUsage{maxProcs: l.p.MaxProcesses, pidsHits: l.cg.maxHits()}
+	if l.abi > 0 && l.unknown() {
+		// No command has run in the session's tmpfs: none is made, and
+		// the first command (built meanwhile, probing as it starts)
+		// makes it; reading the verdict here would run the probe.
+		u.tmpFree, u.tmpSz = l.p.TempSize, l.p.TempSize
+		return u
+	}
+	if l.abi > 0 {
+		l.decide()
+	}
 	u.tmpFree, u.tmpSz, u.tmpOK = tmpUsage(l.tmp)
 	return u
 }

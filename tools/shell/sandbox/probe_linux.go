@@ -122,11 +122,15 @@ func (s *probeSocket) close() {
 func (l *linux) startProbing(cmd *exec.Cmd, sock *probeSocket) error {
 	defer sock.mine.Close()
 	l.vmu.Lock()
-	if l.vstate != verdictUnknown {
+	if l.vstate != verdictUnknown || l.vclosed {
+		closed := l.vclosed
 		l.vmu.Unlock()
 		sock.theirs.Close()
 		if l.net != nil {
 			l.net.forget(cmd)
+		}
+		if closed {
+			return errors.New("the sandbox is closed")
 		}
 		return fmt.Errorf("the sandbox's namespaces were probed meanwhile: %w", shell.ErrBuildAgain)
 	}
@@ -141,7 +145,13 @@ func (l *linux) startProbing(cmd *exec.Cmd, sock *probeSocket) error {
 			l.settle(probed{tmp: rep.tmp, tmpErr: rep.tmpErr}, nil)
 			return nil
 		}
-		cmd.Wait() // it ended before anything ran
+		if rep.err != nil {
+			// Whether its program started is not known: it is stopped,
+			// and not started again.
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Process.Kill()
+		}
+		cmd.Wait() // it ended before anything ran, or was stopped
 	}
 	if rep.tmp != nil {
 		rep.tmp.Close()
@@ -150,6 +160,9 @@ func (l *linux) startProbing(cmd *exec.Cmd, sock *probeSocket) error {
 	p, perr := l.probe(l.tmpSize)
 	p, perr = l.probeAgain(exe, p, perr)
 	l.settle(p, perr)
+	if rep.err != nil {
+		return fmt.Errorf("reading what the sandbox's first command reported: %w", rep.err)
+	}
 	return fmt.Errorf("the sandbox's first command could not set up its namespaces: %w", shell.ErrBuildAgain)
 }
 
@@ -159,6 +172,7 @@ type probeReport struct {
 	tmp     *os.File // the session's tmpfs it made (nil: none)
 	tmpErr  error    // why it made none
 	failure string   // its set-up's failure, when not ok
+	err     error    // the socket could not be read to its end
 }
 
 // readProbe reads what a helper reports on the agent's end of its probe
@@ -172,14 +186,24 @@ func readProbe(mine *os.File, wantTmp bool) probeReport {
 	buf, oob := make([]byte, 8192), make([]byte, syscall.CmsgSpace(4))
 	fd := int(mine.Fd())
 	for {
-		n, oobn, _, _, err := syscall.Recvmsg(fd, buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		n, oobn, flags, _, err := syscall.Recvmsg(fd, buf, oob, syscall.MSG_CMSG_CLOEXEC)
 		if err == syscall.EINTR {
 			continue
 		}
-		if err != nil || (n == 0 && oobn == 0) {
+		if err != nil {
+			r.err = err
 			break
 		}
+		if n == 0 && oobn == 0 {
+			break // the helper's end is closed
+		}
 		rec := buf[:n]
+		if flags&syscall.MSG_CTRUNC != 0 {
+			// The kernel dropped the tmpfs's descriptor (the agent is at
+			// its limit of open files).
+			r.tmpErr = errors.New("its descriptor could not be received (too many open files?)")
+			rec = bytes.TrimPrefix(rec, []byte{0})
+		}
 		if oobn > 0 {
 			if msgs, err := syscall.ParseSocketControlMessage(oob[:oobn]); err == nil {
 				for _, m := range msgs {
@@ -202,7 +226,7 @@ func readProbe(mine *os.File, wantTmp bool) probeReport {
 		text = append(text, rec...)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(text)), "\n") {
-		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok {
+		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok && r.tmpErr == nil {
 			r.tmpErr = errors.New(why)
 		} else if line != "" {
 			r.failure += line
