@@ -87,13 +87,7 @@ func compiler(t *testing.T, arch string) string {
 // that finds its supervisor named agent-sandbox (not by the descriptor's
 // number) and no descriptor of the helper's open; the memfd refuses writes.
 func TestExecStartsTheHelper(t *testing.T) {
-	f, err := File()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f == nil {
-		t.Skipf("no helper is embedded for %s/%s", runtime.GOOS, runtime.GOARCH)
-	}
+	f, _ := helpers(t)
 	null, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
@@ -139,4 +133,23 @@ func exitCode(err error) int {
 		return -1
 	}
 	return 0
+}
+
+// helpers returns the embedded helper (the test is skipped where none is
+// embedded) and this test's own binary, which is the Go helper when
+// started with helper.Arg first, as the agent's is.
+func helpers(t *testing.T) (embedded *os.File, self string) {
+	t.Helper()
+	f, err := File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f == nil {
+		t.Skipf("no helper is embedded for %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	self, err = os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, self
 }

@@ -2,9 +2,7 @@ package helperbin
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,13 +20,7 @@ import (
 // namespace, and a helper that went on would change this machine's
 // mounts.)
 func TestTheHelpersReadTheSameOptions(t *testing.T) {
-	f, err := File()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f == nil {
-		t.Skipf("no helper is embedded for %s/%s", runtime.GOOS, runtime.GOARCH)
-	}
+	f, _ := helpers(t)
 	every := helper.Options{RulesetFD: 3, Writable: []string{"/w", "/w 2"}, ReadOnlyRest: true, Pinned: []string{"/w/.git"},
 		ReadOnly: []string{"/w/.git/hooks"}, Hidden: []string{"/home/u/.npmrc"}, PrivateMounts: true, Loopback: true,
 		NoUnixSockets: true, Grace: 1500 * time.Millisecond, Probe: true, MaxProcs: 1024, CgroupFD: 4,
@@ -79,17 +71,7 @@ func TestTheHelpersReadTheSameOptions(t *testing.T) {
 // same signal, which the agent reports. (Supervising only: nothing here
 // needs or changes namespaces.)
 func TestTheHelpersEndAsTheirProgramEnds(t *testing.T) {
-	f, err := File()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f == nil {
-		t.Skipf("no helper is embedded for %s/%s", runtime.GOOS, runtime.GOARCH)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, self := helpers(t)
 	for _, c := range []struct {
 		script string
 		code   int

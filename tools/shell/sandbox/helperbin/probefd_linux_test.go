@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,17 +22,7 @@ import (
 // program; a failure after that goes to the command's output as any
 // command's does. Both helpers report the same.
 func TestTheHelpersReportHowFarTheirSetUpGot(t *testing.T) {
-	f, err := File()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f == nil {
-		t.Skipf("no helper is embedded for %s/%s", runtime.GOOS, runtime.GOARCH)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, self := helpers(t)
 	work, tmp := t.TempDir(), t.TempDir()
 	missing := filepath.Join(t.TempDir(), "missing")
 	base := []string{helper.Arg, "--ruleset-fd=-1", "--grace-ms=0", "--private-mounts", "--rw=" + work, "--ro-rest"}
