@@ -607,8 +607,10 @@ func (l *linux) usage() boundUsage {
 		// beside the guard and the command's environment.
 		return boundUsage{maxProcs: l.p.MaxProcesses, tmpFree: l.p.TempSize, tmpSz: l.p.TempSize}
 	}
-	if l.begun() {
-		l.base() // the bounds are made there, maybe still in the background
+	if l.abi > 0 {
+		// The bounds are made there, maybe still in the background, or
+		// by the build that set built, which may not have begun it yet.
+		l.base()
 	}
 	u := boundUsage{maxProcs: l.p.MaxProcesses, pidsHits: l.cg.maxHits()}
 	if l.abi > 0 && l.unknown() {
