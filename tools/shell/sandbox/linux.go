@@ -319,7 +319,7 @@ func (l *linux) build(spec shell.Spec) (*exec.Cmd, error) {
 		o.ProbeFD, files = 3+len(files), append(files, theirs)
 		if l.tmpSize > 0 {
 			o.MakeTmp, o.TmpAt = l.tmpSize, l.p.sessionTemp
-			o.TmpRights = rightsFor(l.abi, l.p.Network, true).write
+			o.TmpRights = l.tmpRights()
 		}
 	case l.tmp != nil && ns:
 		o.TmpFD, o.TmpAt, files = 3+len(files), l.p.sessionTemp, append(files, l.tmp)

@@ -156,10 +156,7 @@ func (l *linux) startProbing(cmd *exec.Cmd, sock *probeSocket) error {
 	if rep.tmp != nil {
 		rep.tmp.Close()
 	}
-	exe := l.helper()
-	p, perr := l.probe(l.tmpSize)
-	p, perr = l.probeAgain(exe, p, perr)
-	l.settle(p, perr)
+	l.probeAndSettle()
 	if rep.err != nil {
 		return fmt.Errorf("reading what the sandbox's first command reported: %w", rep.err)
 	}
@@ -168,11 +165,10 @@ func (l *linux) startProbing(cmd *exec.Cmd, sock *probeSocket) error {
 
 // probeReport is what a command that probes as it starts reported.
 type probeReport struct {
-	ok      bool     // its set-up got as far as a probe's
-	tmp     *os.File // the session's tmpfs it made (nil: none)
-	tmpErr  error    // why it made none
-	failure string   // its set-up's failure, when not ok
-	err     error    // the socket could not be read to its end
+	ok     bool     // its set-up got as far as a probe's
+	tmp    *os.File // the session's tmpfs it made (nil: none)
+	tmpErr error    // why it made none
+	err    error    // the socket could not be read to its end
 }
 
 // readProbe reads what a helper reports on the agent's end of its probe
@@ -226,10 +222,10 @@ func readProbe(mine *os.File, wantTmp bool) probeReport {
 		text = append(text, rec...)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+		// Other lines are a set-up's failure: the probe then decides,
+		// and says why.
 		if why, ok := strings.CutPrefix(line, helper.TmpFailed); ok && r.tmpErr == nil {
 			r.tmpErr = errors.New(why)
-		} else if line != "" {
-			r.failure += line
 		}
 	}
 	if r.ok && wantTmp && r.tmp == nil && r.tmpErr == nil {

@@ -131,6 +131,12 @@ func (l *linux) decide() {
 	}
 	l.vstate = verdictClaimed
 	l.vmu.Unlock()
+	l.probeAndSettle()
+}
+
+// probeAndSettle runs the namespace probe and records its verdict; the
+// caller has claimed it.
+func (l *linux) probeAndSettle() {
 	exe := l.helper()
 	p, err := l.probe(l.tmpSize)
 	p, err = l.probeAgain(exe, p, err)
@@ -164,15 +170,15 @@ func (l *linux) settle(p probed, err error) {
 			l.tmpErr = "it needs user namespaces"
 		case p.tmpErr != nil:
 			l.tmpErr = fmt.Sprintf("no tmpfs of its own (Linux 6.15 or later): %v", p.tmpErr)
-		case l.ruleset != nil && l.rulesetNS:
+		default:
 			// The ruleset was built before the tmpfs was made (a first
 			// command that made it granted this already: the same rule).
-			if err := addTmpRule(int(l.ruleset.Fd()), p.tmp, rightsFor(l.abi, l.p.Network, true).write); err != nil {
-				l.tmpErr = err.Error()
-				break
+			if l.ruleset != nil && l.rulesetNS {
+				if err := addTmpRule(int(l.ruleset.Fd()), p.tmp, l.tmpRights()); err != nil {
+					l.tmpErr = err.Error()
+					break
+				}
 			}
-			fallthrough
-		default:
 			l.tmp, p.tmp = p.tmp, nil
 		}
 	}
@@ -187,6 +193,11 @@ func (l *linux) settle(p probed, err error) {
 	close(l.vdone)
 	l.vmu.Unlock()
 }
+
+// tmpRights are the Landlock access rights granted beneath the session's
+// tmpfs: a writable root's, for commands with namespaces (the only ones
+// that mount it).
+func (l *linux) tmpRights() uint64 { return rightsFor(l.abi, l.p.Network, true).write }
 
 // releaseNet closes the session's network namespace, which no command
 // will use (a borrowed one is its owner's to close).

@@ -74,24 +74,14 @@ __attribute__((used, noreturn)) void start(long *sp) {
 		// The session's tmpfs, made by its first command, which mounts it
 		// too (as confine mounts --tmp-fd).
 		char why[256];
-		const char *err = make_tmp(o.make_tmp, o.probe_fd, why, &o.tmp_fd, o.ruleset_fd, o.ruleset_fd >= 0 ? o.tmp_rights : 0);
-		if (err) {
-			puts_fd(o.probe_fd, "tmpfs: ");
-			puts_fd(o.probe_fd, err);
-			puts_fd(o.probe_fd, "\n");
-		}
+		tmp_failed(o.probe_fd, make_tmp(o.make_tmp, o.probe_fd, why, &o.tmp_fd, o.ruleset_fd, o.ruleset_fd >= 0 ? o.tmp_rights : 0));
 	}
 	if (o.probe) {
 		if (o.make_tmp > 0) {
 			// The probe goes on without it: the tmpfs is a bound of the
 			// session, not part of the confinement the probe tries.
 			char why[256];
-			const char *err = make_tmp(o.make_tmp, 3, why, 0, -1, 0);
-			if (err) {
-				puts_fd(1, "tmpfs: ");
-				puts_fd(1, err);
-				puts_fd(1, "\n");
-			}
+			tmp_failed(1, make_tmp(o.make_tmp, 3, why, 0, -1, 0));
 		}
 		if (o.cgroup_fd >= 0 && !o.cgroup_thread)
 			join_cgroup(o.cgroup_fd);

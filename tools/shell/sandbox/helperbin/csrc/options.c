@@ -79,6 +79,15 @@ static const char *quote(const char *s) {
 
 static void bad(const char *arg) { fail("bad ", arg, 0); }
 
+// fd_arg reads v, the value of option a, as a descriptor (refusing it as
+// helper.Parse does).
+static int fd_arg(const char *a, const char *v) {
+	long n;
+	if (!parse_int(v, &n) || n < 0)
+		bad(a);
+	return (int)n;
+}
+
 static void parse(char **args, struct options *o) {
 	memset(o, 0, sizeof *o);
 	o->ruleset_fd = o->cgroup_fd = o->tmp_fd = o->probe_fd = -1;
@@ -125,17 +134,11 @@ static void parse(char **args, struct options *o) {
 			if (!parse_int(v, &o->max_procs) || o->max_procs < 0)
 				bad(a);
 		} else if ((v = prefixed(a, "--cgroup-fd="))) {
-			if (!parse_int(v, &n) || n < 0)
-				bad(a);
-			o->cgroup_fd = (int)n;
+			o->cgroup_fd = fd_arg(a, v);
 		} else if ((v = prefixed(a, "--tmp-fd="))) {
-			if (!parse_int(v, &n) || n < 0)
-				bad(a);
-			o->tmp_fd = (int)n;
+			o->tmp_fd = fd_arg(a, v);
 		} else if ((v = prefixed(a, "--probe-fd="))) {
-			if (!parse_int(v, &n) || n < 0)
-				bad(a);
-			o->probe_fd = (int)n;
+			o->probe_fd = fd_arg(a, v);
 		} else if ((v = prefixed(a, "--tmp-rights="))) {
 			if (!parse_int(v, &n) || n <= 0)
 				bad(a);

@@ -346,6 +346,19 @@ static const char *make_tmp(long size, int sock, char *why, int *kept, int rules
 	return why;
 }
 
+// tmp_failed writes on fd, when err is set, the line helper.TmpFailed
+// starts: "tmpfs: ERR" (one write: a record of a probe socket).
+static void tmp_failed(int fd, const char *err) {
+	if (!err)
+		return;
+	char line[512] = "tmpfs: ";
+	size_t n = 7;
+	for (; *err && n < sizeof line - 1; err++)
+		line[n++] = *err;
+	line[n++] = '\n';
+	sys_write_all(fd, line, n);
+}
+
 // ---------------------------------------------------------------------
 // Confining the program's process.
 
