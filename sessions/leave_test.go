@@ -141,3 +141,28 @@ func TestAnOpenCheckpointsALongLogBehindTheRun(t *testing.T) {
 		t.Fatalf("the write-ahead log is %d bytes after it started over, want at most 1 MiB", n)
 	}
 }
+
+// A run writes as soon as the store is open, while the checkpoint that open
+// started is still copying a long log: the write waits for it, so that
+// SQLite starts the log over, and the next open recovers a short log
+// instead of the long one and all this run wrote.
+func TestARunThatWritesAtOnceStartsALongLogOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	db := filepath.Join(t.TempDir(), "agent.db")
+	leave(t, db, 40, 40_000) // 1.6 MB of messages
+	if n := size(t, db+"-wal"); n <= 1<<20 {
+		t.Fatalf("the write-ahead log is %d bytes after the exit, want more than 1 MiB", n)
+	}
+	leave(t, db, 3, 100) // opens, writes at once, leaves
+	if n := size(t, db+"-wal"); n > 1<<20 {
+		t.Fatalf("the write-ahead log is %d bytes after a run that found it past 1 MiB, want at most 1 MiB: the log did not start over", n)
+	}
+	s := openAt(t, db)
+	list, err := s.List(context.Background(), sessions.ListOptions{})
+	must(t, err)
+	if len(list) != 2 {
+		t.Fatalf("sessions after the two runs: %+v, want two", list)
+	}
+}

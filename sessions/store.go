@@ -53,9 +53,10 @@ type Store struct {
 	vecWG   sync.WaitGroup
 	bg      context.Context
 	bgStop  context.CancelFunc
-	// ckptWG waits for the checkpoint an open starts in the background
-	// (checkpointBehind).
-	ckptWG sync.WaitGroup
+	// ckpt is closed once the checkpoint an open starts in the background
+	// (checkpointBehind) has ended, or as soon as the open has ended when
+	// it starts none: writes, Leave and Close wait for it.
+	ckpt chan struct{}
 	// now is the clock for created and updated times; tests replace it.
 	now func() time.Time
 	// undoFault, when set by a test, makes Undo fail to put back a path.
@@ -186,19 +187,25 @@ func (s *Store) conn(ctx context.Context) *sql.DB {
 }
 
 // walBehind is the size of the write-ahead log, in bytes, past which an open
-// copies it into the database file in the background (checkpointBehind);
-// it is also the log's journal_size_limit. About three five-step -p runs
-// write it (a run writes about 340 KB): processes that Leave the store let
-// the log grow, and every open reads all of it to recover it (about 3 µs a
-// 4 KiB page: BenchmarkOpen; BENCHMARKS.md, "Issue 43, a fifth pass").
+// copies it into the database file (checkpointBehind); it is also the log's
+// journal_size_limit. About three five-step -p runs write it (a run writes
+// about 310 KB): processes that Leave the store let the log grow, and every
+// open reads all of it to recover it (about 3 µs a 4 KiB page:
+// BenchmarkOpen; BENCHMARKS.md, "Issue 43, a fifth pass").
 const walBehind = 1 << 20
 
-// checkpointBehind copies the write-ahead log into the database file in
-// the background when it has grown past walBehind: SQLite's PASSIVE
-// checkpoint, on a connection of its own, while this process reads and
-// writes (and other processes do) as usual. Leave waits for it; Close
-// stops it. A checkpoint stopped or failed leaves the log as it was, for
-// the next.
+// checkpointBehind copies the write-ahead log into the database file when
+// it has grown past walBehind: SQLite's PASSIVE checkpoint, on a
+// connection of its own, while this process reads as usual (and other
+// processes read and write). This process's writes wait for it (ckpt):
+// SQLite starts the log over only at a write that begins after a
+// checkpoint has copied all of it, so a write that began first would add
+// to the log the checkpoint had not reached, the log would not start over,
+// and every later open would recover a longer one and copy it again (a
+// five-step run paid about 10 ms for a log of 3.7 MB, the size the log
+// reached in a row of runs; BENCHMARKS.md, "Issue 43, a tenth pass").
+// Leave and Close wait for it too; Close stops it. A checkpoint stopped or
+// failed leaves the log as it was, for the next.
 //
 // The file's size tells the log's: journal_size_limit truncates the file
 // to walBehind at the first commit after SQLite starts the log over, so a
@@ -206,11 +213,11 @@ const walBehind = 1 << 20
 func (s *Store) checkpointBehind() {
 	fi, err := os.Stat(s.path + "-wal")
 	if err != nil || fi.Size() <= walBehind {
+		close(s.ckpt)
 		return
 	}
-	s.ckptWG.Add(1)
 	go func() {
-		defer s.ckptWG.Done()
+		defer close(s.ckpt)
 		s.pool.ExecContext(s.bg, `PRAGMA wal_checkpoint(PASSIVE)`)
 	}()
 }
@@ -240,6 +247,7 @@ func (s *Store) launch(ctx context.Context, o Options) {
 			s.openErr = fmt.Errorf("opening session database %s: %w", path, err)
 			s.bgStop()
 			s.pool.Close()
+			close(s.ckpt)
 			return
 		}
 		s.checkpointBehind()
@@ -279,7 +287,7 @@ func create(path string, busy, lockWait time.Duration) (*Store, error) {
 	}
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
-	s := &Store{pool: db, ready: make(chan struct{}), path: abs, now: time.Now, lockWait: lockWait}
+	s := &Store{pool: db, ready: make(chan struct{}), ckpt: make(chan struct{}), path: abs, now: time.Now, lockWait: lockWait}
 	s.bg, s.bgStop = context.WithCancel(context.Background())
 	return s, nil
 }
@@ -355,7 +363,7 @@ func (s *Store) Close() error {
 	}
 	s.bgStop()
 	s.vecWG.Wait()
-	s.ckptWG.Wait()
+	<-s.ckpt
 	s.indexBehind()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -382,7 +390,7 @@ func (s *Store) Leave() {
 	if <-s.ready; s.openErr != nil {
 		return
 	}
-	s.ckptWG.Wait()
+	<-s.ckpt
 	s.bgStop()
 	s.vecWG.Wait()
 	s.indexBehind()
@@ -414,9 +422,11 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 func (s *Store) writeWith(ctx context.Context, queries []string, fn func(tx *sql.Tx) error) error {
 	// The open's own writes (the migration, the index backlog) take
 	// writeMu: another write waits for the open before it does.
+	// Another write waits for the checkpoint the open may start as well
+	// (checkpointBehind).
 	if ctx.Value(openingKey{}) == nil {
 		select {
-		case <-s.ready:
+		case <-s.ckpt:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
