@@ -6,12 +6,15 @@ wall time, CPU time (user + system) and minor page faults (os.wait4's
 rusage of the child), and, against the first command, the medians of the
 ratios of wall time and of CPU time round by round (with --differences,
 for each pair of commands in order, 1 and 2, 3 and 4..., the medians of the
-second's wall and CPU time less the first's, round by round). --prepare, once per
+second's wall and CPU time less the first's, round by round; with --means,
+each command's mean wall and CPU time too: a cost that falls on some rounds
+only, such as a checkpoint of the session database every few runs, moves
+the mean and not the median). --prepare, once per
 command and in their order, is run before each run of that command, and
 not timed (a reset of what the run changed); --name, likewise, labels the
 commands in the report.
 
-Usage: bench/paired.py [-r RUNS] [-w WARMUP] [-d DIR] [-D] [-p PREP -p PREP ...] [-n NAME -n NAME ...] 'CMD A' 'CMD B' ...
+Usage: bench/paired.py [-r RUNS] [-w WARMUP] [-d DIR] [-D] [-m] [-p PREP -p PREP ...] [-n NAME -n NAME ...] 'CMD A' 'CMD B' ...
 Each command is split like a shell would split it (shlex) and started with
 posix_spawn in DIR (the current directory unless given; a program named by
 a relative path is found from the current directory), with stdin, stdout
@@ -44,6 +47,7 @@ def main():
     p.add_argument("-p", "--prepare", action="append", default=[])
     p.add_argument("-n", "--name", action="append", default=[])
     p.add_argument("-D", "--differences", action="store_true")
+    p.add_argument("-m", "--means", action="store_true")
     p.add_argument("commands", nargs="+")
     a = p.parse_args()
     for opt in (a.prepare, a.name):
@@ -72,6 +76,8 @@ def main():
         wall = [r[0] for r in res[i]]
         line = (f"{c[:70]:70s} wall {med(wall):6.2f} ms  cpu {med(r[1] for r in res[i]):6.2f} ms"
                 f"  minor faults {med(r[2] for r in res[i]):7.0f}")
+        if a.means:
+            line += f"  mean wall {statistics.fmean(wall):6.2f} ms  cpu {statistics.fmean(r[1] for r in res[i]):6.2f} ms"
         if i > 0:
             line += (f"  ratio to the first: wall {med(w / r[0] for w, r in zip(wall, res[0])):.2f},"
                      f" cpu {med(r[1] / f[1] for r, f in zip(res[i], res[0])):.2f}")

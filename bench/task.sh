@@ -18,7 +18,9 @@
 # each run after its reset, which is not timed) and prints, for each
 # command, the median of its ratios to the last command's run of the same
 # round, wall and CPU (user + system of the process and its children): a
-# ratio that holds while the machine's speed drifts.
+# ratio that holds while the machine's speed drifts; and each command's
+# mean wall and CPU time, which a cost of some runs only moves (agent's
+# checkpoint of its session database, every three or four runs).
 # Usage: bench/task.sh RUNS AGENT [AGENT2...] [crush=PATH]
 #   e.g. bench/task.sh 30 /tmp/agent-old /tmp/agent-new crush=/tmp/crush
 set -euo pipefail
@@ -86,7 +88,7 @@ done
 if [ -n "${PAIRED:-}" ]; then
 	# The last command (Crush, when given) first: the ratios are to it.
 	last=$((${#cmds[@]} - 1))
-	args=(-r "$runs" -w 3 -p "${prep[$last]}" -n "${names[$last]}")
+	args=(-m -r "$runs" -w 3 -p "${prep[$last]}" -n "${names[$last]}")
 	for j in $(seq 0 $((last - 1))); do
 		args+=(-p "${prep[$j]}" -n "${names[$j]}")
 	done

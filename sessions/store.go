@@ -222,6 +222,31 @@ func (s *Store) checkpointBehind() {
 	}()
 }
 
+// flushBehind starts, when the write-ahead log is past walBehind (so that
+// the open will checkpoint it: checkpointBehind), the kernel's write of the
+// log to the disk, in the background: the checkpoint's first step syncs
+// the log, and the runs that wrote it did not (synchronous=NORMAL), so a
+// row of runs leaves it in the page cache, and that sync waited for all of
+// it (about 5 ms for 1.3 MB on this project's test machine; BENCHMARKS.md,
+// "Issue 43, a tenth pass") while this process's writes waited for the
+// checkpoint. Begun before the open recovers the log and reads the schema,
+// the write is done or under way when the checkpoint asks for it. A
+// failure is the checkpoint's to meet.
+func (s *Store) flushBehind() {
+	fi, err := os.Stat(s.path + "-wal")
+	if err != nil || fi.Size() <= walBehind {
+		return
+	}
+	go func() {
+		f, err := os.Open(s.path + "-wal")
+		if err != nil {
+			return
+		}
+		f.Sync()
+		f.Close()
+	}()
+}
+
 // start is Start with busy, each statement's busy timeout (busyTimeout
 // but in tests).
 func start(ctx context.Context, path string, busy time.Duration, o Options) (*Store, error) {
@@ -236,6 +261,7 @@ func start(ctx context.Context, path string, busy time.Duration, o Options) (*St
 // launch goes on with the open of s in the background (Start).
 func (s *Store) launch(ctx context.Context, o Options) {
 	path := s.path
+	s.flushBehind()
 	go func() {
 		defer close(s.ready)
 		octx := context.WithValue(ctx, openingKey{}, true)
