@@ -6,8 +6,12 @@ import (
 	"os"
 
 	"github.com/agent-dev/agent/cmd"
+	"github.com/agent-dev/agent/internal/cpuprofile"
 )
 
 func main() {
-	os.Exit(cmd.Execute())
+	stop := cpuprofile.Start(os.Getenv(cpuprofile.Env))
+	code := cmd.Execute()
+	stop()
+	os.Exit(code)
 }
