@@ -22,10 +22,13 @@ type Mode int
 
 const (
 	// Default builds with the environment's settings, as go test builds a
-	// test binary without -race: once the tests are compiled, only a link.
+	// test binary without -race (and without the profile of default.pgo,
+	// which go test applies to no package): once the tests are compiled,
+	// only a link.
 	Default Mode = iota
 	// Release builds as a release is built: CGO_ENABLED=0, no race
-	// detector (every mode builds with the release's build tags).
+	// detector, with default.pgo's profile (every mode builds with the
+	// release's build tags).
 	Release
 	// Race builds with the race detector (which needs cgo).
 	Race
@@ -66,8 +69,11 @@ func Build(ctx context.Context, root, pkg, out string, mode Mode) error {
 	// The README's and goreleaser's tag: gRPC without golang.org/x/net/trace
 	// (BENCHMARKS.md, "The binary and package init").
 	args := []string{"build", "-tags", "grpcnotrace", "-o", out}
-	if mode == Race {
+	switch mode {
+	case Race:
 		args = append(args, "-race")
+	case Default:
+		args = append(args, "-pgo=off")
 	}
 	cmd := exec.CommandContext(ctx, goCmd, append(args, pkg)...)
 	cmd.Dir = src

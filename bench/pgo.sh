@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Writes default.pgo, the CPU profile the go command builds the agent with
+# (profile-guided optimization: go build's -pgo=auto reads default.pgo in
+# the main package's directory). The profile is gathered from the runs the
+# speed goals measure (issue 43), each run writing its own profile through
+# AGENT_CPUPROFILE (internal/cpuprofile), then merged with go tool pprof:
+#   - the five-step headless task of bench/task.sh (list, grep, read, edit,
+#     answer; the session database and the checkpoints as a daily user has
+#     them), TASK runs;
+#   - a -p run that runs one sandboxed command (`true`, workspace-write, as
+#     bench/sandbox-run.sh), BASH runs.
+# The agent profiled is built with -pgo=off, so that the profile does not
+# feed on itself. At 100 samples a second a run gives a few samples; the
+# defaults give a few thousand in about two minutes.
+# Usage: bench/pgo.sh [TASK] [BASH]   (defaults 600 and 200); then commit
+# default.pgo with the figures it moved (BENCHMARKS.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. bench/scripted.sh
+task_runs=${1:-600}
+bash_runs=${2:-200}
+work=$(mktemp -d)
+servers=()
+trap 'kill "${servers[@]}" 2>/dev/null; rm -rf "$work"' EXIT
+CGO_ENABLED=0 go build -pgo=off -tags grpcnotrace -ldflags "-s -w" -o "$work/agent" .
+mkdir -p "$work/prof" "$work/config/agent" "$work/config-nock/agent"
+printf '[checkpoints]\nenabled = false\n' >"$work/config-nock/agent/config.toml"
+
+# The task's repository, as bench/task.sh makes it.
+repo="$work/task"
+mkdir -p "$repo"
+printf 'package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n' >"$repo/calc.go"
+printf 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("Add")\n\t}\n}\n' >"$repo/calc_test.go"
+printf 'module example.com/calc\n\ngo 1.22\n' >"$repo/go.mod"
+git -C "$repo" init -q && git -C "$repo" add . &&
+	git -C "$repo" -c user.email=bench@example.com -c user.name=bench commit -qm calc
+
+scripted_server pgo-task -task
+servers+=("$server")
+for i in $(seq "$task_runs"); do
+	AGENT_CPUPROFILE="$work/prof/task-$i.pprof" AGENT_LSP=off XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" \
+		"$work/agent" -C "$repo" --base-url "$url" --model scripted --no-stdin -p swap-the-operands-of-Add >/dev/null
+	git -C "$repo" checkout -q -- calc.go
+done
+
+box="$work/box"
+mkdir -p "$box"
+git -C "$box" init -q
+echo readme >"$box/README"
+git -C "$box" add README
+git -C "$box" -c user.email=bench@example.com -c user.name=bench commit -qm readme
+scripted_server pgo-bash -bash true
+servers+=("$server")
+for i in $(seq "$bash_runs"); do
+	AGENT_CPUPROFILE="$work/prof/bash-$i.pprof" AGENT_LSP=off XDG_DATA_HOME="$work/data-bash" XDG_CONFIG_HOME="$work/config-nock" \
+		"$work/agent" -C "$box" --base-url "$url" --model scripted --no-stdin --allow-bash --sandbox workspace-write -p run-true >/dev/null
+done
+
+go tool pprof -proto "$work"/prof/*.pprof >"$work/merged.pgo" 2>/dev/null
+mv "$work/merged.pgo" default.pgo
+go tool pprof -top -nodecount=0 default.pgo 2>/dev/null | sed -n 's/^Duration: .*Total samples = /samples: /p'
+echo "wrote default.pgo ($(stat -c %s default.pgo) bytes)"
