@@ -10,7 +10,7 @@ import (
 )
 
 func main() {
-	stop := cpuprofile.Start(os.Getenv(cpuprofile.Env))
+	stop := cpuprofile.FromEnv()
 	code := cmd.Execute()
 	stop()
 	os.Exit(code)

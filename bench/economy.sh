@@ -16,7 +16,9 @@ if [ $# -gt 0 ]; then
   out=$(mktemp -d)
   git worktree add -q --detach "$out/src" "$1"
   trap 'git worktree remove --force "$out/src"; rm -rf "$out"' EXIT
-  (cd "$out/src" && CGO_ENABLED=0 go build -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .)
+  # A revision from before agent.pgo is built without a profile.
+  (cd "$out/src" && pgo=off && if [ -f agent.pgo ]; then pgo=agent.pgo; fi &&
+    CGO_ENABLED=0 go build -pgo=$pgo -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .)
   env=(AGENT_E2E_BINARY="$out/agent" AGENT_ECONOMY_MODES="${MODES:-all pick}")
 fi
 env AGENT_ECONOMY_FULL=1 "${env[@]}" go test -count=1 -run 'TestRequestEconomyOfAThreeTurnSession' -v ./e2e/sessions/ | grep -E 'session, (pick|swap|all) mode'

@@ -16,7 +16,7 @@ runs=${1:-30}
 out=bench/out
 mkdir -p "$out"
 if [ -z "${AGENT:-}" ]; then
-	CGO_ENABLED=0 go build -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .
+	CGO_ENABLED=0 go build -pgo=agent.pgo -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .
 fi
 go build -o "$out/scripted-server" ./bench/scripted-server
 

@@ -18,7 +18,7 @@ out=bench/out
 mkdir -p "$out"
 bins=("$@")
 if [ ${#bins[@]} -eq 0 ]; then
-	CGO_ENABLED=0 go build -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .
+	CGO_ENABLED=0 go build -pgo=agent.pgo -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .
 	bins=("$out/agent")
 fi
 go build -o "$out/scripted-server" ./bench/scripted-server

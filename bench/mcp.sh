@@ -22,7 +22,7 @@ echo "== first frame without MCP servers"
 bench/firstframe.sh "$runs"
 echo "== first frame with both reference servers"
 AGENT_ARGS="--config $cfg" bench/firstframe.sh "$runs"
-CGO_ENABLED=0 go build -tags grpcnotrace -ldflags "-s -w" -o bench/out/agent . && go build -o bench/out/scripted-server ./bench/scripted-server
+CGO_ENABLED=0 go build -pgo=agent.pgo -tags grpcnotrace -ldflags "-s -w" -o bench/out/agent . && go build -o bench/out/scripted-server ./bench/scripted-server
 rm -f bench/out/mcp-server.url
 bench/out/scripted-server -addr 127.0.0.1:0 >bench/out/mcp-server.url 2>/dev/null &
 server=$!

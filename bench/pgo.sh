@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Writes default.pgo, the CPU profile the go command builds the agent with
-# (profile-guided optimization: go build's -pgo=auto reads default.pgo in
-# the main package's directory). The profile is gathered from the runs the
+# Writes agent.pgo, the CPU profile the agent is built with (go build
+# -pgo=agent.pgo: profile-guided optimization; the README's build,
+# goreleaser's, .ci/run's and the e2e tests' release build name it; not
+# default.pgo, which go test ./... and go vet ./... would apply to the root
+# package's dependencies, compiling each a second time). The profile is gathered from the runs the
 # speed goals measure (issue 43), each run writing its own profile through
 # AGENT_CPUPROFILE (internal/cpuprofile), then merged with go tool pprof:
 #   - the five-step headless task of bench/task.sh (list, grep, read, edit,
@@ -13,10 +15,11 @@
 # feed on itself. At 100 samples a second a run gives a few samples; the
 # defaults give a few thousand in about two minutes.
 # Usage: bench/pgo.sh [TASK] [BASH]   (defaults 600 and 200); then commit
-# default.pgo with the figures it moved (BENCHMARKS.md).
+# agent.pgo with the figures it moved (BENCHMARKS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/scripted.sh
+. bench/task-repo.sh
 task_runs=${1:-600}
 bash_runs=${2:-200}
 work=$(mktemp -d)
@@ -26,14 +29,8 @@ CGO_ENABLED=0 go build -pgo=off -tags grpcnotrace -ldflags "-s -w" -o "$work/age
 mkdir -p "$work/prof" "$work/config/agent" "$work/config-nock/agent"
 printf '[checkpoints]\nenabled = false\n' >"$work/config-nock/agent/config.toml"
 
-# The task's repository, as bench/task.sh makes it.
 repo="$work/task"
-mkdir -p "$repo"
-printf 'package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n' >"$repo/calc.go"
-printf 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("Add")\n\t}\n}\n' >"$repo/calc_test.go"
-printf 'module example.com/calc\n\ngo 1.22\n' >"$repo/go.mod"
-git -C "$repo" init -q && git -C "$repo" add . &&
-	git -C "$repo" -c user.email=bench@example.com -c user.name=bench commit -qm calc
+task_repo "$repo"
 
 scripted_server pgo-task -task
 servers+=("$server")
@@ -57,6 +54,6 @@ for i in $(seq "$bash_runs"); do
 done
 
 go tool pprof -proto "$work"/prof/*.pprof >"$work/merged.pgo" 2>/dev/null
-mv "$work/merged.pgo" default.pgo
-go tool pprof -top -nodecount=0 default.pgo 2>/dev/null | sed -n 's/^Duration: .*Total samples = /samples: /p'
-echo "wrote default.pgo ($(stat -c %s default.pgo) bytes)"
+mv "$work/merged.pgo" agent.pgo
+go tool pprof -top -nodecount=0 agent.pgo 2>/dev/null | sed -n 's/^Duration: .*Total samples = /samples: /p'
+echo "wrote agent.pgo ($(stat -c %s agent.pgo) bytes)"

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-20}
 out=bench/out
 mkdir -p "$out"
-CGO_ENABLED=0 go build -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .
+CGO_ENABLED=0 go build -pgo=agent.pgo -tags grpcnotrace -ldflags "-s -w" -o "$out/agent" .
 go build -o "$out/scripted-server" ./bench/scripted-server
 go build -o "$out/protocols" ./bench/protocols
 rm -f "$out/server.url"

@@ -27,6 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/crush-config.sh
 . bench/scripted.sh
+. bench/task-repo.sh
 runs=$1
 shift
 out=bench/out
@@ -37,16 +38,6 @@ lsp=${AGENT_LSP:-off}
 auto_lsp=false
 if [ "$lsp" = on ]; then auto_lsp=true; fi
 
-# repo DIR: the task's repository.
-repo() {
-	mkdir -p "$1"
-	printf 'package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n' >"$1/calc.go"
-	printf 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("Add")\n\t}\n}\n' >"$1/calc_test.go"
-	printf 'module example.com/calc\n\ngo 1.22\n' >"$1/go.mod"
-	git -C "$1" init -q && git -C "$1" add . &&
-		git -C "$1" -c user.email=bench@example.com -c user.name=bench commit -qm calc
-}
-
 cmds=() names=() prep=()
 i=0
 for b in "$@"; do
@@ -54,7 +45,7 @@ for b in "$@"; do
 	case $b in
 	crush=*)
 		crush=$(realpath "${b#crush=}") dir=$work/crush
-		repo "$dir"
+		task_repo "$dir"
 		mkdir -p "$work/crush-config/crush" "$work/crush-data"
 		crush_config "$work/crush-config" "$url" "$auto_lsp"
 		cmds+=("env HOME=$work XDG_CONFIG_HOME=$work/crush-config XDG_DATA_HOME=$work/crush-data $crush run -q -c $dir swap-the-operands-of-Add")
@@ -62,7 +53,7 @@ for b in "$@"; do
 		;;
 	*)
 		agent=$(realpath "$b") dir=$work/agent-$i
-		repo "$dir"
+		task_repo "$dir"
 		mkdir -p "$work/data-$i" "$work/config-$i/agent"
 		if [ "${CHECKPOINTS:-on}" = off ]; then
 			printf '[checkpoints]\nenabled = false\n' >"$work/config-$i/agent/config.toml"

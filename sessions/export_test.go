@@ -39,5 +39,18 @@ func OpenBusy(ctx context.Context, path string, busy time.Duration, onBusy func(
 	return s, nil
 }
 
+// StartHeld is Start whose open, when it checkpoints the write-ahead log
+// (checkpointBehind), calls hold before the checkpoint runs; waiting is
+// called by each write about to wait for that checkpoint.
+func StartHeld(ctx context.Context, path string, hold, waiting func()) (*Store, error) {
+	s, err := create(path, busyTimeout, 0)
+	if err != nil {
+		return nil, err
+	}
+	s.beforeCheckpoint, s.onCheckpointWait = hold, waiting
+	s.launch(ctx, Options{})
+	return s, nil
+}
+
 // SQLRunningSessions is the query MarkInterrupted starts with.
 const SQLRunningSessions = sqlRunningSessions

@@ -143,24 +143,48 @@ func TestAnOpenCheckpointsALongLogBehindTheRun(t *testing.T) {
 }
 
 // A run writes as soon as the store is open, while the checkpoint that open
-// started is still copying a long log: the write waits for it, so that
-// SQLite starts the log over, and the next open recovers a short log
-// instead of the long one and all this run wrote.
+// started on a long log is still copying it: the write waits for the
+// checkpoint (held here until the write waits), so that SQLite starts the
+// log over at it, and the next open recovers a short log instead of the
+// long one and all this run wrote.
 func TestARunThatWritesAtOnceStartsALongLogOver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "agent.db")
 	leave(t, db, 40, 40_000) // 1.6 MB of messages
 	if n := size(t, db+"-wal"); n <= 1<<20 {
 		t.Fatalf("the write-ahead log is %d bytes after the exit, want more than 1 MiB", n)
 	}
-	leave(t, db, 3, 100) // opens, writes at once, leaves
-	if n := size(t, db+"-wal"); n > 1<<20 {
-		t.Fatalf("the write-ahead log is %d bytes after a run that found it past 1 MiB, want at most 1 MiB: the log did not start over", n)
+	held, release := make(chan struct{}), make(chan struct{})
+	waiting := make(chan struct{}, 1)
+	s, err := sessions.StartHeld(ctx, db, func() { close(held); <-release }, func() {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	})
+	must(t, err)
+	t.Cleanup(func() { s.Close() })
+	<-held // the open's checkpoint has begun
+	created := make(chan error, 1)
+	go func() {
+		_, err := s.Create(ctx, sessions.NewSession{Dir: "/next", Title: "next"})
+		created <- err
+	}()
+	select {
+	case err := <-created:
+		close(release)
+		t.Fatalf("a write ended (%v) before the open's checkpoint ran: the log cannot start over", err)
+	case <-waiting:
 	}
-	s := openAt(t, db)
-	list, err := s.List(context.Background(), sessions.ListOptions{})
+	close(release)
+	must(t, <-created)
+	if n := size(t, db+"-wal"); n > 1<<20 {
+		t.Fatalf("the write-ahead log is %d bytes after a write that followed the checkpoint, want at most 1 MiB: the log did not start over", n)
+	}
+	list, err := s.List(ctx, sessions.ListOptions{})
 	must(t, err)
 	if len(list) != 2 {
 		t.Fatalf("sessions after the two runs: %+v, want two", list)

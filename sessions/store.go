@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -64,6 +65,10 @@ type Store struct {
 	// onBusy, when set by a test, is called each time a write transaction
 	// could not begin for another's lock and is about to try again.
 	onBusy func()
+	// beforeCheckpoint, when set by a test, is called by the checkpoint
+	// checkpointBehind starts, before it runs; onCheckpointWait is called
+	// by a write that is about to wait for it.
+	beforeCheckpoint, onCheckpointWait func()
 	// lockWait is Options.LockWait, DefaultLockWait when that is 0.
 	lockWait time.Duration
 	// stmts are the write statements prepared once (stmts.go), guarded
@@ -218,6 +223,9 @@ func (s *Store) checkpointBehind() {
 	}
 	go func() {
 		defer close(s.ckpt)
+		if s.beforeCheckpoint != nil {
+			s.beforeCheckpoint()
+		}
 		s.pool.ExecContext(s.bg, `PRAGMA wal_checkpoint(PASSIVE)`)
 	}()
 }
@@ -231,8 +239,13 @@ func (s *Store) checkpointBehind() {
 // "Issue 43, a tenth pass") while this process's writes waited for the
 // checkpoint. Begun before the open recovers the log and reads the schema,
 // the write is done or under way when the checkpoint asks for it. A
-// failure is the checkpoint's to meet.
+// failure is the checkpoint's to meet. Not on Windows.
 func (s *Store) flushBehind() {
+	if runtime.GOOS == "windows" {
+		// FlushFileBuffers needs a handle that may write, and one open
+		// beside SQLite's could stop it deleting the log.
+		return
+	}
 	fi, err := os.Stat(s.path + "-wal")
 	if err != nil || fi.Size() <= walBehind {
 		return
@@ -451,6 +464,13 @@ func (s *Store) writeWith(ctx context.Context, queries []string, fn func(tx *sql
 	// Another write waits for the checkpoint the open may start as well
 	// (checkpointBehind).
 	if ctx.Value(openingKey{}) == nil {
+		if s.onCheckpointWait != nil {
+			select {
+			case <-s.ckpt:
+			default:
+				s.onCheckpointWait()
+			}
+		}
 		select {
 		case <-s.ckpt:
 		case <-ctx.Done():

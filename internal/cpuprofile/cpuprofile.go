@@ -1,7 +1,7 @@
 // Package cpuprofile writes a CPU profile of the whole process when the
 // environment asks for one: the profiles bench/pgo.sh gathers from
-// representative runs and merges into default.pgo, the profile the go
-// command builds the agent with (profile-guided optimization).
+// representative runs and merges into agent.pgo, the profile the agent is
+// built with (go build -pgo=agent.pgo: profile-guided optimization).
 package cpuprofile
 
 import (
@@ -12,6 +12,15 @@ import (
 // Env is the environment variable that names the file Start writes the
 // profile to.
 const Env = "AGENT_CPUPROFILE"
+
+// FromEnv is Start with the path Env names, which it then takes out of the
+// process's environment: a command the agent runs (an agent among them)
+// inherits no Env, so it does not write its own profile over this one.
+func FromEnv() (stop func()) {
+	path := os.Getenv(Env)
+	os.Unsetenv(Env)
+	return Start(path)
+}
 
 // Start begins profiling the process's CPU (pprof's format, gzipped
 // protocol buffers, 100 samples a second) into the file at path, which it

@@ -34,6 +34,22 @@ func TestStartWritesAProfileWhenAsked(t *testing.T) {
 	}
 }
 
+// The variable is read once and taken out of the environment, so the
+// commands the agent starts do not write a profile of their own there.
+func TestFromEnvLeavesNoVariableForChildren(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	t.Setenv(cpuprofile.Env, path)
+	stop := cpuprofile.FromEnv()
+	_, set := os.LookupEnv(cpuprofile.Env)
+	stop()
+	if set {
+		t.Errorf("%s is still in the environment", cpuprofile.Env)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		t.Fatalf("no profile at %s: %v", path, err)
+	}
+}
+
 // No path profiles nothing, and a path that cannot be created leaves the
 // process unprofiled, with nothing to stop.
 func TestStartWithoutAPathOrWithABadOneProfilesNothing(t *testing.T) {

@@ -22,13 +22,12 @@ type Mode int
 
 const (
 	// Default builds with the environment's settings, as go test builds a
-	// test binary without -race (and without the profile of default.pgo,
-	// which go test applies to no package): once the tests are compiled,
-	// only a link.
+	// test binary without -race: once the tests are compiled, only a link.
 	Default Mode = iota
 	// Release builds as a release is built: CGO_ENABLED=0, no race
-	// detector, with default.pgo's profile (every mode builds with the
-	// release's build tags).
+	// detector, with the profile agent.pgo (profile-guided optimization;
+	// .ci/run's cross-compile builds so first); every mode builds with the
+	// release's build tags.
 	Release
 	// Race builds with the race detector (which needs cgo).
 	Race
@@ -43,6 +42,11 @@ func (m Mode) String() string {
 	}
 	return "default"
 }
+
+// ReleaseProfile is the CPU profile, relative to the module's root, that
+// a release is built with (go build's -pgo; bench/pgo.sh writes it). A
+// tree without it builds without a profile.
+const ReleaseProfile = "agent.pgo"
 
 // interruptGrace is how long the go command has to stop after an interrupt
 // before it is killed.
@@ -72,8 +76,10 @@ func Build(ctx context.Context, root, pkg, out string, mode Mode) error {
 	switch mode {
 	case Race:
 		args = append(args, "-race")
-	case Default:
-		args = append(args, "-pgo=off")
+	case Release:
+		if _, err := os.Stat(filepath.Join(src, ReleaseProfile)); err == nil {
+			args = append(args, "-pgo="+ReleaseProfile)
+		}
 	}
 	cmd := exec.CommandContext(ctx, goCmd, append(args, pkg)...)
 	cmd.Dir = src
