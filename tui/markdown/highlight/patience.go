@@ -11,7 +11,11 @@ import (
 // then treats the rule as not matching, which colours a character as an error: on a machine busy enough to stall a
 // match that long, the same code would be coloured differently. Lexing as a whole is bounded by the caller's Budget
 // (checked between tokens); this limit stays only as a guard against one pathological match of untrusted code,
-// ten times DefaultLimit, so that it is never what decides the colours.
+// ten times DefaultLimit, so that it is never what decides the colours. regexp2 measures it with a clock of its own
+// that stops when no match needs it; before v1.12.0 a match begun after the clock had stopped for longer than the
+// limit got a deadline from its stale reading, and the clock's first tick (100 ms later) put that deadline in the
+// past: a code block lexed across that tick, on a machine slow enough (the race detector, a busy CI), had a
+// character coloured as an error (TestThemeScreensGolden, 2026-11-29). v1.12.0 reads the time afresh then.
 const MatchLimit = 10 * DefaultLimit
 
 // patience is a chroma.LexerMutator on a rule that never matches, appended to a lexer's "root" state: when chroma
