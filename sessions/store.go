@@ -216,8 +216,7 @@ const walBehind = 1 << 20
 // to walBehind at the first commit after SQLite starts the log over, so a
 // file larger than that holds that much of the current log.
 func (s *Store) checkpointBehind() {
-	fi, err := os.Stat(s.path + "-wal")
-	if err != nil || fi.Size() <= walBehind {
+	if !s.logPastBehind() {
 		close(s.ckpt)
 		return
 	}
@@ -228,6 +227,13 @@ func (s *Store) checkpointBehind() {
 		}
 		s.pool.ExecContext(s.bg, `PRAGMA wal_checkpoint(PASSIVE)`)
 	}()
+}
+
+// logPastBehind reports whether the write-ahead log's file is larger than
+// walBehind (see checkpointBehind); false when it cannot be read.
+func (s *Store) logPastBehind() bool {
+	fi, err := os.Stat(s.path + "-wal")
+	return err == nil && fi.Size() > walBehind
 }
 
 // flushBehind starts, when the write-ahead log is past walBehind (so that
@@ -246,8 +252,7 @@ func (s *Store) flushBehind() {
 		// beside SQLite's could stop it deleting the log.
 		return
 	}
-	fi, err := os.Stat(s.path + "-wal")
-	if err != nil || fi.Size() <= walBehind {
+	if !s.logPastBehind() {
 		return
 	}
 	go func() {
