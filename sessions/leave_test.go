@@ -66,6 +66,18 @@ func leave(t *testing.T, db string, messages, bytes int) {
 	}
 }
 
+// longLog returns the path of a database whose write-ahead log a process
+// that left the store grew past a mebibyte (1.6 MB of messages).
+func longLog(t *testing.T) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "agent.db")
+	leave(t, db, 40, 40_000)
+	if n := size(t, db+"-wal"); n <= 1<<20 {
+		t.Fatalf("the write-ahead log is %d bytes after the exit, want more than 1 MiB", n)
+	}
+	return db
+}
+
 func size(t *testing.T, path string) int64 {
 	t.Helper()
 	fi, err := os.Stat(path)
@@ -119,11 +131,7 @@ func TestAnOpenCheckpointsALongLogBehindTheRun(t *testing.T) {
 		t.Skip("starts a process")
 	}
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "agent.db")
-	leave(t, db, 40, 40_000) // 1.6 MB of messages
-	if n := size(t, db+"-wal"); n <= 1<<20 {
-		t.Fatalf("the write-ahead log is %d bytes after the exit, want more than 1 MiB", n)
-	}
+	db := longLog(t)
 	before := size(t, db)
 
 	s, err := sessions.Open(ctx, db)
@@ -152,11 +160,7 @@ func TestARunThatWritesAtOnceStartsALongLogOver(t *testing.T) {
 		t.Skip("starts a process")
 	}
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "agent.db")
-	leave(t, db, 40, 40_000) // 1.6 MB of messages
-	if n := size(t, db+"-wal"); n <= 1<<20 {
-		t.Fatalf("the write-ahead log is %d bytes after the exit, want more than 1 MiB", n)
-	}
+	db := longLog(t)
 	held, release := make(chan struct{}), make(chan struct{})
 	waiting := make(chan struct{}, 1)
 	s, err := sessions.StartHeld(ctx, db, func() { close(held); <-release }, func() {
