@@ -32,8 +32,10 @@ func (t *turn) ask(step int, req providers.Request) (response, *stop) {
 	ctx, traced := t.traceRequest(step, false, req)
 	began := false // a tool call's arguments streamed (no delta says so)
 	resp, err := t.stream(ctx, req, func(ev providers.StreamEvent) {
-		if _, ok := ev.(providers.ToolCallBegin); ok {
+		if b, ok := ev.(providers.ToolCallBegin); ok {
 			began = true
+			// The call's schema compiles while its arguments stream.
+			go t.cfg.Catalog.Current().Compile(b.Name)
 		}
 		t.forward(ev)
 	})

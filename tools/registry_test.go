@@ -119,6 +119,41 @@ func TestConcurrentFirstValidate(t *testing.T) {
 	}
 }
 
+// TestCompileAheadChangesNoAnswer: the loop compiles a call's schema as
+// its name streams (Compile), beside the Validate of the step's other
+// calls; every Validate answers as it would have, a schema that does not
+// compile included, and an unknown name is no error.
+func TestCompileAheadChangesNoAnswer(t *testing.T) {
+	bad := stub{tools.Definition{Name: "b", Schema: json.RawMessage(`{"type":"nonsense"}`)}}
+	good := stub{tools.Definition{Name: "g", Schema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":1}}}`)}}
+	reg, err := tools.NewRegistry(bad, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Compile("nope")
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() { reg.Compile("g"); reg.Compile("b") })
+		wg.Go(func() {
+			args := `{"n":1}`
+			if i%2 == 1 {
+				args = `{"n":0}`
+			}
+			_, errs[i] = reg.Validate("g", args)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if (err != nil) != (i%2 == 1) {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	if _, err := reg.Validate("b", `{}`); err == nil || !strings.Contains(err.Error(), "does not compile") {
+		t.Errorf("Validate after Compile of a schema that does not compile: %v", err)
+	}
+}
+
 // TestCompileSchemaAcceptsWhatServersSendAndRefusesWhatProvidersWould: MCP
 // servers send draft-07 and 2020-12 schemas (and now and then an older
 // $schema); each must validate arguments. A schema a provider would refuse

@@ -300,6 +300,16 @@ func (c *Catalog) Resolve(name, args string, picks Picks) (tools.Tool, json.RawM
 	return t, raw, err
 }
 
+// Compile compiles the argument schema of the tool called name ahead of
+// Resolve (tools.Registry.Compile): the loop calls it in the background as
+// a call's name streams. pick_tools and unknown names do nothing.
+func (c *Catalog) Compile(name string) {
+	if name == PickToolsName && c.mode != ModeAll {
+		return
+	}
+	c.reg.Compile(name)
+}
+
 // names lists every callable name, pick_tools included in pick mode.
 func (c *Catalog) names() []string {
 	names := c.reg.Names()
