@@ -36,7 +36,7 @@ func oldDatabase(b *testing.B, path string, n int) int64 {
 	db := sessions.DB(s)
 	for _, q := range []string{`DROP TRIGGER message_images_insert`, `DROP TRIGGER message_images_update`,
 		`DROP TRIGGER message_images_delete`, `DROP TABLE message_images`, `DROP TABLE images`,
-		`DROP TRIGGER messages_fts_insert`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
+		`DROP TRIGGER messages_fts_mark`, `DROP TRIGGER messages_fts_delete`, `DROP TRIGGER messages_fts_update`,
 		`DROP TABLE messages_fts`, `DROP VIEW message_text`, `DROP TABLE message_vectors`,
 		`DROP TABLE checkpoint_rewinds`, `DROP TABLE checkpoints`, `ALTER TABLE sessions DROP COLUMN forked_at`,
 		`DROP INDEX sessions_running`, `DROP TABLE fts_state`, `PRAGMA user_version = 8`} {
