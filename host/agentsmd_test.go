@@ -29,6 +29,8 @@ func TestAgentsMDChangeNotice(t *testing.T) {
 		{"changed by the person", []step{{"a", "-", true, "b", false}, {"b", "-", true, "-", false}}},
 		{"changed by a killed run", []step{{"a", "b", false, "-", false}, {"b", "-", true, "-", true}}},
 		{"killed run, unchanged", []step{{"a", "-", false, "-", false}, {"a", "-", true, "-", false}}},
+		// The killed run's record is shorter than the clean run's before it.
+		{"changed by a killed run after a clean one", []step{{"a", "-", true, "-", false}, {"a", "b", false, "-", false}, {"b", "-", true, "-", true}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
