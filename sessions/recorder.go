@@ -324,7 +324,7 @@ func (r *Recorder) putBack(held []heldCall) {
 }
 
 // heldQueries are the statements writeHeld runs.
-var heldQueries = []string{sqlStartCall, sqlDecideCall, sqlFinishCall}
+var heldQueries = []string{sqlHeldCall}
 
 // writeHeld writes held records in tx, in the order they were held. One
 // whose call was never recorded is left out (nothing of it is written: its
@@ -335,14 +335,12 @@ func (r *Recorder) writeHeld(ctx context.Context, tx *sql.Tx, held []heldCall) e
 		if h.result.IsError {
 			status = "failed"
 		}
-		err := r.execCall(ctx, tx, sqlStartCall, h.call.ID, millis(h.started))
-		if err == nil && h.decided {
-			err = r.execCall(ctx, tx, sqlDecideCall, h.call.ID, decisionText(h.allowed, h.why), max(h.waited, 0).Milliseconds())
+		var decision, waited any // NULL: not decided, the record's are kept
+		if h.decided {
+			decision, waited = decisionText(h.allowed, h.why), max(h.waited, 0).Milliseconds()
 		}
-		if err == nil {
-			err = r.execCall(ctx, tx, sqlFinishCall, h.call.ID, status, h.result.Content, h.result.IsError,
-				millis(h.started), millis(h.finished), h.finished.Sub(h.started).Milliseconds())
-		}
+		err := r.execCall(ctx, tx, sqlHeldCall, h.call.ID, status, h.result.Content, h.result.IsError,
+			millis(h.started), millis(h.finished), h.finished.Sub(h.started).Milliseconds(), decision, waited)
 		if err == nil {
 			continue
 		}
@@ -369,6 +367,18 @@ var (
 			started_at = ?6, finished_at = ?7, duration_ms = MAX(?8 - COALESCE(approval_ms, 0), 0) WHERE id = `+callRow,
 		`CASE status WHEN 'executing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`)
 )
+
+// sqlHeldCall writes a held call's record (RecordToolCall) at once: what
+// sqlStartCall, sqlDecideCall (when ?9 and ?10 are not NULL) and
+// sqlFinishCall would write one after the other, to the record the first
+// of them would pick (the later two pick the one it marked executing). One
+// statement rather than three: each is prepared at its first use in a
+// process, 0.1-0.2 ms each on the path from a run's first tool call to its
+// next request (BENCHMARKS.md, issue 43).
+var sqlHeldCall = fmt.Sprintf(`UPDATE tool_calls SET status = ?3, result = ?4, is_error = ?5,
+		started_at = ?6, finished_at = ?7, decision = COALESCE(?9, decision), approval_ms = COALESCE(?10, approval_ms),
+		duration_ms = MAX(?8 - COALESCE(?10, approval_ms, 0), 0) WHERE id = `+callRow,
+	`CASE status WHEN 'pending' THEN 0 ELSE 1 END`)
 
 const sqlTouchSession = `UPDATE sessions SET updated_at = ? WHERE id = ?`
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -261,6 +262,29 @@ func TestAToolCallRecordedInOneWrite(t *testing.T) {
 	// It does not stand in the way of the session's next writes.
 	must(t, rec.AppendMessage(ctx, toolMsg(rb), zeroUsage))
 	must(t, rec.Flush(ctx))
+}
+
+// A model may repeat a call id within a message: each held record of it
+// (RecordToolCall) is written to a record of its own, in order.
+func TestHeldCallsOfARepeatedIDEachFindTheirRecord(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	rec := s.Recorder(ss.ID)
+	a := providers.ToolCall{ID: "dup", Name: "read_file", Arguments: `{"path":"a"}`}
+	b := providers.ToolCall{ID: "dup", Name: "read_file", Arguments: `{"path":"b"}`}
+	must(t, rec.AppendMessage(ctx, userMsg("read both"), zeroUsage))
+	must(t, rec.AppendMessage(ctx, assistantMsg("reading", a, b), zeroUsage))
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	must(t, rec.RecordToolCall(ctx, a, t0, false, false, "", 0, providers.ToolResult{CallID: "dup", Content: "first"}, t0.Add(time.Millisecond)))
+	must(t, rec.RecordToolCall(ctx, b, t0, true, false, "denied by a rule", 0, providers.ToolResult{CallID: "dup", Content: "second", IsError: true}, t0.Add(2*time.Millisecond)))
+	must(t, rec.Flush(ctx))
+	calls, err := s.ToolCalls(ctx, ss.ID)
+	must(t, err)
+	if len(calls) != 2 || calls[0].Result != "first" || calls[0].Status != sessions.ToolCompleted || calls[0].Decision != "" ||
+		calls[1].Result != "second" || calls[1].Status != sessions.ToolFailed || !strings.HasPrefix(calls[1].Decision, "denied") {
+		t.Fatalf("the calls of a repeated id: %+v", calls)
+	}
 }
 
 // A fast call's record (RecordToolCall) joins the session's next write: the
