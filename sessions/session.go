@@ -125,6 +125,9 @@ func (s *Store) Create(ctx context.Context, n NewSession) (*Session, error) {
 			return nil, fmt.Errorf("creating session: %w", err)
 		}
 		if inserted {
+			// The row's updated time is now: the session's first
+			// records need not write it again (touchEvery).
+			s.Recorder(id).stamped(millis(now), true)
 			return newSessionRecord(id, dir, n, now), nil
 		}
 	}

@@ -131,7 +131,14 @@ func TestGetPrefix(t *testing.T) {
 func TestLatestByDirectory(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	tickingClock(s)
+	var mu sync.Mutex
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	sessions.SetClock(s, func() time.Time { // a second a reading
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	})
 	a, b := t.TempDir(), t.TempDir()
 	if _, err := s.Latest(ctx, a); !errors.Is(err, sessions.ErrNotFound) {
 		t.Fatalf("Latest of an empty directory: %v", err)
@@ -148,7 +155,12 @@ func TestLatestByDirectory(t *testing.T) {
 	}
 	check(a, a2.ID)
 	check(b, b1.ID)
-	// A message makes a1 the latest again.
+	// A message makes a1 the latest again (a minute on: a session's
+	// records bump its updated time at most every few seconds, and a new
+	// session's starts at its creation).
+	mu.Lock()
+	now = now.Add(time.Minute)
+	mu.Unlock()
 	if err := s.Recorder(a1.ID).AppendMessage(ctx, userMsg("again"), zeroUsage); err != nil {
 		t.Fatal(err)
 	}
