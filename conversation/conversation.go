@@ -106,6 +106,16 @@ type Conversation struct {
 	unstored int
 }
 
+// NextSeq is the store's sequence number (1-based) the next message will
+// take: one past the last message appended, whether its record has landed
+// or is under way (AppendBehind; a record that failed gives its number
+// back at Settle).
+func (c *Conversation) NextSeq() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nextSeq
+}
+
 // SessionID is the id of the session the conversation is recorded in: its
 // Recorder's, when the recorder has a method SessionID() string (the
 // session store's does); "" otherwise. Tools keep their per-session state

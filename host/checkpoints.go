@@ -144,12 +144,15 @@ func (c *checkpoints) observe(ctx context.Context, t turn.Start) (context.Contex
 	if c.off.Load() || t.Session == "" {
 		return ctx, nil
 	}
-	// The prompt's message comes next: its seq is read before the turn
-	// records it.
-	seq, err := c.sessions.NextSeq(ctx, t.Session)
-	if err != nil {
-		c.failed(err)
-		return ctx, nil
+	// The prompt's message comes next: its seq is the conversation's next
+	// (read from the store when not given, before the turn records it).
+	seq := t.Seq
+	if seq <= 0 {
+		var err error
+		if seq, err = c.sessions.NextSeq(ctx, t.Session); err != nil {
+			c.failed(err)
+			return ctx, nil
+		}
 	}
 	taken := make(chan struct{})
 	var tree string

@@ -136,7 +136,8 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 			s.notices = append(s.notices, svc.notice)
 		}
 	}
-	if s.conv == nil {
+	created := s.conv == nil
+	if created {
 		if err := s.create(ctx, req); err != nil {
 			return nil, err
 		}
@@ -146,6 +147,9 @@ func (h *Host) OpenSession(ctx context.Context, req Request, fe FrontEnd) (_ *Se
 	}
 	s.recordWorktreeSession()
 	s.turns = s.a.runner(store)
+	if created {
+		s.turns.Created(s.id, req.Title)
+	}
 	if s.loop, err = s.a.newLoop(s.model, store.Recorder(s.id)); err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/agent-dev/agent/conversation"
 	"github.com/agent-dev/agent/loop"
@@ -55,6 +56,35 @@ type Runner struct {
 	// here: the interface's idle notification counts from Done. Neither
 	// may block for long: a slow observer holds the turn's events.
 	Observe func(ctx context.Context, t Start) (context.Context, func(loop.Event))
+
+	// created are the sessions this process created that no turn has run
+	// in yet, with their titles (Created), guarded by mu.
+	mu      sync.Mutex
+	created map[string]string
+}
+
+// Created tells the runner that this process created session id, running
+// and titled title, and that no turn has run in it: the first turn's start
+// then reads nothing of it (a read of the store on the way to a -p run's
+// first request; BENCHMARKS.md, issue 43), and writes its title only when
+// title is "".
+func (r *Runner) Created(id, title string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.created == nil {
+		r.created = map[string]string{}
+	}
+	r.created[id] = title
+}
+
+// takeCreated returns the title Created gave session id, and forgets it;
+// false when it gave none.
+func (r *Runner) takeCreated(id string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	title, ok := r.created[id]
+	delete(r.created, id)
+	return title, ok
 }
 
 // Start is a turn as it starts, for Runner.Observe.
@@ -64,6 +94,9 @@ type Start struct {
 	// PromptID is the prompt's id (Prompt.ID, or the uuid the runner
 	// gave it).
 	PromptID string
+	// Seq is the store's sequence number the prompt's message will take
+	// (the conversation's next: conversation.Conversation.NextSeq).
+	Seq int
 }
 
 // SubmitFunc is asked about a prompt before its turn starts, with the
@@ -125,7 +158,7 @@ func (r *Runner) Turn(ctx context.Context, l *loop.Loop, conv *conversation.Conv
 		}
 		if r.Observe != nil {
 			var see func(loop.Event)
-			if ctx, see = r.Observe(ctx, Start{Session: id, PromptID: p.ID}); see != nil {
+			if ctx, see = r.Observe(ctx, Start{Session: id, PromptID: p.ID, Seq: conv.NextSeq()}); see != nil {
 				send = func(ev loop.Event) { see(ev); out <- ev }
 			}
 		}
@@ -209,10 +242,20 @@ func (r *Runner) begin(ctx context.Context, id string, p Prompt) error {
 	if r.Sessions == nil || id == "" {
 		return nil
 	}
+	if title, ok := r.takeCreated(id); ok {
+		sess := &sessions.Session{Summary: sessions.Summary{Title: title, Status: sessions.StatusRunning}}
+		return r.record(ctx, id, p, sess)
+	}
 	sess, err := r.Sessions.Get(ctx, id)
 	if err != nil {
 		return fmt.Errorf("saving the session: %w", err)
 	}
+	return r.record(ctx, id, p, sess)
+}
+
+// record gives session id, as sess is, the title of prompt p when it has
+// none, and the status running when it is not.
+func (r *Runner) record(ctx context.Context, id string, p Prompt, sess *sessions.Session) error {
 	if sess.Title == "" {
 		text := p.Typed
 		if text == "" {

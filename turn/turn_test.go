@@ -125,6 +125,50 @@ func TestATurnThatCannotBeSavedDoesNotRun(t *testing.T) {
 	}
 }
 
+// countingSessions counts the reads of the sessions it passes on.
+type countingSessions struct {
+	turn.Sessions
+	gets int
+}
+
+func (c *countingSessions) Get(ctx context.Context, id string) (*sessions.Session, error) {
+	c.gets++
+	return c.Sessions.Get(ctx, id)
+}
+
+// A session this process just created starts its first turn without a
+// read of the store, titled by its prompt when it has no title; its next
+// turn reads it again.
+func TestTheFirstTurnOfACreatedSessionReadsNothing(t *testing.T) {
+	for _, title := range []string{"", "given"} {
+		store, sess, l, _, _ := setup(t, fake.Text("one"), fake.Text("two"))
+		if title != "" {
+			must(t, store.SetTitle(context.Background(), sess.ID, title))
+		}
+		counted := &countingSessions{Sessions: store}
+		r := &turn.Runner{Sessions: counted}
+		r.Created(sess.ID, title)
+		conv := conversation.New("", store.Recorder(sess.ID))
+		if _, done := drain(r.Turn(context.Background(), l, conv, turn.Text("first prompt"))); done.Err != nil {
+			t.Fatal(done.Err)
+		}
+		want := title
+		if want == "" {
+			want = "first prompt"
+		}
+		got, err := store.Get(context.Background(), sess.ID)
+		if err != nil || got.Title != want || got.Status != sessions.StatusCompleted || counted.gets != 0 {
+			t.Errorf("title %q: after the first turn %+v, %v, %d reads; want title %q and no read", title, got, err, counted.gets, want)
+		}
+		if _, done := drain(r.Turn(context.Background(), l, conv, turn.Text("second prompt"))); done.Err != nil {
+			t.Fatal(done.Err)
+		}
+		if counted.gets != 1 {
+			t.Errorf("title %q: the second turn read the session %d times, want once (its status is completed)", title, counted.gets)
+		}
+	}
+}
+
 func TestStatusFollowsTheStopReason(t *testing.T) {
 	for reason, want := range map[loop.StopReason]sessions.Status{
 		loop.StopAnswered: sessions.StatusCompleted, loop.StopMaxSteps: sessions.StatusCompleted,
@@ -185,5 +229,12 @@ func TestObserveSeesEachTurnAndMayEndIt(t *testing.T) {
 	}
 	if done.Reason != loop.StopCancelled {
 		t.Errorf("a turn whose observer cancelled it ended %s, want %s", done.Reason, loop.StopCancelled)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
