@@ -219,18 +219,27 @@ func TestConcurrentToolCalls(t *testing.T) {
 	}
 }
 
+// sessionCalling is a new session whose prompt was answered with calls,
+// with its store and recorder.
+func sessionCalling(t *testing.T, calls ...providers.ToolCall) (*sessions.Store, *sessions.Session, *sessions.Recorder) {
+	t.Helper()
+	ctx := context.Background()
+	s := openStore(t)
+	ss := create(t, s, t.TempDir(), "")
+	rec := s.Recorder(ss.ID)
+	must(t, rec.AppendMessage(ctx, userMsg("go"), zeroUsage))
+	must(t, rec.AppendMessage(ctx, assistantMsg("calling", calls...), zeroUsage))
+	return s, ss, rec
+}
+
 // A call recorded in one write (RecordToolCall) reads back as the three
 // writes of its start, decision and result leave it; a call that was never
 // recorded is ErrNotFound and changes nothing.
 func TestAToolCallRecordedInOneWrite(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t)
-	ss := create(t, s, t.TempDir(), "")
-	rec := s.Recorder(ss.ID)
 	a := providers.ToolCall{ID: "call_a", Name: "bash", Arguments: `{"command":"go test ./..."}`}
 	b := providers.ToolCall{ID: "call_b", Name: "bash", Arguments: `{"command":"go vet ./..."}`}
-	must(t, rec.AppendMessage(ctx, userMsg("test it"), zeroUsage))
-	must(t, rec.AppendMessage(ctx, assistantMsg("running", a, b), zeroUsage))
+	s, ss, rec := sessionCalling(t, a, b)
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	ra := providers.ToolResult{CallID: a.ID, Name: a.Name, Content: "ok"}
 	rb := providers.ToolResult{CallID: b.ID, Name: b.Name, Content: "vet: 1 issue", IsError: true}
@@ -268,13 +277,9 @@ func TestAToolCallRecordedInOneWrite(t *testing.T) {
 // (RecordToolCall) is written to a record of its own, in order.
 func TestHeldCallsOfARepeatedIDEachFindTheirRecord(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t)
-	ss := create(t, s, t.TempDir(), "")
-	rec := s.Recorder(ss.ID)
 	a := providers.ToolCall{ID: "dup", Name: "read_file", Arguments: `{"path":"a"}`}
 	b := providers.ToolCall{ID: "dup", Name: "read_file", Arguments: `{"path":"b"}`}
-	must(t, rec.AppendMessage(ctx, userMsg("read both"), zeroUsage))
-	must(t, rec.AppendMessage(ctx, assistantMsg("reading", a, b), zeroUsage))
+	s, ss, rec := sessionCalling(t, a, b)
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	must(t, rec.RecordToolCall(ctx, a, t0, false, false, "", 0, providers.ToolResult{CallID: "dup", Content: "first"}, t0.Add(time.Millisecond)))
 	must(t, rec.RecordToolCall(ctx, b, t0, true, false, "denied by a rule", 0, providers.ToolResult{CallID: "dup", Content: "second", IsError: true}, t0.Add(2*time.Millisecond)))

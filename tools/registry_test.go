@@ -100,9 +100,20 @@ func TestConcurrentFirstValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	validateAtOnce(t, reg, nil)
+}
+
+// validateAtOnce validates eight calls of tool g at the same time, every
+// other one's arguments ({"n":0}) invalid, with beside run beside each
+// (nil: nothing), and checks each answer.
+func validateAtOnce(t *testing.T, reg *tools.Registry, beside func()) {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make([]error, 8)
 	for i := range errs {
+		if beside != nil {
+			wg.Go(beside)
+		}
 		wg.Go(func() {
 			args := `{"n":1}`
 			if i%2 == 1 {
@@ -131,24 +142,7 @@ func TestCompileAheadChangesNoAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg.Compile("nope")
-	var wg sync.WaitGroup
-	errs := make([]error, 8)
-	for i := range errs {
-		wg.Go(func() { reg.Compile("g"); reg.Compile("b") })
-		wg.Go(func() {
-			args := `{"n":1}`
-			if i%2 == 1 {
-				args = `{"n":0}`
-			}
-			_, errs[i] = reg.Validate("g", args)
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if (err != nil) != (i%2 == 1) {
-			t.Errorf("call %d: %v", i, err)
-		}
-	}
+	validateAtOnce(t, reg, func() { reg.Compile("g"); reg.Compile("b") })
 	if _, err := reg.Validate("b", `{}`); err == nil || !strings.Contains(err.Error(), "does not compile") {
 		t.Errorf("Validate after Compile of a schema that does not compile: %v", err)
 	}
