@@ -54,6 +54,9 @@ type Store struct {
 	vecWG   sync.WaitGroup
 	bg      context.Context
 	bgStop  context.CancelFunc
+	// flushing is the background write of the log flushBehind begins;
+	// Close and Leave wait for it.
+	flushing sync.WaitGroup
 	// ckpt is closed once the checkpoint an open starts in the background
 	// (checkpointBehind) has ended, or as soon as the open has ended when
 	// it starts none: writes, Leave and Close wait for it.
@@ -255,14 +258,14 @@ func (s *Store) flushBehind() {
 	if !s.logPastBehind() {
 		return
 	}
-	go func() {
+	s.flushing.Go(func() {
 		f, err := os.Open(s.path + "-wal")
 		if err != nil {
 			return
 		}
 		f.Sync()
 		f.Close()
-	}()
+	})
 }
 
 // start is Start with busy, each statement's busy timeout (busyTimeout
@@ -397,11 +400,13 @@ func dsn(abs string, busy time.Duration) string {
 // Path returns the absolute path of the database file.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database. Writes in flight finish first; a load of
-// vectors and a checkpoint in the background stop. SQLite's close of the
+// Close closes the database. Writes in flight finish first, and so does
+// the background write of the log (flushBehind); a load of vectors and a
+// checkpoint in the background stop. SQLite's close of the
 // last connection to the file copies the write-ahead log into it and
 // syncs both; a process about to exit calls Leave instead.
 func (s *Store) Close() error {
+	defer s.flushing.Wait()
 	if <-s.ready; s.openErr != nil {
 		return nil
 	}
@@ -418,8 +423,8 @@ func (s *Store) Close() error {
 }
 
 // Leave is Close for a process that exits once it returns: writes in
-// flight finish, the checkpoint started at open (checkpointBehind) is
-// waited for, a load of vectors stops, but the database is left open for
+// flight finish, the checkpoint started at open (checkpointBehind) and the
+// background write of the log (flushBehind) are waited for, a load of vectors stops, but the database is left open for
 // the exit to drop. So SQLite does not copy the write-ahead log into the
 // database file and sync both (about 6 ms of a five-step -p run;
 // BENCHMARKS.md): the log stays, and a later open recovers it, as after a
@@ -431,6 +436,7 @@ func (s *Store) Close() error {
 // went beyond. A write after Leave still succeeds. A process that goes on
 // running calls Close, which frees the connections.
 func (s *Store) Leave() {
+	defer s.flushing.Wait()
 	if <-s.ready; s.openErr != nil {
 		return
 	}
